@@ -1,0 +1,81 @@
+"""Foundation benchmarks: rank5, rank3, deal + detect naturals, memory of ``cpstats naturals``.
+
+Prints medians of several runs on one core, with baselines (phevaluator's and eval7's per-hand
+Python calls, if installed) measured in the same process. Run: ``python benchmarks/bench_foundation.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from cpstats import rank3, rank5
+from cpstats.blocks import root_seed, shuffled_decks
+from cpstats.frequencies import _natural_block
+
+RUNS = 5
+
+
+def median_rate(fn, items: int, runs: int = RUNS) -> float:
+    fn()  # compile and warm caches
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return items / statistics.median(times)
+
+
+def main() -> None:
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+          f"python {platform.python_version()}, numpy {np.__version__}")
+    root = root_seed(1)
+    decks = shuffled_decks(root, 0, 2_000_000)
+    hands5 = np.ascontiguousarray(decks[:, :10].reshape(-1, 5))  # 4M random five-card hands
+    hands5 = np.concatenate([hands5] * 3)[:10_000_000]
+    hands3 = np.ascontiguousarray(decks[:, :51].reshape(-1, 3))[:10_000_000]
+    r5 = median_rate(lambda: rank5(hands5, check=False), len(hands5))
+    r3 = median_rate(lambda: rank3(hands3, check=False), len(hands3))
+    print(f"rank5: {r5 / 1e6:8.1f} M hands/s  (10M random hands, median of {RUNS})")
+    print(f"rank3: {r3 / 1e6:8.1f} M hands/s  (10M random hands, median of {RUNS})")
+    sample = hands5[:20_000].tolist()
+    try:
+        from phevaluator import evaluate_cards
+
+        base = median_rate(lambda: [evaluate_cards(*h) for h in sample], len(sample), runs=3)
+        print(f"phevaluator per-hand call: {base / 1e6:8.3f} M hands/s -> rank5 is {r5 / base:,.0f}x")
+    except ImportError:
+        print("phevaluator not installed: no baseline")
+    try:
+        import eval7
+
+        cards = [[eval7.Card("23456789TJQKA"[c >> 2] + "cdhs"[c & 3]) for c in h] for h in sample]
+        base = median_rate(lambda: [eval7.evaluate(h) for h in cards], len(cards), runs=3)
+        print(f"eval7 per-hand call:       {base / 1e6:8.3f} M hands/s -> rank5 is {r5 / base:,.0f}x")
+    except ImportError:
+        print("eval7 not installed: no baseline")
+    deals = 1 << 16
+    rates = []
+    for block in range(RUNS + 1):
+        start = time.perf_counter()
+        _natural_block(root.entropy, root.spawn_key, block, deals, 4, True)
+        rates.append(deals / (time.perf_counter() - start))
+    print(f"deal + detect naturals: {statistics.median(rates[1:]) / 1e6:6.2f} M four-handed deals/s "
+          f"(block of {deals}, median of {RUNS})")
+    if "--memory" in sys.argv:
+        out = subprocess.run(["/usr/bin/time", "-v", sys.executable, "-m", "cpstats.cli", "naturals",
+                              "--deals", "10000000", "--quiet", "--format", "csv"],
+                             capture_output=True, text=True)
+        peak = [l for l in out.stderr.splitlines() if "Maximum resident" in l]
+        wall = [l for l in out.stderr.splitlines() if "Elapsed" in l]
+        print("cpstats naturals --deals 10000000:", *(l.strip() for l in peak + wall))
+
+
+if __name__ == "__main__":
+    main()

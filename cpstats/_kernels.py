@@ -1,0 +1,276 @@
+"""Private numba kernels: plain arrays in, arithmetic only, results written to ``out`` buffers.
+
+No validation happens here; the public functions in ``ranking``, ``naturals`` and ``setting``
+check their input first. Loops index with unsigned integers and keep table lookups in the loop
+body, which measured fastest here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_CACHE = True
+
+
+@njit(cache=_CACHE, nogil=True)
+def rank5_kernel(hands, card_key, card_bit, nonflush, flush, out):
+    """Rank each row of ``hands`` (N, 5) uint8 into ``out`` (N,) uint16."""
+    for i in range(hands.shape[0]):
+        c0 = hands[i, 0]
+        c1 = hands[i, 1]
+        c2 = hands[i, 2]
+        c3 = hands[i, 3]
+        c4 = hands[i, 4]
+        s = c0 & 3
+        if (c1 & 3) == s and (c2 & 3) == s and (c3 & 3) == s and (c4 & 3) == s:
+            out[i] = flush[card_bit[c0] | card_bit[c1] | card_bit[c2] | card_bit[c3] | card_bit[c4]]
+        else:
+            out[i] = nonflush[card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3] + card_key[c4]]
+
+
+@njit(cache=_CACHE, nogil=True)
+def rank3_kernel(hands, table, out):
+    """Rank each row of ``hands`` (N, 3) uint8 into ``out`` (N,) uint16."""
+    for i in range(hands.shape[0]):
+        out[i] = table[(hands[i, 0] >> 2) * 169 + (hands[i, 1] >> 2) * 13 + (hands[i, 2] >> 2)]
+
+
+def _shuffle_batches() -> tuple[np.ndarray, np.ndarray]:
+    """Group the 51 Fisher-Yates bounds 52, 51, ..., 2 into batches whose product stays below
+    2**56, so one 64-bit word draws a whole batch (rejection probability below 2**-8)."""
+    sizes, products = [], []
+    bound = 52
+    while bound >= 2:
+        size, product = 0, 1
+        while bound - size >= 2 and product * (bound - size) < 2**56:
+            product *= bound - size
+            size += 1
+        sizes.append(size)
+        products.append(product)
+        bound -= size
+    return np.array(sizes, dtype=np.int64), np.array(products, dtype=np.uint64)
+
+
+BATCH_SIZES, BATCH_PRODUCTS = _shuffle_batches()
+_LOW32 = np.uint64(0xFFFFFFFF)
+_S32 = np.uint64(32)
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _mul_small(x, b):
+    """(high, low) 64-bit halves of the 128-bit product of uint64 ``x`` and ``b`` < 2**32."""
+    lo = (x & _LOW32) * b
+    hi = ((x >> _S32) * b + (lo >> _S32)) >> _S32
+    return hi, x * b
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _shuffle_one(stream, w, size, deck, sizes, products):
+    """Fisher-Yates on ``deck`` (52,) from the uint64 ``stream[w:]``; returns the new position or -1.
+
+    Each batch of bounds with product P is one Lemire draw on [0, P) from a 64-bit word
+    (rejection when the low word falls below 2**64 mod P), decoded digit by digit by
+    successive multiplications: every permutation is exactly equally likely.
+    """
+    for k in range(52):
+        deck[k] = k
+    i = 51
+    for g in range(sizes.shape[0]):
+        p = products[g]
+        n = sizes[g]
+        while True:
+            if w >= size:
+                return -1
+            r = stream[w]
+            w += 1
+            _, low = _mul_small(r, p)
+            if low >= p or low >= (np.uint64(0) - p) % p:
+                break
+        for _ in range(n):
+            j, r = _mul_small(r, np.uint64(i + 1))
+            t = deck[i]
+            deck[i] = deck[j]
+            deck[j] = t
+            i -= 1
+    return w
+
+
+@njit(cache=_CACHE, nogil=True)
+def shuffle_kernel(stream, out):
+    """Fill ``out`` (N, 52) with uniform permutations of 0..51 (Fisher-Yates).
+
+    ``stream`` is a 1-d uint64 random stream consumed in order (a few words a deck, see
+    ``_shuffle_one``). Returns the words used, or -1 when the stream ran out (the caller then
+    supplies a longer prefix of the same stream).
+    """
+    w = 0
+    size = stream.shape[0]
+    for d in range(out.shape[0]):
+        w = _shuffle_one(stream, w, size, out[d], BATCH_SIZES, BATCH_PRODUCTS)
+        if w < 0:
+            return -1
+    return w
+
+
+# Natural bits, in the order of naturals.NATURALS.
+DRAGON, CLEAN_DRAGON, ONE_SUIT, SIX_PAIRS, FIVE_PAIRS_TRIPS, FOUR_TRIPS, THREE_QUADS = 0, 1, 2, 3, 4, 5, 6
+THREE_STRAIGHTS, THREE_FLUSHES, THREE_STRAIGHT_FLUSHES = 7, 8, 9
+ALL_ONE_COLOUR, TWELVE_ONE_COLOUR, ALL_LOW, ALL_HIGH = 10, 11, 12, 13
+NO_PICTURES, ALL_PICTURES, TWELVE_PICTURES, SIX_AND_ABOVE = 14, 15, 16, 17
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _has_key(sorted_keys, key):
+    lo = 0
+    hi = sorted_keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if sorted_keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < sorted_keys.shape[0] and sorted_keys[lo] == key
+
+
+@njit(cache=_CACHE, nogil=True)
+def _straight_flush_split(m0, m1_, m2_, m3, five_masks, three_masks):
+    """True if the four suits' rank masks split into two five-card and one three-card straight flush."""
+    suit_masks = (m0, m1_, m2_, m3)
+    for s1 in range(4):
+        for a in range(five_masks.shape[0]):
+            m1 = five_masks[a]
+            if (suit_masks[s1] & m1) != m1:
+                continue
+            for s2 in range(s1, 4):
+                for b in range(five_masks.shape[0]):
+                    m2 = five_masks[b]
+                    if s2 == s1 and (b <= a or (m1 & m2) != 0):
+                        continue
+                    if (suit_masks[s2] & m2) != m2:
+                        continue
+                    for s3 in range(4):
+                        rest = suit_masks[s3]
+                        if s3 == s1:
+                            rest = rest & ~m1
+                        if s3 == s2:
+                            rest = rest & ~m2
+                        for c in range(three_masks.shape[0]):
+                            if rest == three_masks[c]:
+                                other = 0
+                                for s in range(4):
+                                    left = suit_masks[s]
+                                    if s == s1:
+                                        left &= ~m1
+                                    if s == s2:
+                                        left &= ~m2
+                                    if s == s3:
+                                        left &= ~three_masks[c]
+                                    other |= left
+                                if other == 0:
+                                    return True
+    return False
+
+
+SUIT_FIELD = 16  # a hand packs into one int64: suit s's 13-bit rank mask at bits 16*s
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _pack(hand, start):
+    packed = np.int64(0)
+    for k in range(start, start + 13):
+        c = np.int64(hand[k])
+        packed |= np.int64(1) << (SUIT_FIELD * (c & 3) + (c >> 2))
+    return packed
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def natural_bits(packed, spread, popcount, support, straight_keys, five_masks, three_masks):
+    """Bit mask of the naturals held by one packed 13-card hand (bits as the constants above).
+
+    Rank counts are read bit-parallel from the four suit masks: ``a2`` holds the ranks held at
+    least twice, and so on; ``spread`` maps a 13-bit mask to 3 bits per rank for count keys.
+    """
+    s0 = packed & 0x1FFF
+    s1 = (packed >> 16) & 0x1FFF
+    s2 = (packed >> 32) & 0x1FFF
+    s3 = (packed >> 48) & 0x1FFF
+    a1 = s0 | s1 | s2 | s3
+    a2 = (s0 & s1) | (s0 & s2) | (s0 & s3) | (s1 & s2) | (s1 & s3) | (s2 & s3)
+    a3 = (s0 & s1 & s2) | (s0 & s1 & s3) | (s0 & s2 & s3) | (s1 & s2 & s3)
+    a4 = s0 & s1 & s2 & s3
+    c0 = popcount[s0]
+    c1 = popcount[s1]
+    c2 = popcount[s2]
+    c3 = popcount[s3]
+    maxs = max(max(c0, c1), max(c2, c3))
+    black = c0 + c3
+    small = (c0 == 3) + (c1 == 3) + (c2 == 3) + (c3 == 3)
+    mid = (c0 == 5) + (c1 == 5) + (c2 == 5) + (c3 == 5)
+    flushes = (maxs == 13) | ((small == 1) & (mid == 2)) | ((maxs == 8) & (mid == 1)) | ((maxs == 10) & (small == 1))
+    bits = (
+        ((a2 == 0) << DRAGON)
+        | ((maxs == 13) << ONE_SUIT)
+        | ((maxs == 13) << CLEAN_DRAGON)
+        | ((popcount[a2] + popcount[a4] == 6) << SIX_PAIRS)
+        | (((popcount[a3 & ~a4] == 1) & ((a1 & ~a2) == 0)) << FIVE_PAIRS_TRIPS)
+        | ((popcount[a3] == 4) << FOUR_TRIPS)
+        | ((popcount[a4] == 3) << THREE_QUADS)
+        | (flushes << THREE_FLUSHES)
+        | (((black == 0) | (black == 13)) << ALL_ONE_COLOUR)
+        | (((black <= 1) | (black >= 12)) << TWELVE_ONE_COLOUR)
+        | (((a1 >> 7) == 0) << ALL_LOW)
+        | (((a1 & 0x3F) == 0) << ALL_HIGH)
+        | (((a1 & 0xE00) == 0) << NO_PICTURES)
+        | (((a1 & 0x1FF) == 0) << ALL_PICTURES)
+        | (((a4 & 0xE00) == 0xE00) << TWELVE_PICTURES)
+        | (((a1 & 0xF) == 0) << SIX_AND_ABOVE)
+    )
+    if a4 == 0 and support[a1]:
+        if _has_key(straight_keys, spread[s0] + spread[s1] + spread[s2] + spread[s3]):
+            bits |= 1 << THREE_STRAIGHTS
+            if flushes and _straight_flush_split(s0, s1, s2, s3, five_masks, three_masks):
+                bits |= 1 << THREE_STRAIGHT_FLUSHES
+    return bits
+
+
+@njit(cache=_CACHE, nogil=True)
+def natural_bits_kernel(hands, spread, popcount, support, straight_keys, five_masks, three_masks, out):
+    """Natural bit masks of ``hands`` (N, 13) into ``out`` (N,) uint32."""
+    for i in range(hands.shape[0]):
+        out[i] = natural_bits(_pack(hands[i], 0), spread, popcount, support, straight_keys, five_masks, three_masks)
+
+
+@njit(cache=_CACHE, nogil=True)
+def deal_naturals_kernel(stream, deals, players, spread, popcount, support, straight_keys, five_masks,
+                         three_masks, seat_counts, table_counts):
+    """Shuffle ``deals`` decks from ``stream``, detect naturals in the first ``players`` hands.
+
+    Adds hits per natural to ``seat_counts`` (hands holding it) and ``table_counts`` (deals where
+    any seat holds it). Returns the stream words used, or -1 if the stream ran out.
+    """
+    deck = np.empty(52, dtype=np.uint8)
+    w = 0
+    size = stream.shape[0]
+    for d in range(deals):
+        w = _shuffle_one(stream, w, size, deck, BATCH_SIZES, BATCH_PRODUCTS)
+        if w < 0:
+            return -1
+        any_bits = 0
+        for p in range(players):
+            bits = natural_bits(_pack(deck, 13 * p), spread, popcount, support, straight_keys, five_masks,
+                                three_masks)
+            any_bits |= bits
+            b = 0
+            while bits:
+                if bits & 1:
+                    seat_counts[b] += 1
+                bits >>= 1
+                b += 1
+        b = 0
+        while any_bits:
+            if any_bits & 1:
+                table_counts[b] += 1
+            any_bits >>= 1
+            b += 1
+    return w

@@ -1,0 +1,85 @@
+"""Reproducible random blocks: deals are cut into fixed blocks and block i uses SeedSequence child i.
+
+The numbers a seed gives therefore do not depend on how the blocks are grouped into chunks or
+spread over workers, and the first ``n`` deals of a ``2n`` run are the ``n`` run. Each block's
+stream comes from numpy's SFC64 bit generator seeded by its child: a well-tested generator
+whose raw output is about four times faster than PCG64's here. A deal draws five 64-bit words
+(the Fisher-Yates bounds in batches, see ``_kernels._shuffle_one``) plus a rare rejection.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _kernels
+from .errors import OptionError
+
+__all__ = ["BLOCK_DEALS", "BlockPlan", "block_stream", "shuffled_decks", "root_seed"]
+
+BLOCK_DEALS = 1 << 16
+_WORDS_PER_DEAL = 6  # five a deal, plus room for rejections (about 0.02 a deal)
+_SLACK = 64
+
+
+def root_seed(rng=None) -> np.random.SeedSequence:
+    """Normalise ``rng`` (None, an int, a SeedSequence or a Generator) to a root SeedSequence.
+
+    None draws fresh entropy; the returned sequence's ``entropy`` repeats the run.
+    """
+    if rng is None or isinstance(rng, (int, np.integer)):
+        if rng is not None and int(rng) < 0:
+            raise OptionError(f"seed={rng} is invalid: seeds are integers >= 0")
+        return np.random.SeedSequence(None if rng is None else int(rng))
+    if isinstance(rng, np.random.SeedSequence):
+        return rng
+    if isinstance(rng, np.random.Generator):
+        seed_seq = rng.bit_generator.seed_seq
+        if isinstance(seed_seq, np.random.SeedSequence):
+            return seed_seq
+        return np.random.SeedSequence(int(rng.integers(2**63)))
+    raise OptionError(f"rng={rng!r} is invalid: pass None, an int seed, a SeedSequence or a Generator")
+
+
+@dataclass(frozen=True)
+class BlockPlan:
+    """How ``deals`` deals are cut into blocks of ``block_deals`` (the last one may be short)."""
+
+    deals: int
+    block_deals: int = BLOCK_DEALS
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.deals, (int, np.integer)) or self.deals < 1:
+            raise OptionError(f"deals={self.deals!r} is invalid: deals must be an integer >= 1")
+        if self.block_deals < 1:
+            raise OptionError(f"block_deals={self.block_deals!r} is invalid: must be >= 1")
+
+    @property
+    def blocks(self) -> int:
+        return -(-int(self.deals) // self.block_deals)
+
+    def size(self, block: int) -> int:
+        """Deals in block ``block``."""
+        return min(self.block_deals, int(self.deals) - block * self.block_deals)
+
+
+def block_stream(root: np.random.SeedSequence, block: int, words: int) -> np.ndarray:
+    """The first ``words`` uint64 words of block ``block``'s stream (a prefix of any longer call)."""
+    child = np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key + (block,),
+                                   pool_size=root.pool_size)
+    return np.random.SFC64(child).random_raw(words)
+
+
+def stream_words(deals: int) -> int:
+    """Words enough to shuffle ``deals`` decks unless Lemire rejections exceed the slack."""
+    return deals * _WORDS_PER_DEAL + _SLACK
+
+
+def shuffled_decks(root: np.random.SeedSequence, block: int, deals: int) -> np.ndarray:
+    """The first ``deals`` shuffled decks (deals, 52) of block ``block``."""
+    out = np.empty((deals, 52), dtype=np.uint8)
+    words = stream_words(deals)
+    while _kernels.shuffle_kernel(block_stream(root, block, words), out) < 0:
+        words *= 2  # more rejections than the slack: a longer prefix of the same stream
+    return out

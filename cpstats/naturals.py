@@ -1,0 +1,168 @@
+"""Naturals (rulebook section 5): detectors for every N-* definition on arrays of 13-card hands.
+
+Names are the rulebook IDs in snake case without ``N-``. Detection is independent per natural:
+a hand holding several is flagged for each (settlement picks the highest in the schedule).
+
+Options named by the rulebook:
+
+- ``qka_front_straight`` (default True): Q-K-A counts as a three-card straight in front for
+  three straights (001 "three cards of consecutive rank"); K-A-2 and wrap-arounds never count.
+  A-2-3 counts (the ace plays low as in the wheel).
+- ``straight_flush_counts`` (default True): a straight flush row counts as a straight for
+  three straights and as a flush for three flushes (000: three straight flushes "overlaps Three
+  Flushes and Three Straights"). With False, a hand counts as three straights or three flushes
+  only if it can be set so with no straight-flush row; that stricter check is done by searching
+  the hand's settings, so it is slower and has no exact value.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from . import _kernels
+from .cards import check_hands
+from .errors import OptionError
+
+__all__ = ["NATURALS", "natural_mask", "detect_naturals", "natural_names"]
+
+NATURALS = (
+    "dragon", "clean_dragon", "one_suit", "six_pairs", "five_pairs_trips", "four_trips",
+    "three_quads", "three_straights", "three_flushes", "three_straight_flushes",
+    "all_one_colour", "twelve_one_colour", "all_low", "all_high", "no_pictures",
+    "all_pictures", "twelve_pictures", "six_and_above",
+)
+
+FIVE_STRAIGHT_MASKS = np.array(
+    [0b1000000001111] + [0b11111 << low for low in range(9)], dtype=np.int64
+)
+
+
+def three_straight_masks(qka_front_straight: bool) -> np.ndarray:
+    """Rank masks of the three-card straights: A-2-3 .. J-Q-K, plus Q-K-A if allowed."""
+    masks = [0b1000000000011] + [0b111 << low for low in range(10)]
+    if qka_front_straight:
+        masks.append(0b111 << 10)
+    return np.array(masks, dtype=np.int64)
+
+
+def _mask_counts(mask: int) -> np.ndarray:
+    return np.array([(mask >> r) & 1 for r in range(13)], dtype=np.int64)
+
+
+@lru_cache(maxsize=2)
+def three_straight_keys(qka_front_straight: bool = True) -> np.ndarray:
+    """Sorted rank-count keys (3 bits per rank) of every three-straights rank multiset."""
+    keys = set()
+    threes = three_straight_masks(qka_front_straight)
+    for a, b in itertools.combinations_with_replacement(FIVE_STRAIGHT_MASKS.tolist(), 2):
+        for c in threes.tolist():
+            counts = _mask_counts(a) + _mask_counts(b) + _mask_counts(c)
+            keys.add(int(sum(int(x) << (3 * r) for r, x in enumerate(counts))))
+    return np.array(sorted(keys), dtype=np.int64)
+
+
+@lru_cache(maxsize=1)
+def bit_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``spread`` (13-bit mask -> 3 bits per rank) and ``popcount`` tables for the kernels."""
+    masks = np.arange(8192, dtype=np.int64)
+    spread = np.zeros(8192, dtype=np.int64)
+    for r in range(13):
+        spread |= ((masks >> r) & 1) << (3 * r)
+    popcount = np.array([bin(m).count("1") for m in range(8192)], dtype=np.uint8)
+    return spread, popcount
+
+
+@lru_cache(maxsize=2)
+def three_straight_support(qka_front_straight: bool = True) -> np.ndarray:
+    """uint8[8192]: 1 for each rank mask that is the set of ranks of a three-straights hand."""
+    spread, _ = bit_tables()
+    support = np.zeros(8192, dtype=np.uint8)
+    for key in three_straight_keys(qka_front_straight).tolist():
+        support[sum(1 << r for r in range(13) if (key >> (3 * r)) & 7)] = 1
+    return support
+
+
+def kernel_tables(qka_front_straight: bool) -> tuple[np.ndarray, ...]:
+    """The table arguments of the natural kernels, in order."""
+    spread, popcount = bit_tables()
+    return (spread, popcount, three_straight_support(qka_front_straight),
+            three_straight_keys(qka_front_straight), FIVE_STRAIGHT_MASKS,
+            three_straight_masks(qka_front_straight))
+
+
+def _bool_option(name: str, value) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise OptionError(f"{name}={value!r} is invalid: use True or False")
+    return bool(value)
+
+
+def natural_mask(hands, *, qka_front_straight: bool = True, straight_flush_counts: bool = True,
+                 check: bool = True) -> np.ndarray:
+    """Naturals held by each hand as a ``uint32`` bit mask (bit i is ``NATURALS[i]``).
+
+    Examples
+    --------
+    >>> bits = natural_mask("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac")
+    >>> natural_names(bits)
+    ['dragon', 'three_straights']
+    """
+    qka = _bool_option("qka_front_straight", qka_front_straight)
+    sf_counts = _bool_option("straight_flush_counts", straight_flush_counts)
+    arr = check_hands(hands, 13) if check else np.ascontiguousarray(hands, dtype=np.uint8)
+    flat = arr.reshape(-1, 13)
+    out = np.empty(flat.shape[0], dtype=np.uint32)
+    _kernels.natural_bits_kernel(flat, *kernel_tables(qka), out)
+    if not sf_counts:
+        _strict_rows(flat, out, qka)
+    return out.reshape(arr.shape[:-1])
+
+
+def _strict_rows(flat: np.ndarray, bits: np.ndarray, qka: bool) -> None:
+    """Clear three straights / three flushes where only straight-flush rows make them."""
+    from .setting import split_positions  # setting depends on ranking only; imported lazily
+
+    target = (1 << _kernels.THREE_STRAIGHTS) | (1 << _kernels.THREE_FLUSHES)
+    positions = split_positions(ordered=True)
+    three_masks = three_straight_masks(qka)
+    for i in np.flatnonzero(bits & target):
+        settings = flat[i][positions]
+        ranks = settings >> 2
+        suits = settings & 3
+        rank_bits = (1 << ranks.astype(np.int64))
+        masks = [np.bitwise_or.reduce(rank_bits[:, a:b], axis=1) for a, b in ((0, 3), (3, 8), (8, 13))]
+        flush = [np.all(suits[:, a:b] == suits[:, a:a + 1], axis=1) for a, b in ((0, 3), (3, 8), (8, 13))]
+        straight = [np.isin(masks[0], three_masks),
+                    np.isin(masks[1], FIVE_STRAIGHT_MASKS), np.isin(masks[2], FIVE_STRAIGHT_MASKS)]
+        if bits[i] & (1 << _kernels.THREE_STRAIGHTS):
+            ok = np.all([s & ~f for s, f in zip(straight, flush)], axis=0)
+            if not ok.any():
+                bits[i] &= ~np.uint32(1 << _kernels.THREE_STRAIGHTS)
+        if bits[i] & (1 << _kernels.THREE_FLUSHES):
+            ok = np.all([f & ~s for s, f in zip(straight, flush)], axis=0)
+            if not ok.any():
+                bits[i] &= ~np.uint32(1 << _kernels.THREE_FLUSHES)
+
+
+def natural_names(bits) -> list[str]:
+    """Names of the naturals in one bit mask."""
+    value = int(bits)
+    return [name for i, name in enumerate(NATURALS) if value >> i & 1]
+
+
+def detect_naturals(hands, *, qka_front_straight: bool = True,
+                    straight_flush_counts: bool = True) -> pd.DataFrame:
+    """One boolean column per natural, one row per hand (hands of shape (N, 13) or one hand).
+
+    Examples
+    --------
+    >>> df = detect_naturals(["2c 2d 3h 3s 4c 4d 5h 5s 6c 6d 7h 7s Ac"][0])
+    >>> bool(df.loc[0, "six_pairs"]), bool(df.loc[0, "dragon"])
+    (True, False)
+    """
+    bits = natural_mask(hands, qka_front_straight=qka_front_straight,
+                        straight_flush_counts=straight_flush_counts).reshape(-1)
+    return pd.DataFrame({name: (bits >> i & 1).astype(bool) for i, name in enumerate(NATURALS)})
