@@ -241,32 +241,66 @@ def natural_bits_kernel(hands, spread, popcount, support, straight_keys, five_ma
         out[i] = natural_bits(_pack(hands[i], 0), spread, popcount, support, straight_keys, five_masks, three_masks)
 
 
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _shuffle_packed(stream, w, size, deck, sizes, products, packed):
+    """As ``_shuffle_one``, also packing hand ``i // 13`` (suit masks, see ``_pack``) as each
+    position becomes final, which saves a second pass over the deck."""
+    for k in range(52):
+        deck[k] = k
+    for h in range(4):
+        packed[h] = 0
+    i = 51
+    for g in range(sizes.shape[0]):
+        p = products[g]
+        n = sizes[g]
+        while True:
+            if w >= size:
+                return -1
+            r = stream[w]
+            w += 1
+            _, low = _mul_small(r, p)
+            if low >= p or low >= (np.uint64(0) - p) % p:
+                break
+        for _ in range(n):
+            j, r = _mul_small(r, np.uint64(i + 1))
+            c = np.int64(deck[j])
+            deck[j] = deck[i]
+            packed[i // 13] |= np.int64(1) << (SUIT_FIELD * (c & 3) + (c >> 2))
+            i -= 1
+    c = np.int64(deck[0])
+    packed[0] |= np.int64(1) << (SUIT_FIELD * (c & 3) + (c >> 2))
+    return w
+
+
 @njit(cache=_CACHE, nogil=True)
 def deal_naturals_kernel(stream, deals, players, spread, popcount, support, straight_keys, five_masks,
                          three_masks, seat_counts, table_counts):
     """Shuffle ``deals`` decks from ``stream``, detect naturals in the first ``players`` hands.
 
     Adds hits per natural to ``seat_counts`` (hands holding it) and ``table_counts`` (deals where
-    any seat holds it). Returns the stream words used, or -1 if the stream ran out.
+    any seat holds it). Returns the stream words used, or -1 if the stream ran out. Hand p is
+    deck positions 13p..13p+12, as in ``shuffle_kernel``.
     """
     deck = np.empty(52, dtype=np.uint8)
+    packed = np.zeros(4, dtype=np.int64)
     w = 0
     size = stream.shape[0]
     for d in range(deals):
-        w = _shuffle_one(stream, w, size, deck, BATCH_SIZES, BATCH_PRODUCTS)
+        w = _shuffle_packed(stream, w, size, deck, BATCH_SIZES, BATCH_PRODUCTS, packed)
         if w < 0:
             return -1
         any_bits = 0
         for p in range(players):
-            bits = natural_bits(_pack(deck, 13 * p), spread, popcount, support, straight_keys, five_masks,
+            bits = natural_bits(packed[p], spread, popcount, support, straight_keys, five_masks,
                                 three_masks)
-            any_bits |= bits
-            b = 0
-            while bits:
-                if bits & 1:
-                    seat_counts[b] += 1
-                bits >>= 1
-                b += 1
+            if bits:
+                any_bits |= bits
+                b = 0
+                while bits:
+                    if bits & 1:
+                        seat_counts[b] += 1
+                    bits >>= 1
+                    b += 1
         b = 0
         while any_bits:
             if any_bits & 1:
