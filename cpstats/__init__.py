@@ -14,12 +14,17 @@ from .presets import get_preset, presets
 from .ranking import category3, category5, rank3, rank5
 from .rules import Variant, load_variant
 from .setting import format_setting, is_foul, legal_settings, parse_setting, splits
+from .settlement import Declare, Settlement, settle, settle_many
+from .settlement import Surrender as SurrenderHand
 
 __version__ = "0.1.0"
 
 __all__ = [
     "NATURALS",
     "CardError",
+    "Declare",
+    "Settlement",
+    "SurrenderHand",
     "CpstatsError",
     "OptionError",
     "Variant",
@@ -41,5 +46,7 @@ __all__ = [
     "presets",
     "rank3",
     "rank5",
+    "settle",
+    "settle_many",
     "splits",
 ]
