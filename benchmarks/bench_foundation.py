@@ -40,10 +40,15 @@ def main() -> None:
     hands5 = np.ascontiguousarray(decks[:, :10].reshape(-1, 5))  # 4M random five-card hands
     hands5 = np.concatenate([hands5] * 3)[:10_000_000]
     hands3 = np.ascontiguousarray(decks[:, :51].reshape(-1, 3))[:10_000_000]
-    r5 = median_rate(lambda: rank5(hands5, check=False), len(hands5))
-    r3 = median_rate(lambda: rank3(hands3, check=False), len(hands3))
-    print(f"rank5: {r5 / 1e6:8.1f} M hands/s  (10M random hands, median of {RUNS})")
-    print(f"rank3: {r3 / 1e6:8.1f} M hands/s  (10M random hands, median of {RUNS})")
+    buf5 = np.empty(len(hands5), dtype=np.uint16)
+    buf3 = np.empty(len(hands3), dtype=np.uint16)
+    r5a = median_rate(lambda: rank5(hands5, check=False), len(hands5))
+    r5 = median_rate(lambda: rank5(hands5, check=False, out=buf5), len(hands5))
+    r3a = median_rate(lambda: rank3(hands3, check=False), len(hands3))
+    r3 = median_rate(lambda: rank3(hands3, check=False, out=buf3), len(hands3))
+    print(f"rank5: {r5 / 1e6:8.1f} M hands/s with an out= buffer, {r5a / 1e6:.1f} M/s allocating "
+          f"(10M random hands, median of {RUNS})")
+    print(f"rank3: {r3 / 1e6:8.1f} M hands/s with an out= buffer, {r3a / 1e6:.1f} M/s allocating")
     sample = hands5[:20_000].tolist()
     try:
         from phevaluator import evaluate_cards

@@ -66,20 +66,18 @@ def three_straight_keys(qka_front_straight: bool = True) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def bit_tables() -> tuple[np.ndarray, np.ndarray]:
-    """``spread`` (13-bit mask -> 3 bits per rank) and ``popcount`` tables for the kernels."""
+def spread_table() -> np.ndarray:
+    """``spread``: a 13-bit rank mask with 3 bits per rank, so four suits add into count keys."""
     masks = np.arange(8192, dtype=np.int64)
     spread = np.zeros(8192, dtype=np.int64)
     for r in range(13):
         spread |= ((masks >> r) & 1) << (3 * r)
-    popcount = np.array([bin(m).count("1") for m in range(8192)], dtype=np.uint8)
-    return spread, popcount
+    return spread
 
 
 @lru_cache(maxsize=2)
 def three_straight_support(qka_front_straight: bool = True) -> np.ndarray:
     """uint8[8192]: 1 for each rank mask that is the set of ranks of a three-straights hand."""
-    spread, _ = bit_tables()
     support = np.zeros(8192, dtype=np.uint8)
     for key in three_straight_keys(qka_front_straight).tolist():
         support[sum(1 << r for r in range(13) if (key >> (3 * r)) & 7)] = 1
@@ -88,8 +86,7 @@ def three_straight_support(qka_front_straight: bool = True) -> np.ndarray:
 
 def kernel_tables(qka_front_straight: bool) -> tuple[np.ndarray, ...]:
     """The table arguments of the natural kernels, in order."""
-    spread, popcount = bit_tables()
-    return (spread, popcount, three_straight_support(qka_front_straight),
+    return (spread_table(), three_straight_support(qka_front_straight),
             three_straight_keys(qka_front_straight), FIVE_STRAIGHT_MASKS,
             three_straight_masks(qka_front_straight))
 

@@ -69,7 +69,8 @@ def _scale(value: str, allowed: tuple[str, ...]) -> str:
     return value
 
 
-def rank5(codes, *, ordering: str | Ordering = "H1", scale: str = "five", check: bool = True) -> np.ndarray:
+def rank5(codes, *, ordering: str | Ordering = "H1", scale: str = "five", check: bool = True,
+          out: np.ndarray | None = None) -> np.ndarray:
     """Rank five-card hands.
 
     Parameters
@@ -82,6 +83,9 @@ def rank5(codes, *, ordering: str | Ordering = "H1", scale: str = "five", check:
         ``"five"``: 0..7461; ``"common"``: position on the front/middle scale of H3.
     check
         Validate shape, codes and duplicates (internal callers with dealt cards skip it).
+    out
+        Optional ``uint16`` buffer of ``codes.size // 5`` elements to write the ranks into
+        (saves the allocation in loops over chunks; ignored with ``scale="common"``).
 
     Returns
     -------
@@ -103,18 +107,20 @@ def rank5(codes, *, ordering: str | Ordering = "H1", scale: str = "five", check:
         raise OptionError("scale='common' is invalid with ordering='H5': a low middle is never compared with the front")
     arr = check_hands(codes, 5) if check else np.ascontiguousarray(codes, dtype=np.uint8)
     tables = _tables.five_card_tables(order.value)
-    flat = arr.reshape(-1, 5)
-    out = np.empty(flat.shape[0], dtype=np.uint16)
+    flat = np.ascontiguousarray(arr).reshape(-1)
+    out = _out_buffer(out, flat.shape[0] // 5)
     _kernels.rank5_kernel(flat, _tables.CARD_KEY, _tables.CARD_BIT, tables.nonflush, tables.flush, out)
     if scale == "common":
         out = tables.common[out]
     return out.reshape(arr.shape[:-1])
 
 
-def rank3(codes, *, scale: str = "three", ordering: str | Ordering = "H1", check: bool = True) -> np.ndarray:
+def rank3(codes, *, scale: str = "three", ordering: str | Ordering = "H1", check: bool = True,
+          out: np.ndarray | None = None) -> np.ndarray:
     """Rank three-card (front) hands (H2): trips > pair > high card, no straights or flushes.
 
-    ``scale="common"`` places them on the front/middle scale of H3 for ``ordering``.
+    ``scale="common"`` places them on the front/middle scale of H3 for ``ordering``; ``out`` is
+    an optional ``uint16`` buffer as in :func:`rank5`.
 
     Examples
     --------
@@ -126,12 +132,21 @@ def rank3(codes, *, scale: str = "three", ordering: str | Ordering = "H1", check
     _scale(scale, ("three", "common"))
     order = _ordering(ordering)
     arr = check_hands(codes, 3) if check else np.ascontiguousarray(codes, dtype=np.uint8)
-    flat = arr.reshape(-1, 3)
-    out = np.empty(flat.shape[0], dtype=np.uint16)
+    flat = np.ascontiguousarray(arr).reshape(-1)
+    out = _out_buffer(out, flat.shape[0] // 3)
     _kernels.rank3_kernel(flat, _tables.three_card_table(), out)
     if scale == "common":
         out = _tables.three_card_common(order.value)[out]
     return out.reshape(arr.shape[:-1])
+
+
+def _out_buffer(out: np.ndarray | None, size: int) -> np.ndarray:
+    if out is None:
+        return np.empty(size, dtype=np.uint16)
+    if not isinstance(out, np.ndarray) or out.dtype != np.uint16 or out.size != size or not out.flags.c_contiguous:
+        raise OptionError(f"out must be a contiguous uint16 array of {size} elements, got "
+                          f"{getattr(out, 'dtype', type(out).__name__)} of size {getattr(out, 'size', '?')}")
+    return out.reshape(-1)
 
 
 def common_scale5(ranks: np.ndarray, *, ordering: str | Ordering = "H1") -> np.ndarray:
