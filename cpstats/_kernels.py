@@ -52,6 +52,31 @@ def rank3_kernel(flat, table, out):
         out[i] = table[(flat[b] >> 2) * 169 + (flat[b + 1] >> 2) * 13 + (flat[b + 2] >> 2)]
 
 
+@njit(cache=_CACHE, nogil=True, inline="always")
+def sfc64_next(state):
+    """Next word of numpy's SFC64 generator; ``state`` is its uint64[4] (a, b, c, counter).
+
+    The same recurrence as numpy's C code, so a state taken from ``numpy.random.SFC64`` gives
+    exactly its ``random_raw`` stream (a test checks this).
+    """
+    a = state[0]
+    b = state[1]
+    c = state[2]
+    tmp = a + b + state[3]
+    state[3] += np.uint64(1)
+    state[0] = b ^ (b >> np.uint64(11))
+    state[1] = c + (c << np.uint64(3))
+    state[2] = ((c << np.uint64(24)) | (c >> np.uint64(40))) + tmp
+    return tmp
+
+
+@njit(cache=_CACHE, nogil=True)
+def sfc64_fill(state, out):
+    """Fill ``out`` uint64 with the generator's next words (for tests against numpy)."""
+    for i in range(out.shape[0]):
+        out[i] = sfc64_next(state)
+
+
 def _shuffle_batches() -> tuple[np.ndarray, np.ndarray]:
     """Group the 51 Fisher-Yates bounds 52, 51, ..., 2 into batches whose product stays below
     2**56, so one 64-bit word draws a whole batch (rejection probability below 2**-8)."""
@@ -82,51 +107,41 @@ def _mul_small(x, b):
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
-def _shuffle_one(stream, w, size, deck, sizes, products):
-    """Fisher-Yates on ``deck`` (52,) from the uint64 ``stream[w:]``; returns the new position or -1.
+def _batch_word(state, p):
+    """A word whose Lemire draw on [0, p) is accepted (rejection when the low word falls below
+    2**64 mod p): the caller decodes the batch's digits from it by successive multiplications."""
+    while True:
+        r = sfc64_next(state)
+        _, low = _mul_small(r, p)
+        if low >= p or low >= (np.uint64(0) - p) % p:
+            return r
 
-    Each batch of bounds with product P is one Lemire draw on [0, P) from a 64-bit word
-    (rejection when the low word falls below 2**64 mod P), decoded digit by digit by
-    successive multiplications: every permutation is exactly equally likely.
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _shuffle_one(state, deck, sizes, products):
+    """Fisher-Yates on ``deck`` (52,) drawing from the SFC64 ``state``.
+
+    Each batch of bounds with product P is one Lemire draw on [0, P) from a 64-bit word,
+    decoded digit by digit: every permutation is exactly equally likely.
     """
     for k in range(52):
         deck[k] = k
     i = 51
     for g in range(sizes.shape[0]):
-        p = products[g]
-        n = sizes[g]
-        while True:
-            if w >= size:
-                return -1
-            r = stream[w]
-            w += 1
-            _, low = _mul_small(r, p)
-            if low >= p or low >= (np.uint64(0) - p) % p:
-                break
-        for _ in range(n):
+        r = _batch_word(state, products[g])
+        for _ in range(sizes[g]):
             j, r = _mul_small(r, np.uint64(i + 1))
             t = deck[i]
             deck[i] = deck[j]
             deck[j] = t
             i -= 1
-    return w
 
 
 @njit(cache=_CACHE, nogil=True)
-def shuffle_kernel(stream, out):
-    """Fill ``out`` (N, 52) with uniform permutations of 0..51 (Fisher-Yates).
-
-    ``stream`` is a 1-d uint64 random stream consumed in order (a few words a deck, see
-    ``_shuffle_one``). Returns the words used, or -1 when the stream ran out (the caller then
-    supplies a longer prefix of the same stream).
-    """
-    w = 0
-    size = stream.shape[0]
+def shuffle_kernel(state, out):
+    """Fill ``out`` (N, 52) with uniform permutations of 0..51 drawn from the SFC64 ``state``."""
     for d in range(out.shape[0]):
-        w = _shuffle_one(stream, w, size, out[d], BATCH_SIZES, BATCH_PRODUCTS)
-        if w < 0:
-            return -1
-    return w
+        _shuffle_one(state, out[d], BATCH_SIZES, BATCH_PRODUCTS)
 
 
 # Natural bits, in the order of naturals.NATURALS.
@@ -258,57 +273,73 @@ def natural_bits_kernel(hands, spread, support, straight_keys, five_masks, three
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
-def _shuffle_packed(stream, w, size, deck, sizes, products, packed):
+def _shuffle_packed(state, deck, sizes, products, packed):
     """As ``_shuffle_one``, also packing hand ``i // 13`` (suit masks, see ``_pack``) as each
-    position becomes final, which saves a second pass over the deck."""
+    position becomes final, which saves a second pass over the deck. The generator's state is
+    kept in local variables for the deal (the compiler cannot keep an array's in registers)."""
+    sa = state[0]
+    sb = state[1]
+    sc = state[2]
+    sw = state[3]
     for k in range(52):
         deck[k] = k
-    for h in range(4):
-        packed[h] = 0
+    p0 = np.int64(0)
+    p1 = np.int64(0)
+    p2 = np.int64(0)
+    p3 = np.int64(0)
     i = 51
     for g in range(sizes.shape[0]):
         p = products[g]
-        n = sizes[g]
         while True:
-            if w >= size:
-                return -1
-            r = stream[w]
-            w += 1
+            r = sa + sb + sw
+            sw += np.uint64(1)
+            sa = sb ^ (sb >> np.uint64(11))
+            sb = sc + (sc << np.uint64(3))
+            sc = ((sc << np.uint64(24)) | (sc >> np.uint64(40))) + r
             _, low = _mul_small(r, p)
             if low >= p or low >= (np.uint64(0) - p) % p:
                 break
-        for _ in range(n):
+        for _ in range(sizes[g]):
             j, r = _mul_small(r, np.uint64(i + 1))
             c = np.int64(deck[j])
             deck[j] = deck[i]
-            packed[i // 13] |= np.int64(1) << (SUIT_FIELD * (c & 3) + (c >> 2))
+            bit = np.int64(1) << (SUIT_FIELD * (c & 3) + (c >> 2))
+            if i >= 39:
+                p3 |= bit
+            elif i >= 26:
+                p2 |= bit
+            elif i >= 13:
+                p1 |= bit
+            else:
+                p0 |= bit
             i -= 1
     c = np.int64(deck[0])
-    packed[0] |= np.int64(1) << (SUIT_FIELD * (c & 3) + (c >> 2))
-    return w
+    p0 |= np.int64(1) << (SUIT_FIELD * (c & 3) + (c >> 2))
+    state[0] = sa
+    state[1] = sb
+    state[2] = sc
+    state[3] = sw
+    packed[0] = p0
+    packed[1] = p1
+    packed[2] = p2
+    packed[3] = p3
 
 
 @njit(cache=_CACHE, nogil=True)
-def deal_naturals_kernel(stream, deals, players, spread, support, straight_keys, five_masks,
+def deal_naturals_kernel(state, deals, players, spread, support, straight_keys, five_masks,
                          three_masks, seat_counts, table_counts):
-    """Shuffle ``deals`` decks from ``stream``, detect naturals in the first ``players`` hands.
-
-    Adds hits per natural to ``seat_counts`` (hands holding it) and ``table_counts`` (deals where
-    any seat holds it). Returns the stream words used, or -1 if the stream ran out. Hand p is
-    deck positions 13p..13p+12, as in ``shuffle_kernel``.
+    """Shuffle ``deals`` decks from the SFC64 ``state``, detect naturals in the first ``players``
+    hands; adds hits per natural to ``seat_counts`` (hands holding it) and ``table_counts``
+    (deals where any seat holds it). Hand p is deck positions 13p..13p+12, as in
+    ``shuffle_kernel``.
     """
     deck = np.empty(52, dtype=np.uint8)
     packed = np.zeros(4, dtype=np.int64)
-    w = 0
-    size = stream.shape[0]
     for d in range(deals):
-        w = _shuffle_packed(stream, w, size, deck, BATCH_SIZES, BATCH_PRODUCTS, packed)
-        if w < 0:
-            return -1
+        _shuffle_packed(state, deck, BATCH_SIZES, BATCH_PRODUCTS, packed)
         any_bits = 0
         for p in range(players):
-            bits = natural_bits(packed[p], spread, support, straight_keys, five_masks,
-                                three_masks)
+            bits = natural_bits(packed[p], spread, support, straight_keys, five_masks, three_masks)
             if bits:
                 any_bits |= bits
                 b = 0
@@ -323,4 +354,3 @@ def deal_naturals_kernel(stream, deals, players, spread, support, straight_keys,
                 table_counts[b] += 1
             any_bits >>= 1
             b += 1
-    return w

@@ -3,7 +3,8 @@
 The numbers a seed gives therefore do not depend on how the blocks are grouped into chunks or
 spread over workers, and the first ``n`` deals of a ``2n`` run are the ``n`` run. Each block's
 stream comes from numpy's SFC64 bit generator seeded by its child: a well-tested generator
-whose raw output is about four times faster than PCG64's here. A deal draws five 64-bit words
+whose recurrence is simple enough to run inside the numba kernels (``_kernels.sfc64_next``,
+checked against numpy's stream), so no random stream is stored. A deal draws five 64-bit words
 (the Fisher-Yates bounds in batches, see ``_kernels._shuffle_one``) plus a rare rejection.
 """
 
@@ -16,11 +17,9 @@ import numpy as np
 from . import _kernels
 from .errors import OptionError
 
-__all__ = ["BLOCK_DEALS", "BlockPlan", "block_stream", "shuffled_decks", "root_seed"]
+__all__ = ["BLOCK_DEALS", "BlockPlan", "block_seed", "block_state", "shuffled_decks", "root_seed"]
 
 BLOCK_DEALS = 1 << 16
-_WORDS_PER_DEAL = 6  # five a deal, plus room for rejections (about 0.02 a deal)
-_SLACK = 64
 
 
 def root_seed(rng=None) -> np.random.SeedSequence:
@@ -64,22 +63,24 @@ class BlockPlan:
         return min(self.block_deals, int(self.deals) - block * self.block_deals)
 
 
-def block_stream(root: np.random.SeedSequence, block: int, words: int) -> np.ndarray:
-    """The first ``words`` uint64 words of block ``block``'s stream (a prefix of any longer call)."""
-    child = np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key + (block,),
-                                   pool_size=root.pool_size)
-    return np.random.SFC64(child).random_raw(words)
+def block_seed(root: np.random.SeedSequence, block: int) -> np.random.SeedSequence:
+    """Child ``block`` of ``root``, as ``root.spawn`` would make it (without spawning)."""
+    return np.random.SeedSequence(root.entropy, spawn_key=tuple(root.spawn_key) + (block,),
+                                  pool_size=root.pool_size)
 
 
-def stream_words(deals: int) -> int:
-    """Words enough to shuffle ``deals`` decks unless Lemire rejections exceed the slack."""
-    return deals * _WORDS_PER_DEAL + _SLACK
+def block_state(root: np.random.SeedSequence, block: int) -> np.ndarray:
+    """The SFC64 state (uint64[4]) of block ``block``: numpy's SFC64 seeded by child ``block``.
+
+    The kernels draw from this state with the same recurrence as numpy, so the block's stream
+    is ``numpy.random.SFC64(block_seed(root, block)).random_raw()``.
+    """
+    state = np.random.SFC64(block_seed(root, block)).state["state"]["state"]
+    return np.array(state, dtype=np.uint64)
 
 
 def shuffled_decks(root: np.random.SeedSequence, block: int, deals: int) -> np.ndarray:
     """The first ``deals`` shuffled decks (deals, 52) of block ``block``."""
     out = np.empty((deals, 52), dtype=np.uint8)
-    words = stream_words(deals)
-    while _kernels.shuffle_kernel(block_stream(root, block, words), out) < 0:
-        words *= 2  # more rejections than the slack: a longer prefix of the same stream
+    _kernels.shuffle_kernel(block_state(root, block), out)
     return out

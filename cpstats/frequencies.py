@@ -10,42 +10,22 @@ from concurrent.futures import Executor
 
 import numpy as np
 import pandas as pd
-from scipy import stats
-
 from . import _kernels
-from .blocks import BlockPlan, block_stream, root_seed, stream_words
+from .blocks import BlockPlan, block_state, root_seed
 from .errors import OptionError
 from .naturals import NATURALS, kernel_tables
+from .stats import wilson_interval
 
 __all__ = ["natural_frequencies", "wilson_interval"]
 
 
-def wilson_interval(hits, trials, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval for binomial proportions (vectorised; the same as scipy's
-    ``binomtest(k, n).proportion_ci(method="wilson")``)."""
-    k = np.asarray(hits, dtype=float)
-    n = np.asarray(trials, dtype=float)
-    z = stats.norm.ppf(0.5 + confidence / 2)
-    p = k / n
-    denom = 1 + z**2 / n
-    centre = (p + z**2 / (2 * n)) / denom
-    half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / denom
-    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
-
-
 def _natural_block(entropy, spawn_key, block: int, deals: int, players: int, qka: bool) -> np.ndarray:
     """Counts (2, n_naturals) for one block: hands holding each natural, deals where any seat does."""
-    root = np.random.SeedSequence(entropy, spawn_key=spawn_key)
+    root = np.random.SeedSequence(entropy, spawn_key=tuple(spawn_key))
     counts = np.zeros((2, len(NATURALS)), dtype=np.int64)
-    words = stream_words(deals)
-    while True:
-        counts[:] = 0
-        used = _kernels.deal_naturals_kernel(
-            block_stream(root, block, words), deals, players, *kernel_tables(qka), counts[0], counts[1]
-        )
-        if used >= 0:
-            return counts
-        words *= 2
+    _kernels.deal_naturals_kernel(block_state(root, block), deals, players, *kernel_tables(qka),
+                                  counts[0], counts[1])
+    return counts
 
 
 def natural_frequencies(deals: int, players: int = 4, rng=None, *, qka_front_straight: bool = True,
