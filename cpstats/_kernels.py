@@ -25,6 +25,17 @@ def popcount(typingctx, x):
     return sig, codegen
 
 
+@intrinsic
+def trailing_zeros(typingctx, x):
+    """Index of the lowest set bit of a non-zero int64 (LLVM cttz)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], context.get_constant(types.boolean, True))
+
+    return sig, codegen
+
+
 @njit(cache=_CACHE, nogil=True)
 def rank5_kernel(flat, card_key, card_bit, nonflush, flush, out):
     """Rank five-card hands given as one flat uint8 array (5 codes a hand) into ``out`` uint16.
@@ -118,30 +129,92 @@ def _batch_word(state, p):
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
-def _shuffle_one(state, deck, sizes, products):
-    """Fisher-Yates on ``deck`` (52,) drawing from the SFC64 ``state``.
+def _deal_step(j, t1, t2, t3):
+    """The hand (0..3) that draw ``j`` picks, given the running thresholds of cumulative free
+    seats (hand 0 holds [0, t1), hand 1 [t1, t2), hand 2 [t2, t3), hand 3 the rest)."""
+    return np.int64(j >= t1) + np.int64(j >= t2) + np.int64(j >= t3)
 
-    Each batch of bounds with product P is one Lemire draw on [0, P) from a 64-bit word,
-    decoded digit by digit: every permutation is exactly equally likely.
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _deal_packed(state, sizes, products):
+    """Deal a deck into four hands of 13, packed (suit masks, see ``_pack``); returns (p0..p3).
+
+    Cards 0..51 are given out in order; card c goes to hand h with probability
+    (free seats of h) / (cards left), one exact Lemire digit per card drawn in batches from
+    the SFC64 ``state``: every deal of 13 cards to each hand is exactly equally likely. The
+    generator's state lives in local variables for the deal.
     """
-    for k in range(52):
-        deck[k] = k
-    i = 51
+    sa = state[0]
+    sb = state[1]
+    sc = state[2]
+    sw = state[3]
+    t1 = np.uint64(13)
+    t2 = np.uint64(26)
+    t3 = np.uint64(39)
+    p0 = np.int64(0)
+    p1 = np.int64(0)
+    p2 = np.int64(0)
+    p3 = np.int64(0)
+    c = 0
     for g in range(sizes.shape[0]):
-        r = _batch_word(state, products[g])
+        p = products[g]
+        while True:
+            r = sa + sb + sw
+            sw += np.uint64(1)
+            sa = sb ^ (sb >> np.uint64(11))
+            sb = sc + (sc << np.uint64(3))
+            sc = ((sc << np.uint64(24)) | (sc >> np.uint64(40))) + r
+            _, low = _mul_small(r, p)
+            if low >= p or low >= (np.uint64(0) - p) % p:
+                break
         for _ in range(sizes[g]):
-            j, r = _mul_small(r, np.uint64(i + 1))
-            t = deck[i]
-            deck[i] = deck[j]
-            deck[j] = t
-            i -= 1
+            j, r = _mul_small(r, np.uint64(52 - c))
+            h = _deal_step(j, t1, t2, t3)
+            bit = np.int64(1) << (SUIT_FIELD * (c & 3) + (c >> 2))
+            p0 |= bit & -np.int64(h == 0)
+            p1 |= bit & -np.int64(h == 1)
+            p2 |= bit & -np.int64(h == 2)
+            p3 |= bit & -np.int64(h == 3)
+            t1 -= np.uint64(h == 0)
+            t2 -= np.uint64(h <= 1)
+            t3 -= np.uint64(h <= 2)
+            c += 1
+    # the last card goes to the one hand with a free seat
+    h = _deal_step(np.uint64(0), t1, t2, t3)
+    bit = np.int64(1) << (SUIT_FIELD * (c & 3) + (c >> 2))
+    p0 |= bit & -np.int64(h == 0)
+    p1 |= bit & -np.int64(h == 1)
+    p2 |= bit & -np.int64(h == 2)
+    p3 |= bit & -np.int64(h == 3)
+    state[0] = sa
+    state[1] = sb
+    state[2] = sc
+    state[3] = sw
+    return p0, p1, p2, p3
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _unpack_into(packed, out, start):
+    """Write the 13 cards of a packed hand into ``out[start:start + 13]``, by suit then rank."""
+    k = start
+    m = packed
+    while m:
+        b = trailing_zeros(m)
+        m &= m - 1
+        out[k] = 4 * (b & 15) + (b >> 4)
+        k += 1
 
 
 @njit(cache=_CACHE, nogil=True)
-def shuffle_kernel(state, out):
-    """Fill ``out`` (N, 52) with uniform permutations of 0..51 drawn from the SFC64 ``state``."""
+def deal_kernel(state, out):
+    """Fill ``out`` (N, 52) with deals from the SFC64 ``state``: hand h is ``out[:, 13h:13h+13]``,
+    its cards by suit then rank (the order within a hand carries no information)."""
     for d in range(out.shape[0]):
-        _shuffle_one(state, out[d], BATCH_SIZES, BATCH_PRODUCTS)
+        p0, p1, p2, p3 = _deal_packed(state, BATCH_SIZES, BATCH_PRODUCTS)
+        _unpack_into(p0, out[d], 0)
+        _unpack_into(p1, out[d], 13)
+        _unpack_into(p2, out[d], 26)
+        _unpack_into(p3, out[d], 39)
 
 
 # Natural bits, in the order of naturals.NATURALS.
@@ -272,71 +345,16 @@ def natural_bits_kernel(hands, spread, support, straight_keys, five_masks, three
         out[i] = natural_bits(_pack(hands[i], 0), spread, support, straight_keys, five_masks, three_masks)
 
 
-@njit(cache=_CACHE, nogil=True, inline="always")
-def _shuffle_packed(state, deck, sizes, products, packed):
-    """As ``_shuffle_one``, also packing hand ``i // 13`` (suit masks, see ``_pack``) as each
-    position becomes final, which saves a second pass over the deck. The generator's state is
-    kept in local variables for the deal (the compiler cannot keep an array's in registers)."""
-    sa = state[0]
-    sb = state[1]
-    sc = state[2]
-    sw = state[3]
-    for k in range(52):
-        deck[k] = k
-    p0 = np.int64(0)
-    p1 = np.int64(0)
-    p2 = np.int64(0)
-    p3 = np.int64(0)
-    i = 51
-    for g in range(sizes.shape[0]):
-        p = products[g]
-        while True:
-            r = sa + sb + sw
-            sw += np.uint64(1)
-            sa = sb ^ (sb >> np.uint64(11))
-            sb = sc + (sc << np.uint64(3))
-            sc = ((sc << np.uint64(24)) | (sc >> np.uint64(40))) + r
-            _, low = _mul_small(r, p)
-            if low >= p or low >= (np.uint64(0) - p) % p:
-                break
-        for _ in range(sizes[g]):
-            j, r = _mul_small(r, np.uint64(i + 1))
-            c = np.int64(deck[j])
-            deck[j] = deck[i]
-            bit = np.int64(1) << (SUIT_FIELD * (c & 3) + (c >> 2))
-            if i >= 39:
-                p3 |= bit
-            elif i >= 26:
-                p2 |= bit
-            elif i >= 13:
-                p1 |= bit
-            else:
-                p0 |= bit
-            i -= 1
-    c = np.int64(deck[0])
-    p0 |= np.int64(1) << (SUIT_FIELD * (c & 3) + (c >> 2))
-    state[0] = sa
-    state[1] = sb
-    state[2] = sc
-    state[3] = sw
-    packed[0] = p0
-    packed[1] = p1
-    packed[2] = p2
-    packed[3] = p3
-
-
 @njit(cache=_CACHE, nogil=True)
 def deal_naturals_kernel(state, deals, players, spread, support, straight_keys, five_masks,
                          three_masks, seat_counts, table_counts):
-    """Shuffle ``deals`` decks from the SFC64 ``state``, detect naturals in the first ``players``
-    hands; adds hits per natural to ``seat_counts`` (hands holding it) and ``table_counts``
-    (deals where any seat holds it). Hand p is deck positions 13p..13p+12, as in
-    ``shuffle_kernel``.
+    """Deal ``deals`` deals from the SFC64 ``state`` (as ``deal_kernel``), detect naturals in the
+    first ``players`` hands; adds hits per natural to ``seat_counts`` (hands holding it) and
+    ``table_counts`` (deals where any seat holds it).
     """
-    deck = np.empty(52, dtype=np.uint8)
     packed = np.zeros(4, dtype=np.int64)
     for d in range(deals):
-        _shuffle_packed(state, deck, BATCH_SIZES, BATCH_PRODUCTS, packed)
+        packed[0], packed[1], packed[2], packed[3] = _deal_packed(state, BATCH_SIZES, BATCH_PRODUCTS)
         any_bits = 0
         for p in range(players):
             bits = natural_bits(packed[p], spread, support, straight_keys, five_masks, three_masks)

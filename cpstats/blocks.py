@@ -5,7 +5,7 @@ spread over workers, and the first ``n`` deals of a ``2n`` run are the ``n`` run
 stream comes from numpy's SFC64 bit generator seeded by its child: a well-tested generator
 whose recurrence is simple enough to run inside the numba kernels (``_kernels.sfc64_next``,
 checked against numpy's stream), so no random stream is stored. A deal draws five 64-bit words
-(the Fisher-Yates bounds in batches, see ``_kernels._shuffle_one``) plus a rare rejection.
+(one exact draw per card in batches, see ``_kernels._deal_packed``) plus a rare rejection.
 """
 
 from __future__ import annotations
@@ -80,7 +80,8 @@ def block_state(root: np.random.SeedSequence, block: int) -> np.ndarray:
 
 
 def shuffled_decks(root: np.random.SeedSequence, block: int, deals: int) -> np.ndarray:
-    """The first ``deals`` shuffled decks (deals, 52) of block ``block``."""
+    """The first ``deals`` deals (deals, 52) of block ``block``: hand h is columns 13h..13h+12,
+    each hand's cards by suit then rank."""
     out = np.empty((deals, 52), dtype=np.uint8)
-    _kernels.shuffle_kernel(block_state(root, block), out)
+    _kernels.deal_kernel(block_state(root, block), out)
     return out
