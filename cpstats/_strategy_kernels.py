@@ -1,0 +1,422 @@
+"""Private numba kernels of the setting strategies: plain arrays in, arithmetic only.
+
+Every kernel first ranks the 1,287 five-card and 286 three-card subsets of a hand (positions in
+``itertools.combinations(range(13), k)`` order), then works on subset indices: ``rest_mid[b]``
+and ``rest_front[b]`` list, for back subset ``b``, the 56 ways to split the other 8 positions
+into a middle (five-subset index) and a front (three-subset index).
+
+The ``ev`` search evaluates a separable row model (see :func:`pair_value`) and prunes with an
+upper bound that uses the same formula on *envelope* tables (per-rank maxima of everything that
+helps, minima of everything that hurts, over all ranks up to the given one). The formula is
+monotone in each of those quantities, so a pruned split can never beat the incumbent: the
+pruning is exact (a test compares with the unpruned search).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_CACHE = True
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _rank_fives(hand, card_key, card_bit, nonflush, flush, r5):
+    """Fill ``r5`` (1287,) with the ranks of the hand's five-card subsets."""
+    idx = 0
+    for a in range(9):
+        ca = hand[a]
+        ka = card_key[ca]
+        ba = card_bit[ca]
+        sa = ca & 3
+        for b in range(a + 1, 10):
+            cb = hand[b]
+            kb = ka + card_key[cb]
+            bb = ba | card_bit[cb]
+            sb = sa if (cb & 3) == sa else 9
+            for c in range(b + 1, 11):
+                cc = hand[c]
+                kc = kb + card_key[cc]
+                bc = bb | card_bit[cc]
+                sc = sb if (cc & 3) == sb else 9
+                for d in range(c + 1, 12):
+                    cd = hand[d]
+                    kd = kc + card_key[cd]
+                    bd = bc | card_bit[cd]
+                    sd = sc if (cd & 3) == sc else 9
+                    for e in range(d + 1, 13):
+                        ce = hand[e]
+                        if (ce & 3) == sd:
+                            r5[idx] = flush[bd | card_bit[ce]]
+                        else:
+                            r5[idx] = nonflush[kd + card_key[ce]]
+                        idx += 1
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _rank_threes(hand, table3, r3):
+    """Fill ``r3`` (286,) with the ranks of the hand's three-card subsets."""
+    idx = 0
+    for a in range(11):
+        ra = (hand[a] >> 2) * 169
+        for b in range(a + 1, 12):
+            rb = ra + (hand[b] >> 2) * 13
+            for c in range(b + 1, 13):
+                r3[idx] = table3[rb + (hand[c] >> 2)]
+                idx += 1
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _write(hand, out, i, f, m, b, five_pos, three_pos):
+    for k in range(3):
+        out[i, k] = hand[three_pos[f, k]]
+    for k in range(5):
+        out[i, 3 + k] = hand[five_pos[m, k]]
+        out[i, 8 + k] = hand[five_pos[b, k]]
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _rank_five_at(hand, pos, s, card_key, card_bit, nonflush, flush):
+    """Rank of the five cards at positions ``pos[s]`` of ``hand``."""
+    c0 = hand[pos[s, 0]]
+    c1 = hand[pos[s, 1]]
+    c2 = hand[pos[s, 2]]
+    c3 = hand[pos[s, 3]]
+    c4 = hand[pos[s, 4]]
+    t = c0 & 3
+    if (c1 & 3) == t and (c2 & 3) == t and (c3 & 3) == t and (c4 & 3) == t:
+        return flush[card_bit[c0] | card_bit[c1] | card_bit[c2] | card_bit[c3] | card_bit[c4]]
+    return nonflush[card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3] + card_key[c4]]
+
+
+@njit(cache=_CACHE, nogil=True)
+def greedy_kernel(hands, card_key, card_bit, nonflush, flush, table3, common5, common3,
+                  rest_mid, rest_front, five_pos, three_pos, out):
+    """Strongest back, then the strongest middle of the other 8 that keeps the setting legal.
+
+    The back search keeps only the running maximum (no rank array); the 56 middles of the
+    chosen back are ranked directly from their cards.
+    """
+    for i in range(hands.shape[0]):
+        hand = hands[i]
+        best_b = 0
+        top = -1
+        idx = 0
+        for a in range(9):
+            ca = hand[a]
+            ka = card_key[ca]
+            ba = card_bit[ca]
+            sa = ca & 3
+            for b in range(a + 1, 10):
+                cb = hand[b]
+                kb = ka + card_key[cb]
+                bb = ba | card_bit[cb]
+                sb = sa if (cb & 3) == sa else 9
+                for c in range(b + 1, 11):
+                    cc = hand[c]
+                    kc = kb + card_key[cc]
+                    bc = bb | card_bit[cc]
+                    sc = sb if (cc & 3) == sb else 9
+                    for d in range(c + 1, 12):
+                        cd = hand[d]
+                        kd = kc + card_key[cd]
+                        bd = bc | card_bit[cd]
+                        sd = sc if (cd & 3) == sc else 9
+                        for e in range(d + 1, 13):
+                            ce = hand[e]
+                            if (ce & 3) == sd:
+                                r = np.int64(flush[bd | card_bit[ce]])
+                            else:
+                                r = np.int64(nonflush[kd + card_key[ce]])
+                            if r > top:
+                                top = r
+                                best_b = idx
+                            idx += 1
+        best_m = -1
+        best_f = -1
+        best_rm = -1
+        for j in range(56):
+            m = rest_mid[best_b, j]
+            f = rest_front[best_b, j]
+            rm = np.int64(_rank_five_at(hand, five_pos, m, card_key, card_bit, nonflush, flush))
+            if rm <= best_rm:
+                continue
+            rf = table3[(hand[three_pos[f, 0]] >> 2) * 169 + (hand[three_pos[f, 1]] >> 2) * 13
+                        + (hand[three_pos[f, 2]] >> 2)]
+            if common3[rf] > common5[rm]:
+                continue
+            best_rm = rm
+            best_m = m
+            best_f = f
+        _write(hand, out, i, best_f, best_m, best_b, five_pos, three_pos)
+
+
+@njit(cache=_CACHE, nogil=True)
+def random_kernel(hands, draws, split_pos, card_key, card_bit, nonflush, flush, table3,
+                  common5, common3, out, found):
+    """The first legal split among each hand's ``draws`` (indices into ``split_pos``).
+
+    Rejection sampling: each draw is a uniform unordered split, the stronger five goes in the
+    back, fouls are rejected, so an accepted draw is uniform over legal settings. ``found[i]``
+    is False when every draw fouled (the caller then samples that hand another way).
+    """
+    for i in range(hands.shape[0]):
+        hand = hands[i]
+        found[i] = False
+        for t in range(draws.shape[1]):
+            pos = split_pos[draws[i, t]]
+            c0 = hand[pos[3]]
+            c1 = hand[pos[4]]
+            c2 = hand[pos[5]]
+            c3 = hand[pos[6]]
+            c4 = hand[pos[7]]
+            s = c0 & 3
+            if (c1 & 3) == s and (c2 & 3) == s and (c3 & 3) == s and (c4 & 3) == s:
+                rm = flush[card_bit[c0] | card_bit[c1] | card_bit[c2] | card_bit[c3] | card_bit[c4]]
+            else:
+                rm = nonflush[card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3] + card_key[c4]]
+            c0 = hand[pos[8]]
+            c1 = hand[pos[9]]
+            c2 = hand[pos[10]]
+            c3 = hand[pos[11]]
+            c4 = hand[pos[12]]
+            s = c0 & 3
+            if (c1 & 3) == s and (c2 & 3) == s and (c3 & 3) == s and (c4 & 3) == s:
+                rb = flush[card_bit[c0] | card_bit[c1] | card_bit[c2] | card_bit[c3] | card_bit[c4]]
+            else:
+                rb = nonflush[card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3] + card_key[c4]]
+            rf = table3[(hand[pos[0]] >> 2) * 169 + (hand[pos[1]] >> 2) * 13 + (hand[pos[2]] >> 2)]
+            low = min(rm, rb)
+            if common3[rf] > common5[low]:
+                continue
+            swap = rm > rb
+            for k in range(3):
+                out[i, k] = hand[pos[k]]
+            for k in range(5):
+                if swap:
+                    out[i, 3 + k] = hand[pos[8 + k]]
+                    out[i, 8 + k] = hand[pos[3 + k]]
+                else:
+                    out[i, 3 + k] = hand[pos[3 + k]]
+                    out[i, 8 + k] = hand[pos[8 + k]]
+            found[i] = True
+            break
+
+
+# Columns of a row table (float64[ranks, 4]: one 32-byte row per rank).
+W, L, A, LV = 0, 1, 2, 3
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def pair_value(wf, lf, af, vf, wm, lm, am, vm, wb, lb, ab, vb, params):
+    """Expected result against ``k`` opponents of a hand whose rows win with probability ``w``,
+    lose with probability ``l`` (rows independent), collect ``a`` when they win and pay ``v``
+    (expected, already weighted by the loss) when they lose.
+
+    ``params``: majority, scoop bonus, scoop multiplier, k, home-run bonus, home-run multiplier.
+    Increasing in every ``w`` and ``a``, decreasing in every ``l`` and ``v`` (all >= 0).
+    """
+    maj = params[0]
+    sb = params[1]
+    sm = params[2]
+    k = params[3]
+    hrb = params[4]
+    hrm = params[5]
+    base = af * wf + am * wm + ab * wb - vf - vm - vb
+    w3 = wf * wm * wb
+    l3 = lf * lm * lb
+    w2 = wf * wm + wf * wb + wm * wb - 2.0 * w3
+    l2 = lf * lm + lf * lb + lm * lb - 2.0 * l3
+    won = af + am + ab + maj + sb
+    ev = base + maj * (w2 - l2) + sb * (w3 - l3)
+    if sm != 1.0:
+        lost = vf * lm * lb + vm * lf * lb + vb * lf * lm + (maj + sb) * l3
+        ev += (sm - 1.0) * (won * w3 - lost)
+    ev *= k
+    if k >= 2.0 and (hrb != 0.0 or hrm != sm):
+        home = w3 ** k
+        ev += k * home * (hrb + (hrm - sm) * won)
+    return ev
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _value(tf, tm, tb, cst, rf, rm, rb, params):
+    """Expected result of front rank ``rf``, middle ``rm``, back ``rb`` under row tables
+    ``t*`` (float32[R, 4], exact or envelope). ``cst[row, rank]`` holds royalties collected win
+    or lose (RM-ALWAYS, ``params[6]``), added per opponent."""
+    v = pair_value(tf[rf, W], tf[rf, L], tf[rf, A], tf[rf, LV],
+                   tm[rm, W], tm[rm, L], tm[rm, A], tm[rm, LV],
+                   tb[rb, W], tb[rb, L], tb[rb, A], tb[rb, LV], params)
+    if params[6] != 0.0:
+        v += params[3] * (cst[0, rf] + cst[1, rm] + cst[2, rb])
+    return v
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _threshold(ef, em, eb, ecst, top_f, cap3, rb, fixed_back, params, best, limit):
+    """Lowest rank r such that the bound with the middle at r (and the back at ``rb`` when
+    ``fixed_back``, else at r too) beats ``best``; the front is bounded by the best front
+    available, ``top_f``, and by the strongest front a middle of rank r allows, ``cap3[r]``.
+    The bound is monotone in r, so binary search below ``limit``; returns ``limit`` when no
+    rank does."""
+    lo = np.uint64(0)
+    hi = limit
+    one = np.uint64(1)
+    while lo < hi:
+        mid = (lo + hi) >> one
+        rf = min(top_f, cap3[mid])
+        if fixed_back:
+            v = _value(ef, em, eb, ecst, rf, mid, rb, params)
+        else:
+            v = _value(ef, em, eb, ecst, rf, mid, mid, params)
+        if v > best:
+            hi = mid
+        else:
+            lo = mid + one
+    return lo
+
+
+_SHIFT = 6
+_N_BUCKETS = (7462 >> _SHIFT) + 1
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _sort_desc(r5, low, order, buckets):
+    """Counting sort of the subsets ranked >= ``low``, strongest first by ``rank >> _SHIFT``
+    (within a bucket any order); returns how many there are."""
+    for k in range(_N_BUCKETS + 1):
+        buckets[k] = 0
+    n = 0
+    for s in range(1287):
+        if r5[s] >= low:
+            buckets[_N_BUCKETS - (r5[s] >> _SHIFT)] += 1
+            n += 1
+    for k in range(1, _N_BUCKETS + 1):
+        buckets[k] += buckets[k - 1]
+    for s in range(1287):
+        if r5[s] >= low:
+            k = _N_BUCKETS - 1 - (r5[s] >> _SHIFT)
+            order[buckets[k]] = s
+            buckets[k] += 1
+    return n
+
+
+@njit(cache=_CACHE, nogil=True)
+def ev_kernel(hands, card_key, card_bit, nonflush, flush, table3, common5, common3,
+              rest_mid, rest_front, five_pos, three_pos, tf, tm, tb, cst, ef, em, eb, ecst, cap3,
+              params, prune, out, value, visited):
+    """Best setting of each hand under the row model; ``value[i]`` its expected result and
+    ``visited[i]`` the splits evaluated exactly (about 22,000 without pruning) and the backs
+    whose middles were searched."""
+    r5 = np.empty(1287, dtype=np.uint16)
+    r3 = np.empty(286, dtype=np.uint16)
+    order = np.empty(1287, dtype=np.int32)
+    buckets = np.empty(_N_BUCKETS + 1, dtype=np.int32)
+    for i in range(hands.shape[0]):
+        hand = hands[i]
+        _rank_fives(hand, card_key, card_bit, nonflush, flush, r5)
+        _rank_threes(hand, table3, r3)
+        top_f = r3[0]
+        for s in range(1, 286):
+            if r3[s] > top_f:
+                top_f = r3[s]
+        # Incumbent: the greedy setting (strongest back, strongest legal middle); the search
+        # below revisits it, which costs one evaluation and keeps the code simple.
+        gb = 0
+        for s in range(1, 1287):
+            if r5[s] > r5[gb]:
+                gb = s
+        best = -1e300
+        bf = -1
+        bm = -1
+        bb = -1
+        for j in range(56):
+            m = rest_mid[gb, j]
+            f = rest_front[gb, j]
+            if common3[r3[f]] > common5[r5[m]]:
+                continue
+            if bm < 0 or r5[m] > r5[bm]:
+                bf, bm, bb = f, m, gb
+        best = _value(tf, tm, tb, cst, r3[bf], r5[bm], r5[gb], params)
+        count = 1
+        deep = 0
+        back_thr = np.uint64(0)
+        if prune:
+            back_thr = _threshold(ef, em, eb, ecst, top_f, cap3, 0, False, params, best, np.uint64(7462))
+        n_backs = _sort_desc(r5, back_thr, order, buckets)
+        stale = False
+        for t in range(n_backs):
+            b = order[t]
+            rb = r5[b]
+            if stale:
+                # The incumbent improved: raise the back threshold (once per back, not per gain).
+                back_thr = _threshold(ef, em, eb, ecst, top_f, cap3, 0, False, params, best,
+                                      np.uint64(7462))
+                stale = False
+            if rb < back_thr:
+                # Backs come strongest first (by bucket) and the back bound is monotone.
+                if (rb >> _SHIFT) < (back_thr >> _SHIFT):
+                    break
+                continue
+            mid_thr = np.uint64(0)
+            rest_f = np.uint16(0)
+            if prune:
+                # (rb < back_thr already rules out backs whose bound with the hand's best front
+                # and a middle as strong as the back cannot win.) One pass for the best front
+                # and the best middle this back leaves, then the bound with both.
+                top_m = -1
+                for j in range(56):
+                    rf = r3[rest_front[b, j]]
+                    if rf > rest_f:
+                        rest_f = rf
+                    rm = np.int64(r5[rest_mid[b, j]])
+                    if rm <= rb and rm > top_m:
+                        top_m = rm
+                if top_m < 0:
+                    continue
+                if _value(ef, em, eb, ecst, min(rest_f, cap3[top_m]), top_m, rb, params) <= best:
+                    continue
+                deep += 1
+                mid_thr = _threshold(ef, em, eb, ecst, rest_f, cap3, rb, True, params, best,
+                                     np.uint64(top_m + 1))
+                if mid_thr > top_m:
+                    continue
+            for j in range(56):
+                m = rest_mid[b, j]
+                rm = r5[m]
+                if rm > rb or rm < mid_thr:
+                    continue
+                f = rest_front[b, j]
+                rf = r3[f]
+                if common3[rf] > common5[rm]:
+                    continue
+                count += 1
+                v = _value(tf, tm, tb, cst, rf, rm, rb, params)
+                if v > best:
+                    best, bf, bm, bb = v, f, m, b
+                    if prune:
+                        stale = True
+                        mid_thr = _threshold(ef, em, eb, ecst, rest_f, cap3, rb, True, params, best,
+                                             np.uint64(rb + 1))
+        value[i] = best
+        visited[i, 0] = count
+        visited[i, 1] = deep
+        _write(hand, out, i, bf, bm, bb, five_pos, three_pos)
+
+
+@njit(cache=_CACHE, nogil=True)
+def heads_up_24_kernel(mine, theirs, out):
+    """Mean heads-up SC-2-4 result (no royalties) of each setting in ``mine`` (S, 3) against
+    every setting in ``theirs`` (O, 3); rows are (front, middle, back) ranks, compared row by
+    row (1 per row, 1 more for winning two or three)."""
+    n_opp = theirs.shape[0]
+    for s in range(mine.shape[0]):
+        f = mine[s, 0]
+        m = mine[s, 1]
+        b = mine[s, 2]
+        total = 0
+        for o in range(n_opp):
+            w = (f > theirs[o, 0]) + (m > theirs[o, 1]) + (b > theirs[o, 2])
+            lo = (f < theirs[o, 0]) + (m < theirs[o, 1]) + (b < theirs[o, 2])
+            total += w - lo + (w >= 2) - (lo >= 2)
+        out[s] = total / n_opp

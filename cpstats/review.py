@@ -1,0 +1,98 @@
+"""Review a setting: its expected result under the ``ev`` model, the best setting, the loss, and
+the best alternatives (issue: strategies, item 6).
+
+Values are the ``ev`` setter's model (row win/tie tables trained for the variant, rows and
+opponents independent, see :mod:`cpstats.strategies`), in units against every opponent.
+A fouled setting is valued at the mis-set penalty it pays to each opponent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from . import _strategy_kernels as _sk
+from .cards import CardError, parse_cards
+from .ranking import rank3, rank5
+from .setting import format_setting, is_foul, legal_settings, parse_setting
+from .strategies import _model, _opponents, _variant, load_tables
+from .rules import Variant
+
+__all__ = ["Review", "review", "setting_values"]
+
+
+@njit(cache=True, nogil=True)
+def _values_kernel(rf, rm, rb, tf, tm, tb, cst, params, out):
+    for i in range(out.shape[0]):
+        out[i] = _sk._value(tf, tm, tb, cst, rf[i], rm[i], rb[i], params)
+
+
+def setting_values(settings: np.ndarray, variant: Variant | str) -> np.ndarray:
+    """Expected result of each legal setting (N, 13) under the ``ev`` model of ``variant``."""
+    v = _variant(variant)
+    arr = np.ascontiguousarray(settings, dtype=np.uint8).reshape(-1, 13)
+    tf, tm, tb, cst, _, _, _, _, _, params = _model(v, load_tables(v))
+    order = v.ranking.value
+    rf = rank3(arr[:, :3], check=False).astype(np.int64)
+    rm = rank5(arr[:, 3:8], ordering=order, check=False).astype(np.int64)
+    rb = rank5(arr[:, 8:], ordering=order, check=False).astype(np.int64)
+    out = np.empty(len(arr), dtype=np.float64)
+    _values_kernel(rf, rm, rb, tf, tm, tb, cst, params, out)
+    return out
+
+
+@dataclass(frozen=True)
+class Review:
+    """A setting's review: ``value`` of the given setting, ``best`` setting and its value,
+    ``loss`` (best - given, >= 0) and ``alternatives`` (the top settings by value)."""
+
+    setting: str
+    value: float
+    foul: bool
+    best: str
+    best_value: float
+    loss: float
+    alternatives: pd.DataFrame
+
+    def __str__(self) -> str:
+        lines = [f"your setting   {self.setting}   EV {self.value:+.3f}" + ("  (foul)" if self.foul else ""),
+                 f"best setting   {self.best}   EV {self.best_value:+.3f}",
+                 f"loss           {self.loss:.3f} units", "", "top alternatives:",
+                 self.alternatives.to_string(index=False, float_format=lambda x: f"{x:+.3f}")]
+        return "\n".join(lines)
+
+
+def review(cards, setting, variant: Variant | str = "2-4", *, top: int = 5) -> Review:
+    """Review ``setting`` of the 13 ``cards`` under ``variant``.
+
+    Examples
+    --------
+    >>> r = review("As Ks Qs Js Ts 9h 9d 9c 2c 2d 3h 4h 5h",
+    ...            "2c 2d 3h / 9h 9d 9c 4h 5h / As Ks Qs Js Ts")
+    >>> r.loss >= 0, r.foul
+    (True, False)
+    """
+    v = _variant(variant)
+    hand = parse_cards(cards, count=13) if isinstance(cards, str) else np.asarray(cards, dtype=np.uint8)
+    given = parse_setting(setting) if isinstance(setting, str) else np.asarray(setting, dtype=np.uint8)
+    if sorted(hand.tolist()) != sorted(given.tolist()):
+        raise CardError(f"the setting {format_setting(given)!r} does not hold the same 13 cards as the hand")
+    legal = legal_settings(hand, ordering=v.ranking.value)
+    values = setting_values(legal, v)
+    foul = bool(is_foul(given, ordering=v.ranking.value))
+    if foul:
+        value = -float(v.kernel_tables()["misset"]) * _opponents(v)
+    else:
+        value = float(setting_values(given, v)[0])
+    order = np.argsort(-values, kind="stable")
+    best = int(order[0])
+    alternatives = pd.DataFrame({
+        "setting": [format_setting(legal[i]) for i in order[:top]],
+        "ev": values[order[:top]],
+        "loss": values[best] - values[order[:top]],
+    })
+    return Review(format_setting(given), value, foul, format_setting(legal[best]), float(values[best]),
+                  max(float(values[best]) - value, 0.0), alternatives)

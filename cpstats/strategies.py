@@ -1,0 +1,577 @@
+"""Setting strategies (issue 4): a protocol, a registry and three built-in setters.
+
+A *strategy* is any callable ``strategy(hands, variant, *, rng=None)`` taking dealt hands
+(``uint8[N, 13]``) and a :class:`~cpstats.rules.Variant` and returning a :class:`Decisions`
+(or a ``(settings, declare, surrender)`` tuple): a legal setting of each hand laid out
+front|middle|back, whether to declare the natural it holds (the highest of the variant's
+schedule) and whether to surrender.
+
+Built in (see :func:`strategy_names`):
+
+- ``greedy``: the strongest five in the back, the strongest legal middle of the other eight,
+  the rest in front; declares every natural in the schedule, never surrenders.
+- ``random``: a uniform draw among the legal settings (seeded by ``rng``); declares every
+  natural, never surrenders.
+- ``ev``: the rule-aware setter. Searches every legal split (pruned exactly) for the highest
+  expected result against the field under the variant's scoring, royalties and table size,
+  from row tables trained by fictitious play (:mod:`cpstats.training`); declares a natural when
+  it pays more than the hand is expected to, surrenders when playing is expected to cost more
+  than surrendering.
+
+Decisions (where the issue leaves a choice open):
+
+- Decision: the ``ev`` row model treats the three rows and the opponents as independent and
+  ignores card removal; RM-CANCEL, RM-ONE and RM-DEALT are valued as RM-WINNER, SC-2-4-total as
+  SC-2-4, and a banked game as a ring game. Those are approximations of the objective only:
+  every setting returned is legal.
+- Decision: the built-in strategies support the H1 and H4 orderings; H5 (a low middle) raises
+  :class:`~cpstats.errors.OptionError`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Protocol, runtime_checkable
+
+import numpy as np
+
+from . import _strategy_kernels as _sk
+from . import _tables
+from .cards import check_hands, parse_cards
+from .errors import CardError, OptionError
+from .naturals import NATURALS, natural_mask
+from .rules import Variant, load_variant
+from .setting import format_setting, split_positions
+
+__all__ = [
+    "Decisions",
+    "HandDecision",
+    "Strategy",
+    "TablesWarning",
+    "RowTables",
+    "register_strategy",
+    "get_strategy",
+    "strategy_names",
+    "set_hands",
+    "set_hand",
+    "greedy",
+    "random_setter",
+    "ev",
+    "load_tables",
+    "TABLES_DIR",
+]
+
+TABLES_DIR = Path(__file__).resolve().parent.parent / "data" / "strategies"
+
+
+class TablesWarning(UserWarning):
+    """Row tables trained for another variant are in use."""
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """What a strategy decided for ``N`` hands.
+
+    Attributes
+    ----------
+    settings
+        ``uint8[N, 13]``, each hand laid out front ``[:3]``, middle ``[3:8]``, back ``[8:]``.
+    declare
+        ``bool[N]``: declare the hand's natural (the highest of the schedule it holds).
+    surrender
+        ``bool[N]``: give up before the reveal (only where the variant allows it).
+    value
+        ``float64[N]`` expected result of the chosen play when the strategy estimates one
+        (``ev``), else None.
+    """
+
+    settings: np.ndarray
+    declare: np.ndarray
+    surrender: np.ndarray
+    value: np.ndarray | None = None
+
+    def natural_bits(self, hands_or_settings: np.ndarray, variant: Variant) -> np.ndarray:
+        """``uint32[N]`` declared natural bits for :func:`cpstats.settlement.settle_many`."""
+        return np.where(self.declare, best_natural_bits(hands_or_settings, variant), 0).astype(np.uint32)
+
+
+@dataclass(frozen=True)
+class HandDecision:
+    """One hand's decision: ``setting`` as text, ``natural`` declared (or None), ``surrender``."""
+
+    setting: str
+    natural: str | None
+    surrender: bool
+    value: float | None = None
+    codes: np.ndarray | None = None
+
+    def __str__(self) -> str:
+        extra = f", declare {self.natural}" if self.natural else ""
+        extra += ", surrender" if self.surrender else ""
+        return self.setting + extra
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """``strategy(hands uint8[N, 13], variant, *, rng=None) -> Decisions``."""
+
+    def __call__(self, hands: np.ndarray, variant: Variant, *,
+                 rng: np.random.Generator | None = None) -> Decisions | tuple: ...
+
+
+# -- registry ---------------------------------------------------------------------------------
+
+_REGISTRY: dict[str, Callable[..., Any]] = {}
+
+
+def register_strategy(name: str, strategy: Callable[..., Any], *, replace: bool = False) -> None:
+    """Make ``strategy`` available by ``name`` to :func:`set_hands` and :func:`set_hand`."""
+    key = str(name).strip().lower()
+    if not callable(strategy):
+        raise OptionError(f"strategy {name!r} is not callable")
+    if key in _REGISTRY and not replace:
+        raise OptionError(f"strategy {name!r} is already registered (pass replace=True)")
+    _REGISTRY[key] = strategy
+
+
+def strategy_names() -> tuple[str, ...]:
+    """Names of the registered strategies."""
+    return tuple(_REGISTRY)
+
+
+def get_strategy(strategy: str | Callable[..., Any]) -> Callable[..., Any]:
+    """The strategy called ``strategy``, or ``strategy`` itself when it is callable.
+
+    Raises
+    ------
+    OptionError
+        For an unknown name, listing the available ones.
+    """
+    if callable(strategy):
+        return strategy
+    key = str(strategy).strip().lower()
+    if key not in _REGISTRY:
+        raise OptionError(f"unknown strategy {strategy!r}: available strategies are "
+                          f"{', '.join(_REGISTRY)} (or pass a callable)")
+    return _REGISTRY[key]
+
+
+def _variant(variant: Variant | str) -> Variant:
+    if isinstance(variant, Variant):
+        return variant
+    from .presets import get_preset, preset_names
+
+    if str(variant).strip().lower() in preset_names():
+        return get_preset(variant)
+    return load_variant(str(variant))
+
+
+def _as_decisions(result: Any, n: int) -> Decisions:
+    if isinstance(result, Decisions):
+        out = result
+    elif isinstance(result, tuple) and len(result) == 3:
+        out = Decisions(*result)
+    else:
+        settings = np.asarray(result)
+        out = Decisions(settings, np.zeros(n, bool), np.zeros(n, bool))
+    settings = np.ascontiguousarray(out.settings, dtype=np.uint8)
+    declare = np.asarray(out.declare, dtype=bool).reshape(-1)
+    surrender = np.asarray(out.surrender, dtype=bool).reshape(-1)
+    if settings.shape != (n, 13) or declare.shape != (n,) or surrender.shape != (n,):
+        raise OptionError(f"a strategy must return settings ({n}, 13), declare ({n},) and "
+                          f"surrender ({n},); got {settings.shape}, {declare.shape}, "
+                          f"{surrender.shape}")
+    return Decisions(settings, declare, surrender, out.value)
+
+
+_BLOCK = 4096
+
+
+def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable[..., Any] = "ev",
+              rng: np.random.Generator | int | None = None, executor: Any = None) -> Decisions:
+    """Set many hands with a strategy.
+
+    Parameters
+    ----------
+    hands
+        ``(N, 13)`` card codes (or one hand of 13).
+    variant
+        A :class:`~cpstats.rules.Variant`, a preset name or a variant string.
+    strategy
+        A registered name (:func:`strategy_names`) or a callable following :class:`Strategy`.
+    rng
+        Seed or ``numpy.random.Generator`` for randomized strategies.
+    executor
+        A ``concurrent.futures``-style executor: hands are set in blocks of 4,096, block ``i``
+        with ``SeedSequence`` child ``i`` of ``rng``, so the result does not depend on the
+        executor. The built-in kernels release the GIL, so a ``ThreadPoolExecutor`` uses every
+        core. None: serial, one block.
+
+    Raises
+    ------
+    CardError
+        For hands that are not 13 distinct valid cards.
+    OptionError
+        For an unknown strategy name.
+    """
+    arr = check_hands(hands, 13)
+    fn = get_strategy(strategy)
+    v = _variant(variant)
+    flat = arr.reshape(-1, 13)
+    if executor is None:
+        return _as_decisions(fn(flat, v, rng=np.random.default_rng(rng)), flat.shape[0])
+    if isinstance(rng, np.random.Generator):
+        seq = rng.bit_generator.seed_seq
+    else:
+        seq = np.random.SeedSequence(rng)
+    starts = range(0, flat.shape[0], _BLOCK)
+    children = seq.spawn(len(starts))
+    futures = [executor.submit(fn, flat[a:a + _BLOCK], v, rng=np.random.default_rng(child))
+               for a, child in zip(starts, children)]
+    parts = [_as_decisions(f.result(), min(_BLOCK, flat.shape[0] - a))
+             for f, a in zip(futures, starts)]
+    values = None if any(p.value is None for p in parts) else np.concatenate(
+        [p.value for p in parts])
+    return Decisions(np.concatenate([p.settings for p in parts]),
+                     np.concatenate([p.declare for p in parts]),
+                     np.concatenate([p.surrender for p in parts]), values)
+
+
+def set_hand(cards, variant: Variant | str = "2-4", *, strategy: str | Callable[..., Any] = "ev",
+             rng: np.random.Generator | int | None = None) -> HandDecision:
+    """Set one 13-card hand.
+
+    Parameters
+    ----------
+    cards
+        13 cards as text (any notation :func:`~cpstats.cards.parse_cards` accepts) or codes.
+    variant, strategy, rng
+        As :func:`set_hands`.
+
+    Returns
+    -------
+    HandDecision
+        ``setting`` (``"front / middle / back"``), ``natural`` declared or None, ``surrender``.
+
+    Examples
+    --------
+    >>> d = set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4", strategy="greedy")
+    >>> d.setting
+    '5c 4d 2h / Qs Jc Jd 9h 7s / As Ad Kc Kd Qh'
+    >>> d.natural, d.surrender
+    (None, False)
+    >>> set_hand("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac", "pagat-typical").natural
+    'dragon'
+    """
+    codes = parse_cards(cards, count=13) if isinstance(cards, str) else check_hands(cards, 13)
+    if codes.ndim != 1:
+        raise CardError(f"set_hand takes one hand of 13 cards, got shape {codes.shape}")
+    v = _variant(variant)
+    d = set_hands(codes[None], v, strategy=strategy, rng=rng)
+    natural = None
+    if d.declare[0]:
+        bits = int(best_natural_bits(codes[None], v)[0])
+        natural = NATURALS[bits.bit_length() - 1] if bits else None
+    value = None if d.value is None else float(d.value[0])
+    return HandDecision(format_setting(d.settings[0]), natural, bool(d.surrender[0]), value,
+                        d.settings[0].copy())
+
+
+# -- shared helpers ---------------------------------------------------------------------------
+
+def best_natural_bits(hands: np.ndarray, variant: Variant) -> np.ndarray:
+    """``uint32[N]``: the single bit of the highest natural of the schedule each hand holds."""
+    n = variant.naturals
+    bits = natural_mask(hands, qka_front_straight=n.qka_front_straight,
+                        straight_flush_counts=n.straight_flush_counts, check=False)
+    rank = variant.kernel_tables()["natural_rank"].astype(np.int64)
+    out = np.zeros(bits.shape, dtype=np.uint32)
+    best = np.full(bits.shape, -1, dtype=np.int64)
+    for i, r in enumerate(rank):
+        if r < 0:
+            continue
+        has = (bits >> np.uint32(i)) & 1 == 1
+        better = has & (r > best)
+        best = np.where(better, r, best)
+        out = np.where(better, np.uint32(1 << i), out)
+    return out
+
+
+def natural_payout(hands: np.ndarray, variant: Variant) -> np.ndarray:
+    """``float64[N]`` payout per opponent of each hand's best natural (0 when none)."""
+    bits = best_natural_bits(hands, variant)
+    payout = variant.kernel_tables()["natural_payout"]
+    out = np.zeros(bits.shape, dtype=np.float64)
+    nz = bits != 0
+    if nz.any():
+        index = np.log2(bits[nz].astype(np.float64)).astype(np.int64)
+        out[nz] = payout[index]
+    return out
+
+
+@lru_cache(maxsize=1)
+def _subset_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """five_pos (1287, 5), three_pos (286, 3), rest_mid and rest_front (1287, 56)."""
+    import itertools
+
+
+    fives = list(itertools.combinations(range(13), 5))
+    threes = list(itertools.combinations(range(13), 3))
+    five_index = {c: i for i, c in enumerate(fives)}
+    three_index = {c: i for i, c in enumerate(threes)}
+    # Interleaved (middle, front) pairs: a back's 56 splits sit in 224 contiguous bytes.
+    rest = np.empty((1287, 56, 2), dtype=np.uint16)
+    rest_mid = rest[:, :, 0]
+    rest_front = rest[:, :, 1]
+    for b, back in enumerate(fives):
+        rest = [p for p in range(13) if p not in back]
+        for j, mid in enumerate(itertools.combinations(rest, 5)):
+            rest_mid[b, j] = five_index[mid]
+            rest_front[b, j] = three_index[tuple(p for p in rest if p not in mid)]
+    return (np.array(fives, dtype=np.uint8), np.array(threes, dtype=np.uint8), rest_mid,
+            rest_front)
+
+
+def _rank_args(variant: Variant) -> tuple[np.ndarray, ...]:
+    order = variant.ranking.value
+    if order == "H5":
+        raise OptionError(f"ranking={order} (a low middle) is not supported by the built-in "
+                          "strategies yet: pass your own strategy callable")
+    t = _tables.five_card_tables(order)
+    return (_tables.CARD_KEY, _tables.CARD_BIT, t.nonflush, t.flush, _tables.three_card_table(),
+            t.common, _tables.three_card_common(order))
+
+
+def _declare_all(hands: np.ndarray, variant: Variant) -> np.ndarray:
+    return best_natural_bits(hands, variant) != 0
+
+
+# -- greedy and random ------------------------------------------------------------------------
+
+def greedy(hands: np.ndarray, variant: Variant, *, rng: np.random.Generator | None = None) -> Decisions:
+    """The strongest back, then the strongest legal middle of the rest; declares naturals."""
+    arr = np.ascontiguousarray(hands, dtype=np.uint8)
+    key, bit, nonflush, flush, t3, c5, c3 = _rank_args(variant)
+    five_pos, three_pos, rest_mid, rest_front = _subset_tables()
+    out = np.empty_like(arr)
+    _sk.greedy_kernel(arr, key, bit, nonflush, flush, t3, c5, c3, rest_mid, rest_front,
+                      five_pos, three_pos, out)
+    n = arr.shape[0]
+    return Decisions(out, _declare_all(arr, variant), np.zeros(n, dtype=bool))
+
+
+_RANDOM_TRIES = 24
+
+
+def random_setter(hands: np.ndarray, variant: Variant, *,
+                  rng: np.random.Generator | None = None) -> Decisions:
+    """A uniform draw among each hand's legal settings; declares naturals."""
+    gen = np.random.default_rng(rng)
+    arr = np.ascontiguousarray(hands, dtype=np.uint8)
+    key, bit, nonflush, flush, t3, c5, c3 = _rank_args(variant)
+    positions = np.ascontiguousarray(split_positions())
+    n = arr.shape[0]
+    draws = gen.integers(0, positions.shape[0], size=(n, _RANDOM_TRIES), dtype=np.int32)
+    out = np.empty_like(arr)
+    found = np.empty(n, dtype=np.bool_)
+    _sk.random_kernel(arr, draws, positions, key, bit, nonflush, flush, t3, c5, c3, out, found)
+    if not found.all():
+        from .setting import legal_settings
+
+        for i in np.flatnonzero(~found):
+            legal = legal_settings(arr[i], ordering=variant.ranking.value)
+            out[i] = legal[gen.integers(len(legal))]
+    return Decisions(out, _declare_all(arr, variant), np.zeros(n, dtype=bool))
+
+
+# -- ev ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RowTables:
+    """The field's row-rank distributions the ``ev`` setter plays against.
+
+    ``front`` (455,), ``middle`` and ``back`` (7462,) are probabilities of each rank in the
+    field's rows; ``variant`` is the variant string they were trained for; ``meta`` the
+    training record (seed, deals, iterations, convergence).
+    """
+
+    front: np.ndarray
+    middle: np.ndarray
+    back: np.ndarray
+    variant: str
+    meta: dict
+
+    def save(self, path: str | Path) -> None:
+        """Write an ``.npz`` with the three distributions and the metadata."""
+        import json
+
+        np.savez_compressed(path, front=self.front, middle=self.middle, back=self.back,
+                            variant=np.array(self.variant), meta=np.array(json.dumps(self.meta)))
+
+    @classmethod
+    def load(cls, path: str | Path) -> RowTables:
+        import json
+
+        with np.load(path) as data:
+            return cls(data["front"], data["middle"], data["back"], str(data["variant"]),
+                       json.loads(str(data["meta"])))
+
+
+def _table_file(name: str) -> Path:
+    return TABLES_DIR / f"{name}.npz"
+
+
+@lru_cache(maxsize=32)
+def _load_file(path: str) -> RowTables:
+    return RowTables.load(path)
+
+
+def load_tables(variant: Variant | str, *, fallback: str = "2-4") -> RowTables:
+    """The shipped row tables for ``variant``.
+
+    Looks for tables trained for exactly this variant (``data/strategies/<name>.npz`` whose
+    stored variant string matches); otherwise uses the ``fallback`` preset's tables and warns
+    (:class:`TablesWarning`) naming both variants.
+    """
+    v = _variant(variant)
+    path = _table_file(v.name)
+    if path.exists():
+        tables = _load_file(str(path))
+        if tables.variant == str(v):
+            return tables
+    path = _table_file(fallback)
+    if not path.exists():
+        raise OptionError(f"no trained row tables for {str(v)!r} nor for {fallback!r} in "
+                          f"{TABLES_DIR}: run cpstats.training.train_tables")
+    tables = _load_file(str(path))
+    warnings.warn(f"ev: no row tables trained for variant {str(v)!r}; using the tables trained "
+                  f"for {tables.variant!r}", TablesWarning, stacklevel=3)
+    return tables
+
+
+def _opponents(variant: Variant) -> float:
+    return 2.0 if variant.hands_per_player == 2 else float(max(variant.players - 1, 1))
+
+
+def _row_arrays(dist: np.ndarray, bonus: np.ndarray, always: bool) -> tuple[np.ndarray, ...]:
+    """(exact, envelope) float32[R, 4] for one row: columns win probability, loss probability,
+    units collected when the row wins, expected units paid when it loses; then (exact,
+    envelope) float32[R] units collected win or lose (RM-ALWAYS). The envelope holds, at rank r, the best of each column over
+    ranks <= r (max of what helps, min of what hurts), which makes the search's bound exact.
+    """
+    p = np.asarray(dist, dtype=np.float64)
+    p = p / p.sum()
+    below = np.concatenate([[0.0], np.cumsum(p)[:-1]])
+    win = np.minimum(below, 1.0)
+    lose = np.clip(1.0 - below - p, 0.0, 1.0)
+    if always:
+        value = np.ones_like(p)
+        collect = np.ones_like(p)
+        constant = bonus.copy()
+    else:
+        value = 1.0 + bonus
+        collect = value
+        constant = np.zeros_like(p)
+    weighted = p * value
+    lv = np.concatenate([np.cumsum(weighted[::-1])[::-1][1:], [0.0]])
+    exact = np.stack([win, lose, collect, lv], axis=1).astype(np.float32)
+    # float32 keeps the tables in cache; rounding is monotone, so the envelope stays a bound.
+    env = exact.copy()
+    env[:, 2] = np.maximum.accumulate(exact[:, 2])
+    env[:, 0] = np.maximum.accumulate(exact[:, 0])
+    env[:, 1] = np.minimum.accumulate(exact[:, 1])
+    env[:, 3] = np.minimum.accumulate(exact[:, 3])
+    if np.array_equal(env, exact):
+        env = exact  # monotone schedules: one table in cache instead of two
+    c = constant.astype(np.float32)
+    return (np.ascontiguousarray(exact), np.ascontiguousarray(env), c,
+            np.maximum.accumulate(c))
+
+
+_MODEL_CACHE: dict[tuple[Variant, int], tuple[RowTables, tuple[np.ndarray, ...]]] = {}
+
+
+def _model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
+    """Kernel arrays of the row model, cached per (variant, tables object)."""
+    key = (variant, id(tables))
+    hit = _MODEL_CACHE.get(key)
+    if hit is not None and hit[0] is tables:  # ``is``: an id can be reused after collection
+        return hit[1]
+    arrays = _build_model(variant, tables)
+    if len(_MODEL_CACHE) >= 32:
+        _MODEL_CACHE.pop(next(iter(_MODEL_CACHE)))
+    _MODEL_CACHE[key] = (tables, arrays)
+    return arrays
+
+
+def _build_model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
+    kt = variant.kernel_tables()
+    order = variant.ranking.value
+    by_cat = kt["royalty_by_category"]
+    always = variant.royalties.mode.value == "RM-ALWAYS"
+    cat3 = np.array([int(k[0]) for k in _tables.three_card_keys()], dtype=np.int64)
+    cat5 = _tables.five_card_tables(order).category.astype(np.int64)
+    tf, ef, cf, ecf = _row_arrays(tables.front, by_cat[0][cat3], always)
+    tm, em, cm, ecm = _row_arrays(tables.middle, by_cat[1][cat5], always)
+    tb, eb, cb, ecb = _row_arrays(tables.back, by_cat[2][cat5], always)
+    cst = np.zeros((3, 7462), dtype=np.float32)
+    ecst = np.zeros((3, 7462), dtype=np.float32)
+    for row, (c, e) in enumerate(((cf, ecf), (cm, ecm), (cb, ecb))):
+        cst[row, :len(c)] = c
+        ecst[row, :len(e)] = e
+    # cap3[r]: the strongest front a middle of five-card rank r allows (H3, common scale).
+    common5 = _tables.five_card_tables(order).common.astype(np.int64)
+    common3 = _tables.three_card_common(order).astype(np.int64)
+    best_under = np.maximum.accumulate(np.arange(455)[np.argsort(common3, kind="stable")])
+    sorted3 = np.sort(common3)
+    cap3 = best_under[np.searchsorted(sorted3, common5, side="right") - 1].astype(np.uint16)
+    s = kt["scoring"]
+    params = np.array([s[1], s[2], s[3], _opponents(variant), s[4], s[5], float(always)],
+                      dtype=np.float64)
+    return tf, tm, tb, cst, ef, em, eb, ecst, cap3, params
+
+
+def ev_search(hands: np.ndarray, variant: Variant, tables: RowTables, *,
+              prune: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(settings, expected value over all opponents, splits evaluated) of the ``ev`` search."""
+    arr = np.ascontiguousarray(hands, dtype=np.uint8)
+    key, bit, nonflush, flush, t3, c5, c3 = _rank_args(variant)
+    five_pos, three_pos, rest_mid, rest_front = _subset_tables()
+    tf, tm, tb, cst, ef, em, eb, ecst, cap3, params = _model(variant, tables)
+    n = arr.shape[0]
+    out = np.empty_like(arr)
+    value = np.empty(n, dtype=np.float64)
+    visited = np.empty((n, 2), dtype=np.int64)
+    _sk.ev_kernel(arr, key, bit, nonflush, flush, t3, c5, c3, rest_mid, rest_front, five_pos,
+                  three_pos, tf, tm, tb, cst, ef, em, eb, ecst, cap3, params, prune, out, value,
+                  visited)
+    return out, value, visited
+
+
+def ev_decisions(hands: np.ndarray, variant: Variant, tables: RowTables) -> Decisions:
+    """``ev`` with explicit tables (used by training and by :func:`ev`)."""
+    arr = np.ascontiguousarray(hands, dtype=np.uint8)
+    settings, value, _ = ev_search(arr, variant, tables)
+    k = _opponents(variant)
+    payout = natural_payout(arr, variant) * k
+    declare = (payout > 0) & (payout > value)
+    cost = float(variant.kernel_tables()["surrender"])
+    surrender = np.zeros(arr.shape[0], dtype=bool)
+    if cost >= 0:
+        surrender = ~declare & (value < -cost * k)
+    chosen = np.where(declare, payout, np.where(surrender, -cost * k, value))
+    return Decisions(settings, declare, surrender, chosen)
+
+
+def ev(hands: np.ndarray, variant: Variant, *, rng: np.random.Generator | None = None,
+       tables: RowTables | None = None) -> Decisions:
+    """The rule-aware setter: the legal setting with the highest expected result (see module)."""
+    return ev_decisions(hands, variant, load_tables(variant) if tables is None else tables)
+
+
+register_strategy("ev", ev)
+register_strategy("greedy", greedy)
+register_strategy("random", random_setter)
