@@ -1,0 +1,135 @@
+"""The math report: a simulation written out in the order a casino math report is read.
+
+1 rules and the setting strategy; 2 scoring table; 3 outcome table (probability, payout,
+contribution to the mean and to the variance); 4 summary figures; 5 session table; 6 house
+money; 7 method. Markdown and HTML side by side, with PNG charts.
+"""
+
+from __future__ import annotations
+
+import html
+import platform
+from pathlib import Path
+from typing import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+
+from . import plots
+from .simulation import SimulationResult
+
+__all__ = ["write_report", "outcome_table", "scoring_table"]
+
+
+def scoring_table(result: SimulationResult) -> pd.DataFrame:
+    """The variant's settings as rows: component, value."""
+    d = result.variant.to_dict()
+    rows = []
+
+    def walk(prefix, value):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(f"{prefix}.{k}" if prefix else k, v)
+        else:
+            rows.append({"rule": prefix, "value": value if not isinstance(value, list) else str(value)})
+
+    walk("", d)
+    return pd.DataFrame(rows)
+
+
+def outcome_table(result: SimulationResult, seat: int = 0) -> pd.DataFrame:
+    """Each net outcome of a seat: probability, payout, p*pay and p*(pay-mu)^2."""
+    dist = result.distribution()
+    p = dist[f"p_{seat}"].to_numpy()
+    pay = dist["net"].to_numpy()
+    mu = float((p * pay).sum())
+    frame = pd.DataFrame({"net": pay, "probability": p, "contribution_to_mean": p * pay,
+                          "contribution_to_variance": p * (pay - mu) ** 2})
+    return frame[frame["probability"] > 0].reset_index(drop=True)
+
+
+def _md(df: pd.DataFrame, floatfmt: str = ".6g") -> str:
+    cols = list(df.columns)
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for _, row in df.iterrows():
+        cells = [format(v, floatfmt) if isinstance(v, (float, np.floating)) else str(v) for v in row]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def write_report(result: SimulationResult, out: str | Path, *,
+                 systems: Sequence[SimulationResult] = (), hands_per_hour: float = 30.0) -> Path:
+    """Write ``report.md``, ``report.html`` and PNG charts into ``out``; returns the Markdown path.
+
+    ``systems`` are simulations of other scoring systems on the same deals, charted for SD.
+    """
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    charts = {
+        "naturals.png": plots.plot_natural_frequencies(result.naturals()),
+        "royalties.png": plots.plot_royalty_rates(result.royalties()),
+        "net_distribution.png": plots.plot_net_distribution(result.distribution()),
+    }
+    sd = pd.DataFrame([{"variant": str(r.variant), "sd": float(r.moments()["sd"].mean())}
+                       for r in [result, *systems]])
+    charts["sd_by_system.png"] = plots.plot_sd_by_variant(sd)
+    house = result.house(hands_per_hour)
+    burden = pd.DataFrame([{"variant": str(r.variant), **r.house(hands_per_hour).iloc[0].to_dict()}
+                           for r in [result, *systems]])
+    charts["rake_burden.png"] = plots.plot_rake_burden(burden)
+    for name, fig in charts.items():
+        fig.savefig(out / name, dpi=110)
+        matplotlib.pyplot.close(fig)
+
+    meta = result.metadata
+    moments = result.moments()
+    sections = [
+        ("1. Rules and setting strategy",
+         f"Variant `{result.variant}`, strategy `{meta['strategy']}`, {result.variant.players} players.", None),
+        ("2. Scoring table", "", scoring_table(result)),
+        ("3. Outcome table (seat 0)", "Each net result's probability, its contribution to the mean "
+         "(p x pay) and to the variance (p x (pay - mean)^2).", outcome_table(result)),
+        ("4. Summary figures", "Per seat: mean with its 95% CI (batch means), SD, skewness, "
+         "excess kurtosis, hit frequency, volatility index (1.645 SD).", moments),
+        ("", "![naturals](naturals.png)\n\n![royalties](royalties.png)\n\n"
+         "![net distribution](net_distribution.png)\n\n![SD by system](sd_by_system.png)", result.naturals()),
+        ("5. Session table", "n x mean +- 1.645 x SD x sqrt(n) per seat (90%).", result.sessions()),
+        ("6. House money", f"Rake per hand and per hour at {hands_per_hour:g} hands an hour; the "
+         "break-even edge is the rake per seat per hand.\n\n![rake burden](rake_burden.png)", house),
+        ("7. Method", f"Simulated: {result.deals:,} deals, root entropy {meta['entropy']}, block "
+         f"{meta['block_deals']:,} deals (block i uses SeedSequence child i); cpstats "
+         f"{meta['cpstats']}, numpy {meta['numpy']}, pandas {meta['pandas']}, numba {meta['numba']}, "
+         f"scipy {meta['scipy']}, Python {platform.python_version()}. Every estimate is shown "
+         "with its standard error or confidence interval.", None),
+    ]
+    md = [f"# cpstats math report: {result.variant}", ""]
+    body = []
+    for title, text, table in sections:
+        if title:
+            md += [f"## {title}", ""]
+            body.append(f"<h2>{html.escape(title)}</h2>")
+        if text:
+            md += [text, ""]
+            for para in text.split("\n\n"):
+                if para.startswith("!["):
+                    src = para[para.index("(") + 1:-1]
+                    body.append(f'<p><img src="{html.escape(src)}" alt="{html.escape(src)}"></p>')
+                else:
+                    body.append(f"<p>{html.escape(para)}</p>")
+        if table is not None:
+            md += [_md(table), ""]
+            body.append(table.to_html(index=False, float_format=lambda x: f"{x:.6g}", border=0))
+    md_path = out / "report.md"
+    md_path.write_text("\n".join(md))
+    (out / "report.html").write_text(
+        "<!doctype html><html><head><meta charset='utf-8'><title>cpstats report</title>"
+        "<style>body{font-family:sans-serif;max-width:60rem;margin:auto}table{border-collapse:"
+        "collapse;font-size:.85rem}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:"
+        "right}img{max-width:100%}</style></head><body>"
+        f"<h1>cpstats math report: {html.escape(str(result.variant))}</h1>" + "\n".join(body)
+        + "</body></html>")
+    return md_path

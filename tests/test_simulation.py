@@ -1,0 +1,121 @@
+"""Simulation engine: reproducibility, resume, executors, rescoring, summaries."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cpstats import OptionError
+from cpstats.simulation import compare, simulate
+
+KW = dict(strategy="greedy", block_deals=500)
+
+
+def same(a, b):
+    assert a.summary.keys() == b.summary.keys()
+    for key in a.summary:
+        assert np.array_equal(a.summary[key], b.summary[key]), key
+
+
+@pytest.fixture(scope="module")
+def serial():
+    return simulate("pagat-typical", 2_000, rng=11, **KW)
+
+
+def test_same_seed_same_result_whatever_the_executor(serial):
+    with ThreadPoolExecutor(2) as pool:
+        same(serial, simulate("pagat-typical", 2_000, rng=11, executor=pool, **KW))
+    other = simulate("pagat-typical", 2_000, rng=12, **KW)
+    assert not np.array_equal(other.summary["net_s2"], serial.summary["net_s2"])
+
+
+def test_n_deals_are_a_prefix_of_2n(serial):
+    longer = simulate("pagat-typical", 4_000, rng=11, **KW)
+    assert np.array_equal(longer.summary["batch_sums"][: len(serial.summary["batch_sums"])],
+                          serial.summary["batch_sums"])
+
+
+def test_zero_sum_and_moments(serial):
+    m = serial.moments()
+    assert m["mean"].sum() == pytest.approx(0, abs=1e-9)
+    assert (m["ci_low"] < m["mean"]).all() and (m["mean"] < m["ci_high"]).all()
+    assert np.allclose(m["volatility_index"], 1.645 * m["sd"])
+    dist = serial.distribution()
+    assert (dist[[c for c in dist if c.startswith("seat_")]].sum() == 2_000).all()
+    mu = (dist["net"] * dist["p_0"]).sum()
+    assert mu == pytest.approx(m.loc[0, "mean"])
+
+
+def test_resume_reuses_finished_blocks(tmp_path):
+    full = simulate("2-4", 2_000, rng=5, out=tmp_path / "a", **KW)
+    blocks = sorted((tmp_path / "a").glob("block-*.npz"))
+    assert len(blocks) == 4
+    blocks[1].unlink()
+    blocks[3].unlink()  # as if killed before these finished
+    stamp = blocks[0].stat().st_mtime_ns
+    resumed = simulate("2-4", 2_000, rng=5, out=tmp_path / "a", resume=True, **KW)
+    same(full, resumed)
+    assert blocks[0].stat().st_mtime_ns == stamp  # reused, not recomputed
+
+
+def test_out_folder_of_another_run_is_refused(tmp_path):
+    simulate("2-4", 500, rng=5, out=tmp_path, **KW)
+    with pytest.raises(OptionError, match="holds blocks of another run"):
+        simulate("2-4", 500, rng=5, out=tmp_path, **KW)
+    with pytest.raises(OptionError, match="differs in entropy"):
+        simulate("2-4", 500, rng=6, out=tmp_path, resume=True, **KW)
+    with pytest.raises(OptionError, match="resume=True needs out"):
+        simulate("2-4", 500, rng=6, resume=True, **KW)
+
+
+def test_hands_rows_in_parquet(tmp_path):
+    result = simulate("pagat-typical", 600, rng=3, out=tmp_path, keep_hands=True, **KW)
+    rows = result.hands
+    assert len(rows) == 600 * 4
+    assert rows["middle_category"].dtype.ordered and rows["seat"].dtype == np.int8
+    by_deal = rows.groupby("deal")["net"].sum()
+    assert np.allclose(by_deal, 0, atol=1e-4)
+    # scoops and scooped are two views of the same pairs; the summary counts them too
+    assert rows["scoops"].sum() == rows["scooped"].sum()
+    assert rows["scoops"].sum() == result.summary["scoops"].sum()
+    for j in range(4):
+        assert (rows.loc[rows["hand"] == j, f"rows_vs_{j}"] == 0).all()
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(sorted(tmp_path.glob("hands-*.parquet"))[0]).num_rows == 500 * 4
+
+
+def test_rescore_equals_a_fresh_run_when_settings_do_not_change():
+    """greedy ignores the rules, so rescoring under 1-6 equals simulating 1-6 on the same seed."""
+    kept = simulate("2-4", 1_000, rng=9, keep_hands=True, **KW)
+    same(kept.rescore("1-6"), simulate("1-6", 1_000, rng=9, **KW))
+    with pytest.raises(OptionError, match="rescore needs the settings"):
+        simulate("2-4", 100, rng=9, **KW).rescore("1-6")
+
+
+def test_compare_is_paired_on_common_deals():
+    df = compare(["2-4", "1-6"], 1_000, rng=4, **KW)
+    assert list(df["variant"]) == ["2-4", "1-6"]
+    assert df.loc[0, "diff_vs_first"] == 0
+    assert df.loc[1, "sd"] > df.loc[0, "sd"]  # a 1-6 scoop moves 6, a 2-4 scoop 4
+
+
+def test_dask_local_cluster_matches_serial():
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        result = simulate("2-4", 1_500, rng=21, executor=client.get_executor(), **KW)
+    same(result, simulate("2-4", 1_500, rng=21, **KW))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"deals": 0}, "deals=0 is invalid"),
+    ({"deals": 10, "players": 5}, "players"),
+    ({"deals": 10, "strategy": "genius"}, "genius"),
+    ({"deals": 10, "variant": "2-5"}, "2-4"),
+])
+def test_bad_arguments(kwargs, message):
+    args = {"variant": "2-4", **kwargs}
+    with pytest.raises(OptionError, match=message):
+        simulate(args.pop("variant"), args.pop("deals"), **{"strategy": "greedy", **args})
