@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# What tests/test_dashboard_browser.py needs: Debian's chromium (never a Playwright browser
+# download) and the Python packages that serve and drive the dashboard.
+set -euo pipefail
+if ! [ -x /usr/bin/chromium ]; then
+    apt-get update
+    apt-get install -y chromium
+fi
+python -m pip install --quiet "playwright>=1.40" "voila>=0.5" "ipywidgets>=8" "nbmake>=1.5"
