@@ -94,8 +94,9 @@ def greedy_kernel(hands, card_key, card_bit, nonflush, flush, table3, common5, c
                   rest_mid, rest_front, five_pos, three_pos, out):
     """Strongest back, then the strongest middle of the other 8 that keeps the setting legal.
 
-    The back search keeps only the running maximum (no rank array); the 56 middles of the
-    chosen back are ranked directly from their cards.
+    The back search keeps only the running maximum (no rank array): it repeats the loops of
+    ``_rank_fives`` on purpose, since filling and scanning the array measured 30% slower; the
+    56 middles of the chosen back are ranked directly from their cards.
     """
     for i in range(hands.shape[0]):
         hand = hands[i]
