@@ -906,7 +906,8 @@ class RakeExplorer(_App):
             if self.result is not None and str(self.result.variant) != str(game):
                 self.status.value = _message("stale", f"{game}: click Simulate")
             elif self.result is None:
-                self.status.value = _message("stale", f"no reference result for {game}: click Simulate")
+                # nothing to show yet (no reference result shipped): simulate once on opening
+                self.run()
             return
         self.result = found
         self.status.value = _message("ok" if source.startswith("from") else "note",
