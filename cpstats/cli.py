@@ -109,6 +109,17 @@ def _compare(args: argparse.Namespace) -> str:
     return _emit(df, args.format)
 
 
+#: House charges the report compares, as cardrooms charge (CASINO-MATH.md): a fixed drop per
+#: table, a drop per player, 5% of the pot capped at 1 unit, and a time charge of 6 units per
+#: player per hour (at 30 hands an hour).
+_RAKE_MODELS = (
+    {"rake": "fixed-table", "rake__amount": 0.5},
+    {"rake": "fixed-player", "rake__amount": 0.1},
+    {"rake": "percent", "rake__percent": 0.05, "rake__cap": 1.0},
+    {"rake": "time", "rake__amount": 6.0},
+)
+
+
 def _report(args: argparse.Namespace) -> str:
     from .report import write_report
     from .settlement import resolve_variant
@@ -124,9 +135,11 @@ def _report(args: argparse.Namespace) -> str:
             other = resolve_variant(name.strip())
             if (other.players, other.hands_per_player) == (v.players, v.hands_per_player) and str(other) != str(v):
                 systems.append(result.rescore(other))
+        rakes = [result.rescore(v.replace(**charge)) for charge in _RAKE_MODELS]
     finally:
         close()
-    path = write_report(result, args.out, systems=systems, hands_per_hour=args.hands_per_hour)
+    path = write_report(result, args.out, systems=systems, rakes=rakes,
+                        hands_per_hour=args.hands_per_hour)
     return f"report written: {path} and {path.with_suffix('.html')}"
 
 

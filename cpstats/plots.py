@@ -126,6 +126,6 @@ def plot_rake_burden(frame: pd.DataFrame, ax=None):
         ax.set_yticks(y, frame["variant"])
         ax.set_xlabel("rake per seat per hand, units")
         ax.set_title("Rake burden")
-        ax.set_xlim(0, max(burden.max() * 1.6, 0.01))
+        ax.set_xlim(0, max(burden.max() * 2.0, 0.01))
         fig.tight_layout()
     return fig

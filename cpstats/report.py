@@ -62,10 +62,12 @@ def _md(df: pd.DataFrame, floatfmt: str = ".6g") -> str:
 
 
 def write_report(result: SimulationResult, out: str | Path, *,
-                 systems: Sequence[SimulationResult] = (), hands_per_hour: float = 30.0) -> Path:
+                 systems: Sequence[SimulationResult] = (), rakes: Sequence[SimulationResult] = (),
+                 hands_per_hour: float = 30.0) -> Path:
     """Write ``report.md``, ``report.html`` and PNG charts into ``out``; returns the Markdown path.
 
-    ``systems`` are simulations of other scoring systems on the same deals, charted for SD.
+    ``systems`` are other scoring systems on the same deals (charted for SD); ``rakes`` the
+    same game under house charges (charted for the rake burden, beside the game's own).
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -79,7 +81,10 @@ def write_report(result: SimulationResult, out: str | Path, *,
     charts["sd_by_system.png"] = plots.plot_sd_by_variant(sd)
     house = result.house(hands_per_hour)
     burden = pd.DataFrame([{"variant": str(r.variant), **r.house(hands_per_hour).iloc[0].to_dict()}
-                           for r in [result, *systems]])
+                           for r in [result, *rakes]])
+    base = str(result.variant)
+    burden["variant"] = [("as played" if v == base else v.removeprefix(base.split("(")[0]).strip("()"))
+                         for v in burden["variant"]]
     charts["rake_burden.png"] = plots.plot_rake_burden(burden)
     for name, fig in charts.items():
         fig.savefig(out / name, dpi=110)

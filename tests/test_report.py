@@ -1,0 +1,41 @@
+"""The math report: files, outcome table arithmetic, CLI."""
+
+import numpy as np
+import pytest
+
+from cpstats.cli import main
+from cpstats.report import outcome_table, write_report
+from cpstats.simulation import simulate
+
+
+@pytest.fixture(scope="module")
+def result():
+    return simulate("pagat-typical", 3_000, strategy="greedy", rng=2, keep_hands=True, block_deals=1000)
+
+
+def test_outcome_table_adds_up_to_the_mean_and_variance(result):
+    table = outcome_table(result)
+    m = result.moments().iloc[0]
+    assert table["probability"].sum() == pytest.approx(1)
+    assert table["contribution_to_mean"].sum() == pytest.approx(m["mean"])
+    assert table["contribution_to_variance"].sum() == pytest.approx(m["variance"])
+
+
+def test_report_files_and_sections(result, tmp_path):
+    path = write_report(result, tmp_path, systems=[result.rescore("pagat-typical(scoring=SC-1-6)")],
+                        rakes=[result.rescore(result.variant.replace(rake="fixed-table", rake__amount=0.5))])
+    text = path.read_text()
+    order = [text.index(f"## {n}.") for n in range(1, 8)]
+    assert order == sorted(order)  # the order of a casino math report
+    for png in ("naturals", "royalties", "net_distribution", "sd_by_system", "rake_burden"):
+        assert (tmp_path / f"{png}.png").stat().st_size > 5_000
+    html = (tmp_path / "report.html").read_text()
+    assert "<img src=\"rake_burden.png\"" in html and "<table" in html
+
+
+def test_cli_report(tmp_path, capsys):
+    assert main(["report", "--preset", "2-4", "--deals", "1500", "--strategy", "greedy", "--quiet",
+                 "--out", str(tmp_path)]) == 0
+    assert "report written" in capsys.readouterr().out
+    assert "## 6. House money" in (tmp_path / "report.md").read_text()
+    assert (tmp_path / "rake_burden.png").stat().st_size > 5_000
