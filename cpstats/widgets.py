@@ -169,6 +169,14 @@ class _App:
     def _repr_mimebundle_(self, **kwargs: Any):
         return self.widget._repr_mimebundle_(**kwargs)
 
+    def _advance(self, deals: int) -> None:
+        self.progress.value = min(self.progress.value + deals, self.progress.max)
+
+    def _failed(self, err: Exception) -> None:
+        """Show a failed run in the app (never a dead output)."""
+        self.progress.bar_style = "danger"
+        self.status.value = _message("error", f"simulation failed: {type(err).__name__}: {err}")
+
 
 # -- choosing a variant -----------------------------------------------------------------------
 
@@ -577,13 +585,9 @@ class VariantComparer(_App):
                                          f" ({len(todo)} simulated, {len(variants) - len(todo)} "
                                          "from the cache)")
         except Exception as err:  # shown in the app, never a dead output
-            self.progress.bar_style = "danger"
-            self.status.value = _message("error", f"simulation failed: {type(err).__name__}: {err}")
+            self._failed(err)
         finally:
             self.simulate_button.disabled = False
-
-    def _advance(self, deals: int) -> None:
-        self.progress.value = min(self.progress.value + deals, self.progress.max)
 
     def _show(self, results: Sequence[SimulationResult]) -> None:
         self.results = list(results)
@@ -928,14 +932,10 @@ class RakeExplorer(_App):
             self.progress.value, self.progress.bar_style = deals, "success"
             self.status.value = _message("ok", f"{game}: {deals:,} deals, strategy {self.strategy.value}")
             self.redraw()
-        except Exception as err:
-            self.progress.bar_style = "danger"
-            self.status.value = _message("error", f"simulation failed: {type(err).__name__}: {err}")
+        except Exception as err:  # shown in the app, never a dead output
+            self._failed(err)
         finally:
             self.simulate_button.disabled = False
-
-    def _advance(self, deals: int) -> None:
-        self.progress.value = min(self.progress.value + deals, self.progress.max)
 
     def redraw(self) -> None:
         """Recompute the figures and charts from the result on show (no simulation)."""
