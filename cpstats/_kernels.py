@@ -345,6 +345,17 @@ def natural_bits_kernel(hands, spread, support, straight_keys, five_masks, three
         out[i] = natural_bits(_pack(hands[i], 0), spread, support, straight_keys, five_masks, three_masks)
 
 
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _count_bits(bits, counts):
+    """Add 1 to ``counts[i]`` for every set bit i of ``bits``."""
+    b = 0
+    while bits:
+        if bits & 1:
+            counts[b] += 1
+        bits >>= 1
+        b += 1
+
+
 @njit(cache=_CACHE, nogil=True)
 def deal_naturals_kernel(state, deals, players, spread, support, straight_keys, five_masks,
                          three_masks, seat_counts, table_counts):
@@ -360,15 +371,6 @@ def deal_naturals_kernel(state, deals, players, spread, support, straight_keys, 
             bits = natural_bits(packed[p], spread, support, straight_keys, five_masks, three_masks)
             if bits:
                 any_bits |= bits
-                b = 0
-                while bits:
-                    if bits & 1:
-                        seat_counts[b] += 1
-                    bits >>= 1
-                    b += 1
-        b = 0
-        while any_bits:
-            if any_bits & 1:
-                table_counts[b] += 1
-            any_bits >>= 1
-            b += 1
+                _count_bits(bits, seat_counts)
+        if any_bits:
+            _count_bits(any_bits, table_counts)
