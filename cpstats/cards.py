@@ -138,13 +138,18 @@ def check_hands(codes: np.ndarray | Iterable, cards: int, *, unique: bool = True
 
 
 def deal(rng: np.random.Generator, deals: int, hands: int = 4) -> np.ndarray:
-    """Deal ``deals`` shuffled decks into ``hands`` hands of 13: shape ``(deals, hands, 13)``.
+    """Deal ``deals`` decks into ``hands`` hands of 13: shape ``(deals, hands, 13)``.
 
-    Each deck is an independent uniform permutation (argsort of uniform keys), so the result
-    depends only on the generator's stream.
+    Uses the package's exact dealer (``_kernels.deal_kernel``: every deal equally likely), on an
+    SFC64 stream seeded from ``rng``, so the result depends only on the generator's state.
+    Simulations deal by blocks instead (:mod:`cpstats.blocks`); this is for one-off samples.
     """
+    from . import _kernels
+
     if not 1 <= hands <= 4:
         raise OptionError(f"hands={hands} is invalid: a deck deals 1 to 4 hands of 13")
-    keys = rng.random((deals, DECK_SIZE), dtype=np.float32)
-    order = np.argsort(keys, axis=1, kind="stable")[:, : 13 * hands].astype(np.uint8)
-    return order.reshape(deals, hands, 13)
+    seed = np.random.SeedSequence(int(rng.integers(2**63)))
+    state = np.array(np.random.SFC64(seed).state["state"]["state"], dtype=np.uint64)
+    out = np.empty((deals, 52), dtype=np.uint8)
+    _kernels.deal_kernel(state, out)
+    return out[:, : 13 * hands].reshape(deals, hands, 13)
