@@ -8,6 +8,7 @@ body, which measured fastest here.
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
@@ -88,14 +89,14 @@ def sfc64_fill(state, out):
         out[i] = sfc64_next(state)
 
 
-def _shuffle_batches() -> tuple[np.ndarray, np.ndarray]:
-    """Group the 51 Fisher-Yates bounds 52, 51, ..., 2 into batches whose product stays below
-    2**56, so one 64-bit word draws a whole batch (rejection probability below 2**-8)."""
+def _shuffle_batches(last: int = 14) -> tuple[np.ndarray, np.ndarray]:
+    """Group the Fisher-Yates bounds 52, 51, ..., ``last`` into batches whose product stays
+    below 2**56, so one 64-bit word draws a whole batch (rejection probability below 2**-8)."""
     sizes, products = [], []
     bound = 52
-    while bound >= 2:
+    while bound >= last:
         size, product = 0, 1
-        while bound - size >= 2 and product * (bound - size) < 2**56:
+        while bound - size >= last and product * (bound - size) < 2**56:
             product *= bound - size
             size += 1
         sizes.append(size)
@@ -105,57 +106,47 @@ def _shuffle_batches() -> tuple[np.ndarray, np.ndarray]:
 
 
 BATCH_SIZES, BATCH_PRODUCTS = _shuffle_batches()
-_LOW32 = np.uint64(0xFFFFFFFF)
-_S32 = np.uint64(32)
+
+
+@intrinsic
+def umul128(typingctx, x, y):
+    """(high, low) 64-bit halves of the 128-bit product of two uint64 (one ``mul`` on x86-64)."""
+    sig = types.UniTuple(types.uint64, 2)(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        i128 = ir.IntType(128)
+        product = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
+        high = builder.trunc(builder.lshr(product, ir.Constant(i128, 64)), ir.IntType(64))
+        low = builder.trunc(product, ir.IntType(64))
+        return context.make_tuple(builder, signature.return_type, (high, low))
+
+    return sig, codegen
+
+SUIT_FIELD = 16  # a hand packs into one int64: suit s's 13-bit rank mask at bits 16*s
+PACKED_BIT = np.array([1 << (SUIT_FIELD * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)
+FULL_DECK = np.int64(np.bitwise_or.reduce(PACKED_BIT))
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
-def _mul_small(x, b):
-    """(high, low) 64-bit halves of the 128-bit product of uint64 ``x`` and ``b`` < 2**32."""
-    lo = (x & _LOW32) * b
-    hi = ((x >> _S32) * b + (lo >> _S32)) >> _S32
-    return hi, x * b
+def _deal_packed(state, deck, sizes, products, packed_bit):
+    """Deal four hands of 13 from the SFC64 ``state``, packed (suit masks, see ``_pack``);
+    returns (p0, p1, p2, p3).
 
-
-@njit(cache=_CACHE, nogil=True, inline="always")
-def _batch_word(state, p):
-    """A word whose Lemire draw on [0, p) is accepted (rejection when the low word falls below
-    2**64 mod p): the caller decodes the batch's digits from it by successive multiplications."""
-    while True:
-        r = sfc64_next(state)
-        _, low = _mul_small(r, p)
-        if low >= p or low >= (np.uint64(0) - p) % p:
-            return r
-
-
-@njit(cache=_CACHE, nogil=True, inline="always")
-def _deal_step(j, t1, t2, t3):
-    """The hand (0..3) that draw ``j`` picks, given the running thresholds of cumulative free
-    seats (hand 0 holds [0, t1), hand 1 [t1, t2), hand 2 [t2, t3), hand 3 the rest)."""
-    return np.int64(j >= t1) + np.int64(j >= t2) + np.int64(j >= t3)
-
-
-@njit(cache=_CACHE, nogil=True, inline="always")
-def _deal_packed(state, sizes, products):
-    """Deal a deck into four hands of 13, packed (suit masks, see ``_pack``); returns (p0..p3).
-
-    Cards 0..51 are given out in order; card c goes to hand h with probability
-    (free seats of h) / (cards left), one exact Lemire digit per card drawn in batches from
-    the SFC64 ``state``: every deal of 13 cards to each hand is exactly equally likely. The
-    generator's state lives in local variables for the deal.
+    A partial Fisher-Yates shuffle of ``deck`` (any permutation of 0..51, left permuted for
+    the next deal): position i < 39 takes the card at i + a uniform digit on [0, 52 - i) and
+    belongs to hand i // 13; the 13 cards left form hand 3. The digits are exact Lemire draws,
+    several from one 64-bit word (``sizes``, ``products``: see ``_shuffle_batches``), so every
+    deal is exactly equally likely whatever ``deck`` held before. The generator's state lives
+    in local variables for the deal.
     """
     sa = state[0]
     sb = state[1]
     sc = state[2]
     sw = state[3]
-    t1 = np.uint64(13)
-    t2 = np.uint64(26)
-    t3 = np.uint64(39)
     p0 = np.int64(0)
     p1 = np.int64(0)
-    p2 = np.int64(0)
-    p3 = np.int64(0)
-    c = 0
+    hand = np.int64(0)
+    i = 0
     for g in range(sizes.shape[0]):
         p = products[g]
         while True:
@@ -164,33 +155,28 @@ def _deal_packed(state, sizes, products):
             sa = sb ^ (sb >> np.uint64(11))
             sb = sc + (sc << np.uint64(3))
             sc = ((sc << np.uint64(24)) | (sc >> np.uint64(40))) + r
-            _, low = _mul_small(r, p)
+            _, low = umul128(r, p)
             if low >= p or low >= (np.uint64(0) - p) % p:
                 break
         for _ in range(sizes[g]):
-            j, r = _mul_small(r, np.uint64(52 - c))
-            h = _deal_step(j, t1, t2, t3)
-            bit = np.int64(1) << (SUIT_FIELD * (c & 3) + (c >> 2))
-            p0 |= bit & -np.int64(h == 0)
-            p1 |= bit & -np.int64(h == 1)
-            p2 |= bit & -np.int64(h == 2)
-            p3 |= bit & -np.int64(h == 3)
-            t1 -= np.uint64(h == 0)
-            t2 -= np.uint64(h <= 1)
-            t3 -= np.uint64(h <= 2)
-            c += 1
-    # the last card goes to the one hand with a free seat
-    h = _deal_step(np.uint64(0), t1, t2, t3)
-    bit = np.int64(1) << (SUIT_FIELD * (c & 3) + (c >> 2))
-    p0 |= bit & -np.int64(h == 0)
-    p1 |= bit & -np.int64(h == 1)
-    p2 |= bit & -np.int64(h == 2)
-    p3 |= bit & -np.int64(h == 3)
+            j, r = umul128(r, np.uint64(52 - i))
+            k = i + np.int64(j)
+            card = deck[k]
+            deck[k] = deck[i]
+            deck[i] = card
+            hand |= packed_bit[card]
+            if i == 12:
+                p0 = hand
+                hand = 0
+            elif i == 25:
+                p1 = hand
+                hand = 0
+            i += 1
     state[0] = sa
     state[1] = sb
     state[2] = sc
     state[3] = sw
-    return p0, p1, p2, p3
+    return p0, p1, hand, FULL_DECK ^ p0 ^ p1 ^ hand
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
@@ -205,12 +191,13 @@ def _unpack_into(packed, out, start):
         k += 1
 
 
-@njit(cache=_CACHE, nogil=True)
-def deal_kernel(state, out):
-    """Fill ``out`` (N, 52) with deals from the SFC64 ``state``: hand h is ``out[:, 13h:13h+13]``,
-    its cards by suit then rank (the order within a hand carries no information)."""
+@njit(cache=_CACHE, nogil=True, _nrt=False)
+def deal_kernel(state, deck, out):
+    """Fill ``out`` (N, 52) with deals from the SFC64 ``state`` and the ``deck`` permutation
+    (``np.arange(52)`` for a fresh stream): hand h is ``out[:, 13h:13h+13]``, its cards by suit
+    then rank (the order within a hand carries no information)."""
     for d in range(out.shape[0]):
-        p0, p1, p2, p3 = _deal_packed(state, BATCH_SIZES, BATCH_PRODUCTS)
+        p0, p1, p2, p3 = _deal_packed(state, deck, BATCH_SIZES, BATCH_PRODUCTS, PACKED_BIT)
         _unpack_into(p0, out[d], 0)
         _unpack_into(p1, out[d], 13)
         _unpack_into(p2, out[d], 26)
@@ -224,17 +211,27 @@ ALL_ONE_COLOUR, TWELVE_ONE_COLOUR, ALL_LOW, ALL_HIGH = 10, 11, 12, 13
 NO_PICTURES, ALL_PICTURES, TWELVE_PICTURES, SIX_AND_ABOVE = 14, 15, 16, 17
 
 
+HASH_BITS = 12
+_HASH_SHIFT = np.uint64(64 - HASH_BITS)
+_HASH_MULT = np.uint64(0x9E3779B97F4A7C15)
+
+
 @njit(cache=_CACHE, nogil=True, inline="always")
-def _has_key(sorted_keys, key):
-    lo = 0
-    hi = sorted_keys.shape[0]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if sorted_keys[mid] < key:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo < sorted_keys.shape[0] and sorted_keys[lo] == key
+def key_slot(key):
+    """Home slot of a rank-count key in a table of 2**HASH_BITS (Fibonacci hashing)."""
+    return np.int64((np.uint64(key) * _HASH_MULT) >> _HASH_SHIFT)
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _has_key(table, key):
+    """``key`` is in the open-addressing ``table`` (-1 marks an empty slot)."""
+    slot = key_slot(key)
+    mask = table.shape[0] - 1
+    while table[slot] != -1:
+        if table[slot] == key:
+            return True
+        slot = (slot + 1) & mask
+    return False
 
 
 @njit(cache=_CACHE, nogil=True)
@@ -276,9 +273,6 @@ def _straight_flush_split(m0, m1_, m2_, m3, five_masks, three_masks):
     return False
 
 
-SUIT_FIELD = 16  # a hand packs into one int64: suit s's 13-bit rank mask at bits 16*s
-
-
 @njit(cache=_CACHE, nogil=True, inline="always")
 def _pack(hand, start):
     packed = np.int64(0)
@@ -289,60 +283,53 @@ def _pack(hand, start):
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
-def natural_bits(packed, spread, support, straight_keys, five_masks, three_masks):
+def natural_bits(packed, suit_bits, count_bits, spread, support, straight_table, five_masks,
+                 three_masks):
     """Bit mask of the naturals held by one packed 13-card hand (bits as the constants above).
 
-    Rank counts are read bit-parallel from the four suit masks: ``a2`` holds the ranks held at
-    least twice, and so on; ``spread`` maps a 13-bit mask to 3 bits per rank for count keys.
+    Rank counts are read bit-parallel from the four suit masks (``a2``: the ranks held at least
+    twice, and so on); naturals decided by the suit counts or by how many ranks are held 2, 3
+    and 4 times come from two small tables (``naturals.suit_count_bits``, ``rank_count_bits``);
+    ``spread`` maps a 13-bit mask to 3 bits per rank for the three-straights count keys.
     """
     s0 = packed & 0x1FFF
     s1 = (packed >> 16) & 0x1FFF
     s2 = (packed >> 32) & 0x1FFF
     s3 = (packed >> 48) & 0x1FFF
-    a1 = s0 | s1 | s2 | s3
-    a2 = (s0 & s1) | (s0 & s2) | (s0 & s3) | (s1 & s2) | (s1 & s3) | (s2 & s3)
-    a3 = (s0 & s1 & s2) | (s0 & s1 & s3) | (s0 & s2 & s3) | (s1 & s2 & s3)
-    a4 = s0 & s1 & s2 & s3
-    c0 = popcount(s0)
-    c1 = popcount(s1)
-    c2 = popcount(s2)
-    c3 = popcount(s3)
-    maxs = max(max(c0, c1), max(c2, c3))
-    black = c0 + c3
-    small = (c0 == 3) + (c1 == 3) + (c2 == 3) + (c3 == 3)
-    mid = (c0 == 5) + (c1 == 5) + (c2 == 5) + (c3 == 5)
-    flushes = (maxs == 13) | ((small == 1) & (mid == 2)) | ((maxs == 8) & (mid == 1)) | ((maxs == 10) & (small == 1))
-    bits = (
-        ((a2 == 0) << DRAGON)
-        | ((maxs == 13) << ONE_SUIT)
-        | ((maxs == 13) << CLEAN_DRAGON)
-        | ((popcount(a2) + popcount(a4) == 6) << SIX_PAIRS)
-        | (((popcount(a3 & ~a4) == 1) & ((a1 & ~a2) == 0)) << FIVE_PAIRS_TRIPS)
-        | ((popcount(a3) == 4) << FOUR_TRIPS)
-        | ((popcount(a4) == 3) << THREE_QUADS)
-        | (flushes << THREE_FLUSHES)
-        | (((black == 0) | (black == 13)) << ALL_ONE_COLOUR)
-        | (((black <= 1) | (black >= 12)) << TWELVE_ONE_COLOUR)
-        | (((a1 >> 7) == 0) << ALL_LOW)
-        | (((a1 & 0x3F) == 0) << ALL_HIGH)
-        | (((a1 & 0xE00) == 0) << NO_PICTURES)
-        | (((a1 & 0x1FF) == 0) << ALL_PICTURES)
-        | (((a4 & 0xE00) == 0xE00) << TWELVE_PICTURES)
-        | (((a1 & 0xF) == 0) << SIX_AND_ABOVE)
+    s01 = s0 & s1
+    s23 = s2 & s3
+    o01 = s0 | s1
+    o23 = s2 | s3
+    a1 = o01 | o23
+    a2 = s01 | s23 | (o01 & o23)
+    a3 = (s01 & o23) | (s23 & o01)
+    a4 = s01 & s23
+    bits = suit_bits[popcount(s0) * 196 + popcount(s1) * 14 + popcount(s2)]
+    bits |= count_bits[popcount(a2) * 20 + popcount(a3) * 4 + popcount(a4)]
+    bits |= (
+        (np.int64((a1 >> 7) == 0) << ALL_LOW)
+        | (np.int64((a1 & 0x3F) == 0) << ALL_HIGH)
+        | (np.int64((a1 & 0xE00) == 0) << NO_PICTURES)
+        | (np.int64((a1 & 0x1FF) == 0) << ALL_PICTURES)
+        | (np.int64((a4 & 0xE00) == 0xE00) << TWELVE_PICTURES)
+        | (np.int64((a1 & 0xF) == 0) << SIX_AND_ABOVE)
     )
     if a4 == 0 and support[a1]:
-        if _has_key(straight_keys, spread[s0] + spread[s1] + spread[s2] + spread[s3]):
+        if _has_key(straight_table, spread[s0] + spread[s1] + spread[s2] + spread[s3]):
             bits |= 1 << THREE_STRAIGHTS
-            if flushes and _straight_flush_split(s0, s1, s2, s3, five_masks, three_masks):
+            if (bits >> THREE_FLUSHES) & 1 and _straight_flush_split(s0, s1, s2, s3, five_masks,
+                                                                     three_masks):
                 bits |= 1 << THREE_STRAIGHT_FLUSHES
     return bits
 
 
-@njit(cache=_CACHE, nogil=True)
-def natural_bits_kernel(hands, spread, support, straight_keys, five_masks, three_masks, out):
+@njit(cache=_CACHE, nogil=True, _nrt=False)
+def natural_bits_kernel(hands, suit_bits, count_bits, spread, support, straight_table, five_masks,
+                        three_masks, out):
     """Natural bit masks of ``hands`` (N, 13) into ``out`` (N,) uint32."""
     for i in range(hands.shape[0]):
-        out[i] = natural_bits(_pack(hands[i], 0), spread, support, straight_keys, five_masks, three_masks)
+        out[i] = natural_bits(_pack(hands[i], 0), suit_bits, count_bits, spread, support,
+                              straight_table, five_masks, three_masks)
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
@@ -356,19 +343,26 @@ def _count_bits(bits, counts):
         b += 1
 
 
-@njit(cache=_CACHE, nogil=True)
-def deal_naturals_kernel(state, deals, players, spread, support, straight_keys, five_masks,
-                         three_masks, seat_counts, table_counts):
-    """Deal ``deals`` deals from the SFC64 ``state`` (as ``deal_kernel``), detect naturals in the
-    first ``players`` hands; adds hits per natural to ``seat_counts`` (hands holding it) and
-    ``table_counts`` (deals where any seat holds it).
+@njit(cache=_CACHE, nogil=True, _nrt=False)
+def deal_naturals_kernel(state, deck, packed, deals, players, suit_bits, count_bits, spread,
+                         support, straight_table, five_masks, three_masks, seat_counts,
+                         table_counts):
+    """Deal ``deals`` deals from the SFC64 ``state`` and ``deck`` (as ``deal_kernel``), detect
+    naturals in the first ``players`` hands; adds hits per natural to ``seat_counts`` (hands
+    holding it) and ``table_counts`` (deals where any seat holds it). ``packed`` is int64[4]
+    scratch.
+
+    Compiled without numba's reference counting (``_nrt=False``): the arrays handed to the
+    inlined helpers were otherwise counted in and out for every hand, which cost more than the
+    detection itself (3x here); so every buffer comes from the caller.
     """
-    packed = np.zeros(4, dtype=np.int64)
     for d in range(deals):
-        packed[0], packed[1], packed[2], packed[3] = _deal_packed(state, BATCH_SIZES, BATCH_PRODUCTS)
+        packed[0], packed[1], packed[2], packed[3] = _deal_packed(state, deck, BATCH_SIZES,
+                                                                  BATCH_PRODUCTS, PACKED_BIT)
         any_bits = 0
         for p in range(players):
-            bits = natural_bits(packed[p], spread, support, straight_keys, five_masks, three_masks)
+            bits = natural_bits(packed[p], suit_bits, count_bits, spread, support, straight_table,
+                                five_masks, three_masks)
             if bits:
                 any_bits |= bits
                 _count_bits(bits, seat_counts)

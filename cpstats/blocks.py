@@ -4,8 +4,9 @@ The numbers a seed gives therefore do not depend on how the blocks are grouped i
 spread over workers, and the first ``n`` deals of a ``2n`` run are the ``n`` run. Each block's
 stream comes from numpy's SFC64 bit generator seeded by its child: a well-tested generator
 whose recurrence is simple enough to run inside the numba kernels (``_kernels.sfc64_next``,
-checked against numpy's stream), so no random stream is stored. A deal draws five 64-bit words
-(one exact draw per card in batches, see ``_kernels._deal_packed``) plus a rare rejection.
+checked against numpy's stream), so no random stream is stored. A deal is a partial Fisher-Yates
+shuffle of 39 exact draws taken in batches from four 64-bit words, plus a rare rejection (see
+``_kernels._deal_packed``).
 """
 
 from __future__ import annotations
@@ -79,9 +80,14 @@ def block_state(root: np.random.SeedSequence, block: int) -> np.ndarray:
     return np.array(state, dtype=np.uint64)
 
 
+def fresh_deck() -> np.ndarray:
+    """The deck order a block's dealer starts from (each deal leaves it permuted)."""
+    return np.arange(52, dtype=np.uint8)
+
+
 def shuffled_decks(root: np.random.SeedSequence, block: int, deals: int) -> np.ndarray:
     """The first ``deals`` deals (deals, 52) of block ``block``: hand h is columns 13h..13h+12,
     each hand's cards by suit then rank."""
     out = np.empty((deals, 52), dtype=np.uint8)
-    _kernels.deal_kernel(block_state(root, block), out)
+    _kernels.deal_kernel(block_state(root, block), fresh_deck(), out)
     return out

@@ -151,5 +151,5 @@ def deal(rng: np.random.Generator, deals: int, hands: int = 4) -> np.ndarray:
     seed = np.random.SeedSequence(int(rng.integers(2**63)))
     state = np.array(np.random.SFC64(seed).state["state"]["state"], dtype=np.uint64)
     out = np.empty((deals, 52), dtype=np.uint8)
-    _kernels.deal_kernel(state, out)
+    _kernels.deal_kernel(state, np.arange(52, dtype=np.uint8), out)
     return out[:, : 13 * hands].reshape(deals, hands, 13)

@@ -11,7 +11,7 @@ from concurrent.futures import Executor
 import numpy as np
 import pandas as pd
 from . import _kernels
-from .blocks import BlockPlan, block_state, root_seed
+from .blocks import BlockPlan, block_state, fresh_deck, root_seed
 from .errors import OptionError
 from .naturals import NATURALS, kernel_tables
 from .stats import wilson_interval
@@ -23,8 +23,8 @@ def _natural_block(entropy, spawn_key, block: int, deals: int, players: int, qka
     """Counts (2, n_naturals) for one block: hands holding each natural, deals where any seat does."""
     root = np.random.SeedSequence(entropy, spawn_key=tuple(spawn_key))
     counts = np.zeros((2, len(NATURALS)), dtype=np.int64)
-    _kernels.deal_naturals_kernel(block_state(root, block), deals, players, *kernel_tables(qka),
-                                  counts[0], counts[1])
+    _kernels.deal_naturals_kernel(block_state(root, block), fresh_deck(), np.zeros(4, np.int64),
+                                  deals, players, *kernel_tables(qka), counts[0], counts[1])
     return counts
 
 

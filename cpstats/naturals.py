@@ -84,11 +84,60 @@ def three_straight_support(qka_front_straight: bool = True) -> np.ndarray:
     return support
 
 
+@lru_cache(maxsize=2)
+def three_straight_hash(qka_front_straight: bool = True) -> np.ndarray:
+    """The three-straights keys in an open-addressing table (int64[4096], -1 empty, linear
+    probing from ``_kernels.key_slot``): one or two probes instead of a binary search."""
+    table = np.full(1 << _kernels.HASH_BITS, -1, dtype=np.int64)
+    for key in three_straight_keys(qka_front_straight).tolist():
+        slot = _kernels.key_slot(np.int64(key))
+        while table[slot] != -1:
+            slot = (slot + 1) & (table.size - 1)
+        table[slot] = key
+    return table
+
+
+@lru_cache(maxsize=1)
+def suit_count_bits() -> np.ndarray:
+    """int64[14**3]: the naturals decided by suit counts alone, at ``c0*196 + c1*14 + c2`` (the
+    fourth count is 13 minus the others): one suit, three flushes, colours."""
+    table = np.zeros(14**3, dtype=np.int64)
+    for c0, c1, c2 in itertools.product(range(14), repeat=3):
+        c3 = 13 - c0 - c1 - c2
+        if c3 < 0:
+            continue
+        counts = (c0, c1, c2, c3)
+        longest, black = max(counts), c0 + c3
+        threes, fives = counts.count(3), counts.count(5)
+        flushes = (longest == 13 or (threes == 1 and fives == 2) or (longest == 8 and fives == 1)
+                   or (longest == 10 and threes == 1))
+        table[c0 * 196 + c1 * 14 + c2] = (
+            (longest == 13) << _kernels.ONE_SUIT | (longest == 13) << _kernels.CLEAN_DRAGON
+            | flushes << _kernels.THREE_FLUSHES | (black in (0, 13)) << _kernels.ALL_ONE_COLOUR
+            | (black <= 1 or black >= 12) << _kernels.TWELVE_ONE_COLOUR)
+    return table
+
+
+@lru_cache(maxsize=1)
+def rank_count_bits() -> np.ndarray:
+    """int64[140]: the naturals decided by how many ranks are held at least 2, 3 and 4 times
+    (n2, n3, n4), at ``n2*20 + n3*4 + n4``: dragon, six pairs, five pairs + trips, four trips,
+    three quads (a quad counts as two pairs)."""
+    table = np.zeros(140, dtype=np.int64)
+    for n2, n3, n4 in itertools.product(range(7), range(5), range(4)):
+        singles = 13 - 2 * n2 - n3 - n4  # ranks held exactly once, from the 13 cards
+        table[n2 * 20 + n3 * 4 + n4] = (
+            (n2 == 0) << _kernels.DRAGON | (n2 + n4 == 6) << _kernels.SIX_PAIRS
+            | (n3 - n4 == 1 and singles == 0) << _kernels.FIVE_PAIRS_TRIPS
+            | (n3 == 4) << _kernels.FOUR_TRIPS | (n4 == 3) << _kernels.THREE_QUADS)
+    return table
+
+
 def kernel_tables(qka_front_straight: bool) -> tuple[np.ndarray, ...]:
     """The table arguments of the natural kernels, in order."""
-    return (spread_table(), three_straight_support(qka_front_straight),
-            three_straight_keys(qka_front_straight), FIVE_STRAIGHT_MASKS,
-            three_straight_masks(qka_front_straight))
+    return (suit_count_bits(), rank_count_bits(), spread_table(),
+            three_straight_support(qka_front_straight), three_straight_hash(qka_front_straight),
+            FIVE_STRAIGHT_MASKS, three_straight_masks(qka_front_straight))
 
 
 def _bool_option(name: str, value) -> bool:
