@@ -4,7 +4,7 @@ Run ``python benchmarks/bench_strategies.py [greedy_hands] [ev_hands]``. ``greed
 ``random`` go through :func:`cpstats.strategies.set_hands` (validation and natural detection
 included); ``ev`` is timed through ``set_hands`` too (trained ``2-4`` tables, surrender and
 natural decisions included), on one core and on two threads (the kernels release the GIL),
-then the bare search kernel. The machine's load is printed: another busy process
+then the bare greedy and ev kernels. The machine's load is printed: another busy process
 halves these figures.
 """
 
@@ -18,9 +18,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from cpstats import _greedy_kernel
 from cpstats.cards import deal
 from cpstats.presets import get_preset
-from cpstats.strategies import ev_search, load_tables, set_hands
+from cpstats.strategies import _flush_best, _rank_args, ev_search, load_tables, set_hands
 
 
 def _median_rate(fn, n: int, runs: int = 5) -> tuple[float, list[float]]:
@@ -53,6 +54,13 @@ def main(greedy_hands: int = 200_000, ev_hands: int = 20_000, runs: int = 5) -> 
     out["ev_2_threads"] = rate
     print(f"{'ev x2':>8}: {rate:12,.0f} settings/s (two threads, set_hands(executor=...); "
           f"{rate / out['ev']:.2f}x one core)")
+    key, _, nonflush, flush, _, _, _ = _rank_args(variant)
+    best = _flush_best(variant.ranking.value)
+    out_greedy = np.empty_like(hands)
+    kernel, _ = _median_rate(lambda: _greedy_kernel.greedy_kernel(hands, key, nonflush, flush, best,
+                                                                   out_greedy), len(hands), runs)
+    out["greedy_kernel"] = kernel
+    print(f"greedy kernel alone: {kernel:,.0f} settings/s on one core")
     single, _ = _median_rate(lambda: ev_search(ev_set, variant, tables), len(ev_set), runs)
     out["ev_search"] = single
     print(f"ev search kernel alone: {single:,.0f} settings/s on one core")

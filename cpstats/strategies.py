@@ -8,8 +8,10 @@ schedule) and whether to surrender.
 
 Built in (see :func:`strategy_names`):
 
-- ``greedy``: the strongest five in the back, the strongest legal middle of the other eight,
-  the rest in front; declares every natural in the schedule, never surrenders.
+- ``greedy``: the legal setting strongest by (back rank, middle rank, front rank): the best
+  five in the back, among backs of that rank the one leaving the strongest middle, the rest in
+  front (equal-rank cards go to the lowest suit, back first); declares every natural in the
+  schedule, never surrenders.
 - ``random``: a uniform draw among the legal settings (seeded by ``rng``); declares every
   natural, never surrenders.
 - ``ev``: the rule-aware setter. Searches every legal split (pruned exactly) for the highest
@@ -38,6 +40,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
 
+from . import _greedy_kernel as _gk
 from . import _strategy_kernels as _sk
 from . import _tables
 from .cards import check_hands, parse_cards
@@ -351,14 +354,22 @@ def _declare_all(hands: np.ndarray, variant: Variant) -> np.ndarray:
 
 # -- greedy and random ------------------------------------------------------------------------
 
+@lru_cache(maxsize=None)
+def _flush_best(order: str) -> np.ndarray:
+    return _gk.flush_best_table(_tables.five_card_tables(order).flush)
+
+
 def greedy(hands: np.ndarray, variant: Variant, *, rng: np.random.Generator | None = None) -> Decisions:
-    """The strongest back, then the strongest legal middle of the rest; declares naturals."""
+    """The legal setting strongest by (back rank, middle rank, front rank); declares naturals.
+
+    That is the best five of the thirteen in the back; among the backs of that rank, the one
+    leaving the strongest legal middle; the rest in front. Equal-rank cards (suits) go to the
+    lowest suit, back first (see :mod:`cpstats._greedy_kernel`).
+    """
     arr = np.ascontiguousarray(hands, dtype=np.uint8)
-    key, bit, nonflush, flush, t3, c5, c3 = _rank_args(variant)
-    five_pos, three_pos, rest_mid, rest_front = _subset_tables()
+    key, _, nonflush, flush, _, _, _ = _rank_args(variant)
     out = np.empty_like(arr)
-    _sk.greedy_kernel(arr, key, bit, nonflush, flush, t3, c5, c3, rest_mid, rest_front,
-                      five_pos, three_pos, out)
+    _gk.greedy_kernel(arr, key, nonflush, flush, _flush_best(variant.ranking.value), out)
     n = arr.shape[0]
     return Decisions(out, _declare_all(arr, variant), np.zeros(n, dtype=bool))
 
