@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import _greedy_kernel as _gk
+
 _CACHE = True
 
 
@@ -177,15 +179,28 @@ def _value(tf, tm, tb, cst, rf, rm, rb, params):
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
-def _threshold(ef, em, eb, ecst, top_f, cap3, rb, fixed_back, params, best, limit):
-    """Lowest rank r such that the bound with the middle at r (and the back at ``rb`` when
-    ``fixed_back``, else at r too) beats ``best``; the front is bounded by the best front
-    available, ``top_f``, and by the strongest front a middle of rank r allows, ``cap3[r]``.
-    The bound is monotone in r, so binary search below ``limit``; returns ``limit`` when no
-    rank does."""
-    lo = np.uint64(0)
-    hi = limit
+def _threshold(ef, em, eb, ecst, top_f, cap3, rb, fixed_back, params, best, start, limit):
+    """Lowest rank r >= ``start`` such that the bound with the middle at r (and the back at
+    ``rb`` when ``fixed_back``, else at r too) beats ``best``; the front is bounded by the best
+    front available, ``top_f``, and by the strongest front a middle of rank r allows,
+    ``cap3[r]``. The bound is monotone in r: gallop up from ``start`` (a threshold found for a
+    lower ``best``), then bisect; returns ``limit`` when no rank below it does."""
     one = np.uint64(1)
+    lo = start
+    hi = limit
+    step = one
+    while lo < limit:
+        probe = min(lo + step - one, limit - one)
+        rf = min(top_f, cap3[probe])
+        if fixed_back:
+            v = _value(ef, em, eb, ecst, rf, probe, rb, params)
+        else:
+            v = _value(ef, em, eb, ecst, rf, probe, probe, params)
+        if v > best:
+            hi = probe
+            break
+        lo = probe + one
+        step = step << one
     while lo < hi:
         mid = (lo + hi) >> one
         rf = min(top_f, cap3[mid])
@@ -205,52 +220,89 @@ _N_BUCKETS = (7462 >> _SHIFT) + 1
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
-def _sort_desc(r5, low, order, buckets):
-    """Counting sort of the subsets ranked >= ``low``, strongest first by ``rank >> _SHIFT``
-    (within a bucket any order); returns how many there are."""
-    for k in range(_N_BUCKETS + 1):
-        buckets[k] = 0
+def _sort_desc(r5, low, cand, order, buckets):
+    """The subsets ranked >= ``low`` into ``order``, strongest first by ``rank >> _SHIFT``
+    (any order within a bucket); returns how many there are. One pass over the 1,287 ranks
+    collects the candidates, the counting sort then touches only them."""
     n = 0
     for s in range(1287):
-        if r5[s] >= low:
-            buckets[_N_BUCKETS - (r5[s] >> _SHIFT)] += 1
-            n += 1
+        cand[n] = s
+        n += np.int64(r5[s] >= low)
+    for k in range(_N_BUCKETS + 1):
+        buckets[k] = 0
+    for t in range(n):
+        buckets[_N_BUCKETS - (r5[cand[t]] >> _SHIFT)] += 1
     for k in range(1, _N_BUCKETS + 1):
         buckets[k] += buckets[k - 1]
-    for s in range(1287):
-        if r5[s] >= low:
-            k = _N_BUCKETS - 1 - (r5[s] >> _SHIFT)
-            order[buckets[k]] = s
-            buckets[k] += 1
+    for t in range(n):
+        s = cand[t]
+        k = _N_BUCKETS - 1 - (r5[s] >> _SHIFT)
+        order[buckets[k]] = s
+        buckets[k] += 1
     return n
 
 
-@njit(cache=_CACHE, nogil=True)
-def ev_kernel(hands, card_key, card_bit, nonflush, flush, table3, common5, common3,
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _best_front(packed, table3):
+    """Rank of the strongest three cards of a packed hand (suits play no part in front):
+    trips, else the highest pair and kicker, else the three highest ranks."""
+    s0 = packed & 0x1FFF
+    s1 = (packed >> 16) & 0x1FFF
+    s2 = (packed >> 32) & 0x1FFF
+    s3 = (packed >> 48) & 0x1FFF
+    s01 = s0 & s1
+    s23 = s2 & s3
+    o01 = s0 | s1
+    o23 = s2 | s3
+    a1 = o01 | o23
+    a2 = s01 | s23 | (o01 & o23)
+    a3 = (s01 & o23) | (s23 & o01)
+    if a3 != 0:
+        t = _gk._top(a3)
+        return table3[t * 183]
+    if a2 != 0:
+        p = _gk._top(a2)
+        k = _gk._top(a1 & ~(np.int64(1) << p))
+        return table3[p * 182 + k]
+    h1 = _gk._top(a1)
+    a1 ^= np.int64(1) << h1
+    h2 = _gk._top(a1)
+    a1 ^= np.int64(1) << h2
+    return table3[h1 * 169 + h2 * 13 + _gk._top(a1)]
+
+
+@njit(cache=_CACHE, nogil=True, _nrt=False)
+def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, common5, common3,
               rest_mid, rest_front, five_pos, three_pos, tf, tm, tb, cst, ef, em, eb, ecst, cap3,
-              params, prune, out, value, visited):
+              params, prune, out, value, visited, r5, r3, order, buckets, cand):
     """Best setting of each hand under the row model; ``value[i]`` its expected result and
     ``visited[i]`` the splits evaluated exactly (about 22,000 without pruning) and the backs
-    whose middles were searched."""
-    r5 = np.empty(1287, dtype=np.uint16)
-    r3 = np.empty(286, dtype=np.uint16)
-    order = np.empty(1287, dtype=np.int32)
-    buckets = np.empty(_N_BUCKETS + 1, dtype=np.int32)
+    whose middles were searched. ``r5``, ``r3``, ``order``, ``buckets`` and ``cand`` are
+    scratch (see ``strategies.ev_search``).
+
+    With ``prune``, a back is searched only if the bound beats the incumbent with the
+    strongest middle and front its other eight cards hold (built from their rank masks and
+    best flush, as the greedy kernel does: no loop over its 56 splits). Compiled without
+    numba's reference counting (``_nrt=False``): counting the table arguments of the inlined
+    helpers in and out cost 14% here.
+    """
     for i in range(hands.shape[0]):
         hand = hands[i]
         _rank_fives(hand, card_key, card_bit, nonflush, flush, r5)
         _rank_threes(hand, table3, r3)
+        packed = np.int64(0)
+        for k in range(13):
+            c = np.int64(hand[k])
+            packed |= np.int64(1) << (16 * (c & 3) + (c >> 2))
         top_f = r3[0]
         for s in range(1, 286):
-            if r3[s] > top_f:
-                top_f = r3[s]
-        # Incumbent: the greedy setting (strongest back, strongest legal middle); the search
-        # below revisits it, which costs one evaluation and keeps the code simple.
+            top_f = max(top_f, r3[s])
+        # Incumbent: the first strongest back with its strongest legal middle; the search below
+        # revisits it, which costs one evaluation and keeps the code simple.
         gb = 0
         for s in range(1, 1287):
             if r5[s] > r5[gb]:
                 gb = s
-        best = -1e300
         bf = -1
         bm = -1
         bb = -1
@@ -264,10 +316,12 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, table3, common5, commo
         best = _value(tf, tm, tb, cst, r3[bf], r5[bm], r5[gb], params)
         count = 1
         deep = 0
-        back_thr = np.uint64(0)
+        zero = np.uint64(0)
+        back_thr = zero
         if prune:
-            back_thr = _threshold(ef, em, eb, ecst, top_f, cap3, 0, False, params, best, np.uint64(7462))
-        n_backs = _sort_desc(r5, back_thr, order, buckets)
+            back_thr = _threshold(ef, em, eb, ecst, top_f, cap3, 0, False, params, best, zero,
+                                  np.uint64(7462))
+        n_backs = _sort_desc(r5, back_thr, cand, order, buckets)
         stale = False
         for t in range(n_backs):
             b = order[t]
@@ -275,34 +329,32 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, table3, common5, commo
             if stale:
                 # The incumbent improved: raise the back threshold (once per back, not per gain).
                 back_thr = _threshold(ef, em, eb, ecst, top_f, cap3, 0, False, params, best,
-                                      np.uint64(7462))
+                                      back_thr, np.uint64(7462))
                 stale = False
             if rb < back_thr:
                 # Backs come strongest first (by bucket) and the back bound is monotone.
                 if (rb >> _SHIFT) < (back_thr >> _SHIFT):
                     break
                 continue
-            mid_thr = np.uint64(0)
+            mid_thr = zero
             rest_f = np.uint16(0)
             if prune:
                 # (rb < back_thr already rules out backs whose bound with the hand's best front
-                # and a middle as strong as the back cannot win.) One pass for the best front
-                # and the best middle this back leaves, then the bound with both.
-                top_m = -1
-                for j in range(56):
-                    rf = r3[rest_front[b, j]]
-                    if rf > rest_f:
-                        rest_f = rf
-                    rm = np.int64(r5[rest_mid[b, j]])
-                    if rm <= rb and rm > top_m:
-                        top_m = rm
-                if top_m < 0:
-                    continue
+                # and a middle as strong as the back cannot win.) The strongest middle and
+                # front of the other eight cards bound every split of this back.
+                rest = packed
+                for k in range(5):
+                    c = np.int64(hand[five_pos[b, k]])
+                    rest &= ~(np.int64(1) << (16 * (c & 3) + (c >> 2)))
+                top_m = _gk._best_nonflush(rest, card_key, nonflush)[0]
+                top_m = max(top_m, _gk._best_flush(rest, flush, flush_best)[0])
+                top_m = min(top_m, np.int64(rb))
+                rest_f = _best_front(rest, table3)
                 if _value(ef, em, eb, ecst, min(rest_f, cap3[top_m]), top_m, rb, params) <= best:
                     continue
                 deep += 1
                 mid_thr = _threshold(ef, em, eb, ecst, rest_f, cap3, rb, True, params, best,
-                                     np.uint64(top_m + 1))
+                                     zero, np.uint64(top_m + 1))
                 if mid_thr > top_m:
                     continue
             for j in range(56):
@@ -320,8 +372,8 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, table3, common5, commo
                     best, bf, bm, bb = v, f, m, b
                     if prune:
                         stale = True
-                        mid_thr = _threshold(ef, em, eb, ecst, rest_f, cap3, rb, True, params, best,
-                                             np.uint64(rb + 1))
+                        mid_thr = _threshold(ef, em, eb, ecst, rest_f, cap3, rb, True, params,
+                                             best, mid_thr, np.uint64(rb + 1))
         value[i] = best
         visited[i, 0] = count
         visited[i, 1] = deep

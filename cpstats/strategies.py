@@ -556,9 +556,12 @@ def ev_search(hands: np.ndarray, variant: Variant, tables: RowTables, *,
     out = np.empty_like(arr)
     value = np.empty(n, dtype=np.float64)
     visited = np.empty((n, 2), dtype=np.int64)
-    _sk.ev_kernel(arr, key, bit, nonflush, flush, t3, c5, c3, rest_mid, rest_front, five_pos,
-                  three_pos, tf, tm, tb, cst, ef, em, eb, ecst, cap3, params, prune, out, value,
-                  visited)
+    scratch = (np.empty(1287, dtype=np.uint16), np.empty(286, dtype=np.uint16),
+               np.empty(1287, dtype=np.int32), np.empty(_sk._N_BUCKETS + 1, dtype=np.int32),
+               np.empty(1287, dtype=np.int64))
+    _sk.ev_kernel(arr, key, bit, nonflush, flush, _flush_best(variant.ranking.value), t3, c5, c3,
+                  rest_mid, rest_front, five_pos, three_pos, tf, tm, tb, cst, ef, em, eb, ecst,
+                  cap3, params, prune, out, value, visited, *scratch)
     return out, value, visited
 
 
