@@ -309,9 +309,7 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
         for k in range(13):
             c = np.int64(hand[k])
             packed |= np.int64(1) << (16 * (c & 3) + (c >> 2))
-        top_f = r3[0]
-        for s in range(1, 286):
-            top_f = max(top_f, r3[s])
+        top_f = _best_front(packed, table3)
         # Incumbent: the first strongest back with its strongest legal middle; the search below
         # revisits it, which costs one evaluation and keeps the code simple.
         gb = 0
