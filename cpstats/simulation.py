@@ -579,10 +579,15 @@ def _metadata(v: Variant, strategy, root, deals, block_deals) -> dict:
 
     from . import __version__
 
-    return {"variant": str(v), "strategy": strategy if isinstance(strategy, str) else repr(strategy),
+    meta = {"variant": str(v), "strategy": strategy if isinstance(strategy, str) else repr(strategy),
             "deals": int(deals), "entropy": str(root.entropy), "spawn_key": list(root.spawn_key),
             "block_deals": int(block_deals), "cpstats": __version__, "numpy": np.__version__,
             "pandas": pd.__version__, "numba": numba.__version__, "scipy": scipy.__version__}
+    if strategy == "ev":
+        from .strategies import tables_record
+
+        meta["tables"] = tables_record(v)
+    return meta
 
 
 def simulate(variant: Variant | str, deals: int, players: int | None = None, strategy: Any = "ev",
@@ -673,13 +678,14 @@ def _prepare_out(out, meta: dict, resume: bool) -> Path | None:
     run_file = path / "run.json"
     if run_file.exists():
         old = json.loads(run_file.read_text())
-        keys = ("variant", "entropy", "spawn_key", "block_deals", "strategy")
+        keys = ("variant", "entropy", "spawn_key", "block_deals", "strategy", "tables")
         if not resume or any(old.get(k) != meta.get(k) for k in keys):
             differ = [k for k in keys if old.get(k) != meta.get(k)]
             raise OptionError(
                 f"out={str(path)!r} holds blocks of another run"
                 + (f" (differs in {', '.join(differ)})" if differ else "")
-                + ": pass resume=True with the same variant, seed and strategy, or another folder")
+                + ": pass resume=True with the same variant, seed and strategy (and ev tables), "
+                "or another folder")
     run_file.write_text(json.dumps(meta, indent=2))
     return path
 

@@ -463,6 +463,22 @@ def load_tables(variant: Variant | str, *, fallback: str = "2-4") -> RowTables:
     return tables
 
 
+def tables_record(variant: Variant | str) -> dict:
+    """What identifies the row tables ``ev`` plays ``variant`` with: the variant they were
+    trained for, their training seed, deals and rounds, and the first 16 hex digits of the
+    SHA-256 of their arrays (simulation metadata records it, so a result names its setter)."""
+    import hashlib
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TablesWarning)
+        t = load_tables(variant)
+    digest = hashlib.sha256()
+    for arr in (t.front, t.middle, t.back):
+        digest.update(np.ascontiguousarray(arr, dtype=np.float64).tobytes())
+    return {"trained_for": t.variant, "seed": t.meta.get("seed"), "deals": t.meta.get("deals"),
+            "rounds": t.meta.get("rounds"), "sha256": digest.hexdigest()[:16]}
+
+
 def _opponents(variant: Variant) -> float:
     return 2.0 if variant.hands_per_player == 2 else float(max(variant.players - 1, 1))
 

@@ -119,3 +119,17 @@ def test_bad_arguments(kwargs, message):
     args = {"variant": "2-4", **kwargs}
     with pytest.raises(OptionError, match=message):
         simulate(args.pop("variant"), args.pop("deals"), **{"strategy": "greedy", **args})
+
+
+def test_ev_runs_record_their_tables_and_resume_checks_them(tmp_path):
+    import json
+
+    res = simulate("2-4", 300, strategy="ev", rng=1, out=tmp_path, block_deals=300)
+    record = res.metadata["tables"]
+    assert record["trained_for"] == "2-4" and len(record["sha256"]) == 16
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert run["tables"] == record
+    run["tables"]["sha256"] = "0" * 16  # as if the blocks were set with other tables
+    (tmp_path / "run.json").write_text(json.dumps(run))
+    with pytest.raises(OptionError, match="differs in tables"):
+        simulate("2-4", 300, strategy="ev", rng=1, out=tmp_path, block_deals=300, resume=True)
