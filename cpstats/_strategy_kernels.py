@@ -79,12 +79,13 @@ def _write(hand, out, i, f, m, b, five_pos, three_pos):
 
 @njit(cache=_CACHE, nogil=True)
 def random_kernel(hands, draws, split_pos, card_key, card_bit, nonflush, flush, table3,
-                  common5, common3, out, found):
+                  common5, common3, low_middle, out, found):
     """The first legal split among each hand's ``draws`` (indices into ``split_pos``).
 
     Rejection sampling: each draw is a uniform unordered split, the stronger five goes in the
-    back, fouls are rejected, so an accepted draw is uniform over legal settings. ``found[i]``
-    is False when every draw fouled (the caller then samples that hand another way).
+    back, fouls are rejected, so an accepted draw is uniform over legal settings. With
+    ``low_middle`` (H5) the front is checked against the back only. ``found[i]`` is False when
+    every draw fouled (the caller then samples that hand another way).
     """
     for i in range(hands.shape[0]):
         hand = hands[i]
@@ -112,8 +113,8 @@ def random_kernel(hands, draws, split_pos, card_key, card_bit, nonflush, flush, 
             else:
                 rb = nonflush[card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3] + card_key[c4]]
             rf = table3[(hand[pos[0]] >> 2) * 169 + (hand[pos[1]] >> 2) * 13 + (hand[pos[2]] >> 2)]
-            low = min(rm, rb)
-            if common3[rf] > common5[low]:
+            above = max(rm, rb) if low_middle else min(rm, rb)
+            if common3[rf] > common5[above]:
                 continue
             swap = rm > rb
             for k in range(3):
@@ -127,6 +128,47 @@ def random_kernel(hands, draws, split_pos, card_key, card_bit, nonflush, flush, 
                     out[i, 8 + k] = hand[pos[8 + k]]
             found[i] = True
             break
+
+
+@njit(cache=_CACHE, nogil=True)
+def greedy_low_middle_kernel(hands, card_key, card_bit, nonflush, flush, low_nonflush, low_flush,
+                             table3, rest_mid, rest_front, five_pos, three_pos, r5, out):
+    """Greedy under H5 (a deuce-to-seven middle): among the backs of the best high rank and
+    their 56 splits, the best low middle (``low_*`` tables: higher is the better low), then the
+    strongest front. The best five of thirteen is never below three of the others, so every
+    such setting is legal (back >= front)."""
+    for i in range(hands.shape[0]):
+        hand = hands[i]
+        _rank_fives(hand, card_key, card_bit, nonflush, flush, r5)
+        top = r5[0]
+        for s in range(1, 1287):
+            top = max(top, r5[s])
+        best_m = np.int64(-1)
+        best_f = np.int64(-1)
+        bb = bm = bf = 0
+        for b in range(1287):
+            if r5[b] != top:
+                continue
+            for j in range(56):
+                m = rest_mid[b, j]
+                f = rest_front[b, j]
+                c0 = hand[five_pos[m, 0]]
+                c1 = hand[five_pos[m, 1]]
+                c2 = hand[five_pos[m, 2]]
+                c3 = hand[five_pos[m, 3]]
+                c4 = hand[five_pos[m, 4]]
+                if ((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ c4)) & 3 == 0:
+                    lm = np.int64(low_flush[card_bit[c0] | card_bit[c1] | card_bit[c2]
+                                            | card_bit[c3] | card_bit[c4]])
+                else:
+                    lm = np.int64(low_nonflush[card_key[c0] + card_key[c1] + card_key[c2]
+                                               + card_key[c3] + card_key[c4]])
+                rf = np.int64(table3[(hand[three_pos[f, 0]] >> 2) * 169
+                                     + (hand[three_pos[f, 1]] >> 2) * 13
+                                     + (hand[three_pos[f, 2]] >> 2)])
+                if lm > best_m or (lm == best_m and rf > best_f):
+                    best_m, best_f, bb, bm, bf = lm, rf, b, m, f
+        _write(hand, out, i, bf, bm, bb, five_pos, three_pos)
 
 
 # Columns of a row table (float64[ranks, 4]: one 32-byte row per rank).

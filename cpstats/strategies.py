@@ -339,13 +339,16 @@ def _subset_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _rank_args(variant: Variant) -> tuple[np.ndarray, ...]:
-    order = variant.ranking.value
-    if order == "H5":
-        raise OptionError(f"ranking={order} (a low middle) is not supported by the built-in "
-                          "strategies yet: pass your own strategy callable")
+    """Card keys, five-card tables, three-card table and common scales of the variant's high
+    hands (under H5 the back and front are H1 hands; the low middle has its own tables)."""
+    order = "H1" if variant.ranking.value == "H5" else variant.ranking.value
     t = _tables.five_card_tables(order)
     return (_tables.CARD_KEY, _tables.CARD_BIT, t.nonflush, t.flush, _tables.three_card_table(),
             t.common, _tables.three_card_common(order))
+
+
+def _low_middle(variant: Variant) -> bool:
+    return variant.ranking.value == "H5"
 
 
 def _declare_all(hands: np.ndarray, variant: Variant) -> np.ndarray:
@@ -364,12 +367,21 @@ def greedy(hands: np.ndarray, variant: Variant, *, rng: np.random.Generator | No
 
     That is the best five of the thirteen in the back; among the backs of that rank, the one
     leaving the strongest legal middle; the rest in front. Equal-rank cards (suits) go to the
-    lowest suit, back first (see :mod:`cpstats._greedy_kernel`).
+    lowest suit, back first (see :mod:`cpstats._greedy_kernel`). Under H5 (a low middle) the
+    middle is the best deuce-to-seven low of the eight cards the best back leaves (over every
+    back of that rank), then the strongest front (a slower search over the subsets).
     """
     arr = np.ascontiguousarray(hands, dtype=np.uint8)
-    key, _, nonflush, flush, _, _, _ = _rank_args(variant)
+    key, bit, nonflush, flush, t3, _, _ = _rank_args(variant)
     out = np.empty_like(arr)
-    _gk.greedy_kernel(arr, key, nonflush, flush, _flush_best(variant.ranking.value), out)
+    if _low_middle(variant):
+        low = _tables.five_card_tables("H5")
+        five_pos, three_pos, rest_mid, rest_front = _subset_tables()
+        _sk.greedy_low_middle_kernel(arr, key, bit, nonflush, flush, low.nonflush, low.flush, t3,
+                                     rest_mid, rest_front, five_pos, three_pos,
+                                     np.empty(1287, dtype=np.uint16), out)
+    else:
+        _gk.greedy_kernel(arr, key, nonflush, flush, _flush_best(variant.ranking.value), out)
     n = arr.shape[0]
     return Decisions(out, _declare_all(arr, variant), np.zeros(n, dtype=bool))
 
@@ -379,7 +391,11 @@ _RANDOM_TRIES = 24
 
 def random_setter(hands: np.ndarray, variant: Variant, *,
                   rng: np.random.Generator | None = None) -> Decisions:
-    """A uniform draw among each hand's legal settings; declares naturals."""
+    """A uniform draw among each hand's legal settings; declares naturals.
+
+    Legal settings are those of :func:`cpstats.setting.legal_settings`: the stronger high five
+    in the back, back >= middle >= front (H3), or back >= front under H5.
+    """
     gen = np.random.default_rng(rng)
     arr = np.ascontiguousarray(hands, dtype=np.uint8)
     key, bit, nonflush, flush, t3, c5, c3 = _rank_args(variant)
@@ -388,7 +404,8 @@ def random_setter(hands: np.ndarray, variant: Variant, *,
     draws = gen.integers(0, positions.shape[0], size=(n, _RANDOM_TRIES), dtype=np.int32)
     out = np.empty_like(arr)
     found = np.empty(n, dtype=np.bool_)
-    _sk.random_kernel(arr, draws, positions, key, bit, nonflush, flush, t3, c5, c3, out, found)
+    _sk.random_kernel(arr, draws, positions, key, bit, nonflush, flush, t3, c5, c3,
+                      _low_middle(variant), out, found)
     if not found.all():
         from .setting import legal_settings
 
@@ -561,9 +578,17 @@ def _build_model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
     return tf, tm, tb, cst, ef, em, eb, ecst, cap3, params
 
 
+def _refuse_low_middle(variant: Variant) -> None:
+    if _low_middle(variant):
+        raise OptionError("strategy 'ev' does not support ranking=H5 (a low middle): its row "
+                          "model and pruning assume back >= middle >= front; use 'greedy' or "
+                          "'random', or pass your own strategy callable")
+
+
 def ev_search(hands: np.ndarray, variant: Variant, tables: RowTables, *,
               prune: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(settings, expected value over all opponents, splits evaluated) of the ``ev`` search."""
+    _refuse_low_middle(variant)
     arr = np.ascontiguousarray(hands, dtype=np.uint8)
     key, bit, nonflush, flush, t3, c5, c3 = _rank_args(variant)
     five_pos, three_pos, rest_mid, rest_front = _subset_tables()
@@ -599,6 +624,7 @@ def ev_decisions(hands: np.ndarray, variant: Variant, tables: RowTables) -> Deci
 def ev(hands: np.ndarray, variant: Variant, *, rng: np.random.Generator | None = None,
        tables: RowTables | None = None) -> Decisions:
     """The rule-aware setter: the legal setting with the highest expected result (see module)."""
+    _refuse_low_middle(variant)
     return ev_decisions(hands, variant, load_tables(variant) if tables is None else tables)
 
 

@@ -82,10 +82,36 @@ def test_bad_strategy_output_rejected():
                     strategy=lambda h, v, rng=None: h[:, :12])
 
 
-def test_h5_not_supported():
-    with pytest.raises(OptionError, match="H5"):
-        S.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4(ranking=H5)",
-                   strategy="greedy")
+def test_ev_refuses_h5_naming_the_alternatives():
+    with pytest.raises(OptionError, match=r"ranking=H5.*'greedy' or 'random'"):
+        S.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4(ranking=H5)", strategy="ev")
+
+
+def test_greedy_h5_is_lexicographic_best_with_a_low_middle(hands):
+    """Under H5 greedy is the legal setting strongest by (high back, low middle, front)."""
+    v = "2-4(ranking=H5)"
+    d = S.set_hands(hands[:12], v, strategy="greedy")
+    assert not is_foul(d.settings, ordering="H5").any()
+    for hand, setting in zip(hands[:12], d.settings):
+        legal = legal_settings(hand, ordering="H5")
+        key = (rank5(legal[:, 8:], check=False), rank5(legal[:, 3:8], ordering="H5", check=False),
+               rank3(legal[:, :3], check=False))
+        best = np.lexsort(key[::-1])[-1]
+        mine = (rank5(setting[8:]), rank5(setting[3:8], ordering="H5"), rank3(setting[:3]))
+        assert mine == tuple(k[best] for k in key)
+
+
+def test_random_h5_is_uniform_over_legal_settings():
+    """The share of draws with a pair or better in front matches the share among the legal
+    settings (back >= front only under H5), within 5 standard errors."""
+    hand = parse_cards("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h")
+    legal = legal_settings(hand, ordering="H5")
+    p = (rank3(legal[:, :3], check=False) >= 286).mean()  # 286 high-card fronts rank lowest
+    n = 20_000
+    d = S.set_hands(np.repeat(hand[None], n, axis=0), "2-4(ranking=H5)", strategy="random", rng=3)
+    assert not is_foul(d.settings, ordering="H5").any()
+    share = (rank3(d.settings[:, :3], check=False) >= 286).mean()
+    assert abs(share - p) < 5 * np.sqrt(p * (1 - p) / n)
 
 
 def test_executor_matches_serial(hands):
