@@ -64,6 +64,11 @@ class BlockPlan:
         return min(self.block_deals, int(self.deals) - block * self.block_deals)
 
 
+#: The dealing algorithm's name, recorded with every simulation: a change of dealer changes the
+#: deals a seed gives, so results made with another dealer are not reproducible with this one.
+DEALER = "fisher-yates-39/sfc64-lemire-batches"
+
+
 def block_seed(root: np.random.SeedSequence, block: int) -> np.random.SeedSequence:
     """Child ``block`` of ``root``, as ``root.spawn`` would make it (without spawning)."""
     return np.random.SeedSequence(root.entropy, spawn_key=tuple(root.spawn_key) + (block,),

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from . import _tables
-from .blocks import BLOCK_DEALS, BlockPlan, root_seed, shuffled_decks
+from .blocks import BLOCK_DEALS, DEALER, BlockPlan, root_seed, shuffled_decks
 from .errors import OptionError
 from .naturals import NATURALS, natural_mask
 from .ranking import rank3, rank5
@@ -581,7 +581,8 @@ def _metadata(v: Variant, strategy, root, deals, block_deals) -> dict:
 
     meta = {"variant": str(v), "strategy": strategy if isinstance(strategy, str) else repr(strategy),
             "deals": int(deals), "entropy": str(root.entropy), "spawn_key": list(root.spawn_key),
-            "block_deals": int(block_deals), "cpstats": __version__, "numpy": np.__version__,
+            "block_deals": int(block_deals), "dealer": DEALER, "cpstats": __version__,
+            "numpy": np.__version__,
             "pandas": pd.__version__, "numba": numba.__version__, "scipy": scipy.__version__}
     if strategy == "ev":
         from .strategies import tables_record
@@ -678,7 +679,7 @@ def _prepare_out(out, meta: dict, resume: bool) -> Path | None:
     run_file = path / "run.json"
     if run_file.exists():
         old = json.loads(run_file.read_text())
-        keys = ("variant", "entropy", "spawn_key", "block_deals", "strategy", "tables")
+        keys = ("variant", "entropy", "spawn_key", "block_deals", "dealer", "strategy", "tables")
         if not resume or any(old.get(k) != meta.get(k) for k in keys):
             differ = [k for k in keys if old.get(k) != meta.get(k)]
             raise OptionError(
