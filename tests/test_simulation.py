@@ -133,3 +133,21 @@ def test_ev_runs_record_their_tables_and_resume_checks_them(tmp_path):
     (tmp_path / "run.json").write_text(json.dumps(run))
     with pytest.raises(OptionError, match="differs in tables"):
         simulate("2-4", 300, strategy="ev", rng=1, out=tmp_path, block_deals=300, resume=True)
+
+
+def test_reference_results_match_the_shipped_tables_and_dealer():
+    """Every preset ships >= 1M reference deals set by ev with the tables shipped beside them
+    (the SHA-256 recorded at simulation time equals the tables' now)."""
+    import json
+
+    from cpstats.blocks import DEALER
+    from cpstats.presets import preset_names
+    from cpstats.simulation import REFERENCE_DIR
+    from cpstats.strategies import tables_record
+
+    for name in preset_names():
+        meta = json.loads((REFERENCE_DIR / f"{name}.json").read_text())
+        assert meta["deals"] >= 1_000_000 and meta["strategy"] == "ev", name
+        assert meta.get("dealer") == DEALER, name
+        assert meta.get("tables") == tables_record(name), name
+        assert f"--preset {name} " in meta["command"] and "--seed" in meta["command"], name
