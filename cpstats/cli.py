@@ -175,8 +175,9 @@ def _dashboard(args: argparse.Namespace) -> str:
 def _train(args: argparse.Namespace) -> str:
     from .training import train_preset
 
-    return "tables written: " + str(train_preset(args.preset, deals=args.deals, rounds=args.rounds,
-                                                 seed=args.seed, verbose=not args.quiet))
+    options = {k: getattr(args, k) for k in ("rounds", "refine") if getattr(args, k) is not None}
+    return "tables written: " + str(train_preset(args.preset, deals=args.deals, seed=args.seed,
+                                                 verbose=not args.quiet, **options))
 
 
 def _match(args: argparse.Namespace) -> str:
@@ -252,7 +253,10 @@ def build_parser() -> argparse.ArgumentParser:
     tr = sub.add_parser("train", help="train the ev setter's row tables for a preset (data/strategies)")
     tr.add_argument("--preset", required=True)
     tr.add_argument("--deals", type=_positive_int, default=200_000, help="deals per round")
-    tr.add_argument("--rounds", type=_positive_int, default=12, help="fictitious-play rounds")
+    tr.add_argument("--rounds", type=_positive_int, default=None,
+                    help="most damped best-response rounds (default 30; stops when the gap stops falling)")
+    tr.add_argument("--refine", type=int, default=None,
+                    help="refinement rounds on twice the deals (default 6)")
     tr.add_argument("--seed", type=int, default=20261129)
     tr.add_argument("--quiet", action="store_true")
     tr.set_defaults(run=_train)

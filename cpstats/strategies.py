@@ -16,7 +16,7 @@ Built in (see :func:`strategy_names`):
   natural, never surrenders.
 - ``ev``: the rule-aware setter. Searches every legal split (pruned exactly) for the highest
   expected result against the field under the variant's scoring, royalties and table size,
-  from row tables trained by fictitious play (:mod:`cpstats.training`); declares a natural when
+  from row tables trained by damped best response (:mod:`cpstats.training`); declares a natural when
   it pays more than the hand is expected to, surrenders when playing is expected to cost more
   than surrendering.
 

@@ -1,0 +1,96 @@
+"""Training the ev setter's row tables (damped best response), duplicate matches."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cpstats import strategies as S
+from cpstats.errors import OptionError
+from cpstats.training import train_tables
+
+PER_ROUND = ("convergence", "response_gap", "noise", "weights", "phases", "round_deals")
+
+
+@pytest.fixture(scope="module")
+def small():
+    """A small damped run: 4,000 hands a round, at most 10 damped rounds, 2 refinements."""
+    return train_tables("2-4", deals=4_000, rounds=10, refine=2, seed=17)
+
+
+def test_training_small_run_and_roundtrip(tmp_path):
+    t = train_tables("2-4", deals=2_000, rounds=2, refine=1, seed=3)
+    assert t.front.shape == (455,) and t.middle.shape == (7462,) and t.back.shape == (7462,)
+    assert t.meta["seed"] == 3 and t.meta["deals"] == 2_000 and t.meta["rounds"] == 3
+    assert len(t.meta["convergence"]) == 3 and t.meta["phases"] == ["damped", "damped", "refine"]
+    assert t.meta["round_deals"] == [2_000, 2_000, 4_000]
+    assert abs(t.back.sum() - 1) < 1e-9 and abs(t.front.sum() - 1) < 1e-9
+    t.save(tmp_path / "t.npz")
+    back = S.RowTables.load(tmp_path / "t.npz")
+    assert back.variant == "2-4" and back.meta == t.meta and np.array_equal(back.middle, t.middle)
+    again = train_tables("2-4", deals=2_000, rounds=2, refine=1, seed=3)
+    assert np.array_equal(again.middle, t.middle)  # seeded: repeatable
+    assert np.array_equal(again.front, t.front) and np.array_equal(again.back, t.back)
+    assert again.meta["response_gap"] == t.meta["response_gap"]
+    other = train_tables("2-4", deals=2_000, rounds=2, refine=1, seed=4)
+    assert not np.array_equal(other.middle, t.middle)
+
+
+def test_meta_records_convergence(small):
+    m = small.meta
+    assert m["method"] == "damped" and m["variant"] == "2-4" and m["seed"] == 17
+    n = m["rounds"]
+    assert all(len(m[k]) == n for k in PER_ROUND)
+    assert m["phases"][-2:] == ["refine", "refine"] and m["weights"][0] == 0.5
+    assert m["weights"][-1] == 0.2 and m["round_deals"][-1] == 8_000
+    assert m["check_deals"] == 8_000 and m["final_gap"] is not None and m["final_noise"] > 0
+    assert isinstance(m["stopped"], str) and m["seconds"] >= 0
+    # the change of the win tables is the blend weight times the gap
+    assert np.allclose(m["convergence"], np.multiply(m["weights"], m["response_gap"]))
+
+
+def test_damped_gap_decreases(small):
+    gaps = small.meta["response_gap"]
+    assert gaps[0] > 0.5  # greedy is far from a fixed point (its fronts are weak)
+    assert min(gaps) < gaps[0] / 10
+    assert gaps[-1] < gaps[0] / 10 and small.meta["final_gap"] < 0.06
+    # the earlier procedure (fictitious play) is still far from the fixed point after as many
+    # rounds on as many hands
+    fp = train_tables("2-4", deals=4_000, rounds=small.meta["rounds"], seed=17,
+                      method="fictitious", check_deals=8_000)
+    assert fp.meta["phases"] == ["fictitious"] * small.meta["rounds"]
+    assert fp.meta["weights"][:3] == [1 / 2, 1 / 3, 1 / 4]
+    assert small.meta["final_gap"] < fp.meta["final_gap"] / 2
+
+
+def test_damped_phase_stops_when_the_gap_stops_falling():
+    t = train_tables("2-4", deals=2_000, rounds=40, refine=0, patience=1, seed=5,
+                     check_deals=0)
+    gaps = t.meta["response_gap"]
+    assert len(gaps) < 40 and gaps[-1] >= min(gaps[:-1])  # stopped on the first rise
+    assert all(a > b for a, b in zip(gaps[:-2], gaps[1:-1]))
+    assert "stopped falling" in t.meta["stopped"] and t.meta["final_gap"] is None
+
+
+def test_heads_up_trains_the_same_tables():
+    """Under 2-4 (no royalties, naturals or surrender) the number of opponents only scales the
+    expected value, so heads-up training makes the same tables: the 2-4 tables that
+    ``load_tables("2-4(players=2)")`` falls back to are the heads-up ones."""
+    a = train_tables("2-4", deals=2_000, rounds=3, refine=1, seed=9, check_deals=0)
+    b = train_tables("2-4(players=2)", deals=2_000, rounds=3, refine=1, seed=9, check_deals=0)
+    assert b.variant == "2-4(players=2)"
+    for x, y in zip((a.front, a.middle, a.back), (b.front, b.middle, b.back)):
+        assert np.array_equal(x, y)
+
+
+@pytest.mark.parametrize("options", [dict(deals=999), dict(rounds=-1), dict(method="newton"),
+                                     dict(damping=0.0), dict(patience=0), dict(check_deals=10)])
+def test_bad_options_rejected(options):
+    with pytest.raises(OptionError):
+        train_tables("2-4", **{"deals": 2_000, **options})
+
+
+def test_shipped_2_4_tables_converged():
+    t = S.RowTables.load(S.TABLES_DIR / "2-4.npz")
+    assert t.meta["method"] == "damped" and t.meta["deals"] >= 200_000
+    assert t.meta["final_gap"] < 0.01 and t.meta["check_deals"] >= 200_000
