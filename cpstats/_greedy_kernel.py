@@ -37,8 +37,9 @@ cards.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
+
+from ._kernels import highest_bit, pack_hand, rank_masks
 
 _CACHE = True
 
@@ -65,18 +66,6 @@ def flush_best_table(flush: np.ndarray) -> np.ndarray:
     return best.astype(np.uint16)
 
 
-@intrinsic
-def _top(typingctx, x):
-    """Index of the highest set bit of a non-zero int64 (LLVM ctlz)."""
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        zeros = builder.ctlz(args[0], context.get_constant(types.boolean, True))
-        return builder.sub(context.get_constant(types.int64, 63), zeros)
-
-    return sig, codegen
-
-
 @njit(cache=_CACHE, nogil=True, inline="always")
 def _key(card_key, r):
     """Perfect-hash key of one card of rank ``r`` (as int64: numba mixes uint32 and int64 into
@@ -90,7 +79,7 @@ def _kickers(ranks, k, card_key):
     key = np.int64(0)
     mask = np.int64(0)
     for _ in range(k):
-        r = _top(ranks)
+        r = highest_bit(ranks)
         key += _key(card_key, r)
         mask |= np.int64(1) << r
         ranks ^= np.int64(1) << r
@@ -104,7 +93,7 @@ def _straight(high, card_key):
     key = np.int64(0)
     m = mask
     for _ in range(5):
-        r = _top(m)
+        r = highest_bit(m)
         key += _key(card_key, r)
         m ^= np.int64(1) << r
     return key, mask
@@ -120,51 +109,40 @@ def _best_nonflush(packed, card_key, nonflush):
     pair, pair, high card), and the two straight candidates, the highest run and the wheel, are
     compared through the table so H1 and H4 both work.
     """
-    s0 = packed & 0x1FFF
-    s1 = (packed >> 16) & 0x1FFF
-    s2 = (packed >> 32) & 0x1FFF
-    s3 = (packed >> 48) & 0x1FFF
-    s01 = s0 & s1
-    s23 = s2 & s3
-    o01 = s0 | s1
-    o23 = s2 | s3
-    a1 = o01 | o23
-    a2 = s01 | s23 | (o01 & o23)
-    a3 = (s01 & o23) | (s23 & o01)
-    a4 = s01 & s23
+    _, _, _, _, a1, a2, a3, a4 = rank_masks(packed)
     run = a1 & (a1 << 1) & (a1 << 2) & (a1 << 3) & (a1 << 4)
     wheel = (a1 & 0x100F) == 0x100F
     zero = np.int64(0)
     if a4 != 0:
-        q = np.int64(1) << _top(a4)
+        q = np.int64(1) << highest_bit(a4)
         key, k = _kickers(a1 & ~q, 1, card_key)
-        return np.int64(nonflush[key + 4 * _key(card_key, _top(q))]), q | k, q, q, q
+        return np.int64(nonflush[key + 4 * _key(card_key, highest_bit(q))]), q | k, q, q, q
     if a3 != 0:
-        t = np.int64(1) << _top(a3)
+        t = np.int64(1) << highest_bit(a3)
         if a2 & ~t:
-            p = np.int64(1) << _top(a2 & ~t)
-            key = 3 * _key(card_key, _top(t)) + 2 * _key(card_key, _top(p))
+            p = np.int64(1) << highest_bit(a2 & ~t)
+            key = 3 * _key(card_key, highest_bit(t)) + 2 * _key(card_key, highest_bit(p))
             return np.int64(nonflush[key]), t | p, t | p, t, zero
     if run != 0 or wheel:
-        key, mask = _straight(_top(run) if run != 0 else 3, card_key)
+        key, mask = _straight(highest_bit(run) if run != 0 else 3, card_key)
         if run != 0 and wheel:
             wkey, wmask = _straight(3, card_key)
             if nonflush[wkey] > nonflush[key]:  # H4: the wheel is the second-best straight
                 key, mask = wkey, wmask
         return np.int64(nonflush[key]), mask, zero, zero, zero
     if a3 != 0:
-        t = np.int64(1) << _top(a3)
+        t = np.int64(1) << highest_bit(a3)
         key, k = _kickers(a1 & ~t, 2, card_key)
-        return np.int64(nonflush[key + 3 * _key(card_key, _top(t))]), t | k, t, t, zero
+        return np.int64(nonflush[key + 3 * _key(card_key, highest_bit(t))]), t | k, t, t, zero
     if a2 & (a2 - 1):
-        p1 = np.int64(1) << _top(a2)
-        p2 = np.int64(1) << _top(a2 ^ p1)
+        p1 = np.int64(1) << highest_bit(a2)
+        p2 = np.int64(1) << highest_bit(a2 ^ p1)
         key, k = _kickers(a1 & ~(p1 | p2), 1, card_key)
-        key += 2 * (_key(card_key, _top(p1)) + _key(card_key, _top(p2)))
+        key += 2 * (_key(card_key, highest_bit(p1)) + _key(card_key, highest_bit(p2)))
         return np.int64(nonflush[key]), p1 | p2 | k, p1 | p2, zero, zero
     if a2 != 0:
         key, k = _kickers(a1 & ~a2, 3, card_key)
-        return np.int64(nonflush[key + 2 * _key(card_key, _top(a2))]), a2 | k, a2, zero, zero
+        return np.int64(nonflush[key + 2 * _key(card_key, highest_bit(a2))]), a2 | k, a2, zero, zero
     key, k = _kickers(a1, 5, card_key)
     return np.int64(nonflush[key]), k, zero, zero, zero
 
@@ -217,10 +195,7 @@ def greedy_kernel(hands, card_key, nonflush, flush, flush_best, out):
     """
     for i in range(hands.shape[0]):
         hand = hands[i]
-        packed = np.int64(0)
-        for k in range(13):
-            c = np.int64(hand[k])
-            packed |= np.int64(1) << (16 * (c & 3) + (c >> 2))
+        packed = pack_hand(hand)
         rank_b, t1, t2, t3, t4 = _best_nonflush(packed, card_key, nonflush)
         rank_f, back = _best_flush(packed, flush, flush_best)
         flush_back = rank_f > rank_b

@@ -37,6 +37,18 @@ def trailing_zeros(typingctx, x):
     return sig, codegen
 
 
+@intrinsic
+def highest_bit(typingctx, x):
+    """Index of the highest set bit of a non-zero int64 (LLVM ctlz)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        zeros = builder.ctlz(args[0], context.get_constant(types.boolean, True))
+        return builder.sub(context.get_constant(types.int64, 63), zeros)
+
+    return sig, codegen
+
+
 @njit(cache=_CACHE, nogil=True)
 def rank5_kernel(flat, card_key, card_bit, nonflush, flush, out):
     """Rank five-card hands given as one flat uint8 array (5 codes a hand) into ``out`` uint16.
@@ -274,24 +286,20 @@ def _straight_flush_split(m0, m1_, m2_, m3, five_masks, three_masks):
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
-def _pack(hand, start):
+def pack_hand(hand):
+    """The cards of ``hand`` (any count) packed into one int64: suit s's 13-bit rank mask at
+    bits ``SUIT_FIELD * s``."""
     packed = np.int64(0)
-    for k in range(start, start + 13):
+    for k in range(hand.shape[0]):
         c = np.int64(hand[k])
         packed |= np.int64(1) << (SUIT_FIELD * (c & 3) + (c >> 2))
     return packed
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
-def natural_bits(packed, suit_bits, count_bits, spread, support, straight_table, five_masks,
-                 three_masks):
-    """Bit mask of the naturals held by one packed 13-card hand (bits as the constants above).
-
-    Rank counts are read bit-parallel from the four suit masks (``a2``: the ranks held at least
-    twice, and so on); naturals decided by the suit counts or by how many ranks are held 2, 3
-    and 4 times come from two small tables (``naturals.suit_count_bits``, ``rank_count_bits``);
-    ``spread`` maps a 13-bit mask to 3 bits per rank for the three-straights count keys.
-    """
+def rank_masks(packed):
+    """(s0, s1, s2, s3, a1, a2, a3, a4) of a packed hand: the four suits' 13-bit rank masks and,
+    bit-parallel, the ranks held at least once, twice, three and four times."""
     s0 = packed & 0x1FFF
     s1 = (packed >> 16) & 0x1FFF
     s2 = (packed >> 32) & 0x1FFF
@@ -300,10 +308,20 @@ def natural_bits(packed, suit_bits, count_bits, spread, support, straight_table,
     s23 = s2 & s3
     o01 = s0 | s1
     o23 = s2 | s3
-    a1 = o01 | o23
-    a2 = s01 | s23 | (o01 & o23)
-    a3 = (s01 & o23) | (s23 & o01)
-    a4 = s01 & s23
+    return (s0, s1, s2, s3, o01 | o23, s01 | s23 | (o01 & o23), (s01 & o23) | (s23 & o01),
+            s01 & s23)
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def natural_bits(packed, suit_bits, count_bits, spread, support, straight_table, five_masks,
+                 three_masks):
+    """Bit mask of the naturals held by one packed 13-card hand (bits as the constants above).
+
+    Rank counts are read bit-parallel from the four suit masks (``rank_masks``); naturals decided by the suit counts or by how many ranks are held 2, 3
+    and 4 times come from two small tables (``naturals.suit_count_bits``, ``rank_count_bits``);
+    ``spread`` maps a 13-bit mask to 3 bits per rank for the three-straights count keys.
+    """
+    s0, s1, s2, s3, a1, a2, a3, a4 = rank_masks(packed)
     bits = suit_bits[popcount(s0) * 196 + popcount(s1) * 14 + popcount(s2)]
     bits |= count_bits[popcount(a2) * 20 + popcount(a3) * 4 + popcount(a4)]
     bits |= (
@@ -328,7 +346,7 @@ def natural_bits_kernel(hands, suit_bits, count_bits, spread, support, straight_
                         three_masks, out):
     """Natural bit masks of ``hands`` (N, 13) into ``out`` (N,) uint32."""
     for i in range(hands.shape[0]):
-        out[i] = natural_bits(_pack(hands[i], 0), suit_bits, count_bits, spread, support,
+        out[i] = natural_bits(pack_hand(hands[i]), suit_bits, count_bits, spread, support,
                               straight_table, five_masks, three_masks)
 
 

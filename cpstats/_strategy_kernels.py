@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from . import _greedy_kernel as _gk
+from ._kernels import PACKED_BIT, highest_bit, pack_hand, rank_masks
 
 _CACHE = True
 
@@ -77,7 +78,22 @@ def _write(hand, out, i, f, m, b, five_pos, three_pos):
         out[i, 8 + k] = hand[five_pos[b, k]]
 
 
-@njit(cache=_CACHE, nogil=True)
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _rank_five_at(hand, pos, start, card_key, card_bit, nonflush, flush):
+    """Rank of the five cards at positions ``pos[start:start + 5]`` of ``hand``."""
+    c0 = hand[pos[start]]
+    c1 = hand[pos[start + 1]]
+    c2 = hand[pos[start + 2]]
+    c3 = hand[pos[start + 3]]
+    c4 = hand[pos[start + 4]]
+    if ((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ c4)) & 3 == 0:
+        return np.int64(flush[card_bit[c0] | card_bit[c1] | card_bit[c2] | card_bit[c3]
+                              | card_bit[c4]])
+    return np.int64(nonflush[card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
+                             + card_key[c4]])
+
+
+@njit(cache=_CACHE, nogil=True, _nrt=False)
 def random_kernel(hands, draws, split_pos, card_key, card_bit, nonflush, flush, table3,
                   common5, common3, low_middle, out, found):
     """The first legal split among each hand's ``draws`` (indices into ``split_pos``).
@@ -92,26 +108,8 @@ def random_kernel(hands, draws, split_pos, card_key, card_bit, nonflush, flush, 
         found[i] = False
         for t in range(draws.shape[1]):
             pos = split_pos[draws[i, t]]
-            c0 = hand[pos[3]]
-            c1 = hand[pos[4]]
-            c2 = hand[pos[5]]
-            c3 = hand[pos[6]]
-            c4 = hand[pos[7]]
-            s = c0 & 3
-            if (c1 & 3) == s and (c2 & 3) == s and (c3 & 3) == s and (c4 & 3) == s:
-                rm = flush[card_bit[c0] | card_bit[c1] | card_bit[c2] | card_bit[c3] | card_bit[c4]]
-            else:
-                rm = nonflush[card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3] + card_key[c4]]
-            c0 = hand[pos[8]]
-            c1 = hand[pos[9]]
-            c2 = hand[pos[10]]
-            c3 = hand[pos[11]]
-            c4 = hand[pos[12]]
-            s = c0 & 3
-            if (c1 & 3) == s and (c2 & 3) == s and (c3 & 3) == s and (c4 & 3) == s:
-                rb = flush[card_bit[c0] | card_bit[c1] | card_bit[c2] | card_bit[c3] | card_bit[c4]]
-            else:
-                rb = nonflush[card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3] + card_key[c4]]
+            rm = _rank_five_at(hand, pos, 3, card_key, card_bit, nonflush, flush)
+            rb = _rank_five_at(hand, pos, 8, card_key, card_bit, nonflush, flush)
             rf = table3[(hand[pos[0]] >> 2) * 169 + (hand[pos[1]] >> 2) * 13 + (hand[pos[2]] >> 2)]
             above = max(rm, rb) if low_middle else min(rm, rb)
             if common3[rf] > common5[above]:
@@ -130,7 +128,7 @@ def random_kernel(hands, draws, split_pos, card_key, card_bit, nonflush, flush, 
             break
 
 
-@njit(cache=_CACHE, nogil=True)
+@njit(cache=_CACHE, nogil=True, _nrt=False)
 def greedy_low_middle_kernel(hands, card_key, card_bit, nonflush, flush, low_nonflush, low_flush,
                              table3, rest_mid, rest_front, five_pos, three_pos, r5, out):
     """Greedy under H5 (a deuce-to-seven middle): among the backs of the best high rank and
@@ -152,17 +150,8 @@ def greedy_low_middle_kernel(hands, card_key, card_bit, nonflush, flush, low_non
             for j in range(56):
                 m = rest_mid[b, j]
                 f = rest_front[b, j]
-                c0 = hand[five_pos[m, 0]]
-                c1 = hand[five_pos[m, 1]]
-                c2 = hand[five_pos[m, 2]]
-                c3 = hand[five_pos[m, 3]]
-                c4 = hand[five_pos[m, 4]]
-                if ((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ c4)) & 3 == 0:
-                    lm = np.int64(low_flush[card_bit[c0] | card_bit[c1] | card_bit[c2]
-                                            | card_bit[c3] | card_bit[c4]])
-                else:
-                    lm = np.int64(low_nonflush[card_key[c0] + card_key[c1] + card_key[c2]
-                                               + card_key[c3] + card_key[c4]])
+                lm = _rank_five_at(hand, five_pos[m], 0, card_key, card_bit, low_nonflush,
+                                   low_flush)
                 rf = np.int64(table3[(hand[three_pos[f, 0]] >> 2) * 169
                                      + (hand[three_pos[f, 1]] >> 2) * 13
                                      + (hand[three_pos[f, 2]] >> 2)])
@@ -303,29 +292,19 @@ def _sort_desc(r5, low, cand, order, buckets):
 def _best_front(packed, table3):
     """Rank of the strongest three cards of a packed hand (suits play no part in front):
     trips, else the highest pair and kicker, else the three highest ranks."""
-    s0 = packed & 0x1FFF
-    s1 = (packed >> 16) & 0x1FFF
-    s2 = (packed >> 32) & 0x1FFF
-    s3 = (packed >> 48) & 0x1FFF
-    s01 = s0 & s1
-    s23 = s2 & s3
-    o01 = s0 | s1
-    o23 = s2 | s3
-    a1 = o01 | o23
-    a2 = s01 | s23 | (o01 & o23)
-    a3 = (s01 & o23) | (s23 & o01)
+    _, _, _, _, a1, a2, a3, _ = rank_masks(packed)
     if a3 != 0:
-        t = _gk._top(a3)
+        t = highest_bit(a3)
         return table3[t * 183]
     if a2 != 0:
-        p = _gk._top(a2)
-        k = _gk._top(a1 & ~(np.int64(1) << p))
+        p = highest_bit(a2)
+        k = highest_bit(a1 & ~(np.int64(1) << p))
         return table3[p * 182 + k]
-    h1 = _gk._top(a1)
+    h1 = highest_bit(a1)
     a1 ^= np.int64(1) << h1
-    h2 = _gk._top(a1)
+    h2 = highest_bit(a1)
     a1 ^= np.int64(1) << h2
-    return table3[h1 * 169 + h2 * 13 + _gk._top(a1)]
+    return table3[h1 * 169 + h2 * 13 + highest_bit(a1)]
 
 
 @njit(cache=_CACHE, nogil=True, _nrt=False)
@@ -347,10 +326,7 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
         hand = hands[i]
         _rank_fives(hand, card_key, card_bit, nonflush, flush, r5)
         _rank_threes(hand, table3, r3)
-        packed = np.int64(0)
-        for k in range(13):
-            c = np.int64(hand[k])
-            packed |= np.int64(1) << (16 * (c & 3) + (c >> 2))
+        packed = pack_hand(hand)
         top_f = _best_front(packed, table3)
         # Incumbent: the first strongest back with its strongest legal middle; the search below
         # revisits it, which costs one evaluation and keeps the code simple.
@@ -399,8 +375,7 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
                 # front of the other eight cards bound every split of this back.
                 rest = packed
                 for k in range(5):
-                    c = np.int64(hand[five_pos[b, k]])
-                    rest &= ~(np.int64(1) << (16 * (c & 3) + (c >> 2)))
+                    rest &= ~PACKED_BIT[hand[five_pos[b, k]]]
                 top_m = _gk._best_nonflush(rest, card_key, nonflush)[0]
                 top_m = max(top_m, _gk._best_flush(rest, flush, flush_best)[0])
                 top_m = min(top_m, np.int64(rb))
