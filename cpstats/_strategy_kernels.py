@@ -10,6 +10,15 @@ upper bound that uses the same formula on *envelope* tables (per-rank maxima of 
 helps, minima of everything that hurts, over all ranks up to the given one). The formula is
 monotone in each of those quantities, so a pruned split can never beat the incumbent: the
 pruning is exact (a test compares with the unpruned search).
+
+Card removal (see :func:`row_state`): each row's win, loss and loss-payment columns move by
+``z * u[rank]``, where ``z`` is one number per hand and row (a linear function of the hand's
+rank counts and suit lengths) and ``u`` a column of the table. The slopes are capped so that the
+corrected rank distribution stays a distribution for every hand (``strategies.CardRemoval``):
+the corrected columns are then in range and monotone in the rank like the plain ones, so the
+envelope tables bound them too. Float32 storage can break that monotonicity by rounding; the
+largest such dip, times a bound on the value's slope, is ``params[7]``, and a split is pruned
+only when its bound is below the incumbent by more than that.
 """
 
 from __future__ import annotations
@@ -160,8 +169,40 @@ def greedy_low_middle_kernel(hands, card_key, card_bit, nonflush, flush, low_non
         _write(hand, out, i, bf, bm, bb, five_pos, three_pos)
 
 
-# Columns of a row table (float64[ranks, 4]: one 32-byte row per rank).
-W, L, A, LV = 0, 1, 2, 3
+# Columns of a row table (float32[ranks, 8]: one 32-byte row per rank): win and loss
+# probabilities, units collected on a win, expected units paid on a loss, then the card-removal
+# slopes of W, L and LV (see row_state), then padding.
+W, L, A, LV, UW, UL, ULV = 0, 1, 2, 3, 4, 5, 6
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def row_state(hand, removal, z):
+    """Card-removal state of ``hand``: ``z[row] = removal[row, 14] + sum_r removal[row, r] *
+    count_r + removal[row, 13] * q``, with ``count_r`` the cards of rank r held and ``q`` the
+    sum of the squared suit lengths, clipped to ``removal[row, 15:17]`` (see
+    ``strategies.CardRemoval``)."""
+    z0 = removal[0, 14]
+    z1 = removal[1, 14]
+    z2 = removal[2, 14]
+    n0 = 0
+    n1 = 0
+    n2 = 0
+    n3 = 0
+    for k in range(hand.shape[0]):
+        c = hand[k]
+        r = c >> 2
+        z0 += removal[0, r]
+        z1 += removal[1, r]
+        z2 += removal[2, r]
+        s = c & 3
+        n0 += s == 0
+        n1 += s == 1
+        n2 += s == 2
+        n3 += s == 3
+    q = np.float64(n0 * n0 + n1 * n1 + n2 * n2 + n3 * n3)
+    z[0] = min(max(z0 + removal[0, 13] * q, removal[0, 15]), removal[0, 16])
+    z[1] = min(max(z1 + removal[1, 13] * q, removal[1, 15]), removal[1, 16])
+    z[2] = min(max(z2 + removal[2, 13] * q, removal[2, 15]), removal[2, 16])
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
@@ -197,31 +238,48 @@ def pair_value(wf, lf, af, vf, wm, lm, am, vm, wb, lb, ab, vb, params):
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
-def _value(tf, tm, tb, cst, rf, rm, rb, params):
-    """Expected result of front rank ``rf``, middle ``rm``, back ``rb`` under row tables
-    ``t*`` (float32[R, 4], exact or envelope). ``cst[row, rank]`` holds royalties collected win
-    or lose (RM-ALWAYS, ``params[6]``), added per opponent."""
-    v = pair_value(tf[rf, W], tf[rf, L], tf[rf, A], tf[rf, LV],
-                   tm[rm, W], tm[rm, L], tm[rm, A], tm[rm, LV],
-                   tb[rb, W], tb[rb, L], tb[rb, A], tb[rb, LV], params)
+def _row(t, r, z):
+    """(w, l, a, lv) of rank ``r`` in row table ``t``, moved for card removal by ``z``."""
+    return (t[r, W] + t[r, UW] * z, t[r, L] + t[r, UL] * z, np.float64(t[r, A]),
+            t[r, LV] + t[r, ULV] * z)
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _value_with_back(tf, tm, cst, rf, rm, back, back_cst, params, z):
+    """:func:`_value` with the back row's ``(w, l, a, lv)`` and RM-ALWAYS royalty given (the
+    search fixes the back and tries many fronts and middles with it)."""
+    wf, lf, af, vf = _row(tf, rf, z[0])
+    wm, lm, am, vm = _row(tm, rm, z[1])
+    wb, lb, ab, vb = back
+    v = pair_value(wf, lf, af, vf, wm, lm, am, vm, wb, lb, ab, vb, params)
     if params[6] != 0.0:
-        v += params[3] * (cst[0, rf] + cst[1, rm] + cst[2, rb])
+        v += params[3] * (cst[0, rf] + cst[1, rm] + back_cst)
     return v
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
-def _bound_at(ef, em, eb, ecst, top_f, cap3, rb, fixed_back, params, r):
-    """The envelope bound with the middle at rank ``r`` (and the back at ``rb`` when
-    ``fixed_back``, else at ``r`` too); the front is bounded by the best front available,
-    ``top_f``, and by the strongest front a middle of rank r allows, ``cap3[r]``."""
-    rf = min(top_f, cap3[r])
-    if fixed_back:
-        return _value(ef, em, eb, ecst, rf, r, rb, params)
-    return _value(ef, em, eb, ecst, rf, r, r, params)
+def _value(tf, tm, tb, cst, rf, rm, rb, params, z):
+    """Expected result of front rank ``rf``, middle ``rm``, back ``rb`` under row tables
+    ``t*`` (float32[R, 8], exact or envelope) for a hand of card-removal state ``z`` (see
+    :func:`row_state`). ``cst[row, rank]`` holds royalties collected win or lose (RM-ALWAYS,
+    ``params[6]``), added per opponent."""
+    return _value_with_back(tf, tm, cst, rf, rm, _row(tb, rb, z[2]), cst[2, rb], params, z)
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
-def _threshold(ef, em, eb, ecst, top_f, cap3, rb, fixed_back, params, best, start, limit):
+def _bound_at(ef, em, eb, ecst, top_f, cap3, back, back_cst, fixed_back, params, z, r):
+    """The envelope bound with the middle at rank ``r`` and the back's row ``back`` (its
+    ``(w, l, a, lv)``, royalty ``back_cst``) when ``fixed_back``, else the back at ``r`` too;
+    the front is bounded by the best front available, ``top_f``, and by the strongest front a
+    middle of rank r allows, ``cap3[r]``."""
+    rf = min(top_f, cap3[r])
+    if fixed_back:
+        return _value_with_back(ef, em, ecst, rf, r, back, back_cst, params, z)
+    return _value(ef, em, eb, ecst, rf, r, r, params, z)
+
+
+@njit(cache=_CACHE, nogil=True, inline="always")
+def _threshold(ef, em, eb, ecst, top_f, cap3, rb, fixed_back, params, z, best, start, limit):
     """A rank below which no middle (with the back at ``rb``, or as strong as the middle when
     not ``fixed_back``) can beat ``best``: the first rank of the lowest bucket of 2**_SHIFT
     ranks whose top rank's bound beats it, or ``limit`` when no rank below ``limit`` does.
@@ -231,6 +289,8 @@ def _threshold(ef, em, eb, ecst, top_f, cap3, rb, fixed_back, params, best, star
     threshold found for a lower ``best`` (the incumbent only grows): gallop up from it, then
     bisect over buckets.
     """
+    back = _row(eb, rb, z[2])
+    back_cst = ecst[2, rb]
     one = np.uint64(1)
     shift = np.uint64(_SHIFT)
     top = np.uint64((1 << _SHIFT) - 1)
@@ -240,7 +300,7 @@ def _threshold(ef, em, eb, ecst, top_f, cap3, rb, fixed_back, params, best, star
     step = one
     while lo > 0 and lo < hi:
         probe = min(lo + step - one, hi - one)
-        if _bound_at(ef, em, eb, ecst, top_f, cap3, rb, fixed_back, params,
+        if _bound_at(ef, em, eb, ecst, top_f, cap3, back, back_cst, fixed_back, params, z,
                      min((probe << shift) + top, last)) > best:
             hi = probe
             break
@@ -251,7 +311,7 @@ def _threshold(ef, em, eb, ecst, top_f, cap3, rb, fixed_back, params, best, star
         return limit
     while lo < hi:
         mid = (lo + hi) >> one
-        if _bound_at(ef, em, eb, ecst, top_f, cap3, rb, fixed_back, params,
+        if _bound_at(ef, em, eb, ecst, top_f, cap3, back, back_cst, fixed_back, params, z,
                      min((mid << shift) + top, last)) > best:
             hi = mid
         else:
@@ -310,11 +370,12 @@ def _best_front(packed, table3):
 @njit(cache=_CACHE, nogil=True, _nrt=False)
 def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, common5, common3,
               rest_mid, rest_front, five_pos, three_pos, tf, tm, tb, cst, ef, em, eb, ecst, cap3,
-              params, prune, out, value, visited, r5, r3, order, buckets, cand):
+              params, removal, prune, out, value, visited, r5, r3, order, buckets, cand, z):
     """Best setting of each hand under the row model; ``value[i]`` its expected result and
     ``visited[i]`` the splits evaluated exactly (about 22,000 without pruning) and the backs
-    whose middles were searched. ``r5``, ``r3``, ``order``, ``buckets`` and ``cand`` are
-    scratch (see ``strategies.ev_search``).
+    whose middles were searched. ``removal`` gives the card-removal state of each hand (see
+    :func:`row_state`). ``r5``, ``r3``, ``order``, ``buckets``, ``cand`` and ``z`` are scratch
+    (see ``strategies.ev_search``).
 
     With ``prune``, a back is searched only if the bound beats the incumbent with the
     strongest middle and front its other eight cards hold (built from their rank masks and
@@ -328,6 +389,8 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
         _rank_threes(hand, table3, r3)
         packed = pack_hand(hand)
         top_f = _best_front(packed, table3)
+        row_state(hand, removal, z)
+        margin = params[7]
         # Incumbent: the first strongest back with its strongest legal middle; the search below
         # revisits it, which costs one evaluation and keeps the code simple.
         gb = 0
@@ -344,14 +407,14 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
                 continue
             if bm < 0 or r5[m] > r5[bm]:
                 bf, bm, bb = f, m, gb
-        best = _value(tf, tm, tb, cst, r3[bf], r5[bm], r5[gb], params)
+        best = _value(tf, tm, tb, cst, r3[bf], r5[bm], r5[gb], params, z)
         count = 1
         deep = 0
         zero = np.uint64(0)
         back_thr = zero
         if prune:
-            back_thr = _threshold(ef, em, eb, ecst, top_f, cap3, 0, False, params, best, zero,
-                                  np.uint64(7462))
+            back_thr = _threshold(ef, em, eb, ecst, top_f, cap3, 0, False, params, z,
+                                  best - margin, zero, np.uint64(7462))
         n_backs = _sort_desc(r5, back_thr, cand, order, buckets)
         stale = False
         for t in range(n_backs):
@@ -359,8 +422,8 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
             rb = r5[b]
             if stale:
                 # The incumbent improved: raise the back threshold (once per back, not per gain).
-                back_thr = _threshold(ef, em, eb, ecst, top_f, cap3, 0, False, params, best,
-                                      back_thr, np.uint64(7462))
+                back_thr = _threshold(ef, em, eb, ecst, top_f, cap3, 0, False, params, z,
+                                      best - margin, back_thr, np.uint64(7462))
                 stale = False
             if rb < back_thr:
                 # Backs come strongest first (by bucket) and the back bound is monotone.
@@ -380,13 +443,16 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
                 top_m = max(top_m, _gk._best_flush(rest, flush, flush_best)[0])
                 top_m = min(top_m, np.int64(rb))
                 rest_f = _best_front(rest, table3)
-                if _value(ef, em, eb, ecst, min(rest_f, cap3[top_m]), top_m, rb, params) <= best:
+                if _value(ef, em, eb, ecst, min(rest_f, cap3[top_m]), top_m, rb, params,
+                          z) <= best - margin:
                     continue
                 deep += 1
-                mid_thr = _threshold(ef, em, eb, ecst, rest_f, cap3, rb, True, params, best,
-                                     zero, np.uint64(top_m + 1))
+                mid_thr = _threshold(ef, em, eb, ecst, rest_f, cap3, rb, True, params, z,
+                                     best - margin, zero, np.uint64(top_m + 1))
                 if mid_thr > top_m:
                     continue
+            back = _row(tb, rb, z[2])
+            back_cst = cst[2, rb]
             for j in range(56):
                 m = rest_mid[b, j]
                 rm = r5[m]
@@ -397,13 +463,13 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
                 if common3[rf] > common5[rm]:
                     continue
                 count += 1
-                v = _value(tf, tm, tb, cst, rf, rm, rb, params)
+                v = _value_with_back(tf, tm, cst, rf, rm, back, back_cst, params, z)
                 if v > best:
                     best, bf, bm, bb = v, f, m, b
                     if prune:
                         stale = True
                         mid_thr = _threshold(ef, em, eb, ecst, rest_f, cap3, rb, True, params,
-                                             best, mid_thr, np.uint64(rb + 1))
+                                             z, best - margin, mid_thr, np.uint64(rb + 1))
         value[i] = best
         visited[i, 0] = count
         visited[i, 1] = deep

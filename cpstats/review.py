@@ -25,22 +25,25 @@ __all__ = ["Review", "review", "setting_values"]
 
 
 @njit(cache=True, nogil=True)
-def _values_kernel(rf, rm, rb, tf, tm, tb, cst, params, out):
+def _values_kernel(settings, rf, rm, rb, tf, tm, tb, cst, params, removal, out):
+    z = np.empty(3)
     for i in range(out.shape[0]):
-        out[i] = _sk._value(tf, tm, tb, cst, rf[i], rm[i], rb[i], params)
+        _sk.row_state(settings[i], removal, z)
+        out[i] = _sk._value(tf, tm, tb, cst, rf[i], rm[i], rb[i], params, z)
 
 
 def setting_values(settings: np.ndarray, variant: Variant | str) -> np.ndarray:
-    """Expected result of each legal setting (N, 13) under the ``ev`` model of ``variant``."""
+    """Expected result of each legal setting (N, 13) under the ``ev`` model of ``variant``
+    (card removal from the setting's own 13 cards included)."""
     v = _variant(variant)
     arr = np.ascontiguousarray(settings, dtype=np.uint8).reshape(-1, 13)
-    tf, tm, tb, cst, _, _, _, _, _, params = _model(v, load_tables(v))
+    tf, tm, tb, cst, _, _, _, _, _, params, removal = _model(v, load_tables(v))
     order = v.ranking.value
     rf = rank3(arr[:, :3], check=False).astype(np.int64)
     rm = rank5(arr[:, 3:8], ordering=order, check=False).astype(np.int64)
     rb = rank5(arr[:, 8:], ordering=order, check=False).astype(np.int64)
     out = np.empty(len(arr), dtype=np.float64)
-    _values_kernel(rf, rm, rb, tf, tm, tb, cst, params, out)
+    _values_kernel(arr, rf, rm, rb, tf, tm, tb, cst, params, removal, out)
     return out
 
 

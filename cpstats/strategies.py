@@ -22,10 +22,11 @@ Built in (see :func:`strategy_names`):
 
 Decisions (where the issue leaves a choice open):
 
-- Decision: the ``ev`` row model treats the three rows and the opponents as independent and
-  ignores card removal; RM-CANCEL, RM-ONE and RM-DEALT are valued as RM-WINNER, SC-2-4-total as
-  SC-2-4, and a banked game as a ring game. Those are approximations of the objective only:
-  every setting returned is legal.
+- Decision: the ``ev`` row model treats the three rows and the opponents as independent; card
+  removal (what the hand holds changes what the opponents can hold) enters to first order
+  through one number per hand and row (:class:`CardRemoval`); RM-CANCEL, RM-ONE and RM-DEALT
+  are valued as RM-WINNER, SC-2-4-total as SC-2-4, and a banked game as a ring game. Those
+  are approximations of the objective only: every setting returned is legal.
 - Decision: the built-in strategies support the H1 and H4 orderings; H5 (a low middle) raises
   :class:`~cpstats.errors.OptionError`.
 """
@@ -55,6 +56,7 @@ __all__ = [
     "Strategy",
     "TablesWarning",
     "RowTables",
+    "CardRemoval",
     "register_strategy",
     "get_strategy",
     "strategy_names",
@@ -417,13 +419,52 @@ def random_setter(hands: np.ndarray, variant: Variant, *,
 
 # -- ev ---------------------------------------------------------------------------------------
 
+#: Mean of the sum of squared suit lengths of a random 13-card hand (a card-removal feature).
+SUIT_SQUARES_MEAN = 4 * (13 * 0.25 * 0.75 * 39 / 51 + (13 / 4) ** 2)
+
+
+@dataclass(frozen=True)
+class CardRemoval:
+    """How the field's row distributions move with the cards a player holds.
+
+    The player's hand is summarised by 14 features ``x``: the cards held of each rank minus
+    one, and the sum of the squared suit lengths minus its mean (:data:`SUIT_SQUARES_MEAN`).
+    For each row, ``direction`` (3, 14) holds the one combination ``z = direction[row] @ x``
+    the correction uses, ``limits`` (3, 2) the range ``z`` is clipped to (the hands beyond it,
+    about one in a thousand on each side, get the correction of its ends: a linear model
+    stretched that far predicts negative probabilities), and ``front``, ``middle``, ``back``
+    the change of the probability of each opponent row rank per unit of ``z``: given the hand,
+    that probability is ``p[t] + z * slope[t]`` (a first-order model fitted by
+    :func:`cpstats.training.fit_card_removal`, its slopes capped so that this is a distribution
+    for every ``z`` in range). ``meta`` records the fit.
+    """
+
+    front: np.ndarray
+    middle: np.ndarray
+    back: np.ndarray
+    direction: np.ndarray
+    limits: np.ndarray
+    meta: dict
+
+    def slopes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.front, self.middle, self.back
+
+    def kernel_array(self) -> np.ndarray:
+        """float64[3, 17]: per row the 13 rank weights, the suit-squares weight, the constant
+        (``z = c + sum_r w_r * count_r + w_q * q`` on raw counts) and the limits of ``z``."""
+        d = np.asarray(self.direction, dtype=np.float64)
+        const = -d[:, :13].sum(axis=1) - d[:, 13] * SUIT_SQUARES_MEAN
+        return np.ascontiguousarray(np.column_stack([d, const, self.limits]))
+
+
 @dataclass(frozen=True)
 class RowTables:
     """The field's row-rank distributions the ``ev`` setter plays against.
 
     ``front`` (455,), ``middle`` and ``back`` (7462,) are probabilities of each rank in the
     field's rows; ``variant`` is the variant string they were trained for; ``meta`` the
-    training record (seed, deals, iterations, convergence).
+    training record (seed, deals, iterations, convergence); ``removal`` the card-removal
+    correction (:class:`CardRemoval`), or None to ignore card removal.
     """
 
     front: np.ndarray
@@ -431,21 +472,36 @@ class RowTables:
     back: np.ndarray
     variant: str
     meta: dict
+    removal: CardRemoval | None = None
 
     def save(self, path: str | Path) -> None:
-        """Write an ``.npz`` with the three distributions and the metadata."""
+        """Write an ``.npz`` with the three distributions, the card-removal correction and the
+        metadata."""
         import json
 
+        extra = {}
+        if self.removal is not None:
+            r = self.removal
+            extra = {"removal_front": r.front, "removal_middle": r.middle,
+                     "removal_back": r.back, "removal_direction": r.direction,
+                     "removal_limits": r.limits, "removal_meta": np.array(json.dumps(r.meta))}
         np.savez_compressed(path, front=self.front, middle=self.middle, back=self.back,
-                            variant=np.array(self.variant), meta=np.array(json.dumps(self.meta)))
+                            variant=np.array(self.variant), meta=np.array(json.dumps(self.meta)),
+                            **extra)
 
     @classmethod
     def load(cls, path: str | Path) -> RowTables:
         import json
 
         with np.load(path) as data:
+            removal = None
+            if "removal_front" in data:
+                removal = CardRemoval(data["removal_front"], data["removal_middle"],
+                                      data["removal_back"], data["removal_direction"],
+                                      data["removal_limits"],
+                                      json.loads(str(data["removal_meta"])))
             return cls(data["front"], data["middle"], data["back"], str(data["variant"]),
-                       json.loads(str(data["meta"])))
+                       json.loads(str(data["meta"])), removal)
 
 
 def _table_file(name: str) -> Path:
@@ -483,14 +539,18 @@ def load_tables(variant: Variant | str, *, fallback: str = "2-4") -> RowTables:
 def tables_record(variant: Variant | str) -> dict:
     """What identifies the row tables ``ev`` plays ``variant`` with: the variant they were
     trained for, their training seed, deals and rounds, and the first 16 hex digits of the
-    SHA-256 of their arrays (simulation metadata records it, so a result names its setter)."""
+    SHA-256 of their arrays, card-removal correction included (simulation metadata records it,
+    so a result names its setter)."""
     import hashlib
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TablesWarning)
         t = load_tables(variant)
     digest = hashlib.sha256()
-    for arr in (t.front, t.middle, t.back):
+    arrays = [t.front, t.middle, t.back]
+    if t.removal is not None:
+        arrays += [*t.removal.slopes(), t.removal.direction, t.removal.limits]
+    for arr in arrays:
         digest.update(np.ascontiguousarray(arr, dtype=np.float64).tobytes())
     return {"trained_for": t.variant, "seed": t.meta.get("seed"), "deals": t.meta.get("deals"),
             "rounds": t.meta.get("rounds"), "sha256": digest.hexdigest()[:16]}
@@ -500,11 +560,16 @@ def _opponents(variant: Variant) -> float:
     return 2.0 if variant.hands_per_player == 2 else float(max(variant.players - 1, 1))
 
 
-def _row_arrays(dist: np.ndarray, bonus: np.ndarray, always: bool) -> tuple[np.ndarray, ...]:
-    """(exact, envelope) float32[R, 4] for one row: columns win probability, loss probability,
-    units collected when the row wins, expected units paid when it loses; then (exact,
-    envelope) float32[R] units collected win or lose (RM-ALWAYS). The envelope holds, at rank r, the best of each column over
-    ranks <= r (max of what helps, min of what hurts), which makes the search's bound exact.
+def _row_arrays(dist: np.ndarray, bonus: np.ndarray, always: bool,
+                slope: np.ndarray | None) -> tuple[np.ndarray, ...]:
+    """(exact, envelope) float32[R, 8] for one row: columns win probability, loss probability,
+    units collected when the row wins, expected units paid when it loses, the card-removal
+    slopes of the first, second and fourth (per unit of ``z``, from the opponent rank
+    probabilities' ``slope``), padding; then (exact, envelope) float32[R] units collected win or
+    lose (RM-ALWAYS). The envelope holds, at rank r, the best of the units collected over ranks
+    <= r; win, loss and payment columns are monotone in the rank as they stand, with or without
+    the card-removal correction (its slopes are capped to keep the corrected distribution
+    non-negative), which makes the bound exact.
     """
     p = np.asarray(dist, dtype=np.float64)
     p = p / p.sum()
@@ -521,18 +586,47 @@ def _row_arrays(dist: np.ndarray, bonus: np.ndarray, always: bool) -> tuple[np.n
         constant = np.zeros_like(p)
     weighted = p * value
     lv = np.concatenate([np.cumsum(weighted[::-1])[::-1][1:], [0.0]])
-    exact = np.stack([win, lose, collect, lv], axis=1).astype(np.float32)
+    d = np.zeros_like(p) if slope is None else np.asarray(slope, dtype=np.float64)
+    u_win = np.concatenate([[0.0], np.cumsum(d)[:-1]])
+    u_lose = np.concatenate([np.cumsum(d[::-1])[::-1][1:], [0.0]])
+    u_lv = np.concatenate([np.cumsum((d * value)[::-1])[::-1][1:], [0.0]])
+    exact = np.stack([win, lose, collect, lv, u_win, u_lose, u_lv, np.zeros_like(p)],
+                     axis=1).astype(np.float32)
     # float32 keeps the tables in cache; rounding is monotone, so the envelope stays a bound.
     env = exact.copy()
     env[:, 2] = np.maximum.accumulate(exact[:, 2])
-    env[:, 0] = np.maximum.accumulate(exact[:, 0])
-    env[:, 1] = np.minimum.accumulate(exact[:, 1])
-    env[:, 3] = np.minimum.accumulate(exact[:, 3])
     if np.array_equal(env, exact):
         env = exact  # monotone schedules: one table in cache instead of two
     c = constant.astype(np.float32)
     return (np.ascontiguousarray(exact), np.ascontiguousarray(env), c,
             np.maximum.accumulate(c))
+
+
+def _rounding_margin(tables: tuple[np.ndarray, ...], removal: np.ndarray,
+                     params: np.ndarray, royalty: float) -> float:
+    """How much float32 rounding can lift a split's value above its envelope bound.
+
+    The corrected win column rises and the loss and payment columns fall with the rank in
+    exact arithmetic (capped slopes); the stored float32 columns can dip by rounding. The
+    largest total dip of any column for any reachable ``z`` (it is convex in ``z``, so the
+    range's ends), times a generous bound on the value's slope in each of the nine inputs.
+    """
+    if not removal.any():
+        return 0.0
+    lo, hi = removal[:, 15], removal[:, 16]
+    dip = 0.0
+    for row, t in enumerate(tables):
+        t = t.astype(np.float64)
+        for z in (lo[row], hi[row]):
+            for base, slope, rising in ((0, 4, True), (1, 5, False), (3, 6, False)):
+                steps = np.diff(t[:, base] + t[:, slope] * z)
+                dip = max(dip, float((np.maximum(-steps, 0) if rising
+                                      else np.maximum(steps, 0)).sum()))
+    maj, sb, sm, k, hrb, hrm = (abs(float(x)) for x in params[:6])
+    top = 1.0 + royalty
+    won = 3 * top + maj + sb
+    slope = 1.0 + top + maj + sb + abs(sm - 1) * 2 * won + k * (hrb + abs(hrm - sm) * won)
+    return dip * 9 * k * slope + 1e-12
 
 
 _MODEL_CACHE: dict[tuple[Variant, int], tuple[RowTables, tuple[np.ndarray, ...]]] = {}
@@ -558,14 +652,17 @@ def _build_model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
     always = variant.royalties.mode.value == "RM-ALWAYS"
     cat3 = np.array([int(k[0]) for k in _tables.three_card_keys()], dtype=np.int64)
     cat5 = _tables.five_card_tables(order).category.astype(np.int64)
-    tf, ef, cf, ecf = _row_arrays(tables.front, by_cat[0][cat3], always)
-    tm, em, cm, ecm = _row_arrays(tables.middle, by_cat[1][cat5], always)
-    tb, eb, cb, ecb = _row_arrays(tables.back, by_cat[2][cat5], always)
+    slopes = (None, None, None) if tables.removal is None else tables.removal.slopes()
+    tf, ef, cf, ecf = _row_arrays(tables.front, by_cat[0][cat3], always, slopes[0])
+    tm, em, cm, ecm = _row_arrays(tables.middle, by_cat[1][cat5], always, slopes[1])
+    tb, eb, cb, ecb = _row_arrays(tables.back, by_cat[2][cat5], always, slopes[2])
     cst = np.zeros((3, 7462), dtype=np.float32)
     ecst = np.zeros((3, 7462), dtype=np.float32)
     for row, (c, e) in enumerate(((cf, ecf), (cm, ecm), (cb, ecb))):
         cst[row, :len(c)] = c
         ecst[row, :len(e)] = e
+    removal = (np.zeros((3, 17)) if tables.removal is None
+               else tables.removal.kernel_array())
     # cap3[r]: the strongest front a middle of five-card rank r allows (H3, common scale).
     common5 = _tables.five_card_tables(order).common.astype(np.int64)
     common3 = _tables.three_card_common(order).astype(np.int64)
@@ -573,9 +670,11 @@ def _build_model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
     sorted3 = np.sort(common3)
     cap3 = best_under[np.searchsorted(sorted3, common5, side="right") - 1].astype(np.uint16)
     s = kt["scoring"]
-    params = np.array([s[1], s[2], s[3], _opponents(variant), s[4], s[5], float(always)],
+    params = np.array([s[1], s[2], s[3], _opponents(variant), s[4], s[5], float(always), 0.0],
                       dtype=np.float64)
-    return tf, tm, tb, cst, ef, em, eb, ecst, cap3, params
+    royalty = max(float(np.max(by_cat)), 0.0)
+    params[7] = _rounding_margin((tf, tm, tb), removal, params, royalty)
+    return tf, tm, tb, cst, ef, em, eb, ecst, cap3, params, removal
 
 
 def _refuse_low_middle(variant: Variant) -> None:
@@ -592,17 +691,17 @@ def ev_search(hands: np.ndarray, variant: Variant, tables: RowTables, *,
     arr = np.ascontiguousarray(hands, dtype=np.uint8)
     key, bit, nonflush, flush, t3, c5, c3 = _rank_args(variant)
     five_pos, three_pos, rest_mid, rest_front = _subset_tables()
-    tf, tm, tb, cst, ef, em, eb, ecst, cap3, params = _model(variant, tables)
+    model = _model(variant, tables)
     n = arr.shape[0]
     out = np.empty_like(arr)
     value = np.empty(n, dtype=np.float64)
     visited = np.empty((n, 2), dtype=np.int64)
     scratch = (np.empty(1287, dtype=np.uint16), np.empty(286, dtype=np.uint16),
                np.empty(1287, dtype=np.int32), np.empty(_sk._N_BUCKETS + 1, dtype=np.int32),
-               np.empty(1287, dtype=np.int64))
+               np.empty(1287, dtype=np.int64), np.empty(3))
     _sk.ev_kernel(arr, key, bit, nonflush, flush, _flush_best(variant.ranking.value), t3, c5, c3,
-                  rest_mid, rest_front, five_pos, three_pos, tf, tm, tb, cst, ef, em, eb, ecst,
-                  cap3, params, prune, out, value, visited, *scratch)
+                  rest_mid, rest_front, five_pos, three_pos, *model, prune, out, value, visited,
+                  *scratch)
     return out, value, visited
 
 

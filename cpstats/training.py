@@ -20,6 +20,11 @@ distributions equal the distributions of ``ev``'s own best response to them.
    noise) and a residual oscillation of the damped phase is averaged out.
 4. Check: one more best response to the final tables on ``check_deals`` fresh hands, which is
    not blended in; its gap is the convergence figure of the tables returned.
+5. Card removal: :func:`fit_card_removal` relates the cards a player holds to the ranks its
+   opponents set, on ``removal_deals`` fresh four-handed deals set with the final tables (three
+   fits, each on hands set with the previous one). On heads-up 2-4 it lowers the best
+   response's gain over ``ev`` (:func:`exploitability`, 2,000 hands x 1,000 opponents) from
+   0.0110 to 0.0094 (seed 99) and from 0.0117 to 0.0099 (seed 2026).
 
 Every round records, in ``meta``: ``response_gap``, the largest absolute difference between
 the cumulative distribution of any row in the round's best response and in the field it
@@ -29,7 +34,8 @@ estimate of the distance between the response and its own expectation); ``conver
 largest change of any row's cumulative distribution in the blend (the win tables ``ev``
 uses); the blend weight, the phase and the hands dealt. ``final_gap`` and ``final_noise`` are
 the check's. Round ``r`` deals its hands from child ``r`` of ``SeedSequence(seed)`` (the
-check from the last child), so a fixed seed reproduces the tables exactly.
+check from the second last child, the card-removal fit from the last), so a fixed seed
+reproduces the tables exactly.
 ``method="fictitious"`` is the earlier procedure (fictitious play, ``rounds`` rounds, no
 early stop and no refinement), kept for comparison.
 
@@ -61,10 +67,12 @@ from .cards import deal
 from .errors import OptionError
 from .ranking import rank3, rank5
 from .rules import Variant
-from .strategies import (TABLES_DIR, Decisions, RowTables, _opponents, _variant, ev_decisions,
+from .strategies import (SUIT_SQUARES_MEAN, TABLES_DIR, CardRemoval, Decisions, RowTables,
+                         _opponents, _variant, ev_decisions,
                          get_strategy, greedy)
 
-__all__ = ["train_tables", "train_preset", "save_tables", "match", "MatchResult", "exploitability", "Exploitability"]
+__all__ = ["train_tables", "train_preset", "fit_card_removal", "removal_features", "save_tables",
+           "match", "MatchResult", "exploitability", "Exploitability"]
 
 METHODS = ("damped", "fictitious")
 
@@ -92,7 +100,7 @@ def train_tables(variant: Variant | str, *, deals: int = 200_000, rounds: int = 
                  seed: int | None = None, verbose: bool = False, method: str = "damped",
                  damping: float = 0.5, patience: int = 2, refine: int = 6,
                  refine_damping: float = 0.2, refine_deals: int | None = None,
-                 check_deals: int | None = None) -> RowTables:
+                 check_deals: int | None = None, removal_deals: int | None = None) -> RowTables:
     """Train row tables for ``variant`` by damped best response (see the module docstring).
 
     Parameters
@@ -122,6 +130,10 @@ def train_tables(variant: Variant | str, *, deals: int = 200_000, rounds: int = 
         ``refine=0`` skips it. Ignored by ``method="fictitious"``.
     check_deals
         Hands of the final check (default ``2 * deals``; 0 skips it).
+    removal_deals
+        Four-handed deals of the card-removal fit on the final tables
+        (:func:`fit_card_removal`, its own seed stream; default ``max(deals // 2, 1000)``,
+        as many hands as the check); 0 skips it.
 
     Returns
     -------
@@ -136,19 +148,22 @@ def train_tables(variant: Variant | str, *, deals: int = 200_000, rounds: int = 
         raise OptionError(f"method={method!r} is invalid: use one of {', '.join(METHODS)}")
     refine_deals = 2 * deals if refine_deals is None else refine_deals
     check_deals = 2 * deals if check_deals is None else check_deals
+    removal_deals = max(deals // 2, 1000) if removal_deals is None else removal_deals
     if method == "fictitious":
         refine = 0
     if (deals < 1000 or rounds < 0 or refine < 0 or patience < 1
             or (refine and refine_deals < 1000) or not (check_deals == 0 or check_deals >= 1000)
+            or not (removal_deals == 0 or removal_deals >= 1000)
             or not 0 < damping <= 1 or not 0 < refine_damping <= 1):
         raise OptionError(
             f"deals={deals}, rounds={rounds}, refine={refine}, patience={patience}, "
-            f"refine_deals={refine_deals}, check_deals={check_deals}, damping={damping}, "
+            f"refine_deals={refine_deals}, check_deals={check_deals}, "
+            f"removal_deals={removal_deals}, damping={damping}, "
             f"refine_damping={refine_damping} are invalid: need deals >= 1000, rounds >= 0, "
-            "refine >= 0, patience >= 1, refine_deals >= 1000, check_deals 0 or >= 1000 and "
-            "blend weights in (0, 1]")
+            "refine >= 0, patience >= 1, refine_deals >= 1000, check_deals and removal_deals 0 "
+            "or >= 1000 and blend weights in (0, 1]")
     root = np.random.SeedSequence(seed)
-    streams = root.spawn(rounds + refine + 2)
+    streams = root.spawn(rounds + refine + 3)
     start = time.perf_counter()
 
     def dealt(r: int, n: int) -> np.ndarray:
@@ -205,7 +220,7 @@ def train_tables(variant: Variant | str, *, deals: int = 200_000, rounds: int = 
         blend(damped_rounds + 1 + k, refine_deals, refine_damping, "refine")
     final_gap = final_noise = None
     if check_deals:
-        _, final_gap, final_noise = respond(field, len(streams) - 1, check_deals)
+        _, final_gap, final_noise = respond(field, len(streams) - 2, check_deals)
         if verbose:
             print(f"check ({check_deals:,} hands): best response to the final tables vs the "
                   f"tables {final_gap:.5f} (noise {final_noise:.5f})", flush=True)
@@ -221,7 +236,131 @@ def train_tables(variant: Variant | str, *, deals: int = 200_000, rounds: int = 
         "seconds": round(time.perf_counter() - start, 1),
     }
     total = _normalized(field)
-    return RowTables(total[0], total[1], total[2], str(v), meta)
+    tables = RowTables(total[0], total[1], total[2], str(v), meta)
+    if removal_deals:
+        tables = fit_card_removal(v, tables, deals=removal_deals, seed=streams[-1])
+        meta["seconds"] = round(time.perf_counter() - start, 1)
+    return tables
+
+
+# -- card removal ------------------------------------------------------------------------------
+
+def removal_features(hands: np.ndarray) -> np.ndarray:
+    """float64[N, 14]: the cards held of each rank minus one, and the sum of the squared suit
+    lengths minus its mean (the features of :class:`~cpstats.strategies.CardRemoval`)."""
+    hands = np.asarray(hands).reshape(-1, 13)
+    rows = np.arange(len(hands))[:, None]
+    counts = np.zeros((len(hands), 13))
+    np.add.at(counts, (rows, hands >> 2), 1.0)
+    suits = np.zeros((len(hands), 4))
+    np.add.at(suits, (rows, hands & 3), 1.0)
+    return np.column_stack([counts - 1.0, (suits ** 2).sum(axis=1) - SUIT_SQUARES_MEAN])
+
+
+def fit_card_removal(variant: Variant | str, tables: RowTables, *, deals: int = 100_000,
+                     seed: int | np.random.SeedSequence | None = None, block: int = 50_000,
+                     clip: float = 0.001, iterations: int = 3) -> RowTables:
+    """``tables`` with a card-removal correction fitted for ``variant`` (returns a new object).
+
+    Deals ``deals`` four-handed decks, sets every hand with ``ev`` on ``tables`` and, for every
+    ordered pair of hands in a deck, relates the first hand's features ``x``
+    (:func:`removal_features`) to the second's row ranks: the covariance of ``x`` with the
+    indicator of each opponent rank ``t``, times the inverse covariance of ``x``, is the
+    least-squares slope ``D[t]`` of the probability of ``t`` on ``x``. The correction keeps, per
+    row, the one direction ``v`` of feature space that carries most of the slopes of the win
+    probabilities (the top right singular vector of their cumulative sums); given a hand, the
+    opponent's rank ``t`` then has probability ``p[t] + (v @ x) * (D[t] @ v)``, with ``v @ x``
+    clipped to its ``clip`` and ``1 - clip`` quantiles over the hands dealt and the slopes
+    capped so that this stays a distribution (see :class:`~cpstats.strategies.CardRemoval`).
+
+    The opponents' settings depend on their own cards, which depend on the player's: the first
+    fit sets the hands without a correction, each of the next ``iterations - 1`` with the
+    previous fit (fresh deals each time), so the correction answers a field that uses it too.
+    """
+    v = _variant(variant)
+    if deals < 1000 or block < 1 or iterations < 1 or not 0 < clip < 0.5:
+        raise OptionError(f"deals={deals}, block={block}, iterations={iterations}, clip={clip} "
+                          "are invalid: need deals >= 1000, block >= 1, iterations >= 1 and "
+                          "0 < clip < 0.5")
+    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    rng = np.random.default_rng(root)
+    start = time.perf_counter()
+    field = RowTables(tables.front, tables.middle, tables.back, tables.variant, tables.meta)
+    for _ in range(iterations):
+        removal = _fit_removal_once(v, tables, field, deals, rng, block, clip)
+        field = RowTables(tables.front, tables.middle, tables.back, tables.variant, tables.meta,
+                          removal)
+    removal.meta.update({"deals": deals, "iterations": iterations, "seed": int(root.entropy),
+                         "spawn_key": list(root.spawn_key),
+                         "seconds": round(time.perf_counter() - start, 1)})
+    return field
+
+
+def _fit_removal_once(v: Variant, tables: RowTables, field: RowTables, deals: int,
+                      rng: np.random.Generator, block: int, clip: float) -> CardRemoval:
+    """One fit of :func:`fit_card_removal` on ``deals`` fresh deals set with ``field``."""
+    order = v.ranking.value
+    sizes = (455, 7462, 7462)
+    sums = [np.zeros((n, 14)) for n in sizes]
+    xx = np.zeros((14, 14))
+    for first in range(0, deals, block):
+        n = min(block, deals - first)
+        hands = deal(rng, n, 4).reshape(-1, 13)
+        settings = ev_decisions(hands, v, field).settings
+        x = removal_features(hands)
+        if first == 0:
+            x_sample = x
+        xx += x.T @ x
+        xd = x.reshape(n, 4, 14)
+        total = xd.sum(axis=1)
+        ranks = (rank3(settings[:, :3], check=False),
+                 rank5(settings[:, 3:8], ordering=order, check=False),
+                 rank5(settings[:, 8:], ordering=order, check=False))
+        for row, r in enumerate(ranks):
+            rd = np.asarray(r, dtype=np.int64).reshape(n, 4)
+            for me in range(4):
+                others = total - xd[:, me]  # the features of the other three hands
+                for f in range(14):
+                    sums[row][:, f] += np.bincount(rd[:, me], weights=others[:, f],
+                                                   minlength=sizes[row])
+    inverse = np.linalg.pinv(xx / (4 * deals))
+    pairs = 12 * deals
+    raw, directions = [], []
+    for row in range(3):
+        d = (sums[row] / pairs) @ inverse
+        win = np.cumsum(d, axis=0)
+        direction = np.linalg.svd(win, full_matrices=False)[2][0]
+        direction *= np.sign(direction[np.argmax(np.abs(direction))])
+        directions.append(direction)
+        raw.append(d @ direction)
+    z = x_sample @ np.array(directions).T
+    limits = np.quantile(z, [clip, 1 - clip], axis=0).T
+    slopes, capped = [], []
+    for row, dist in enumerate((tables.front, tables.middle, tables.back)):
+        slope, n = _capped_slopes(raw[row], np.asarray(dist, dtype=np.float64) / np.sum(dist),
+                                  float(np.abs(limits[row]).max()))
+        slopes.append(slope)
+        capped.append(n)
+    meta = {"variant": str(v),
+            "features": f"rank counts - 1, sum of squared suit lengths - {SUIT_SQUARES_MEAN:.6f}",
+            "directions": 1, "clip": clip, "capped_slopes": capped}
+    return CardRemoval(slopes[0], slopes[1], slopes[2], np.array(directions), limits, meta)
+
+
+def _capped_slopes(slope: np.ndarray, p: np.ndarray, z_max: float) -> tuple[np.ndarray, int]:
+    """(slopes, how many were capped): each at most 0.9 of ``p[t] / z_max`` in size, their sum
+    returned to zero by moving them in proportion to ``p``, so that ``p + z * slope`` is a
+    distribution for every ``|z| <= z_max`` (the corrected win and loss columns then stay
+    monotone and in range, which the search's envelope needs)."""
+    d = np.asarray(slope, dtype=np.float64).copy()
+    cap = 0.9 * p / z_max if z_max > 0 else np.zeros_like(p)
+    n = int((np.abs(d) > cap).sum())
+    for _ in range(20):
+        d = np.clip(d, -cap, cap)
+        d -= d.sum() * p
+        if (p + z_max * d >= 0).all() and (p - z_max * d >= 0).all():
+            return d, n
+    raise RuntimeError("card-removal slopes could not be capped to keep a distribution")
 
 
 def save_tables(tables: RowTables, name: str) -> str:

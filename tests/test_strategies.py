@@ -340,19 +340,108 @@ def test_ev_pruning_exact_under_variants(hands, name):
     assert (a == b).all() and np.array_equal(va, vb)
 
 
+def _model_values(hand: np.ndarray, legal: np.ndarray, variant, tables) -> np.ndarray:
+    """The ev model's value of each legal setting, in plain numpy from the row distributions and
+    the card-removal fit (independent of the kernel's table layout)."""
+    from cpstats.training import removal_features
+
+    rem = tables.removal
+    z = np.clip(rem.direction @ removal_features(hand[None])[0], rem.limits[:, 0],
+                rem.limits[:, 1])
+    ranks = (rank3(legal[:, :3], check=False).astype(int),
+             rank5(legal[:, 3:8], check=False).astype(int),
+             rank5(legal[:, 8:], check=False).astype(int))
+    cols = []
+    for row, (dist, slope) in enumerate(zip((tables.front, tables.middle, tables.back),
+                                            rem.slopes())):
+        p = np.asarray(dist, dtype=np.float64) / np.sum(dist) + z[row] * slope
+        below = np.concatenate([[0.0], np.cumsum(p)[:-1]])
+        above = 1.0 - below - p
+        r = ranks[row]
+        # 2-4 has no royalties: a row collects 1 when it wins and pays 1 when it loses.
+        cols.append((below[r], above[r], np.ones(len(r)), above[r]))
+    params = S._model(variant, tables)[9]
+    return np.array([S._sk.pair_value(*[c[i] for c in cols[0]], *[c[i] for c in cols[1]],
+                                      *[c[i] for c in cols[2]], params)
+                     for i in range(len(legal))])
+
+
 def test_ev_is_the_best_split_under_its_model(hands):
-    """A pure-Python evaluation of every legal setting agrees with the kernel's choice."""
+    """A plain numpy evaluation of every legal setting (card removal included) agrees with the
+    kernel's choice and value."""
     tables = S.load_tables(V24)
-    tf, tm, tb, cst, *_ , params = S._model(V24, tables)
+    assert tables.removal is not None
     for hand in hands[:3]:
         legal = legal_settings(hand)
-        rf = rank3(legal[:, :3], check=False).astype(int)
-        rm = rank5(legal[:, 3:8], check=False).astype(int)
-        rb = rank5(legal[:, 8:], check=False).astype(int)
-        vals = np.array([S._sk.pair_value(*tf[f], *tm[m], *tb[b], params)
-                         for f, m, b in zip(rf, rm, rb)])
+        vals = _model_values(hand, legal, V24, tables)
         settings, value, _ = S.ev_search(hand[None], V24, tables)
-        assert value[0] == pytest.approx(vals.max(), abs=1e-9)
+        assert value[0] == pytest.approx(vals.max(), abs=1e-5)
+        chosen = np.flatnonzero((np.sort(legal[:, :3], 1) == np.sort(settings[0, :3])).all(1)
+                                & (np.sort(legal[:, 3:8], 1) == np.sort(settings[0, 3:8])).all(1))
+        assert vals[chosen[0]] == pytest.approx(vals.max(), abs=1e-5)
+
+
+def test_card_removal_keeps_distributions_and_monotone_columns():
+    """For every shipped preset, at both ends of each row's z range the corrected opponent
+    rank probabilities are >= 0 and sum to 1, so the corrected win column rises and the loss
+    column falls with the rank (what the search's exact pruning relies on)."""
+    from cpstats.presets import preset_names
+
+    for name in preset_names():
+        t = S.load_tables(name)
+        assert t.removal is not None, name
+        for row, (dist, slope) in enumerate(zip((t.front, t.middle, t.back),
+                                                t.removal.slopes())):
+            p = np.asarray(dist, dtype=np.float64) / np.sum(dist)
+            assert abs(slope.sum()) < 1e-12, (name, row)
+            for z in t.removal.limits[row]:
+                assert (p + z * slope >= -1e-15).all(), (name, row, z)
+
+
+def test_card_removal_state_matches_features(hands):
+    """The kernel's z (from raw counts) equals direction @ features, clipped to the limits."""
+    from cpstats.training import removal_features
+
+    t = S.load_tables(V24)
+    arr = t.removal.kernel_array()
+    z = np.empty(3)
+    expect = np.clip(removal_features(hands[:200]) @ t.removal.direction.T,
+                     t.removal.limits[:, 0], t.removal.limits[:, 1])
+    got = []
+    for hand in hands[:200]:
+        S._sk.row_state.py_func(hand, arr, z)
+        got.append(z.copy())
+    np.testing.assert_allclose(np.array(got), expect, atol=1e-9)
+
+
+def test_card_removal_direction_makes_sense():
+    """Holding high cards makes an opponent's high pairs rarer: the corrected chance that a front
+    of A-A-K beats the opponent's front is higher for a hand of three aces and a king than for a
+    hand of nothing above a ten (the fitted direction weighs the ranks by height)."""
+    from cpstats.training import removal_features
+
+    t = S.load_tables(V24)
+    tf = S._model(V24, t)[0]
+    aces = parse_cards("Ac Ad Ah Kc 9d 8h 7s 6c 5d 4h 3s 2c 2d")
+    none = parse_cards("2c 2d 3h 3s 4c 4d 5h 6s 7c 8d 9h 9s Tc")
+    r = int(rank3(parse_cards("Ac Ad Kc")[None], check=False)[0])
+    win = []
+    for hand in (aces, none):
+        z = np.clip(t.removal.direction[0] @ removal_features(hand[None])[0],
+                    *t.removal.limits[0])
+        win.append(tf[r, S._sk.W] + tf[r, S._sk.UW] * z)
+    assert win[0] > win[1]
+
+
+def test_tables_roundtrip_with_card_removal(tmp_path):
+    t = S.load_tables(V24)
+    path = tmp_path / "t.npz"
+    t.save(path)
+    back = S.RowTables.load(path)
+    assert back.removal is not None and back.removal.meta == t.removal.meta
+    for a, b in zip((*t.removal.slopes(), t.removal.direction, t.removal.limits),
+                    (*back.removal.slopes(), back.removal.direction, back.removal.limits)):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_ev_legal_and_permutation(hands):

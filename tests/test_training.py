@@ -36,6 +36,36 @@ def test_training_small_run_and_roundtrip(tmp_path):
     assert not np.array_equal(other.middle, t.middle)
 
 
+def test_training_fits_card_removal(small):
+    """The last step fits the card-removal correction: one unit direction per row, limits
+    around zero, slopes summing to zero and capped so the corrected distributions stay >= 0."""
+    r = small.removal
+    # Its own stream: the last child of rounds (10) + refinements (2) + start, check, removal.
+    assert r is not None and r.meta["deals"] == 2_000 and r.meta["spawn_key"] == [14]
+    np.testing.assert_allclose(np.linalg.norm(r.direction, axis=1), 1.0)
+    assert (r.limits[:, 0] < 0).all() and (r.limits[:, 1] > 0).all()
+    for dist, slope, (lo, hi) in zip((small.front, small.middle, small.back), r.slopes(),
+                                     r.limits):
+        assert abs(slope.sum()) < 1e-12
+        for z in (lo, hi):
+            assert (dist + z * slope >= -1e-15).all()
+
+
+def test_capped_slopes_keep_a_distribution():
+    from cpstats.training import _capped_slopes
+
+    rng = np.random.default_rng(5)
+    p = rng.dirichlet(np.ones(50))
+    slope = rng.normal(0, 0.05, 50)
+    slope -= slope.mean()
+    capped, n = _capped_slopes(slope, p, 3.0)
+    assert n > 0 and abs(capped.sum()) < 1e-12
+    assert (p + 3.0 * capped >= 0).all() and (p - 3.0 * capped >= 0).all()
+    small = slope * 1e-4  # nothing to cap: unchanged
+    again, n = _capped_slopes(small - small.sum() * p, p, 3.0)
+    assert n == 0 and np.allclose(again, small - small.sum() * p)
+
+
 def test_meta_records_convergence(small):
     m = small.meta
     assert m["method"] == "damped" and m["variant"] == "2-4" and m["seed"] == 17
