@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from . import _greedy_kernel as _gk
-from ._kernels import PACKED_BIT, highest_bit, pack_hand, rank_masks
+from ._kernels import PACKED_BIT, highest_bit, pack_hand, popcount, rank_masks
 
 _CACHE = True
 
@@ -176,33 +176,19 @@ W, L, A, LV, UW, UL, ULV = 0, 1, 2, 3, 4, 5, 6
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
-def row_state(hand, removal, z):
-    """Card-removal state of ``hand``: ``z[row] = removal[row, 14] + sum_r removal[row, r] *
-    count_r + removal[row, 13] * q``, with ``count_r`` the cards of rank r held and ``q`` the
-    sum of the squared suit lengths, clipped to ``removal[row, 15:17]`` (see
-    ``strategies.CardRemoval``)."""
-    z0 = removal[0, 14]
-    z1 = removal[1, 14]
-    z2 = removal[2, 14]
-    n0 = 0
-    n1 = 0
-    n2 = 0
-    n3 = 0
-    for k in range(hand.shape[0]):
-        c = hand[k]
-        r = c >> 2
-        z0 += removal[0, r]
-        z1 += removal[1, r]
-        z2 += removal[2, r]
-        s = c & 3
-        n0 += s == 0
-        n1 += s == 1
-        n2 += s == 2
-        n3 += s == 3
+def row_state(hand, packed, removal, z):
+    """Card-removal state of ``hand`` (``packed``: the same cards, see ``pack_hand``):
+    ``z[row] = removal[row, 14] + sum_r removal[row, r] * count_r + removal[row, 13] * q``, with
+    ``count_r`` the cards of rank r held and ``q`` the sum of the squared suit lengths, clipped
+    to ``removal[row, 15:17]`` (see ``strategies.CardRemoval``)."""
+    s0, s1, s2, s3, _, _, _, _ = rank_masks(packed)
+    n0, n1, n2, n3 = popcount(s0), popcount(s1), popcount(s2), popcount(s3)
     q = np.float64(n0 * n0 + n1 * n1 + n2 * n2 + n3 * n3)
-    z[0] = min(max(z0 + removal[0, 13] * q, removal[0, 15]), removal[0, 16])
-    z[1] = min(max(z1 + removal[1, 13] * q, removal[1, 15]), removal[1, 16])
-    z[2] = min(max(z2 + removal[2, 13] * q, removal[2, 15]), removal[2, 16])
+    for row in range(3):
+        zr = removal[row, 14] + removal[row, 13] * q
+        for k in range(hand.shape[0]):
+            zr += removal[row, hand[k] >> 2]
+        z[row] = min(max(zr, removal[row, 15]), removal[row, 16])
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
@@ -389,7 +375,7 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
         _rank_threes(hand, table3, r3)
         packed = pack_hand(hand)
         top_f = _best_front(packed, table3)
-        row_state(hand, removal, z)
+        row_state(hand, packed, removal, z)
         margin = params[7]
         # Incumbent: the first strongest back with its strongest legal middle; the search below
         # revisits it, which costs one evaluation and keeps the code simple.

@@ -15,6 +15,7 @@ import pandas as pd
 from numba import njit
 
 from . import _strategy_kernels as _sk
+from ._kernels import pack_hand
 from .cards import CardError, parse_cards
 from .ranking import rank3, rank5
 from .setting import format_setting, is_foul, legal_settings, parse_setting
@@ -28,7 +29,7 @@ __all__ = ["Review", "review", "setting_values"]
 def _values_kernel(settings, rf, rm, rb, tf, tm, tb, cst, params, removal, out):
     z = np.empty(3)
     for i in range(out.shape[0]):
-        _sk.row_state(settings[i], removal, z)
+        _sk.row_state(settings[i], pack_hand(settings[i]), removal, z)
         out[i] = _sk._value(tf, tm, tb, cst, rf[i], rm[i], rb[i], params, z)
 
 

@@ -560,6 +560,16 @@ def _opponents(variant: Variant) -> float:
     return 2.0 if variant.hands_per_player == 2 else float(max(variant.players - 1, 1))
 
 
+def _mass_below(x: np.ndarray) -> np.ndarray:
+    """At each rank, the sum of ``x`` over the lower ranks."""
+    return np.concatenate([[0.0], np.cumsum(x)[:-1]])
+
+
+def _mass_above(x: np.ndarray) -> np.ndarray:
+    """At each rank, the sum of ``x`` over the higher ranks."""
+    return np.concatenate([np.cumsum(x[::-1])[::-1][1:], [0.0]])
+
+
 def _row_arrays(dist: np.ndarray, bonus: np.ndarray, always: bool,
                 slope: np.ndarray | None) -> tuple[np.ndarray, ...]:
     """(exact, envelope) float32[R, 8] for one row: columns win probability, loss probability,
@@ -573,7 +583,7 @@ def _row_arrays(dist: np.ndarray, bonus: np.ndarray, always: bool,
     """
     p = np.asarray(dist, dtype=np.float64)
     p = p / p.sum()
-    below = np.concatenate([[0.0], np.cumsum(p)[:-1]])
+    below = _mass_below(p)
     win = np.minimum(below, 1.0)
     lose = np.clip(1.0 - below - p, 0.0, 1.0)
     if always:
@@ -584,12 +594,9 @@ def _row_arrays(dist: np.ndarray, bonus: np.ndarray, always: bool,
         value = 1.0 + bonus
         collect = value
         constant = np.zeros_like(p)
-    weighted = p * value
-    lv = np.concatenate([np.cumsum(weighted[::-1])[::-1][1:], [0.0]])
+    lv = _mass_above(p * value)
     d = np.zeros_like(p) if slope is None else np.asarray(slope, dtype=np.float64)
-    u_win = np.concatenate([[0.0], np.cumsum(d)[:-1]])
-    u_lose = np.concatenate([np.cumsum(d[::-1])[::-1][1:], [0.0]])
-    u_lv = np.concatenate([np.cumsum((d * value)[::-1])[::-1][1:], [0.0]])
+    u_win, u_lose, u_lv = _mass_below(d), _mass_above(d), _mass_above(d * value)
     exact = np.stack([win, lose, collect, lv, u_win, u_lose, u_lv, np.zeros_like(p)],
                      axis=1).astype(np.float32)
     # float32 keeps the tables in cache; rounding is monotone, so the envelope stays a bound.

@@ -400,18 +400,22 @@ def test_card_removal_keeps_distributions_and_monotone_columns():
 
 def test_card_removal_state_matches_features(hands):
     """The kernel's z (from raw counts) equals direction @ features, clipped to the limits."""
+    from numba import njit
+
+    from cpstats._kernels import pack_hand
     from cpstats.training import removal_features
 
+    @njit
+    def states(hands, removal, out):
+        for i in range(hands.shape[0]):
+            S._sk.row_state(hands[i], pack_hand(hands[i]), removal, out[i])
+
     t = S.load_tables(V24)
-    arr = t.removal.kernel_array()
-    z = np.empty(3)
+    got = np.empty((200, 3))
+    states(hands[:200], t.removal.kernel_array(), got)
     expect = np.clip(removal_features(hands[:200]) @ t.removal.direction.T,
                      t.removal.limits[:, 0], t.removal.limits[:, 1])
-    got = []
-    for hand in hands[:200]:
-        S._sk.row_state.py_func(hand, arr, z)
-        got.append(z.copy())
-    np.testing.assert_allclose(np.array(got), expect, atol=1e-9)
+    np.testing.assert_allclose(got, expect, atol=1e-9)
 
 
 def test_card_removal_direction_makes_sense():
