@@ -26,11 +26,13 @@ __all__ = ["Review", "review", "setting_values"]
 
 
 @njit(cache=True, nogil=True)
-def _values_kernel(settings, rf, rm, rb, tf, tm, tb, cst, params, removal, out):
-    z = np.empty(3)
+def _values_kernel(settings, rf, rm, rb, tf, tm, tb, cst, params, removal, classes, out):
+    per_class = np.empty((3, removal.shape[2], 4))
+    work = np.empty(14 + removal.shape[2])
+    sizes = _sk.class_counts(classes, tf, tm, tb)
     for i in range(out.shape[0]):
-        _sk.row_state(settings[i], pack_hand(settings[i]), removal, z)
-        out[i] = _sk._value(tf, tm, tb, cst, rf[i], rm[i], rb[i], params, z)
+        _sk.row_state(settings[i], pack_hand(settings[i]), removal, sizes, per_class, work)
+        out[i] = _sk._value(tf, tm, tb, cst, rf[i], rm[i], rb[i], params, (per_class, classes))
 
 
 def setting_values(settings: np.ndarray, variant: Variant | str) -> np.ndarray:
@@ -38,13 +40,13 @@ def setting_values(settings: np.ndarray, variant: Variant | str) -> np.ndarray:
     (card removal from the setting's own 13 cards included)."""
     v = _variant(variant)
     arr = np.ascontiguousarray(settings, dtype=np.uint8).reshape(-1, 13)
-    tf, tm, tb, cst, _, _, _, _, _, params, removal = _model(v, load_tables(v))
+    tf, tm, tb, cst, _, _, _, _, _, params, removal, classes = _model(v, load_tables(v))
     order = v.ranking.value
     rf = rank3(arr[:, :3], check=False).astype(np.int64)
     rm = rank5(arr[:, 3:8], ordering=order, check=False).astype(np.int64)
     rb = rank5(arr[:, 8:], ordering=order, check=False).astype(np.int64)
     out = np.empty(len(arr), dtype=np.float64)
-    _values_kernel(arr, rf, rm, rb, tf, tm, tb, cst, params, removal, out)
+    _values_kernel(arr, rf, rm, rb, tf, tm, tb, cst, params, removal, classes, out)
     return out
 
 

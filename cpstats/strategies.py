@@ -23,8 +23,8 @@ Built in (see :func:`strategy_names`):
 Decisions (where the issue leaves a choice open):
 
 - Decision: the ``ev`` row model treats the three rows and the opponents as independent; card
-  removal (what the hand holds changes what the opponents can hold) enters to first order
-  through one number per hand and row (:class:`CardRemoval`); RM-CANCEL, RM-ONE and RM-DEALT
+  removal (what the hand holds changes what the opponents can hold) enters to first order,
+  per rank class of each row (:class:`CardRemoval`); RM-CANCEL, RM-ONE and RM-DEALT
   are valued as RM-WINNER, SC-2-4-total as SC-2-4, and a banked game as a ring game. Those
   are approximations of the objective only: every setting returned is legal.
 - Decision: the built-in strategies support the H1 and H4 orderings; H5 (a low middle) raises
@@ -420,7 +420,28 @@ def random_setter(hands: np.ndarray, variant: Variant, *,
 # -- ev ---------------------------------------------------------------------------------------
 
 #: Mean of the sum of squared suit lengths of a random 13-card hand (a card-removal feature).
-SUIT_SQUARES_MEAN = 4 * (13 * 0.25 * 0.75 * 39 / 51 + (13 / 4) ** 2)
+SUIT_SQUARES_MEAN = _sk.SUIT_SQUARES_MEAN
+
+
+#: How far card removal may move a rank class's probability, as a ratio of the field's (before
+#: the probabilities are renormalised to sum to one).
+REMOVAL_RATIO_LIMITS = (_sk.RATIO_LO, _sk.RATIO_HI)
+
+#: Rank classes a row has at most (five-card rows: 100; three-card: 37).
+MAX_CLASSES = 100
+
+
+@lru_cache(maxsize=4)
+def rank_classes(ordering: str = "H1") -> tuple[np.ndarray, np.ndarray]:
+    """(int64[455], int64[7462]): the class of every three-card and five-card rank, the
+    category and the rank that decides it first (the pair's, the trips', the top pair's, the
+    straight's or flush's top card, the high card), kickers dropped. The ranks of a class are
+    one contiguous run; classes are numbered weakest first."""
+    def ids(keys):
+        seen: dict[tuple, int] = {}
+        return np.array([seen.setdefault(tuple(k[:2]), len(seen)) for k in keys], dtype=np.int64)
+
+    return ids(_tables.three_card_keys()), ids(_tables.five_card_tables(ordering).keys)
 
 
 @dataclass(frozen=True)
@@ -429,32 +450,32 @@ class CardRemoval:
 
     The player's hand is summarised by 14 features ``x``: the cards held of each rank minus
     one, and the sum of the squared suit lengths minus its mean (:data:`SUIT_SQUARES_MEAN`).
-    For each row, ``direction`` (3, 14) holds the one combination ``z = direction[row] @ x``
-    the correction uses, ``limits`` (3, 2) the range ``z`` is clipped to (the hands beyond it,
-    about one in a thousand on each side, get the correction of its ends: a linear model
-    stretched that far predicts negative probabilities), and ``front``, ``middle``, ``back``
-    the change of the probability of each opponent row rank per unit of ``z``: given the hand,
-    that probability is ``p[t] + z * slope[t]`` (a first-order model fitted by
-    :func:`cpstats.training.fit_card_removal`, its slopes capped so that this is a distribution
-    for every ``z`` in range). ``meta`` records the fit.
+    ``front`` (37, 14), ``middle`` and ``back`` (100, 14) hold, per rank class of the row
+    (:func:`rank_classes`), the change of the class's probability in the opponents' row per
+    unit of each feature (least squares, :func:`cpstats.training.fit_card_removal`). Given a
+    hand, class ``c`` of field probability ``P[c]`` gets ``P[c] * (1 + ratio[c])`` with
+    ``ratio[c] = slope[c] @ x / P[c]`` clipped to :data:`REMOVAL_RATIO_LIMITS`, then
+    renormalised so the probabilities sum to one (unless the sum is outside [0.5, 2], which
+    is clipped); the ranks within a class keep their field proportions. A first-order
+    model: holding two aces makes the opponents' pairs of aces rarer, whatever their kickers.
+    ``meta`` records the fit.
     """
 
     front: np.ndarray
     middle: np.ndarray
     back: np.ndarray
-    direction: np.ndarray
-    limits: np.ndarray
     meta: dict
+
+    def __post_init__(self) -> None:
+        for name, classes in (("front", 37), ("middle", MAX_CLASSES), ("back", MAX_CLASSES)):
+            shape = np.shape(getattr(self, name))
+            if shape != (classes, 14):
+                raise OptionError(f"CardRemoval.{name} has shape {shape}; expected ({classes}, 14)"
+                                  " (rank classes x features): tables fitted by an older cpstats "
+                                  "must be refitted with cpstats.training.fit_card_removal")
 
     def slopes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return self.front, self.middle, self.back
-
-    def kernel_array(self) -> np.ndarray:
-        """float64[3, 17]: per row the 13 rank weights, the suit-squares weight, the constant
-        (``z = c + sum_r w_r * count_r + w_q * q`` on raw counts) and the limits of ``z``."""
-        d = np.asarray(self.direction, dtype=np.float64)
-        const = -d[:, :13].sum(axis=1) - d[:, 13] * SUIT_SQUARES_MEAN
-        return np.ascontiguousarray(np.column_stack([d, const, self.limits]))
 
 
 @dataclass(frozen=True)
@@ -483,8 +504,7 @@ class RowTables:
         if self.removal is not None:
             r = self.removal
             extra = {"removal_front": r.front, "removal_middle": r.middle,
-                     "removal_back": r.back, "removal_direction": r.direction,
-                     "removal_limits": r.limits, "removal_meta": np.array(json.dumps(r.meta))}
+                     "removal_back": r.back, "removal_meta": np.array(json.dumps(r.meta))}
         np.savez_compressed(path, front=self.front, middle=self.middle, back=self.back,
                             variant=np.array(self.variant), meta=np.array(json.dumps(self.meta)),
                             **extra)
@@ -497,8 +517,7 @@ class RowTables:
             removal = None
             if "removal_front" in data:
                 removal = CardRemoval(data["removal_front"], data["removal_middle"],
-                                      data["removal_back"], data["removal_direction"],
-                                      data["removal_limits"],
+                                      data["removal_back"],
                                       json.loads(str(data["removal_meta"])))
             return cls(data["front"], data["middle"], data["back"], str(data["variant"]),
                        json.loads(str(data["meta"])), removal)
@@ -549,7 +568,7 @@ def tables_record(variant: Variant | str) -> dict:
     digest = hashlib.sha256()
     arrays = [t.front, t.middle, t.back]
     if t.removal is not None:
-        arrays += [*t.removal.slopes(), t.removal.direction, t.removal.limits]
+        arrays += list(t.removal.slopes())
     for arr in arrays:
         digest.update(np.ascontiguousarray(arr, dtype=np.float64).tobytes())
     return {"trained_for": t.variant, "seed": t.meta.get("seed"), "deals": t.meta.get("deals"),
@@ -571,15 +590,18 @@ def _mass_above(x: np.ndarray) -> np.ndarray:
 
 
 def _row_arrays(dist: np.ndarray, bonus: np.ndarray, always: bool,
-                slope: np.ndarray | None) -> tuple[np.ndarray, ...]:
-    """(exact, envelope) float32[R, 8] for one row: columns win probability, loss probability,
-    units collected when the row wins, expected units paid when it loses, the card-removal
-    slopes of the first, second and fourth (per unit of ``z``, from the opponent rank
-    probabilities' ``slope``), padding; then (exact, envelope) float32[R] units collected win or
-    lose (RM-ALWAYS). The envelope holds, at rank r, the best of the units collected over ranks
-    <= r; win, loss and payment columns are monotone in the rank as they stand, with or without
-    the card-removal correction (its slopes are capped to keep the corrected distribution
-    non-negative), which makes the bound exact.
+                classes: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(exact, envelope) float32[R, 8] for one row, then (exact, envelope) float32[R] units
+    collected win or lose (RM-ALWAYS), then float64[MAX_CLASSES, 2]: each rank class's field
+    probability and expected units paid when it beats the player.
+
+    Table columns: win probability, loss probability, units collected when the row wins,
+    expected units paid when it loses; then, for card removal (``_strategy_kernels._row``),
+    the field probability of the lower and of the higher ranks of the same class and the
+    expected units paid by those higher ranks, then padding. The envelope holds, at rank r,
+    the best of the units collected over ranks <= r; win, loss and payment columns are
+    monotone in the rank as they stand, and stay so under the card-removal correction (it
+    keeps every probability non-negative), which makes the bound exact.
     """
     p = np.asarray(dist, dtype=np.float64)
     p = p / p.sum()
@@ -595,42 +617,57 @@ def _row_arrays(dist: np.ndarray, bonus: np.ndarray, always: bool,
         collect = value
         constant = np.zeros_like(p)
     lv = _mass_above(p * value)
-    d = np.zeros_like(p) if slope is None else np.asarray(slope, dtype=np.float64)
-    u_win, u_lose, u_lv = _mass_below(d), _mass_above(d), _mass_above(d * value)
-    exact = np.stack([win, lose, collect, lv, u_win, u_lose, u_lv, np.zeros_like(p)],
-                     axis=1).astype(np.float32)
+    first = np.searchsorted(classes, classes, side="left")
+    last = np.searchsorted(classes, classes, side="right") - 1
+    cum, cum_v = np.cumsum(p), np.cumsum(p * value)
+    class_below = below - below[first]
+    class_above = cum[last] - cum
+    class_above_v = cum_v[last] - cum_v
+    exact = np.stack([win, lose, collect, lv, class_below, class_above, class_above_v,
+                      np.zeros_like(p)], axis=1).astype(np.float32)
     # float32 keeps the tables in cache; rounding is monotone, so the envelope stays a bound.
     env = exact.copy()
     env[:, 2] = np.maximum.accumulate(exact[:, 2])
     if np.array_equal(env, exact):
         env = exact  # monotone schedules: one table in cache instead of two
     c = constant.astype(np.float32)
+    mass = np.zeros((MAX_CLASSES, 2))
+    mass[:, 0] = np.bincount(classes, weights=p, minlength=MAX_CLASSES)
+    mass[:, 1] = np.bincount(classes, weights=p * value, minlength=MAX_CLASSES)
     return (np.ascontiguousarray(exact), np.ascontiguousarray(env), c,
-            np.maximum.accumulate(c))
+            np.maximum.accumulate(c), mass)
 
 
-def _rounding_margin(tables: tuple[np.ndarray, ...], removal: np.ndarray,
-                     params: np.ndarray, royalty: float) -> float:
+def _removal_array(slopes: tuple[np.ndarray | None, ...],
+                   masses: tuple[np.ndarray, ...]) -> np.ndarray:
+    """float64[3, 16, MAX_CLASSES] for ``_strategy_kernels.row_state``: per row, the slope of
+    each class's ``ratio`` per feature (the probability's slope over the class's probability),
+    then each class's probability and expected payment; zero slopes (no correction) without
+    ``slopes``."""
+    out = np.zeros((3, 16, MAX_CLASSES))
+    for row, (slope, mass) in enumerate(zip(slopes, masses)):
+        out[row, 14:16] = mass.T
+        if slope is None:
+            continue
+        p = mass[:len(slope), 0]
+        gamma = np.divide(slope, p[:, None], out=np.zeros_like(slope), where=p[:, None] > 0)
+        out[row, :14, :len(slope)] = gamma.T
+    return out
+
+
+def _rounding_margin(params: np.ndarray, royalty: float) -> float:
     """How much float32 rounding can lift a split's value above its envelope bound.
 
-    The corrected win column rises and the loss and payment columns fall with the rank in
-    exact arithmetic (capped slopes); the stored float32 columns can dip by rounding. The
-    largest total dip of any column for any reachable ``z`` (it is convex in ``z``, so the
-    range's ends), times a generous bound on the value's slope in each of the nine inputs.
+    A corrected column is ``a[r] + b + ratio * c[r]`` with ``a`` and ``c`` stored in float32
+    (relative error 2**-24), ``|ratio| <= 7`` and ``a``, ``c`` at most ``1 + royalty``; it is
+    monotone in exact arithmetic, so rounding can break that by at most twice the error. That,
+    for each of the nine inputs, times a generous bound on the value's slope in it.
     """
-    if not removal.any():
-        return 0.0
-    lo, hi = removal[:, 15], removal[:, 16]
-    dip = 0.0
-    for row, t in enumerate(tables):
-        t = t.astype(np.float64)
-        for z in (lo[row], hi[row]):
-            for base, slope, rising in ((0, 4, True), (1, 5, False), (3, 6, False)):
-                steps = np.diff(t[:, base] + t[:, slope] * z)
-                dip = max(dip, float((np.maximum(-steps, 0) if rising
-                                      else np.maximum(steps, 0)).sum()))
-    maj, sb, sm, k, hrb, hrm = (abs(float(x)) for x in params[:6])
     top = 1.0 + royalty
+    ratio = max(1.0 - (1.0 + _sk.RATIO_LO) / _sk.TOTAL_HI,
+                (1.0 + _sk.RATIO_HI) / _sk.TOTAL_LO - 1.0)
+    dip = 2.0 * 2.0 ** -24 * top * (1.0 + ratio)
+    maj, sb, sm, k, hrb, hrm = (abs(float(x)) for x in params[:6])
     won = 3 * top + maj + sb
     slope = 1.0 + top + maj + sb + abs(sm - 1) * 2 * won + k * (hrb + abs(hrm - sm) * won)
     return dip * 9 * k * slope + 1e-12
@@ -660,16 +697,19 @@ def _build_model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
     cat3 = np.array([int(k[0]) for k in _tables.three_card_keys()], dtype=np.int64)
     cat5 = _tables.five_card_tables(order).category.astype(np.int64)
     slopes = (None, None, None) if tables.removal is None else tables.removal.slopes()
-    tf, ef, cf, ecf = _row_arrays(tables.front, by_cat[0][cat3], always, slopes[0])
-    tm, em, cm, ecm = _row_arrays(tables.middle, by_cat[1][cat5], always, slopes[1])
-    tb, eb, cb, ecb = _row_arrays(tables.back, by_cat[2][cat5], always, slopes[2])
+    classes3, classes5 = rank_classes(order)
+    tf, ef, cf, ecf, mf = _row_arrays(tables.front, by_cat[0][cat3], always, classes3)
+    tm, em, cm, ecm, mm = _row_arrays(tables.middle, by_cat[1][cat5], always, classes5)
+    tb, eb, cb, ecb, mb = _row_arrays(tables.back, by_cat[2][cat5], always, classes5)
     cst = np.zeros((3, 7462), dtype=np.float32)
     ecst = np.zeros((3, 7462), dtype=np.float32)
     for row, (c, e) in enumerate(((cf, ecf), (cm, ecm), (cb, ecb))):
         cst[row, :len(c)] = c
         ecst[row, :len(e)] = e
-    removal = (np.zeros((3, 17)) if tables.removal is None
-               else tables.removal.kernel_array())
+    removal = _removal_array(slopes, (mf, mm, mb))
+    classes = np.zeros((3, 7462), dtype=np.uint8)
+    classes[0, :455] = classes3
+    classes[1:] = classes5
     # cap3[r]: the strongest front a middle of five-card rank r allows (H3, common scale).
     common5 = _tables.five_card_tables(order).common.astype(np.int64)
     common3 = _tables.three_card_common(order).astype(np.int64)
@@ -680,8 +720,8 @@ def _build_model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
     params = np.array([s[1], s[2], s[3], _opponents(variant), s[4], s[5], float(always), 0.0],
                       dtype=np.float64)
     royalty = max(float(np.max(by_cat)), 0.0)
-    params[7] = _rounding_margin((tf, tm, tb), removal, params, royalty)
-    return tf, tm, tb, cst, ef, em, eb, ecst, cap3, params, removal
+    params[7] = _rounding_margin(params, royalty)
+    return tf, tm, tb, cst, ef, em, eb, ecst, cap3, params, removal, classes
 
 
 def _refuse_low_middle(variant: Variant) -> None:
@@ -705,7 +745,8 @@ def ev_search(hands: np.ndarray, variant: Variant, tables: RowTables, *,
     visited = np.empty((n, 2), dtype=np.int64)
     scratch = (np.empty(1287, dtype=np.uint16), np.empty(286, dtype=np.uint16),
                np.empty(1287, dtype=np.int32), np.empty(_sk._N_BUCKETS + 1, dtype=np.int32),
-               np.empty(1287, dtype=np.int64), np.empty(3))
+               np.empty(1287, dtype=np.int64), np.empty((3, MAX_CLASSES, 4)),
+               np.empty(14 + MAX_CLASSES))
     _sk.ev_kernel(arr, key, bit, nonflush, flush, _flush_best(variant.ranking.value), t3, c5, c3,
                   rest_mid, rest_front, five_pos, three_pos, *model, prune, out, value, visited,
                   *scratch)

@@ -37,33 +37,16 @@ def test_training_small_run_and_roundtrip(tmp_path):
 
 
 def test_training_fits_card_removal(small):
-    """The last step fits the card-removal correction: one unit direction per row, limits
-    around zero, slopes summing to zero and capped so the corrected distributions stay >= 0."""
+    """The last step fits the card-removal correction: per row, one slope per rank class and
+    feature; a least-squares fit of class indicators, so every feature's slopes sum to zero
+    over the classes (the probabilities keep summing to one)."""
     r = small.removal
     # Its own stream: the last child of rounds (10) + refinements (2) + start, check, removal.
     assert r is not None and r.meta["deals"] == 2_000 and r.meta["spawn_key"] == [14]
-    np.testing.assert_allclose(np.linalg.norm(r.direction, axis=1), 1.0)
-    assert (r.limits[:, 0] < 0).all() and (r.limits[:, 1] > 0).all()
-    for dist, slope, (lo, hi) in zip((small.front, small.middle, small.back), r.slopes(),
-                                     r.limits):
-        assert abs(slope.sum()) < 1e-12
-        for z in (lo, hi):
-            assert (dist + z * slope >= -1e-15).all()
-
-
-def test_capped_slopes_keep_a_distribution():
-    from cpstats.training import _capped_slopes
-
-    rng = np.random.default_rng(5)
-    p = rng.dirichlet(np.ones(50))
-    slope = rng.normal(0, 0.05, 50)
-    slope -= slope.mean()
-    capped, n = _capped_slopes(slope, p, 3.0)
-    assert n > 0 and abs(capped.sum()) < 1e-12
-    assert (p + 3.0 * capped >= 0).all() and (p - 3.0 * capped >= 0).all()
-    small = slope * 1e-4  # nothing to cap: unchanged
-    again, n = _capped_slopes(small - small.sum() * p, p, 3.0)
-    assert n == 0 and np.allclose(again, small - small.sum() * p)
+    assert r.front.shape == (37, 14) and r.middle.shape == r.back.shape == (100, 14)
+    for slope in r.slopes():
+        np.testing.assert_allclose(slope.sum(axis=0), 0.0, atol=1e-12)
+        assert np.abs(slope).max() > 1e-4
 
 
 def test_meta_records_convergence(small):
