@@ -450,24 +450,27 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
         top_f = _best_front(packed, table3)
         row_state(hand, packed, removal, sizes, per_class, work)
         margin = params[7]
-        # Incumbent: the first strongest back with its strongest legal middle; the search below
-        # revisits it, which costs one evaluation and keeps the code simple.
-        gb = 0
+        # Incumbent: the best legal split of the first strongest back (a max the compiler
+        # vectorises, then the first back that reaches it); the search skips that back.
+        top5 = r5[0]
         for s in range(1, 1287):
-            if r5[s] > r5[gb]:
-                gb = s
-        bf = -1
-        bm = -1
-        bb = -1
+            top5 = max(top5, r5[s])
+        gb = 0
+        while r5[gb] != top5:
+            gb += 1
+        bf = bm = bb = -1
+        best = -np.inf
+        count = 0
+        back = _row(tb, top5, state, 2)
         for j in range(56):
             m = rest_mid[gb, j]
             f = rest_front[gb, j]
             if common3[r3[f]] > common5[r5[m]]:
                 continue
-            if bm < 0 or r5[m] > r5[bm]:
-                bf, bm, bb = f, m, gb
-        best = _value(tf, tm, tb, cst, r3[bf], r5[bm], r5[gb], params, state)
-        count = 1
+            count += 1
+            v = _value_with_back(tf, tm, cst, r3[f], r5[m], back, cst[2, top5], params, state)
+            if v > best:
+                best, bf, bm, bb = v, f, m, gb
         deep = 0
         zero = np.uint64(0)
         back_thr = zero
@@ -478,6 +481,8 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
         stale = False
         for t in range(n_backs):
             b = order[t]
+            if b == gb:
+                continue
             rb = r5[b]
             if stale:
                 # The incumbent improved: raise the back threshold (once per back, not per gain).
