@@ -427,8 +427,8 @@ SUIT_SQUARES_MEAN = _sk.SUIT_SQUARES_MEAN
 #: the probabilities are renormalised to sum to one).
 REMOVAL_RATIO_LIMITS = (_sk.RATIO_LO, _sk.RATIO_HI)
 
-#: Rank classes a row has at most (five-card rows: 100; three-card: 37).
-MAX_CLASSES = 100
+#: Rank classes of a three-card row, and of a five-card row (the most a row has).
+FRONT_CLASSES, MAX_CLASSES = 37, 100
 
 
 @lru_cache(maxsize=4)
@@ -450,7 +450,7 @@ class CardRemoval:
 
     The player's hand is summarised by 14 features ``x``: the cards held of each rank minus
     one, and the sum of the squared suit lengths minus its mean (:data:`SUIT_SQUARES_MEAN`).
-    ``front`` (37, 14), ``middle`` and ``back`` (100, 14) hold, per rank class of the row
+    ``front`` (FRONT_CLASSES, 14), ``middle`` and ``back`` (MAX_CLASSES, 14) hold, per rank class of the row
     (:func:`rank_classes`), the change of the class's probability in the opponents' row per
     unit of each feature (least squares, :func:`cpstats.training.fit_card_removal`). Given a
     hand, class ``c`` of field probability ``P[c]`` gets ``P[c] * (1 + ratio[c])`` with
@@ -467,7 +467,8 @@ class CardRemoval:
     meta: dict
 
     def __post_init__(self) -> None:
-        for name, classes in (("front", 37), ("middle", MAX_CLASSES), ("back", MAX_CLASSES)):
+        for name, classes in (("front", FRONT_CLASSES), ("middle", MAX_CLASSES),
+                              ("back", MAX_CLASSES)):
             shape = np.shape(getattr(self, name))
             if shape != (classes, 14):
                 raise OptionError(f"CardRemoval.{name} has shape {shape}; expected ({classes}, 14)"

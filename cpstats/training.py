@@ -68,7 +68,7 @@ from .cards import deal
 from .errors import OptionError
 from .ranking import rank3, rank5
 from .rules import Variant
-from .strategies import (MAX_CLASSES, REMOVAL_RATIO_LIMITS, SUIT_SQUARES_MEAN, TABLES_DIR,
+from .strategies import (FRONT_CLASSES, MAX_CLASSES, REMOVAL_RATIO_LIMITS, SUIT_SQUARES_MEAN, TABLES_DIR,
                          CardRemoval, Decisions, RowTables, _opponents, _variant, ev_decisions,
                          get_strategy, greedy, rank_classes)
 
@@ -78,11 +78,15 @@ __all__ = ["train_tables", "train_preset", "fit_card_removal", "removal_features
 METHODS = ("damped", "fictitious")
 
 
+def _row_ranks(settings: np.ndarray, order: str) -> tuple[np.ndarray, ...]:
+    """int64 ranks of the front, middle and back of each setting (N, 13)."""
+    return (np.asarray(rank3(settings[:, :3], check=False), dtype=np.int64),
+            np.asarray(rank5(settings[:, 3:8], ordering=order, check=False), dtype=np.int64),
+            np.asarray(rank5(settings[:, 8:], ordering=order, check=False), dtype=np.int64))
+
+
 def _histograms(settings: np.ndarray, variant: Variant) -> tuple[np.ndarray, ...]:
-    order = variant.ranking.value
-    f = rank3(settings[:, :3], check=False)
-    m = rank5(settings[:, 3:8], ordering=order, check=False)
-    b = rank5(settings[:, 8:], ordering=order, check=False)
+    f, m, b = _row_ranks(settings, variant.ranking.value)
     return (np.bincount(f, minlength=455).astype(np.float64),
             np.bincount(m, minlength=7462).astype(np.float64),
             np.bincount(b, minlength=7462).astype(np.float64))
@@ -299,7 +303,7 @@ def _fit_removal_once(v: Variant, field: RowTables, deals: int, rng: np.random.G
     order = v.ranking.value
     classes3, classes5 = rank_classes(order)
     classes = (classes3, classes5, classes5)
-    sizes = (int(classes3.max()) + 1, MAX_CLASSES, MAX_CLASSES)
+    sizes = (FRONT_CLASSES, MAX_CLASSES, MAX_CLASSES)
     sums = [np.zeros((n, 14)) for n in sizes]
     counts = [np.zeros(n) for n in sizes]
     xx = np.zeros((14, 14))
@@ -313,11 +317,8 @@ def _fit_removal_once(v: Variant, field: RowTables, deals: int, rng: np.random.G
         x_sum += x.sum(axis=0)
         xd = x.reshape(n, 4, 14)
         total = xd.sum(axis=1)
-        ranks = (rank3(settings[:, :3], check=False),
-                 rank5(settings[:, 3:8], ordering=order, check=False),
-                 rank5(settings[:, 8:], ordering=order, check=False))
-        for row, r in enumerate(ranks):
-            cd = classes[row][np.asarray(r, dtype=np.int64)].reshape(n, 4)
+        for row, r in enumerate(_row_ranks(settings, order)):
+            cd = classes[row][r].reshape(n, 4)
             counts[row] += np.bincount(cd.ravel(), minlength=sizes[row])
             for me in range(4):
                 others = total - xd[:, me]  # the features of the other three hands
@@ -481,9 +482,7 @@ def exploitability(strategy: str | Callable[..., Any] = "ev", *, hands: int = 2_
     gains_out = np.empty(hands)
 
     def ranks(settings: np.ndarray) -> np.ndarray:
-        return np.stack([rank3(settings[:, :3], check=False).astype(np.int32),
-                         rank5(settings[:, 3:8], check=False).astype(np.int32),
-                         rank5(settings[:, 8:], check=False).astype(np.int32)], axis=1)
+        return np.stack(_row_ranks(settings, "H1"), axis=1).astype(np.int32)
 
     for i, hand in enumerate(samples):
         rest = np.setdiff1d(np.arange(52, dtype=np.uint8), hand)
