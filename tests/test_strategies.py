@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import warnings
 
 import numpy as np
@@ -338,6 +339,47 @@ def test_ev_pruning_exact_under_variants(hands, name):
     a, va, _ = S.ev_search(hands[:40], v, tables, prune=True)
     b, vb, _ = S.ev_search(hands[:40], v, tables, prune=False)
     assert (a == b).all() and np.array_equal(va, vb)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("CPSTATS_SLOW") != "1",
+                    reason="about 45 s of compilation; the pruning tests above cover the search "
+                           "itself; run with CPSTATS_SLOW=1 -m slow")
+def test_middle_threshold_from_a_guess_equals_the_search_from_zero(hands):
+    """The search's middle threshold started from any guess (the previous back's) is the one
+    found from zero: too high a guess is caught by its probe, too low a one by the gallop."""
+    from numba import njit
+
+    from cpstats._kernels import pack_hand
+
+    @njit
+    def thresholds(hands, ef, em, eb, ecst, cap3, params, removal, classes, sizes, cases, out):
+        per_class = np.empty((3, removal.shape[2], 4))
+        work = np.empty(14 + removal.shape[2])
+        state = (per_class, classes)
+        for i in range(cases.shape[0]):
+            hand = hands[cases[i, 0]]
+            S._sk.row_state(hand, pack_hand(hand), removal, sizes, per_class, work)
+            top_f, rb, at, guess = cases[i, 1], cases[i, 2], cases[i, 3], cases[i, 4]
+            limit = np.uint64(rb + 1)
+            back = S._sk._row(eb, rb, state, 2)
+            best = S._sk._bound_at(ef, em, eb, ecst, top_f, cap3, back, ecst[2, rb], True,
+                                   params, state, at)
+            out[i, 0] = S._sk._threshold(ef, em, eb, ecst, top_f, cap3, rb, True, params,
+                                         state, best, np.uint64(0), limit)
+            out[i, 1] = S._sk._middle_threshold(ef, em, eb, ecst, top_f, cap3, rb, params,
+                                                state, best, np.uint64(guess), limit)
+
+    rng = np.random.default_rng(4)
+    n = 3000
+    rb = rng.integers(1, 7462, n)
+    cases = np.stack([rng.integers(0, 50, n), rng.integers(0, 455, n), rb,
+                      rng.integers(0, rb + 1), rng.integers(0, rb + 1)], axis=1)
+    model = S._model(V24, S.load_tables(V24))
+    out = np.empty((n, 2), dtype=np.uint64)
+    thresholds(hands[:50], *model[4:], S._sk.class_counts(model[11], *model[:3]), cases, out)
+    assert np.array_equal(out[:, 0], out[:, 1])
+    assert len(np.unique(out[:, 0])) > 50  # thresholds spread over the ranks, not all zero
 
 
 def _corrected_distributions(hand: np.ndarray, tables) -> list[np.ndarray]:
