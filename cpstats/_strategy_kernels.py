@@ -17,8 +17,8 @@ lengths, ``strategies.CardRemoval``), the ranks within a class keeping their pro
 win, loss and loss-payment columns of rank ``r`` then move by the class's share of that change
 below (or above) ``r`` (:func:`_row`). The ratios are above -1 (at least -0.95), so the
 corrected distribution is a distribution for every hand: the corrected columns are monotone in
-the rank like the plain ones, and the envelope tables bound them too. Float32 storage can break that
-monotonicity by rounding; a bound on such a dip, times a bound on the value's slope, is
+the rank like the plain ones, and the envelope tables bound them too. Float32 storage can
+break that monotonicity by rounding; a bound on such a dip, times a bound on the value's slope, is
 ``params[7]``, and a split is pruned only when its bound is below the incumbent by more than
 that.
 """
@@ -333,19 +333,18 @@ def _bound_at(ef, em, eb, ecst, top_f, cap3, back, back_cst, fixed_back, params,
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
-def _threshold(ef, em, eb, ecst, top_f, cap3, rb, fixed_back, params, state, best, start,
-               limit):
-    """A rank below which no middle (with the back at ``rb``, or as strong as the middle when
-    not ``fixed_back``) can beat ``best``: the first rank of the lowest bucket of 2**_SHIFT
-    ranks whose top rank's bound beats it, or ``limit`` when no rank below ``limit`` does.
+def _threshold(ef, em, eb, ecst, top_f, cap3, back, back_cst, fixed_back, params, state, best,
+               start, limit):
+    """A rank below which no middle (with the back's envelope row ``back`` and royalty
+    ``back_cst``, see :func:`_bound_at`, or as strong as the middle when not ``fixed_back``)
+    can beat ``best``: the first rank of the lowest bucket of 2**_SHIFT ranks whose top rank's
+    bound beats it, or ``limit`` when no rank below ``limit`` does.
 
     The bound is monotone in the rank, so the exact threshold lies in that bucket; rounding
     down to the bucket costs a few more evaluations and saves half the probes. ``start`` is a
     threshold found for a lower ``best`` (the incumbent only grows): gallop up from it, then
     bisect over buckets.
     """
-    back = _row(eb, rb, state, 2)
-    back_cst = ecst[2, rb]
     one = np.uint64(1)
     shift = np.uint64(_SHIFT)
     top = np.uint64((1 << _SHIFT) - 1)
@@ -377,8 +376,9 @@ def _threshold(ef, em, eb, ecst, top_f, cap3, rb, fixed_back, params, state, bes
 
 
 @njit(cache=_CACHE, nogil=True, inline="always")
-def _middle_threshold(ef, em, eb, ecst, top_f, cap3, rb, params, state, best, guess, limit):
-    """:func:`_threshold` for the middle with the back at ``rb``, starting from ``guess``, the
+def _middle_threshold(ef, em, eb, ecst, top_f, cap3, back, back_cst, params, state, best, guess,
+                      limit):
+    """:func:`_threshold` for the middle with a fixed back, starting from ``guess``, the
     previous back's threshold (the same bucket for four backs in five): a probe at the top of
     the bucket below the guess's shows that no middle below that bucket can win, then the
     gallop starts at the guess's bucket (two probes in all where the bisection from zero took
@@ -387,13 +387,12 @@ def _middle_threshold(ef, em, eb, ecst, top_f, cap3, rb, params, state, best, gu
     one = np.uint64(1)
     zero = np.uint64(0)
     bucket = min(guess, limit - one) >> shift
-    if bucket > zero and _bound_at(ef, em, eb, ecst, top_f, cap3, _row(eb, rb, state, 2),
-                                   ecst[2, rb], True, params, state,
-                                   (bucket << shift) - one) <= best:
-        return _threshold(ef, em, eb, ecst, top_f, cap3, rb, True, params, state, best,
-                          bucket << shift, limit)
-    return _threshold(ef, em, eb, ecst, top_f, cap3, rb, True, params, state, best, zero,
-                      limit)
+    if bucket > zero and _bound_at(ef, em, eb, ecst, top_f, cap3, back, back_cst, True, params,
+                                   state, (bucket << shift) - one) <= best:
+        return _threshold(ef, em, eb, ecst, top_f, cap3, back, back_cst, True, params, state,
+                          best, bucket << shift, limit)
+    return _threshold(ef, em, eb, ecst, top_f, cap3, back, back_cst, True, params, state, best,
+                      zero, limit)
 
 
 _SHIFT = 6
@@ -505,9 +504,13 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
         zero = np.uint64(0)
         guess = zero
         back_thr = zero
+        # The envelope row and royalty of the back being searched (the bound checks and
+        # thresholds of one back share them); unused by the back threshold.
+        env_back = (0.0, 0.0, 0.0, 0.0)
+        env_back_cst = np.float32(0.0)
         if prune:
-            back_thr = _threshold(ef, em, eb, ecst, top_f, cap3, 0, False, params, state,
-                                  best - margin, zero, np.uint64(7462))
+            back_thr = _threshold(ef, em, eb, ecst, top_f, cap3, env_back, env_back_cst, False,
+                                  params, state, best - margin, zero, np.uint64(7462))
         n_backs = _sort_desc(r5, back_thr, cand, order, buckets)
         stale = False
         for t in range(n_backs):
@@ -517,8 +520,9 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
             rb = r5[b]
             if stale:
                 # The incumbent improved: raise the back threshold (once per back, not per gain).
-                back_thr = _threshold(ef, em, eb, ecst, top_f, cap3, 0, False, params, state,
-                                      best - margin, back_thr, np.uint64(7462))
+                back_thr = _threshold(ef, em, eb, ecst, top_f, cap3, env_back, env_back_cst,
+                                      False, params, state, best - margin, back_thr,
+                                      np.uint64(7462))
                 stale = False
             if rb < back_thr:
                 # Backs come strongest first (by bucket) and the back bound is monotone.
@@ -538,12 +542,15 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
                 top_m = max(top_m, _gk._best_flush(rest, flush, flush_best)[0])
                 top_m = min(top_m, np.int64(rb))
                 rest_f = _best_front(rest, table3)
-                if _value(ef, em, eb, ecst, min(rest_f, cap3[top_m]), top_m, rb, params,
-                          state) <= best - margin:
+                env_back = _row(eb, rb, state, 2)
+                env_back_cst = ecst[2, rb]
+                if _bound_at(ef, em, eb, ecst, rest_f, cap3, env_back, env_back_cst, True,
+                             params, state, top_m) <= best - margin:
                     continue
                 deep += 1
-                mid_thr = _middle_threshold(ef, em, eb, ecst, rest_f, cap3, rb, params, state,
-                                            best - margin, guess, np.uint64(top_m + 1))
+                mid_thr = _middle_threshold(ef, em, eb, ecst, rest_f, cap3, env_back,
+                                            env_back_cst, params, state, best - margin, guess,
+                                            np.uint64(top_m + 1))
                 guess = mid_thr
                 if mid_thr > top_m:
                     continue
@@ -573,8 +580,9 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
                     best, bf, bm, bb = v, f, m, b
                     if prune:
                         stale = True
-                        mid_thr = _threshold(ef, em, eb, ecst, rest_f, cap3, rb, True, params,
-                                             state, best - margin, mid_thr, np.uint64(rb + 1))
+                        mid_thr = _threshold(ef, em, eb, ecst, rest_f, cap3, env_back,
+                                             env_back_cst, True, params, state, best - margin,
+                                             mid_thr, np.uint64(rb + 1))
                         guess = mid_thr
         value[i] = best
         visited[i, 0] = count

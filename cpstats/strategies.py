@@ -450,14 +450,15 @@ class CardRemoval:
 
     The player's hand is summarised by 14 features ``x``: the cards held of each rank minus
     one, and the sum of the squared suit lengths minus its mean (:data:`SUIT_SQUARES_MEAN`).
-    ``front`` (FRONT_CLASSES, 14), ``middle`` and ``back`` (MAX_CLASSES, 14) hold, per rank class of the row
-    (:func:`rank_classes`), the change of the class's probability in the opponents' row per
-    unit of each feature (least squares, :func:`cpstats.training.fit_card_removal`). Given a
-    hand, class ``c`` of field probability ``P[c]`` gets ``P[c] * (1 + ratio[c])`` with
-    ``ratio[c] = slope[c] @ x / P[c]`` clipped to :data:`REMOVAL_RATIO_LIMITS`, then
-    renormalised so the probabilities sum to one (unless the sum is outside [0.5, 2], which
-    is clipped); the ranks within a class keep their field proportions. A first-order
-    model: holding two aces makes the opponents' pairs of aces rarer, whatever their kickers.
+    ``front`` (FRONT_CLASSES, 14), ``middle`` and ``back`` (MAX_CLASSES, 14) hold, per rank
+    class of the row (:func:`rank_classes`), the change of the class's probability in the
+    opponents' row per unit of each feature (least squares,
+    :func:`cpstats.training.fit_card_removal`). Given a hand, class ``c`` of field probability
+    ``P[c]`` gets ``P[c] * (1 + ratio[c])`` with ``ratio[c] = slope[c] @ x / P[c]`` clipped to
+    :data:`REMOVAL_RATIO_LIMITS`, then renormalised so the probabilities sum to one (unless the
+    sum is outside [0.5, 2], which is clipped); the ranks within a class keep their field
+    proportions. A first-order model: holding two aces makes the opponents' pairs of aces rarer,
+    whatever their kickers.
     ``meta`` records the fit.
     """
 

@@ -68,9 +68,9 @@ from .cards import deal
 from .errors import OptionError
 from .ranking import rank3, rank5
 from .rules import Variant
-from .strategies import (FRONT_CLASSES, MAX_CLASSES, REMOVAL_RATIO_LIMITS, SUIT_SQUARES_MEAN, TABLES_DIR,
-                         CardRemoval, Decisions, RowTables, _opponents, _variant, ev_decisions,
-                         get_strategy, greedy, rank_classes)
+from .strategies import (FRONT_CLASSES, MAX_CLASSES, REMOVAL_RATIO_LIMITS, SUIT_SQUARES_MEAN,
+                         TABLES_DIR, CardRemoval, Decisions, RowTables, _opponents, _variant,
+                         ev_decisions, get_strategy, greedy, rank_classes)
 
 __all__ = ["train_tables", "train_preset", "fit_card_removal", "removal_features", "save_tables",
            "match", "MatchResult", "exploitability", "Exploitability"]

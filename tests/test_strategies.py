@@ -365,10 +365,10 @@ def test_middle_threshold_from_a_guess_equals_the_search_from_zero(hands):
             back = S._sk._row(eb, rb, state, 2)
             best = S._sk._bound_at(ef, em, eb, ecst, top_f, cap3, back, ecst[2, rb], True,
                                    params, state, at)
-            out[i, 0] = S._sk._threshold(ef, em, eb, ecst, top_f, cap3, rb, True, params,
-                                         state, best, np.uint64(0), limit)
-            out[i, 1] = S._sk._middle_threshold(ef, em, eb, ecst, top_f, cap3, rb, params,
-                                                state, best, np.uint64(guess), limit)
+            out[i, 0] = S._sk._threshold(ef, em, eb, ecst, top_f, cap3, back, ecst[2, rb], True,
+                                         params, state, best, np.uint64(0), limit)
+            out[i, 1] = S._sk._middle_threshold(ef, em, eb, ecst, top_f, cap3, back, ecst[2, rb],
+                                                params, state, best, np.uint64(guess), limit)
 
     rng = np.random.default_rng(4)
     n = 3000
