@@ -1,5 +1,10 @@
 """Foundation benchmarks: rank5, rank3, deal + detect naturals, memory of ``cpstats naturals``.
 
+Also the price of the default card check (audit 13.22): each public entry that checks cards
+(``rank5``, ``rank3``, ``natural_mask``, ``is_foul``) timed with ``check=True`` (the default,
+validated in the kernel) and ``check=False``, interleaved in the same process; the ratio of the
+medians is the checked speed as a fraction of the unchecked one (target >= 0.8).
+
 Prints medians of several runs on one core, with baselines (phevaluator's and eval7's per-hand
 Python calls, if installed) measured in the same process. Run: ``python benchmarks/bench_foundation.py``.
 """
@@ -18,6 +23,8 @@ import numpy as np
 from cpstats import rank3, rank5
 from cpstats.blocks import root_seed, shuffled_decks
 from cpstats.frequencies import _natural_block
+from cpstats.naturals import natural_mask
+from cpstats.setting import is_foul
 
 RUNS = 5
 
@@ -30,6 +37,19 @@ def median_rate(fn, items: int, runs: int = RUNS) -> float:
         fn()
         times.append(time.perf_counter() - start)
     return items / statistics.median(times)
+
+
+def checked_ratio(name: str, fn, items: int, rounds: int = 3) -> float:
+    """Print checked and unchecked rates of ``fn(check=...)`` (medians of interleaved runs)."""
+    fn(check=True)
+    fn(check=False)
+    checked, unchecked = [], []
+    for _ in range(rounds):
+        unchecked.append(median_rate(lambda: fn(check=False), items))
+        checked.append(median_rate(lambda: fn(check=True), items))
+    c, u = statistics.median(checked), statistics.median(unchecked)
+    print(f"{name:<22} checked {c / 1e6:8.1f} M/s, unchecked {u / 1e6:8.1f} M/s, ratio {c / u:.2f}")
+    return c / u
 
 
 def main() -> None:
@@ -49,6 +69,14 @@ def main() -> None:
     print(f"rank5: {r5 / 1e6:8.1f} M hands/s with an out= buffer, {r5a / 1e6:.1f} M/s allocating "
           f"(10M random hands, median of {RUNS})")
     print(f"rank3: {r3 / 1e6:8.1f} M hands/s with an out= buffer, {r3a / 1e6:.1f} M/s allocating")
+    print("the default card check (in the kernel) against check=False, same process:")
+    checked_ratio("rank5 (out=)", lambda check: rank5(hands5, check=check, out=buf5), len(hands5))
+    checked_ratio("rank5 (allocating)", lambda check: rank5(hands5, check=check), len(hands5))
+    checked_ratio("rank3 (out=)", lambda check: rank3(hands3, check=check, out=buf3), len(hands3))
+    hands13 = np.ascontiguousarray(decks[:1_000_000].reshape(-1, 13))
+    checked_ratio("natural_mask (13)", lambda check: natural_mask(hands13, check=check),
+                  len(hands13))
+    checked_ratio("is_foul (13)", lambda check: is_foul(hands13, check=check), len(hands13))
     sample = hands5[:20_000].tolist()
     try:
         from phevaluator import evaluate_cards

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._kernels import popcount
+
 _CACHE = True
 
 NORMAL, FOUL, SURRENDER, NATURAL = 0, 1, 2, 3
@@ -305,13 +307,34 @@ def settle_kernel(fr, mr, br, settings, nat_bits, surr, dealt, stacks, use_stack
 
 
 @njit(cache=_CACHE, nogil=True)
-def split_rows(settings, front, middle, back):
+def split_rows(settings, check_deck, front, middle, back):
     """Copy ``settings[..., :3]``, ``[..., 3:8]`` and ``[..., 8:]`` (flattened to rows) into
-    contiguous arrays; numpy's strided copy of five-byte rows is several times slower."""
-    flat = settings.reshape(-1, 13)
-    for i in range(flat.shape[0]):
-        for c in range(3):
-            front[i, c] = flat[i, c]
-        for c in range(5):
-            middle[i, c] = flat[i, 3 + c]
-            back[i, c] = flat[i, 8 + c]
+    contiguous arrays; numpy's strided copy of five-byte rows is several times slower.
+
+    ``settings`` is ``uint8[D, H, 13]``; returns the index of the first deal holding a code
+    >= 52, a hand holding a card twice or, with ``check_deck``, a card in two hands (one OR per
+    card), or -1.
+    """
+    n_hands = settings.shape[1]
+    i = 0
+    for d in range(settings.shape[0]):
+        seen = np.int64(0)
+        for h in range(n_hands):
+            hand = np.int64(0)
+            for c in range(13):
+                code = settings[d, h, c]
+                if code >= 52:
+                    return d
+                hand |= np.int64(1) << np.int64(code)
+            if popcount(hand) != 13:
+                return d
+            seen |= hand
+            for c in range(3):
+                front[i, c] = settings[d, h, c]
+            for c in range(5):
+                middle[i, c] = settings[d, h, 3 + c]
+                back[i, c] = settings[d, h, 8 + c]
+            i += 1
+        if check_deck and popcount(seen) != 13 * n_hands:
+            return d
+    return -1

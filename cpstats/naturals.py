@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from . import _kernels
-from .cards import check_hands
+from .cards import _as_codes, _hand_error
 from .errors import OptionError
 
 __all__ = ["NATURALS", "natural_mask", "detect_naturals", "natural_names"]
@@ -150,6 +150,9 @@ def natural_mask(hands, *, qka_front_straight: bool = True, straight_flush_count
                  check: bool = True) -> np.ndarray:
     """Naturals held by each hand as a ``uint32`` bit mask (bit i is ``NATURALS[i]``).
 
+    ``check`` (the default) refuses codes out of 0..51 and a card twice in a hand, inside the
+    detection kernel; ``check=False`` is for cards already dealt.
+
     Examples
     --------
     >>> bits = natural_mask("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac")
@@ -158,10 +161,14 @@ def natural_mask(hands, *, qka_front_straight: bool = True, straight_flush_count
     """
     qka = _bool_option("qka_front_straight", qka_front_straight)
     sf_counts = _bool_option("straight_flush_counts", straight_flush_counts)
-    arr = check_hands(hands, 13) if check else np.ascontiguousarray(hands, dtype=np.uint8)
+    arr = _as_codes(hands, 13) if check else np.ascontiguousarray(hands, dtype=np.uint8)
     flat = arr.reshape(-1, 13)
     out = np.empty(flat.shape[0], dtype=np.uint32)
-    _kernels.natural_bits_kernel(flat, *kernel_tables(qka), out)
+    if not check:
+        _kernels.natural_bits_kernel(flat, *kernel_tables(qka), out)
+    elif (bad := _kernels.natural_bits_checked_kernel(flat, *kernel_tables(qka),
+                                                      _kernels.PACKED_BIT_ANY, out)) >= 0:
+        raise _hand_error(flat, bad)
     if not sf_counts:
         _strict_rows(flat, out, qka)
     return out.reshape(arr.shape[:-1])
@@ -194,9 +201,20 @@ def _strict_rows(flat: np.ndarray, bits: np.ndarray, qka: bool) -> None:
 
 
 def natural_names(bits) -> list[str]:
-    """Names of the naturals in one bit mask."""
-    value = int(bits)
-    return [name for i, name in enumerate(NATURALS) if value >> i & 1]
+    """Names of the naturals in one bit mask (one hand's value of :func:`natural_mask`).
+
+    Raises
+    ------
+    OptionError
+        Unless ``bits`` is one integer in ``0..2**18 - 1`` (a negative mask would name all 18).
+    """
+    value = bits[()] if isinstance(bits, np.ndarray) and bits.ndim == 0 else bits
+    limit = 1 << len(NATURALS)
+    if (not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_))
+            or not 0 <= value < limit):
+        raise OptionError(f"bits={bits!r} is invalid: one natural bit mask, an integer in "
+                          f"0..{limit - 1}")
+    return [name for i, name in enumerate(NATURALS) if int(value) >> i & 1]
 
 
 def detect_naturals(hands, *, qka_front_straight: bool = True,

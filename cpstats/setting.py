@@ -9,11 +9,13 @@ under H5 (a low middle) only back >= front is required.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from functools import lru_cache
 
 import numpy as np
 
-from .cards import check_hands, format_cards, parse_cards
+from . import _kernels, _tables
+from .cards import DECK_SIZE, _as_codes, _hand_error, check_hands, format_cards, parse_cards
 from .errors import CardError
 from .ranking import Ordering, _ordering, rank3, rank5
 
@@ -87,6 +89,9 @@ def is_foul(settings, *, ordering: str | Ordering = "H1", check: bool = True) ->
     ----------
     settings
         Codes of shape ``(..., 13)`` laid out front|middle|back, or a setting string.
+    check
+        Refuse codes out of 0..51 and a card twice in a setting (checked while the rows are
+        split, in one kernel pass); ``check=False`` is for settings of dealt cards.
 
     Examples
     --------
@@ -95,19 +100,26 @@ def is_foul(settings, *, ordering: str | Ordering = "H1", check: bool = True) ->
     >>> bool(is_foul("Td Ts 4h / 6s 6c 9c Qs 8c / 3h 3d 3s 2h 2d"))
     True
     """
-    arr = _as_settings(settings) if check else np.asarray(settings, dtype=np.uint8)
     order = _ordering(ordering)
-    front = arr[..., :3]
-    middle = arr[..., 3:8]
-    back = arr[..., 8:]
+    if not check:
+        arr = np.ascontiguousarray(settings, dtype=np.uint8)
+    else:
+        arr = parse_setting(settings) if isinstance(settings, str) else _as_codes(settings, 13)
+    rows = arr.reshape(-1, 13)
+    front = np.empty((rows.shape[0], 3), dtype=np.uint8)
+    middle = np.empty((rows.shape[0], 5), dtype=np.uint8)
+    back = np.empty((rows.shape[0], 5), dtype=np.uint8)
+    bad = _kernels.split_settings_kernel(rows, check, _kernels.CARD_MASK, front, middle, back)
+    if bad >= 0:
+        raise _hand_error(rows, bad)
     if order is Ordering.DEUCE_TO_SEVEN:
         back_common = rank5(back, ordering="H1", scale="common", check=False)
-        return back_common < rank3(front, scale="common", check=False)
+        return (back_common < rank3(front, scale="common", check=False)).reshape(arr.shape[:-1])
     back_rank = rank5(back, ordering=order, check=False)
     middle_rank = rank5(middle, ordering=order, check=False)
-    middle_common = rank5(middle, ordering=order, scale="common", check=False)
+    middle_common = _tables.five_card_tables(order.value).common[middle_rank]
     front_common = rank3(front, ordering=order, scale="common", check=False)
-    return (back_rank < middle_rank) | (middle_common < front_common)
+    return ((back_rank < middle_rank) | (middle_common < front_common)).reshape(arr.shape[:-1])
 
 
 def legal_settings(hand, *, ordering: str | Ordering = "H1") -> np.ndarray:
@@ -124,6 +136,38 @@ def legal_settings(hand, *, ordering: str | Ordering = "H1") -> np.ndarray:
     return settings[~is_foul(settings, ordering=ordering, check=False)]
 
 
+def _check_settings_of(hands: np.ndarray, settings, who: str, start: int = 0) -> np.ndarray:
+    """``settings`` as ``uint8[N, 13]``, refused unless each row is its row of ``hands`` (valid
+    ``uint8[N, 13]``, same shape) rearranged.
+
+    Codes of another integer dtype are range-checked before the cast (nothing wraps); the rows
+    are compared in one numba pass (the 52-bit masks of setting and hand are equal). Errors
+    name ``who`` and the row (``start`` + its index), e.g. ``strategy 'mine' returned setting 3
+    with cards not dealt to that hand (Kd instead of 2c)``.
+    """
+    raw = np.asarray(settings)
+    if raw.dtype.kind not in "iu":
+        raise CardError(f"{who} returned settings of dtype {raw.dtype}: card codes must be "
+                        "integers 0..51")
+    if raw.dtype != np.uint8 and raw.size and (raw.min() < 0 or raw.max() >= DECK_SIZE):
+        row, col = np.argwhere((raw < 0) | (raw >= DECK_SIZE))[0]
+        raise CardError(f"{who} returned card code {int(raw[row, col])} in setting {start + row}: "
+                        "codes are 0..51")
+    codes = np.ascontiguousarray(raw, dtype=np.uint8)
+    bad = _kernels.first_unlike_row(hands, codes, _kernels.CARD_MASK)
+    if bad < 0:
+        return codes
+    row = codes[bad]
+    if (row >= DECK_SIZE).any():
+        raise CardError(f"{who} returned card code {int(row[row >= DECK_SIZE][0])} in setting "
+                        f"{start + bad}: codes are 0..51")
+    given, dealt = Counter(row.tolist()), Counter(hands[bad].tolist())
+    extra = format_cards(sorted((given - dealt).elements()))
+    missing = format_cards(sorted((dealt - given).elements()))
+    raise CardError(f"{who} returned setting {start + bad} with cards not dealt to that hand "
+                    f"({extra} instead of {missing})")
+
+
 def _as_settings(settings) -> np.ndarray:
     if isinstance(settings, str):
         return parse_setting(settings)
@@ -138,6 +182,9 @@ def parse_setting(text: str) -> np.ndarray:
     >>> format_setting(parse_setting("6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"))
     '6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d'
     """
+    if not isinstance(text, str):
+        raise CardError(f"setting={text!r} is invalid: write 'front / middle / back' (3, 5 and 5 "
+                        "cards), e.g. '6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d'")
     rows = text.split("/")
     if len(rows) != 3:
         raise CardError(

@@ -50,6 +50,7 @@ Decisions (where the rulebook leaves a choice open):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -138,14 +139,50 @@ def resolve_variant(variant: Variant | str) -> Variant:
 
 
 def _codes(value: Any, index: int) -> np.ndarray:
-    if isinstance(value, str):
-        if "/" in value:
-            return parse_setting(value)
-        return parse_cards(value, count=13)
+    """The 13 codes of hand ``index`` given to :func:`settle`; errors name the hand."""
     try:
-        return check_hands(value, 13).reshape(13)
+        if isinstance(value, str):
+            return parse_setting(value) if "/" in value else parse_cards(value, count=13)
+        codes = check_hands(value, 13)
+        if codes.ndim != 1:
+            raise CardError(f"expected one hand of 13 cards, got shape {codes.shape}")
+        return codes
     except CardError as err:
         raise CardError(f"hand {index}: {err}") from None
+
+
+def _seated(v: Variant, n_hands: int, what: str) -> Variant:
+    """``v`` seating as many players as ``n_hands`` hands make (audit 13.17): ``v`` itself when
+    it does, else ``v.replace(players=n_hands)``; refused where the rules fix the table
+    (criss-cross, a stakes matrix of another size, a home run needing more players)."""
+    per_seat = v.hands_per_player
+    if n_hands == v.players * per_seat:
+        return v
+    if per_seat != 1:
+        raise OptionError(f"{what}: criss-cross (deal=D3) deals two hands to each of {v.players} "
+                          f"players, so {v.players * per_seat} are needed")
+    if not 2 <= n_hands <= 4:
+        raise OptionError(f"{what}: {v} needs {v.players} hands (or one hand per player, 2 to 4 "
+                          "players)")
+    try:
+        return v.replace(players=n_hands)
+    except OptionError as err:
+        raise OptionError(f"{what}, so players={n_hands}, which {v} does not allow: {err}") from None
+
+
+def _stacks(stacks: Any, players: int) -> list[float]:
+    """Chips per seat for :func:`settle`: one finite number >= 0 per seat."""
+    try:
+        values = list(stacks)
+    except TypeError:
+        values = None
+    if values is None or len(values) != players:
+        raise OptionError(f"stacks={stacks!r} is invalid: one stack >= 0 per seat ({players} seats)")
+    for seat, value in enumerate(values):
+        number = isinstance(value, (int, float, np.integer, np.floating))
+        if not number or isinstance(value, bool) or not math.isfinite(value) or value < 0:
+            raise OptionError(f"stacks[{seat}]={value!r} is invalid: chips are a finite number >= 0")
+    return [float(value) for value in values]
 
 
 def _natural_bits(variant: Variant, codes: np.ndarray) -> int:
@@ -165,11 +202,15 @@ def settle(variant: Variant | str, hands: Sequence[Any], *, check_deck: bool = T
     hands
         One entry per hand in seat order (two per seat in criss-cross, seat 0's first): a
         setting string ``"front / middle / back"``, 13 codes laid out front|middle|back, a
-        :class:`Declare` or a :class:`Surrender`.
+        :class:`Declare` or a :class:`Surrender`. The number of hands is the number of players:
+        a variant seating another number is settled as ``variant.replace(players=len(hands))``
+        (the result's ``variant`` says so), refused where the rules fix the table (criss-cross
+        deals four hands, a stakes matrix has its size, a home run may need more players).
     check_deck
         Require the hands to share no card (switch off for a misprinted example such as 002's).
     stacks
-        Chips per seat at the start of the deal (S-CHIPS, used when ``chips_limit`` is on).
+        Chips per seat at the start of the deal (S-CHIPS, used when ``chips_limit`` is on): one
+        finite number >= 0 per seat.
 
     Returns
     -------
@@ -180,8 +221,8 @@ def settle(variant: Variant | str, hands: Sequence[Any], *, check_deck: bool = T
     CardError
         For a malformed hand or a card dealt twice.
     OptionError
-        For the wrong number of hands, a natural not in play or not held, a surrender the
-        variant does not allow.
+        For a number of hands no table of the variant seats, a natural not in play or not held,
+        a surrender the variant does not allow, stacks that are not chips.
 
     Examples
     --------
@@ -193,11 +234,11 @@ def settle(variant: Variant | str, hands: Sequence[Any], *, check_deck: bool = T
     >>> result.pairs.loc[0, ["front", "middle", "back", "points", "bonuses", "total"]].tolist()
     [1.0, -1.0, 1.0, 1.0, 1.0, 2.0]
     """
-    v = resolve_variant(variant)
+    if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__"):
+        raise OptionError(f"hands={hands!r} is invalid: a list of hands in seat order (setting "
+                          "strings, codes, Declare or Surrender)")
+    v = _seated(resolve_variant(variant), len(hands), f"hands has {len(hands)} entries")
     expected = v.players * v.hands_per_player
-    if len(hands) != expected:
-        raise OptionError(f"hands has {len(hands)} entries: {v.name} with players={v.players} "
-                          f"needs {expected} hands")
     settings = np.empty((expected, 13), dtype=np.uint8)
     naturals = [0] * expected
     surrender = [False] * expected
@@ -232,10 +273,7 @@ def settle(variant: Variant | str, hands: Sequence[Any], *, check_deck: bool = T
                                     f"{i}: a card is dealt once (check_deck=False allows it)")
                 seen[int(code)] = i
     if stacks is not None:
-        stacks = [float(s) for s in stacks]
-        if len(stacks) != v.players or any(s < 0 for s in stacks):
-            raise OptionError(f"stacks={stacks} is invalid: one stack >= 0 per seat "
-                              f"({v.players} seats)")
+        stacks = _stacks(stacks, v.players)
     result = _reference.settle_reference(v, settings, naturals=naturals, surrender=surrender,
                                          stacks=stacks)
     pairs = pd.DataFrame([[getattr(r, c) for c in PAIR_COLUMNS] for r in result.pairs],
@@ -247,6 +285,56 @@ def settle(variant: Variant | str, hands: Sequence[Any], *, check_deck: bool = T
 
 
 # -- the vectorized engine --------------------------------------------------------------------
+
+def _deal_codes(settings: Any, v: Variant) -> np.ndarray:
+    """``settings`` as contiguous ``uint8[D, H, 13]``; integer codes of another dtype are checked
+    to be 0..51 before the cast (uint8 codes are checked in ``split_rows``)."""
+    arr = np.asarray(settings)
+    if arr.ndim != 3 or arr.shape[2] != 13:
+        n = v.players * v.hands_per_player
+        raise OptionError(f"settings has shape {arr.shape}: expected (deals, {n}, 13) for {v} "
+                          "(or (deals, H, 13): H hands seat H players)")
+    if arr.dtype.kind not in "iu":
+        raise CardError(f"settings of dtype {arr.dtype} is invalid: card codes are integers 0..51")
+    if arr.dtype != np.uint8 and arr.size and (arr.min() < 0 or arr.max() >= 52):
+        d, h, c = np.argwhere((arr < 0) | (arr >= 52))[0]
+        raise CardError(f"settings deal {d}, hand {h}: card code {int(arr[d, h, c])} is invalid: "
+                        "codes are 0..51")
+    return np.ascontiguousarray(arr, dtype=np.uint8)
+
+
+def _deal_error(deal: np.ndarray, index: int) -> CardError:
+    """The error for a deal (``uint8[H, 13]``) holding a code >= 52 or a card twice."""
+    codes = deal.reshape(-1)
+    if (codes >= 52).any():
+        return CardError(f"settings deal {index} holds card code {int(codes[codes >= 52][0])}: "
+                         "codes are 0..51")
+    for h, hand in enumerate(deal):
+        values, counts = np.unique(hand, return_counts=True)
+        if (counts > 1).any():
+            return CardError(f"settings deal {index}, hand {h} holds "
+                             f"{format_cards(values[counts > 1][:1])} twice: a hand cannot "
+                             "repeat a card")
+    values, counts = np.unique(codes, return_counts=True)
+    return CardError(f"settings deal {index} holds {format_cards(values[counts > 1][:1])} twice: "
+                     "a card is dealt once (check_deck=False allows it)")
+
+
+def _stack_array(stacks: Any, shape: tuple[int, int]) -> np.ndarray:
+    """Chips for :func:`settle_many`: ``float64`` of ``shape``, finite and >= 0."""
+    try:
+        arr = np.ascontiguousarray(stacks, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise OptionError(f"stacks is invalid: expected numbers of shape {shape}") from None
+    if arr.shape != shape:
+        raise OptionError(f"stacks has shape {arr.shape}: expected {shape} chips >= 0")
+    wrong = ~np.isfinite(arr) | (arr < 0)
+    if wrong.any():
+        d, seat = np.argwhere(wrong)[0]
+        raise OptionError(f"stacks[{d}, {seat}]={float(arr[d, seat])!r} is invalid: chips are a "
+                          "finite number >= 0")
+    return arr
+
 
 def _dealt_bonus(variant: Variant, settings: np.ndarray) -> np.ndarray:
     """RM-DEALT bonus per hand (see :func:`cpstats._reference._dealt_bonus`)."""
@@ -266,8 +354,8 @@ def _dealt_bonus(variant: Variant, settings: np.ndarray) -> np.ndarray:
 
 
 def settle_many(variant: Variant | str, settings: np.ndarray, *, naturals: np.ndarray | None = None,
-                surrender: np.ndarray | None = None,
-                stacks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                surrender: np.ndarray | None = None, stacks: np.ndarray | None = None,
+                check_deck: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Settle many deals under one variant (vectorized: ranks in bulk, then a numba kernel).
 
     Parameters
@@ -275,8 +363,11 @@ def settle_many(variant: Variant | str, settings: np.ndarray, *, naturals: np.nd
     variant
         A :class:`~cpstats.rules.Variant`, a preset name or a variant string.
     settings
-        ``uint8[D, H, 13]``: every hand front|middle|back (H = players x hands per player).
-        Cards are not checked for duplicates.
+        ``uint8[D, H, 13]``: every hand front|middle|back (H = players x hands per player), or
+        codes of another integer dtype in 0..51. ``H`` is the number of players: a variant
+        seating another number is settled as ``variant.replace(players=H)``, refused where the
+        rules fix the table (as :func:`settle`). Each deal is checked in the engine's kernel:
+        codes 0..51, no card twice in a hand or (with ``check_deck``) in the deal.
     naturals
         ``uint32[D, H]`` declared natural bits (0: none); the caller declares only naturals the
         hand holds (e.g. from :func:`cpstats.naturals.natural_mask`). Bits not in the schedule
@@ -284,7 +375,20 @@ def settle_many(variant: Variant | str, settings: np.ndarray, *, naturals: np.nd
     surrender
         ``bool[D, H]``: hands that surrender (only where the variant allows it).
     stacks
-        ``float64[D, players]`` chips at the start of each deal (S-CHIPS, with ``chips_limit``).
+        ``float64[D, players]`` chips at the start of each deal (S-CHIPS, with ``chips_limit``),
+        finite and >= 0.
+    check_deck
+        Require the hands of a deal to share no card, as :func:`settle` (switch off for a
+        misprinted example such as 002's; a hand holding a card twice is refused regardless).
+
+    Raises
+    ------
+    CardError
+        Naming the first deal holding a code out of 0..51 (checked before any cast, so -1 or
+        256 never wrap to a card), a card twice, or codes that are not integers.
+    OptionError
+        For shapes that do not fit, a number of hands no table of the variant seats, stacks
+        that are not chips, a surrender the variant does not allow.
 
     Returns
     -------
@@ -304,13 +408,9 @@ def settle_many(variant: Variant | str, settings: np.ndarray, *, naturals: np.nd
     ([[2.0, -2.0]], [0.0])
     """
     v = resolve_variant(variant)
-    arr = np.ascontiguousarray(settings, dtype=np.uint8)
-    n_hands = v.players * v.hands_per_player
-    if arr.ndim != 3 or arr.shape[1:] != (n_hands, 13):
-        raise OptionError(f"settings has shape {arr.shape}: expected (deals, {n_hands}, 13) "
-                          f"for {v.name} with players={v.players}")
-    if arr.size and int(arr.max()) > 51:
-        raise CardError(f"settings holds card code {int(arr.max())}: codes are 0..51")
+    arr = _deal_codes(settings, v)
+    v = _seated(v, arr.shape[1], f"settings has {arr.shape[1]} hands a deal")
+    n_hands = arr.shape[1]
     n_deals = arr.shape[0]
     shape = (n_deals, n_hands)
     if naturals is None:
@@ -329,10 +429,7 @@ def settle_many(variant: Variant | str, settings: np.ndarray, *, naturals: np.nd
             raise OptionError(f"surrender is not allowed under {v}")
     use_stacks = v.chips_limit and stacks is not None
     if use_stacks:
-        stack_arr = np.ascontiguousarray(stacks, dtype=np.float64)
-        if stack_arr.shape != (n_deals, v.players) or (stack_arr < 0).any():
-            raise OptionError(f"stacks has shape {stack_arr.shape}: expected {(n_deals, v.players)}"
-                              " chips >= 0")
+        stack_arr = _stack_array(stacks, (n_deals, v.players))
     else:
         stack_arr = np.zeros((1, 1), dtype=np.float64)
 
@@ -342,7 +439,9 @@ def settle_many(variant: Variant | str, settings: np.ndarray, *, naturals: np.nd
     front = np.empty((rows, 3), dtype=np.uint8)
     middle = np.empty((rows, 5), dtype=np.uint8)
     back = np.empty((rows, 5), dtype=np.uint8)
-    _settle_kernels.split_rows(arr, front, middle, back)
+    bad = _settle_kernels.split_rows(arr, bool(check_deck), front, middle, back)
+    if bad >= 0:
+        raise _deal_error(arr[bad], bad)
     fr = rank3(front, check=False).reshape(shape)
     mr = rank5(middle, ordering=order, check=False).reshape(shape)
     br = rank5(back, ordering=back_order, check=False).reshape(shape)

@@ -174,21 +174,44 @@ def _variant(variant: Variant | str) -> Variant:
     return load_variant(str(variant))
 
 
-def _as_decisions(result: Any, n: int) -> Decisions:
+def _as_decisions(result: Any, hands: np.ndarray | int, name: str = "strategy",
+                  start: int = 0) -> Decisions:
+    """A strategy's ``result`` as :class:`Decisions`, checked against the ``hands`` it was given.
+
+    Every strategy's output passes here (audit 13.14): the shapes, then the settings, refused
+    unless each is its hand rearranged (codes that are not integers 0..51 are refused before
+    any cast, so nothing wraps; see ``setting._check_settings_of``). Errors name the strategy
+    ``name`` and the setting (``start`` + its row). Given only the count of hands (an int),
+    the settings are checked as hands (codes 0..51, no card twice), not against the deal.
+    """
+    from .setting import _check_settings_of
+
+    n = hands if isinstance(hands, int) else hands.shape[0]
     if isinstance(result, Decisions):
         out = result
     elif isinstance(result, tuple) and len(result) == 3:
         out = Decisions(*result)
     else:
-        settings = np.asarray(result)
-        out = Decisions(settings, np.zeros(n, bool), np.zeros(n, bool))
-    settings = np.ascontiguousarray(out.settings, dtype=np.uint8)
-    declare = np.asarray(out.declare, dtype=bool).reshape(-1)
-    surrender = np.asarray(out.surrender, dtype=bool).reshape(-1)
-    if settings.shape != (n, 13) or declare.shape != (n,) or surrender.shape != (n,):
+        out = Decisions(result, np.zeros(n, bool), np.zeros(n, bool))
+    try:
+        raw = np.asarray(out.settings)
+        declare = np.asarray(out.declare, dtype=bool).reshape(-1)
+        surrender = np.asarray(out.surrender, dtype=bool).reshape(-1)
+    except (TypeError, ValueError) as err:
         raise OptionError(f"a strategy must return settings ({n}, 13), declare ({n},) and "
-                          f"surrender ({n},); got {settings.shape}, {declare.shape}, "
+                          f"surrender ({n},): strategy {name!r} returned arrays numpy cannot "
+                          f"read ({err})") from None
+    if raw.shape != (n, 13) or declare.shape != (n,) or surrender.shape != (n,):
+        raise OptionError(f"a strategy must return settings ({n}, 13), declare ({n},) and "
+                          f"surrender ({n},); got {raw.shape}, {declare.shape}, "
                           f"{surrender.shape}")
+    if not isinstance(hands, int):
+        settings = _check_settings_of(hands, raw, f"strategy {name!r}", start)
+    else:
+        try:
+            settings = check_hands(raw, 13)
+        except CardError as err:
+            raise CardError(f"strategy {name!r} returned an invalid setting: {err}") from None
     return Decisions(settings, declare, surrender, out.value)
 
 
@@ -218,16 +241,20 @@ def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable
     Raises
     ------
     CardError
-        For hands that are not 13 distinct valid cards.
+        For hands that are not 13 distinct valid cards, and for a strategy returning a setting
+        that is not its hand rearranged (other cards, a card twice, codes out of 0..51 or not
+        integers): strategy output is checked, never trusted (audit 13.14).
     OptionError
-        For an unknown strategy name.
+        For an unknown strategy name, or a strategy's output of the wrong shapes.
     """
     arr = check_hands(hands, 13)
     fn = get_strategy(strategy)
+    name = strategy if isinstance(strategy, str) else getattr(fn, "__name__", type(fn).__name__)
     v = _variant(variant)
     flat = arr.reshape(-1, 13)
+    dealt = flat.copy()  # what the strategy's settings are checked against, whatever it writes
     if executor is None:
-        return _as_decisions(fn(flat, v, rng=np.random.default_rng(rng)), flat.shape[0])
+        return _as_decisions(fn(flat, v, rng=np.random.default_rng(rng)), dealt, name)
     if isinstance(rng, np.random.Generator):
         seq = rng.bit_generator.seed_seq
     else:
@@ -236,7 +263,7 @@ def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable
     children = seq.spawn(len(starts))
     futures = [executor.submit(fn, flat[a:a + _BLOCK], v, rng=np.random.default_rng(child))
                for a, child in zip(starts, children)]
-    parts = [_as_decisions(f.result(), min(_BLOCK, flat.shape[0] - a))
+    parts = [_as_decisions(f.result(), dealt[a:a + _BLOCK], name, a)
              for f, a in zip(futures, starts)]
     values = None if any(p.value is None for p in parts) else np.concatenate(
         [p.value for p in parts])
@@ -252,7 +279,8 @@ def set_hand(cards, variant: Variant | str = "2-4", *, strategy: str | Callable[
     Parameters
     ----------
     cards
-        13 cards as text (any notation :func:`~cpstats.cards.parse_cards` accepts) or codes.
+        13 cards as text (any notation :func:`~cpstats.cards.parse_cards` accepts), a list of 13
+        card tokens (``["As", "Ad", ...]``) or 13 codes.
     variant, strategy, rng
         As :func:`set_hands`.
 

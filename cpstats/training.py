@@ -383,7 +383,8 @@ def _decide(strategy: Callable[..., Any], hands: np.ndarray, v: Variant,
             rng: np.random.Generator) -> Decisions:
     from .strategies import _as_decisions
 
-    return _as_decisions(strategy(hands, v, rng=rng), hands.shape[0])
+    dealt = hands.copy()  # a strategy that rewrites its input cannot hide a swap
+    return _as_decisions(strategy(hands, v, rng=rng), dealt, getattr(strategy, "__name__", "strategy"))
 
 
 def match(variant: Variant | str, a: str | Callable[..., Any] = "ev",

@@ -198,7 +198,7 @@ def test_bad_input_errors():
     with pytest.raises(OptionError, match="expected a Variant"):
         settle(3, [AMY, BOB])
     with pytest.raises(OptionError, match="expected \\(deals, 4, 13\\)"):
-        settle_many("2-4", np.zeros((3, 2, 13), dtype=np.uint8))
+        settle_many("2-4", np.zeros((3, 4, 12), dtype=np.uint8))
     with pytest.raises(CardError, match="codes are 0..51"):
         settle_many("2-4", np.full((1, 4, 13), 60, dtype=np.uint8))
     with pytest.raises(OptionError, match="naturals has shape"):
