@@ -1,7 +1,8 @@
 """``cpstats dashboard``: the rule designer served as a web page by Voila on localhost.
 
-Voila runs ``notebooks/dashboard.ipynb`` (the :class:`~cpstats.widgets.VariantComparer` and the
-:class:`~cpstats.widgets.RakeExplorer` in tabs) and shows its widgets without the code.
+Voila runs the dashboard notebook shipped with the package, ``cpstats/data/dashboard.ipynb``
+(the :class:`~cpstats.widgets.VariantComparer` and the :class:`~cpstats.widgets.RakeExplorer` in
+tabs), and shows its widgets without the code; a wheel install serves it as well as a checkout.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ import time
 import urllib.request
 from pathlib import Path
 
-__all__ = ["DASHBOARD_NOTEBOOK", "voila_command", "serve", "start", "wait_until_up"]
+from ._resources import DASHBOARD_NOTEBOOK
 
-DASHBOARD_NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "dashboard.ipynb"
+__all__ = ["DASHBOARD_NOTEBOOK", "voila_command", "serve", "start", "wait_until_up"]
 
 
 def voila_command(port: int = 8866, *, notebook: str | os.PathLike = DASHBOARD_NOTEBOOK,

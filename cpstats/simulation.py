@@ -34,7 +34,7 @@ from .stats import VOLATILITY_Z, batch_means_se, moments_from_sums, wilson_inter
 __all__ = ["simulate", "compare", "SimulationResult", "BATCH_DEALS", "ROYALTY_ROWS", "save_result",
            "load_result", "load_reference", "REFERENCE_DIR"]
 
-REFERENCE_DIR = Path(__file__).resolve().parent.parent / "data" / "reference"
+from ._resources import REFERENCE_DIR  # cpstats/data/reference
 
 BATCH_DEALS = 1024  # deals per batch mean (standard errors by batch means)
 ROYALTY_ROWS = ("front_trips", "middle_full_house", "middle_quads", "middle_straight_flush",
@@ -565,7 +565,7 @@ def load_result(path: str | os.PathLike) -> SimulationResult:
 
 
 def load_reference(preset: str) -> SimulationResult:
-    """The shipped reference result of a preset (``data/reference/PRESET.npz``), made by
+    """The shipped reference result of a preset (``cpstats/data/reference/PRESET.npz``), made by
     ``cpstats reference``; opens instantly for notebooks and widgets."""
     from .presets import get_preset
 

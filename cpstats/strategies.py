@@ -69,7 +69,7 @@ __all__ = [
     "TABLES_DIR",
 ]
 
-TABLES_DIR = Path(__file__).resolve().parent.parent / "data" / "strategies"
+from ._resources import STRATEGIES_DIR as TABLES_DIR  # cpstats/data/strategies
 
 
 class TablesWarning(UserWarning):
@@ -565,7 +565,7 @@ def _load_file(path: str) -> RowTables:
 def load_tables(variant: Variant | str, *, fallback: str = "2-4") -> RowTables:
     """The shipped row tables for ``variant``.
 
-    Looks for tables trained for exactly this variant (``data/strategies/<name>.npz`` whose
+    Looks for tables trained for exactly this variant (``cpstats/data/strategies/<name>.npz`` whose
     stored variant string matches); otherwise uses the ``fallback`` preset's tables and warns
     (:class:`TablesWarning`) naming both variants.
     """

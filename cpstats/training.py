@@ -338,7 +338,8 @@ def _fit_removal_once(v: Variant, field: RowTables, deals: int, rng: np.random.G
 
 
 def save_tables(tables: RowTables, name: str) -> str:
-    """Write ``tables`` to ``data/strategies/<name>.npz``; returns the path."""
+    """Write ``tables`` to ``<name>.npz`` in the package data folder (:data:`TABLES_DIR`,
+    ``cpstats/data/strategies``); returns the path."""
     TABLES_DIR.mkdir(parents=True, exist_ok=True)
     path = TABLES_DIR / f"{name}.npz"
     tables.save(path)
@@ -347,7 +348,7 @@ def save_tables(tables: RowTables, name: str) -> str:
 
 def train_preset(name: str, *, deals: int = 200_000, rounds: int = 30, seed: int = 20261129,
                  verbose: bool = True, **options: Any) -> str:
-    """Train the tables of preset ``name`` and write them to ``data/strategies/<name>.npz``
+    """Train the tables of preset ``name`` and write them to ``cpstats/data/strategies/<name>.npz``
     (what ``cpstats train --preset NAME`` calls); returns the path.
 
     ``options`` go to :func:`train_tables` (``refine``, ``patience``, ``damping``, ...).

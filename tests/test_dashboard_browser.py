@@ -1,4 +1,5 @@
-"""The rule designer in a real browser: Voila serves notebooks/dashboard.ipynb, headless Chromium
+"""The rule designer in a real browser: Voila serves the packaged dashboard notebook
+(cpstats/data/dashboard.ipynb), headless Chromium
 (Debian's package, driven by Playwright; never a downloaded browser) changes variant B, clicks
 Simulate and sees the table and the chart change."""
 
