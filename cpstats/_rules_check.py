@@ -16,6 +16,10 @@ from .errors import OptionError
 
 E = TypeVar("E", bound=StrEnum)
 
+#: The largest number any rule takes (amounts, stakes, payouts, paces): 10^9. With it a deal's
+#: nets stay far inside float64 even raised to the fourth power (the summaries' power sums).
+MAX_NUMBER = 1e9
+
 
 def _show(value: object) -> str:
     return repr(value) if isinstance(value, str) else str(value)
@@ -60,6 +64,8 @@ def as_number(path: str, value: object, *, minimum: float = 0.0, strict: bool = 
         raise invalid(path, value, "expected a whole number")
     if number < minimum or (strict and number == minimum):
         raise invalid(path, value, f"{noun} must be {'>' if strict else '>='} {minimum:g}")
+    if number > MAX_NUMBER:
+        raise invalid(path, value, f"{noun} must be at most {MAX_NUMBER:g} (MAX_NUMBER)")
     return int(number) if number.is_integer() else number
 
 

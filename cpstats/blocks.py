@@ -18,15 +18,22 @@ import numpy as np
 from . import _kernels
 from .errors import OptionError
 
-__all__ = ["BLOCK_DEALS", "BlockPlan", "block_seed", "block_state", "shuffled_decks", "root_seed"]
+__all__ = ["BLOCK_DEALS", "MAX_DEALS", "BlockPlan", "block_seed", "block_state", "shuffled_decks",
+           "root_seed"]
 
 BLOCK_DEALS = 1 << 16
+#: The most deals one run takes: 10^11 (over a year of one core at the ev setter's pace); blocks are
+#: planned lazily, so memory does not depend on the count.
+MAX_DEALS = 10**11
 
 
 def root_seed(rng=None) -> np.random.SeedSequence:
     """Normalise ``rng`` (None, an int, a SeedSequence or a Generator) to a root SeedSequence.
 
-    None draws fresh entropy; the returned sequence's ``entropy`` repeats the run.
+    None draws fresh entropy; the returned sequence's ``entropy`` repeats the run. A Generator
+    is a stream: each call takes its next child (``Generator.spawn``), so passing the same
+    Generator twice gives two different runs, and a Generator made from the same seed gives the
+    same two runs again.
     """
     if rng is None or isinstance(rng, (int, np.integer)):
         if rng is not None and int(rng) < 0:
@@ -35,9 +42,8 @@ def root_seed(rng=None) -> np.random.SeedSequence:
     if isinstance(rng, np.random.SeedSequence):
         return rng
     if isinstance(rng, np.random.Generator):
-        seed_seq = rng.bit_generator.seed_seq
-        if isinstance(seed_seq, np.random.SeedSequence):
-            return seed_seq
+        if isinstance(rng.bit_generator.seed_seq, np.random.SeedSequence):
+            return rng.spawn(1)[0].bit_generator.seed_seq
         return np.random.SeedSequence(int(rng.integers(2**63)))
     raise OptionError(f"rng={rng!r} is invalid: pass None, an int seed, a SeedSequence or a Generator")
 
@@ -50,8 +56,10 @@ class BlockPlan:
     block_deals: int = BLOCK_DEALS
 
     def __post_init__(self) -> None:
-        if not isinstance(self.deals, (int, np.integer)) or self.deals < 1:
-            raise OptionError(f"deals={self.deals!r} is invalid: deals must be an integer >= 1")
+        if (isinstance(self.deals, bool) or not isinstance(self.deals, (int, np.integer))
+                or not 1 <= self.deals <= MAX_DEALS):
+            raise OptionError(f"deals={self.deals!r} is invalid: deals must be an integer from 1 to "
+                              f"{MAX_DEALS:,} (MAX_DEALS)")
         if self.block_deals < 1:
             raise OptionError(f"block_deals={self.block_deals!r} is invalid: must be >= 1")
 

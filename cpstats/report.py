@@ -61,14 +61,40 @@ def _md(df: pd.DataFrame, floatfmt: str = ".6g") -> str:
     return "\n".join(lines)
 
 
+def _house_text(result: SimulationResult, hands_per_hour: float) -> str:
+    """What section 6's figures mean: the pace, time charges, the jackpot drop and, in a banked
+    game, the wager the house edge is measured on."""
+    v = result.variant
+    parts = [f"Rake per hand and per hour at {hands_per_hour:g} hands an hour; the break-even edge "
+             "is the rake per seat per hand."]
+    if v.rake.model.value == "time":
+        parts.append(f"The time charge is {v.rake.amount:g} units per seat per hour whatever the pace "
+                     f"({v.rake.amount * v.players:g} an hour for the table); per hand it is that "
+                     "over the hands played an hour.")
+    if v.rake.jackpot_drop:
+        parts.append(f"A jackpot drop of {v.rake.jackpot_drop:g} units a hand is taken on top of the "
+                     "rake; it returns to players as jackpots, so it is shown apart and is not in the "
+                     "rake share or the break-even edge.")
+    if v.bank.banked:
+        parts.append("Banked game: a player stakes one unit on each of the three rows before the deal "
+                     "and adds nothing during the hand, so the initial wager and the total wagered are "
+                     "both 3 units and the house edge equals the element of risk (-mu / 3, mu a "
+                     "player's mean after commission). It is estimated from the bank's gain from "
+                     "winning tied rows (the game with ties pushed is symmetric), with its 95% CI.")
+    return " ".join(parts)
+
+
 def write_report(result: SimulationResult, out: str | Path, *,
                  systems: Sequence[SimulationResult] = (), rakes: Sequence[SimulationResult] = (),
-                 hands_per_hour: float = 30.0) -> Path:
+                 hands_per_hour: float | None = None) -> Path:
     """Write ``report.md``, ``report.html`` and PNG charts into ``out``; returns the Markdown path.
 
     ``systems`` are other scoring systems on the same deals (charted for SD); ``rakes`` the
     same game under house charges (charted for the rake burden, beside the game's own).
     """
+    if hands_per_hour is None:
+        hands_per_hour = result.variant.rake.hands_per_hour
+    house = result.house(hands_per_hour)  # refuses a pace that is not a positive number
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     charts = {
@@ -79,7 +105,6 @@ def write_report(result: SimulationResult, out: str | Path, *,
     sd = pd.DataFrame([{"variant": str(r.variant), "sd": float(r.moments()["sd"].mean())}
                        for r in [result, *systems]])
     charts["sd_by_system.png"] = plots.plot_sd_by_variant(sd)
-    house = result.house(hands_per_hour)
     burden = pd.DataFrame([{"variant": str(r.variant), **r.house(hands_per_hour).iloc[0].to_dict()}
                            for r in [result, *rakes]])
     base = str(result.variant)
@@ -103,13 +128,13 @@ def write_report(result: SimulationResult, out: str | Path, *,
         ("", "![naturals](naturals.png)\n\n![royalties](royalties.png)\n\n"
          "![net distribution](net_distribution.png)\n\n![SD by system](sd_by_system.png)", result.naturals()),
         ("5. Session table", "n x mean +- 1.645 x SD x sqrt(n) per seat (90%).", result.sessions()),
-        ("6. House money", f"Rake per hand and per hour at {hands_per_hour:g} hands an hour; the "
-         "break-even edge is the rake per seat per hand.\n\n![rake burden](rake_burden.png)", house),
+        ("6. House money", _house_text(result, hands_per_hour)
+         + "\n\n![rake burden](rake_burden.png)", house),
         ("7. Method", f"Simulated: {result.deals:,} deals, root entropy {meta['entropy']}, block "
          f"{meta['block_deals']:,} deals (block i uses SeedSequence child i); cpstats "
          f"{meta['cpstats']}, numpy {meta['numpy']}, pandas {meta['pandas']}, numba {meta['numba']}, "
-         f"scipy {meta['scipy']}, Python {platform.python_version()}. Every estimate is shown "
-         "with its standard error or confidence interval.", None),
+         f"scipy {meta['scipy']}, Python {platform.python_version()}. Means carry 95% intervals by "
+         f"Student's t on {meta.get('batches', 'the')} batch means; frequencies, Wilson intervals.", None),
     ]
     md = [f"# cpstats math report: {result.variant}", ""]
     body = []

@@ -12,8 +12,10 @@ With ``out=DIR`` every finished block is written at once (``block-000012.npz``, 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+from collections import deque
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,20 +25,26 @@ import numpy as np
 import pandas as pd
 
 from . import _tables
-from .blocks import BLOCK_DEALS, DEALER, BlockPlan, root_seed, shuffled_decks
+from ._runs import prepare_out, read_block, run_digest, write_block
+from .blocks import BLOCK_DEALS, DEALER, MAX_DEALS, BlockPlan, root_seed, shuffled_decks
 from .errors import OptionError
 from .naturals import NATURALS, natural_mask
 from .ranking import rank3, rank5
 from .rules import Variant
 from .settlement import resolve_variant, settle_many
-from .stats import VOLATILITY_Z, batch_means_se, moments_from_sums, wilson_interval, z_value
+from .stats import (VOLATILITY_Z, batch_mean_interval, check_confidence, moments_from_sums,
+                    wilson_interval, z_value)
 
-__all__ = ["simulate", "compare", "SimulationResult", "BATCH_DEALS", "ROYALTY_ROWS", "save_result",
-           "load_result", "load_reference", "REFERENCE_DIR"]
+__all__ = ["simulate", "compare", "SimulationResult", "BATCHES", "ROYALTY_ROWS", "save_result",
+           "load_result", "load_reference", "REFERENCE_DIR", "batch_count"]
 
 from ._resources import REFERENCE_DIR  # cpstats/data/reference
 
-BATCH_DEALS = 1024  # deals per batch mean (standard errors by batch means)
+#: Batch means per run: intervals of means use Student's t with BATCHES - 1 degrees of freedom
+#: (20-30 batches, CASINO-MATH); a run of fewer deals has one batch a deal.
+BATCHES = 30
+#: Version of the block summaries' layout, part of a run's identity (resume refuses older blocks).
+SUMMARY_FORMAT = 2
 ROYALTY_ROWS = ("front_trips", "middle_full_house", "middle_quads", "middle_straight_flush",
                 "back_quads", "back_straight_flush")
 _SESSION_HANDS = (100, 1_000, 10_000)
@@ -66,6 +74,9 @@ class _Spec:
     block_deals: int
     keep_hands: bool
     out: str | None
+    deals: int
+    batches: int
+    digest: str
 
 
 def _settle_block(v: Variant, hands: np.ndarray, settings, declare, surrender):
@@ -154,15 +165,21 @@ def _setting_summary(v: Variant, size: int, settings, surrender, declared, held)
 
 
 def _net_distribution(net: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(values, counts per seat) of the nets; eighths of a unit are counted without sorting."""
+    """(values, counts per seat) of the nets: sparse, so memory follows the distinct values.
+
+    Nets in eighths of a unit over a range no wider than the block are counted without sorting;
+    anything else (huge stakes, odd fractions) goes through ``np.unique``.
+    """
     scaled = np.round(net * 8)
-    if np.array_equal(scaled / 8, net) and scaled.size:
-        low = int(scaled.min())
-        codes = (scaled - low).astype(np.int64)
-        width = int(codes.max()) + 1
-        counts = np.stack([np.bincount(codes[:, s], minlength=width) for s in range(net.shape[1])], axis=1)
-        keep = counts.any(axis=1)
-        return (np.arange(width)[keep] + low) / 8, counts[keep]
+    if scaled.size and np.array_equal(scaled / 8, net):
+        low, high = float(scaled.min()), float(scaled.max())
+        if high - low <= 4 * net.size:
+            codes = (scaled - low).astype(np.int64)
+            width = int(high - low) + 1
+            counts = np.stack([np.bincount(codes[:, s], minlength=width)
+                               for s in range(net.shape[1])], axis=1)
+            keep = counts.any(axis=1)
+            return (np.arange(width)[keep] + low) / 8, counts[keep]
     values, inverse = np.unique(np.round(net, 9), return_inverse=True)
     counts = np.zeros((len(values), net.shape[1]), dtype=np.int64)
     np.add.at(counts, (inverse.reshape(net.shape), np.arange(net.shape[1])), 1)
@@ -182,46 +199,82 @@ def _static_key(v: Variant) -> tuple:
             tuple(int(r >= 0) for r in rank), v.surrender_amount() is not None)
 
 
-def _net_summary(size: int, net: np.ndarray, rake: np.ndarray) -> dict:
-    """The summary parts that depend on the nets and the rake."""
-    n_batches = -(-size // BATCH_DEALS)
-    batch_idx = np.arange(size) // BATCH_DEALS
-    batch_sizes = np.bincount(batch_idx, minlength=n_batches)
-    batch_sums = np.add.reduceat(net, np.arange(0, size, BATCH_DEALS), axis=0)
-    batch_rake = np.add.reduceat(rake, np.arange(0, size, BATCH_DEALS))
+def batch_count(deals: int) -> int:
+    """Batches of a run of ``deals`` deals: :data:`BATCHES`, or one a deal below that."""
+    return int(min(BATCHES, deals))
+
+
+def _batch_of(first: int, size: int, deals: int, batches: int) -> np.ndarray:
+    """Batch index of deals ``first .. first + size - 1``: batch j holds deals
+    ``floor(j D / B) .. floor((j + 1) D / B) - 1``, so sizes differ by one deal at most."""
+    return (np.arange(first, first + size, dtype=np.int64) * batches) // deals
+
+
+def _by_batch(values: np.ndarray, batch: np.ndarray, batches: int) -> np.ndarray:
+    """Sums of ``values`` (N,) or (N, k) per batch: (B,) or (B, k)."""
+    if values.ndim == 1:
+        return np.bincount(batch, weights=values, minlength=batches)
+    return np.stack([np.bincount(batch, weights=values[:, j], minlength=batches)
+                     for j in range(values.shape[1])], axis=1)
+
+
+def _net_summary(net: np.ndarray, rake: np.ndarray, batch: np.ndarray, batches: int,
+                 tie_gain: np.ndarray | None = None) -> dict:
+    """The summary parts that depend on the nets and the rake.
+
+    Per-batch sums (of nets, squared nets, rake, and in a banked game the bank's gain from
+    winning ties) have one row per batch of the whole run, so a block's summary adds to the
+    others and memory does not grow with the deals.
+    """
     values, counts = _net_distribution(net)
     sq = net * net
-    return {
-        "deals": np.array(size, dtype=np.int64),
+    part = {
+        "deals": np.array(len(net), dtype=np.int64),
         "net_s1": net.sum(axis=0), "net_s2": sq.sum(axis=0),
         "net_s3": (sq * net).sum(axis=0), "net_s4": (sq * sq).sum(axis=0),
         "hits": (net > 0).sum(axis=0), "pushes": (net == 0).sum(axis=0),
         "rake_s1": np.array(rake.sum()), "rake_s2": np.array((rake**2).sum()),
         "gross": np.array(np.where(net > 0, net, 0).sum()),
-        "batch_sums": batch_sums, "batch_sizes": batch_sizes, "batch_rake": batch_rake,
+        "batch_sums": _by_batch(net, batch, batches), "batch_s2": _by_batch(sq, batch, batches),
+        "batch_sizes": np.bincount(batch, minlength=batches).astype(np.int64),
+        "batch_rake": _by_batch(rake, batch, batches),
         "dist_values": values, "dist_counts": counts,
     }
+    if tie_gain is not None:
+        part["batch_tie_gain"] = _by_batch(tie_gain, batch, batches)
+    return part
 
 
-def _summarise(v: Variant, size: int, hands, settings, declare, surrender, net, rake, declared, held):
+def _tie_gain(v: Variant, settings: np.ndarray, declared, surrender, net: np.ndarray) -> np.ndarray | None:
+    """In a banked game, the bank's result per deal less its result with tied rows pushed and no
+    commission (None in other games). With every seat set by the same strategy the pushed game is
+    symmetric, so its mean is exactly zero and this difference, nonzero only around ties, estimates
+    the bank's edge with far less noise than the bank's own result."""
+    if not v.bank.banked:
+        return None
+    pushed = dataclasses.replace(v, bank=dataclasses.replace(v.bank, wins_ties=False,
+                                                             commission=0.0, fee=0.0))
+    if pushed == v:
+        return np.zeros(len(net))
+    push_net, _ = settle_many(pushed, settings, naturals=declared, surrender=surrender)
+    return net[:, 0] - push_net[:, 0]
+
+
+def _summarise(v: Variant, size: int, hands, settings, declare, surrender, net, rake, declared, held,
+               batch, batches, tie_gain):
     """Additive summary arrays of one block."""
-    return {**_net_summary(size, net, rake), **_setting_summary(v, size, settings, surrender, declared, held)}
+    return {**_net_summary(net, rake, batch, batches, tie_gain),
+            **_setting_summary(v, size, settings, surrender, declared, held)}
 
 
-_CONCAT = {"batch_sums", "batch_sizes", "batch_rake"}
+_DIST = ("dist_values", "dist_counts")
 
 
 def _merge(total: dict | None, part: dict) -> dict:
+    """Add a block's summary to the running total (every array adds but the distribution)."""
     if total is None:
         return {k: np.array(x, copy=True) for k, x in part.items()}
-    out = {}
-    for key, value in part.items():
-        if key in _CONCAT:
-            out[key] = np.concatenate([total[key], value])
-        elif key in ("dist_values", "dist_counts"):
-            continue
-        else:
-            out[key] = total[key] + value
+    out = {key: total[key] + value for key, value in part.items() if key not in _DIST}
     values = np.union1d(total["dist_values"], part["dist_values"])
     counts = np.zeros((len(values), total["dist_counts"].shape[1]), dtype=np.int64)
     counts[np.searchsorted(values, total["dist_values"])] += total["dist_counts"]
@@ -244,40 +297,27 @@ def _run_block(spec: _Spec, block: int, size: int) -> tuple[dict, dict | None]:
         np.random.SeedSequence(root.entropy, spawn_key=tuple(root.spawn_key) + (block, 0)))
     settings, declare, surrender = _decide(spec.strategy, hands.reshape(-1, 13), v, strategy_rng)
     net, rake, declared, held = _settle_block(v, hands, settings, declare, surrender)
-    summary = _summarise(v, size, hands, settings, declare, surrender, net, rake, declared, held)
+    settings = settings.reshape(size, h, 13)
+    first = block * spec.block_deals
+    batch = _batch_of(first, size, spec.deals, spec.batches)
+    tie_gain = _tie_gain(v, settings, declared, surrender.reshape(size, h), net)
+    summary = _summarise(v, size, hands, settings, declare, surrender, net, rake, declared, held,
+                         batch, spec.batches, tie_gain)
     kept = None
     if spec.keep_hands:
-        kept = {"settings": settings.reshape(size, h, 13), "declare": declare.reshape(size, h),
-                "surrender": surrender.reshape(size, h), "held": held,
-                "static": {k: summary[k] for k in _setting_summary_keys()}, "rules": _static_key(v)}
+        kept = {"settings": settings, "declare": declare.reshape(size, h),
+                "surrender": surrender.reshape(size, h), "held": held, "net": net, "rake": rake,
+                "first": first, "static": {k: summary[k] for k in _setting_summary_keys()},
+                "rules": _static_key(v)}
     if spec.out is not None:
-        _write_block(Path(spec.out), block, summary, v, hands, kept, net, rake, declared, held,
-                     block * spec.block_deals)
+        out = Path(spec.out)
+        if kept is not None:
+            frame = hands_frame(v, settings, kept["declare"], kept["surrender"], net, rake, held, first)
+            tmp = out / f".hands-{block:06d}.parquet"
+            frame.to_parquet(tmp, index=False)
+            os.replace(tmp, out / f"hands-{block:06d}.parquet")
+        write_block(out, block, summary, spec.digest)
     return summary, kept
-
-
-# -- files ------------------------------------------------------------------------------------
-
-def _write_block(out: Path, block: int, summary: dict, v: Variant, hands, kept, net, rake,
-                 declared, held, first_deal: int) -> None:
-    if kept is not None:
-        frame = hands_frame(v, kept["settings"], kept["declare"], kept["surrender"], net, rake,
-                            held, first_deal)
-        tmp = out / f".hands-{block:06d}.parquet"
-        frame.to_parquet(tmp, index=False)
-        os.replace(tmp, out / f"hands-{block:06d}.parquet")
-    tmp = out / f".block-{block:06d}.npz"
-    with open(tmp, "wb") as fh:
-        np.savez(fh, **summary)
-    os.replace(tmp, out / f"block-{block:06d}.npz")  # written last: its presence marks the block done
-
-
-def _read_block(out: Path, block: int) -> dict | None:
-    path = out / f"block-{block:06d}.npz"
-    if not path.exists():
-        return None
-    with np.load(path) as data:
-        return {k: data[k] for k in data.files}
 
 
 def hands_frame(v: Variant, settings, declare, surrender, net, rake, held, first_deal: int = 0) -> pd.DataFrame:
@@ -370,21 +410,27 @@ class SimulationResult:
 
     @property
     def hands(self) -> pd.DataFrame:
-        """One row per deal and seat, read back from Parquet (needs ``out=`` and ``keep_hands``)."""
+        """One row per deal and seat (needs ``keep_hands=True``): built from the rows kept in
+        memory, or read back from the run's Parquet files when it was written to ``out=``."""
+        if self.kept:
+            v = self.variant
+            return pd.concat([hands_frame(v, k["settings"], k["declare"], k["surrender"], k["net"],
+                                          k["rake"], k["held"], k["first"]) for k in self.kept],
+                             ignore_index=True)
         if self.out is None or not list(self.out.glob("hands-*.parquet")):
-            raise OptionError("hands are not kept: run simulate(..., keep_hands=True, out=DIR)")
+            raise OptionError("hands are not kept: run simulate(..., keep_hands=True)")
         return pd.concat([pd.read_parquet(p) for p in sorted(self.out.glob("hands-*.parquet"))],
                          ignore_index=True)
 
     def moments(self, confidence: float = 0.95) -> pd.DataFrame:
-        """Mean, SD, variance, skewness, kurtosis per seat; mean CI by batch means."""
+        """Mean, SD, variance, skewness, kurtosis per seat; the mean's interval by batch means
+        with Student's t (``batches - 1`` degrees of freedom)."""
         s = self.summary
         m = moments_from_sums(self.deals, s["net_s1"], s["net_s2"], s["net_s3"], s["net_s4"])
-        se = batch_means_se(s["batch_sums"], s["batch_sizes"])
-        z = z_value(confidence)
+        _, se, half = batch_mean_interval(s["batch_sums"], s["batch_sizes"], confidence)
         frame = pd.DataFrame({"seat": np.arange(self.variant.players), **m, "se": se})
-        frame["ci_low"] = frame["mean"] - z * frame["se"]
-        frame["ci_high"] = frame["mean"] + z * frame["se"]
+        frame["ci_low"] = frame["mean"] - half
+        frame["ci_high"] = frame["mean"] + half
         frame["hit_frequency"] = s["hits"] / self.deals
         frame["push_rate"] = s["pushes"] / self.deals
         frame["volatility_index"] = VOLATILITY_Z * frame["sd"]
@@ -459,34 +505,70 @@ class SimulationResult:
             frame[c.replace("seat", "p")] = frame[c] / self.deals
         return frame
 
-    def house(self, hands_per_hour: float = 30.0) -> pd.DataFrame:
-        """Rake per hand and per hour, burden per seat, share of gross winnings, break-even edge;
-        for a banked game, the house edge (the bank is seat 0) and element of risk.
+    def house(self, hands_per_hour: float | None = None, confidence: float = 0.95) -> pd.DataFrame:
+        """The house's money: rake per hand, per hour and per seat, share of gross winnings,
+        break-even edge, jackpot drop; in a banked game the house edge and element of risk.
 
-        Decision: in a banked game the initial wager B is one unit per player and the total
-        wagered is three units (one on each row), so house edge = -mu / 1 and element of
-        risk = -mu / 3, with mu a player's mean net after the house's commission or fee
-        (``rake`` shared among the player seats). The break-even edge is the skill edge per
-        hand a player needs against the field to pay their share of the rake.""" 
+        ``hands_per_hour`` defaults to the variant's pace (``rake.hands_per_hour``, 30). A time
+        charge (``rake=time``) is ``rake.amount`` per seat per hour whatever the pace: per hour it
+        is amount x seats, per hand amount x seats / hands_per_hour, so a faster game makes each
+        hand cheaper and the hourly figure does not move. The jackpot drop is taken per hand on
+        top of the rake and returns to the players as jackpots: it is shown apart and is not in
+        the rake, its share of gross or the break-even edge (the skill edge per hand a seat needs
+        to pay its share of the rake).
+
+        Banked games (the bank is seat 0): a player stakes one unit on each row before the deal
+        and adds nothing during the hand (surrender lowers a loss, it adds no wager), so the
+        initial wager and the total wagered are both B = 3 units, and house edge = element of
+        risk = -mu / 3, with mu a player's mean after the house's commission or fee (the
+        ``rake``, shared among the player seats). With every seat set by one strategy the game
+        with ties pushed is symmetric (mean exactly 0), so the bank's mean equals its mean gain
+        from winning ties, which the simulation records deal by deal: that control variate has
+        far less noise than the bank's own result (``house_edge_method``). Intervals: Student's
+        t on batch means.
+        """
+        v = self.variant
+        pace = v.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
+        if isinstance(pace, bool) or not isinstance(pace, (int, float, np.number)) \
+                or not np.isfinite(pace) or pace <= 0:
+            raise OptionError(f"hands_per_hour={pace!r} is invalid: a pace above 0 hands an hour")
+        pace = float(pace)
         s = self.summary
-        rake = float(s["rake_s1"]) / self.deals
+        seats = v.players
+        sizes = s["batch_sizes"]
+        rake, _, half = batch_mean_interval(s["batch_rake"], sizes, confidence)
+        rake = float(rake)
+        if v.rake.model.value == "time":  # the simulation charged it at the variant's own pace
+            rake += v.rake.amount * seats * (1 / pace - 1 / v.rake.hands_per_hour)
         gross = float(s["gross"]) / self.deals
-        rake_se = float(batch_means_se(s["batch_rake"], s["batch_sizes"]))
-        seats = self.variant.players
-        row = {"rake_per_hand": rake, "rake_se": rake_se, "rake_per_hour": rake * hands_per_hour,
-               "rake_per_seat_per_hand": rake / seats, "rake_share_of_gross": rake / gross if gross else np.nan,
-               "break_even_edge": rake / seats, "hands_per_hour": hands_per_hour}
-        if self.variant.bank.mode.value != "none":
-            m = self.moments()
-            bank = m.loc[m["seat"] == 0].iloc[0]
-            opponents = max(seats - 1, 1)
-            # the nets are zero-sum, so a player's mean is the bank's, shared, with sign reversed
-            mu = -(float(bank["mean"]) + rake) / opponents
-            row["house_edge"] = -mu
-            row["house_edge_se"] = float(bank["se"]) / opponents
-            row["element_of_risk"] = -mu / 3
-            row["bank_result_per_hand"] = float(bank["mean"]) + rake
+        drop = float(v.rake.jackpot_drop)
+        row = {"hands_per_hour": pace, "rake_per_hand": rake, "rake_ci_low": rake - float(half),
+               "rake_ci_high": rake + float(half), "rake_per_hour": rake * pace,
+               "rake_per_seat_per_hand": rake / seats, "rake_per_seat_per_hour": rake * pace / seats,
+               "rake_share_of_gross": rake / gross if gross else np.nan,
+               "break_even_edge": rake / seats,
+               "jackpot_drop_per_hand": drop, "jackpot_drop_per_hour": drop * pace}
+        if v.bank.banked:
+            row.update(self._banked_edge(confidence))
         return pd.DataFrame([row])
+
+    def _banked_edge(self, confidence: float) -> dict:
+        """House edge and element of risk of a banked game, per unit of the 3-unit wager."""
+        s = self.summary
+        opponents = max(self.variant.players - 1, 1)
+        wager = 3.0
+        if "batch_tie_gain" in s:
+            per_deal = s["batch_tie_gain"] + s["batch_rake"]
+            method = "control variate: the bank's gain from winning ties (the pushed game's mean is 0)"
+        else:  # results saved before the control variate was recorded
+            per_deal = s["batch_sums"][:, 0] + s["batch_rake"]
+            method = "raw mean of the bank's result"
+        edge, se, half = batch_mean_interval(per_deal / (opponents * wager), s["batch_sizes"], confidence)
+        edge, se, half = float(edge), float(se), float(half)
+        return {"initial_wager_units": wager, "house_edge": edge, "house_edge_se": se,
+                "house_edge_ci_low": edge - half, "house_edge_ci_high": edge + half,
+                "element_of_risk": edge, "bank_result_per_hand": edge * opponents * wager,
+                "house_edge_method": method}
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """Every summary table by name."""
@@ -498,7 +580,12 @@ class SimulationResult:
         """The same deals and settings settled under another scoring system, royalties or rake.
 
         Needs the settings: run with ``keep_hands=True``. The other variant must seat the same
-        hands (players and deal format).
+        hands (players and deal format). The settings stay those chosen for the simulated
+        variant: where the rules that move a setter's choices differ (scoring, royalties,
+        naturals, surrender...), the result says so in ``metadata["rescore_notes"]``, with every
+        rule that changed. Naturals of the new schedule are declared whenever a hand holds one
+        (the decision of ``greedy`` and ``random``; a natural pays more than playing the hand in
+        all but a few hands), surrender only where the hand surrendered and the new rules allow it.
         """
         v = resolve_variant(other)
         if self.kept is None:
@@ -508,9 +595,10 @@ class SimulationResult:
                               f"the simulation {self.variant.players}")
         static_key = _static_key(v)
         in_play = np.uint32(sum(1 << i for i, r in enumerate(v.kernel_tables()["natural_rank"]) if r >= 0))
+        deals, batches = self.deals, int(self.metadata.get("batches", batch_count(self.deals)))
 
         def one(kept: dict) -> dict:
-            settings, declare, surrender = kept["settings"], kept["declare"], kept["surrender"]
+            settings, surrender = kept["settings"], kept["surrender"]
             size, h = settings.shape[:2]
             if v.surrender_amount() is None:
                 surrender = np.zeros_like(surrender)
@@ -519,9 +607,10 @@ class SimulationResult:
                 held = natural_mask(settings.reshape(-1, 13), qka_front_straight=v.naturals.qka_front_straight,
                                     straight_flush_counts=v.naturals.straight_flush_counts,
                                     check=False).reshape(size, h)
-            declared = np.where(declare, held & in_play, 0).astype(np.uint32)
+            declared = np.where(surrender, 0, held & in_play).astype(np.uint32)
             net, rake = settle_many(v, settings, naturals=declared, surrender=surrender)
-            part = _net_summary(size, net, rake)
+            batch = _batch_of(kept["first"], size, deals, batches)
+            part = _net_summary(net, rake, batch, batches, _tie_gain(v, settings, declared, surrender, net))
             if kept["rules"] == static_key:
                 part.update(kept["static"])
             else:
@@ -537,8 +626,28 @@ class SimulationResult:
         total = None
         for part in parts:
             total = _merge(total, part)
-        meta = dict(self.metadata, variant=str(v), rescored_from=str(self.variant))
+        meta = dict(self.metadata, variant=str(v), rescored_from=str(self.variant),
+                    settings_variant=self.metadata.get("settings_variant", str(self.variant)),
+                    rescore_notes=_rescore_notes(self.variant, v, self.metadata.get("strategy")))
         return SimulationResult(v, total, meta, kept=self.kept)
+
+
+def _rescore_notes(setting: Variant, other: Variant, strategy) -> list[str]:
+    """What a rescore changes: every rule component that differs, and whether the settings were
+    chosen for other rules than those now scored."""
+    before, after = setting.to_dict(), other.to_dict()
+    changed = [k for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)]
+    notes = [f"{k}: {_short(before.get(k))} -> {_short(after.get(k))}" for k in changed]
+    moves_play = [k for k in changed if k not in ("rake", "stakes", "name", "description")]
+    if moves_play:
+        notes.insert(0, f"settings are those {strategy} chose under {setting}, not under {other} "
+                        f"({', '.join(moves_play)} changed)")
+    return notes
+
+
+def _short(value) -> str:
+    text = json.dumps(value, sort_keys=True, default=str)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def save_result(result: SimulationResult, path: str | os.PathLike) -> Path:
@@ -581,13 +690,14 @@ def _metadata(v: Variant, strategy, root, deals, block_deals) -> dict:
 
     meta = {"variant": str(v), "strategy": strategy if isinstance(strategy, str) else repr(strategy),
             "deals": int(deals), "entropy": str(root.entropy), "spawn_key": list(root.spawn_key),
-            "block_deals": int(block_deals), "dealer": DEALER, "cpstats": __version__,
-            "numpy": np.__version__,
+            "block_deals": int(block_deals), "batches": batch_count(deals), "dealer": DEALER,
+            "summary_format": SUMMARY_FORMAT, "cpstats": __version__, "numpy": np.__version__,
             "pandas": pd.__version__, "numba": numba.__version__, "scipy": scipy.__version__}
     if strategy == "ev":
         from .strategies import tables_record
 
         meta["tables"] = tables_record(v)
+    meta["run_digest"] = run_digest(meta)
     return meta
 
 
@@ -602,20 +712,24 @@ def simulate(variant: Variant | str, deals: int, players: int | None = None, str
     variant
         A Variant, preset name or variant string.
     deals
-        Number of deals (>= 1).
+        Number of deals, 1 to :data:`~cpstats.blocks.MAX_DEALS`.
     players
         Seats (2-4); None keeps the variant's.
     strategy
         Strategy name (see :mod:`cpstats.strategies`) or callable.
     rng
-        Seed, SeedSequence, Generator or None.
+        Seed, SeedSequence, Generator or None (a Generator gives its next child each call).
     executor
         Any ``concurrent.futures``-style executor (a Dask client's included); None is serial.
+        Blocks are submitted a window at a time and merged in block order as they finish.
     keep_hands
-        Keep the settings (for :meth:`SimulationResult.rescore`) and, with ``out``, write one
-        Parquet file of rows per block.
+        Keep the settings in memory (for :meth:`SimulationResult.rescore` and
+        :attr:`SimulationResult.hands`) and, with ``out``, write one Parquet file of rows per
+        block.
     out
-        Folder for finished blocks (and rows); with ``resume=True`` finished blocks are reused.
+        Folder for finished blocks (and rows); with ``resume=True`` finished blocks of this
+        same run (variant, seed, deals, strategy and tables) are reused; blocks of another run
+        or that do not read are done again (``metadata["blocks_redone"]``).
 
     Examples
     --------
@@ -629,66 +743,77 @@ def simulate(variant: Variant | str, deals: int, players: int | None = None, str
     plan = BlockPlan(deals, block_deals)
     root = root_seed(rng)
     meta = _metadata(v, strategy, root, deals, block_deals)
-    out_path = _prepare_out(out, meta, resume)
-    spec = _Spec(str(v), strategy, root.entropy, tuple(root.spawn_key), block_deals,
-                 keep_hands, None if out_path is None else str(out_path))
-    results: dict[int, tuple[dict, dict | None]] = {}
-    todo = []
-    for b in range(plan.blocks):
-        done = _read_block(out_path, b) if (out_path is not None and resume) else None
-        if done is not None and not keep_hands:
-            results[b] = (done, None)
-        else:
-            todo.append(b)
+    out_path = prepare_out(out, meta, resume)
+    spec = _Spec(str(v), strategy, root.entropy, tuple(root.spawn_key), block_deals, keep_hands,
+                 None if out_path is None else str(out_path), int(deals), meta["batches"],
+                 meta["run_digest"])
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=int(deals), initial=sum(plan.size(b) for b in results), unit="deal",
-               unit_scale=True, disable=not progress, desc=f"simulating {v}")
+    bar = tqdm(total=int(deals), unit="deal", unit_scale=True, disable=not progress,
+               desc=f"simulating {v}")
+    total, kept, redone = None, ([] if keep_hands else None), 0
     try:
-        if executor is None:
-            for b in todo:
-                results[b] = _run_block(spec, b, plan.size(b))
-                bar.update(plan.size(b))
-        else:
-            from concurrent.futures import as_completed
-
-            futures = {executor.submit(_run_block, spec, b, plan.size(b)): b for b in todo}
-            for future in as_completed(futures):
-                b = futures[future]
-                results[b] = future.result()
-                bar.update(plan.size(b))
+        for block, (summary, block_kept), was_redone in _blocks_in_order(spec, plan, executor,
+                                                                        out_path, resume):
+            total = _merge(total, summary)
+            if keep_hands:
+                kept.append(block_kept)
+            redone += was_redone
+            bar.update(plan.size(block))
     finally:
         bar.close()
-    total = None
-    kept = [] if keep_hands else None
-    for b in range(plan.blocks):
-        summary, block_kept = results[b]
-        total = _merge(total, summary)
-        if keep_hands:
-            kept.append(block_kept)
+    meta["blocks_redone"] = redone
     return SimulationResult(v, total, meta, kept=kept, out=out_path)
 
 
-def _prepare_out(out, meta: dict, resume: bool) -> Path | None:
-    if out is None:
-        if resume:
-            raise OptionError("resume=True needs out=DIR, the folder of the run to resume")
-        return None
-    path = Path(out)
-    path.mkdir(parents=True, exist_ok=True)
-    run_file = path / "run.json"
-    if run_file.exists():
-        old = json.loads(run_file.read_text())
-        keys = ("variant", "entropy", "spawn_key", "block_deals", "dealer", "strategy", "tables")
-        if not resume or any(old.get(k) != meta.get(k) for k in keys):
-            differ = [k for k in keys if old.get(k) != meta.get(k)]
-            raise OptionError(
-                f"out={str(path)!r} holds blocks of another run"
-                + (f" (differs in {', '.join(differ)})" if differ else "")
-                + ": pass resume=True with the same variant, seed and strategy (and ev tables), "
-                "or another folder")
-    run_file.write_text(json.dumps(meta, indent=2))
-    return path
+def _blocks_in_order(spec: _Spec, plan: BlockPlan, executor, out_path: Path | None, resume: bool):
+    """Yield (block, (summary, kept), redone) in block order, planning blocks lazily.
+
+    Finished blocks of this run in ``out_path`` are read instead of run (not with ``keep_hands``,
+    whose settings are not on disk). With an executor at most ``window`` blocks are in flight.
+    """
+    keys = None
+
+    def stored(b: int):
+        nonlocal keys
+        if out_path is None or not resume or spec.keep_hands:
+            return None, False
+        if keys is None:
+            keys = frozenset(_expected_keys(spec))
+        return read_block(out_path, b, spec.digest, keys)
+
+    if executor is None:
+        for b in range(plan.blocks):
+            done, redo = stored(b)
+            yield b, (done, None) if done is not None else _run_block(spec, b, plan.size(b)), redo
+        return
+    window = 4 * (os.cpu_count() or 1) + 8
+    pending: deque = deque()
+    for b in range(plan.blocks):
+        done, redo = stored(b)
+        pending.append((b, (done, None) if done is not None
+                        else executor.submit(_run_block, spec, b, plan.size(b)), redo))
+        while len(pending) >= window or (pending and not hasattr(pending[0][1], "result")):
+            yield _finished(pending.popleft())
+    while pending:
+        yield _finished(pending.popleft())
+
+
+def _finished(item):
+    block, work, redo = item
+    return block, (work.result() if hasattr(work, "result") else work), redo
+
+
+def _expected_keys(spec: _Spec) -> list[str]:
+    """The summary keys a block of this run holds (to refuse a block of another layout)."""
+    from .rules import load_variant
+
+    keys = ["deals", "net_s1", "net_s2", "net_s3", "net_s4", "hits", "pushes", "rake_s1", "rake_s2",
+            "gross", "batch_sums", "batch_s2", "batch_sizes", "batch_rake", "dist_values", "dist_counts",
+            *_setting_summary_keys()]
+    if load_variant(spec.variant).bank.banked:
+        keys.append("batch_tie_gain")
+    return keys
 
 
 def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "ev", rng=None,
@@ -697,24 +822,25 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
     """Side-by-side figures of several variants on common deals, with paired differences.
 
     Every variant plays the same deals (the same seed); each sets them with its own strategy
-    tables, so where a variant changes how hands are set the settings are redone. Paired
-    differences against the first variant have SE = sd(X_A - X_B) / sqrt(n) per seat 0.
+    tables, so where a variant changes how hands are set the settings are redone. The paired
+    difference of seat 0's mean against the first variant is the mean of per-deal differences,
+    its interval Student's t on the differences' batch means.
     """
+    level = check_confidence(confidence)
     vs = [resolve_variant(v) for v in variants]
     if len(vs) < 2:
         raise OptionError(f"compare needs at least two variants, got {len(vs)}")
     root = root_seed(rng)
     results = [simulate(v, deals, strategy=strategy, rng=root, executor=executor,
                         block_deals=block_deals) for v in vs]
-    z = z_value(confidence)
     rows = []
     base = results[0]
     for v, r in zip(vs, results):
-        m = r.moments()
+        m = r.moments(level)
         seat0 = m.iloc[0]
-        diff = r.summary["batch_sums"][:, 0] - base.summary["batch_sums"][:, 0]
-        se_diff = float(batch_means_se(diff[:, None], r.summary["batch_sizes"])[0])
-        mean_diff = float(diff.sum() / r.deals)
+        diff = r.summary["batch_sums"][:, :1] - base.summary["batch_sums"][:, :1]
+        mean_diff, _, half = batch_mean_interval(diff, r.summary["batch_sizes"], level)
+        mean_diff, half = float(mean_diff[0]), float(half[0])
         home = r.summary["home_runs"] / r.deals
         sc = r.scoops()
         rows.append({"variant": str(v), "mean_seat0": seat0["mean"], "sd": float(m["sd"].mean()),
@@ -722,6 +848,6 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
                      "home_run_rate": float(home.mean()),
                      "foul_rate": float(r.summary["foul"].sum() / (r.deals * len(r.summary["foul"]))),
                      "rake_per_hand": float(r.summary["rake_s1"]) / r.deals,
-                     "diff_vs_first": mean_diff, "diff_ci_low": mean_diff - z * se_diff,
-                     "diff_ci_high": mean_diff + z * se_diff})
+                     "diff_vs_first": mean_diff, "diff_ci_low": mean_diff - half,
+                     "diff_ci_high": mean_diff + half})
     return pd.DataFrame(rows)

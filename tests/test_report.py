@@ -39,3 +39,24 @@ def test_cli_report(tmp_path, capsys):
     assert "report written" in capsys.readouterr().out
     assert "## 6. House money" in (tmp_path / "report.md").read_text()
     assert (tmp_path / "rake_burden.png").stat().st_size > 5_000
+
+
+def test_house_section_states_time_charges_drops_and_the_banked_wager(tmp_path):
+    """Audit 13.1-13.3: the report's house money at the pace asked, the jackpot drop apart, and
+    a banked game's wager (house edge = element of risk on 3 units)."""
+    timed = simulate("2-4(rake=time,rake.amount=6,rake.jackpot_drop=0.1)", 500, strategy="greedy",
+                     rng=1, block_deals=500)
+    text = write_report(timed, tmp_path / "t", hands_per_hour=60).read_text()
+    house = text[text.index("## 6."):text.index("## 7.")]
+    assert "6 units per seat per hour whatever the pace (24 an hour for the table)" in house
+    assert "jackpot drop of 0.1 units a hand" in house
+    header = next(line for line in house.splitlines() if line.startswith("| hands_per_hour"))
+    values = next(line for line in house.splitlines()[house.splitlines().index(header) + 2:][:1])
+    row = dict(zip(header.strip("|").split("|"), values.strip("|").split("|")))
+    assert float(row[" rake_per_hour "]) == pytest.approx(24)
+    assert float(row[" jackpot_drop_per_hand "]) == pytest.approx(0.1)
+    banked = simulate("banked", 500, strategy="greedy", rng=1, block_deals=500)
+    text = write_report(banked, tmp_path / "b").read_text()
+    assert "house edge equals the element of risk" in text
+    with pytest.raises(Exception, match="hands_per_hour=-5 is invalid"):
+        write_report(banked, tmp_path / "c", hands_per_hour=-5)
