@@ -232,18 +232,24 @@ def _read_surrender(d: Dict) -> str:
 
 
 def _write_surrender(d: Dict, text: str) -> None:
+    """``none``/``false`` turn surrender off, ``standard``/``true`` take the scoring system's
+    amount, and a number is always the amount itself (audit 13.6: ``1`` and ``0`` are units,
+    not the booleans they also spell)."""
     word = text.strip().lower()
-    if word in ("none", *_FALSE):
+    try:
+        amount = parse_number("surrender", word)
+    except OptionError:
+        amount = None
+    if amount is not None:
+        if amount <= 0:
+            raise invalid("surrender", amount, "units must be > 0; surrender=none turns it off")
+        d["surrender"] = {"enabled": True, "amount": amount}
+    elif word in ("none", *_FALSE):
         d["surrender"] = {"enabled": False, "amount": None}
     elif word in ("standard", *_TRUE):
         d["surrender"] = {"enabled": True, "amount": None}
     else:
-        try:
-            amount = parse_number("surrender", text)
-        except OptionError:
-            reason = "expected none, standard or units per opponent"
-            raise invalid("surrender", text, reason) from None
-        d["surrender"] = {"enabled": True, "amount": amount}
+        raise invalid("surrender", text, "expected none, standard or units per opponent")
 
 
 def _write_misset(d: Dict, text: str) -> None:

@@ -16,10 +16,11 @@ from numba import njit
 
 from . import _strategy_kernels as _sk
 from ._kernels import pack_hand
-from .cards import CardError, parse_cards
+from .cards import CardError, check_hands, parse_cards
+from .errors import OptionError
 from .ranking import rank3, rank5
 from .setting import format_setting, is_foul, legal_settings, parse_setting
-from .strategies import _model, _opponents, _variant, load_tables
+from .strategies import _low_middle, _model, _opponents, _variant, load_tables
 from .rules import Variant
 
 __all__ = ["Review", "review", "setting_values"]
@@ -37,8 +38,9 @@ def _values_kernel(settings, rf, rm, rb, tf, tm, tb, cst, params, removal, class
 
 def setting_values(settings: np.ndarray, variant: Variant | str) -> np.ndarray:
     """Expected result of each legal setting (N, 13) under the ``ev`` model of ``variant``
-    (card removal from the setting's own 13 cards included)."""
+    (card removal from the setting's own 13 cards included); ``ranking=H5`` is refused."""
     v = _variant(variant)
+    _refuse_low_middle(v)
     arr = np.ascontiguousarray(settings, dtype=np.uint8).reshape(-1, 13)
     tf, tm, tb, cst, _, _, _, _, _, params, removal, classes = _model(v, load_tables(v))
     order = v.ranking.value
@@ -48,6 +50,54 @@ def setting_values(settings: np.ndarray, variant: Variant | str) -> np.ndarray:
     out = np.empty(len(arr), dtype=np.float64)
     _values_kernel(arr, rf, rm, rb, tf, tm, tb, cst, params, removal, classes, out)
     return out
+
+
+def _refuse_low_middle(v: Variant) -> None:
+    """The ev model assumes back >= middle >= front, which H5 breaks (audit 13.7)."""
+    if _low_middle(v):
+        raise OptionError("review does not support ranking=H5 (a low middle): its values come "
+                          "from the ev model, which assumes back >= middle >= front")
+
+
+def _is_text_list(value) -> bool:
+    return isinstance(value, (list, tuple)) and bool(value) and all(isinstance(x, str) for x in value)
+
+
+def _as_hand(cards) -> np.ndarray:
+    """13 codes from text, a list of card tokens or a list/array of codes."""
+    if isinstance(cards, str) or _is_text_list(cards):
+        return parse_cards(cards, count=13)
+    try:
+        shape = np.shape(cards)
+    except ValueError:
+        shape = None
+    if shape is None or len(shape) != 1:
+        raise CardError(f"expected one hand of 13 cards, got {str(cards)[:60]!r}")
+    return check_hands(cards, 13)
+
+
+def _as_setting(setting) -> np.ndarray:
+    """13 codes front|middle|back from ``"front / middle / back"``, its three rows (text or
+    token lists), 13 card tokens in that order, or 13 codes."""
+    if isinstance(setting, str):
+        return parse_setting(setting)
+    if not isinstance(setting, (list, tuple)):
+        return _as_hand(setting)
+    items = list(setting)
+    if len(items) == 3 and all(isinstance(r, str) or _is_text_list(r) for r in items):
+        return parse_setting(" / ".join(r if isinstance(r, str) else " ".join(r) for r in items))
+    if _is_text_list(items):
+        if len(items) != 13:
+            raise CardError(f"a setting is 'front / middle / back' or 13 cards, got {len(items)} items")
+        return parse_cards(items, count=13)
+    return _as_hand(setting)
+
+
+def _check_top(top) -> int:
+    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 0:
+        raise OptionError(f"top={top!r} is invalid: expected a whole number >= 0 "
+                          "(the alternatives to list)")
+    return int(top)
 
 
 @dataclass(frozen=True)
@@ -74,6 +124,19 @@ class Review:
 def review(cards, setting, variant: Variant | str = "2-4", *, top: int = 5) -> Review:
     """Review ``setting`` of the 13 ``cards`` under ``variant``.
 
+    Parameters
+    ----------
+    cards
+        Text in any card notation, a list of card tokens, or 13 codes.
+    setting
+        ``"front / middle / back"``, its three rows (text or token lists), 13 tokens or codes
+        laid out front, middle, back.
+    variant
+        A Variant, preset name or variant string. ``ranking=H5`` (a low middle) is refused, as
+        :func:`~cpstats.strategies.set_hand` refuses it: the ``ev`` model does not hold there.
+    top
+        How many of the best settings to list (0 or more).
+
     Examples
     --------
     >>> r = review("As Ks Qs Js Ts 9h 9d 9c 2c 2d 3h 4h 5h",
@@ -82,8 +145,9 @@ def review(cards, setting, variant: Variant | str = "2-4", *, top: int = 5) -> R
     (True, False)
     """
     v = _variant(variant)
-    hand = parse_cards(cards, count=13) if isinstance(cards, str) else np.asarray(cards, dtype=np.uint8)
-    given = parse_setting(setting) if isinstance(setting, str) else np.asarray(setting, dtype=np.uint8)
+    _refuse_low_middle(v)
+    top = _check_top(top)
+    hand, given = _as_hand(cards), _as_setting(setting)
     if sorted(hand.tolist()) != sorted(given.tolist()):
         raise CardError(f"the setting {format_setting(given)!r} does not hold the same 13 cards as the hand")
     legal = legal_settings(hand, ordering=v.ranking.value)

@@ -729,6 +729,43 @@ def test_surrender_amount_errors() -> None:
         load_variant("2-4(surrender=lots)")
 
 
+@pytest.mark.parametrize("preset", ["2-4", "1-6", "basic", "taiwanese"])
+@pytest.mark.parametrize("amount", [1, 2, 3, 4, 2.5, 0.5, 1.0])
+def test_surrender_amount_round_trips(preset: str, amount: float) -> None:
+    """audit 13.6: every amount prints as itself and reads back as itself (1 is not "standard"),
+    whether given as a component, a number or its text, so a simulation rebuilt from the
+    variant string settles at that amount."""
+    base = get_preset(preset)
+    given_ways = (base.replace(surrender={"enabled": True, "amount": amount}),
+                  base.replace(surrender=amount), load_variant(f"{preset}(surrender={amount})"))
+    for v in given_ways:
+        assert v.surrender == Surrender(enabled=True, amount=amount)
+        again = load_variant(str(v))
+        assert again == v and again.surrender_amount() == amount
+        assert again.kernel_tables()["surrender"] == amount
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 1000) | st.floats(0.001, 1e6, allow_nan=False, allow_infinity=False))
+def test_any_surrender_amount_round_trips(amount: float) -> None:
+    """audit 13.6: any positive amount survives the string round trip exactly."""
+    v = get_preset("2-4").replace(surrender={"enabled": True, "amount": amount})
+    assert load_variant(str(v)) == v
+    assert load_variant(str(v)).surrender_amount() == amount
+
+
+def test_surrender_words_and_zero() -> None:
+    """audit 13.6: words still mean standard / none; 0 is a number, refused with the way out."""
+    assert load_variant("2-4(surrender=true)").surrender == Surrender(enabled=True)
+    assert load_variant("2-4(surrender=yes)").surrender_amount() == 2
+    assert load_variant("2-4(surrender=standard)").surrender_amount() == 2
+    assert load_variant("futurebet-2-4(surrender=false)").surrender_amount() is None
+    assert get_preset("futurebet-2-4").replace(surrender=False).surrender_amount() is None
+    assert get_preset("2-4").replace(surrender=True).surrender_amount() == 2
+    with option_error("surrender=0 is invalid: units must be > 0; surrender=none turns it off"):
+        load_variant("2-4(surrender=0)")
+
+
 def test_misset_points_must_be_positive() -> None:
     with option_error("misset.points=-4 is invalid: units must be > 0"):
         load_variant("2-4(misset=-4)")

@@ -1,0 +1,336 @@
+"""The command line: help for every command, one-line refusals (exit 2, no traceback), the
+report's plan validated before simulating, and the compile notice (audit 13, items 12, 15, 18,
+19, 20, 23)."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+from pathlib import Path
+
+import pytest
+
+import cpstats.simulation
+from cpstats import _warmup
+from cpstats.cli import build_parser, main, report_plan, split_systems
+from cpstats.errors import OptionError
+from cpstats.presets import get_preset, preset_names
+from cpstats.rules import Rake, RakeModel
+
+CARDS = "As Ks Qs Js Ts 9h 9d 9c 2c 2d 3h 4h 5h"
+SETTING = "2c 2d 3h / 9h 9d 9c 4h 5h / As Ks Qs Js Ts"
+FAST = ["--deals", "2000", "--strategy", "greedy", "--quiet"]
+RAKED = [name for name in preset_names() if get_preset(name).rake.model is not RakeModel.NONE]
+
+
+def _commands() -> list[str]:
+    actions = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    return sorted(actions[0].choices)
+
+
+def refused(capsys, command: str) -> str:
+    """The stderr of a refusal: one line ``cpstats CMD: error: ...``."""
+    err = capsys.readouterr().err
+    assert err.startswith(f"cpstats {command}: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    return err
+
+
+@pytest.fixture(autouse=True)
+def compiled(monkeypatch):
+    """The kernels count as compiled, so stderr holds only what a test looks for."""
+    import cpstats.cli
+
+    monkeypatch.setattr(cpstats.cli, "needs_compiling", lambda *modules: False)
+
+
+@pytest.fixture
+def no_simulation(monkeypatch):
+    """Fail the test if the command starts simulating (its refusal must come first)."""
+    def simulate(*args, **kwargs):
+        raise AssertionError("simulate was called")
+
+    monkeypatch.setattr(cpstats.simulation, "simulate", simulate)
+
+
+# -- item 18: every --help --------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [[], *([c] for c in _commands())])
+def test_every_help_prints(command, capsys):
+    """audit 13.18: ``--help`` of the program and of each subcommand (read from the parser, so a
+    new command is covered) exits 0 and prints its usage (an unescaped % crashed ``match``)."""
+    with pytest.raises(SystemExit) as exit_:
+        main([*command, "--help"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.startswith("usage: cpstats")
+
+
+def test_match_help_shows_the_percent(capsys):
+    """audit 13.18: the escaped % reads as one % in the output."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "95% CI" in capsys.readouterr().out
+
+
+# -- item 12: workers -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("workers", ["0", "-2", "two"])
+def test_workers_below_one_are_refused(workers, capsys):
+    """audit 13.12: ``--scheduler local --workers 0`` hung at 0% forever."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["simulate", "--preset", "2-4", "--scheduler", "local", "--workers", workers])
+    assert exit_.value.code == 2
+    assert "argument --workers" in capsys.readouterr().err
+
+
+# -- item 15: folders, disks and schedulers ---------------------------------------------------
+
+def test_empty_out_is_refused(capsys, no_simulation):
+    """audit 13.15: ``--out ""`` wrote into the current folder."""
+    assert main(["simulate", "--preset", "2-4", *FAST, "--out", ""]) == 2
+    assert "--out must name a folder" in refused(capsys, "simulate")
+    assert main(["report", "--preset", "2-4", *FAST, "--out", ""]) == 2
+    assert "--out must name a folder" in refused(capsys, "report")
+
+
+def test_keep_hands_needs_out(capsys, no_simulation):
+    """audit 13.15: ``--keep-hands`` without ``--out`` kept nothing and said nothing."""
+    assert main(["simulate", "--preset", "2-4", *FAST, "--keep-hands"]) == 2
+    assert "--keep-hands needs --out" in refused(capsys, "simulate")
+
+
+@pytest.mark.parametrize("command", ["simulate", "report", "reference"])
+def test_a_file_in_place_of_out_is_refused_before_simulating(command, tmp_path, capsys, no_simulation):
+    """audit 13.15: a file where --out's folder should be is named, before any simulation."""
+    path = tmp_path / "taken"
+    path.write_text("not a folder")
+    assert main([command, "--preset", "2-4", *FAST, "--out", str(path)]) == 2
+    err = refused(capsys, command)
+    assert str(path) in err and "not a folder" in err
+
+
+@pytest.mark.skipif(not Path("/sys").is_dir(), reason="needs Linux's read-only /sys")
+def test_an_unwritable_out_names_the_path_and_reason(capsys, no_simulation):
+    """audit 13.15: an unwritable --out gives the path and the OS reason (under /sys, which
+    even root cannot write), before simulating."""
+    assert main(["report", "--preset", "2-4", *FAST, "--out", "/sys/cpstats-report"]) == 2
+    err = refused(capsys, "report")
+    assert "/sys/cpstats-report" in err and "Operation not permitted" in err
+
+
+def test_a_full_disk_is_one_line(monkeypatch, tmp_path, capsys):
+    """audit 13.15: an OSError raised while running (a full disk) is one line, exit 2."""
+    target = str(tmp_path / "out" / "block-0.npz")
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), target)
+
+    monkeypatch.setattr(cpstats.simulation, "simulate", full)
+    assert main(["simulate", "--preset", "2-4", *FAST, "--out", str(tmp_path / "out")]) == 2
+    err = refused(capsys, "simulate")
+    assert target in err and "No space left on device" in err
+
+
+def test_an_unreachable_scheduler_is_named(monkeypatch, capsys, no_simulation):
+    """audit 13.15: a tcp:// scheduler that does not answer is one line naming the address."""
+    pytest.importorskip("distributed")
+    import cpstats.cli
+
+    monkeypatch.setattr(cpstats.cli, "CONNECT_TIMEOUT", 1)
+    assert main(["simulate", "--preset", "2-4", *FAST, "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    err = refused(capsys, "simulate")
+    assert "tcp://127.0.0.1:1" in err and "cannot reach" in err
+
+
+@pytest.mark.parametrize("address", ["udp://x", "tcp://host:notaport"])
+def test_a_malformed_scheduler_is_refused(address, capsys, no_simulation):
+    """audit 13.15: an address that is not none, local or tcp://HOST:PORT is refused."""
+    if address.startswith("tcp"):
+        pytest.importorskip("distributed")
+    assert main(["simulate", "--preset", "2-4", *FAST, "--scheduler", address]) == 2
+    assert f"--scheduler={address!r} is invalid" in refused(capsys, "simulate")
+
+
+def test_a_corrupt_run_json_is_one_line(tmp_path, capsys):
+    """audit 13.15: an --out whose run.json does not read is refused in one line (simulation
+    refuses it; the CLI prints its OptionError)."""
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "run.json").write_text("{not json")
+    assert main(["simulate", "--preset", "2-4", *FAST, "--out", str(out)]) == 2
+    assert "run.json" in refused(capsys, "simulate")
+
+
+# -- item 19: review and hands per hour -------------------------------------------------------
+
+@pytest.mark.parametrize("pace", ["-1", "0", "nan", "inf", "fast"])
+def test_hands_per_hour_must_be_a_positive_pace(pace, capsys):
+    """audit 13.19: a negative or NaN pace was printed into the report."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["report", "--preset", "2-4", *FAST, "--hands-per-hour", pace])
+    assert exit_.value.code == 2
+    assert "argument --hands-per-hour" in capsys.readouterr().err
+
+
+def test_review_refuses_a_low_middle_in_one_line(capsys):
+    """audit 13.7: review under H5 is refused like set_hand, one line, exit 2."""
+    assert main(["review", CARDS, SETTING, "--preset", "2-4(ranking=H5)"]) == 2
+    assert "review does not support ranking=H5" in refused(capsys, "review")
+
+
+# -- item 20: the report's plan ---------------------------------------------------------------
+
+def test_the_raked_presets_are_the_three_known():
+    assert {"pagat-casino", "futurebet-2-4", "futurebet-1-6"} <= set(RAKED)
+
+
+@pytest.mark.parametrize("preset", RAKED)
+def test_report_plan_of_raked_presets_validates(preset):
+    """audit 13.20: every alternative rake model is a whole new Rake (a percent model no longer
+    inherits the preset's fixed amount), keeping the preset's jackpot drop."""
+    v = get_preset(preset)
+    plan = report_plan(preset, "2-4,1-4,1-6,basic,2-4-total")
+    models = {r.rake.model for r in plan.rakes} | {v.rake.model}
+    assert models == set(RakeModel) - {RakeModel.NONE}
+    for alt in plan.rakes:
+        assert alt.rake.jackpot_drop == v.rake.jackpot_drop
+        assert alt.replace(rake=v.rake) == v  # nothing but the rake changed
+        assert alt.rake != v.rake
+    assert plan.variant == v and all(s.players == v.players for s in plan.systems)
+
+
+def test_report_plan_rakes_are_fresh_models():
+    """audit 13.20: the percent model takes 5% capped at 1, nothing of a fixed model."""
+    plan = report_plan("pagat-casino", "2-4")
+    percent = next(r.rake for r in plan.rakes if r.rake.model is RakeModel.PERCENT)
+    assert percent == Rake(model=RakeModel.PERCENT, percent=0.05, cap=1.0, jackpot_drop=0.1,
+                           jackpot_trigger=get_preset("pagat-casino").rake.jackpot_trigger)
+
+
+def test_systems_split_at_the_top_level_only():
+    """audit 13.20: commas inside a variant's parentheses do not split it."""
+    text = "2-4, 1-6(royalties=R-FUTUREBET,rake=percent,rake.percent=0.05),,basic"
+    assert split_systems(text) == ["2-4", "1-6(royalties=R-FUTUREBET,rake=percent,rake.percent=0.05)",
+                                   "basic"]
+    plan = report_plan("2-4", "2-4,1-6(royalties=R-FUTUREBET,rake=percent,rake.percent=0.05)")
+    assert [s.rake.percent for s in plan.systems] == [0.05]  # 2-4 itself is the game played
+
+
+def test_a_bad_system_is_refused_before_simulating(capsys, no_simulation, tmp_path):
+    """audit 13.20: a system that does not load is refused before the simulation."""
+    assert main(["report", "--preset", "2-4", *FAST, "--out", str(tmp_path / "r"),
+                 "--systems", "2-4,1-6(players=3"]) == 2
+    assert "--systems" in refused(capsys, "report")
+
+
+def test_report_plan_seats_systems_at_the_played_table():
+    """audit 13.20 (decision): systems are scoring systems, rescored at the report's own table;
+    one whose deal format differs is skipped and named."""
+    plan = report_plan("2-4(players=3)", "1-6,criss-cross")
+    assert [s.players for s in plan.systems] == [3]
+    assert plan.skipped and "criss-cross" in plan.skipped[0]
+    with pytest.raises(OptionError, match="--systems"):
+        report_plan("2-4", "no-such-preset")
+
+
+def test_report_of_a_raked_preset_runs(tmp_path, capsys):
+    """audit 13.20: ``report --preset pagat-casino`` failed after simulating; now exit 0."""
+    out = tmp_path / "report"
+    assert main(["report", "--preset", "pagat-casino", *FAST, "--out", str(out)]) == 0
+    assert (out / "report.md").exists() and (out / "rake_burden.png").exists()
+    assert "report written" in capsys.readouterr().out
+
+
+# -- item 23: the compile notice --------------------------------------------------------------
+
+def test_compile_message_is_printed_once_before_kernels(monkeypatch, capsys):
+    """audit 13.23: the first call after install compiles silently for a long while."""
+    import cpstats.cli
+
+    asked = []
+    monkeypatch.setattr(cpstats.cli, "needs_compiling", lambda *modules: asked.append(modules) or True)
+    assert main(["review", CARDS, SETTING]) == 0
+    assert capsys.readouterr().err.count(_warmup.COMPILE_MESSAGE) == 1
+    assert asked == [("_kernels", "review")]
+    assert main(["simulate", "--preset", "2-4", *FAST]) == 0
+    assert capsys.readouterr().err.count(_warmup.COMPILE_MESSAGE) == 1
+    assert asked[-1] == ("_kernels", "_settle_kernels", "_greedy_kernel")
+    assert main(["presets"]) == 0  # no kernels: no notice
+    assert _warmup.COMPILE_MESSAGE not in capsys.readouterr().err
+    monkeypatch.setattr(cpstats.cli, "needs_compiling", lambda *modules: False)
+    assert main(["review", CARDS, SETTING]) == 0
+    assert _warmup.COMPILE_MESSAGE not in capsys.readouterr().err
+
+
+def test_compile_message_text():
+    assert _warmup.COMPILE_MESSAGE == "compiling kernels, once after install (about a minute)"
+
+
+def _package(tmp_path: Path) -> Path:
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "plain.py").write_text("x = 1  # njit(cache=True) in a comment is not a kernel\n")
+    (package / "sub" / "kern.py").write_text("from numba import njit\n\n\n@njit(cache=True)\ndef f():\n"
+                                             "    return 1\n")
+    return package
+
+
+def test_needs_compiling_until_every_kernel_module_has_a_cache(tmp_path, monkeypatch):
+    """audit 13.23: true while a kernel module has no numba index file (``*.nbi``) at least as
+    new as its source, in a __pycache__ below the package or under NUMBA_CACHE_DIR."""
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    package = _package(tmp_path)
+    assert _warmup.needs_compiling("kern", package=package)
+    assert not _warmup.needs_compiling("plain", "other", package=package)  # not kernel modules
+    cache = package / "sub" / "__pycache__"
+    cache.mkdir()
+    index = cache / "kern.f-4.py311.nbi"
+    index.write_bytes(b"")
+    assert not _warmup.needs_compiling("kern", package=package)
+    source = package / "sub" / "kern.py"
+    os.utime(source, (index.stat().st_mtime + 10,) * 2)  # the source changed after compiling
+    assert _warmup.needs_compiling("kern", package=package)
+
+
+def test_needs_compiling_reads_numba_cache_dir(tmp_path, monkeypatch):
+    """audit 13.23: with NUMBA_CACHE_DIR set, numba writes its index files there (in folders
+    named after the source's path)."""
+    package = _package(tmp_path)
+    cache_dir = tmp_path / "numba-cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache_dir))
+    assert _warmup.needs_compiling("kern", package=package)
+    nested = cache_dir / str(package / "sub").lstrip(os.sep)
+    nested.mkdir(parents=True)
+    (nested / "kern.f-4.py311.nbi").write_bytes(b"")
+    assert not _warmup.needs_compiling("kern", package=package)
+
+
+def test_a_package_without_kernels_needs_no_compiling(tmp_path, monkeypatch):
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    package = _package(tmp_path)
+    (package / "sub" / "kern.py").unlink()
+    assert not _warmup.needs_compiling("kern", package=package)
+
+
+def test_the_named_kernel_modules_exist():
+    """audit 13.23: every module the CLI asks about is a kernel module of cpstats, so moving one
+    cannot silence the notice unnoticed."""
+    stems = {p.stem for p in _warmup._kernel_sources(_warmup._PACKAGE)}
+    assert {*_warmup.simulation_kernels("greedy", "ev"), "review"} <= stems
+    assert _warmup.simulation_kernels("ev", "ev", print) == ("_kernels", "_settle_kernels",
+                                                             "_strategy_kernels")
+
+
+def test_needs_compiling_defaults_to_the_simulation_kernels(tmp_path, monkeypatch):
+    """audit 13.23: with no module named, a fresh cache of the simulation kernels is enough."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    package = tmp_path / "pkg"
+    package.mkdir()
+    for stem in ("_kernels", "_settle_kernels", "_greedy_kernel"):
+        (package / f"{stem}.py").write_text("@njit(cache=True)\ndef f():\n    pass\n")
+    assert _warmup.needs_compiling(package=package)
+    for stem in _warmup.SIMULATION_KERNELS:
+        (tmp_path / f"{stem}.f-1.py311.nbi").write_bytes(b"")
+    assert not _warmup.needs_compiling(package=package)
+    assert _warmup.needs_compiling("_greedy_kernel", package=package)
