@@ -4,7 +4,8 @@
 Each app is built from ipywidgets controls, a Simulate button, a progress bar, an HTML table
 and an ``Output`` holding the chart. Results are kept in a :class:`ResultCache` keyed by the
 variant string, deal count and strategy, so charts are redrawn from the cache without
-simulating again, and each app opens at once from the reference results in ``data/reference``.
+simulating again, and each app opens at once from the shipped reference results
+(``cpstats/data/reference``).
 
 Decisions:
 
@@ -18,6 +19,10 @@ Decisions:
 - Decision: a chart is shown by setting the ``Output``'s outputs to the figure's PNG, not with
   ``with out: display(fig)``, which captures nothing outside a kernel: the same code then works
   in Jupyter, in Voila and in tests.
+- Decision: a run that will compile the kernels (the first after install) says so in the
+  status beside the progress bar (:data:`cpstats._warmup.COMPILE_MESSAGE`).
+- Decision: :func:`rake_figures` shows the jackpot drop apart from the rake, as the settlement
+  does, and computes a banked game's commission or fee once, on nets that never hold it.
 """
 
 from __future__ import annotations
@@ -40,11 +45,12 @@ from . import plots
 from .presets import get_preset, preset_names
 from .rules import (
     STANDARD_SURRENDER, NaturalSchedule, Rake, RakeModel, RoyaltyMode, RoyaltySchedule, Scoring,
-    Variant,
+    Surrender, Variant,
 )
+from ._warmup import COMPILE_MESSAGE, needs_compiling
 from .rules import HOME_RUN_PLAYERS
 from .simulation import SimulationResult, load_reference, simulate
-from .stats import batch_means_se, z_value
+from .stats import batch_mean_interval, t_value, z_value
 
 __all__ = ["ResultCache", "VariantPicker", "VariantComparer", "RakeExplorer", "comparison_table",
            "SEED", "WIDGET_BLOCK_DEALS", "DEFAULT_STRATEGY"]
@@ -103,7 +109,7 @@ class ResultCache:
         return self._results.get((str(variant), int(deals), str(strategy)))
 
     def reference(self, variant: Variant | str) -> SimulationResult | None:
-        """The shipped reference result of a plain preset (``data/reference``), or None."""
+        """The shipped reference result of a plain preset (``cpstats/data/reference``), or None."""
         text = str(variant)
         if text not in preset_names():
             return None
@@ -148,6 +154,12 @@ def _message(kind: str, text: str) -> str:
     return f'<span style="color:{colour}">{html.escape(text)}</span>'
 
 
+def _running(text: str) -> str:
+    """The status of a simulation about to start, with :data:`COMPILE_MESSAGE` while numba has
+    not yet compiled the kernels (audit 13.23: the first run after install pauses with no word)."""
+    return _message("note", f"{text}; {COMPILE_MESSAGE}" if needs_compiling() else text)
+
+
 def _table_html(frame: pd.DataFrame, formats: dict[str, str], css_class: str) -> str:
     """An HTML table of ``frame`` (metrics as rows), each row formatted by ``formats``."""
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
@@ -181,6 +193,14 @@ class _App:
 # -- choosing a variant -----------------------------------------------------------------------
 
 _SURRENDER_CHOICES = ("none", "standard", "1", "2", "3")
+
+
+def _surrender_choice(text: str) -> Surrender:
+    """The surrender a picker choice names: ``none``, ``standard`` (the scoring system's own
+    amount) or exact units, built as a component so that "1" is never read as "true"."""
+    if text == "none":
+        return Surrender()
+    return Surrender(enabled=True, amount=None if text == "standard" else int(text))
 
 
 class VariantPicker:
@@ -313,8 +333,7 @@ class VariantPicker:
         if self.naturals.value != base.naturals.schedule.value:
             over["naturals"] = self.naturals.value
         if self.surrender.value != self._surrender_text(base):
-            text = self.surrender.value
-            over["surrender"] = int(text) if text.isdigit() else text
+            over["surrender"] = _surrender_choice(self.surrender.value)
         if self.players.value != base.players:
             over["players"] = self.players.value
         amount = float(self.rake_amount.value)
@@ -402,7 +421,6 @@ def comparison_table(results: Sequence[SimulationResult], labels: Sequence[str] 
     """
     labels = list(labels or [f"{chr(65 + i)}: {r.variant}" for i, r in enumerate(results)])
     paired = _paired(results)
-    z = z_value(confidence)
     base = results[0]
     base_mean = float(base.summary["net_s1"][0]) / base.deals
     base_se = float(base.moments()["se"].iloc[0])
@@ -411,11 +429,12 @@ def comparison_table(results: Sequence[SimulationResult], labels: Sequence[str] 
         s, m = r.summary, r.moments()
         hands = r.deals * len(s["foul"])
         mean = float(m["mean"].iloc[0])
-        if paired:
-            diff = s["batch_sums"][:, 0] - base.summary["batch_sums"][:, 0]
-            se = float(batch_means_se(diff[:, None], s["batch_sizes"])[0]) if r is not base else 0.0
+        if paired:  # per-deal differences: Student's t on their batch means
+            diff = s["batch_sums"][:, :1] - base.summary["batch_sums"][:, :1]
+            half = float(batch_mean_interval(diff, s["batch_sizes"], confidence)[2][0]) if r is not base else 0.0
         else:
             se = 0.0 if r is base else float(np.hypot(m["se"].iloc[0], base_se))
+            half = t_value(confidence, len(s["batch_sizes"])) * se
         d = mean - base_mean
         scoops = r.scoops()
         columns[label] = {
@@ -432,7 +451,7 @@ def comparison_table(results: Sequence[SimulationResult], labels: Sequence[str] 
             "naturals declared per hand": float(s["declared"].sum() / hands),
             "rake per hand (units)": float(s["rake_s1"]) / r.deals,
             "difference vs A, seat 0 (units)": d,
-            "difference 95% CI low": d - z * se, "difference 95% CI high": d + z * se,
+            "difference 95% CI low": d - half, "difference 95% CI high": d + half,
         }
     frame = pd.DataFrame(columns)
     frame.attrs["paired"] = paired
@@ -532,7 +551,7 @@ class VariantComparer(_App):
         if all(r is not None for r in refs):
             self._show(refs)
             r = refs[0]
-            self.status.value = _message("note", f"reference results from data/reference: "
+            self.status.value = _message("note", f"reference results from cpstats/data/reference: "
                                          f"{r.deals:,} deals, strategy {r.metadata.get('strategy')}"
                                          "; click Simulate for a live run")
         else:
@@ -576,7 +595,7 @@ class VariantComparer(_App):
             for v in variants:
                 if self.cache.get(v, deals, strategy) is None:
                     done = todo.index(v)
-                    self.status.value = _message("note", f"simulating {v} ({done + 1} of {len(todo)})")
+                    self.status.value = _running(f"simulating {v} ({done + 1} of {len(todo)})")
                 results.append(self.cache.run(v, deals, strategy, on_block=self._advance))
             self._show(results)
             self.progress.value = self.progress.max
@@ -673,6 +692,7 @@ def _plot_differences(table: pd.DataFrame):
 _RAKE_FORMATS = {
     "rake per hand (units)": "{:.4f}", "rake per seat per hand (units)": "{:.4f}",
     "jackpot drop per hand (units)": "{:.4f}", "rake per seat per hour (money)": "{:,.2f}",
+    "jackpot drop per hour, table (money)": "{:,.2f}",
     "rake per hour, table (money)": "{:,.2f}", "rake share of gross winnings": "{:.2%}",
     "break-even skill edge (units per hand)": "{:.4f}", "player's expectation (units per hand)": "{:+.4f}",
     "player's expectation per hour (money)": "{:+,.2f}", "SD per hand, seat (units)": "{:.3f}",
@@ -690,50 +710,95 @@ def _positive_part(result: SimulationResult, seats: Sequence[int]) -> tuple[floa
     return float(e_pos), float(p_win)
 
 
+def _bank_edge(result: SimulationResult) -> tuple[float, float]:
+    """(The bank's mean win per player seat and hand, its SE), before any commission or fee,
+    which the nets never include (``settlement``). Where the result recorded the bank's gain
+    from winning ties, that control variate is used (see ``SimulationResult.house``): its mean
+    is the bank's and its noise far smaller; otherwise the bank's own nets."""
+    s = result.summary
+    opponents = max(result.variant.players - 1, 1)
+    per_deal = s["batch_tie_gain"] if "batch_tie_gain" in s else s["batch_sums"][:, 0]
+    mean, se, _ = batch_mean_interval(per_deal / opponents, s["batch_sizes"])
+    return float(mean), float(se)
+
+
+def _bank_charges(result: SimulationResult, commission: float | None,
+                  fee: float | None) -> tuple[float, float]:
+    """(The commission or fee charged per player hand, the one the result was simulated with):
+    ``commission * E[max(X, 0)] + fee * P(X > 0)`` over the player seats, X a seat's net."""
+    bank = result.variant.bank
+    e_pos, p_win = _positive_part(result, range(1, result.variant.players))
+    simulated = bank.commission * e_pos + bank.fee * p_win
+    commission = bank.commission if commission is None else commission
+    fee = bank.fee if fee is None else fee
+    return commission * e_pos + fee * p_win, simulated
+
+
+def _rake_per_hand(result: SimulationResult, rake: Rake, hands_per_hour: float,
+                   simulated_bank: float) -> float:
+    """The house's rake per hand (no jackpot drop, no bank's charge) for ``rake`` on ``result``.
+
+    A capped or thresholded percentage is the simulated rake less the bank's charges in it
+    (``simulated_bank`` per deal); the settlement's rake never holds the jackpot drop."""
+    seats = result.variant.players
+    if rake.model is RakeModel.PERCENT and (rake.cap is not None or rake.threshold > 0):
+        return float(result.summary["rake_s1"]) / result.deals - simulated_bank
+    if rake.model is RakeModel.PERCENT:
+        return rake.percent * float(result.summary["gross"]) / result.deals
+    if rake.model is RakeModel.TIME:
+        return rake.amount * seats / hands_per_hour
+    return rake.per_hand(0.0, seats)
+
+
 def rake_figures(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
                  unit_value: float = 1.0, skill_edge: float = 0.0,
-                 commission: float = 0.0, fee: float = 0.0) -> dict[str, float]:
+                 commission: float | None = None, fee: float | None = None) -> dict[str, float]:
     """House money per hand and per hour for ``rake`` charged on ``result``'s game.
 
-    The fixed, per-player and time models, and a percentage with no cap or threshold, follow from
-    the result's summaries (E[rake] = percent * E[pot]); a capped percentage needs a result
-    simulated with that rake, whose own rake is then used. For a banked game the house edge is
-    the players' mean loss plus the commission (``commission * E[max(X, 0)]``) or fee
-    (``fee * P(X > 0)``) each player seat pays.
+    The fixed and per-player models, and a percentage with no cap or threshold, follow from the
+    result's summaries (E[rake] = percent * E[pot]); a capped or thresholded percentage needs a
+    result simulated with that rake, whose own rake is used. A time charge is ``rake.amount`` per
+    seat per hour whatever the pace: per hand ``amount * seats / hands_per_hour``, at the pace
+    asked for here (``rake.hands_per_hour`` is not used). The jackpot drop is a line of its own,
+    never in the rake (it returns to players); the break-even edge counts both.
+
+    For a banked game the house edge is the bank's mean win per player seat, from the nets (which
+    hold no house charge), plus the commission (``commission * E[max(X, 0)]``) or fee
+    (``fee * P(X > 0)``) each player seat pays, computed once from ``commission`` and ``fee``
+    (None: those the result was simulated with). A simulated commission or fee, which the result's
+    rake holds, is taken out of a capped rake's figure, so it is never counted twice.
     """
     v = result.variant
     seats = v.players
+    charge = simulated = 0.0
+    if v.bank.banked:
+        charge, simulated = _bank_charges(result, commission, fee)
+    per_hand = _rake_per_hand(result, rake, hands_per_hour, simulated * (seats - 1))
     gross = float(result.summary["gross"]) / result.deals
-    if rake.model is RakeModel.PERCENT and (rake.cap is not None or rake.threshold > 0):
-        per_hand = float(result.summary["rake_s1"]) / result.deals - rake.jackpot_drop
-    elif rake.model is RakeModel.PERCENT:
-        per_hand = rake.percent * gross
-    else:
-        per_hand = rake.per_hand(0.0, seats)
-    moments = result.moments()
     per_seat = per_hand / seats
-    sd = float(moments["sd"].iloc[1:].mean() if v.bank.banked else moments["sd"].mean())
+    money_per_hour = hands_per_hour * unit_value
+    moments = result.moments()
     figures = {
         "rake per hand (units)": per_hand, "rake per seat per hand (units)": per_seat,
         "jackpot drop per hand (units)": rake.jackpot_drop,
-        "rake per seat per hour (money)": per_seat * hands_per_hour * unit_value,
-        "rake per hour, table (money)": per_hand * hands_per_hour * unit_value,
+        "rake per seat per hour (money)": per_seat * money_per_hour,
+        "rake per hour, table (money)": per_hand * money_per_hour,
+        "jackpot drop per hour, table (money)": rake.jackpot_drop * money_per_hour,
         "rake share of gross winnings": per_hand / gross if gross else float("nan"),
     }
     # what a seat gives up per hand before skill: rake and jackpot shares, and the bank's edge
     cost = per_seat + rake.jackpot_drop / seats
     if v.bank.banked:
-        e_pos, p_win = _positive_part(result, range(1, seats))
-        house = result.house()
-        figures["commission or fee per player hand (units)"] = commission * e_pos + fee * p_win
-        figures["house edge, bank (units per player hand)"] = (
-            float(house["house_edge"].iloc[0]) + figures["commission or fee per player hand (units)"])
-        figures["house edge SE"] = float(house["house_edge_se"].iloc[0])
-        cost += figures["house edge, bank (units per player hand)"]
+        edge, se = _bank_edge(result)
+        figures["commission or fee per player hand (units)"] = charge
+        figures["house edge, bank (units per player hand)"] = edge + charge
+        figures["house edge SE"] = se
+        cost += edge + charge
     figures["break-even skill edge (units per hand)"] = cost
     figures["player's expectation (units per hand)"] = skill_edge - cost
-    figures["player's expectation per hour (money)"] = (skill_edge - cost) * hands_per_hour * unit_value
-    figures["SD per hand, seat (units)"] = sd
+    figures["player's expectation per hour (money)"] = (skill_edge - cost) * money_per_hour
+    figures["SD per hand, seat (units)"] = float(moments["sd"].iloc[1:].mean() if v.bank.banked
+                                                 else moments["sd"].mean())
     return figures
 
 
@@ -905,7 +970,7 @@ class RakeExplorer(_App):
         source = "from the cache"
         if found is None:
             found = self.cache.reference(game)
-            source = "reference result (data/reference)"
+            source = "reference result (cpstats/data/reference)"
         if found is None:
             if self.result is not None and str(self.result.variant) != str(game):
                 self.status.value = _message("stale", f"{game}: click Simulate")
@@ -927,7 +992,8 @@ class RakeExplorer(_App):
             deals = int(self.deals.value)
             self.progress.max, self.progress.value, self.progress.bar_style = deals, 0, "info"
             self.simulate_button.disabled = True
-            self.status.value = _message("note", f"simulating {game}")
+            if self.cache.get(game, deals, self.strategy.value) is None:
+                self.status.value = _running(f"simulating {game}")
             self.result = self.cache.run(game, deals, self.strategy.value, on_block=self._advance)
             self.progress.value, self.progress.bar_style = deals, "success"
             self.status.value = _message("ok", f"{game}: {deals:,} deals, strategy {self.strategy.value}")
@@ -1034,9 +1100,8 @@ class RakeExplorer(_App):
     def _draw_house_edge(self, ax) -> None:
         c = np.linspace(0, 0.1, 41)
         e_pos, _ = _positive_part(self.result, range(1, self.result.variant.players))
-        house = self.result.house()
-        edge = float(house["house_edge"].iloc[0]) + c * e_pos
-        se = float(house["house_edge_se"].iloc[0])
+        bank, se = _bank_edge(self.result)  # before any commission, even one simulated
+        edge = bank + c * e_pos
         ties = "bank wins ties" if self.result.variant.bank.wins_ties else "ties push"
         ax.fill_between(c * 100, edge - 1.96 * se, edge + 1.96 * se, color="#dd6b20", alpha=0.2,
                         label="95% CI")

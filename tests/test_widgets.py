@@ -31,7 +31,7 @@ def shown(app) -> str:
 
 def test_opens_from_the_reference_results():
     if not all((REFERENCE_DIR / f"{name}.npz").exists() for name in ("2-4", "1-6")):
-        pytest.skip("no reference results in data/reference (run `cpstats reference`)")
+        pytest.skip("no reference results in cpstats/data/reference (run `cpstats reference`)")
     cache = ResultCache()
     app = VariantComparer(("2-4", "1-6"), cache=cache)
     ref = load_reference("2-4")
@@ -197,9 +197,9 @@ def test_banked_commission_matches_a_simulation_with_it(cache):
     edge = app.figures["house edge, bank (units per player hand)"]
     # the commission is charged outside the nets, so the same deals give the same nets
     with_c = cache.run(base.variant.replace(bank__commission=0.05), DEALS, "greedy")
-    # house() counts the commission (reported as rake) in the house edge
-    expected = float(with_c.house()["house_edge"].iloc[0])
-    assert edge == pytest.approx(expected, rel=1e-9)
+    # house() gives the edge per 3-unit wager, commission included: per player hand it is x 3
+    house = with_c.house().iloc[0]
+    assert edge == pytest.approx(house["house_edge"] * house["initial_wager_units"], rel=1e-9)
     assert app._bank_box.layout.display is None
     app.wins_ties.value = False
     assert "click Simulate" in app.status.value

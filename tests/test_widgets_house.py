@@ -1,0 +1,183 @@
+"""House money in cpstats.widgets (audit 13.1, 13.2), the surrender picker (audit 13.6) and the
+compile notice (audit 13.23)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cpstats.rules import Rake, RakeModel, Surrender, load_variant
+from cpstats.settlement import settle_many
+from cpstats.simulation import simulate
+from cpstats import widgets
+from cpstats._warmup import COMPILE_MESSAGE
+from cpstats.widgets import (
+    SEED, WIDGET_BLOCK_DEALS, RakeExplorer, ResultCache, VariantComparer, VariantPicker,
+    rake_figures,
+)
+
+DEALS = 2_000
+CAPPED = "2-4(rake=percent,rake.percent=0.05,rake.cap=1,rake.jackpot_drop=0.1)"
+
+
+@pytest.fixture(scope="module")
+def cache():
+    return ResultCache()
+
+
+def _capped_rake_by_hand(text: str) -> float:
+    """Mean of min(0.05 * pot, 1) over the app's deals, the pot summed from each deal's nets."""
+    kept = simulate(text, DEALS, strategy="greedy", rng=SEED, block_deals=WIDGET_BLOCK_DEALS,
+                    keep_hands=True)
+    total = 0.0
+    for block in kept.kept:
+        declared = np.where(block["declare"], block["held"], 0).astype(np.uint32)
+        net, _ = settle_many(kept.variant, block["settings"], naturals=declared,
+                             surrender=block["surrender"])
+        pot = np.where(net > 0, net, 0.0).sum(axis=1)
+        total += float(np.minimum(0.05 * pot, 1.0).sum())
+    return total / kept.deals
+
+
+def test_capped_percent_rake_keeps_the_jackpot_drop_apart(cache):
+    """audit 13.2: the settlement's rake ("rake_s1") is the house's take without the jackpot drop
+    (``_settle_kernels.settle_kernel`` sets ``out_rake`` from the rake model and a bank's charges
+    only), so the app must not subtract the 0.1 drop from it. Computed here by hand from the
+    deals' nets: E[min(0.05 * pot, 1)] (about 0.56 a hand; the audit's run showed 0.5615, the app
+    0.4615 = 0.5615 - 0.1). The same deals without the drop give the same rake; the drop is its
+    own line, and the break-even edge counts both, shared by the 4 seats."""
+    app = RakeExplorer("2-4", deals=DEALS, cache=cache)
+    app.rake_model.value = "percent"
+    app.percent.value = 0.05
+    app.cap.value = 1.0
+    app.jackpot.value = 0.1
+    app.simulate_button.click()
+    result = app.result
+    assert str(result.variant) == str(load_variant(CAPPED))
+    by_hand = _capped_rake_by_hand(CAPPED)
+    simulated = float(result.summary["rake_s1"]) / result.deals
+    assert simulated == pytest.approx(by_hand, rel=1e-12)
+    no_drop = cache.run(load_variant(CAPPED).replace(rake__jackpot_drop=0), DEALS, "greedy")
+    assert float(no_drop.summary["rake_s1"]) == float(result.summary["rake_s1"])
+    f = app.figures
+    assert f["rake per hand (units)"] == pytest.approx(by_hand, rel=1e-12)
+    assert f["jackpot drop per hand (units)"] == 0.1
+    assert f["jackpot drop per hour, table (money)"] == pytest.approx(0.1 * 30)
+    assert f["break-even skill edge (units per hand)"] == pytest.approx((by_hand + 0.1) / 4)
+    assert f"{by_hand:.4f}" in app.table_html.value
+
+
+def test_time_rake_is_per_seat_hour_whatever_the_pace(cache):
+    """audit 13.1: a time charge of 6 a seat-hour at a 4-seat table is 24 an hour at any pace;
+    per hand it is 6 x 4 / hands per hour, from the pace asked for (not the Rake's own 30)."""
+    result = cache.run(load_variant("2-4"), DEALS, "greedy")
+    rake = Rake(model=RakeModel.TIME, amount=6)
+    for pace in (30, 60):
+        f = rake_figures(result, rake, hands_per_hour=pace, unit_value=2.0)
+        assert f["rake per hand (units)"] == pytest.approx(6 * 4 / pace)
+        assert f["rake per seat per hour (money)"] == pytest.approx(6 * 2.0)
+        assert f["rake per hour, table (money)"] == pytest.approx(24 * 2.0)
+    app = RakeExplorer("2-4", deals=DEALS, cache=cache)
+    app.rake_model.value = "time"
+    app.amount.value = 6.0
+    app.hands_per_hour.value = 60
+    assert app.figures["rake per hour, table (money)"] == pytest.approx(24)
+    assert app.figures["rake per hand (units)"] == pytest.approx(0.4)
+
+
+def test_a_commission_in_the_result_is_counted_once(cache):
+    """audit 13.2: a banked result simulated with a 5% commission already has it in its rake
+    (the kernel adds commission * net of each winning player seat to ``out_rake``); figures of
+    that result with the same commission equal those of the game simulated without it, and the
+    commission per player hand is the simulated one: rake_s1 / deals / 3 player seats."""
+    base = cache.run(load_variant("banked"), DEALS, "greedy")
+    with_c = cache.run(load_variant("banked").replace(bank__commission=0.05), DEALS, "greedy")
+    commission = float(with_c.summary["rake_s1"]) / with_c.deals / 3
+    # the bank's edge before commission: its gain from ties (the control variate of house())
+    bank_mean = float(with_c.summary["batch_tie_gain"].sum()) / with_c.deals / 3
+    none = Rake()
+    once = rake_figures(base, none, hands_per_hour=30, commission=0.05)
+    for figures in (rake_figures(with_c, none, hands_per_hour=30, commission=0.05),
+                    rake_figures(with_c, none, hands_per_hour=30)):  # default: the result's own
+        edge = figures["house edge, bank (units per player hand)"]
+        assert edge == pytest.approx(once["house edge, bank (units per player hand)"], rel=1e-9)
+        assert edge == pytest.approx(bank_mean + commission, rel=1e-9)  # was + 2 x commission
+        charge = figures["commission or fee per player hand (units)"]
+        assert charge == pytest.approx(commission, rel=1e-9)
+        assert figures["rake per hand (units)"] == 0.0
+    bare = rake_figures(with_c, none, hands_per_hour=30, commission=0.0)
+    assert bare["commission or fee per player hand (units)"] == 0.0
+    assert bare["house edge, bank (units per player hand)"] == pytest.approx(
+        rake_figures(base, none, hands_per_hour=30)["house edge, bank (units per player hand)"])
+
+
+def test_a_capped_rake_in_a_banked_game_leaves_out_the_commission(cache):
+    """audit 13.2: with a capped percentage simulated in a banked game with a commission, the
+    result's rake holds both; the rake line is the table rake alone (the same deals without the
+    commission), and the commission is its own line."""
+    capped = "banked(rake=percent,rake.percent=0.05,rake.cap=1)"
+    plain = cache.run(load_variant(capped), DEALS, "greedy")
+    with_c = cache.run(load_variant(capped).replace(bank__commission=0.05), DEALS, "greedy")
+    f = rake_figures(with_c, with_c.variant.rake, hands_per_hour=30)
+    assert f["rake per hand (units)"] == pytest.approx(float(plain.summary["rake_s1"]) / DEALS)
+    total = float(with_c.summary["rake_s1"]) / DEALS
+    charges = f["rake per hand (units)"] + 3 * f["commission or fee per player hand (units)"]
+    assert charges == pytest.approx(total)
+
+
+# -- the surrender picker ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("choice, amount", [("1", 1), ("2", 2), ("3", 3)])
+def test_surrender_units_are_the_units_chosen(choice, amount):
+    """audit 13.6: the picker's "1" built the standard surrender (2 units in 2-4), read as "true";
+    each number is the exact amount, and the string shown loads back to the same variant."""
+    p = VariantPicker("2-4")
+    p.surrender.value = choice
+    assert p.variant.surrender == Surrender(enabled=True, amount=amount)
+    assert p.variant.surrender_amount() == amount
+    shown = str(p.variant)
+    assert f"<code>{shown}</code>" in p.status.value
+    assert load_variant(shown) == p.variant
+
+
+def test_standard_surrender_is_the_scoring_systems_amount():
+    """audit 13.6: "standard" is the scoring system's own amount (2 in 2-4, 3 in 1-6)."""
+    for preset, amount in (("2-4", 2), ("1-6", 3)):
+        p = VariantPicker(preset)
+        p.surrender.value = "standard"
+        assert p.variant.surrender == Surrender(enabled=True, amount=None)
+        assert p.variant.surrender_amount() == amount
+        assert str(p.variant) == f"{preset}(surrender=standard)"
+
+
+# -- the compile notice --------------------------------------------------------------------------
+
+def _status_when_running(app, monkeypatch) -> list[str]:
+    """The app's status each time it hands a simulation to its cache (before any kernel runs)."""
+    seen = []
+    run = app.cache.run
+
+    def spy(*args, **kwargs):
+        seen.append(app.status.value)
+        return run(*args, **kwargs)
+
+    monkeypatch.setattr(app.cache, "run", spy)
+    return seen
+
+
+@pytest.mark.parametrize("compiling", [True, False])
+def test_each_app_says_it_compiles_before_its_first_run(compiling, monkeypatch):
+    """audit 13.23: the first run after install compiles the kernels for a minute with no word;
+    each app shows COMPILE_MESSAGE beside its progress bar while it runs, and only then."""
+    monkeypatch.setattr(widgets, "needs_compiling", lambda: compiling)
+    comparer = VariantComparer(("2-4", "1-6"), deals=1_000, cache=ResultCache())
+    comparer.pickers[1].royalties.value = "R-TW"
+    seen = _status_when_running(comparer, monkeypatch)
+    comparer.simulate_button.click()
+    explorer = RakeExplorer("basic", deals=1_000, cache=ResultCache())
+    seen_rake = _status_when_running(explorer, monkeypatch)
+    explorer.players.value = 3
+    explorer.simulate_button.click()
+    assert len(seen) == 2 and seen_rake
+    for status in seen + seen_rake:
+        assert (COMPILE_MESSAGE in status) is compiling and "simulating" in status
