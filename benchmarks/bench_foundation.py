@@ -21,10 +21,10 @@ import time
 import numpy as np
 
 from cpstats import rank3, rank5
-from cpstats.blocks import root_seed, shuffled_decks
-from cpstats.frequencies import _natural_block
-from cpstats.naturals import natural_mask
-from cpstats.setting import is_foul
+from cpstats.cards.blocks import root_seed, shuffled_decks
+from cpstats.simulation.frequencies import _natural_block
+from cpstats.hands.naturals import natural_mask
+from cpstats.hands.setting import is_foul
 
 RUNS = 5
 
@@ -102,7 +102,7 @@ def main() -> None:
     print(f"deal + detect naturals: {statistics.median(rates[1:]) / 1e6:6.2f} M four-handed deals/s "
           f"(block of {deals}, median of {RUNS})")
     if "--memory" in sys.argv:
-        out = subprocess.run(["/usr/bin/time", "-v", sys.executable, "-m", "cpstats.cli", "naturals",
+        out = subprocess.run(["/usr/bin/time", "-v", sys.executable, "-m", "cpstats.apps.cli", "naturals",
                               "--deals", "10000000", "--quiet", "--format", "csv"],
                              capture_output=True, text=True)
         peak = [l for l in out.stderr.splitlines() if "Maximum resident" in l]

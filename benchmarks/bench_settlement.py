@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from cpstats.cards import deal
-from cpstats.naturals import natural_mask
+from cpstats.hands.naturals import natural_mask
 from cpstats.settlement import settle_many
 from cpstats.rules import load_variant
 

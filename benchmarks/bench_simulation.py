@@ -40,7 +40,7 @@ def main() -> None:
     kept.rescore("1-6")
     print(f"rescore 2-4 -> 1-6: {rate(lambda: kept.rescore('1-6'), n):,.0f} deals/s (two threads)")
     if "--memory" in sys.argv:
-        out = subprocess.run(["/usr/bin/time", "-v", sys.executable, "-m", "cpstats.cli", "simulate",
+        out = subprocess.run(["/usr/bin/time", "-v", sys.executable, "-m", "cpstats.apps.cli", "simulate",
                               "--preset", "2-4", "--deals", "10000000", "--strategy", "greedy",
                               "--quiet", "--format", "csv"], capture_output=True, text=True)
         peak = [line.strip() for line in out.stderr.splitlines()

@@ -18,10 +18,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from cpstats import _greedy_kernel
+from cpstats.strategies import _greedy_kernel
 from cpstats.cards import deal
-from cpstats.presets import get_preset
-from cpstats.strategies import _flush_best, _rank_args, ev_search, load_tables, set_hands
+from cpstats.rules.presets import get_preset
+from cpstats.strategies import load_tables, set_hands
+from cpstats.strategies.setters import _flush_best, _rank_args, ev_search
 
 
 def _median_rate(fn, n: int, runs: int = 5) -> tuple[float, list[float]]:

@@ -1,27 +1,27 @@
 """cpstats: statistics and economics of Chinese poker rule variants.
 
-The friendly API is re-exported here; modules lower down (``_kernels``, ``_tables``) are private.
+The friendly API is re-exported here; kernels (``_*_kernel`` modules) are private.
 """
 
 from __future__ import annotations
 
-from .cards import format_cards, parse_cards
-from .errors import CardError, CpstatsError, OptionError
-from .exact import exact_naturals
-from .frequencies import natural_frequencies
-from .naturals import NATURALS, detect_naturals, natural_mask, natural_names
-from .presets import get_preset, presets
-from .ranking import category3, category5, rank3, rank5
-from .rules import Variant, load_variant
-from .setting import format_setting, is_foul, legal_settings, parse_setting, splits
-from .settlement import Declare, Settlement, settle, settle_many
-from .settlement import Surrender as SurrenderHand
-from .strategies import Decisions, get_strategy, register_strategy, set_hand, set_hands, strategy_names
-from .training import exploitability, match, train_tables
-from .review import review
-from .simulation import SimulationResult, compare, load_reference, simulate
+from cpstats.cards.codes import format_cards, parse_cards
+from cpstats.errors import CardError, CpstatsError, OptionError
+from cpstats.hands.exact import exact_naturals
+from cpstats.simulation.frequencies import natural_frequencies
+from cpstats.hands.naturals import NATURALS, detect_naturals, natural_mask, natural_names
+from cpstats.rules.presets import get_preset, presets
+from cpstats.hands.ranking import category3, category5, rank3, rank5
+from cpstats.rules.variant import Variant, load_variant
+from cpstats.hands.setting import format_setting, is_foul, legal_settings, parse_setting, splits
+from cpstats.settlement.engine import Declare, Settlement, settle, settle_many
+from cpstats.settlement.engine import Surrender as SurrenderHand
+from cpstats.strategies.setters import Decisions, get_strategy, register_strategy, set_hand, set_hands, strategy_names
+from cpstats.strategies.training import exploitability, match, train_tables
+from cpstats.strategies.review import review
+from cpstats.simulation.run import SimulationResult, compare, load_reference, simulate
 
-__version__ = "0.1.0"
+from cpstats._version import __version__
 
 __all__ = [
     "NATURALS",

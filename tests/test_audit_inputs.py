@@ -8,12 +8,12 @@ import re
 import numpy as np
 import pytest
 
-from cpstats import strategies as S
+from cpstats.strategies import setters as S
 from cpstats.cards import check_hands, deal, format_cards, parse_cards
 from cpstats.errors import CardError, OptionError
-from cpstats.naturals import natural_mask, natural_names
-from cpstats.ranking import rank3, rank5
-from cpstats.setting import is_foul, legal_settings, parse_setting
+from cpstats.hands.naturals import natural_mask, natural_names
+from cpstats.hands.ranking import rank3, rank5
+from cpstats.hands.setting import is_foul, legal_settings, parse_setting
 from cpstats.settlement import settle, settle_many
 
 AMY = "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"

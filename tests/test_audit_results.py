@@ -8,8 +8,9 @@ import pytest
 from scipy import stats as st
 
 from cpstats import OptionError, load_variant
-from cpstats.simulation import BATCHES, _blocks_in_order, _net_distribution, compare, simulate
-from cpstats.stats import wilson_interval
+from cpstats.simulation import BATCHES, compare, simulate
+from cpstats.simulation.run import _blocks_in_order, _net_distribution
+from cpstats.simulation.stats import wilson_interval
 
 KW = dict(strategy="greedy", block_deals=500)
 
@@ -157,8 +158,8 @@ def test_huge_deal_counts_are_planned_lazily_and_bounded():
     """Audit 13.11: past MAX_DEALS is refused; below it, blocks are made one at a time."""
     with pytest.raises(OptionError, match="from 1 to 100,000,000,000"):
         simulate("2-4", 10**12, **KW)
-    from cpstats.blocks import BlockPlan
-    from cpstats.simulation import _Spec
+    from cpstats.cards.blocks import BlockPlan
+    from cpstats.simulation.run import _Spec
 
     plan = BlockPlan(10**11, 100)
     spec = _Spec("2-4", "greedy", 1, (), 100, False, None, 10**11, 30, "x")

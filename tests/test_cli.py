@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import cpstats.simulation
-from cpstats import _warmup
-from cpstats.cli import build_parser, main, report_plan, split_systems
+from cpstats.apps import _warmup
+from cpstats.apps.cli import build_parser, main, report_plan, split_systems
 from cpstats.errors import OptionError
-from cpstats.presets import get_preset, preset_names
+from cpstats.rules.presets import get_preset, preset_names
 from cpstats.rules import Rake, RakeModel
 
 CARDS = "As Ks Qs Js Ts 9h 9d 9c 2c 2d 3h 4h 5h"
@@ -40,9 +40,9 @@ def refused(capsys, command: str) -> str:
 @pytest.fixture(autouse=True)
 def compiled(monkeypatch):
     """The kernels count as compiled, so stderr holds only what a test looks for."""
-    import cpstats.cli
+    import cpstats.apps.cli
 
-    monkeypatch.setattr(cpstats.cli, "needs_compiling", lambda *modules: False)
+    monkeypatch.setattr(cpstats.apps.cli, "needs_compiling", lambda *modules: False)
 
 
 @pytest.fixture
@@ -135,9 +135,9 @@ def test_a_full_disk_is_one_line(monkeypatch, tmp_path, capsys):
 def test_an_unreachable_scheduler_is_named(monkeypatch, capsys, no_simulation):
     """audit 13.15: a tcp:// scheduler that does not answer is one line naming the address."""
     pytest.importorskip("distributed")
-    import cpstats.cli
+    import cpstats.apps.cli
 
-    monkeypatch.setattr(cpstats.cli, "CONNECT_TIMEOUT", 1)
+    monkeypatch.setattr(cpstats.apps.cli, "CONNECT_TIMEOUT", 1)
     assert main(["simulate", "--preset", "2-4", *FAST, "--scheduler", "tcp://127.0.0.1:1"]) == 2
     err = refused(capsys, "simulate")
     assert "tcp://127.0.0.1:1" in err and "cannot reach" in err
@@ -246,19 +246,19 @@ def test_report_of_a_raked_preset_runs(tmp_path, capsys):
 
 def test_compile_message_is_printed_once_before_kernels(monkeypatch, capsys):
     """audit 13.23: the first call after install compiles silently for a long while."""
-    import cpstats.cli
+    import cpstats.apps.cli
 
     asked = []
-    monkeypatch.setattr(cpstats.cli, "needs_compiling", lambda *modules: asked.append(modules) or True)
+    monkeypatch.setattr(cpstats.apps.cli, "needs_compiling", lambda *modules: asked.append(modules) or True)
     assert main(["review", CARDS, SETTING]) == 0
     assert capsys.readouterr().err.count(_warmup.COMPILE_MESSAGE) == 1
-    assert asked == [("_kernels", "review")]
+    assert asked == [("_bits", "_rank_kernel", "review")]
     assert main(["simulate", "--preset", "2-4", *FAST]) == 0
     assert capsys.readouterr().err.count(_warmup.COMPILE_MESSAGE) == 1
-    assert asked[-1] == ("_kernels", "_settle_kernels", "_greedy_kernel")
+    assert asked[-1] == (*_warmup.SIMULATION_KERNELS, "_greedy_kernel")
     assert main(["presets"]) == 0  # no kernels: no notice
     assert _warmup.COMPILE_MESSAGE not in capsys.readouterr().err
-    monkeypatch.setattr(cpstats.cli, "needs_compiling", lambda *modules: False)
+    monkeypatch.setattr(cpstats.apps.cli, "needs_compiling", lambda *modules: False)
     assert main(["review", CARDS, SETTING]) == 0
     assert _warmup.COMPILE_MESSAGE not in capsys.readouterr().err
 
@@ -318,8 +318,7 @@ def test_the_named_kernel_modules_exist():
     cannot silence the notice unnoticed."""
     stems = {p.stem for p in _warmup._kernel_sources(_warmup._PACKAGE)}
     assert {*_warmup.simulation_kernels("greedy", "ev"), "review"} <= stems
-    assert _warmup.simulation_kernels("ev", "ev", print) == ("_kernels", "_settle_kernels",
-                                                             "_strategy_kernels")
+    assert _warmup.simulation_kernels("ev", "ev", print) == (*_warmup.SIMULATION_KERNELS, "_ev_kernel")
 
 
 def test_needs_compiling_defaults_to_the_simulation_kernels(tmp_path, monkeypatch):
@@ -327,7 +326,7 @@ def test_needs_compiling_defaults_to_the_simulation_kernels(tmp_path, monkeypatc
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     package = tmp_path / "pkg"
     package.mkdir()
-    for stem in ("_kernels", "_settle_kernels", "_greedy_kernel"):
+    for stem in (*_warmup.SIMULATION_KERNELS, "_greedy_kernel"):
         (package / f"{stem}.py").write_text("@njit(cache=True)\ndef f():\n    pass\n")
     assert _warmup.needs_compiling(package=package)
     for stem in _warmup.SIMULATION_KERNELS:

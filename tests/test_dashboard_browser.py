@@ -31,7 +31,7 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from cpstats.dashboard import start, wait_until_up
+    from cpstats.apps.dashboard import start, wait_until_up
 
     port = free_port()
     log = tmp_path_factory.mktemp("voila") / "voila.log"

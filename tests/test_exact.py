@@ -1,7 +1,7 @@
 """Exact natural counts (rulebook section 5) against closed forms and brute-force checkers.
 
 The closed forms below are derived by hand, pattern by pattern, and share no code with the
-enumeration in ``cpstats.exact``.
+enumeration in ``cpstats.hands.exact``.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cpstats import exact
+from cpstats.hands import exact
 from cpstats.errors import OptionError
-from cpstats.exact import exact_naturals
+from cpstats.hands.exact import exact_naturals
 
 TOTAL = comb(52, 13)
 RANKS = "23456789TJQKA"

@@ -8,9 +8,9 @@ import pytest
 from scipy import stats
 
 from cpstats import OptionError
-from cpstats.cli import main
-from cpstats.frequencies import natural_frequencies, wilson_interval
-from cpstats.naturals import NATURALS
+from cpstats.apps.cli import main
+from cpstats.simulation.frequencies import natural_frequencies, wilson_interval
+from cpstats.hands.naturals import NATURALS
 
 
 @pytest.fixture(scope="module")
@@ -64,8 +64,8 @@ def test_same_seed_same_counts_whatever_the_executor():
 
 def test_n_deals_are_a_prefix_of_2n():
     """A 2n-deal run is the n-deal run plus the next block: block i always uses child i."""
-    from cpstats.blocks import root_seed, shuffled_decks
-    from cpstats.frequencies import _natural_block
+    from cpstats.cards.blocks import root_seed, shuffled_decks
+    from cpstats.simulation.frequencies import _natural_block
 
     first = natural_frequencies(1_000, rng=3, block_deals=1000)["hits"].to_numpy()
     both = natural_frequencies(2_000, rng=3, block_deals=1000)["hits"].to_numpy()
@@ -101,13 +101,13 @@ def test_cli_rejects_bad_deals(capsys):
 
 def test_kernel_generator_is_numpy_sfc64():
     """The kernels' SFC64 recurrence gives numpy's stream for the block's SeedSequence child."""
-    from cpstats import _kernels
-    from cpstats.blocks import block_seed, block_state, root_seed
+    from cpstats.cards import _deal_kernel
+    from cpstats.cards.blocks import block_seed, block_state, root_seed
 
     root = root_seed(99)
     state = block_state(root, 7)
     ours = np.empty(5000, dtype=np.uint64)
-    _kernels.sfc64_fill(state, ours)
+    _deal_kernel.sfc64_fill(state, ours)
     assert np.array_equal(ours, np.random.SFC64(block_seed(root, 7)).random_raw(5000))
     assert np.array_equal(block_seed(root, 7).generate_state(4), root.spawn(8)[7].generate_state(4))
 
@@ -115,7 +115,7 @@ def test_kernel_generator_is_numpy_sfc64():
 def test_deals_are_uniform():
     """Each card lands in each hand with probability 1/4, and two given cards share a hand with
     probability 12/51; chi-square and z tolerances at 5 sigma."""
-    from cpstats.blocks import root_seed, shuffled_decks
+    from cpstats.cards.blocks import root_seed, shuffled_decks
 
     n = 40_000
     decks = shuffled_decks(root_seed(5), 0, n)

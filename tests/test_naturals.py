@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cpstats import OptionError, parse_cards
-from cpstats.naturals import NATURALS, detect_naturals, natural_mask, natural_names
+from cpstats.hands.naturals import NATURALS, detect_naturals, natural_mask, natural_names
 
 FIVES = [[12, 0, 1, 2, 3]] + [list(range(lo, lo + 5)) for lo in range(9)]
 THREES = [[12, 0, 1]] + [list(range(lo, lo + 3)) for lo in range(10)]  # A-2-3 .. J-Q-K

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from cpstats._resources import DASHBOARD_NOTEBOOK, DATA_DIR, REFERENCE_DIR, STRATEGIES_DIR
-from cpstats.presets import preset_names
+from cpstats.rules.presets import preset_names
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cpstats import OptionError, category3, category5, parse_cards, rank3, rank5
-from cpstats.ranking import common_scale3, common_scale5
+from cpstats.hands.ranking import common_scale3, common_scale5
 
 
 @pytest.fixture(scope="module")

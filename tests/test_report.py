@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from cpstats.cli import main
-from cpstats.report import outcome_table, write_report
+from cpstats.apps.cli import main
+from cpstats.apps.report import outcome_table, write_report
 from cpstats.simulation import simulate
 
 

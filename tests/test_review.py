@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from cpstats import CardError, OptionError
-from cpstats.cli import main
-from cpstats.review import review, setting_values
-from cpstats.setting import legal_settings, parse_setting
+from cpstats.apps.cli import main
+from cpstats.strategies.review import review, setting_values
+from cpstats.hands.setting import legal_settings, parse_setting
 from cpstats.cards import parse_cards
 
 CARDS = "As Ks Qs Js Ts 9h 9d 9c 2c 2d 3h 4h 5h"

@@ -1,7 +1,7 @@
 """Rules as data: rulebook schedules, presets, validation messages and variant-string round trips.
 
 Tests covering one rulebook ID are named after it (``test_r_futurebet_schedule``). The schedule
-numbers below are a second transcription of RULEBOOK.md, independent of cpstats.presets.
+numbers below are a second transcription of RULEBOOK.md, independent of cpstats.rules.presets.
 """
 
 from __future__ import annotations
@@ -17,13 +17,8 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from cpstats.errors import CpstatsError, OptionError
-from cpstats.presets import NATURAL_TABLES, ROYALTY_TABLES, get_preset, preset_names, presets
-from cpstats.rules import (
-    CATEGORIES, NATURAL_NAMES, ROYALTY_ROWS, SCOOP, AcesBet, Bank, BankMode, Deal, HandOrdering,
-    Misset, NaturalSchedule, NaturalSettlement, Naturals, Rake, RakeModel, RoyaltyMode,
-    RoyaltyPayment, Royalties, RoyaltySchedule, Scoring, ScoringParams, Stakes, Surrender,
-    Variant, load_variant,
-)
+from cpstats.rules.presets import NATURAL_TABLES, ROYALTY_TABLES, get_preset, preset_names, presets
+from cpstats.rules import CATEGORIES, NATURAL_NAMES, ROYALTY_ROWS, SCOOP, AcesBet, Bank, BankMode, Deal, HandOrdering, Misset, NaturalSchedule, NaturalSettlement, Naturals, Rake, RakeModel, RoyaltyMode, RoyaltyPayment, Royalties, RoyaltySchedule, Scoring, ScoringParams, Stakes, Surrender, Variant, load_variant
 
 
 def option_error(message: str) -> ContextManager[pytest.ExceptionInfo[OptionError]]:
@@ -151,7 +146,7 @@ def test_royalty_table_by_row_and_category() -> None:
 
 
 def test_categories_match_the_ranking_tables() -> None:
-    from cpstats import _tables
+    from cpstats.hands import tables as _tables
 
     assert CATEGORIES == _tables.CATEGORIES_5
 
@@ -220,9 +215,9 @@ def test_ns_autowin_is_worth_a_scoop() -> None:
 
 def test_natural_names_match_the_detectors() -> None:
     try:
-        from cpstats.naturals import NATURALS
+        from cpstats.hands.naturals import NATURALS
     except ImportError as exc:  # pragma: no cover - module under construction elsewhere
-        pytest.skip(f"cpstats.naturals not importable: {exc}")
+        pytest.skip(f"cpstats.hands.naturals not importable: {exc}")
     assert NATURAL_NAMES == NATURALS
 
 
@@ -552,7 +547,7 @@ def test_kernel_tables_are_plain_arrays() -> None:
 # -- Hypothesis: random valid overrides round-trip --------------------------------------------
 
 def _text(value: object) -> str:
-    from cpstats._rules_text import to_text
+    from cpstats.rules.text import to_text
 
     return to_text(value)
 

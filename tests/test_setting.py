@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from cpstats import CardError, parse_cards
-from cpstats.ranking import rank5
-from cpstats.setting import (
+from cpstats.hands.ranking import rank5
+from cpstats.hands.setting import (
     N_ORDERED_SPLITS, N_SPLITS, format_setting, is_foul, legal_settings, parse_setting, split_positions,
     splits,
 )

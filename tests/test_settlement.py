@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from cpstats._reference import settle_reference
+from cpstats.settlement.reference import settle_reference
 from cpstats.cards import deal
 from cpstats.errors import CardError, OptionError
-from cpstats.naturals import natural_mask
-from cpstats.presets import get_preset, preset_names
-from cpstats.settlement import Declare, Surrender, resolve_variant, settle, settle_many
+from cpstats.hands.naturals import natural_mask
+from cpstats.rules.presets import get_preset, preset_names
+from cpstats.rules import resolve_variant
+from cpstats.settlement import Declare, Surrender, settle, settle_many
 
 PRESETS = preset_names()
 
@@ -156,7 +157,7 @@ def test_s_rake_models(rake, expected):
     result = settle(v, [AMY, BOB])
     assert result.net.tolist() == [2.0, -2.0]  # never hidden in the nets
     assert result.rake == pytest.approx(expected)
-    from cpstats.setting import parse_setting
+    from cpstats.hands.setting import parse_setting
     net, engine_rake = settle_many(v, np.array([[parse_setting(AMY), parse_setting(BOB)]]))
     assert engine_rake[0] == result.rake and net[0].tolist() == [2.0, -2.0]
 

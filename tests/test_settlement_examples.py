@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from cpstats.errors import CardError, OptionError
-from cpstats.presets import get_preset
+from cpstats.rules.presets import get_preset
 from cpstats.settlement import Declare, Surrender, settle, settle_many
-from cpstats.setting import parse_setting
+from cpstats.hands.setting import parse_setting
 
 AMY = "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"
 BOB = "Ah Kd Qd / 9h 9d 5h 5d 4c / Ks Js 9s 8s 7s"

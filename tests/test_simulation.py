@@ -142,8 +142,8 @@ def test_reference_results_match_the_shipped_tables_and_dealer():
     (the SHA-256 recorded at simulation time equals the tables' now)."""
     import json
 
-    from cpstats.blocks import DEALER
-    from cpstats.presets import preset_names
+    from cpstats.cards.blocks import DEALER
+    from cpstats.rules.presets import preset_names
     from cpstats.simulation import REFERENCE_DIR
     from cpstats.strategies import tables_record
 

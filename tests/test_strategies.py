@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpstats import strategies as S
+from cpstats.strategies import setters as S
 from cpstats.cards import deal, parse_cards
 from cpstats.errors import CardError, OptionError
-from cpstats.presets import get_preset
-from cpstats.ranking import rank3, rank5
+from cpstats.rules.presets import get_preset
+from cpstats.hands.ranking import rank3, rank5
 from cpstats.rules import load_variant
-from cpstats.setting import format_setting, is_foul, legal_settings, parse_setting
+from cpstats.hands.setting import format_setting, is_foul, legal_settings, parse_setting
 
 V24 = get_preset("2-4")
 
@@ -350,7 +350,7 @@ def test_middle_threshold_from_a_guess_equals_the_search_from_zero(hands):
     found from zero: too high a guess is caught by its probe, too low a one by the gallop."""
     from numba import njit
 
-    from cpstats._kernels import pack_hand
+    from cpstats.cards._bits import pack_hand
 
     @njit
     def thresholds(hands, ef, em, eb, ecst, cap3, params, removal, classes, sizes, cases, out):
@@ -385,7 +385,7 @@ def test_middle_threshold_from_a_guess_equals_the_search_from_zero(hands):
 def _corrected_distributions(hand: np.ndarray, tables) -> list[np.ndarray]:
     """Each row's opponent rank distribution given ``hand``, in plain numpy from the row
     distributions and the card-removal fit (see CardRemoval; independent of the kernel)."""
-    from cpstats.training import removal_features
+    from cpstats.strategies.training import removal_features
 
     x = removal_features(hand[None])[0]
     lo, hi = S.REMOVAL_RATIO_LIMITS
@@ -443,7 +443,7 @@ def _kernel_rows(hands: np.ndarray, variant, tables) -> list[np.ndarray]:
     """(w, l, lv) of every rank of every row as the kernel sees them for each hand (N, R, 3)."""
     from numba import njit
 
-    from cpstats._kernels import pack_hand
+    from cpstats.cards._bits import pack_hand
 
     @njit
     def rows(hands, t, row, sizes, removal, classes, out):
@@ -486,7 +486,7 @@ def test_card_removal_keeps_monotone_columns(hands):
     of thirteen), the corrected win column rises and the loss and payment columns fall with
     the rank, within float32 rounding (what the search's exact pruning relies on, with its
     rounding margin), and every probability stays in [0, 1]."""
-    from cpstats.presets import get_preset, preset_names
+    from cpstats.rules.presets import get_preset, preset_names
 
     extreme = np.array([parse_cards("Ac Ad Ah As Kc Kd Kh Ks Qc Qd Qh Qs Jc"),
                         parse_cards("2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac"),
@@ -593,7 +593,7 @@ def test_set_hand_ev_doctest_shape():
 # -- training and matches ---------------------------------------------------------------------
 
 def test_match_ev_beats_greedy():
-    from cpstats.training import match
+    from cpstats.strategies.training import match
 
     res = match("2-4", "ev", "greedy", deals=3_000, seed=11)
     assert res.ci95[0] > 0, str(res)
@@ -602,14 +602,14 @@ def test_match_ev_beats_greedy():
 
 
 def test_exploitability_flags_greedy():
-    from cpstats.training import exploitability
+    from cpstats.strategies.training import exploitability
 
     res = exploitability("greedy", hands=6, opponents=200, seed=2)
     assert res.in_sample >= res.out_of_sample - 1.0 and res.in_sample > 0.3, str(res)
 
 
 def test_shipped_tables_carry_metadata():
-    from cpstats.presets import preset_names
+    from cpstats.rules.presets import preset_names
 
     shipped = sorted(p.stem for p in S.TABLES_DIR.glob("*.npz"))
     assert "2-4" in shipped
@@ -623,7 +623,7 @@ def test_shipped_tables_carry_metadata():
 
 def test_match_plays_criss_cross_by_seat():
     """D3: both hands of a seat are set by that seat's strategy; identical strategies tie."""
-    from cpstats.training import match
+    from cpstats.strategies.training import match
 
     res = match("criss-cross", "ev", "greedy", deals=1_500, seed=3)
     assert res.ci95[0] > 0

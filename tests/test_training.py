@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cpstats import strategies as S
+from cpstats.strategies import setters as S
 from cpstats.errors import OptionError
-from cpstats.training import train_tables
+from cpstats.strategies.training import train_tables
 
 PER_ROUND = ("convergence", "response_gap", "noise", "weights", "phases", "round_deals")
 

@@ -1,4 +1,4 @@
-"""The apps of cpstats.widgets driven as a user would: set ``.value``, ``.click()``, read the
+"""The apps of cpstats.apps.widgets driven as a user would: set ``.value``, ``.click()``, read the
 numbers shown."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from cpstats.simulation import REFERENCE_DIR, load_reference
-from cpstats.widgets import (
+from cpstats.apps.widgets import (
     SEED, WIDGET_BLOCK_DEALS, RakeExplorer, ResultCache, VariantComparer, VariantPicker,
 )
 

@@ -1,4 +1,4 @@
-"""House money in cpstats.widgets (audit 13.1, 13.2), the surrender picker (audit 13.6) and the
+"""House money in cpstats.apps.widgets (audit 13.1, 13.2), the surrender picker (audit 13.6) and the
 compile notice (audit 13.23)."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 from cpstats.rules import Rake, RakeModel, Surrender, load_variant
 from cpstats.settlement import settle_many
 from cpstats.simulation import simulate
-from cpstats import widgets
-from cpstats._warmup import COMPILE_MESSAGE
-from cpstats.widgets import (
+from cpstats.apps import widgets
+from cpstats.apps._warmup import COMPILE_MESSAGE
+from cpstats.apps.widgets import (
     SEED, WIDGET_BLOCK_DEALS, RakeExplorer, ResultCache, VariantComparer, VariantPicker,
     rake_figures,
 )
@@ -41,7 +41,7 @@ def _capped_rake_by_hand(text: str) -> float:
 
 def test_capped_percent_rake_keeps_the_jackpot_drop_apart(cache):
     """audit 13.2: the settlement's rake ("rake_s1") is the house's take without the jackpot drop
-    (``_settle_kernels.settle_kernel`` sets ``out_rake`` from the rake model and a bank's charges
+    (``settlement._settle_kernel.settle_kernel`` sets ``out_rake`` from the rake model and a bank's charges
     only), so the app must not subtract the 0.1 drop from it. Computed here by hand from the
     deals' nets: E[min(0.05 * pot, 1)] (about 0.56 a hand; the audit's run showed 0.5615, the app
     0.4615 = 0.5615 - 0.1). The same deals without the drop give the same rake; the drop is its

@@ -1,0 +1,451 @@
+"""Command line: ``cpstats naturals | presets | simulate | compare | report | ...``.
+
+Argument parsing is argparse's; every command prints a table, CSV or JSON. Bad input, an
+unreachable scheduler and operating-system errors (an unwritable folder, a full disk) end the
+command with one line on stderr, ``cpstats CMD: error: ...``, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from pathlib import Path
+from typing import NamedTuple, Sequence
+
+import pandas as pd
+
+from cpstats.apps._warmup import COMPILE_MESSAGE, needs_compiling, simulation_kernels
+from cpstats.errors import CpstatsError, OptionError
+from cpstats.rules.variant import Rake, Variant
+
+__all__ = ["main", "build_parser", "report_plan", "split_systems", "ReportPlan"]
+
+#: Seconds to wait for a ``tcp://`` scheduler before giving up.
+CONNECT_TIMEOUT = 10
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is invalid: must be >= 1")
+    return value
+
+
+def _count(text: str) -> int:
+    """A whole number >= 0 (``review --top``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is invalid: must be >= 0")
+    return value
+
+
+def _pace(text: str) -> float:
+    """A finite number of hands an hour above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} is invalid: a pace above 0 hands an hour")
+    return value
+
+
+def _out_folder(text: str | None) -> Path | None:
+    """The ``--out`` folder, refused when empty or when a file is in the way; created now, so an
+    unwritable place is reported before a long simulation, not after."""
+    if text is None:
+        return None
+    if not text.strip():
+        raise OptionError("--out='' is invalid: --out must name a folder (--out . for this one)")
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise OptionError(f"--out={text!r} is invalid: {text} is a file, not a folder")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _notice_compiling(*modules: str) -> None:
+    """Say on stderr, before the first kernel runs, that numba still has to compile the kernel
+    ``modules`` the command uses (the first call after install pauses for about a minute).
+    Commands call it once their options are checked, so an option's refusal is not preceded
+    by it."""
+    if needs_compiling(*modules):
+        print(COMPILE_MESSAGE, file=sys.stderr, flush=True)
+
+
+def _emit(df: pd.DataFrame, fmt: str, floatfmt: str = "{:.6g}") -> str:
+    if fmt == "csv":
+        return df.to_csv(index=False)
+    if fmt == "json":
+        return df.to_json(orient="records", indent=2)
+    return df.to_string(index=False, float_format=lambda x: floatfmt.format(x))
+
+
+def _naturals(args: argparse.Namespace) -> str:
+    from cpstats.simulation.frequencies import natural_frequencies
+
+    _notice_compiling("_natural_kernel")
+    df = natural_frequencies(args.deals, players=args.players, rng=args.seed,
+                             qka_front_straight=not args.no_qka, progress=not args.quiet)
+    if args.format == "table":
+        df = df[["natural", "hits", "frequency", "ci_low", "ci_high", "exact_probability", "z",
+                 "one_in", "per_table"]]
+    return _emit(df, args.format)
+
+
+def _presets(args: argparse.Namespace) -> str:
+    from cpstats.rules.presets import presets
+
+    df = presets()
+    if args.format == "table":
+        df = df[["name", "seed", "description"]]
+    return _emit(df, args.format)
+
+
+def _executor(args: argparse.Namespace):
+    """(executor, closer) for --scheduler: none (serial), local (a dask LocalCluster), tcp://..."""
+    scheduler = getattr(args, "scheduler", None)
+    if not scheduler or scheduler == "none":
+        return None, lambda: None
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise CpstatsError("--scheduler needs dask: pip install 'cpstats[dask]'") from None
+    if scheduler == "local":
+        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True)
+        client = Client(cluster)
+        return client.get_executor(), lambda: (client.close(), cluster.close())
+    if scheduler.startswith("tcp://"):
+        try:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except OSError as err:  # refused, timed out (dask's TimeoutError is an OSError), no host
+            raise CpstatsError(f"cannot reach the scheduler at {scheduler}: {err}") from None
+        except ValueError as err:  # dask could not read the address (a port that is no number)
+            raise CpstatsError(f"--scheduler={scheduler!r} is invalid: expected tcp://HOST:PORT "
+                               f"({err})") from None
+        return client.get_executor(), client.close
+    raise CpstatsError(f"--scheduler={scheduler!r} is invalid: use none, local or tcp://HOST:PORT")
+
+
+def _simulate(args: argparse.Namespace) -> str:
+    from cpstats import simulation
+    from cpstats.rules.variant import resolve_variant
+
+    if args.keep_hands and args.out is None:
+        raise OptionError("--keep-hands needs --out: the rows are written there (the printed "
+                          "tables do not show them)")
+    resolve_variant(args.preset)
+    out = _out_folder(args.out)
+    executor, close = _executor(args)
+    try:
+        _notice_compiling(*simulation_kernels(args.strategy))
+        result = simulation.simulate(args.preset, args.deals, players=args.players,
+                                     strategy=args.strategy, rng=args.seed, executor=executor,
+                                     out=out, resume=args.resume, keep_hands=args.keep_hands,
+                                     progress=not args.quiet)
+    finally:
+        close()
+    tables = result.tables()
+    if args.format == "json":
+        import json
+
+        return json.dumps({k: json.loads(v.to_json(orient="records")) for k, v in tables.items()}, indent=2)
+    parts = []
+    for name in ("moments", "rates", "royalties", "naturals", "house", "sessions"):
+        parts.append(f"# {name}\n" + _emit(tables[name], args.format))
+    return f"{result.variant}: {result.deals:,} deals, strategy {args.strategy}\n\n" + "\n\n".join(parts)
+
+
+def _compare(args: argparse.Namespace) -> str:
+    from cpstats.simulation.run import compare
+
+    if not args.preset or len(args.preset) < 2:
+        raise CpstatsError("compare needs at least two --preset")
+    executor, close = _executor(args)
+    try:
+        _notice_compiling(*simulation_kernels(args.strategy))
+        df = compare(args.preset, args.deals, strategy=args.strategy, rng=args.seed, executor=executor)
+    finally:
+        close()
+    return _emit(df, args.format)
+
+
+#: House charges the report compares, as cardrooms charge (CASINO-MATH.md): a fixed drop per
+#: table, a drop per player, 5% of the pot capped at 1 unit, and a time charge of 6 units per
+#: player per hour (at 30 hands an hour).
+_RAKE_MODELS = (
+    {"model": "fixed-table", "amount": 0.5},
+    {"model": "fixed-player", "amount": 0.1},
+    {"model": "percent", "percent": 0.05, "cap": 1.0},
+    {"model": "time", "amount": 6.0},
+)
+
+
+class ReportPlan(NamedTuple):
+    """Every variant a report settles: the game, its rescored ``systems`` and ``rakes``, and
+    the ``skipped`` systems (with why)."""
+
+    variant: Variant
+    systems: tuple[Variant, ...]
+    rakes: tuple[Variant, ...]
+    skipped: tuple[str, ...]
+
+
+def split_systems(text: str) -> list[str]:
+    """``--systems`` items: split on commas outside parentheses, so a variant string with
+    overrides (``1-6(royalties=R-FUTUREBET,rake=percent)``) stays whole; empty items dropped."""
+    items, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth <= 0:
+            items.append(text[start:i])
+            start, depth = i + 1, 0
+    items.append(text[start:])
+    return [item.strip() for item in items if item.strip()]
+
+
+def _seated(other: Variant, v: Variant) -> Variant:
+    """``other`` at the report's table: its players become the game's, the deal format must match."""
+    if other.deal is not v.deal:
+        raise OptionError(f"deal={other.deal.value}, the report's game deals {v.deal.value}")
+    return other if other.players == v.players else other.replace(players=v.players)
+
+
+def report_plan(preset: str | Variant, systems: str) -> ReportPlan:
+    """Build and validate every variant a report settles, before anything is simulated.
+
+    ``systems`` (the ``--systems`` text) are scoring systems rescored on the game's settings:
+    each is seated at the game's table (its ``players`` set to the game's); one that cannot be
+    (another deal format, a home run that needs more players) is skipped and named, one that does
+    not load is refused. Each alternative rake is a fresh :class:`~cpstats.rules.Rake` of its
+    model, replacing the game's whole rake but keeping its jackpot drop (taken on top of any
+    rake); a model equal to the game's own rake is left out.
+    """
+    from cpstats.rules.variant import resolve_variant
+
+    v = resolve_variant(preset)
+    chosen, skipped = [], []
+    for item in split_systems(systems):
+        try:
+            other = resolve_variant(item)
+        except CpstatsError as err:
+            raise OptionError(f"--systems item {item!r} does not load: {err}") from None
+        try:
+            other = _seated(other, v)
+        except CpstatsError as err:
+            skipped.append(f"{item} ({err})")
+            continue
+        if other != v and other not in chosen:
+            chosen.append(other)
+    drop = {"jackpot_drop": v.rake.jackpot_drop, "jackpot_trigger": v.rake.jackpot_trigger}
+    rakes = [v.replace(rake=Rake(**model, **drop)) for model in _RAKE_MODELS]
+    return ReportPlan(v, tuple(chosen), tuple(r for r in rakes if r != v), tuple(skipped))
+
+
+def _report(args: argparse.Namespace) -> str:
+    from cpstats import simulation
+    from cpstats.apps.report import write_report
+
+    plan = report_plan(args.preset, args.systems)
+    out = _out_folder(args.out)
+    executor, close = _executor(args)
+    try:
+        _notice_compiling(*simulation_kernels(args.strategy))
+        result = simulation.simulate(plan.variant, args.deals, strategy=args.strategy,
+                                     rng=args.seed, executor=executor, keep_hands=True,
+                                     progress=not args.quiet)
+        systems = [result.rescore(other) for other in plan.systems]
+        rakes = [result.rescore(other) for other in plan.rakes]
+    finally:
+        close()
+    path = write_report(result, out, systems=systems, rakes=rakes,
+                        hands_per_hour=args.hands_per_hour)
+    lines = [f"report written: {path} and {path.with_suffix('.html')}"]
+    lines += [f"--systems skipped: {item}" for item in plan.skipped]
+    return "\n".join(lines)
+
+
+def _reference(args: argparse.Namespace) -> str:
+    from cpstats import simulation
+    from cpstats.rules.presets import preset_names
+    from cpstats.simulation.run import REFERENCE_DIR, save_result
+
+    names = args.preset or list(preset_names())
+    out = _out_folder(args.out) or REFERENCE_DIR
+    executor, close = _executor(args)
+    lines = []
+    try:
+        _notice_compiling(*simulation_kernels(args.strategy))
+        for name in names:
+            result = simulation.simulate(name, args.deals, strategy=args.strategy, rng=args.seed,
+                                         executor=executor, progress=not args.quiet)
+            result.metadata["command"] = (f"cpstats reference --preset {name} --deals {args.deals} "
+                                          f"--strategy {args.strategy} --seed {args.seed}")
+            path = save_result(result, out / name)
+            sd = result.moments()["sd"].mean()
+            lines.append(f"{name}: {result.deals:,} deals, SD {sd:.3f} -> {path}")
+    finally:
+        close()
+    return "\n".join(lines)
+
+
+def _dashboard(args: argparse.Namespace) -> str:
+    from cpstats.apps.dashboard import serve
+
+    code = serve(port=args.port, open_browser=args.open)
+    return f"dashboard stopped (exit {code})"
+
+
+def _train(args: argparse.Namespace) -> str:
+    from cpstats.strategies.training import train_preset
+
+    _notice_compiling(*simulation_kernels("greedy", "ev"))
+    options = {k: getattr(args, k) for k in ("rounds", "refine") if getattr(args, k) is not None}
+    return "tables written: " + str(train_preset(args.preset, deals=args.deals, seed=args.seed,
+                                                 verbose=not args.quiet, **options))
+
+
+def _match(args: argparse.Namespace) -> str:
+    from cpstats.strategies.training import match
+
+    _notice_compiling(*simulation_kernels(args.a, args.b))
+    result = match(args.preset, args.a, args.b, deals=args.deals, seed=args.seed)
+    lo, hi = result.ci95
+    return (f"{result.a} vs {result.b} under {result.variant}, {result.deals:,} duplicate deals: "
+            f"{result.mean:+.4f} units per hand (95% CI {lo:+.4f} .. {hi:+.4f})")
+
+
+def _review(args: argparse.Namespace) -> str:
+    from cpstats.strategies.review import review
+
+    _notice_compiling("_bits", "_rank_kernel", "review")
+    return str(review(args.cards, args.setting, args.preset, top=args.top))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cpstats", description="Statistics of Chinese poker rule variants.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    nat = sub.add_parser("naturals", help="simulate natural frequencies beside their exact values")
+    nat.add_argument("--deals", type=_positive_int, default=1_000_000,
+                     help="deals to simulate (default 1,000,000)")
+    nat.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    nat.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seated players (default 4)")
+    nat.add_argument("--no-qka", action="store_true", help="Q-K-A does not count as a front straight")
+    nat.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    nat.add_argument("--quiet", action="store_true", help="no progress bar")
+    nat.set_defaults(run=_naturals)
+    pre = sub.add_parser("presets", help="list the rule presets")
+    pre.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    pre.set_defaults(run=_presets)
+
+    def common(p: argparse.ArgumentParser, deals: int) -> None:
+        p.add_argument("--deals", type=_positive_int, default=deals, help=f"deals (default {deals:,})")
+        p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
+        p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+        p.add_argument("--scheduler", default="none",
+                       help="none (serial), local (a dask LocalCluster) or tcp://HOST:8786")
+        p.add_argument("--workers", type=_positive_int, default=os.cpu_count() or 1,
+                       help="LocalCluster workers, at least 1 (default: the cores)")
+        p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    sim = sub.add_parser("simulate", help="simulate deals under a preset and print its summaries")
+    sim.add_argument("--preset", required=True, help="preset name or variant string")
+    common(sim, 100_000)
+    sim.add_argument("--players", type=int, choices=(2, 3, 4), default=None)
+    sim.add_argument("--out", default=None, help="folder for finished blocks (and rows), created if missing")
+    sim.add_argument("--resume", action="store_true", help="reuse the finished blocks in --out")
+    sim.add_argument("--keep-hands", action="store_true",
+                     help="write one row per deal and seat to --out (needs --out: the printed tables "
+                          "do not show rows)")
+    sim.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    sim.set_defaults(run=_simulate)
+    cmp_ = sub.add_parser("compare", help="compare presets side by side on common deals")
+    cmp_.add_argument("--preset", action="append", help="a preset (give two or more)")
+    common(cmp_, 100_000)
+    cmp_.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    cmp_.set_defaults(run=_compare)
+    rep = sub.add_parser("report", help="write a math report (Markdown, HTML, PNG charts)")
+    rep.add_argument("--preset", default="2-4", help="preset name or variant string (default 2-4)")
+    common(rep, 200_000)
+    rep.add_argument("--out", default="report", help="output folder (default ./report)")
+    rep.add_argument("--systems", default="2-4,1-4,1-6,basic,2-4-total",
+                     help="scoring systems rescored on the same settings for the SD chart, comma-separated "
+                          "(commas inside a variant's parentheses do not split it)")
+    rep.add_argument("--hands-per-hour", type=_pace, default=30.0,
+                     help="pace for the hourly house figures, above 0 (default 30)")
+    rep.set_defaults(run=_report)
+    ref = sub.add_parser("reference", help="regenerate the shipped reference results (cpstats/data/reference)")
+    ref.add_argument("--preset", action="append", help="a preset (default: every preset)")
+    common(ref, 1_000_000)
+    ref.add_argument("--out", default=None,
+                     help="folder (default: the package data folder cpstats/data/reference)")
+    ref.set_defaults(run=_reference)
+    dash = sub.add_parser("dashboard", help="serve the rule designer with Voila on localhost")
+    dash.add_argument("--port", type=int, default=8866)
+    dash.add_argument("--open", action="store_true", help="open a browser")
+    dash.set_defaults(run=_dashboard)
+    tr = sub.add_parser("train", help="train the ev setter's tables for a preset (cpstats/data/strategies)")
+    tr.add_argument("--preset", required=True)
+    tr.add_argument("--deals", type=_positive_int, default=200_000, help="deals per round")
+    tr.add_argument("--rounds", type=_positive_int, default=None,
+                    help="most damped best-response rounds (default 30; stops when the gap stops falling)")
+    tr.add_argument("--refine", type=int, default=None,
+                    help="refinement rounds on twice the deals (default 6)")
+    tr.add_argument("--seed", type=int, default=20261129)
+    tr.add_argument("--quiet", action="store_true")
+    tr.set_defaults(run=_train)
+    ma = sub.add_parser("match", help="duplicate match of two strategies (mean difference per hand, 95%% CI)")
+    ma.add_argument("--preset", required=True)
+    ma.add_argument("--a", default="ev")
+    ma.add_argument("--b", default="greedy")
+    ma.add_argument("--deals", type=_positive_int, default=20_000)
+    ma.add_argument("--seed", type=int, default=2026)
+    ma.set_defaults(run=_match)
+    rv = sub.add_parser("review", help="expected result of a setting, the best one and the loss")
+    rv.add_argument("cards", help="the 13 cards")
+    rv.add_argument("setting", help='the setting, "front / middle / back"')
+    rv.add_argument("--preset", default="2-4")
+    rv.add_argument("--top", type=_count, default=5, help="best alternatives to list, 0 or more (default 5)")
+    rv.set_defaults(run=_review)
+    return parser
+
+
+def _os_reason(err: OSError) -> str:
+    """``path: reason`` of an operating-system error (the path when the error names one)."""
+    reason = err.strerror or str(err)
+    paths = [str(p) for p in (err.filename, err.filename2) if p is not None]
+    return f"{' -> '.join(paths)}: {reason}" if paths else reason
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``cpstats`` console script.
+
+    Refusals (bad input, an unreachable scheduler, an operating-system error such as an
+    unwritable folder or a full disk) print one line ``cpstats CMD: error: ...`` on stderr and
+    return 2.
+    """
+    args = build_parser().parse_args(argv)
+    try:
+        print(args.run(args))
+    except CpstatsError as err:
+        print(f"cpstats {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"cpstats {args.command}: error: {_os_reason(err)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"cpstats {args.command}: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,165 @@
+"""The math report: a simulation written out in the order a casino math report is read.
+
+1 rules and the setting strategy; 2 scoring table; 3 outcome table (probability, payout,
+contribution to the mean and to the variance); 4 summary figures; 5 session table; 6 house
+money; 7 method. Markdown and HTML side by side, with PNG charts.
+"""
+
+from __future__ import annotations
+
+import html
+import platform
+from pathlib import Path
+from typing import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+
+from cpstats.apps import plots
+from cpstats.simulation.run import SimulationResult
+
+__all__ = ["write_report", "outcome_table", "scoring_table"]
+
+
+def scoring_table(result: SimulationResult) -> pd.DataFrame:
+    """The variant's settings as rows: component, value."""
+    d = result.variant.to_dict()
+    rows = []
+
+    def walk(prefix, value):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(f"{prefix}.{k}" if prefix else k, v)
+        else:
+            rows.append({"rule": prefix, "value": value if not isinstance(value, list) else str(value)})
+
+    walk("", d)
+    return pd.DataFrame(rows)
+
+
+def outcome_table(result: SimulationResult, seat: int = 0) -> pd.DataFrame:
+    """Each net outcome of a seat: probability, payout, p*pay and p*(pay-mu)^2."""
+    dist = result.distribution()
+    p = dist[f"p_{seat}"].to_numpy()
+    pay = dist["net"].to_numpy()
+    mu = float((p * pay).sum())
+    frame = pd.DataFrame({"net": pay, "probability": p, "contribution_to_mean": p * pay,
+                          "contribution_to_variance": p * (pay - mu) ** 2})
+    return frame[frame["probability"] > 0].reset_index(drop=True)
+
+
+def _md(df: pd.DataFrame, floatfmt: str = ".6g") -> str:
+    cols = list(df.columns)
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for _, row in df.iterrows():
+        cells = [format(v, floatfmt) if isinstance(v, (float, np.floating)) else str(v) for v in row]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _house_text(result: SimulationResult, hands_per_hour: float) -> str:
+    """What section 6's figures mean: the pace, time charges, the jackpot drop and, in a banked
+    game, the wager the house edge is measured on."""
+    v = result.variant
+    parts = [f"Rake per hand and per hour at {hands_per_hour:g} hands an hour; the break-even edge "
+             "is the rake per seat per hand."]
+    if v.rake.model.value == "time":
+        parts.append(f"The time charge is {v.rake.amount:g} units per seat per hour whatever the pace "
+                     f"({v.rake.amount * v.players:g} an hour for the table); per hand it is that "
+                     "over the hands played an hour.")
+    if v.rake.jackpot_drop:
+        parts.append(f"A jackpot drop of {v.rake.jackpot_drop:g} units a hand is taken on top of the "
+                     "rake; it returns to players as jackpots, so it is shown apart and is not in the "
+                     "rake share or the break-even edge.")
+    if v.bank.banked:
+        parts.append("Banked game: a player stakes one unit on each of the three rows before the deal "
+                     "and adds nothing during the hand, so the initial wager and the total wagered are "
+                     "both 3 units and the house edge equals the element of risk (-mu / 3, mu a "
+                     "player's mean after commission). It is estimated from the bank's gain from "
+                     "winning tied rows (the game with ties pushed is symmetric), with its 95% CI.")
+    return " ".join(parts)
+
+
+def write_report(result: SimulationResult, out: str | Path, *,
+                 systems: Sequence[SimulationResult] = (), rakes: Sequence[SimulationResult] = (),
+                 hands_per_hour: float | None = None) -> Path:
+    """Write ``report.md``, ``report.html`` and PNG charts into ``out``; returns the Markdown path.
+
+    ``systems`` are other scoring systems on the same deals (charted for SD); ``rakes`` the
+    same game under house charges (charted for the rake burden, beside the game's own).
+    """
+    if hands_per_hour is None:
+        hands_per_hour = result.variant.rake.hands_per_hour
+    house = result.house(hands_per_hour)  # refuses a pace that is not a positive number
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    charts = {
+        "naturals.png": plots.plot_natural_frequencies(result.naturals()),
+        "royalties.png": plots.plot_royalty_rates(result.royalties()),
+        "net_distribution.png": plots.plot_net_distribution(result.distribution()),
+    }
+    sd = pd.DataFrame([{"variant": str(r.variant), "sd": float(r.moments()["sd"].mean())}
+                       for r in [result, *systems]])
+    charts["sd_by_system.png"] = plots.plot_sd_by_variant(sd)
+    burden = pd.DataFrame([{"variant": str(r.variant), **r.house(hands_per_hour).iloc[0].to_dict()}
+                           for r in [result, *rakes]])
+    base = str(result.variant)
+    burden["variant"] = [("as played" if v == base else v.removeprefix(base.split("(")[0]).strip("()"))
+                         for v in burden["variant"]]
+    charts["rake_burden.png"] = plots.plot_rake_burden(burden)
+    for name, fig in charts.items():
+        fig.savefig(out / name, dpi=110)
+        matplotlib.pyplot.close(fig)
+
+    meta = result.metadata
+    moments = result.moments()
+    sections = [
+        ("1. Rules and setting strategy",
+         f"Variant `{result.variant}`, strategy `{meta['strategy']}`, {result.variant.players} players.", None),
+        ("2. Scoring table", "", scoring_table(result)),
+        ("3. Outcome table (seat 0)", "Each net result's probability, its contribution to the mean "
+         "(p x pay) and to the variance (p x (pay - mean)^2).", outcome_table(result)),
+        ("4. Summary figures", "Per seat: mean with its 95% CI (batch means), SD, skewness, "
+         "excess kurtosis, hit frequency, volatility index (1.645 SD).", moments),
+        ("", "![naturals](naturals.png)\n\n![royalties](royalties.png)\n\n"
+         "![net distribution](net_distribution.png)\n\n![SD by system](sd_by_system.png)", result.naturals()),
+        ("5. Session table", "n x mean +- 1.645 x SD x sqrt(n) per seat (90%).", result.sessions()),
+        ("6. House money", _house_text(result, hands_per_hour)
+         + "\n\n![rake burden](rake_burden.png)", house),
+        ("7. Method", f"Simulated: {result.deals:,} deals, root entropy {meta['entropy']}, block "
+         f"{meta['block_deals']:,} deals (block i uses SeedSequence child i); cpstats "
+         f"{meta['cpstats']}, numpy {meta['numpy']}, pandas {meta['pandas']}, numba {meta['numba']}, "
+         f"scipy {meta['scipy']}, Python {platform.python_version()}. Means carry 95% intervals by "
+         f"Student's t on {meta.get('batches', 'the')} batch means; frequencies, Wilson intervals.", None),
+    ]
+    md = [f"# cpstats math report: {result.variant}", ""]
+    body = []
+    for title, text, table in sections:
+        if title:
+            md += [f"## {title}", ""]
+            body.append(f"<h2>{html.escape(title)}</h2>")
+        if text:
+            md += [text, ""]
+            for para in text.split("\n\n"):
+                if para.startswith("!["):
+                    src = para[para.index("(") + 1:-1]
+                    body.append(f'<p><img src="{html.escape(src)}" alt="{html.escape(src)}"></p>')
+                else:
+                    body.append(f"<p>{html.escape(para)}</p>")
+        if table is not None:
+            md += [_md(table), ""]
+            body.append(table.to_html(index=False, float_format=lambda x: f"{x:.6g}", border=0))
+    md_path = out / "report.md"
+    md_path.write_text("\n".join(md))
+    (out / "report.html").write_text(
+        "<!doctype html><html><head><meta charset='utf-8'><title>cpstats report</title>"
+        "<style>body{font-family:sans-serif;max-width:60rem;margin:auto}table{border-collapse:"
+        "collapse;font-size:.85rem}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:"
+        "right}img{max-width:100%}</style></head><body>"
+        f"<h1>cpstats math report: {html.escape(str(result.variant))}</h1>" + "\n".join(body)
+        + "</body></html>")
+    return md_path

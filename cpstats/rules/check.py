@@ -1,0 +1,77 @@
+"""Checking helpers shared by the rules modules: every bad option becomes one
+:class:`~cpstats.errors.OptionError` of the form ``path=value is invalid: reason``."""
+
+from __future__ import annotations
+
+import difflib
+import math
+import numbers
+from collections.abc import Iterable
+from enum import StrEnum
+from typing import TypeVar
+
+import numpy as np
+
+from cpstats.errors import OptionError
+
+E = TypeVar("E", bound=StrEnum)
+
+#: The largest number any rule takes (amounts, stakes, payouts, paces): 10^9. With it a deal's
+#: nets stay far inside float64 even raised to the fourth power (the summaries' power sums).
+MAX_NUMBER = 1e9
+
+
+def _show(value: object) -> str:
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def invalid(path: str, value: object, reason: str) -> OptionError:
+    """The error for an invalid option: ``path=value is invalid: reason``."""
+    return OptionError(f"{path}={_show(value)} is invalid: {reason}")
+
+
+def suggest(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for close matches of ``word`` among ``choices``, or ``""``."""
+    close = difflib.get_close_matches(str(word), list(choices), n=3, cutoff=0.5)
+    return f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+
+
+def as_enum(path: str, cls: type[E], value: object) -> E:
+    """``value`` as a member of ``cls``: its ID in any case, or the ID without its prefix."""
+    if isinstance(value, cls):
+        return value
+    text = str(value).strip().upper()
+    by_value = {m.value.upper(): m for m in cls}
+    if text in by_value:
+        return by_value[text]
+    tail = [m for m in cls if m.value.upper().endswith("-" + text)]
+    if len(tail) == 1:
+        return tail[0]
+    allowed = ", ".join(m.value for m in cls)
+    close = suggest(str(value), [m.value for m in cls])
+    raise invalid(path, value, f"expected one of {allowed}{close}")
+
+
+def as_number(path: str, value: object, *, minimum: float = 0.0, strict: bool = False,
+              integer: bool = False, noun: str = "units") -> int | float:
+    """A finite number ``>= minimum`` (``> minimum`` if ``strict``); integral values become int."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise invalid(path, value, "expected a number")
+    number = float(value)
+    if not math.isfinite(number):
+        raise invalid(path, value, "expected a finite number")
+    if integer and not number.is_integer():
+        raise invalid(path, value, "expected a whole number")
+    if number < minimum or (strict and number == minimum):
+        raise invalid(path, value, f"{noun} must be {'>' if strict else '>='} {minimum:g}")
+    if number > MAX_NUMBER:
+        raise invalid(path, value, f"{noun} must be at most {MAX_NUMBER:g} (MAX_NUMBER)")
+    return int(number) if number.is_integer() else number
+
+
+def as_bool(path: str, value: object) -> bool:
+    """A real ``bool`` (``numpy.bool_`` accepted)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise invalid(path, value, "expected True or False")
+

@@ -1,0 +1,397 @@
+"""The variant string and dict codec behind :class:`cpstats.rules.Variant` (OpenSpiel style).
+
+A variant string is ``preset(key=value,...)``. Each key reads and writes one place of the plain
+dict form (:func:`variant_to_dict`), so overrides are applied to a dict and validated once, by
+the constructors, at the end: intermediate states (players=2 before home_run=false) never raise.
+Writing the shortest string walks the keys in :data:`KEYS` order from the preset, emitting a
+key whenever its text differs and applying it, so that schedule keys (``royalties=R-TW``) come
+before the amounts that refine them.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from cpstats.errors import OptionError
+from cpstats.rules.check import as_enum, invalid, suggest
+from cpstats.rules.variant import (
+    NATURAL_NAMES, ROYALTY_ROWS, SCOOP, AcesBet, Bank, BankMode, Deal, HandOrdering, Misset,
+    NaturalSchedule, NaturalSettlement, Naturals, Rake, RakeModel, RoyaltyMode, RoyaltyPayment,
+    Royalties, RoyaltySchedule, Scoring, Stakes, Surrender, Variant,
+)
+
+Dict = dict[str, Any]
+
+_COMPONENTS = (Royalties, Naturals, Surrender, Misset, AcesBet, Bank, Rake, Stakes)
+_TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
+_ESCAPES = {"%": "%25", ",": "%2C", "(": "%28", ")": "%29", "=": "%3D"}
+
+
+def plain(value: Any) -> Any:
+    """JSON-ready form: enums as IDs, dataclasses as dicts, tuples as lists."""
+    if isinstance(value, Stakes):
+        return plain(value.matrix)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+def variant_to_dict(variant: Variant) -> Dict:
+    return plain(variant)
+
+
+# -- value text -------------------------------------------------------------------------------
+
+def fmt_number(value: float | int) -> str:
+    return str(value) if isinstance(value, int) else repr(float(value))
+
+
+def parse_number(key: str, text: str) -> int | float:
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        raise invalid(key, text, "expected a number") from None
+
+
+def parse_bool(key: str, text: str) -> bool:
+    word = text.strip().lower()
+    if word in _TRUE | _FALSE:
+        return word in _TRUE
+    raise invalid(key, text, "expected true or false")
+
+
+def to_text(value: Any) -> str:
+    """Python value -> override text (for :meth:`Variant.replace`)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, StrEnum):
+        return value.value
+    if value is None:
+        return "none"
+    if isinstance(value, (int, float)):
+        return fmt_number(value)
+    if isinstance(value, Mapping):
+        value = list(value.items())
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return "/".join(":".join(to_text(v) for v in item)
+                        if isinstance(item, Sequence) and not isinstance(item, str)
+                        else to_text(item) for item in value)
+    return str(value)
+
+
+def _escape(text: str) -> str:
+    return "".join(_ESCAPES.get(c, c) for c in text)
+
+
+def _unescape(text: str) -> str:
+    for char, code in _ESCAPES.items():
+        text = text.replace(code, char).replace(code.lower(), char)
+    return text
+
+
+# -- keys -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Key:
+    """One override key: read its text from a plain dict, or write parsed text into one."""
+
+    name: str
+    read: Callable[[Dict], str | None]
+    write: Callable[[Dict, str], None]
+    emit: bool = True
+
+
+def _at(path: str) -> tuple[Callable[[Dict], Any], Callable[[Dict, Any], None]]:
+    *parents, last = path.split(".")
+
+    def get(d: Dict) -> Any:
+        for part in parents:
+            d = d[part]
+        return d[last]
+
+    def put(d: Dict, value: Any) -> None:
+        for part in parents:
+            d = d[part]
+        d[last] = value
+
+    return get, put
+
+
+def _simple(name: str, path: str, kind: Any) -> Key:
+    get, put = _at(path)
+    if isinstance(kind, type) and issubclass(kind, StrEnum):
+        return Key(name, lambda d: get(d),
+                   lambda d, t: put(d, as_enum(name, kind, t).value))
+    if kind is bool:
+        return Key(name, lambda d: to_text(get(d)), lambda d, t: put(d, parse_bool(name, t)))
+    if kind == "number":
+        return Key(name, lambda d: fmt_number(get(d)), lambda d, t: put(d, parse_number(name, t)))
+    if kind == "number?":
+        return Key(name, lambda d: to_text(get(d)),
+                   lambda d, t: put(d, None if t.lower() == "none" else parse_number(name, t)))
+    return Key(name, lambda d: get(d), lambda d, t: put(d, t))
+
+
+def _set_royalty_schedule(d: Dict, text: str) -> None:
+    from cpstats.rules.presets import ROYALTY_TABLES
+
+    schedule = as_enum("royalties", RoyaltySchedule, text)
+    payment, amounts = ROYALTY_TABLES[schedule]
+    d["royalties"].update(schedule=schedule.value, payment=payment.value,
+                          **dict(zip(ROYALTY_ROWS, amounts)))
+
+
+def _read_unit(d: Dict) -> str | None:
+    r = d["royalties"]
+    amounts = {r[row] for row in ROYALTY_ROWS}
+    flat = r["schedule"] == RoyaltySchedule.FLAT.value and r["payment"] == "extra"
+    if flat and len(amounts) == 1:
+        return fmt_number(amounts.pop())
+    return None
+
+
+def _write_unit(d: Dict, text: str) -> None:
+    unit = parse_number("royalties.unit", text)
+    d["royalties"].update(schedule=RoyaltySchedule.FLAT.value, payment="extra",
+                          **{row: unit for row in ROYALTY_ROWS})
+
+
+def _set_natural_schedule(d: Dict, text: str) -> None:
+    from cpstats.rules.presets import NATURAL_TABLES
+
+    schedule = as_enum("naturals", NaturalSchedule, text)
+    d["naturals"].update(schedule=schedule.value,
+                         payouts=[list(pair) for pair in NATURAL_TABLES[schedule]])
+
+
+def _units_text(units: Any) -> str:
+    return SCOOP if units == SCOOP else fmt_number(units)
+
+
+def _parse_units(key: str, text: str) -> int | float | str:
+    return SCOOP if text.strip().lower() == SCOOP else parse_number(key, text)
+
+
+def _read_payouts(d: Dict) -> str:
+    pairs = d["naturals"]["payouts"]
+    return "/".join(f"{name}:{_units_text(units)}" for name, units in pairs) or "none"
+
+
+def _write_payouts(d: Dict, text: str) -> None:
+    pairs = []
+    if text.strip().lower() != "none":
+        for item in text.split("/"):
+            name, sep, units = item.partition(":")
+            if not sep:
+                raise invalid("naturals.payouts", item, "expected name:units items joined by /")
+            pairs.append([name.strip().lower(), _parse_units(f"naturals.{name.strip()}", units)])
+    d["naturals"]["payouts"] = pairs
+
+
+def _natural_key(name: str) -> Key:
+    """``naturals.<name>=units``: change a payout in place, add it (ranked after every natural
+    paying no more), or remove it with 0."""
+
+    def write(d: Dict, text: str) -> None:
+        units = _parse_units(f"naturals.{name}", text)
+        pairs = [p for p in d["naturals"]["payouts"] if p[0] != name]
+        if units == 0:
+            d["naturals"]["payouts"] = pairs
+            return
+        current = [p[0] for p in d["naturals"]["payouts"]]
+        if name in current:
+            d["naturals"]["payouts"][current.index(name)][1] = units
+            return
+        value = float("inf") if units == SCOOP else units
+        worth = [float("inf") if u == SCOOP else u for _, u in pairs]
+        position = max((i + 1 for i, w in enumerate(worth) if w <= value), default=0)
+        d["naturals"]["payouts"] = pairs[:position] + [[name, units]] + pairs[position:]
+
+    return Key(f"naturals.{name}", lambda d: None, write, emit=False)
+
+
+def _read_surrender(d: Dict) -> str:
+    s = d["surrender"]
+    if not s["enabled"]:
+        return "none"
+    return "standard" if s["amount"] is None else fmt_number(s["amount"])
+
+
+def _write_surrender(d: Dict, text: str) -> None:
+    """``none``/``false`` turn surrender off, ``standard``/``true`` take the scoring system's
+    amount, and a number is always the amount itself (audit 13.6: ``1`` and ``0`` are units,
+    not the booleans they also spell)."""
+    word = text.strip().lower()
+    try:
+        amount = parse_number("surrender", word)
+    except OptionError:
+        amount = None
+    if amount is not None:
+        if amount <= 0:
+            raise invalid("surrender", amount, "units must be > 0; surrender=none turns it off")
+        d["surrender"] = {"enabled": True, "amount": amount}
+    elif word in ("none", *_FALSE):
+        d["surrender"] = {"enabled": False, "amount": None}
+    elif word in ("standard", *_TRUE):
+        d["surrender"] = {"enabled": True, "amount": None}
+    else:
+        raise invalid("surrender", text, "expected none, standard or units per opponent")
+
+
+def _write_misset(d: Dict, text: str) -> None:
+    word = text.strip().lower()
+    d["misset"]["points"] = None if word == SCOOP else parse_number("misset", text)
+
+
+def _read_list(d: Dict) -> str:
+    return "/".join(fmt_number(v) for v in d["aces"]["payouts"])
+
+
+def _write_list(d: Dict, text: str) -> None:
+    d["aces"]["payouts"] = [parse_number("aces.payouts", v) for v in text.split("/")]
+
+
+def _read_stakes(d: Dict) -> str:
+    matrix = d["stakes"]
+    if matrix is None:
+        return "none"
+    return "/".join(":".join(fmt_number(v) for v in row) for row in matrix)
+
+
+def _write_stakes(d: Dict, text: str) -> None:
+    if text.strip().lower() == "none":
+        d["stakes"] = None
+    else:
+        rows = text.split("/")
+        d["stakes"] = [[parse_number("stakes", v) for v in row.split(":")] for row in rows]
+
+
+KEYS: tuple[Key, ...] = (
+    _simple("name", "name", str),
+    _simple("scoring", "scoring", Scoring),
+    _simple("players", "players", "number"),
+    _simple("deal", "deal", Deal),
+    _simple("ranking", "ranking", HandOrdering),
+    _simple("home_run", "home_run", bool),
+    _simple("race_target", "race_target", "number"),
+    Key("royalties", lambda d: d["royalties"]["schedule"], _set_royalty_schedule),
+    Key("royalties.unit", _read_unit, _write_unit),
+    *(_simple(f"royalties.{row}", f"royalties.{row}", "number") for row in ROYALTY_ROWS),
+    _simple("royalties.payment", "royalties.payment", RoyaltyPayment),
+    _simple("royalty_mode", "royalties.mode", RoyaltyMode),
+    Key("naturals", lambda d: d["naturals"]["schedule"], _set_natural_schedule),
+    Key("naturals.payouts", _read_payouts, _write_payouts),
+    *(_natural_key(name) for name in NATURAL_NAMES),
+    _simple("naturals.settlement", "naturals.settlement", NaturalSettlement),
+    _simple("naturals.declare_optional", "naturals.declare_optional", bool),
+    _simple("naturals.qka_front_straight", "naturals.qka_front_straight", bool),
+    _simple("naturals.straight_flush_counts", "naturals.straight_flush_counts", bool),
+    Key("surrender", _read_surrender, _write_surrender),
+    Key("misset", lambda d: _units_text(d["misset"]["points"] or SCOOP), _write_misset),
+    _simple("chips_limit", "chips_limit", bool),
+    _simple("aces", "aces.enabled", bool),
+    Key("aces.payouts", _read_list, _write_list),
+    _simple("bank", "bank.mode", BankMode),
+    _simple("bank.wins_ties", "bank.wins_ties", bool),
+    _simple("bank.commission", "bank.commission", "number"),
+    _simple("bank.fee", "bank.fee", "number"),
+    _simple("rake", "rake.model", RakeModel),
+    *(_simple(f"rake.{n}", f"rake.{n}", "number")
+      for n in ("amount", "percent", "threshold", "hands_per_hour", "jackpot_drop")),
+    _simple("rake.cap", "rake.cap", "number?"),
+    _simple("rake.jackpot_trigger", "rake.jackpot_trigger", str),
+    Key("stakes", _read_stakes, _write_stakes),
+)
+KEY_INDEX = {key.name: i for i, key in enumerate(KEYS)}
+ALIASES = {
+    "royalties.schedule": "royalties", "royalties.mode": "royalty_mode",
+    "naturals.schedule": "naturals", "misset.points": "misset", "aces.enabled": "aces",
+    "bank.mode": "bank", "rake.model": "rake",
+}
+
+
+def _key(name: str, value: object) -> Key:
+    canonical = ALIASES.get(name.strip().lower(), name.strip().lower())
+    if canonical not in KEY_INDEX:
+        raise invalid(name, value, f"unknown option{suggest(name, [*KEY_INDEX, *ALIASES])}")
+    return KEYS[KEY_INDEX[canonical]]
+
+
+def _apply(d: Dict, overrides: Sequence[tuple[str, str]]) -> Variant:
+    seen: set[str] = set()
+    keyed = []
+    for name, text in overrides:
+        key = _key(name, text)
+        if key.name in seen:
+            raise invalid(name, text, f"{key.name} is given twice")
+        seen.add(key.name)
+        keyed.append((key, text))
+    for key, text in sorted(keyed, key=lambda kt: KEY_INDEX[kt[0].name]):
+        key.write(d, text)
+    return Variant.from_dict(d)
+
+
+# -- public entry points (used by rules.py) ---------------------------------------------------
+
+def parse_variant(text: str) -> Variant:
+    from cpstats.rules.presets import get_preset
+
+    if not isinstance(text, str):
+        raise OptionError(f"a variant string is expected, got {text!r}")
+    match = re.fullmatch(r"\s*([^(),=]+?)\s*(?:\((.*)\))?\s*", text, flags=re.S)
+    if match is None:
+        raise OptionError(f"malformed variant string {text!r}: "
+                          "write preset or preset(key=value,...)")
+    name, body = match.groups()
+    d = variant_to_dict(get_preset(name))
+    overrides = []
+    for item in (body or "").split(","):
+        if not item.strip():
+            continue
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise OptionError(f"malformed override {item.strip()!r} in {text!r}: write key=value")
+        overrides.append((key.strip(), _unescape(value.strip())))
+    return _apply(d, overrides)
+
+
+def format_variant(variant: Variant) -> str:
+    from cpstats.rules.presets import get_preset, preset_names
+
+    base = variant.name if variant.name in preset_names() else "basic"
+    want = variant_to_dict(variant)
+    have = variant_to_dict(get_preset(base))
+    parts = []
+    for key in KEYS:
+        text = key.read(want) if key.emit else None
+        if text is not None and text != key.read(have):
+            parts.append(f"{key.name}={_escape(text)}")
+            key.write(have, text)
+    return f"{base}({','.join(parts)})" if parts else base
+
+
+def apply_overrides(variant: Variant, overrides: Mapping[str, Any]) -> Variant:
+    d = copy.deepcopy(variant_to_dict(variant))
+    textual = []
+    field_names = {f.name for f in dataclasses.fields(Variant)}
+    for name, value in overrides.items():
+        if name in field_names and (isinstance(value, (*_COMPONENTS, Mapping))
+                                    or (name == "stakes" and isinstance(value, (list, tuple)))):
+            d[name] = plain(value)
+        else:
+            textual.append((name, to_text(value)))
+    return _apply(d, textual)

@@ -1,0 +1,14 @@
+"""Results: simulation runs in reproducible blocks, their folders and resume, result tables,
+statistics and intervals, natural frequencies.
+
+Layer 5 of 6: imports every layer below (cards, hands, rules, strategies, settlement), never
+the apps.
+"""
+
+from cpstats.simulation.frequencies import natural_frequencies
+from cpstats.simulation.run import (BATCHES, REFERENCE_DIR, ROYALTY_ROWS, SimulationResult,
+                                    batch_count, compare, load_reference, load_result, save_result,
+                                    simulate)
+
+__all__ = ["simulate", "compare", "SimulationResult", "BATCHES", "ROYALTY_ROWS", "save_result",
+           "load_result", "load_reference", "REFERENCE_DIR", "batch_count", "natural_frequencies"]

@@ -1,0 +1,115 @@
+"""The folder of a simulation run: its identity (``run.json``), finished blocks, and resume.
+
+A run is identified by a digest of everything that decides its numbers: variant, strategy (and
+ev tables), root seed, deals, block and batch plan, dealer. ``run.json`` holds the identity and
+every ``block-NNNNNN.npz`` carries the digest of the run that wrote it, so a resume merges only
+blocks of its own run: a block of another run, or one that does not read (truncated, empty, bad
+CRC), is done again and counted in the result's ``blocks_redone``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from cpstats.errors import OptionError
+
+__all__ = ["IDENTITY_KEYS", "run_digest", "prepare_out", "write_block", "read_block"]
+
+#: What a run's numbers depend on; a resume with any of these changed is another run.
+IDENTITY_KEYS = ("variant", "strategy", "tables", "entropy", "spawn_key", "deals", "block_deals",
+                 "batches", "dealer", "summary_format")
+
+
+_STAMPS = frozenset({"run_digest", "content_sha256"})
+
+
+def run_digest(meta: dict) -> str:
+    """SHA-256 (hex, 16 characters) of the run's identity keys."""
+    identity = {k: meta.get(k) for k in IDENTITY_KEYS}
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def prepare_out(out, meta: dict, resume: bool) -> Path | None:
+    """Check and create the run folder; refuse a folder holding another run.
+
+    Without ``resume`` a folder that already holds a run is refused; with it, the folder's
+    ``run.json`` must describe the same run (a missing or unreadable one is rewritten: every
+    block is checked against the run's digest anyway).
+    """
+    if out is None:
+        if resume:
+            raise OptionError("resume=True needs out=DIR, the folder of the run to resume")
+        return None
+    if str(out).strip() == "":
+        raise OptionError("out='' is invalid: name a folder for the run's blocks")
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise OptionError(f"out={str(path)!r} is a file: name a folder for the run's blocks")
+    path.mkdir(parents=True, exist_ok=True)
+    run_file = path / "run.json"
+    if run_file.exists():
+        try:
+            old = json.loads(run_file.read_text())
+            if not isinstance(old, dict):
+                raise ValueError("not a JSON object")
+        except (ValueError, UnicodeDecodeError) as err:
+            if not resume:
+                raise OptionError(f"out={str(path)!r} holds a run.json that does not read ({err}): "
+                                  "pass resume=True to check its blocks, or another folder") from None
+            old = None
+        if not resume:
+            raise OptionError(f"out={str(path)!r} holds blocks of another run: pass resume=True "
+                              "with the same variant, seed, deals and strategy, or another folder")
+        if old is not None:
+            differ = [k for k in IDENTITY_KEYS if old.get(k) != meta.get(k)]
+            if differ:
+                raise OptionError(
+                    f"out={str(path)!r} holds blocks of another run (differs in {', '.join(differ)}): "
+                    "resume with the same variant, seed, deals and strategy (and ev tables), "
+                    "or another folder")
+    run_file.write_text(json.dumps(meta, indent=2))
+    return path
+
+
+def _content_digest(arrays: dict) -> str:
+    """SHA-256 of a block's arrays (names, dtypes, shapes and bytes): damage that the zip
+    container does not catch (its headers carry no checksum) is caught here."""
+    h = hashlib.sha256()
+    for key in sorted(arrays):
+        value = np.ascontiguousarray(arrays[key])
+        h.update(f"{key}:{value.dtype.str}:{value.shape}".encode())
+        h.update(value.tobytes())
+    return h.hexdigest()
+
+
+def write_block(out: Path, block: int, summary: dict, digest: str) -> None:
+    """Write a finished block atomically (temporary file, then rename): its presence marks it done."""
+    tmp = out / f".block-{block:06d}.npz"
+    with open(tmp, "wb") as fh:
+        np.savez(fh, run_digest=np.array(digest), content_sha256=np.array(_content_digest(summary)),
+                 **summary)
+    os.replace(tmp, out / f"block-{block:06d}.npz")
+
+
+def read_block(out: Path, block: int, digest: str, keys: frozenset[str]) -> tuple[dict | None, bool]:
+    """(summary, redo): the block's summary if it belongs to this run and reads whole; otherwise
+    None, with ``redo`` true when a file was there (of another run, or damaged)."""
+    path = out / f"block-{block:06d}.npz"
+    if not path.exists():
+        return None, False
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if set(data.files) != keys | _STAMPS or str(data["run_digest"]) != digest:
+                return None, True
+            summary = {k: data[k] for k in keys}
+            if _content_digest(summary) != str(data["content_sha256"]):
+                return None, True
+            return summary, False
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile):
+        return None, True

@@ -1,0 +1,111 @@
+"""Statistics helpers: Wilson intervals, moments from power sums, batch-means standard errors.
+
+The definitions follow ``CASINO-MATH.md``: SD per hand sqrt(E[X^2] - mu^2), volatility index
+1.645 SD, session interval n*mu +- z*SD*sqrt(n), batch means sd(block means) / sqrt(k).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats as _st
+
+__all__ = ["wilson_interval", "moments_from_sums", "batch_means_se", "batch_mean_interval", "z_value",
+           "t_value", "check_confidence", "VOLATILITY_Z"]
+
+VOLATILITY_Z = 1.645
+
+
+def check_confidence(confidence: float) -> float:
+    """``confidence`` as a float strictly between 0 and 1, or one clear OptionError."""
+    from cpstats.errors import OptionError
+
+    try:
+        value = float(confidence)
+    except (TypeError, ValueError):
+        value = float("nan")
+    if not 0 < value < 1:
+        raise OptionError(f"confidence={confidence!r} is invalid: a level strictly between 0 and 1, "
+                          "such as 0.95")
+    return value
+
+
+def z_value(confidence: float = 0.95) -> float:
+    """Two-sided normal quantile for ``confidence`` (1.96 for 95%)."""
+    return float(_st.norm.ppf(0.5 + check_confidence(confidence) / 2))
+
+
+def t_value(confidence: float, batches: int) -> float:
+    """Two-sided Student's t quantile with ``batches - 1`` degrees of freedom (nan below 2 batches).
+
+    Batch means are the observations of the interval, so their number sets its degrees of
+    freedom: with 30 batches the 95% quantile is 2.045, not 1.96 (CASINO-MATH, Schmeiser 1982).
+    """
+    level = check_confidence(confidence)
+    if batches < 2:
+        return float("nan")
+    return float(_st.t.ppf(0.5 + level / 2, batches - 1))
+
+
+def wilson_interval(hits, trials, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for binomial proportions (vectorised; the same as scipy's
+    ``binomtest(k, n).proportion_ci(method="wilson")``)."""
+    k = np.asarray(hits, dtype=float)
+    n = np.asarray(trials, dtype=float)
+    z = z_value(confidence)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = k / n
+        denom = 1 + z**2 / n
+        centre = (p + z**2 / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / denom
+    # the bounds are exactly 0 with no hits and 1 with no misses (rounding leaves 1e-23 otherwise)
+    low = np.where(k == 0, 0.0, np.clip(centre - half, 0, 1))
+    high = np.where(k == n, 1.0, np.clip(centre + half, 0, 1))
+    return low, high
+
+
+def moments_from_sums(n, s1, s2, s3, s4) -> dict[str, np.ndarray]:
+    """Mean, variance (population), SD, skewness and excess kurtosis from power sums."""
+    n = np.asarray(n, dtype=float)
+    mean = np.asarray(s1, dtype=float) / n
+    e2 = np.asarray(s2, dtype=float) / n
+    e3 = np.asarray(s3, dtype=float) / n
+    e4 = np.asarray(s4, dtype=float) / n
+    var = np.maximum(e2 - mean**2, 0.0)
+    m3 = e3 - 3 * mean * e2 + 2 * mean**3
+    m4 = e4 - 4 * mean * e3 + 6 * mean**2 * e2 - 3 * mean**4
+    with np.errstate(divide="ignore", invalid="ignore"):
+        skew = np.where(var > 0, m3 / var**1.5, 0.0)
+        kurt = np.where(var > 0, m4 / var**2 - 3.0, 0.0)
+    return {"mean": mean, "variance": var, "sd": np.sqrt(var), "skewness": skew, "kurtosis": kurt}
+
+
+def batch_means_se(batch_sums: np.ndarray, batch_sizes: np.ndarray) -> np.ndarray:
+    """Standard error of the overall mean from batch sums (k, ...) of ``batch_sizes`` (k,) deals.
+
+    Batches of unequal size (sizes differ by one deal when the deals do not divide evenly) are
+    weighted by size; empty batches are left out.
+    """
+    sizes = np.asarray(batch_sizes, dtype=float)
+    sums = np.asarray(batch_sums, dtype=float)
+    used = sizes > 0
+    sizes, sums = sizes[used], sums[used]
+    k = len(sizes)
+    if k < 2:
+        return np.full(sums.shape[1:], np.nan)
+    total = sizes.sum()
+    mean = sums.sum(axis=0) / total
+    means = sums / sizes.reshape((-1,) + (1,) * (sums.ndim - 1))
+    w = (sizes / sizes.mean()).reshape((-1,) + (1,) * (sums.ndim - 1))
+    var_of_batch = (w**2 * (means - mean) ** 2).sum(axis=0) / (k - 1)
+    return np.sqrt(var_of_batch / k)
+
+
+def batch_mean_interval(batch_sums: np.ndarray, batch_sizes: np.ndarray,
+                        confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(mean, standard error, half-width) of the overall mean from batch sums, with Student's t on
+    the batch means (``batches - 1`` degrees of freedom)."""
+    sizes = np.asarray(batch_sizes, dtype=float)
+    sums = np.asarray(batch_sums, dtype=float)
+    mean = sums.sum(axis=0) / sizes.sum()
+    se = batch_means_se(sums, sizes)
+    return mean, se, t_value(confidence, int((sizes > 0).sum())) * se

@@ -1,0 +1,20 @@
+"""Play, part one: setting strategies (the protocol, ``greedy``, ``random`` and the rule-aware
+``ev``), their training, duplicate matches and the review of one setting.
+
+Layer 4 of 6 (play, beside :mod:`cpstats.settlement`, which it may use for matches): imports
+cards, hands and rules.
+"""
+
+from cpstats.strategies.review import Review, review, setting_values
+from cpstats.strategies.setters import (TABLES_DIR, CardRemoval, Decisions, HandDecision, RowTables,
+                                        Strategy, TablesWarning, ev, get_strategy, greedy,
+                                        load_tables, random_setter, register_strategy, set_hand,
+                                        set_hands, strategy_names, tables_record)
+from cpstats.strategies.training import (Exploitability, MatchResult, exploitability, match,
+                                         train_preset, train_tables)
+
+__all__ = ["Decisions", "HandDecision", "Strategy", "TablesWarning", "RowTables", "CardRemoval",
+           "register_strategy", "get_strategy", "strategy_names", "set_hands", "set_hand", "greedy",
+           "random_setter", "ev", "load_tables", "tables_record", "TABLES_DIR", "train_tables",
+           "train_preset", "match", "MatchResult", "exploitability", "Exploitability", "Review",
+           "review", "setting_values"]
