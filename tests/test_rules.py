@@ -1,7 +1,7 @@
 """Rules as data: rulebook schedules, presets, validation messages and variant-string round trips.
 
 Tests covering one rulebook ID are named after it (``test_r_futurebet_schedule``). The schedule
-numbers below are a second transcription of RULEBOOK.md, independent of cpstats.rules.presets.
+numbers below are a second transcription of RULEBOOK.md, independent of cpstats.rules.schedules.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from cpstats.errors import CpstatsError, OptionError
-from cpstats.rules.presets import NATURAL_TABLES, ROYALTY_TABLES, get_preset, preset_names, presets
+from cpstats.rules import NATURAL_TABLES, ROYALTY_TABLES, get_preset, preset_names, presets
 from cpstats.rules import CATEGORIES, NATURAL_NAMES, ROYALTY_ROWS, SCOOP, AcesBet, Bank, BankMode, Deal, HandOrdering, Misset, NaturalSchedule, NaturalSettlement, Naturals, Rake, RakeModel, RoyaltyMode, RoyaltyPayment, Royalties, RoyaltySchedule, Scoring, ScoringParams, Stakes, Surrender, Variant, load_variant
 
 
@@ -860,3 +860,57 @@ def test_malformed_strings() -> None:
         load_variant(3)  # type: ignore[arg-type]
     with option_error("players='2' is invalid: players is given twice"):
         load_variant("2-4(players=3,players=2)")
+
+
+# -- layout of the rules subpackage (issue 14) ------------------------------------------------
+
+#: The rules modules, lowest first: each may import only those before it.
+RULES_ORDER = ("check", "ids", "schedules", "components", "house", "presets", "text", "variant")
+
+
+def _rules_imports(path) -> set[str]:
+    """The ``cpstats.rules`` modules a file imports, at module level or inside a function."""
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        found |= {n.split(".")[2] for n in names if n.startswith("cpstats.rules.")}
+    return found
+
+
+def test_rules_modules_import_one_way() -> None:
+    """Issue 14: inside cpstats.rules every import points down RULES_ORDER (no presets -> variant
+    -> text -> presets circle, function-level imports included), and every module fits 600 lines."""
+    from pathlib import Path
+
+    import cpstats.rules
+
+    folder = Path(cpstats.rules.__file__).parent
+    modules = sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
+    assert modules == sorted(RULES_ORDER)
+    for position, stem in enumerate(RULES_ORDER):
+        path = folder / f"{stem}.py"
+        upward = _rules_imports(path) - set(RULES_ORDER[:position])
+        assert not upward, f"cpstats.rules.{stem} imports {sorted(upward)}"
+        assert len(path.read_text().splitlines()) <= 600, stem
+
+
+def test_presets_are_data_that_get_preset_builds() -> None:
+    """Issue 14: the preset definitions are plain data (components and values, no Variant), and
+    get_preset and presets() build and list exactly them."""
+    from cpstats.rules.presets import PRESETS
+
+    assert preset_names() == tuple(PRESETS)
+    table = presets().set_index("name")
+    for name, preset in PRESETS.items():
+        assert not any(isinstance(v, Variant) for v in preset.options.values())
+        assert get_preset(name) == Variant(name=name, **preset.options)
+        assert table.loc[name, "description"] == preset.description
+        assert table.loc[name, "seed"] == preset.seed
+        assert load_variant(table.loc[name, "variant"]) == get_preset(name)

@@ -1,18 +1,24 @@
 """Rules as data: the variant dataclasses keyed by rulebook IDs, the house components (rake,
 bank, surrender, ...), the presets and the variant string codec.
 
+Inside, imports point one way: ``ids`` <- ``schedules`` <- ``components`` (and ``house``) <-
+``presets`` (data) <- ``text`` (the codec, on plain dicts) <- ``variant`` (:class:`Variant`,
+:func:`load_variant`, :func:`get_preset`); ``check`` holds the shared error helpers.
+
 Layer 3 of 6: imports :mod:`cpstats.cards` and :mod:`cpstats.hands` at most (the rules name
 hands by category; they never rank cards).
 """
 
+from cpstats.rules.components import (SCORING_PARAMS, STANDARD_SURRENDER, Naturals, Royalties,
+                                      ScoringParams)
 from cpstats.rules.house import AcesBet, Bank, BankMode, Misset, Rake, RakeModel, Stakes, Surrender
-from cpstats.rules.presets import (BAD_BEAT_001, NATURAL_TABLES, ROYALTY_TABLES, get_preset,
-                                   preset_names, presets)
-from cpstats.rules.variant import (CATEGORIES, NATURAL_NAMES, ROYALTY_CATEGORY, ROYALTY_ROW_INDEX,
-                                   ROYALTY_ROWS, SCOOP, SCORING_PARAMS, STANDARD_SURRENDER, Deal,
-                                   HandOrdering, NaturalSchedule, Naturals, NaturalSettlement,
-                                   Royalties, RoyaltyMode, RoyaltyPayment, RoyaltySchedule, Scoring,
-                                   ScoringParams, Variant, load_variant, resolve_variant)
+from cpstats.rules.ids import (CATEGORIES, NATURAL_NAMES, ROYALTY_CATEGORY, ROYALTY_ROW_INDEX,
+                               ROYALTY_ROWS, SCOOP, Deal, HandOrdering, NaturalSchedule,
+                               NaturalSettlement, RoyaltyMode, RoyaltyPayment, RoyaltySchedule,
+                               Scoring)
+from cpstats.rules.presets import BAD_BEAT_001, preset_names
+from cpstats.rules.schedules import NATURAL_TABLES, ROYALTY_TABLES
+from cpstats.rules.variant import Variant, get_preset, load_variant, presets, resolve_variant
 
 __all__ = ["Scoring", "RoyaltySchedule", "RoyaltyPayment", "RoyaltyMode", "NaturalSchedule",
            "NaturalSettlement", "BankMode", "RakeModel", "HandOrdering", "Deal", "ROYALTY_ROWS",

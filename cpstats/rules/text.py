@@ -1,8 +1,10 @@
 """The variant string and dict codec behind :class:`cpstats.rules.Variant` (OpenSpiel style).
 
 A variant string is ``preset(key=value,...)``. Each key reads and writes one place of the plain
-dict form (:func:`variant_to_dict`), so overrides are applied to a dict and validated once, by
-the constructors, at the end: intermediate states (players=2 before home_run=false) never raise.
+dict form (:func:`plain`), so overrides are applied to a dict and validated once, by the
+constructors, at the end: intermediate states (players=2 before home_run=false) never raise.
+The codec works on plain dicts only and never builds a variant: :mod:`cpstats.rules.variant`
+turns a variant and its preset into dicts, calls the codec, and builds the result.
 Writing the shortest string walks the keys in :data:`KEYS` order from the preset, emitting a
 key whenever its text differs and applying it, so that schedule keys (``royalties=R-TW``) come
 before the amounts that refine them.
@@ -20,11 +22,11 @@ from typing import Any
 
 from cpstats.errors import OptionError
 from cpstats.rules.check import as_enum, invalid, suggest
-from cpstats.rules.variant import (
-    NATURAL_NAMES, ROYALTY_ROWS, SCOOP, AcesBet, Bank, BankMode, Deal, HandOrdering, Misset,
-    NaturalSchedule, NaturalSettlement, Naturals, Rake, RakeModel, RoyaltyMode, RoyaltyPayment,
-    Royalties, RoyaltySchedule, Scoring, Stakes, Surrender, Variant,
-)
+from cpstats.rules.components import Naturals, Royalties
+from cpstats.rules.house import AcesBet, Bank, BankMode, Misset, Rake, RakeModel, Stakes, Surrender
+from cpstats.rules.ids import (NATURAL_NAMES, ROYALTY_ROWS, SCOOP, Deal, HandOrdering, NaturalSchedule,
+                               NaturalSettlement, RoyaltyMode, RoyaltyPayment, RoyaltySchedule, Scoring)
+from cpstats.rules.schedules import NATURAL_TABLES, ROYALTY_TABLES
 
 Dict = dict[str, Any]
 
@@ -44,10 +46,6 @@ def plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     return value
-
-
-def variant_to_dict(variant: Variant) -> Dict:
-    return plain(variant)
 
 
 # -- value text -------------------------------------------------------------------------------
@@ -147,8 +145,6 @@ def _simple(name: str, path: str, kind: Any) -> Key:
 
 
 def _set_royalty_schedule(d: Dict, text: str) -> None:
-    from cpstats.rules.presets import ROYALTY_TABLES
-
     schedule = as_enum("royalties", RoyaltySchedule, text)
     payment, amounts = ROYALTY_TABLES[schedule]
     d["royalties"].update(schedule=schedule.value, payment=payment.value,
@@ -171,8 +167,6 @@ def _write_unit(d: Dict, text: str) -> None:
 
 
 def _set_natural_schedule(d: Dict, text: str) -> None:
-    from cpstats.rules.presets import NATURAL_TABLES
-
     schedule = as_enum("naturals", NaturalSchedule, text)
     d["naturals"].update(schedule=schedule.value,
                          payouts=[list(pair) for pair in NATURAL_TABLES[schedule]])
@@ -331,7 +325,7 @@ def _key(name: str, value: object) -> Key:
     return KEYS[KEY_INDEX[canonical]]
 
 
-def _apply(d: Dict, overrides: Sequence[tuple[str, str]]) -> Variant:
+def _apply(d: Dict, overrides: Sequence[tuple[str, str]]) -> Dict:
     seen: set[str] = set()
     keyed = []
     for name, text in overrides:
@@ -342,14 +336,14 @@ def _apply(d: Dict, overrides: Sequence[tuple[str, str]]) -> Variant:
         keyed.append((key, text))
     for key, text in sorted(keyed, key=lambda kt: KEY_INDEX[kt[0].name]):
         key.write(d, text)
-    return Variant.from_dict(d)
+    return d
 
 
-# -- public entry points (used by rules.py) ---------------------------------------------------
+# -- entry points (used by cpstats.rules.variant) ---------------------------------------------
 
-def parse_variant(text: str) -> Variant:
-    from cpstats.rules.presets import get_preset
-
+def split_variant(text: str) -> tuple[str, str]:
+    """``(preset name, overrides)`` of a variant string; the overrides are the text between the
+    brackets, ``""`` without them. Only the shape is checked here, not the name or the keys."""
     if not isinstance(text, str):
         raise OptionError(f"a variant string is expected, got {text!r}")
     match = re.fullmatch(r"\s*([^(),=]+?)\s*(?:\((.*)\))?\s*", text, flags=re.S)
@@ -357,9 +351,14 @@ def parse_variant(text: str) -> Variant:
         raise OptionError(f"malformed variant string {text!r}: "
                           "write preset or preset(key=value,...)")
     name, body = match.groups()
-    d = variant_to_dict(get_preset(name))
+    return name, body or ""
+
+
+def apply_text(d: Dict, body: str, text: str) -> Dict:
+    """``d``, a preset's plain dict, with the overrides ``body`` of the variant string ``text``
+    (named in errors) applied in :data:`KEYS` order; the caller validates the result."""
     overrides = []
-    for item in (body or "").split(","):
+    for item in body.split(","):
         if not item.strip():
             continue
         key, sep, value = item.partition("=")
@@ -369,12 +368,9 @@ def parse_variant(text: str) -> Variant:
     return _apply(d, overrides)
 
 
-def format_variant(variant: Variant) -> str:
-    from cpstats.rules.presets import get_preset, preset_names
-
-    base = variant.name if variant.name in preset_names() else "basic"
-    want = variant_to_dict(variant)
-    have = variant_to_dict(get_preset(base))
+def format_variant(base: str, want: Dict, have: Dict) -> str:
+    """The shortest string for the plain dict ``want`` from the preset ``base``, whose plain dict
+    ``have`` is changed as each emitted key is applied to it."""
     parts = []
     for key in KEYS:
         text = key.read(want) if key.emit else None
@@ -384,13 +380,15 @@ def format_variant(variant: Variant) -> str:
     return f"{base}({','.join(parts)})" if parts else base
 
 
-def apply_overrides(variant: Variant, overrides: Mapping[str, Any]) -> Variant:
-    d = copy.deepcopy(variant_to_dict(variant))
+def apply_overrides(d: Dict, overrides: Mapping[str, Any]) -> Dict:
+    """A copy of ``d``, a variant's plain dict, with :meth:`~cpstats.rules.Variant.replace`'s
+    overrides: a field given a component, a mapping or a stakes matrix takes it whole; anything
+    else is written as text under its key."""
+    d = copy.deepcopy(d)
     textual = []
-    field_names = {f.name for f in dataclasses.fields(Variant)}
     for name, value in overrides.items():
-        if name in field_names and (isinstance(value, (*_COMPONENTS, Mapping))
-                                    or (name == "stakes" and isinstance(value, (list, tuple)))):
+        if name in d and (isinstance(value, (*_COMPONENTS, Mapping))
+                          or (name == "stakes" and isinstance(value, (list, tuple)))):
             d[name] = plain(value)
         else:
             textual.append((name, to_text(value)))
