@@ -20,9 +20,10 @@ import numpy as np
 
 from cpstats.strategies import _greedy_kernel
 from cpstats.cards import deal
-from cpstats.rules.presets import get_preset
+from cpstats.rules import get_preset
 from cpstats.strategies import load_tables, set_hands
-from cpstats.strategies.setters import _flush_best, _rank_args, ev_search
+from cpstats.strategies._kernel_args import _flush_best, _rank_args
+from cpstats.strategies.ev_setter import ev_search
 
 
 def _median_rate(fn, n: int, runs: int = 5) -> tuple[float, list[float]]:

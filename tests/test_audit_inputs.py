@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from cpstats.strategies import setters as S
+from cpstats.strategies import api
 from cpstats.cards import check_hands, deal, format_cards, parse_cards
 from cpstats.errors import CardError, OptionError
 from cpstats.hands.naturals import natural_mask, natural_names
@@ -87,12 +87,12 @@ def test_natural_names_takes_numpy_scalars():
 def test_hands_as_lists_of_tokens():
     """audit 13.19: set_hand given a list of tokens raised 'must be integers, got dtype <U2'."""
     tokens = HAND.split()
-    d = S.set_hand(tokens, "2-4", strategy="greedy")
-    assert d.setting == S.set_hand(HAND, "2-4", strategy="greedy").setting
+    d = api.set_hand(tokens, "2-4", strategy="greedy")
+    assert d.setting == api.set_hand(HAND, "2-4", strategy="greedy").setting
     assert int(rank5(["As", "Ks", "Qs", "Js", "Ts"])) == 7461
     assert rank5(["As Ks Qs Js Ts", "2c 3d 4h 5s 7c"]).tolist() == [7461, 0]
     with pytest.raises(CardError, match="expected 13 cards, got 12"):
-        S.set_hand(tokens[:12], "2-4", strategy="greedy")
+        api.set_hand(tokens[:12], "2-4", strategy="greedy")
 
 
 def test_parse_setting_refuses_non_text():
@@ -191,7 +191,7 @@ def test_strategy_returning_other_cards_is_refused():
     expected = (rf"^strategy 'mine' returned setting 3 with cards not dealt to that hand "
                 rf"\({format_cards(hands[4, :1])} instead of {format_cards(hands[3, :1])}\)$")
     with pytest.raises(CardError, match=expected):
-        S.set_hands(hands, "2-4", strategy=_returning(swap))
+        api.set_hands(hands, "2-4", strategy=_returning(swap))
 
 
 def test_strategy_repeating_a_card_is_refused():
@@ -204,7 +204,7 @@ def test_strategy_repeating_a_card_is_refused():
         return out
 
     with pytest.raises(CardError, match=r"returned setting 5 with cards not dealt to that hand"):
-        S.set_hands(hands, "2-4", strategy=_returning(repeat))
+        api.set_hands(hands, "2-4", strategy=_returning(repeat))
 
 
 @pytest.mark.parametrize("change, match", [
@@ -217,7 +217,7 @@ def test_strategy_codes_out_of_range_are_refused_before_any_cast(change, match):
     """audit 13.14: codes of 256 and up wrapped to real cards, floats were truncated."""
     hands = deal(np.random.default_rng(4), 2, 4).reshape(-1, 13)
     with pytest.raises(CardError, match=r"^strategy 'mine' .*" + match):
-        S.set_hands(hands, "2-4", strategy=_returning(change))
+        api.set_hands(hands, "2-4", strategy=_returning(change))
 
 
 def test_strategy_code_wrap_is_not_a_real_card():
@@ -225,7 +225,7 @@ def test_strategy_code_wrap_is_not_a_real_card():
     hands = deal(np.random.default_rng(5), 1, 4).reshape(-1, 13)
     wrap = _returning(lambda h: np.where(np.arange(13) == 0, h.astype(np.int64) + 256, h))
     with pytest.raises(CardError, match=r"strategy 'mine' returned card code \d+ in setting 0"):
-        S.set_hands(hands, "2-4", strategy=wrap)
+        api.set_hands(hands, "2-4", strategy=wrap)
 
 
 def test_honest_strategies_pass_the_check():
@@ -234,9 +234,9 @@ def test_honest_strategies_pass_the_check():
 
     hands = deal(np.random.default_rng(6), 3, 4).reshape(-1, 13)
     rev = _returning(lambda h: np.ascontiguousarray(h[:, ::-1]).astype(np.int32))
-    assert (S.set_hands(hands, "2-4", strategy=rev).settings == hands[:, ::-1]).all()
+    assert (api.set_hands(hands, "2-4", strategy=rev).settings == hands[:, ::-1]).all()
     with ThreadPoolExecutor(2) as pool:
-        d = S.set_hands(hands, "2-4", strategy="greedy", executor=pool)
+        d = api.set_hands(hands, "2-4", strategy="greedy", executor=pool)
     assert (np.sort(d.settings, axis=1) == np.sort(hands, axis=1)).all()
 
 
@@ -255,7 +255,7 @@ def test_strategy_error_names_the_setting_across_blocks():
 
     with ThreadPoolExecutor(2) as pool:
         with pytest.raises(CardError, match=r"strategy 'mine' returned setting 4106 with cards"):
-            S.set_hands(hands, "2-4", strategy=mine, executor=pool)
+            api.set_hands(hands, "2-4", strategy=mine, executor=pool)
 
 
 # -- audit 13.14: settle_many refuses what is not a deal --------------------------------------
@@ -382,7 +382,7 @@ def test_ragged_input_is_one_clear_line():
     hands = deal(np.random.default_rng(8), 1, 4).reshape(-1, 13)
     ragged = _returning(lambda h: [list(row) for row in h[:3]] + [[1, 2]])
     with pytest.raises(OptionError, match=r"strategy 'mine' returned arrays numpy cannot read"):
-        S.set_hands(hands, "2-4", strategy=ragged)
+        api.set_hands(hands, "2-4", strategy=ragged)
 
 
 def test_decisions_checked_by_count_only_still_refuse_bad_codes():
@@ -390,7 +390,7 @@ def test_decisions_checked_by_count_only_still_refuse_bad_codes():
     codes 0..51 and no card twice, never a silent wrap."""
     hands = deal(np.random.default_rng(9), 1, 2).reshape(-1, 13)
     none = np.zeros(2, bool)
-    assert (S._as_decisions((hands.astype(np.int64), none, none), 2).settings == hands).all()
+    assert (api._as_decisions((hands.astype(np.int64), none, none), 2).settings == hands).all()
     with pytest.raises(CardError, match=r"^strategy 'strategy' returned an invalid setting: hand 1: "
                                         r"card code 300 is invalid"):
-        S._as_decisions((np.where(np.arange(2)[:, None] == 1, 300, hands.astype(np.int64)), none, none), 2)
+        api._as_decisions((np.where(np.arange(2)[:, None] == 1, 300, hands.astype(np.int64)), none, none), 2)

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpstats.strategies import setters as S
+from cpstats.strategies import _ev_kernel as _sk, _kernel_args, api, ev_setter, row_tables
 from cpstats.cards import deal, parse_cards
 from cpstats.errors import CardError, OptionError
-from cpstats.rules.presets import get_preset
+from cpstats.rules import get_preset
 from cpstats.hands.ranking import rank3, rank5
 from cpstats.rules import load_variant
 from cpstats.hands.setting import format_setting, is_foul, legal_settings, parse_setting
@@ -39,28 +39,39 @@ def _best_five(hand: np.ndarray) -> int:
 # -- protocol, registry, bad input ------------------------------------------------------------
 
 def test_registry_lists_builtins():
-    assert {"ev", "greedy", "random"} <= set(S.strategy_names())
+    assert {"ev", "greedy", "random"} <= set(api.strategy_names())
+
+
+def test_each_builtin_is_registered_by_its_module_in_the_usual_order():
+    """Issue 14 (setters split): ``ev`` comes from ev_setter, the baselines from baselines, and
+    strategy_names() still lists them ev, greedy, random (the package imports ev_setter first)."""
+    from cpstats.strategies import baselines
+
+    assert api.strategy_names()[:3] == ("ev", "greedy", "random")
+    assert api.get_strategy("ev") is ev_setter.ev
+    assert api.get_strategy("greedy") is baselines.greedy
+    assert api.get_strategy("random") is baselines.random_setter
 
 
 def test_unknown_strategy_lists_available():
     with pytest.raises(OptionError, match=r"unknown strategy 'best'.*ev, greedy, random"):
-        S.set_hands(deal(np.random.default_rng(0), 1, 1)[0], V24, strategy="best")
+        api.set_hands(deal(np.random.default_rng(0), 1, 1)[0], V24, strategy="best")
 
 
 def test_duplicate_cards_rejected():
     with pytest.raises(CardError, match="duplicate card"):
-        S.set_hand("As As Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", V24, strategy="greedy")
+        api.set_hand("As As Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", V24, strategy="greedy")
     hand = deal(np.random.default_rng(0), 1, 1)[0, 0].copy()
     hand[1] = hand[0]
     with pytest.raises(CardError, match="twice"):
-        S.set_hands(hand[None], V24, strategy="greedy")
+        api.set_hands(hand[None], V24, strategy="greedy")
 
 
 def test_wrong_count_rejected():
     with pytest.raises(CardError, match="expected 13 cards"):
-        S.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d", V24, strategy="greedy")
+        api.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d", V24, strategy="greedy")
     with pytest.raises(CardError, match="13 cards"):
-        S.set_hands(np.arange(12, dtype=np.uint8)[None], V24, strategy="greedy")
+        api.set_hands(np.arange(12, dtype=np.uint8)[None], V24, strategy="greedy")
 
 
 def test_user_callable_plugs_in():
@@ -70,28 +81,28 @@ def test_user_callable_plugs_in():
         return settings, np.zeros(n, bool), np.zeros(n, bool)
 
     hand = parse_cards("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h")
-    d = S.set_hand(hand, V24, strategy=sorted_setter)
+    d = api.set_hand(hand, V24, strategy=sorted_setter)
     assert d.setting == "2h 4d 5c / 7s 9h Jc Jd Qh / Qs Kc Kd Ad As"
-    S.register_strategy("sorted-test", sorted_setter, replace=True)
-    assert "sorted-test" in S.strategy_names()
-    assert S.set_hands(hand[None], "2-4", strategy="sorted-test").settings.shape == (1, 13)
+    api.register_strategy("sorted-test", sorted_setter, replace=True)
+    assert "sorted-test" in api.strategy_names()
+    assert api.set_hands(hand[None], "2-4", strategy="sorted-test").settings.shape == (1, 13)
 
 
 def test_bad_strategy_output_rejected():
     with pytest.raises(OptionError, match="must return settings"):
-        S.set_hands(parse_cards("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h")[None], V24,
+        api.set_hands(parse_cards("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h")[None], V24,
                     strategy=lambda h, v, rng=None: h[:, :12])
 
 
 def test_ev_refuses_h5_naming_the_alternatives():
     with pytest.raises(OptionError, match=r"ranking=H5.*'greedy' or 'random'"):
-        S.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4(ranking=H5)", strategy="ev")
+        api.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4(ranking=H5)", strategy="ev")
 
 
 def test_greedy_h5_is_lexicographic_best_with_a_low_middle(hands):
     """Under H5 greedy is the legal setting strongest by (high back, low middle, front)."""
     v = "2-4(ranking=H5)"
-    d = S.set_hands(hands[:12], v, strategy="greedy")
+    d = api.set_hands(hands[:12], v, strategy="greedy")
     assert not is_foul(d.settings, ordering="H5").any()
     for hand, setting in zip(hands[:12], d.settings):
         legal = legal_settings(hand, ordering="H5")
@@ -109,7 +120,7 @@ def test_random_h5_is_uniform_over_legal_settings():
     legal = legal_settings(hand, ordering="H5")
     p = (rank3(legal[:, :3], check=False) >= 286).mean()  # 286 high-card fronts rank lowest
     n = 20_000
-    d = S.set_hands(np.repeat(hand[None], n, axis=0), "2-4(ranking=H5)", strategy="random", rng=3)
+    d = api.set_hands(np.repeat(hand[None], n, axis=0), "2-4(ranking=H5)", strategy="random", rng=3)
     assert not is_foul(d.settings, ordering="H5").any()
     share = (rank3(d.settings[:, :3], check=False) >= 286).mean()
     assert abs(share - p) < 5 * np.sqrt(p * (1 - p) / n)
@@ -120,18 +131,18 @@ def test_executor_matches_serial(hands):
 
     with ThreadPoolExecutor(2) as pool:
         for name in ("greedy", "ev"):
-            a = S.set_hands(hands[:9000], V24, strategy=name, executor=pool)
-            b = S.set_hands(hands[:9000], V24, strategy=name)
+            a = api.set_hands(hands[:9000], V24, strategy=name, executor=pool)
+            b = api.set_hands(hands[:9000], V24, strategy=name)
             assert (a.settings == b.settings).all() and (a.declare == b.declare).all()
-        r1 = S.set_hands(hands[:9000], V24, strategy="random", rng=4, executor=pool)
-        r2 = S.set_hands(hands[:9000], V24, strategy="random", rng=4, executor=pool)
+        r1 = api.set_hands(hands[:9000], V24, strategy="random", rng=4, executor=pool)
+        r2 = api.set_hands(hands[:9000], V24, strategy="random", rng=4, executor=pool)
         assert (r1.settings == r2.settings).all()
 
 
 # -- greedy -----------------------------------------------------------------------------------
 
 def test_greedy_legal_permutation_best_back(hands):
-    d = S.set_hands(hands, V24, strategy="greedy")
+    d = api.set_hands(hands, V24, strategy="greedy")
     assert _same_cards(hands, d.settings)
     assert not is_foul(d.settings).any()
     backs = rank5(d.settings[:, 8:], check=False)
@@ -142,13 +153,13 @@ def test_greedy_legal_permutation_best_back(hands):
 
 def test_greedy_never_fouls_10000_hands():
     many = deal(np.random.default_rng(7), 2_500, 4).reshape(-1, 13)
-    d = S.set_hands(many, V24, strategy="greedy")
+    d = api.set_hands(many, V24, strategy="greedy")
     assert not is_foul(d.settings).any()
     assert _same_cards(many, d.settings)
 
 
 def test_greedy_middle_is_strongest_legal(hands):
-    d = S.set_hands(hands[:40], V24, strategy="greedy")
+    d = api.set_hands(hands[:40], V24, strategy="greedy")
     for hand, setting in zip(hands[:40], d.settings):
         legal = legal_settings(hand)
         back = rank5(setting[8:])
@@ -157,16 +168,16 @@ def test_greedy_middle_is_strongest_legal(hands):
 
 
 def test_set_hand_greedy_example():
-    d = S.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4", strategy="greedy")
+    d = api.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4", strategy="greedy")
     assert d.setting == "5c 4d 2h / Qs Jc Jd 9h 7s / As Ad Kc Kd Qh"
     assert d.natural is None and d.surrender is False
 
 
 def test_greedy_declares_natural():
     dragon = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"
-    d = S.set_hand(dragon, "pagat-typical", strategy="greedy")
+    d = api.set_hand(dragon, "pagat-typical", strategy="greedy")
     assert d.natural == "dragon"
-    assert S.set_hand(dragon, "2-4", strategy="greedy").natural is None  # not in the schedule
+    assert api.set_hand(dragon, "2-4", strategy="greedy").natural is None  # not in the schedule
 
 
 # -- greedy: exact against an exhaustive search ---------------------------------------------
@@ -196,7 +207,7 @@ def _brute_greedy(hand: np.ndarray, ordering: str) -> tuple[int, int, int]:
 def _exhaustive_greedy(hands: np.ndarray, ordering: str) -> np.ndarray:
     """:func:`_brute_greedy` for many hands at once: every ordered split (each back subset with
     each of the 56 middles of the other eight) ranked from the hand's subset ranks, fouls out."""
-    five_pos, three_pos, rest_mid, rest_front = S._subset_tables()
+    five_pos, three_pos, rest_mid, rest_front = _kernel_args._subset_tables()
     backs = np.repeat(np.arange(1287), 56)
     mids = rest_mid.astype(np.int64).ravel()
     fronts = rest_front.astype(np.int64).ravel()
@@ -216,7 +227,7 @@ def _exhaustive_greedy(hands: np.ndarray, ordering: str) -> np.ndarray:
 
 def _check_greedy(hands: np.ndarray, ordering: str, expected: np.ndarray) -> None:
     variant = V24 if ordering == "H1" else V24_H4
-    d = S.set_hands(hands, variant, strategy="greedy")
+    d = api.set_hands(hands, variant, strategy="greedy")
     assert _same_cards(hands, d.settings)
     assert not is_foul(d.settings, ordering=ordering).any()
     got = _row_ranks(d.settings, ordering)
@@ -266,9 +277,9 @@ def test_greedy_random_hands_match_exhaustive(ordering, n):
 
 def test_greedy_ties_fixed_choice():
     """Equal-rank cards go to the lowest suit, back first; rows keep the hand's order."""
-    d = S.set_hand("Ac Ad Ah As Kh 2h 5h 7h 9h Kc Tc 3d 4s", V24, strategy="greedy")
+    d = api.set_hand("Ac Ad Ah As Kh 2h 5h 7h 9h Kc Tc 3d 4s", V24, strategy="greedy")
     assert d.setting == "Tc 3d 4s / Kh 2h 5h 7h 9h / Ac Ad Ah As Kc"
-    d = S.set_hand("5c 5d 6c 6d 7c 7d 8h 8s 9h 9s 2c 3h Jd", V24, strategy="greedy")
+    d = api.set_hand("5c 5d 6c 6d 7c 7d 8h 8s 9h 9s 2c 3h Jd", V24, strategy="greedy")
     assert d.setting == "2c 3h Jd / 5d 6d 7d 8s 9s / 5c 6c 7c 8h 9h"
 
 
@@ -290,9 +301,9 @@ def test_greedy_crowded_hands_match_exhaustive(hand, ordering):
 # -- random -----------------------------------------------------------------------------------
 
 def test_random_legal_and_seeded(hands):
-    a = S.set_hands(hands[:2000], V24, strategy="random", rng=5)
-    b = S.set_hands(hands[:2000], V24, strategy="random", rng=5)
-    c = S.set_hands(hands[:2000], V24, strategy="random", rng=6)
+    a = api.set_hands(hands[:2000], V24, strategy="random", rng=5)
+    b = api.set_hands(hands[:2000], V24, strategy="random", rng=5)
+    c = api.set_hands(hands[:2000], V24, strategy="random", rng=6)
     assert (a.settings == b.settings).all() and not (a.settings == c.settings).all()
     assert not is_foul(a.settings).any()
     assert _same_cards(hands[:2000], a.settings)
@@ -301,7 +312,7 @@ def test_random_legal_and_seeded(hands):
 def test_random_covers_many_settings():
     hand = parse_cards("As Kd Qh Jc 9s 8d 7h 6c 5s 4d 3h 2c Td")
     reps = np.repeat(hand[None], 3000, axis=0)
-    d = S.set_hands(reps, V24, strategy="random", rng=1)
+    d = api.set_hands(reps, V24, strategy="random", rng=1)
     assert not is_foul(d.settings).any()
     # Canonical form: sort within each row; count distinct settings drawn.
     canon = np.concatenate([np.sort(d.settings[:, :3]), np.sort(d.settings[:, 3:8]),
@@ -315,16 +326,16 @@ def test_random_covers_many_settings():
 
 def test_random_handles_hands_with_few_legal_settings():
     quads = parse_cards("Ac Ad Ah As Kc Kd Kh Ks Qc Qd Qh Qs 2c")
-    d = S.set_hands(np.repeat(quads[None], 50, axis=0), V24, strategy="random", rng=3)
+    d = api.set_hands(np.repeat(quads[None], 50, axis=0), V24, strategy="random", rng=3)
     assert not is_foul(d.settings).any()
 
 
 # -- ev ---------------------------------------------------------------------------------------
 
 def test_ev_pruning_is_exact(hands):
-    tables = S.load_tables(V24)
-    pruned, v1, n1 = S.ev_search(hands[:150], V24, tables, prune=True)
-    full, v2, n2 = S.ev_search(hands[:150], V24, tables, prune=False)
+    tables = row_tables.load_tables(V24)
+    pruned, v1, n1 = ev_setter.ev_search(hands[:150], V24, tables, prune=True)
+    full, v2, n2 = ev_setter.ev_search(hands[:150], V24, tables, prune=False)
     assert (pruned == full).all()
     assert np.array_equal(v1, v2)
     assert n1[:, 0].mean() < n2[:, 0].mean() / 20
@@ -334,10 +345,10 @@ def test_ev_pruning_is_exact(hands):
 def test_ev_pruning_exact_under_variants(hands, name):
     v = get_preset(name)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", S.TablesWarning)
-        tables = S.load_tables(v)
-    a, va, _ = S.ev_search(hands[:40], v, tables, prune=True)
-    b, vb, _ = S.ev_search(hands[:40], v, tables, prune=False)
+        warnings.simplefilter("ignore", row_tables.TablesWarning)
+        tables = row_tables.load_tables(v)
+    a, va, _ = ev_setter.ev_search(hands[:40], v, tables, prune=True)
+    b, vb, _ = ev_setter.ev_search(hands[:40], v, tables, prune=False)
     assert (a == b).all() and np.array_equal(va, vb)
 
 
@@ -359,15 +370,15 @@ def test_middle_threshold_from_a_guess_equals_the_search_from_zero(hands):
         state = (per_class, classes)
         for i in range(cases.shape[0]):
             hand = hands[cases[i, 0]]
-            S._sk.row_state(hand, pack_hand(hand), removal, sizes, per_class, work)
+            _sk.row_state(hand, pack_hand(hand), removal, sizes, per_class, work)
             top_f, rb, at, guess = cases[i, 1], cases[i, 2], cases[i, 3], cases[i, 4]
             limit = np.uint64(rb + 1)
-            back = S._sk._row(eb, rb, state, 2)
-            best = S._sk._bound_at(ef, em, eb, ecst, top_f, cap3, back, ecst[2, rb], True,
+            back = _sk._row(eb, rb, state, 2)
+            best = _sk._bound_at(ef, em, eb, ecst, top_f, cap3, back, ecst[2, rb], True,
                                    params, state, at)
-            out[i, 0] = S._sk._threshold(ef, em, eb, ecst, top_f, cap3, back, ecst[2, rb], True,
+            out[i, 0] = _sk._threshold(ef, em, eb, ecst, top_f, cap3, back, ecst[2, rb], True,
                                          params, state, best, np.uint64(0), limit)
-            out[i, 1] = S._sk._middle_threshold(ef, em, eb, ecst, top_f, cap3, back, ecst[2, rb],
+            out[i, 1] = _sk._middle_threshold(ef, em, eb, ecst, top_f, cap3, back, ecst[2, rb],
                                                 params, state, best, np.uint64(guess), limit)
 
     rng = np.random.default_rng(4)
@@ -375,9 +386,9 @@ def test_middle_threshold_from_a_guess_equals_the_search_from_zero(hands):
     rb = rng.integers(1, 7462, n)
     cases = np.stack([rng.integers(0, 50, n), rng.integers(0, 455, n), rb,
                       rng.integers(0, rb + 1), rng.integers(0, rb + 1)], axis=1)
-    model = S._model(V24, S.load_tables(V24))
+    model = ev_setter._model(V24, row_tables.load_tables(V24))
     out = np.empty((n, 2), dtype=np.uint64)
-    thresholds(hands[:50], *model[4:], S._sk.class_counts(model[11], *model[:3]), cases, out)
+    thresholds(hands[:50], *model[4:], _sk.class_counts(model[11], *model[:3]), cases, out)
     assert np.array_equal(out[:, 0], out[:, 1])
     assert len(np.unique(out[:, 0])) > 50  # thresholds spread over the ranks, not all zero
 
@@ -388,7 +399,7 @@ def _corrected_distributions(hand: np.ndarray, tables) -> list[np.ndarray]:
     from cpstats.strategies.training import removal_features
 
     x = removal_features(hand[None])[0]
-    lo, hi = S.REMOVAL_RATIO_LIMITS
+    lo, hi = row_tables.REMOVAL_RATIO_LIMITS
     out = []
     for dist, slope, cls in zip((tables.front, tables.middle, tables.back),
                                 tables.removal.slopes(), _classes()):
@@ -402,7 +413,7 @@ def _corrected_distributions(hand: np.ndarray, tables) -> list[np.ndarray]:
 
 
 def _classes():
-    c3, c5 = S.rank_classes("H1")
+    c3, c5 = row_tables.rank_classes("H1")
     return c3, c5, c5
 
 
@@ -418,8 +429,8 @@ def _model_values(hand: np.ndarray, legal: np.ndarray, variant, tables) -> np.nd
         r = ranks[row]
         # 2-4 has no royalties: a row collects 1 when it wins and pays 1 when it loses.
         cols.append((below[r], above[r], np.ones(len(r)), above[r]))
-    params = S._model(variant, tables)[9]
-    return np.array([S._sk.pair_value(*[c[i] for c in cols[0]], *[c[i] for c in cols[1]],
+    params = ev_setter._model(variant, tables)[9]
+    return np.array([_sk.pair_value(*[c[i] for c in cols[0]], *[c[i] for c in cols[1]],
                                       *[c[i] for c in cols[2]], params)
                      for i in range(len(legal))])
 
@@ -427,12 +438,12 @@ def _model_values(hand: np.ndarray, legal: np.ndarray, variant, tables) -> np.nd
 def test_ev_is_the_best_split_under_its_model(hands):
     """A plain numpy evaluation of every legal setting (card removal included) agrees with the
     kernel's choice and value."""
-    tables = S.load_tables(V24)
+    tables = row_tables.load_tables(V24)
     assert tables.removal is not None
     for hand in hands[:3]:
         legal = legal_settings(hand)
         vals = _model_values(hand, legal, V24, tables)
-        settings, value, _ = S.ev_search(hand[None], V24, tables)
+        settings, value, _ = ev_setter.ev_search(hand[None], V24, tables)
         assert value[0] == pytest.approx(vals.max(), abs=1e-5)
         chosen = np.flatnonzero((np.sort(legal[:, :3], 1) == np.sort(settings[0, :3])).all(1)
                                 & (np.sort(legal[:, 3:8], 1) == np.sort(settings[0, 3:8])).all(1))
@@ -450,18 +461,18 @@ def _kernel_rows(hands: np.ndarray, variant, tables) -> list[np.ndarray]:
         per_class = np.empty((3, removal.shape[2], 4))
         work = np.empty(14 + removal.shape[2])
         for i in range(hands.shape[0]):
-            S._sk.row_state(hands[i], pack_hand(hands[i]), removal, sizes, per_class, work)
+            _sk.row_state(hands[i], pack_hand(hands[i]), removal, sizes, per_class, work)
             for r in range(t.shape[0]):
-                w, lo, _, lv = S._sk._row(t, r, (per_class, classes), row)
+                w, lo, _, lv = _sk._row(t, r, (per_class, classes), row)
                 out[i, r, 0] = w
                 out[i, r, 1] = lo
                 out[i, r, 2] = lv
 
-    model = S._model(variant, tables)
+    model = ev_setter._model(variant, tables)
     out = []
     for row, t in enumerate(model[:3]):
         got = np.empty((len(hands), t.shape[0], 3))
-        rows(hands, t, row, S._sk.class_counts(model[11], *model[:3]), model[10], model[11],
+        rows(hands, t, row, _sk.class_counts(model[11], *model[:3]), model[10], model[11],
              got)
         out.append(got)
     return out
@@ -470,7 +481,7 @@ def _kernel_rows(hands: np.ndarray, variant, tables) -> list[np.ndarray]:
 def test_card_removal_kernel_matches_numpy(hands):
     """The kernel's corrected win and loss columns (class ratios from raw counts, per-class
     sums) equal the plain numpy model's, hand by hand."""
-    t = S.load_tables(V24)
+    t = row_tables.load_tables(V24)
     got = _kernel_rows(hands[:20], V24, t)
     for i, hand in enumerate(hands[:20]):
         for row, p in enumerate(_corrected_distributions(hand, t)):
@@ -486,7 +497,7 @@ def test_card_removal_keeps_monotone_columns(hands):
     of thirteen), the corrected win column rises and the loss and payment columns fall with
     the rank, within float32 rounding (what the search's exact pruning relies on, with its
     rounding margin), and every probability stays in [0, 1]."""
-    from cpstats.rules.presets import get_preset, preset_names
+    from cpstats.rules import get_preset, preset_names
 
     extreme = np.array([parse_cards("Ac Ad Ah As Kc Kd Kh Ks Qc Qd Qh Qs Jc"),
                         parse_cards("2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac"),
@@ -494,11 +505,11 @@ def test_card_removal_keeps_monotone_columns(hands):
     sample = np.concatenate([hands[:5], extreme])
     for name in preset_names():
         v = get_preset(name)
-        if S._low_middle(v):
+        if _kernel_args._low_middle(v):
             continue
-        t = S.load_tables(v)
+        t = row_tables.load_tables(v)
         assert t.removal is not None, name
-        margin = S._model(v, t)[9][7]
+        margin = ev_setter._model(v, t)[9][7]
         for row, cols in enumerate(_kernel_rows(sample, v, t)):
             steps = np.diff(cols, axis=1)
             assert steps[:, :, 0].min() > -1e-6, (name, row)
@@ -512,12 +523,12 @@ def test_card_removal_makes_sense():
     """Holding aces makes an opponent's aces rarer: the chance that a front of A-A-K beats the
     opponent's front is higher, and the opponent's chance of a pair of aces in the middle (any
     kickers) lower, for a hand of three aces and a king than for one of nothing above a ten."""
-    t = S.load_tables(V24)
+    t = row_tables.load_tables(V24)
     aces_held = parse_cards("Ac Ad Ah Kc 9d 8h 7s 6c 5d 4h 3s 2c 2d")
     none = parse_cards("2c 2d 3h 3s 4c 4d 5h 6s 7c 8d 9h 9s Tc")
     r = int(rank3(parse_cards("Ac Ad Kc")[None], check=False)[0])
     aa = int(rank5(parse_cards("Ac Ad 2c 3d 4h")[None], check=False)[0])
-    pair_of_aces = S.rank_classes("H1")[1] == S.rank_classes("H1")[1][aa]
+    pair_of_aces = row_tables.rank_classes("H1")[1] == row_tables.rank_classes("H1")[1][aa]
     win, aces = [], []
     for hand in (aces_held, none):
         front, middle, _ = _corrected_distributions(hand, t)
@@ -529,12 +540,12 @@ def test_card_removal_makes_sense():
 def test_rank_classes_group_kickers():
     """A class is a category and its first deciding rank: the kickers do not matter, the pair's
     rank does; classes are contiguous runs of ranks, weakest first."""
-    c3, c5 = S.rank_classes("H1")
-    assert c3.max() + 1 == S.FRONT_CLASSES == 37 and c5.max() + 1 == S.MAX_CLASSES == 100
+    c3, c5 = row_tables.rank_classes("H1")
+    assert c3.max() + 1 == row_tables.FRONT_CLASSES == 37 and c5.max() + 1 == row_tables.MAX_CLASSES == 100
     assert (np.diff(c3) >= 0).all() and (np.diff(c5) >= 0).all()
     for order in ("H1", "H4"):
-        c5 = S.rank_classes(order)[1]
-        assert (np.diff(c5) >= 0).all() and c5.max() + 1 == S.MAX_CLASSES
+        c5 = row_tables.rank_classes(order)[1]
+        assert (np.diff(c5) >= 0).all() and c5.max() + 1 == row_tables.MAX_CLASSES
 
     def cls5(text):
         return c5[int(rank5(parse_cards(text)[None], check=False)[0])]
@@ -546,21 +557,21 @@ def test_rank_classes_group_kickers():
 
 def test_card_removal_shape_is_checked():
     with pytest.raises(OptionError, match="expected \\(100, 14\\).*refitted"):
-        S.CardRemoval(np.zeros((37, 14)), np.zeros((7462,)), np.zeros((100, 14)), {})
+        row_tables.CardRemoval(np.zeros((37, 14)), np.zeros((7462,)), np.zeros((100, 14)), {})
 
 
 def test_tables_roundtrip_with_card_removal(tmp_path):
-    t = S.load_tables(V24)
+    t = row_tables.load_tables(V24)
     path = tmp_path / "t.npz"
     t.save(path)
-    back = S.RowTables.load(path)
+    back = row_tables.RowTables.load(path)
     assert back.removal is not None and back.removal.meta == t.removal.meta
     for a, b in zip(t.removal.slopes(), back.removal.slopes()):
         np.testing.assert_array_equal(a, b)
 
 
 def test_ev_legal_and_permutation(hands):
-    d = S.set_hands(hands, V24, strategy="ev")
+    d = api.set_hands(hands, V24, strategy="ev")
     assert not is_foul(d.settings).any()
     assert _same_cards(hands, d.settings)
     assert d.value is not None and d.value.shape == (len(hands),)
@@ -568,23 +579,23 @@ def test_ev_legal_and_permutation(hands):
 
 def test_ev_other_variant_tables_warn():
     v = load_variant("2-4(royalties=R-FLAT)")
-    with pytest.warns(S.TablesWarning, match=r"2-4\(royalties=R-FLAT.*tables trained for '2-4'"):
-        S.load_tables(v)
+    with pytest.warns(row_tables.TablesWarning, match=r"2-4\(royalties=R-FLAT.*tables trained for '2-4'"):
+        row_tables.load_tables(v)
 
 
 def test_ev_declares_big_natural_and_surrenders():
     dragon = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", S.TablesWarning)
-        assert S.set_hand(dragon, "pagat-typical").natural == "dragon"
+        warnings.simplefilter("ignore", row_tables.TablesWarning)
+        assert api.set_hand(dragon, "pagat-typical").natural == "dragon"
         # A hopeless hand surrenders where surrender is allowed and costs less than playing.
         trash = "5h 2d 4d 6s 3d 5c 8c 7c 3s Kc 8h Jd Th"
-        d = S.set_hand(trash, "futurebet-1-6")
+        d = api.set_hand(trash, "futurebet-1-6")
     assert d.surrender and d.value == pytest.approx(-9.0)
 
 
 def test_set_hand_ev_doctest_shape():
-    d = S.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4")
+    d = api.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4")
     setting = parse_setting(d.setting)
     assert not is_foul(setting)
     assert str(d) == d.setting
@@ -611,11 +622,11 @@ def test_exploitability_flags_greedy():
 def test_shipped_tables_carry_metadata():
     from cpstats.rules.presets import preset_names
 
-    shipped = sorted(p.stem for p in S.TABLES_DIR.glob("*.npz"))
+    shipped = sorted(p.stem for p in row_tables.TABLES_DIR.glob("*.npz"))
     assert "2-4" in shipped
     for name in shipped:
         assert name in preset_names()
-        t = S.RowTables.load(S.TABLES_DIR / f"{name}.npz")
+        t = row_tables.RowTables.load(row_tables.TABLES_DIR / f"{name}.npz")
         assert t.variant == str(get_preset(name))
         assert {"seed", "deals", "rounds", "convergence"} <= set(t.meta)
         assert t.meta["convergence"][-1] < 0.05

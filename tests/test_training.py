@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cpstats.strategies import setters as S
+from cpstats.strategies import row_tables
 from cpstats.errors import OptionError
 from cpstats.strategies.training import train_tables
 
@@ -26,7 +26,7 @@ def test_training_small_run_and_roundtrip(tmp_path):
     assert t.meta["round_deals"] == [2_000, 2_000, 4_000]
     assert abs(t.back.sum() - 1) < 1e-9 and abs(t.front.sum() - 1) < 1e-9
     t.save(tmp_path / "t.npz")
-    back = S.RowTables.load(tmp_path / "t.npz")
+    back = row_tables.RowTables.load(tmp_path / "t.npz")
     assert back.variant == "2-4" and back.meta == t.meta and np.array_equal(back.middle, t.middle)
     again = train_tables("2-4", deals=2_000, rounds=2, refine=1, seed=3)
     assert np.array_equal(again.middle, t.middle)  # seeded: repeatable
@@ -104,6 +104,6 @@ def test_bad_options_rejected(options):
 
 
 def test_shipped_2_4_tables_converged():
-    t = S.RowTables.load(S.TABLES_DIR / "2-4.npz")
+    t = row_tables.RowTables.load(row_tables.TABLES_DIR / "2-4.npz")
     assert t.meta["method"] == "damped" and t.meta["deals"] >= 200_000
     assert t.meta["final_gap"] < 0.01 and t.meta["check_deals"] >= 200_000

@@ -5,11 +5,14 @@ Layer 4 of 6 (play, beside :mod:`cpstats.settlement`, which it may use for match
 cards, hands and rules.
 """
 
+from cpstats.strategies.api import (Decisions, HandDecision, Strategy, get_strategy,
+                                    register_strategy, set_hand, set_hands, strategy_names)
+from cpstats.strategies.row_tables import (TABLES_DIR, CardRemoval, RowTables, TablesWarning,
+                                           load_tables, tables_record)
+# ev_setter before baselines: strategy_names() lists the strategies in the order they register.
+from cpstats.strategies.ev_setter import ev
+from cpstats.strategies.baselines import greedy, random_setter
 from cpstats.strategies.review import Review, review, setting_values
-from cpstats.strategies.setters import (TABLES_DIR, CardRemoval, Decisions, HandDecision, RowTables,
-                                        Strategy, TablesWarning, ev, get_strategy, greedy,
-                                        load_tables, random_setter, register_strategy, set_hand,
-                                        set_hands, strategy_names, tables_record)
 from cpstats.strategies.training import (Exploitability, MatchResult, exploitability, match,
                                          train_preset, train_tables)
 

@@ -1,9 +1,11 @@
-"""Private numba kernels of the setting strategies: plain arrays in, arithmetic only.
+"""Private numba kernels of the ``ev`` setter (and of training's exploitability): plain arrays
+in, arithmetic only.
 
-Every kernel first ranks the 1,287 five-card and 286 three-card subsets of a hand (positions in
-``itertools.combinations(range(13), k)`` order), then works on subset indices: ``rest_mid[b]``
-and ``rest_front[b]`` list, for back subset ``b``, the 56 ways to split the other 8 positions
-into a middle (five-subset index) and a front (three-subset index).
+The search first ranks the 1,287 five-card and 286 three-card subsets of a hand (positions in
+``itertools.combinations(range(13), k)`` order; the helpers are in ``_greedy_kernel``, which
+the baselines share), then works on subset indices: ``rest_mid[b]`` and ``rest_front[b]`` list,
+for back subset ``b``, the 56 ways to split the other 8 positions into a middle (five-subset
+index) and a front (three-subset index).
 
 The ``ev`` search evaluates a separable row model (see :func:`pair_value`) and prunes with an
 upper bound that uses the same formula on *envelope* tables (per-rank maxima of everything that
@@ -34,143 +36,6 @@ from cpstats.cards._bits import PACKED_BIT, highest_bit, pack_hand, popcount, ra
 _CACHE = True
 
 
-@njit(cache=_CACHE, nogil=True, inline="always")
-def _rank_fives(hand, card_key, card_bit, nonflush, flush, r5):
-    """Fill ``r5`` (1287,) with the ranks of the hand's five-card subsets."""
-    idx = 0
-    for a in range(9):
-        ca = hand[a]
-        ka = card_key[ca]
-        ba = card_bit[ca]
-        sa = ca & 3
-        for b in range(a + 1, 10):
-            cb = hand[b]
-            kb = ka + card_key[cb]
-            bb = ba | card_bit[cb]
-            sb = sa if (cb & 3) == sa else 9
-            for c in range(b + 1, 11):
-                cc = hand[c]
-                kc = kb + card_key[cc]
-                bc = bb | card_bit[cc]
-                sc = sb if (cc & 3) == sb else 9
-                for d in range(c + 1, 12):
-                    cd = hand[d]
-                    kd = kc + card_key[cd]
-                    bd = bc | card_bit[cd]
-                    sd = sc if (cd & 3) == sc else 9
-                    for e in range(d + 1, 13):
-                        ce = hand[e]
-                        if (ce & 3) == sd:
-                            r5[idx] = flush[bd | card_bit[ce]]
-                        else:
-                            r5[idx] = nonflush[kd + card_key[ce]]
-                        idx += 1
-
-
-@njit(cache=_CACHE, nogil=True, inline="always")
-def _rank_threes(hand, table3, r3):
-    """Fill ``r3`` (286,) with the ranks of the hand's three-card subsets."""
-    idx = 0
-    for a in range(11):
-        ra = (hand[a] >> 2) * 169
-        for b in range(a + 1, 12):
-            rb = ra + (hand[b] >> 2) * 13
-            for c in range(b + 1, 13):
-                r3[idx] = table3[rb + (hand[c] >> 2)]
-                idx += 1
-
-
-@njit(cache=_CACHE, nogil=True, inline="always")
-def _write(hand, out, i, f, m, b, five_pos, three_pos):
-    for k in range(3):
-        out[i, k] = hand[three_pos[f, k]]
-    for k in range(5):
-        out[i, 3 + k] = hand[five_pos[m, k]]
-        out[i, 8 + k] = hand[five_pos[b, k]]
-
-
-@njit(cache=_CACHE, nogil=True, inline="always")
-def _rank_five_at(hand, pos, start, card_key, card_bit, nonflush, flush):
-    """Rank of the five cards at positions ``pos[start:start + 5]`` of ``hand``."""
-    c0 = hand[pos[start]]
-    c1 = hand[pos[start + 1]]
-    c2 = hand[pos[start + 2]]
-    c3 = hand[pos[start + 3]]
-    c4 = hand[pos[start + 4]]
-    if ((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ c4)) & 3 == 0:
-        return np.int64(flush[card_bit[c0] | card_bit[c1] | card_bit[c2] | card_bit[c3]
-                              | card_bit[c4]])
-    return np.int64(nonflush[card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
-                             + card_key[c4]])
-
-
-@njit(cache=_CACHE, nogil=True, _nrt=False)
-def random_kernel(hands, draws, split_pos, card_key, card_bit, nonflush, flush, table3,
-                  common5, common3, low_middle, out, found):
-    """The first legal split among each hand's ``draws`` (indices into ``split_pos``).
-
-    Rejection sampling: each draw is a uniform unordered split, the stronger five goes in the
-    back, fouls are rejected, so an accepted draw is uniform over legal settings. With
-    ``low_middle`` (H5) the front is checked against the back only. ``found[i]`` is False when
-    every draw fouled (the caller then samples that hand another way).
-    """
-    for i in range(hands.shape[0]):
-        hand = hands[i]
-        found[i] = False
-        for t in range(draws.shape[1]):
-            pos = split_pos[draws[i, t]]
-            rm = _rank_five_at(hand, pos, 3, card_key, card_bit, nonflush, flush)
-            rb = _rank_five_at(hand, pos, 8, card_key, card_bit, nonflush, flush)
-            rf = table3[(hand[pos[0]] >> 2) * 169 + (hand[pos[1]] >> 2) * 13 + (hand[pos[2]] >> 2)]
-            above = max(rm, rb) if low_middle else min(rm, rb)
-            if common3[rf] > common5[above]:
-                continue
-            swap = rm > rb
-            for k in range(3):
-                out[i, k] = hand[pos[k]]
-            for k in range(5):
-                if swap:
-                    out[i, 3 + k] = hand[pos[8 + k]]
-                    out[i, 8 + k] = hand[pos[3 + k]]
-                else:
-                    out[i, 3 + k] = hand[pos[3 + k]]
-                    out[i, 8 + k] = hand[pos[8 + k]]
-            found[i] = True
-            break
-
-
-@njit(cache=_CACHE, nogil=True, _nrt=False)
-def greedy_low_middle_kernel(hands, card_key, card_bit, nonflush, flush, low_nonflush, low_flush,
-                             table3, rest_mid, rest_front, five_pos, three_pos, r5, out):
-    """Greedy under H5 (a deuce-to-seven middle): among the backs of the best high rank and
-    their 56 splits, the best low middle (``low_*`` tables: higher is the better low), then the
-    strongest front. The best five of thirteen is never below three of the others, so every
-    such setting is legal (back >= front)."""
-    for i in range(hands.shape[0]):
-        hand = hands[i]
-        _rank_fives(hand, card_key, card_bit, nonflush, flush, r5)
-        top = r5[0]
-        for s in range(1, 1287):
-            top = max(top, r5[s])
-        best_m = np.int64(-1)
-        best_f = np.int64(-1)
-        bb = bm = bf = 0
-        for b in range(1287):
-            if r5[b] != top:
-                continue
-            for j in range(56):
-                m = rest_mid[b, j]
-                f = rest_front[b, j]
-                lm = _rank_five_at(hand, five_pos[m], 0, card_key, card_bit, low_nonflush,
-                                   low_flush)
-                rf = np.int64(table3[(hand[three_pos[f, 0]] >> 2) * 169
-                                     + (hand[three_pos[f, 1]] >> 2) * 13
-                                     + (hand[three_pos[f, 2]] >> 2)])
-                if lm > best_m or (lm == best_m and rf > best_f):
-                    best_m, best_f, bb, bm, bf = lm, rf, b, m, f
-        _write(hand, out, i, bf, bm, bb, five_pos, three_pos)
-
-
 # Columns of a row table (float32[ranks, 8]: one 32-byte row per rank): win and loss
 # probabilities, units collected on a win, expected units paid on a loss, then for card removal
 # the field probability of the lower and of the higher ranks of the rank's class and the
@@ -191,7 +56,7 @@ def row_state(hand, packed, removal, sizes, state, work):
     probability moves from ``P`` to ``P * (1 + ratio)``), then the change of the probability of
     the lower classes, of the higher classes, and of the expected payment of the higher ones.
 
-    ``removal[row]`` (``strategies._removal_array``, float64[16, classes]): the slopes of the
+    ``removal[row]`` (``ev_setter._removal_array``, float64[16, classes]): the slopes of the
     ratio per feature (the cards held of each rank minus one, the sum of the squared suit
     lengths minus its mean), then each class's field probability ``P`` and expected payment;
     ``sizes`` the number of classes of each row (:func:`class_counts`). Ratios are clipped to
@@ -473,8 +338,8 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
     params = _scalars(model_params)
     for i in range(hands.shape[0]):
         hand = hands[i]
-        _rank_fives(hand, card_key, card_bit, nonflush, flush, r5)
-        _rank_threes(hand, table3, r3)
+        _gk._rank_fives(hand, card_key, card_bit, nonflush, flush, r5)
+        _gk._rank_threes(hand, table3, r3)
         packed = pack_hand(hand)
         top_f = _best_front(packed, table3)
         row_state(hand, packed, removal, sizes, per_class, work)
@@ -587,7 +452,7 @@ def ev_kernel(hands, card_key, card_bit, nonflush, flush, flush_best, table3, co
         value[i] = best
         visited[i, 0] = count
         visited[i, 1] = deep
-        _write(hand, out, i, bf, bm, bb, five_pos, three_pos)
+        _gk._write(hand, out, i, bf, bm, bb, five_pos, three_pos)
 
 
 @njit(cache=_CACHE, nogil=True)

@@ -20,7 +20,10 @@ from cpstats.cards.codes import CardError, check_hands, parse_cards
 from cpstats.errors import OptionError
 from cpstats.hands.ranking import rank3, rank5
 from cpstats.hands.setting import format_setting, is_foul, legal_settings, parse_setting
-from cpstats.strategies.setters import _low_middle, _model, _opponents, _variant, load_tables
+from cpstats.strategies._kernel_args import _low_middle
+from cpstats.strategies.api import _variant
+from cpstats.strategies.ev_setter import _model, _opponents
+from cpstats.strategies.row_tables import load_tables
 from cpstats.rules.variant import Variant
 
 __all__ = ["Review", "review", "setting_values"]

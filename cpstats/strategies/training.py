@@ -68,9 +68,13 @@ from cpstats.cards.codes import deal
 from cpstats.errors import OptionError
 from cpstats.hands.ranking import rank3, rank5
 from cpstats.rules.variant import Variant
-from cpstats.strategies.setters import (FRONT_CLASSES, MAX_CLASSES, REMOVAL_RATIO_LIMITS, SUIT_SQUARES_MEAN,
-                         TABLES_DIR, CardRemoval, Decisions, RowTables, _opponents, _variant,
-                         ev_decisions, get_strategy, greedy, rank_classes)
+from cpstats.strategies import _ev_kernel as _sk
+from cpstats.strategies.api import Decisions, _as_decisions, _variant, get_strategy
+from cpstats.strategies.baselines import greedy
+from cpstats.strategies.ev_setter import ev_decisions
+from cpstats.strategies.row_tables import (FRONT_CLASSES, MAX_CLASSES, REMOVAL_RATIO_LIMITS,
+                                           SUIT_SQUARES_MEAN, TABLES_DIR, CardRemoval, RowTables,
+                                           rank_classes)
 
 __all__ = ["train_tables", "train_preset", "fit_card_removal", "removal_features", "save_tables",
            "match", "MatchResult", "exploitability", "Exploitability"]
@@ -149,6 +153,42 @@ def train_tables(variant: Variant | str, *, deals: int = 200_000, rounds: int = 
         ``final_gap``, ``final_noise``, ``check_deals`` and seconds.
     """
     v = _variant(variant)
+    refine, refine_deals, check_deals, removal_deals = _training_options(
+        method=method, deals=deals, rounds=rounds, refine=refine, patience=patience,
+        damping=damping, refine_damping=refine_damping, refine_deals=refine_deals,
+        check_deals=check_deals, removal_deals=removal_deals)
+    root = np.random.SeedSequence(seed)
+    run = _Training(v, root.spawn(rounds + refine + 3), verbose)
+    run.field = _normalized(_histograms(greedy(run.dealt(0, deals), v).settings, v))
+    stopped, damped_rounds = _damped_phase(run, method=method, rounds=rounds, deals=deals,
+                                           damping=damping, patience=patience)
+    for k in range(refine):
+        run.blend(damped_rounds + 1 + k, refine_deals, refine_damping, "refine")
+    final_gap, final_noise = run.check(check_deals)
+    meta: dict[str, Any] = {
+        "variant": str(v), "seed": int(root.entropy), "method": method, "deals": deals,
+        "rounds": len(run.record["response_gap"]), "max_rounds": rounds, "start": "greedy",
+        "blend": ("1/(round+1)" if method == "fictitious" else
+                  f"damped {damping} (patience {patience}), then {refine} rounds at "
+                  f"{refine_damping} on {refine_deals} hands"),
+        **run.record, "stopped": stopped,
+        "final_gap": final_gap, "final_noise": final_noise, "check_deals": check_deals,
+        "seconds": run.seconds(),
+    }
+    total = _normalized(run.field)
+    tables = RowTables(total[0], total[1], total[2], str(v), meta)
+    if removal_deals:
+        tables = fit_card_removal(v, tables, deals=removal_deals, seed=run.streams[-1])
+        meta["seconds"] = run.seconds()
+    return tables
+
+
+def _training_options(*, method: str, deals: int, rounds: int, refine: int, patience: int,
+                      damping: float, refine_damping: float, refine_deals: int | None,
+                      check_deals: int | None,
+                      removal_deals: int | None) -> tuple[int, int, int, int]:
+    """(refine, refine_deals, check_deals, removal_deals) of :func:`train_tables`, defaults
+    filled in (no refinement for fictitious play), after checking every option."""
     if method not in METHODS:
         raise OptionError(f"method={method!r} is invalid: use one of {', '.join(METHODS)}")
     refine_deals = 2 * deals if refine_deals is None else refine_deals
@@ -167,85 +207,88 @@ def train_tables(variant: Variant | str, *, deals: int = 200_000, rounds: int = 
             f"refine_damping={refine_damping} are invalid: need deals >= 1000, rounds >= 0, "
             "refine >= 0, patience >= 1, refine_deals >= 1000, check_deals and removal_deals 0 "
             "or >= 1000 and blend weights in (0, 1]")
-    root = np.random.SeedSequence(seed)
-    streams = root.spawn(rounds + refine + 3)
-    start = time.perf_counter()
+    return refine, refine_deals, check_deals, removal_deals
 
-    def dealt(r: int, n: int) -> np.ndarray:
-        rng = np.random.default_rng(streams[r])
+
+class _Training:
+    """One run of :func:`train_tables`: the variant, the seed streams (one per round), the field
+    (row histograms, each summing to one) and the record of every round, in ``meta``'s keys."""
+
+    def __init__(self, v: Variant, streams: list[np.random.SeedSequence], verbose: bool) -> None:
+        self.v = v
+        self.streams = streams
+        self.verbose = verbose
+        self.start = time.perf_counter()
+        self.field: tuple[np.ndarray, ...] = ()
+        self.record: dict[str, list] = {key: [] for key in (
+            "convergence", "response_gap", "noise", "weights", "phases", "round_deals")}
+
+    def seconds(self) -> float:
+        return round(time.perf_counter() - self.start, 1)
+
+    def dealt(self, r: int, n: int) -> np.ndarray:
+        """``n`` hands of round ``r``, four to a deck."""
+        rng = np.random.default_rng(self.streams[r])
         return deal(rng, (n + 3) // 4, 4).reshape(-1, 13)[:n]
 
-    def respond(field: tuple[np.ndarray, ...], r: int, n: int) -> tuple[tuple, float, float]:
+    def respond(self, r: int, n: int) -> tuple[tuple, float, float]:
         """(response histograms, gap to the field, sampling noise of the gap) of round r."""
-        current = RowTables(*_normalized(field), variant=str(v), meta={})
-        settings = ev_decisions(dealt(r, n), v, current).settings
+        v = self.v
+        current = RowTables(*_normalized(self.field), variant=str(v), meta={})
+        settings = ev_decisions(self.dealt(r, n), v, current).settings
         response = _histograms(settings, v)
         noise = _cdf_change(_histograms(settings[0::2], v), _histograms(settings[1::2], v)) / 2
-        return response, _cdf_change(field, response), noise
+        return response, _cdf_change(self.field, response), noise
 
-    field = _normalized(_histograms(greedy(dealt(0, deals), v).settings, v))
-    convergence: list[float] = []
-    gaps: list[float] = []
-    noises: list[float] = []
-    weights: list[float] = []
-    phases: list[str] = []
-    round_deals: list[int] = []
-
-    def blend(r: int, n: int, weight: float, phase: str) -> None:
-        nonlocal field
-        response, gap, noise = respond(field, r, n)
-        new = tuple((1 - weight) * a + weight * b for a, b in zip(field, _normalized(response)))
-        change = _cdf_change(field, new)
-        for lst, x in ((convergence, change), (gaps, gap), (noises, noise), (weights, weight),
-                       (phases, phase), (round_deals, n)):
-            lst.append(x)
-        if verbose:
+    def blend(self, r: int, n: int, weight: float, phase: str) -> None:
+        """Round ``r`` on ``n`` hands: move the field towards its best response by ``weight``."""
+        response, gap, noise = self.respond(r, n)
+        new = tuple((1 - weight) * a + weight * b
+                    for a, b in zip(self.field, _normalized(response)))
+        change = _cdf_change(self.field, new)
+        for key, x in (("convergence", change), ("response_gap", gap), ("noise", noise),
+                       ("weights", weight), ("phases", phase), ("round_deals", n)):
+            self.record[key].append(x)
+        if self.verbose:
             print(f"round {r} ({phase}, {n:,} hands, blend {weight:.3f}): best response vs "
                   f"field {gap:.5f} (noise {noise:.5f}), max abs change of the win tables "
-                  f"{change:.5f}  [{time.perf_counter() - start:.0f} s]", flush=True)
-        field = new
+                  f"{change:.5f}  [{time.perf_counter() - self.start:.0f} s]", flush=True)
+        self.field = new
 
+    def check(self, n: int) -> tuple[float | None, float | None]:
+        """(gap, noise) of a best response to the field on ``n`` hands of the second last stream,
+        not blended in; (None, None) for ``n=0``."""
+        if not n:
+            return None, None
+        _, gap, noise = self.respond(len(self.streams) - 2, n)
+        if self.verbose:
+            print(f"check ({n:,} hands): best response to the final tables vs the "
+                  f"tables {gap:.5f} (noise {noise:.5f})", flush=True)
+        return gap, noise
+
+
+def _damped_phase(run: _Training, *, method: str, rounds: int, deals: int, damping: float,
+                  patience: int) -> tuple[str, int]:
+    """Rounds 1 to ``rounds`` blending by ``damping`` (by ``1 / (round + 1)`` for fictitious
+    play), stopped once the gap sets no new minimum for ``patience`` rounds; returns why the
+    phase ended and its last round (0 for none)."""
     stopped = f"{rounds} rounds played"
     best, stall, r = np.inf, 0, 0
     for r in range(1, rounds + 1):
         if method == "fictitious":
-            blend(r, deals, 1.0 / (r + 1), "fictitious")
+            run.blend(r, deals, 1.0 / (r + 1), "fictitious")
             continue
-        blend(r, deals, damping, "damped")
-        if gaps[-1] < best:
-            best, stall = gaps[-1], 0
+        run.blend(r, deals, damping, "damped")
+        gap = run.record["response_gap"][-1]
+        if gap < best:
+            best, stall = gap, 0
         else:
             stall += 1
             if stall >= patience:
                 stopped = (f"the gap stopped falling: no new minimum ({best:.5f}) in "
                            f"{patience} rounds, after round {r}")
                 break
-    damped_rounds = r
-    for k in range(refine):
-        blend(damped_rounds + 1 + k, refine_deals, refine_damping, "refine")
-    final_gap = final_noise = None
-    if check_deals:
-        _, final_gap, final_noise = respond(field, len(streams) - 2, check_deals)
-        if verbose:
-            print(f"check ({check_deals:,} hands): best response to the final tables vs the "
-                  f"tables {final_gap:.5f} (noise {final_noise:.5f})", flush=True)
-    meta: dict[str, Any] = {
-        "variant": str(v), "seed": int(root.entropy), "method": method, "deals": deals,
-        "rounds": len(gaps), "max_rounds": rounds, "start": "greedy",
-        "blend": ("1/(round+1)" if method == "fictitious" else
-                  f"damped {damping} (patience {patience}), then {refine} rounds at "
-                  f"{refine_damping} on {refine_deals} hands"),
-        "convergence": convergence, "response_gap": gaps, "noise": noises, "weights": weights,
-        "phases": phases, "round_deals": round_deals, "stopped": stopped,
-        "final_gap": final_gap, "final_noise": final_noise, "check_deals": check_deals,
-        "seconds": round(time.perf_counter() - start, 1),
-    }
-    total = _normalized(field)
-    tables = RowTables(total[0], total[1], total[2], str(v), meta)
-    if removal_deals:
-        tables = fit_card_removal(v, tables, deals=removal_deals, seed=streams[-1])
-        meta["seconds"] = round(time.perf_counter() - start, 1)
-    return tables
+    return stopped, r
 
 
 # -- card removal ------------------------------------------------------------------------------
@@ -353,7 +396,7 @@ def train_preset(name: str, *, deals: int = 200_000, rounds: int = 30, seed: int
 
     ``options`` go to :func:`train_tables` (``refine``, ``patience``, ``damping``, ...).
     """
-    from cpstats.rules.presets import get_preset
+    from cpstats.rules import get_preset
 
     get_preset(name)  # unknown names raise OptionError listing the presets
     tables = train_tables(name, deals=deals, rounds=rounds, seed=seed, verbose=verbose, **options)
@@ -382,8 +425,6 @@ class MatchResult:
 
 def _decide(strategy: Callable[..., Any], hands: np.ndarray, v: Variant,
             rng: np.random.Generator) -> Decisions:
-    from cpstats.strategies.setters import _as_decisions
-
     dealt = hands.copy()  # a strategy that rewrites its input cannot hide a swap
     return _as_decisions(strategy(hands, v, rng=rng), dealt, getattr(strategy, "__name__", "strategy"))
 
@@ -471,7 +512,6 @@ def exploitability(strategy: str | Callable[..., Any] = "ev", *, hands: int = 2_
     choice. The out-of-sample figure scores the chosen best response against a second,
     independent sample of opponents.
     """
-    from cpstats.strategies import _ev_kernel as _sk
     from cpstats.hands.setting import legal_settings
 
     v = _variant("2-4(players=2)")
