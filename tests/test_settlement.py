@@ -13,7 +13,7 @@ from cpstats.settlement.reference import settle_reference
 from cpstats.cards import deal
 from cpstats.errors import CardError, OptionError
 from cpstats.hands.naturals import natural_mask
-from cpstats.rules.presets import get_preset, preset_names
+from cpstats.rules import get_preset, preset_names
 from cpstats.rules import resolve_variant
 from cpstats.settlement import Declare, Surrender, settle, settle_many
 
@@ -287,4 +287,6 @@ def test_s_rake_bad_beat_jackpot_trigger():
     v = get_preset("1-6").replace(players=2)
     result = settle(v, [a, b])
     assert result.bad_beat and result.pairs.loc[0, ["front", "middle", "back"]].tolist() == [-1] * 3
+    swapped = settle(v, [b, a])  # the loser second in the pair (issue 14: a step of its own)
+    assert swapped.bad_beat and swapped.pairs.loc[0, ["front", "middle", "back"]].tolist() == [1] * 3
     assert not settle(v, [AMY, BOB]).bad_beat

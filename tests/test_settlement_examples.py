@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cpstats.errors import CardError, OptionError
-from cpstats.rules.presets import get_preset
+from cpstats.rules import get_preset
 from cpstats.settlement import Declare, Surrender, settle, settle_many
 from cpstats.hands.setting import parse_setting
 

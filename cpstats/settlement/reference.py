@@ -2,14 +2,17 @@
 engine (:mod:`cpstats.settlement._settle_kernel`) is tested against, deal by deal.
 
 It reads the :class:`~cpstats.rules.Variant` directly and settles each pair of hands in
-:meth:`~cpstats.rules.Variant.pair_order`, one rule at a time, in the order of the rulebook:
+:meth:`~cpstats.rules.Variant.pair_order`, one rule at a time, in the order of the rulebook, one
+function a step (``_settle_pair`` applies the first of steps 1-4 that fits, then step 5):
 
-1. naturals (NAT-1/NAT-2, NAT-4: before surrenders, exempt from scooping);
-2. surrenders (S-SURRENDER);
-3. mis-set hands (S-MISSET);
-4. the rows (section 3 scoring, section 4 royalties), then the aces side bet (S-ACES);
-5. the chips limit (S-CHIPS), naturals first, then clockwise;
-6. the house: rake, bank commission or fee, jackpot drop (S-RAKE, S-BANK).
+1. naturals (NAT-1/NAT-2, NAT-4: before surrenders, exempt from scooping): ``_natural_payment``;
+2. surrenders (S-SURRENDER): ``_surrender_payment``;
+3. mis-set hands (S-MISSET): ``_misset_payment``;
+4. the rows (section 3 scoring, section 4 royalties): ``_rows_and_royalties``, then the majority,
+   scoop and home run (``_home_runs`` finds who scoops everyone): ``_with_bonuses``;
+5. the aces side bet (S-ACES), then the pair's stake;
+6. the chips limit (S-CHIPS), naturals first, then clockwise: ``_pay_within_stacks``;
+7. the house: rake, bank commission or fee (S-RAKE, S-BANK): ``_house_take``; the jackpot drop.
 
 Decisions are documented in :mod:`cpstats.settlement`; every formula here is written in the
 same order as the kernel's so that floating-point results are identical.
@@ -19,14 +22,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import NamedTuple
 
 import numpy as np
 
 from cpstats.hands import tables as _tables
 from cpstats.hands.naturals import natural_mask
 from cpstats.hands.ranking import rank3, rank5
-from cpstats.rules.variant import NATURAL_NAMES, NaturalSettlement, RoyaltyMode, Variant
+from cpstats.rules import NATURAL_NAMES, NaturalSettlement, RoyaltyMode, ScoringParams, Variant
 from cpstats.hands.setting import is_foul
 
 __all__ = ["HandState", "PairRow", "DealResult", "settle_reference", "NORMAL", "FOUL",
@@ -86,12 +89,25 @@ class DealResult:
     bad_beat: bool = False
 
 
+class _Rules(NamedTuple):
+    """The numbers settlement reads from a variant, looked up once per variant."""
+
+    tables: dict[str, np.ndarray]
+    scoring: ScoringParams
+    misset_penalty: float
+    surrender_amount: float
+    aces: tuple[float, ...]
+
+
 @lru_cache(maxsize=64)
-def _rules(variant: Variant) -> tuple[dict[str, np.ndarray], Any, float, float]:
-    """The variant's tables, scoring numbers, mis-set penalty and surrender amount (cached)."""
+def _rules(variant: Variant) -> _Rules:
+    """The variant's tables, scoring numbers, mis-set penalty, surrender amount and aces side
+    bet amounts by number of aces held (cached)."""
     surrender = variant.surrender_amount()
-    return (variant.kernel_tables(), variant.scoring_params(), float(variant.misset_points()),
-            0.0 if surrender is None else float(surrender))
+    tables = variant.kernel_tables()
+    return _Rules(tables, variant.scoring_params(), float(variant.misset_points()),
+                  0.0 if surrender is None else float(surrender),
+                  tuple(float(v) for v in tables["aces"]))
 
 
 def _sign(x: int) -> int:
@@ -212,7 +228,8 @@ def _royalties(mode: RoyaltyMode, a: HandState, b: HandState, rows: list[int]) -
 def settle_reference(variant: Variant, settings: np.ndarray, *, naturals: list[int] | None = None,
                      surrender: list[bool] | None = None,
                      stacks: list[float] | None = None) -> DealResult:
-    """Settle one deal.
+    """Settle one deal: each pair of hands (:func:`_settle_pair`), then the chips limit
+    (:func:`_pay_within_stacks`) and the house's take (:func:`_house_take`).
 
     Parameters
     ----------
@@ -229,147 +246,217 @@ def settle_reference(variant: Variant, settings: np.ndarray, *, naturals: list[i
     """
     settings = np.asarray(settings, dtype=np.uint8)
     n_hands = settings.shape[0]
-    per_seat = variant.hands_per_player
     naturals = naturals or [0] * n_hands
     surrender = surrender or [False] * n_hands
-    tables, params, misset_penalty, surrender_amount = _rules(variant)
-    hands = [hand_state(variant, settings[h], int(naturals[h]), bool(surrender[h]), tables)
+    rules = _rules(variant)
+    hands = [hand_state(variant, settings[h], int(naturals[h]), bool(surrender[h]), rules.tables)
              for h in range(n_hands)]
-    stakes = tables["stakes"]
-    aces = [float(v) for v in tables["aces"]]
-    banked = variant.bank.banked
-    pairs = [(int(a), int(b)) for a, b in variant.pair_order()]
+    order = [(int(a), int(b)) for a, b in variant.pair_order()]
+    home_run = _home_runs(variant, hands, order)
+    pairs = [_settle_pair(variant, rules, hands[a], hands[b], (a, b), home_run) for a, b in order]
+    net = _pay_within_stacks(pairs, variant.players, stacks if variant.chips_limit else None)
+    return DealResult(net=net, pairs=pairs, rake=_house_take(variant, net),
+                      jackpot=float(variant.rake.jackpot_drop),
+                      house=net[0] if variant.bank.banked else 0.0, hands=hands,
+                      bad_beat=_bad_beat(hands, pairs))
 
-    # A rows scoop of every opponent (a fouled opponent counts as scooped) is a home run.
-    has_home_run = params.home_run_bonus != 0 or params.home_run_multiplier != 1
-    home_run = [False] * n_hands
-    if has_home_run:
-        for h in range(n_hands):
-            if hands[h].status != NORMAL:
-                continue
-            scooped_all, scooped_any = True, False
-            for a, b in pairs:
-                if h not in (a, b):
-                    continue
-                other = b if h == a else a
-                if hands[other].status == FOUL:
-                    continue
-                if hands[other].status != NORMAL:
-                    scooped_all = False
-                    continue
-                rows = _row_results(variant, hands[h], hands[other], banked and h == 0)
-                if rows != [1, 1, 1]:
-                    scooped_all = False
-                scooped_any = True
-            home_run[h] = scooped_all and scooped_any
 
-    results: list[PairRow] = []
-    bad_beat = False
-    for a, b in pairs:
-        ha, hb = hands[a], hands[b]
-        row = PairRow(hand_a=a, hand_b=b, seat_a=a // per_seat, seat_b=b // per_seat, kind="rows")
-        row.stake = float(stakes[row.seat_a, row.seat_b])
-        x = 0.0
-        if ha.status == NATURAL or hb.status == NATURAL:
-            row.kind = NATURAL
-            if ha.status == NATURAL and hb.status == NATURAL:
-                if variant.naturals.settlement is NaturalSettlement.NAT_1:
-                    x = ha.natural_payout - hb.natural_payout
-                elif (ha.natural_rank, ha.natural_key) > (hb.natural_rank, hb.natural_key):
-                    x = ha.natural_payout
-                elif (ha.natural_rank, ha.natural_key) < (hb.natural_rank, hb.natural_key):
-                    x = -hb.natural_payout
-            elif ha.status == NATURAL:
-                x = ha.natural_payout
-            else:
-                x = -hb.natural_payout
-        elif ha.status == SURRENDER or hb.status == SURRENDER:
-            row.kind = SURRENDER
-            amount = surrender_amount
-            if ha.status == SURRENDER and hb.status != SURRENDER:
-                x = -amount
-            elif hb.status == SURRENDER and ha.status != SURRENDER:
-                x = amount
-        elif ha.status == FOUL or hb.status == FOUL:
-            row.kind = "misset"
-            penalty = misset_penalty
-            if ha.status == FOUL and hb.status != FOUL:
-                x = -penalty
-                row.front = row.middle = row.back = -1
-            elif hb.status == FOUL and ha.status != FOUL:
-                x = penalty
-                row.front = row.middle = row.back = 1
+def _home_runs(variant: Variant, hands: list[HandState], order: list[tuple[int, int]]) -> list[bool]:
+    """Per hand, whether it scoops the rows of every opponent: a home run. A fouled opponent
+    counts as scooped (it loses every row), a natural or surrendered one breaks the home run.
+    All False when the scoring pays no home run."""
+    scoring = _rules(variant).scoring
+    if scoring.home_run_bonus == 0 and scoring.home_run_multiplier == 1:
+        return [False] * len(hands)
+    return [_scoops_everyone(variant, hands, h, order) for h in range(len(hands))]
+
+
+def _scoops_everyone(variant: Variant, hands: list[HandState], h: int,
+                     order: list[tuple[int, int]]) -> bool:
+    """Whether hand ``h`` plays its rows and scoops every opponent (at least one scooped on
+    the rows)."""
+    if hands[h].status != NORMAL:
+        return False
+    scooped_any = False
+    for a, b in order:
+        if h not in (a, b):
+            continue
+        other = hands[b if h == a else a]
+        if other.status == FOUL:
+            continue
+        if other.status != NORMAL:
+            return False
+        if _row_results(variant, hands[h], other, variant.bank.banked and h == 0) != [1, 1, 1]:
+            return False
+        scooped_any = True
+    return scooped_any
+
+
+def _settle_pair(variant: Variant, rules: _Rules, ha: HandState, hb: HandState,
+                 pair: tuple[int, int], home_run: list[bool]) -> PairRow:
+    """One pair of hands (``pair`` = their indices), from hand ``a``'s point of view: the first
+    stage that applies (natural, surrender, mis-set, rows with their royalties and bonuses),
+    then the aces side bet, all at the pair's stake."""
+    a, b = pair
+    per_seat = variant.hands_per_player
+    row = PairRow(hand_a=a, hand_b=b, seat_a=a // per_seat, seat_b=b // per_seat, kind="rows")
+    row.stake = float(rules.tables["stakes"][row.seat_a, row.seat_b])
+    statuses = (ha.status, hb.status)
+    if NATURAL in statuses:
+        row.kind = NATURAL
+        x = _natural_payment(ha, hb, variant.naturals.settlement)
+    elif SURRENDER in statuses:
+        row.kind = SURRENDER
+        x = _surrender_payment(ha, hb, rules.surrender_amount)
+    elif FOUL in statuses:
+        row.kind = "misset"
+        x = _misset_payment(row, ha, hb, rules.misset_penalty)
+    else:
+        x = _rows_and_royalties(variant, rules.scoring, row, ha, hb, variant.bank.banked and a == 0)
+        x = _with_bonuses(rules.scoring, row, x, home_run[a], home_run[b])
+    row.side = rules.aces[ha.aces] - rules.aces[hb.aces]
+    row.total = row.stake * (x + row.side)
+    return row
+
+
+def _natural_payment(ha: HandState, hb: HandState, settlement: NaturalSettlement) -> float:
+    """NAT-4: a natural collects its payout from any opponent. Two naturals: under NAT-1 each
+    collects its payout; under NAT-2 the higher (schedule rank, then tie-break key) collects
+    its own, equal ones tie."""
+    if ha.status != NATURAL:
+        return -hb.natural_payout
+    if hb.status != NATURAL:
+        return ha.natural_payout
+    if settlement is NaturalSettlement.NAT_1:
+        return ha.natural_payout - hb.natural_payout
+    key_a, key_b = (ha.natural_rank, ha.natural_key), (hb.natural_rank, hb.natural_key)
+    if key_a > key_b:
+        return ha.natural_payout
+    if key_a < key_b:
+        return -hb.natural_payout
+    return 0.0
+
+
+def _surrender_payment(ha: HandState, hb: HandState, amount: float) -> float:
+    """S-SURRENDER: a surrender pays its fixed amount to an opponent that did not also
+    surrender; two surrenders tie."""
+    if ha.status == SURRENDER and hb.status != SURRENDER:
+        return -amount
+    if hb.status == SURRENDER and ha.status != SURRENDER:
+        return amount
+    return 0.0
+
+
+def _misset_payment(row: PairRow, ha: HandState, hb: HandState, penalty: float) -> float:
+    """S-MISSET: a fouled hand pays the penalty to a hand that did not foul and loses all its
+    rows (set in ``row``); two fouled hands tie."""
+    if ha.status == FOUL and hb.status != FOUL:
+        row.front = row.middle = row.back = -1
+        return -penalty
+    if hb.status == FOUL and ha.status != FOUL:
+        row.front = row.middle = row.back = 1
+        return penalty
+    return 0.0
+
+
+def _rows_and_royalties(variant: Variant, scoring: ScoringParams, row: PairRow, ha: HandState,
+                        hb: HandState, a_is_bank: bool) -> float:
+    """Sections 3 and 4: each row won, tied or lost, the row points and the royalties (set in
+    ``row``); returns points + royalties."""
+    rows = _row_results(variant, ha, hb, a_is_bank)
+    row.front, row.middle, row.back = rows
+    row.points = (rows[0] + rows[1] + rows[2]) * scoring.row
+    row.royalties = _royalties(variant.royalties.mode, ha, hb, rows)
+    return row.points + row.royalties
+
+
+def _with_bonuses(scoring: ScoringParams, row: PairRow, x: float, home_run_a: bool,
+                  home_run_b: bool) -> float:
+    """``x`` (points + royalties) with the majority unit (to two rows won, or under
+    SC-2-4-total to the higher total), then a scoop's bonus and multiplier, or a home run's
+    for a hand that scoops everyone; the bonuses are set in ``row``."""
+    rows = (row.front, row.middle, row.back)
+    won, lost = rows.count(1), rows.count(-1)
+    if scoring.totals_first:
+        if x > 0:
+            x += scoring.majority
+        elif x < 0:
+            x -= scoring.majority
+    elif won >= 2:
+        x += scoring.majority
+    elif lost >= 2:
+        x -= scoring.majority
+    if won == 3:
+        x += scoring.scoop_bonus
+        if home_run_a:
+            x = (x + scoring.home_run_bonus) * scoring.home_run_multiplier
         else:
-            rows = _row_results(variant, ha, hb, banked and a == 0)
-            row.front, row.middle, row.back = rows
-            won = sum(1 for r in rows if r > 0)
-            lost = sum(1 for r in rows if r < 0)
-            row.points = (rows[0] + rows[1] + rows[2]) * params.row
-            row.royalties = _royalties(variant.royalties.mode, ha, hb, rows)
-            x = row.points + row.royalties
-            if params.totals_first:
-                if x > 0:
-                    x += params.majority
-                elif x < 0:
-                    x -= params.majority
-            elif won >= 2:
-                x += params.majority
-            elif lost >= 2:
-                x -= params.majority
-            if won == 3:
-                x += params.scoop_bonus
-                if home_run[a]:
-                    x = (x + params.home_run_bonus) * params.home_run_multiplier
-                else:
-                    x = x * params.scoop_multiplier
-            elif lost == 3:
-                x -= params.scoop_bonus
-                if home_run[b]:
-                    x = (x - params.home_run_bonus) * params.home_run_multiplier
-                else:
-                    x = x * params.scoop_multiplier
-            row.bonuses = x - row.points - row.royalties
-            loser = ha if lost == 3 else hb if won == 3 else None
-            if loser is not None and loser.categories == BAD_BEAT_CATEGORIES:
-                bad_beat = True
-        row.side = aces[ha.aces] - aces[hb.aces]
-        row.total = row.stake * (x + row.side)
-        results.append(row)
+            x = x * scoring.scoop_multiplier
+    elif lost == 3:
+        x -= scoring.scoop_bonus
+        if home_run_b:
+            x = (x - scoring.home_run_bonus) * scoring.home_run_multiplier
+        else:
+            x = x * scoring.scoop_multiplier
+    row.bonuses = x - row.points - row.royalties
+    return x
 
-    # S-CHIPS: naturals first, then clockwise; nobody wins or loses more than their stack.
-    n_seats = variant.players
+
+def _pay_within_stacks(pairs: list[PairRow], n_seats: int,
+                       stacks: list[float] | None) -> list[float]:
+    """S-CHIPS: sets each pair's ``paid`` and returns each seat's net. Pairs with a natural pay
+    first, then the others in pair order; with ``stacks`` each payment is cut to what the payer
+    has left and what the winner may still win (nobody wins more than their starting stack)."""
     net = [0.0] * n_seats
-    limit = variant.chips_limit and stacks is not None
-    ordered = [r for r in results if r.kind == NATURAL] + [r for r in results if r.kind != NATURAL]
-    for r in ordered:
-        paid = r.total
-        if limit:
-            if paid > 0:
-                paid = min(paid, stacks[r.seat_b] + net[r.seat_b], stacks[r.seat_a] - net[r.seat_a])
-                paid = max(paid, 0.0)
-            elif paid < 0:
-                paid = -min(-paid, stacks[r.seat_a] + net[r.seat_a],
-                            stacks[r.seat_b] - net[r.seat_b])
-                paid = min(paid, 0.0)
-        r.paid = paid
-        net[r.seat_a] += paid
-        net[r.seat_b] -= paid
+    ordered = [p for p in pairs if p.kind == NATURAL] + [p for p in pairs if p.kind != NATURAL]
+    for p in ordered:
+        p.paid = p.total if stacks is None else _within_stacks(p, net, stacks)
+        net[p.seat_a] += p.paid
+        net[p.seat_b] -= p.paid
+    return net
 
+
+def _within_stacks(pair: PairRow, net: list[float], stacks: list[float]) -> float:
+    """``pair.total`` cut to the paying seat's chips left and the winning seat's stack less what
+    it has won so far (``net`` is what each seat has won so far in the deal)."""
+    a, b = pair.seat_a, pair.seat_b
+    if pair.total > 0:
+        return max(min(pair.total, stacks[b] + net[b], stacks[a] - net[a]), 0.0)
+    if pair.total < 0:
+        return min(-min(-pair.total, stacks[a] + net[a], stacks[b] - net[b]), 0.0)
+    return pair.total
+
+
+def _house_take(variant: Variant, net: list[float]) -> float:
+    """S-RAKE and S-BANK: the rake on the pot (the sum of the winning seats' nets), plus in a
+    banked game the commission or fee of each player seat that wins against the bank."""
     pot = 0.0
     for value in net:
         if value > 0:
             pot += value
-    rake = variant.rake.per_hand(pot, n_seats)
-    if banked:
-        for seat in range(1, n_seats):
+    rake = variant.rake.per_hand(pot, variant.players)
+    bank = variant.bank
+    if bank.banked:
+        for seat in range(1, variant.players):
             if net[seat] > 0:
-                if variant.bank.commission:
-                    rake += variant.bank.commission * net[seat]
-                if variant.bank.fee:
-                    rake += variant.bank.fee
-    house = net[0] if banked else 0.0
-    return DealResult(net=net, pairs=results, rake=rake, jackpot=float(variant.rake.jackpot_drop),
-                      house=house, hands=hands, bad_beat=bad_beat)
+                if bank.commission:
+                    rake += bank.commission * net[seat]
+                if bank.fee:
+                    rake += bank.fee
+    return rake
+
+
+def _bad_beat(hands: list[HandState], pairs: list[PairRow]) -> bool:
+    """001's jackpot trigger: a hand set pair / three of a kind / straight flush loses all three
+    rows to one opponent."""
+    for p in pairs:
+        if p.kind != "rows":
+            continue
+        rows = (p.front, p.middle, p.back)
+        loser = p.hand_a if rows == (-1, -1, -1) else p.hand_b if rows == (1, 1, 1) else None
+        if loser is not None and hands[loser].categories == BAD_BEAT_CATEGORIES:
+            return True
+    return False
 
 
 def natural_bits(variant: Variant, codes: np.ndarray) -> int:
