@@ -212,3 +212,16 @@ def test_rake_explorer_error_is_shown(rake_app, monkeypatch):
     rake_app.players.value = 3
     rake_app.simulate_button.click()
     assert "ValueError: no" in rake_app.status.value and rake_app.progress.bar_style == "danger"
+
+
+def test_one_module_per_app_and_every_public_name_at_the_package():
+    """Issue 14: the widgets are a package, one module per app; the names notebooks import
+    (``from cpstats.apps.widgets import RakeExplorer, rake_figures, ...``) stay at its top."""
+    from cpstats.apps import widgets
+
+    homes = {"VariantPicker": "picker", "VariantComparer": "comparer", "comparison_table": "comparer",
+             "RakeExplorer": "rake", "rake_figures": "rake", "ResultCache": "cache"}
+    for name, module in homes.items():
+        assert getattr(widgets, name).__module__ == f"cpstats.apps.widgets.{module}"
+    public = {"SEED", "WIDGET_BLOCK_DEALS", "DEFAULT_STRATEGY", "DEAL_CHOICES", *homes}
+    assert set(widgets.__all__) == public and all(hasattr(widgets, n) for n in public)

@@ -9,7 +9,7 @@ import pytest
 from cpstats.rules import Rake, RakeModel, Surrender, load_variant
 from cpstats.settlement import settle_many
 from cpstats.simulation import simulate
-from cpstats.apps import widgets
+from cpstats.apps.widgets import _common
 from cpstats.apps._warmup import COMPILE_MESSAGE
 from cpstats.apps.widgets import (
     SEED, WIDGET_BLOCK_DEALS, RakeExplorer, ResultCache, VariantComparer, VariantPicker,
@@ -169,7 +169,7 @@ def _status_when_running(app, monkeypatch) -> list[str]:
 def test_each_app_says_it_compiles_before_its_first_run(compiling, monkeypatch):
     """audit 13.23: the first run after install compiles the kernels for a minute with no word;
     each app shows COMPILE_MESSAGE beside its progress bar while it runs, and only then."""
-    monkeypatch.setattr(widgets, "needs_compiling", lambda: compiling)
+    monkeypatch.setattr(_common, "needs_compiling", lambda: compiling)
     comparer = VariantComparer(("2-4", "1-6"), deals=1_000, cache=ResultCache())
     comparer.pickers[1].royalties.value = "R-TW"
     seen = _status_when_running(comparer, monkeypatch)

@@ -1,0 +1,98 @@
+"""Running and caching the apps' simulations: :class:`ResultCache` and its serial executor.
+
+One cache can serve several apps; a result is found again by its variant string, deal count and
+strategy, so an app redraws without simulating again.
+
+- Decision: apps simulate with seed :data:`SEED` in blocks of :data:`WIDGET_BLOCK_DEALS` deals,
+  so every variant they run plays the same deals (paired differences) and the progress bar moves
+  once per block. The reference results use the package's block size, so they are paired with
+  each other but not with app runs; :func:`~cpstats.apps.widgets.comparer.comparison_table`
+  falls back to independent-sample intervals (and says so) when results do not share their deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
+
+from cpstats.rules import Variant, preset_names
+from cpstats.simulation import SimulationResult, load_reference, simulate
+
+__all__ = ["ResultCache", "SEED", "WIDGET_BLOCK_DEALS"]
+
+SEED = 2026  # the CLI's default seed, so app runs and ``cpstats simulate`` agree
+WIDGET_BLOCK_DEALS = 2048
+
+
+class _InlineExecutor:
+    """A serial ``concurrent.futures``-style executor that reports each finished block."""
+
+    def __init__(self, on_block: Callable[[int], None]) -> None:
+        self._on_block = on_block
+
+    def submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as err:  # handed back through the future, as a pool would
+            future.set_exception(err)
+        else:
+            self._on_block(int(args[-1]))  # _run_block(spec, block, size)
+        return future
+
+
+class ResultCache:
+    """Simulation results keyed by (variant string, deals, strategy), plus reference results.
+
+    Parameters
+    ----------
+    seed
+        Root seed of every run (the same deals for every variant).
+    block_deals
+        Deals per block; the progress bar moves once per block.
+
+    Attributes
+    ----------
+    runs
+        Number of simulations actually run (cache misses).
+    """
+
+    def __init__(self, *, seed: int = SEED, block_deals: int = WIDGET_BLOCK_DEALS) -> None:
+        self.seed = seed
+        self.block_deals = block_deals
+        self.runs = 0
+        self._results: dict[tuple[str, int, str], SimulationResult] = {}
+        self._references: dict[str, SimulationResult | None] = {}
+
+    def get(self, variant: Variant | str, deals: int, strategy: str) -> SimulationResult | None:
+        """The cached result, or None."""
+        return self._results.get((str(variant), int(deals), str(strategy)))
+
+    def reference(self, variant: Variant | str) -> SimulationResult | None:
+        """The shipped reference result of a plain preset (``cpstats/data/reference``), or None."""
+        text = str(variant)
+        if text not in preset_names():
+            return None
+        if text not in self._references:
+            try:
+                self._references[text] = load_reference(text)
+            except Exception:  # missing or unreadable file: the app offers Simulate instead
+                self._references[text] = None
+        return self._references[text]
+
+    def run(self, variant: Variant, deals: int, strategy: str,
+            on_block: Callable[[int], None] | None = None) -> SimulationResult:
+        """The cached result, or a new simulation (reporting each block to ``on_block``)."""
+        found = self.get(variant, deals, strategy)
+        if found is not None:
+            if on_block is not None:
+                on_block(int(deals))
+            return found
+        executor = _InlineExecutor(on_block or (lambda n: None))
+        result = simulate(variant, int(deals), strategy=strategy, rng=self.seed, executor=executor,
+                          block_deals=self.block_deals)
+        self.runs += 1
+        self._results[(str(variant), int(deals), str(strategy))] = result
+        return result
+

@@ -1,0 +1,341 @@
+"""Comparing variants: :func:`comparison_table` and :class:`VariantComparer`, two or three
+variants side by side on common deals, with paired differences against variant A.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import ipywidgets as W
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from cpstats.apps import plots
+from cpstats.apps.widgets._common import (
+    DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, _App, _message, _running, _show_figure,
+    _table_html,
+)
+from cpstats.apps.widgets.cache import ResultCache
+from cpstats.apps.widgets.picker import VariantPicker
+from cpstats.simulation import SimulationResult
+from cpstats.simulation.stats import batch_mean_interval, t_value
+
+__all__ = ["comparison_table", "VariantComparer"]
+
+
+_COMPARE_FORMATS = {
+    "deals": "{:,.0f}", "mean seat 0 (units)": "{:+.4f}", "mean seat 0 SE": "{:.4f}",
+    "SD per hand, seat 0 (units)": "{:.3f}", "SD per hand, other seats (units)": "{:.3f}",
+    "hit frequency seat 0": "{:.2%}", "push rate seat 0": "{:.2%}", "scoop rate (per pair)": "{:.2%}",
+    "home-run rate (per hand)": "{:.3%}", "foul rate": "{:.3%}", "surrender rate": "{:.3%}",
+    "royalty hands per played hand": "{:.3%}", "naturals declared per hand": "{:.3%}",
+    "rake per hand (units)": "{:.4f}", "difference vs A, seat 0 (units)": "{:+.4f}",
+    "difference 95% CI low": "{:+.4f}", "difference 95% CI high": "{:+.4f}",
+}
+
+
+def _paired(results: Sequence[SimulationResult]) -> bool:
+    """True when the results played the same deals (same seed, block size and deal count)."""
+    keys = {(r.metadata.get("entropy"), r.metadata.get("block_deals"), r.deals,
+             str(r.metadata.get("spawn_key"))) for r in results}
+    return len(keys) == 1
+
+
+def comparison_table(results: Sequence[SimulationResult], labels: Sequence[str] | None = None,
+                     confidence: float = 0.95) -> pd.DataFrame:
+    """Side-by-side figures of several results, metrics as rows, one column per result.
+
+    Parameters
+    ----------
+    results
+        Two or more results; paired differences need the same deals (see :func:`_paired`),
+        otherwise the difference's interval uses independent standard errors.
+    labels
+        Column names (default ``A: variant``, ``B: variant``, ...).
+    confidence
+        Level of the difference's interval.
+
+    Returns
+    -------
+    DataFrame
+        Rows as in ``_COMPARE_FORMATS``; ``attrs["paired"]`` tells how differences were made.
+
+    Examples
+    --------
+    >>> from cpstats.simulation import simulate
+    >>> rs = [simulate(p, 1_000, strategy="greedy", rng=1) for p in ("2-4", "1-6")]
+    >>> table = comparison_table(rs)
+    >>> list(table.columns)
+    ['A: 2-4', 'B: 1-6']
+    >>> float(table.loc["difference vs A, seat 0 (units)", "A: 2-4"])
+    0.0
+    """
+    labels = list(labels or [f"{chr(65 + i)}: {r.variant}" for i, r in enumerate(results)])
+    paired = _paired(results)
+    base = results[0]
+    base_mean = float(base.summary["net_s1"][0]) / base.deals
+    base_se = float(base.moments()["se"].iloc[0])
+    columns = {}
+    for label, r in zip(labels, results):
+        s, m = r.summary, r.moments()
+        hands = r.deals * len(s["foul"])
+        mean = float(m["mean"].iloc[0])
+        if paired:  # per-deal differences: Student's t on their batch means
+            diff = s["batch_sums"][:, :1] - base.summary["batch_sums"][:, :1]
+            half = float(batch_mean_interval(diff, s["batch_sizes"], confidence)[2][0]) if r is not base else 0.0
+        else:
+            se = 0.0 if r is base else float(np.hypot(m["se"].iloc[0], base_se))
+            half = t_value(confidence, len(s["batch_sizes"])) * se
+        d = mean - base_mean
+        scoops = r.scoops()
+        columns[label] = {
+            "deals": r.deals, "mean seat 0 (units)": mean, "mean seat 0 SE": float(m["se"].iloc[0]),
+            "SD per hand, seat 0 (units)": float(m["sd"].iloc[0]),
+            "SD per hand, other seats (units)": float(m["sd"].iloc[1:].mean()),
+            "hit frequency seat 0": float(m["hit_frequency"].iloc[0]),
+            "push rate seat 0": float(m["push_rate"].iloc[0]),
+            "scoop rate (per pair)": float(scoops["rate"].mean()) if len(scoops) else 0.0,
+            "home-run rate (per hand)": float(np.mean(scoops.attrs["home_run_rate"])),
+            "foul rate": float(s["foul"].sum() / hands),
+            "surrender rate": float(s["surrender"].sum() / hands),
+            "royalty hands per played hand": float(s["royalty_made"].sum() / max(int(s["rows_played"]), 1)),
+            "naturals declared per hand": float(s["declared"].sum() / hands),
+            "rake per hand (units)": float(s["rake_s1"]) / r.deals,
+            "difference vs A, seat 0 (units)": d,
+            "difference 95% CI low": d - half, "difference 95% CI high": d + half,
+        }
+    frame = pd.DataFrame(columns)
+    frame.attrs["paired"] = paired
+    return frame
+
+
+_CHARTS = ("SD per hand", "paired difference vs A", "net distribution", "royalty rates",
+           "rake burden")
+
+
+class VariantComparer(_App):
+    """Two or three variants side by side on common deals.
+
+    Parameters
+    ----------
+    presets
+        The presets of variants A, B and C (C is shown when ``len(presets) == 3``).
+    deals
+        Deals per simulation (the deals control's first value).
+    strategy
+        Setting strategy of live runs (``greedy`` by default: fast).
+    cache
+        A :class:`ResultCache` to share with other apps.
+
+    Attributes
+    ----------
+    results
+        The results on show (reference results until the first Simulate).
+    table
+        The numbers on show (:func:`comparison_table`).
+    figure
+        The chart on show.
+
+    Examples
+    --------
+    >>> app = VariantComparer(("2-4", "1-6"), deals=1_000)
+    >>> app.simulate_button.click()
+    >>> [int(d) for d in app.table.loc["deals"]]
+    [1000, 1000]
+    """
+
+    def __init__(self, presets: Sequence[str] = ("2-4", "1-6", "taiwanese"), *,
+                 deals: int = 20_000, strategy: str = DEFAULT_STRATEGY,
+                 cache: ResultCache | None = None) -> None:
+        if not 2 <= len(presets) <= 3:
+            raise ValueError(f"presets={list(presets)!r} is invalid: compare two or three variants")
+        self.cache = cache or ResultCache()
+        self.results: list[SimulationResult] = []
+        self.table: pd.DataFrame | None = None
+        self.figure = None
+        names = list(presets) + ["pagat-typical"] * (3 - len(presets))
+        self.pickers = [VariantPicker(n, chr(65 + i), on_change=self._variant_changed)
+                        for i, n in enumerate(names)]
+        self.third = W.Checkbox(value=len(presets) == 3, description="compare a third variant (C)")
+        options = sorted(set(DEAL_CHOICES) | {int(deals)})
+        self.deals = W.Dropdown(options=[(f"{d:,}", d) for d in options], value=int(deals),
+                                description="deals")
+        self.strategy = W.Dropdown(options=_STRATEGIES, value=strategy, description="strategy")
+        self.simulate_button = W.Button(description="Simulate", button_style="primary",
+                                        icon="play", tooltip="simulate the variants on common deals")
+        self.progress = W.IntProgress(value=0, min=0, max=1, description="progress",
+                                      bar_style="info")
+        self.status = W.HTML()
+        self.chart = W.Dropdown(options=_CHARTS, value=_CHARTS[0], description="chart")
+        self.chart_variant = W.Dropdown(options=[("A", 0), ("B", 1), ("C", 2)], value=0,
+                                        description="of variant")
+        self.table_html = W.HTML()
+        self.output = W.Output()
+        self.third.observe(self._variant_changed, names="value")
+        self.deals.observe(self._variant_changed, names="value")
+        self.strategy.observe(self._variant_changed, names="value")
+        self.simulate_button.on_click(lambda _: self.run())
+        self.chart.observe(lambda _: self.redraw(), names="value")
+        self.chart_variant.observe(lambda _: self.redraw(), names="value")
+        note = W.HTML(_message("note", "Live runs use the greedy setter by default (20,000 deals "
+                                       "take about a second per variant); ev is slower. All "
+                                       "variants play the same deals, seed 2026."))
+        self._picker_box = W.HBox([p.widget for p in self.pickers])
+        self.widget = W.VBox([
+            self._picker_box, self.third,
+            W.HBox([self.deals, self.strategy, self.simulate_button]), note,
+            W.HBox([self.progress, self.status]), self.table_html,
+            W.HBox([self.chart, self.chart_variant]), self.output,
+        ], layout=W.Layout(width="100%"))
+        self._open_from_reference()
+
+    # -- state -------------------------------------------------------------------------------
+
+    @property
+    def active(self) -> list[VariantPicker]:
+        """The pickers in use (A and B, and C when ticked)."""
+        return self.pickers[: 3 if self.third.value else 2]
+
+    def _open_from_reference(self) -> None:
+        refs = [self.cache.reference(p.variant) if p.variant is not None else None
+                for p in self.active]
+        if all(r is not None for r in refs):
+            self._show(refs)
+            r = refs[0]
+            self.status.value = _message("note", f"reference results from cpstats/data/reference: "
+                                         f"{r.deals:,} deals, strategy {r.metadata.get('strategy')}"
+                                         "; click Simulate for a live run")
+        else:
+            self.status.value = _message("stale", "no reference result for these variants: "
+                                         "click Simulate")
+        self._variant_changed()
+
+    def _variant_changed(self, change: dict | None = None) -> None:
+        if not hasattr(self, "widget"):
+            return
+        self.pickers[2].widget.layout.display = None if self.third.value else "none"
+        bad = [p for p in self.active if p.variant is None]
+        self.simulate_button.disabled = bool(bad)
+        if bad:
+            self.status.value = _message("error", f"variant {bad[0].label} is not valid: "
+                                                  f"{bad[0].error}")
+            return
+        cached = [self.cache.get(p.variant, self.deals.value, self.strategy.value)
+                  for p in self.active]
+        if all(c is not None for c in cached):
+            self._show(cached)  # from the cache: no simulation
+            self.status.value = _message("ok", "from the cache")
+        elif self.results and [str(r.variant) for r in self.results] != [str(p.variant) for p in self.active]:
+            self.status.value = _message("stale", "variants changed: click Simulate")
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Simulate the active variants (cached ones are reused) and show them."""
+        variants = [p.variant for p in self.active]
+        if any(v is None for v in variants):
+            return
+        deals, strategy = int(self.deals.value), self.strategy.value
+        todo = [v for v in variants if self.cache.get(v, deals, strategy) is None]
+        self.progress.max = max(deals * len(todo), 1)
+        self.progress.value = 0
+        self.progress.bar_style = "info"
+        self.simulate_button.disabled = True
+        try:
+            results = []
+            for v in variants:
+                if self.cache.get(v, deals, strategy) is None:
+                    done = todo.index(v)
+                    self.status.value = _running(f"simulating {v} ({done + 1} of {len(todo)})")
+                results.append(self.cache.run(v, deals, strategy, on_block=self._advance))
+            self._show(results)
+            self.progress.value = self.progress.max
+            self.progress.bar_style = "success"
+            self.status.value = _message("ok", f"{deals:,} deals per variant, strategy {strategy}"
+                                         f" ({len(todo)} simulated, {len(variants) - len(todo)} "
+                                         "from the cache)")
+        except Exception as err:  # shown in the app, never a dead output
+            self._failed(err)
+        finally:
+            self.simulate_button.disabled = False
+
+    def _show(self, results: Sequence[SimulationResult]) -> None:
+        self.results = list(results)
+        self.table = comparison_table(self.results)
+        note = "" if self.table.attrs["paired"] else (
+            "<br>" + _message("stale", "these results did not play the same deals: the difference's "
+                              "interval uses independent standard errors"))
+        self.table_html.value = _table_html(self.table, _COMPARE_FORMATS, "cpstats-compare") + note
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Draw the chosen chart from the results on show (no simulation)."""
+        if not self.results:
+            return
+        try:
+            self.figure = self._draw(self.chart.value)
+            _show_figure(self.output, self.figure)
+        except Exception as err:
+            self.output.outputs = ({"output_type": "stream", "name": "stderr",
+                                    "text": f"chart failed: {err}\n"},)
+
+    def _draw(self, chart: str):
+        labels = list(self.table.columns)
+        if chart == "SD per hand":
+            frame = pd.DataFrame({"variant": labels, "sd": self.table.loc["SD per hand, seat 0 (units)"].to_numpy(float)})
+            fig = plots.plot_sd_by_variant(frame)
+            fig.axes[0].set_title("SD per hand, seat 0")
+            return fig
+        if chart == "paired difference vs A":
+            return _plot_differences(self.table)
+        index = min(self.chart_variant.value, len(self.results) - 1)
+        r = self.results[index]
+        if chart == "net distribution":
+            fig = plots.plot_net_distribution(r.distribution(), seat=0)
+            fig.axes[0].set_title(f"Net units per deal, seat 0: {labels[index]}")
+            return fig
+        if chart == "royalty rates":
+            fig = plots.plot_royalty_rates(r.royalties())
+            fig.axes[0].set_title(f"Royalty hands made: {labels[index]}")
+            return fig
+        frame = pd.concat([x.house() for x in self.results], ignore_index=True)
+        frame.insert(0, "variant", labels)
+        return plots.plot_rake_burden(frame)
+
+    def export(self, folder: str | os.PathLike, formats: Sequence[str] = ("png", "svg")) -> list[Path]:
+        """Write the table as CSV and every chart in ``formats``; returns the paths."""
+        out = Path(folder)
+        out.mkdir(parents=True, exist_ok=True)
+        paths = [out / "comparison.csv"]
+        self.table.to_csv(paths[0])
+        for chart in _CHARTS:
+            fig = self._draw(chart)
+            for fmt in formats:
+                path = out / f"{chart.replace(' ', '_')}.{fmt}"
+                fig.savefig(path, bbox_inches="tight")
+                paths.append(path)
+            plt.close(fig)
+        return paths
+
+
+def _plot_differences(table: pd.DataFrame):
+    """Paired differences of seat 0's mean against variant A, with their intervals."""
+    with plots.style():
+        labels = list(table.columns)
+        fig, ax = plt.subplots(figsize=(7.5, 0.45 * len(labels) + 1.5))
+        d = table.loc["difference vs A, seat 0 (units)"].to_numpy(float)
+        lo = table.loc["difference 95% CI low"].to_numpy(float)
+        hi = table.loc["difference 95% CI high"].to_numpy(float)
+        y = np.arange(len(labels))
+        ax.errorbar(d, y, xerr=np.vstack([d - lo, hi - d]), fmt="o", color="#2b6cb0", capsize=3)
+        ax.axvline(0, color="#718096", lw=1)
+        ax.set_yticks(y, labels)
+        ax.invert_yaxis()
+        kind = "paired, common deals" if table.attrs.get("paired") else "independent runs"
+        ax.set_xlabel(f"difference in seat 0's mean, units per deal (95% CI, {kind})")
+        ax.set_title("Difference against variant A")
+        fig.tight_layout()
+    return fig

@@ -1,0 +1,200 @@
+"""Choosing one variant in an app: :class:`VariantPicker`, a preset plus overrides of its rules.
+
+The comparer shows two or three pickers side by side; each shows the variant string it builds,
+or the rules' own message when a choice is rejected.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as W
+
+from cpstats.apps.widgets._common import _message
+from cpstats.rules import (
+    STANDARD_SURRENDER, NaturalSchedule, Rake, RakeModel, RoyaltyMode, RoyaltySchedule, Scoring,
+    Surrender, Variant, get_preset, preset_names,
+)
+from cpstats.rules.components import HOME_RUN_PLAYERS
+
+__all__ = ["VariantPicker"]
+
+
+_SURRENDER_CHOICES = ("none", "standard", "1", "2", "3")
+
+
+def _surrender_choice(text: str) -> Surrender:
+    """The surrender a picker choice names: ``none``, ``standard`` (the scoring system's own
+    amount) or exact units, built as a component so that "1" is never read as "true"."""
+    if text == "none":
+        return Surrender()
+    return Surrender(enabled=True, amount=None if text == "standard" else int(text))
+
+
+class VariantPicker:
+    """Controls for one variant: a preset plus overrides of scoring, royalties, royalty mode,
+    naturals, surrender, players and rake.
+
+    Choices that cannot combine are not offered (players below a home run's minimum, a standard
+    surrender for a system without one, a royalty mode without royalties); anything else the
+    rules reject is shown under the controls and leaves :attr:`variant` None.
+
+    Parameters
+    ----------
+    preset
+        The preset shown first.
+    label
+        A short name shown above the controls ("A", "B", ...).
+    on_change
+        Called with no arguments after every change.
+    """
+
+    def __init__(self, preset: str = "2-4", label: str = "A", *,
+                 on_change: Callable[[], None] | None = None) -> None:
+        self.label = label
+        self._on_change = on_change
+        self._loading = False
+        wide = W.Layout(width="260px")
+        style = {"description_width": "90px"}
+        self.preset = W.Dropdown(options=preset_names(), value=preset, description="preset",
+                                 layout=wide, style=style)
+        self.scoring = W.Dropdown(options=[s.value for s in Scoring], description="scoring",
+                                  layout=wide, style=style)
+        self.royalties = W.Dropdown(options=[r.value for r in RoyaltySchedule],
+                                    description="royalties", layout=wide, style=style)
+        self.royalty_mode = W.Dropdown(options=[m.value for m in RoyaltyMode],
+                                       description="royalty mode", layout=wide, style=style)
+        self.naturals = W.Dropdown(options=[n.value for n in NaturalSchedule],
+                                   description="naturals", layout=wide, style=style)
+        self.surrender = W.Dropdown(options=_SURRENDER_CHOICES, description="surrender",
+                                    layout=wide, style=style)
+        self.players = W.Dropdown(options=(2, 3, 4), description="players", layout=wide,
+                                  style=style)
+        self.rake = W.Dropdown(options=[m.value for m in RakeModel], description="rake",
+                               layout=wide, style=style)
+        self.rake_amount = W.BoundedFloatText(value=0.0, min=0.0, max=100.0, step=0.05,
+                                              description="rake amount", layout=wide, style=style)
+        self.status = W.HTML()
+        self.variant: Variant | None = None
+        self.error: str | None = None
+        self.preset.observe(self._preset_changed, names="value")
+        for control in (self.scoring, self.royalties, self.royalty_mode, self.naturals,
+                        self.surrender, self.players, self.rake, self.rake_amount):
+            control.observe(self._changed, names="value")
+        self.widget = W.VBox([W.HTML(f"<b>Variant {html.escape(label)}</b>"), self.preset,
+                              self.scoring, self.royalties, self.royalty_mode, self.naturals,
+                              self.surrender, self.players, self.rake, self.rake_amount,
+                              self.status], layout=W.Layout(padding="4px", min_width="270px"))
+        self._preset_changed()
+
+    # the preset sets every control; the others override it
+    def _preset_changed(self, change: dict | None = None) -> None:
+        v = get_preset(self.preset.value)
+        self._loading = True
+        try:
+            self.scoring.value = v.scoring.value
+            self.royalties.value = v.royalties.schedule.value
+            self.royalty_mode.value = v.royalties.mode.value
+            self.naturals.value = v.naturals.schedule.value
+            self._constrain()
+            self.surrender.value = self._surrender_text(v)
+            self.players.value = v.players
+            self.rake.value = v.rake.model.value
+            self.rake_amount.value = float(v.rake.percent if v.rake.model is RakeModel.PERCENT
+                                           else v.rake.amount)
+        finally:
+            self._loading = False
+        self._changed()
+
+    @staticmethod
+    def _surrender_text(v: Variant) -> str:
+        if not v.surrender.enabled:
+            return "none"
+        return "standard" if v.surrender.amount is None else f"{v.surrender.amount:g}"
+
+    def _constrain(self) -> None:
+        """Offer only the choices that combine with the others, and say why."""
+        base = get_preset(self.preset.value)
+        scoring = Scoring(self.scoring.value)
+        notes = []
+        if base.deal.value == "D3":
+            players = (2,)
+            notes.append("criss-cross is heads-up: 2 players")
+        else:
+            least = HOME_RUN_PLAYERS.get(scoring, 2)
+            players = tuple(p for p in (2, 3, 4) if p >= least)
+            if least > 2:
+                notes.append(f"{scoring.value}'s home run needs at least {least} players")
+        if tuple(self.players.options) != players:
+            keep = self.players.value if self.players.value in players else players[-1]
+            self.players.options = players
+            self.players.value = keep
+        self.players.disabled = len(players) == 1
+        surrender = tuple(c for c in _SURRENDER_CHOICES
+                          if c != "standard" or scoring in STANDARD_SURRENDER)
+        if tuple(self.surrender.options) != surrender:
+            keep = self.surrender.value if self.surrender.value in surrender else "none"
+            self.surrender.options = surrender
+            self.surrender.value = keep
+        if scoring not in STANDARD_SURRENDER:
+            notes.append(f"{scoring.value} has no standard surrender: give units")
+        self.royalty_mode.disabled = self.royalties.value == RoyaltySchedule.NONE.value
+        self.rake_amount.disabled = self.rake.value == RakeModel.NONE.value
+        self.rake_amount.description = ("rake share" if self.rake.value == RakeModel.PERCENT.value
+                                        else "rake units")
+        if self.rake.value == RakeModel.PERCENT.value:
+            notes.append("percent rake: amount is the share of the pot (e.g. 0.05), no cap")
+        elif self.rake.value == RakeModel.TIME.value:
+            notes.append("time rake: units per player per hour, 30 hands an hour")
+        self._notes = notes
+
+    def _overrides(self) -> dict[str, Any]:
+        base = get_preset(self.preset.value)
+        over: dict[str, Any] = {}
+        if self.scoring.value != base.scoring.value:
+            over["scoring"] = self.scoring.value
+        if self.royalties.value != base.royalties.schedule.value:
+            over["royalties"] = self.royalties.value
+        if (self.royalty_mode.value != base.royalties.mode.value
+                and self.royalties.value != RoyaltySchedule.NONE.value):
+            over["royalty_mode"] = self.royalty_mode.value
+        if self.naturals.value != base.naturals.schedule.value:
+            over["naturals"] = self.naturals.value
+        if self.surrender.value != self._surrender_text(base):
+            over["surrender"] = _surrender_choice(self.surrender.value)
+        if self.players.value != base.players:
+            over["players"] = self.players.value
+        amount = float(self.rake_amount.value)
+        current = base.rake.percent if base.rake.model is RakeModel.PERCENT else base.rake.amount
+        if self.rake.value != base.rake.model.value or amount != float(current):
+            model = RakeModel(self.rake.value)
+            kwargs: dict[str, Any] = {"model": model, "jackpot_drop": base.rake.jackpot_drop,
+                                      "jackpot_trigger": base.rake.jackpot_trigger}
+            if model is RakeModel.PERCENT:
+                kwargs["percent"] = amount
+            elif model is not RakeModel.NONE:
+                kwargs["amount"] = amount
+            over["rake"] = Rake(**kwargs)
+        return over
+
+    def _changed(self, change: dict | None = None) -> None:
+        if self._loading:
+            return
+        self._loading = True
+        try:
+            self._constrain()
+        finally:
+            self._loading = False
+        try:
+            self.variant = get_preset(self.preset.value).replace(**self._overrides())
+            self.error = None
+            notes = "".join(f"<br>{_message('note', n)}" for n in self._notes)
+            self.status.value = f"<code>{html.escape(str(self.variant))}</code>{notes}"
+        except Exception as err:  # the rules' own message, shown where the choice was made
+            self.variant = None
+            self.error = str(err)
+            self.status.value = _message("error", f"not a valid variant: {err}")
+        if self._on_change is not None:
+            self._on_change()

@@ -1,0 +1,454 @@
+"""Rake and house money: :func:`rake_figures` and :class:`RakeExplorer`, the house's money per
+hand and per hour, a player's session outcomes and a banked game's house edge.
+
+- Decision: :func:`rake_figures` shows the jackpot drop apart from the rake, as the settlement
+  does, and computes a banked game's commission or fee once, on nets that never hold it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as W
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from cpstats.apps import plots
+from cpstats.apps.widgets._common import (
+    DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, _App, _message, _running, _show_figure,
+    _table_html,
+)
+from cpstats.apps.widgets.cache import ResultCache
+from cpstats.rules import Rake, RakeModel, Variant, get_preset, preset_names
+from cpstats.rules.components import HOME_RUN_PLAYERS
+from cpstats.simulation import SimulationResult
+from cpstats.simulation.stats import batch_mean_interval, z_value
+
+__all__ = ["rake_figures", "RakeExplorer"]
+
+
+_RAKE_FORMATS = {
+    "rake per hand (units)": "{:.4f}", "rake per seat per hand (units)": "{:.4f}",
+    "jackpot drop per hand (units)": "{:.4f}", "rake per seat per hour (money)": "{:,.2f}",
+    "jackpot drop per hour, table (money)": "{:,.2f}",
+    "rake per hour, table (money)": "{:,.2f}", "rake share of gross winnings": "{:.2%}",
+    "break-even skill edge (units per hand)": "{:.4f}", "player's expectation (units per hand)": "{:+.4f}",
+    "player's expectation per hour (money)": "{:+,.2f}", "SD per hand, seat (units)": "{:.3f}",
+    "house edge, bank (units per player hand)": "{:+.4f}", "house edge SE": "{:.4f}",
+    "commission or fee per player hand (units)": "{:.4f}",
+}
+
+
+def _positive_part(result: SimulationResult, seats: Sequence[int]) -> tuple[float, float]:
+    """(E[max(X, 0)], P(X > 0)) per hand over ``seats``, from the net distribution."""
+    dist = result.distribution()
+    win = dist["net"].to_numpy() > 0
+    e_pos = np.mean([(dist["net"][win] * dist[f"p_{s}"][win]).sum() for s in seats])
+    p_win = np.mean([dist[f"p_{s}"][win].sum() for s in seats])
+    return float(e_pos), float(p_win)
+
+
+def _bank_edge(result: SimulationResult) -> tuple[float, float]:
+    """(The bank's mean win per player seat and hand, its SE), before any commission or fee,
+    which the nets never include (``settlement``). Where the result recorded the bank's gain
+    from winning ties, that control variate is used (see ``SimulationResult.house``): its mean
+    is the bank's and its noise far smaller; otherwise the bank's own nets."""
+    s = result.summary
+    opponents = max(result.variant.players - 1, 1)
+    per_deal = s["batch_tie_gain"] if "batch_tie_gain" in s else s["batch_sums"][:, 0]
+    mean, se, _ = batch_mean_interval(per_deal / opponents, s["batch_sizes"])
+    return float(mean), float(se)
+
+
+def _bank_charges(result: SimulationResult, commission: float | None,
+                  fee: float | None) -> tuple[float, float]:
+    """(The commission or fee charged per player hand, the one the result was simulated with):
+    ``commission * E[max(X, 0)] + fee * P(X > 0)`` over the player seats, X a seat's net."""
+    bank = result.variant.bank
+    e_pos, p_win = _positive_part(result, range(1, result.variant.players))
+    simulated = bank.commission * e_pos + bank.fee * p_win
+    commission = bank.commission if commission is None else commission
+    fee = bank.fee if fee is None else fee
+    return commission * e_pos + fee * p_win, simulated
+
+
+def _rake_per_hand(result: SimulationResult, rake: Rake, hands_per_hour: float,
+                   simulated_bank: float) -> float:
+    """The house's rake per hand (no jackpot drop, no bank's charge) for ``rake`` on ``result``.
+
+    A capped or thresholded percentage is the simulated rake less the bank's charges in it
+    (``simulated_bank`` per deal); the settlement's rake never holds the jackpot drop."""
+    seats = result.variant.players
+    if rake.model is RakeModel.PERCENT and (rake.cap is not None or rake.threshold > 0):
+        return float(result.summary["rake_s1"]) / result.deals - simulated_bank
+    if rake.model is RakeModel.PERCENT:
+        return rake.percent * float(result.summary["gross"]) / result.deals
+    if rake.model is RakeModel.TIME:
+        return rake.amount * seats / hands_per_hour
+    return rake.per_hand(0.0, seats)
+
+
+def rake_figures(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
+                 unit_value: float = 1.0, skill_edge: float = 0.0,
+                 commission: float | None = None, fee: float | None = None) -> dict[str, float]:
+    """House money per hand and per hour for ``rake`` charged on ``result``'s game.
+
+    The fixed and per-player models, and a percentage with no cap or threshold, follow from the
+    result's summaries (E[rake] = percent * E[pot]); a capped or thresholded percentage needs a
+    result simulated with that rake, whose own rake is used. A time charge is ``rake.amount`` per
+    seat per hour whatever the pace: per hand ``amount * seats / hands_per_hour``, at the pace
+    asked for here (``rake.hands_per_hour`` is not used). The jackpot drop is a line of its own,
+    never in the rake (it returns to players); the break-even edge counts both.
+
+    For a banked game the house edge is the bank's mean win per player seat, from the nets (which
+    hold no house charge), plus the commission (``commission * E[max(X, 0)]``) or fee
+    (``fee * P(X > 0)``) each player seat pays, computed once from ``commission`` and ``fee``
+    (None: those the result was simulated with). A simulated commission or fee, which the result's
+    rake holds, is taken out of a capped rake's figure, so it is never counted twice.
+    """
+    v = result.variant
+    seats = v.players
+    charge = simulated = 0.0
+    if v.bank.banked:
+        charge, simulated = _bank_charges(result, commission, fee)
+    per_hand = _rake_per_hand(result, rake, hands_per_hour, simulated * (seats - 1))
+    gross = float(result.summary["gross"]) / result.deals
+    per_seat = per_hand / seats
+    money_per_hour = hands_per_hour * unit_value
+    moments = result.moments()
+    figures = {
+        "rake per hand (units)": per_hand, "rake per seat per hand (units)": per_seat,
+        "jackpot drop per hand (units)": rake.jackpot_drop,
+        "rake per seat per hour (money)": per_seat * money_per_hour,
+        "rake per hour, table (money)": per_hand * money_per_hour,
+        "jackpot drop per hour, table (money)": rake.jackpot_drop * money_per_hour,
+        "rake share of gross winnings": per_hand / gross if gross else float("nan"),
+    }
+    # what a seat gives up per hand before skill: rake and jackpot shares, and the bank's edge
+    cost = per_seat + rake.jackpot_drop / seats
+    if v.bank.banked:
+        edge, se = _bank_edge(result)
+        figures["commission or fee per player hand (units)"] = charge
+        figures["house edge, bank (units per player hand)"] = edge + charge
+        figures["house edge SE"] = se
+        cost += edge + charge
+    figures["break-even skill edge (units per hand)"] = cost
+    figures["player's expectation (units per hand)"] = skill_edge - cost
+    figures["player's expectation per hour (money)"] = (skill_edge - cost) * money_per_hour
+    figures["SD per hand, seat (units)"] = float(moments["sd"].iloc[1:].mean() if v.bank.banked
+                                                 else moments["sd"].mean())
+    return figures
+
+
+class RakeExplorer(_App):
+    """Rake model and amounts, stakes, hands per hour and skill edge: the house's money.
+
+    Charts: rake burden per seat per hand and per hour, session outcome bands
+    ``n*mu +- z*SD*sqrt(n)`` of a player with the chosen skill edge, and for a banked game the
+    house edge against the commission. Changing amounts, stakes, hours, skill or session redraws
+    at once; a new game (preset, players, bank's tie rule) or a capped percentage rake needs a
+    simulation (Simulate).
+
+    Parameters
+    ----------
+    preset
+        The game whose results the rake is charged on.
+    deals, strategy, cache
+        As in :class:`VariantComparer`.
+
+    Examples
+    --------
+    >>> app = RakeExplorer("2-4", deals=1_000)
+    >>> app.rake_model.value = "fixed-player"
+    >>> app.amount.value = 0.25
+    >>> round(app.figures["rake per seat per hand (units)"], 4)
+    0.25
+    """
+
+    def __init__(self, preset: str = "2-4", *, deals: int = 20_000,
+                 strategy: str = DEFAULT_STRATEGY, cache: ResultCache | None = None) -> None:
+        self.cache = cache or ResultCache()
+        self.result: SimulationResult | None = None
+        self.figures: dict[str, float] = {}
+        self.table: pd.DataFrame | None = None
+        self.figure = None
+        style = {"description_width": "150px"}
+        wide = W.Layout(width="360px")
+        self.preset = W.Dropdown(options=preset_names(), value=preset, description="game (preset)",
+                                 style=style, layout=wide)
+        self.players = W.Dropdown(options=(2, 3, 4), value=get_preset(preset).players,
+                                  description="players", style=style, layout=wide)
+        self.rake_model = W.Dropdown(options=[m.value for m in RakeModel], description="rake model",
+                                     style=style, layout=wide)
+        self.amount = W.BoundedFloatText(value=0.0, min=0.0, max=1000.0, step=0.05,
+                                         description="amount (units)", style=style, layout=wide)
+        self.percent = W.FloatSlider(value=0.05, min=0.0, max=0.2, step=0.005, readout_format=".1%",
+                                     description="percent of pot", continuous_update=False,
+                                     style=style, layout=wide)
+        self.cap = W.BoundedFloatText(value=0.0, min=0.0, max=1000.0, step=0.5,
+                                      description="cap (units, 0 none)", style=style, layout=wide)
+        self.threshold = W.BoundedFloatText(value=0.0, min=0.0, max=1000.0, step=0.5,
+                                            description="threshold (units)", style=style, layout=wide)
+        self.jackpot = W.BoundedFloatText(value=0.0, min=0.0, max=100.0, step=0.05,
+                                          description="jackpot drop (units)", style=style, layout=wide)
+        self.unit_value = W.BoundedFloatText(value=1.0, min=0.01, max=1e6, step=1.0,
+                                             description="stake (money per unit)", style=style,
+                                             layout=wide)
+        self.hands_per_hour = W.IntSlider(value=30, min=5, max=80, description="hands per hour",
+                                          continuous_update=False, style=style, layout=wide)
+        self.skill_edge = W.FloatSlider(value=0.0, min=-1.0, max=1.0, step=0.01,
+                                        description="skill edge (units/hand)",
+                                        continuous_update=False, style=style, layout=wide)
+        self.session = W.Dropdown(options=[(f"{n:,} hands", n) for n in (100, 1_000, 10_000)],
+                                  value=1_000, description="session", style=style, layout=wide)
+        self.confidence = W.Dropdown(options=[("90%", 0.90), ("95%", 0.95)], value=0.90,
+                                     description="band", style=style, layout=wide)
+        self.commission = W.FloatSlider(value=0.0, min=0.0, max=0.1, step=0.0025,
+                                        readout_format=".2%", description="bank commission",
+                                        continuous_update=False, style=style, layout=wide)
+        self.wins_ties = W.Checkbox(value=True, description="bank wins tied rows (simulate)")
+        options = sorted(set(DEAL_CHOICES) | {int(deals)})
+        self.deals = W.Dropdown(options=[(f"{d:,}", d) for d in options], value=int(deals),
+                                description="deals", style=style, layout=wide)
+        self.strategy = W.Dropdown(options=_STRATEGIES, value=strategy, description="strategy",
+                                   style=style, layout=wide)
+        self.simulate_button = W.Button(description="Simulate", button_style="primary", icon="play")
+        self.progress = W.IntProgress(value=0, min=0, max=1, description="progress", bar_style="info")
+        self.status = W.HTML()
+        self.table_html = W.HTML()
+        self.output = W.Output()
+        self._bank_box = W.VBox([W.HTML("<b>Banked game</b>"), self.commission, self.wins_ties])
+        game = W.VBox([W.HTML("<b>Game</b>"), self.preset, self.players, self.deals,
+                       self.strategy, self.simulate_button, self._bank_box])
+        rake = W.VBox([W.HTML("<b>House charge</b>"), self.rake_model, self.amount, self.percent,
+                       self.cap, self.threshold, self.jackpot])
+        player = W.VBox([W.HTML("<b>Table and player</b>"), self.unit_value, self.hands_per_hour,
+                         self.skill_edge, self.session, self.confidence])
+        self.widget = W.VBox([W.HBox([game, rake, player]), W.HBox([self.progress, self.status]),
+                              self.table_html, self.output])
+        self.preset.observe(self._game_changed, names="value")
+        for control in (self.players, self.deals, self.strategy, self.wins_ties):
+            control.observe(self._game_changed, names="value")
+        for control in (self.rake_model, self.amount, self.percent, self.cap, self.threshold,
+                        self.jackpot, self.unit_value, self.hands_per_hour, self.skill_edge,
+                        self.session, self.confidence, self.commission):
+            control.observe(lambda _: self.redraw(), names="value")
+        self.simulate_button.on_click(lambda _: self.run())
+        self._load_preset_rake()
+        self._game_changed()
+
+    # -- the game and the rake ---------------------------------------------------------------
+
+    def _load_preset_rake(self) -> None:
+        rake = get_preset(self.preset.value).rake
+        self._quiet = True
+        self.rake_model.value = rake.model.value
+        self.amount.value = float(rake.amount)
+        self.percent.value = float(rake.percent) if rake.percent else 0.05
+        self.cap.value = float(rake.cap or 0.0)
+        self.threshold.value = float(rake.threshold)
+        self.jackpot.value = float(rake.jackpot_drop)
+        self._quiet = False
+
+    def rake(self) -> Rake:
+        """The house charge the controls describe."""
+        model = RakeModel(self.rake_model.value)
+        kwargs: dict[str, Any] = {"model": model, "jackpot_drop": float(self.jackpot.value)}
+        if model in (RakeModel.FIXED_TABLE, RakeModel.FIXED_PLAYER, RakeModel.TIME):
+            kwargs["amount"] = float(self.amount.value)
+        if model is RakeModel.TIME:
+            kwargs["hands_per_hour"] = float(self.hands_per_hour.value)
+        if model is RakeModel.PERCENT:
+            kwargs["percent"] = float(self.percent.value)
+            kwargs["cap"] = float(self.cap.value) if self.cap.value > 0 else None
+            kwargs["threshold"] = float(self.threshold.value)
+        return Rake(**kwargs)
+
+    def game(self) -> Variant:
+        """The variant simulated: the preset with the players, the bank's tie rule and, for a
+        capped or thresholded percentage, the rake (other rakes follow from any result)."""
+        base = get_preset(self.preset.value)
+        over: dict[str, Any] = {}
+        if self.players.value != base.players:
+            over["players"] = self.players.value
+        if base.bank.banked and self.wins_ties.value != base.bank.wins_ties:
+            over["bank__wins_ties"] = self.wins_ties.value
+        rake = self.rake()
+        if rake.model is RakeModel.PERCENT and (rake.cap is not None or rake.threshold > 0):
+            over["rake"] = rake
+        return base.replace(**over) if over else base
+
+    def _game_changed(self, change: dict | None = None) -> None:
+        if getattr(self, "_quiet", False):
+            return
+        if change is not None and change.get("owner") is self.preset:
+            base = get_preset(self.preset.value)
+            self._quiet = True
+            least = 2 if base.deal.value == "D3" else HOME_RUN_PLAYERS.get(base.scoring, 2)
+            allowed = (2,) if base.deal.value == "D3" else tuple(p for p in (2, 3, 4) if p >= least)
+            self.players.options = allowed
+            self.players.value = base.players
+            self.players.disabled = len(allowed) == 1
+            self.wins_ties.value = base.bank.wins_ties
+            self._quiet = False
+            self._load_preset_rake()
+        self._bank_box.layout.display = None if get_preset(self.preset.value).bank.banked else "none"
+        self._find_result()
+
+    def _find_result(self) -> None:
+        """Show the game from the cache or the reference results, or ask for a simulation."""
+        try:
+            game = self.game()
+        except Exception as err:
+            self.simulate_button.disabled = True
+            self.status.value = _message("error", f"not a valid game: {err}")
+            return
+        self.simulate_button.disabled = False
+        found = self.cache.get(game, self.deals.value, self.strategy.value)
+        source = "from the cache"
+        if found is None:
+            found = self.cache.reference(game)
+            source = "reference result (cpstats/data/reference)"
+        if found is None:
+            if self.result is not None and str(self.result.variant) != str(game):
+                self.status.value = _message("stale", f"{game}: click Simulate")
+            elif self.result is None:
+                # nothing to show yet (no reference result shipped): simulate once on opening
+                self.run()
+            return
+        self.result = found
+        self.status.value = _message("ok" if source.startswith("from") else "note",
+                                     f"{game}: {found.deals:,} deals, {source}")
+        self.redraw()
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Simulate the game (unless cached) and redraw."""
+        try:
+            game = self.game()
+            deals = int(self.deals.value)
+            self.progress.max, self.progress.value, self.progress.bar_style = deals, 0, "info"
+            self.simulate_button.disabled = True
+            if self.cache.get(game, deals, self.strategy.value) is None:
+                self.status.value = _running(f"simulating {game}")
+            self.result = self.cache.run(game, deals, self.strategy.value, on_block=self._advance)
+            self.progress.value, self.progress.bar_style = deals, "success"
+            self.status.value = _message("ok", f"{game}: {deals:,} deals, strategy {self.strategy.value}")
+            self.redraw()
+        except Exception as err:  # shown in the app, never a dead output
+            self._failed(err)
+        finally:
+            self.simulate_button.disabled = False
+
+    def redraw(self) -> None:
+        """Recompute the figures and charts from the result on show (no simulation)."""
+        if getattr(self, "_quiet", False):
+            return
+        model = self.rake_model.value
+        self.amount.disabled = model not in ("fixed-table", "fixed-player", "time")
+        self.amount.description = {"fixed-player": "units per player/hand",
+                                   "time": "units per player/hour"}.get(model, "amount (units)")
+        for control in (self.percent, self.cap, self.threshold):
+            control.disabled = model != "percent"
+        if self.result is None:
+            return
+        try:
+            rake = self.rake()
+            if (rake.model is RakeModel.PERCENT and (rake.cap is not None or rake.threshold > 0)
+                    and str(self.result.variant) != str(self.game())):
+                self.status.value = _message("stale", "a capped or thresholded percentage rake "
+                                             "depends on each pot: click Simulate")
+                return
+            self.figures = rake_figures(self.result, rake, hands_per_hour=self.hands_per_hour.value,
+                                        unit_value=self.unit_value.value,
+                                        skill_edge=self.skill_edge.value,
+                                        commission=self.commission.value)
+            self.table = pd.DataFrame({"value": self.figures})
+            self.table_html.value = (_table_html(self.table, _RAKE_FORMATS, "cpstats-rake")
+                                     + self._sessions_html())
+            self.figure = self._draw()
+            _show_figure(self.output, self.figure)
+        except Exception as err:
+            self.status.value = _message("error", f"{type(err).__name__}: {err}")
+
+    def sessions(self) -> pd.DataFrame:
+        """Session outcome bands n*mu +- z*SD*sqrt(n), in units and money, for the player."""
+        mu = self.figures["player's expectation (units per hand)"]
+        sd = self.figures["SD per hand, seat (units)"]
+        z = z_value(self.confidence.value)
+        rows = []
+        for n in sorted({100, 1_000, 10_000, int(self.session.value)}):
+            half = z * sd * np.sqrt(n)
+            rows.append({"hands": n, "expected (units)": n * mu, "low (units)": n * mu - half,
+                         "high (units)": n * mu + half,
+                         "expected (money)": n * mu * self.unit_value.value,
+                         "low (money)": (n * mu - half) * self.unit_value.value,
+                         "high (money)": (n * mu + half) * self.unit_value.value})
+        return pd.DataFrame(rows)
+
+    def _sessions_html(self) -> str:
+        frame = self.sessions().set_index("hands").T
+        frame.columns = [f"{n:,} hands" for n in frame.columns]
+        level = f"{self.confidence.value:.0%}"
+        return (f"<p><b>Session outcomes ({level} band)</b></p>"
+                + _table_html(frame, {k: "{:+,.1f}" for k in frame.index}, "cpstats-sessions"))
+
+    def _draw(self):
+        f = self.figures
+        banked = "house edge, bank (units per player hand)" in f
+        with plots.style():
+            fig, axes = plt.subplots(1, 3 if banked else 2, figsize=(13 if banked else 11, 3.8))
+            seats = self.result.variant.players
+            rows = {"house rake": f["rake per seat per hand (units)"],
+                    "jackpot drop": f["jackpot drop per hand (units)"] / seats}
+            if banked:
+                rows["bank's commission"] = f["commission or fee per player hand (units)"]
+                rows["bank's edge (with commission)"] = f["house edge, bank (units per player hand)"]
+            rows["break-even skill edge"] = f["break-even skill edge (units per hand)"]
+            frame = pd.DataFrame({"variant": list(rows), "rake_per_seat_per_hand": list(rows.values())})
+            plots.plot_rake_burden(frame, ax=axes[0])
+            axes[0].set_title("House money per seat per hand")
+            axes[0].set_xlabel("units per seat per hand")
+            secondary = axes[0].secondary_xaxis(
+                "top", functions=(lambda x: x * self.hands_per_hour.value * self.unit_value.value,
+                                  lambda x: x / (self.hands_per_hour.value * self.unit_value.value)))
+            secondary.set_xlabel(f"money per seat per hour at {self.hands_per_hour.value} hands/hour")
+            self._draw_sessions(axes[1])
+            if banked:
+                self._draw_house_edge(axes[2])
+            fig.tight_layout()
+        return fig
+
+    def _draw_sessions(self, ax) -> None:
+        mu = self.figures["player's expectation (units per hand)"]
+        sd = self.figures["SD per hand, seat (units)"]
+        z = z_value(self.confidence.value)
+        n = np.linspace(0, int(self.session.value), 200)
+        k = self.unit_value.value
+        ax.fill_between(n, k * (n * mu - z * sd * np.sqrt(n)), k * (n * mu + z * sd * np.sqrt(n)),
+                        color="#2b6cb0", alpha=0.2, label=f"{self.confidence.value:.0%} band")
+        ax.plot(n, k * n * mu, color="#2b6cb0", label=f"expected ({mu:+.3f} units/hand)")
+        ax.axhline(0, color="#718096", lw=1)
+        ax.set_xlabel("hands played")
+        ax.set_ylabel("player's result (money)")
+        ax.set_title(f"Session outcomes, skill edge {self.skill_edge.value:+.2f}")
+        ax.legend(loc="best")
+
+    def _draw_house_edge(self, ax) -> None:
+        c = np.linspace(0, 0.1, 41)
+        e_pos, _ = _positive_part(self.result, range(1, self.result.variant.players))
+        bank, se = _bank_edge(self.result)  # before any commission, even one simulated
+        edge = bank + c * e_pos
+        ties = "bank wins ties" if self.result.variant.bank.wins_ties else "ties push"
+        ax.fill_between(c * 100, edge - 1.96 * se, edge + 1.96 * se, color="#dd6b20", alpha=0.2,
+                        label="95% CI")
+        ax.plot(c * 100, edge, color="#dd6b20", label=ties)
+        ax.axvline(self.commission.value * 100, color="#718096", lw=1, ls="--")
+        ax.axhline(0, color="#718096", lw=1)
+        ax.set_xlabel("commission on players' wins (%)")
+        ax.set_ylabel("house edge (units per player hand)")
+        ax.set_title("Banked game: house edge")
+        ax.legend(loc="upper left")
