@@ -10,16 +10,16 @@ from cpstats.errors import CardError, CpstatsError, OptionError
 from cpstats.hands.exact import exact_naturals
 from cpstats.simulation.frequencies import natural_frequencies
 from cpstats.hands.naturals import NATURALS, detect_naturals, natural_mask, natural_names
-from cpstats.rules.presets import get_preset, presets
+from cpstats.rules.variant import get_preset, presets
 from cpstats.hands.ranking import category3, category5, rank3, rank5
 from cpstats.rules.variant import Variant, load_variant
 from cpstats.hands.setting import format_setting, is_foul, legal_settings, parse_setting, splits
 from cpstats.settlement.engine import Declare, Settlement, settle, settle_many
 from cpstats.settlement.engine import Surrender as SurrenderHand
-from cpstats.strategies.setters import Decisions, get_strategy, register_strategy, set_hand, set_hands, strategy_names
+from cpstats.strategies import Decisions, get_strategy, register_strategy, set_hand, set_hands, strategy_names
 from cpstats.strategies.training import exploitability, match, train_tables
 from cpstats.strategies.review import review
-from cpstats.simulation.run import SimulationResult, compare, load_reference, simulate
+from cpstats.simulation import SimulationResult, compare, load_reference, simulate
 
 from cpstats._version import __version__
 

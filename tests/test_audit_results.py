@@ -9,7 +9,8 @@ from scipy import stats as st
 
 from cpstats import OptionError, load_variant
 from cpstats.simulation import BATCHES, compare, simulate
-from cpstats.simulation.run import _blocks_in_order, _net_distribution
+from cpstats.simulation.run import _blocks_in_order
+from cpstats.simulation.summary import net_distribution
 from cpstats.simulation.stats import wilson_interval
 
 KW = dict(strategy="greedy", block_deals=500)
@@ -170,7 +171,7 @@ def test_huge_deal_counts_are_planned_lazily_and_bounded():
 def test_distribution_memory_follows_distinct_values_not_the_unit():
     """Audit 13.13: nets a million units apart give a short distribution, not a dense one."""
     net = np.array([[1e6, -1e6], [-3e6, 3e6], [1e6, -1e6]])
-    values, counts = _net_distribution(net)
+    values, counts = net_distribution(net)
     assert values.tolist() == [-3e6, -1e6, 1e6, 3e6]
     assert counts.sum(axis=0).tolist() == [3, 3]
     result = simulate("2-4(players=2,stakes=1000000:1000000/1000000:1000000)", 500, rng=2, **KW)

@@ -15,7 +15,7 @@ import cpstats.simulation
 from cpstats.apps import _warmup
 from cpstats.apps.cli import build_parser, main, report_plan, split_systems
 from cpstats.errors import OptionError
-from cpstats.rules.presets import get_preset, preset_names
+from cpstats.rules import get_preset, preset_names
 from cpstats.rules import Rake, RakeModel
 
 CARDS = "As Ks Qs Js Ts 9h 9d 9c 2c 2d 3h 4h 5h"

@@ -30,7 +30,7 @@ COMPILE_MESSAGE = "compiling kernels, once after install (about a minute)"
 
 #: Kernel modules every simulation compiles: dealing, ranking, naturals, settlement.
 SIMULATION_KERNELS = ("_bits", "_deal_kernel", "_rank_kernel", "_natural_kernel", "_settle_kernel")
-_SETTER_KERNELS = {"greedy": ("_greedy_kernel",), "ev": ("_ev_kernel",)}
+_SETTER_KERNELS = {"greedy": ("_greedy_kernel",), "random": ("_greedy_kernel",), "ev": ("_ev_kernel",)}
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # the cpstats package folder
 _CACHED_KERNEL = re.compile(r"^\s*@njit\([^)]*\bcache\s*=", re.MULTILINE)

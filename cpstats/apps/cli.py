@@ -18,7 +18,7 @@ import pandas as pd
 
 from cpstats.apps._warmup import COMPILE_MESSAGE, needs_compiling, simulation_kernels
 from cpstats.errors import CpstatsError, OptionError
-from cpstats.rules.variant import Rake, Variant
+from cpstats.rules import Rake, Variant
 
 __all__ = ["main", "build_parser", "report_plan", "split_systems", "ReportPlan"]
 
@@ -102,7 +102,7 @@ def _naturals(args: argparse.Namespace) -> str:
 
 
 def _presets(args: argparse.Namespace) -> str:
-    from cpstats.rules.presets import presets
+    from cpstats.rules import presets
 
     df = presets()
     if args.format == "table":
@@ -165,7 +165,7 @@ def _simulate(args: argparse.Namespace) -> str:
 
 
 def _compare(args: argparse.Namespace) -> str:
-    from cpstats.simulation.run import compare
+    from cpstats.simulation import compare
 
     if not args.preset or len(args.preset) < 2:
         raise CpstatsError("compare needs at least two --preset")
@@ -276,7 +276,7 @@ def _report(args: argparse.Namespace) -> str:
 def _reference(args: argparse.Namespace) -> str:
     from cpstats import simulation
     from cpstats.rules.presets import preset_names
-    from cpstats.simulation.run import REFERENCE_DIR, save_result
+    from cpstats.simulation import REFERENCE_DIR, save_result
 
     names = args.preset or list(preset_names())
     out = _out_folder(args.out) or REFERENCE_DIR
@@ -331,8 +331,28 @@ def _review(args: argparse.Namespace) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``cpstats`` parser: one subcommand per job, each with its own ``--help``."""
     parser = argparse.ArgumentParser(prog="cpstats", description="Statistics of Chinese poker rule variants.")
     sub = parser.add_subparsers(dest="command", required=True)
+    _add_listing_commands(sub)
+    _add_simulation_commands(sub)
+    _add_tool_commands(sub)
+    return parser
+
+
+def _common(p: argparse.ArgumentParser, deals: int) -> None:
+    """Options of every command that simulates: deals, strategy, seed, executor, progress."""
+    p.add_argument("--deals", type=_positive_int, default=deals, help=f"deals (default {deals:,})")
+    p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
+    p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    p.add_argument("--scheduler", default="none",
+                   help="none (serial), local (a dask LocalCluster) or tcp://HOST:8786")
+    p.add_argument("--workers", type=_positive_int, default=os.cpu_count() or 1,
+                   help="LocalCluster workers, at least 1 (default: the cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _add_listing_commands(sub) -> None:
     nat = sub.add_parser("naturals", help="simulate natural frequencies beside their exact values")
     nat.add_argument("--deals", type=_positive_int, default=1_000_000,
                      help="deals to simulate (default 1,000,000)")
@@ -346,19 +366,11 @@ def build_parser() -> argparse.ArgumentParser:
     pre.add_argument("--format", choices=("table", "csv", "json"), default="table")
     pre.set_defaults(run=_presets)
 
-    def common(p: argparse.ArgumentParser, deals: int) -> None:
-        p.add_argument("--deals", type=_positive_int, default=deals, help=f"deals (default {deals:,})")
-        p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
-        p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
-        p.add_argument("--scheduler", default="none",
-                       help="none (serial), local (a dask LocalCluster) or tcp://HOST:8786")
-        p.add_argument("--workers", type=_positive_int, default=os.cpu_count() or 1,
-                       help="LocalCluster workers, at least 1 (default: the cores)")
-        p.add_argument("--quiet", action="store_true", help="no progress bar")
 
+def _add_simulation_commands(sub) -> None:
     sim = sub.add_parser("simulate", help="simulate deals under a preset and print its summaries")
     sim.add_argument("--preset", required=True, help="preset name or variant string")
-    common(sim, 100_000)
+    _common(sim, 100_000)
     sim.add_argument("--players", type=int, choices=(2, 3, 4), default=None)
     sim.add_argument("--out", default=None, help="folder for finished blocks (and rows), created if missing")
     sim.add_argument("--resume", action="store_true", help="reuse the finished blocks in --out")
@@ -369,12 +381,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(run=_simulate)
     cmp_ = sub.add_parser("compare", help="compare presets side by side on common deals")
     cmp_.add_argument("--preset", action="append", help="a preset (give two or more)")
-    common(cmp_, 100_000)
+    _common(cmp_, 100_000)
     cmp_.add_argument("--format", choices=("table", "csv", "json"), default="table")
     cmp_.set_defaults(run=_compare)
     rep = sub.add_parser("report", help="write a math report (Markdown, HTML, PNG charts)")
     rep.add_argument("--preset", default="2-4", help="preset name or variant string (default 2-4)")
-    common(rep, 200_000)
+    _common(rep, 200_000)
     rep.add_argument("--out", default="report", help="output folder (default ./report)")
     rep.add_argument("--systems", default="2-4,1-4,1-6,basic,2-4-total",
                      help="scoring systems rescored on the same settings for the SD chart, comma-separated "
@@ -384,10 +396,13 @@ def build_parser() -> argparse.ArgumentParser:
     rep.set_defaults(run=_report)
     ref = sub.add_parser("reference", help="regenerate the shipped reference results (cpstats/data/reference)")
     ref.add_argument("--preset", action="append", help="a preset (default: every preset)")
-    common(ref, 1_000_000)
+    _common(ref, 1_000_000)
     ref.add_argument("--out", default=None,
                      help="folder (default: the package data folder cpstats/data/reference)")
     ref.set_defaults(run=_reference)
+
+
+def _add_tool_commands(sub) -> None:
     dash = sub.add_parser("dashboard", help="serve the rule designer with Voila on localhost")
     dash.add_argument("--port", type=int, default=8866)
     dash.add_argument("--open", action="store_true", help="open a browser")
@@ -397,8 +412,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--deals", type=_positive_int, default=200_000, help="deals per round")
     tr.add_argument("--rounds", type=_positive_int, default=None,
                     help="most damped best-response rounds (default 30; stops when the gap stops falling)")
-    tr.add_argument("--refine", type=int, default=None,
-                    help="refinement rounds on twice the deals (default 6)")
+    tr.add_argument("--refine", type=_count, default=None,
+                    help="refinement rounds on twice the deals, 0 or more (default 6)")
     tr.add_argument("--seed", type=int, default=20261129)
     tr.add_argument("--quiet", action="store_true")
     tr.set_defaults(run=_train)
@@ -415,7 +430,6 @@ def build_parser() -> argparse.ArgumentParser:
     rv.add_argument("--preset", default="2-4")
     rv.add_argument("--top", type=_count, default=5, help="best alternatives to list, 0 or more (default 5)")
     rv.set_defaults(run=_review)
-    return parser
 
 
 def _os_reason(err: OSError) -> str:

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats.apps import plots
-from cpstats.simulation.run import SimulationResult
+from cpstats.simulation import SimulationResult
 
 __all__ = ["write_report", "outcome_table", "scoring_table"]
 

@@ -6,9 +6,10 @@ the apps.
 """
 
 from cpstats.simulation.frequencies import natural_frequencies
-from cpstats.simulation.run import (BATCHES, REFERENCE_DIR, ROYALTY_ROWS, SimulationResult,
-                                    batch_count, compare, load_reference, load_result, save_result,
-                                    simulate)
+from cpstats.simulation.files import REFERENCE_DIR, load_reference, load_result, save_result
+from cpstats.simulation.result import SimulationResult
+from cpstats.simulation.run import compare, simulate
+from cpstats.simulation.summary import BATCHES, ROYALTY_ROWS, batch_count
 
 __all__ = ["simulate", "compare", "SimulationResult", "BATCHES", "ROYALTY_ROWS", "save_result",
            "load_result", "load_reference", "REFERENCE_DIR", "batch_count", "natural_frequencies"]

@@ -1,4 +1,5 @@
-"""The folder of a simulation run: its identity (``run.json``), finished blocks, and resume.
+"""Simulation files: a run's folder (its identity ``run.json``, finished blocks, resume) and saved
+results (:func:`save_result`, :func:`load_result`, the shipped reference results).
 
 A run is identified by a digest of everything that decides its numbers: variant, strategy (and
 ev tables), root seed, deals, block and batch plan, dealer. ``run.json`` holds the identity and
@@ -17,9 +18,12 @@ from pathlib import Path
 
 import numpy as np
 
+from cpstats._resources import REFERENCE_DIR
 from cpstats.errors import OptionError
+from cpstats.simulation.result import SimulationResult
 
-__all__ = ["IDENTITY_KEYS", "run_digest", "prepare_out", "write_block", "read_block"]
+__all__ = ["IDENTITY_KEYS", "run_digest", "prepare_out", "write_block", "read_block", "save_result",
+           "load_result", "load_reference", "REFERENCE_DIR"]
 
 #: What a run's numbers depend on; a resume with any of these changed is another run.
 IDENTITY_KEYS = ("variant", "strategy", "tables", "entropy", "spawn_key", "deals", "block_deals",
@@ -113,3 +117,35 @@ def read_block(out: Path, block: int, digest: str, keys: frozenset[str]) -> tupl
             return summary, False
     except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile):
         return None, True
+
+
+def save_result(result: SimulationResult, path: str | os.PathLike) -> Path:
+    """Save a result's summaries (``.npz``) and metadata (``.json`` beside it)."""
+    path = Path(path).with_suffix(".npz")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as fh:
+        np.savez_compressed(fh, **result.summary)
+    path.with_suffix(".json").write_text(json.dumps(result.metadata, indent=2))
+    return path
+
+
+def load_result(path: str | os.PathLike) -> SimulationResult:
+    """Load a result written by :func:`save_result` (summaries only: no settings to rescore)."""
+    from cpstats.rules.variant import load_variant
+
+    path = Path(path).with_suffix(".npz")
+    if not path.exists():
+        raise OptionError(f"no saved result at {str(path)!r}")
+    meta = json.loads(path.with_suffix(".json").read_text())
+    with np.load(path) as data:
+        summary = {k: data[k] for k in data.files}
+    return SimulationResult(load_variant(meta["variant"]), summary, meta)
+
+
+def load_reference(preset: str) -> SimulationResult:
+    """The shipped reference result of a preset (``cpstats/data/reference/PRESET.npz``), made by
+    ``cpstats reference``; opens instantly for notebooks and widgets."""
+    from cpstats.rules import get_preset
+
+    get_preset(preset)  # unknown names get the close-match error
+    return load_result(REFERENCE_DIR / f"{preset}.npz")

@@ -1,0 +1,291 @@
+"""The result of a simulation: merged summaries with tables as DataFrames, and rescoring."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from cpstats.errors import OptionError
+from cpstats.hands.naturals import NATURALS, natural_mask
+from cpstats.rules import Variant, resolve_variant
+from cpstats.settlement import settle_many
+from cpstats.simulation.stats import (VOLATILITY_Z, batch_mean_interval, moments_from_sums,
+                                      wilson_interval, z_value)
+from cpstats.simulation.summary import (ROYALTY_ROWS, batch_count, batch_of, hands_frame, merge,
+                                        net_summary, setting_summary, static_key, tie_gain)
+
+__all__ = ["SimulationResult"]
+
+_SESSION_HANDS = (100, 1_000, 10_000)
+
+
+@dataclass
+class SimulationResult:
+    """Merged summaries of a simulation, with tables as DataFrames.
+
+    Attributes
+    ----------
+    variant
+        The variant simulated.
+    summary
+        The merged additive summary arrays (counts and power sums).
+    metadata
+        Variant string, strategy, deals, root entropy, block size, package versions.
+    """
+
+    variant: Variant
+    summary: dict
+    metadata: dict
+    kept: list | None = field(default=None, repr=False)
+    out: Path | None = None
+
+    @property
+    def deals(self) -> int:
+        return int(self.summary["deals"])
+
+    @property
+    def hands(self) -> pd.DataFrame:
+        """One row per deal and seat (needs ``keep_hands=True``): built from the rows kept in
+        memory, or read back from the run's Parquet files when it was written to ``out=``."""
+        if self.kept:
+            v = self.variant
+            return pd.concat([hands_frame(v, k["settings"], k["declare"], k["surrender"], k["net"],
+                                          k["rake"], k["held"], k["first"]) for k in self.kept],
+                             ignore_index=True)
+        if self.out is None or not list(self.out.glob("hands-*.parquet")):
+            raise OptionError("hands are not kept: run simulate(..., keep_hands=True)")
+        return pd.concat([pd.read_parquet(p) for p in sorted(self.out.glob("hands-*.parquet"))],
+                         ignore_index=True)
+
+    def moments(self, confidence: float = 0.95) -> pd.DataFrame:
+        """Mean, SD, variance, skewness, kurtosis per seat; the mean's interval by batch means
+        with Student's t (``batches - 1`` degrees of freedom)."""
+        s = self.summary
+        m = moments_from_sums(self.deals, s["net_s1"], s["net_s2"], s["net_s3"], s["net_s4"])
+        _, se, half = batch_mean_interval(s["batch_sums"], s["batch_sizes"], confidence)
+        frame = pd.DataFrame({"seat": np.arange(self.variant.players), **m, "se": se})
+        frame["ci_low"] = frame["mean"] - half
+        frame["ci_high"] = frame["mean"] + half
+        frame["hit_frequency"] = s["hits"] / self.deals
+        frame["push_rate"] = s["pushes"] / self.deals
+        frame["volatility_index"] = VOLATILITY_Z * frame["sd"]
+        return frame
+
+    def sessions(self, hands: Sequence[int] = _SESSION_HANDS, confidence: float = 0.90) -> pd.DataFrame:
+        """Session intervals n*mu +- z*SD*sqrt(n) per seat."""
+        m = self.moments()
+        z = z_value(confidence)
+        rows = []
+        for n in hands:
+            for _, r in m.iterrows():
+                rows.append({"hands": n, "seat": int(r["seat"]), "expected": n * r["mean"],
+                             "low": n * r["mean"] - z * r["sd"] * np.sqrt(n),
+                             "high": n * r["mean"] + z * r["sd"] * np.sqrt(n)})
+        return pd.DataFrame(rows)
+
+    def naturals(self) -> pd.DataFrame:
+        """Natural frequencies per hand (held and declared) with Wilson intervals and exact values."""
+        from cpstats.hands.exact import exact_naturals
+
+        s = self.summary
+        hands = self.deals * self.variant.players * self.variant.hands_per_player
+        exact = exact_naturals(qka_front_straight=self.variant.naturals.qka_front_straight)
+        low, high = wilson_interval(s["natural_held"], hands)
+        return pd.DataFrame({"natural": list(NATURALS), "held": s["natural_held"],
+                             "frequency": s["natural_held"] / hands, "ci_low": low, "ci_high": high,
+                             "exact_probability": exact.set_index("natural")["probability"].reindex(
+                                 list(NATURALS)).to_numpy(),
+                             "declared": s["natural_declared"]})
+
+    def royalties(self) -> pd.DataFrame:
+        """Rate of each royalty row made, per played (non-fouled, non-natural, non-surrender) hand."""
+        s = self.summary
+        played = max(int(s["rows_played"]), 1)
+        low, high = wilson_interval(s["royalty_made"], played)
+        return pd.DataFrame({"row": list(ROYALTY_ROWS), "made": s["royalty_made"],
+                             "rate": s["royalty_made"] / played, "ci_low": low, "ci_high": high})
+
+    def scoops(self) -> pd.DataFrame:
+        """Scoop probability per pair of hands, and home-run rate per hand."""
+        s = self.summary
+        rows = []
+        h = s["scoops"].shape[0]
+        for a in range(h):
+            for b in range(h):
+                if s["pair_live"][a, b]:
+                    k, n = s["scoops"][a, b], s["pair_live"][a, b]
+                    low, high = wilson_interval(k, n)
+                    rows.append({"hand": a, "against": b, "scoops": int(k), "pairs": int(n),
+                                 "rate": k / n, "ci_low": float(low), "ci_high": float(high)})
+        frame = pd.DataFrame(rows)
+        frame.attrs["home_run_rate"] = (s["home_runs"] / self.deals).tolist()
+        return frame
+
+    def rates(self) -> pd.DataFrame:
+        """Foul, surrender and declaration rates per hand position."""
+        s = self.summary
+        out = []
+        for name in ("foul", "surrender", "declared"):
+            low, high = wilson_interval(s[name], self.deals)
+            out.append(pd.DataFrame({"rate": name, "hand": np.arange(len(s[name])), "count": s[name],
+                                     "frequency": s[name] / self.deals, "ci_low": low, "ci_high": high}))
+        return pd.concat(out, ignore_index=True)
+
+    def distribution(self) -> pd.DataFrame:
+        """Distribution of net units per seat: value, count and probability."""
+        s = self.summary
+        frame = pd.DataFrame(s["dist_counts"], columns=[f"seat_{i}" for i in range(s["dist_counts"].shape[1])])
+        frame.insert(0, "net", s["dist_values"])
+        for c in frame.columns[1:]:
+            frame[c.replace("seat", "p")] = frame[c] / self.deals
+        return frame
+
+    def house(self, hands_per_hour: float | None = None, confidence: float = 0.95) -> pd.DataFrame:
+        """The house's money: rake per hand, per hour and per seat, share of gross winnings,
+        break-even edge, jackpot drop; in a banked game the house edge and element of risk.
+
+        ``hands_per_hour`` defaults to the variant's pace (``rake.hands_per_hour``, 30). A time
+        charge (``rake=time``) is ``rake.amount`` per seat per hour whatever the pace: per hour it
+        is amount x seats, per hand amount x seats / hands_per_hour, so a faster game makes each
+        hand cheaper and the hourly figure does not move. The jackpot drop is taken per hand on
+        top of the rake and returns to the players as jackpots: it is shown apart and is not in
+        the rake, its share of gross or the break-even edge (the skill edge per hand a seat needs
+        to pay its share of the rake).
+
+        Banked games (the bank is seat 0): a player stakes one unit on each row before the deal
+        and adds nothing during the hand (surrender lowers a loss, it adds no wager), so the
+        initial wager and the total wagered are both B = 3 units, and house edge = element of
+        risk = -mu / 3, with mu a player's mean after the house's commission or fee (the
+        ``rake``, shared among the player seats). With every seat set by one strategy the game
+        with ties pushed is symmetric (mean exactly 0), so the bank's mean equals its mean gain
+        from winning ties, which the simulation records deal by deal: that control variate has
+        far less noise than the bank's own result (``house_edge_method``). Intervals: Student's
+        t on batch means.
+        """
+        v = self.variant
+        pace = v.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
+        if isinstance(pace, bool) or not isinstance(pace, (int, float, np.number)) \
+                or not np.isfinite(pace) or pace <= 0:
+            raise OptionError(f"hands_per_hour={pace!r} is invalid: a pace above 0 hands an hour")
+        pace = float(pace)
+        s = self.summary
+        seats = v.players
+        sizes = s["batch_sizes"]
+        rake, _, half = batch_mean_interval(s["batch_rake"], sizes, confidence)
+        rake = float(rake)
+        if v.rake.model.value == "time":  # the simulation charged it at the variant's own pace
+            rake += v.rake.amount * seats * (1 / pace - 1 / v.rake.hands_per_hour)
+        gross = float(s["gross"]) / self.deals
+        drop = float(v.rake.jackpot_drop)
+        row = {"hands_per_hour": pace, "rake_per_hand": rake, "rake_ci_low": rake - float(half),
+               "rake_ci_high": rake + float(half), "rake_per_hour": rake * pace,
+               "rake_per_seat_per_hand": rake / seats, "rake_per_seat_per_hour": rake * pace / seats,
+               "rake_share_of_gross": rake / gross if gross else np.nan,
+               "break_even_edge": rake / seats,
+               "jackpot_drop_per_hand": drop, "jackpot_drop_per_hour": drop * pace}
+        if v.bank.banked:
+            row.update(self._banked_edge(confidence))
+        return pd.DataFrame([row])
+
+    def _banked_edge(self, confidence: float) -> dict:
+        """House edge and element of risk of a banked game, per unit of the 3-unit wager."""
+        s = self.summary
+        opponents = max(self.variant.players - 1, 1)
+        wager = 3.0
+        if "batch_tie_gain" in s:
+            per_deal = s["batch_tie_gain"] + s["batch_rake"]
+            method = "control variate: the bank's gain from winning ties (the pushed game's mean is 0)"
+        else:  # results saved before the control variate was recorded
+            per_deal = s["batch_sums"][:, 0] + s["batch_rake"]
+            method = "raw mean of the bank's result"
+        edge, se, half = batch_mean_interval(per_deal / (opponents * wager), s["batch_sizes"], confidence)
+        edge, se, half = float(edge), float(se), float(half)
+        return {"initial_wager_units": wager, "house_edge": edge, "house_edge_se": se,
+                "house_edge_ci_low": edge - half, "house_edge_ci_high": edge + half,
+                "element_of_risk": edge, "bank_result_per_hand": edge * opponents * wager,
+                "house_edge_method": method}
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """Every summary table by name."""
+        return {"moments": self.moments(), "sessions": self.sessions(), "naturals": self.naturals(),
+                "royalties": self.royalties(), "scoops": self.scoops(), "rates": self.rates(),
+                "distribution": self.distribution(), "house": self.house()}
+
+    def rescore(self, other: Variant | str) -> "SimulationResult":
+        """The same deals and settings settled under another scoring system, royalties or rake.
+
+        Needs the settings: run with ``keep_hands=True``. The other variant must seat the same
+        hands (players and deal format). The settings stay those chosen for the simulated
+        variant: where the rules that move a setter's choices differ (scoring, royalties,
+        naturals, surrender...), the result says so in ``metadata["rescore_notes"]``, with every
+        rule that changed. Naturals of the new schedule are declared whenever a hand holds one
+        (the decision of ``greedy`` and ``random``; a natural pays more than playing the hand in
+        all but a few hands), surrender only where the hand surrendered and the new rules allow it.
+        """
+        v = resolve_variant(other)
+        if self.kept is None:
+            raise OptionError("rescore needs the settings: run simulate(..., keep_hands=True)")
+        if (v.players, v.hands_per_player) != (self.variant.players, self.variant.hands_per_player):
+            raise OptionError(f"rescore with {v} is invalid: it seats {v.players} players, "
+                              f"the simulation {self.variant.players}")
+        rules_key = static_key(v)
+        in_play = np.uint32(sum(1 << i for i, r in enumerate(v.kernel_tables()["natural_rank"]) if r >= 0))
+        deals, batches = self.deals, int(self.metadata.get("batches", batch_count(self.deals)))
+
+        def one(kept: dict) -> dict:
+            settings, surrender = kept["settings"], kept["surrender"]
+            size, h = settings.shape[:2]
+            if v.surrender_amount() is None:
+                surrender = np.zeros_like(surrender)
+            held = kept["held"]
+            if kept["rules"] != rules_key:
+                held = natural_mask(settings.reshape(-1, 13), qka_front_straight=v.naturals.qka_front_straight,
+                                    straight_flush_counts=v.naturals.straight_flush_counts,
+                                    check=False).reshape(size, h)
+            declared = np.where(surrender, 0, held & in_play).astype(np.uint32)
+            net, rake = settle_many(v, settings, naturals=declared, surrender=surrender)
+            batch = batch_of(kept["first"], size, deals, batches)
+            part = net_summary(net, rake, batch, batches, tie_gain(v, settings, declared, surrender, net))
+            if kept["rules"] == rules_key:
+                part.update(kept["static"])
+            else:
+                part.update(setting_summary(v, size, settings, surrender, declared, held))
+            return part
+
+        # The kernels release the GIL, so threads use every core; merging in block order keeps
+        # the result bit-identical to a serial pass.
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            parts = list(pool.map(one, self.kept))
+        total = None
+        for part in parts:
+            total = merge(total, part)
+        meta = dict(self.metadata, variant=str(v), rescored_from=str(self.variant),
+                    settings_variant=self.metadata.get("settings_variant", str(self.variant)),
+                    rescore_notes=_rescore_notes(self.variant, v, self.metadata.get("strategy")))
+        return SimulationResult(v, total, meta, kept=self.kept)
+
+
+def _rescore_notes(setting: Variant, other: Variant, strategy) -> list[str]:
+    """What a rescore changes: every rule component that differs, and whether the settings were
+    chosen for other rules than those now scored."""
+    before, after = setting.to_dict(), other.to_dict()
+    changed = [k for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)]
+    notes = [f"{k}: {_short(before.get(k))} -> {_short(after.get(k))}" for k in changed]
+    moves_play = [k for k in changed if k not in ("rake", "stakes", "name", "description")]
+    if moves_play:
+        notes.insert(0, f"settings are those {strategy} chose under {setting}, not under {other} "
+                        f"({', '.join(moves_play)} changed)")
+    return notes
+
+
+def _short(value) -> str:
+    text = json.dumps(value, sort_keys=True, default=str)
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -1,0 +1,117 @@
+"""The package's layout is its architecture: layers import one way, no circles, short modules.
+
+Layers, lowest first: cards, hands, rules, play (strategies and settlement), results
+(simulation), apps. ``cpstats.errors``, ``cpstats._version`` and ``cpstats._resources`` sit
+below them all; the package root re-exports the public API and is imported by nothing inside.
+Every import counts, at module level or inside a function.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "cpstats"
+LAYERS = {"errors": 0, "_version": 0, "_resources": 0, "cards": 1, "hands": 2, "rules": 3,
+          "strategies": 4, "settlement": 4, "simulation": 5, "apps": 6}
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 80
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = path
+    return out
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """The cpstats modules ``name`` imports (a package's import counts as its __init__)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]
+                                + ([base] if base else []))
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
+        else:
+            continue
+        found |= {t for t in targets if t.split(".")[0] == "cpstats" and t in known}
+    return found - {name}
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    return LAYERS[parts[1]] if len(parts) > 1 else None
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    modules = _modules()
+    return {name: _imports(name, path, set(modules)) for name, path in modules.items()}
+
+
+def test_every_subpackage_has_a_layer(graph):
+    tops = {m.split(".")[1] for m in graph if m != "cpstats"}
+    assert tops <= set(LAYERS), tops - set(LAYERS)
+
+
+def test_imports_never_point_up_a_layer(graph):
+    upward = [f"{a} -> {b}" for a, targets in graph.items() for b in targets
+              if a != "cpstats" and (b == "cpstats" or _layer(b) > _layer(a))]
+    assert not upward, "\n".join(sorted(upward))
+
+
+def test_no_import_circles(graph):
+    """Depth-first search for a back edge; the circle found is named."""
+    state: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> list[str] | None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt] if nxt in path else path + [nxt]
+            if nxt not in state and (found := visit(nxt, path + [nxt])):
+                return found
+        state[node] = 2
+        return None
+
+    for start in sorted(graph):
+        if start not in state and (circle := visit(start, [start])):
+            pytest.fail("import circle: " + " -> ".join(circle))
+
+
+def test_modules_are_read_in_one_sitting():
+    long = {str(p.relative_to(PACKAGE)): n for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
+    assert not long, long
+
+
+def _code_lines(node: ast.FunctionDef) -> int:
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    return body[-1].end_lineno - body[0].lineno + 1 if body else 0
+
+
+def test_functions_fit_on_a_screen_outside_kernels():
+    long = [f"{p.relative_to(PACKAGE)}:{n.name} ({_code_lines(n)} lines)"
+            for p in PACKAGE.rglob("*.py") for n in ast.walk(ast.parse(p.read_text()))
+            if isinstance(n, ast.FunctionDef) and _code_lines(n) > MAX_FUNCTION_LINES
+            and not any("njit" in ast.unparse(d) for d in n.decorator_list)]
+    assert not long, long
+
+
+def test_the_import_check_sees_a_circle_and_an_upward_import(tmp_path):
+    """The checks above can fail: a two-module circle and an import from apps into cards."""
+    graph = {"cpstats.cards.a": {"cpstats.cards.b"}, "cpstats.cards.b": {"cpstats.cards.a"}}
+    with pytest.raises(pytest.fail.Exception, match="import circle"):
+        test_no_import_circles(graph)
+    with pytest.raises(AssertionError, match="cpstats.cards.a -> cpstats.apps.cli"):
+        test_imports_never_point_up_a_layer({"cpstats.cards.a": {"cpstats.apps.cli"}})
