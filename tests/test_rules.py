@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.rules import NATURAL_TABLES, ROYALTY_TABLES, get_preset, preset_names, presets
-from cpstats.rules import CATEGORIES, NATURAL_NAMES, ROYALTY_ROWS, SCOOP, AcesBet, Bank, BankMode, Deal, HandOrdering, Misset, NaturalSchedule, NaturalSettlement, Naturals, Rake, RakeModel, RoyaltyMode, RoyaltyPayment, Royalties, RoyaltySchedule, Scoring, ScoringParams, Stakes, Surrender, Variant, load_variant
+from cpstats.rules import CATEGORIES, NATURAL_NAMES, ROYALTY_ROWS, SCOOP, AcesBet, Bank, BankMode, Deal, HandOrdering, Misset, NaturalSchedule, NaturalSettlement, Naturals, Rake, RakeModel, RoyaltyMode, RoyaltyPayment, Royalties, RoyaltySchedule, Scoring, ScoringParams, ScoringRules, Stakes, Surrender, Variant, load_variant
 
 
 def option_error(message: str) -> ContextManager[pytest.ExceptionInfo[OptionError]]:
@@ -261,12 +261,12 @@ def test_scoop_values(system: str, scoop: int) -> None:
 
 def test_sc_2_4_two_of_three_nets_2() -> None:
     params = get_preset("2-4").scoring_params()
-    assert 2 * params.row - params.row + params.majority == 2  # 000: Bob pays Amy 2
+    assert params.front + params.back - params.middle + params.majority == 2  # 000: Bob pays Amy 2
 
 
 def test_sc_1_6_two_of_three_nets_1() -> None:
     params = get_preset("1-6").scoring_params()
-    assert 2 * params.row - params.row + params.majority == 1  # 000: Bob pays Amy 1
+    assert params.front + params.back - params.middle + params.majority == 1  # 000: Bob pays Amy 1
 
 
 def test_sc_1_4_has_no_overall_unit() -> None:
@@ -308,8 +308,13 @@ def test_sc_race_11_scoop_point_only_four_handed() -> None:
 
 
 def test_scoring_params_array() -> None:
+    """Slots 0-7 keep their places (issue 15.1 appends the middle's and back's points and the
+    home run's table size): front, majority, scoop bonus and multiplier, home-run bonus and
+    multiplier, totals first, race target."""
     array = get_preset("1-6").scoring_params().to_array()
-    assert array.dtype == np.float64 and array.tolist() == [1, 0, 3, 1, 0, 1, 0, 0]
+    assert array.dtype == np.float64 and array.tolist() == [1, 0, 3, 1, 0, 1, 0, 0, 1, 1, 3]
+    custom = load_variant("mandarin(scoring.front=1,scoring.middle=2,scoring.back=3)")
+    assert custom.scoring_params().to_array().tolist() == [1, 0, 0, 2, 0, 3, 0, 0, 2, 3, 4]
 
 
 def test_sc_stakes_matrix() -> None:
@@ -319,6 +324,214 @@ def test_sc_stakes_matrix() -> None:
     assert str(v) == "2-4(stakes=0:100:10:10/100:0:10:10/10:10:0:10/10:10:10:0)"
     assert load_variant(str(v)) == v
     assert get_preset("2-4").stakes_array().tolist() == np.ones((4, 4)).tolist()
+
+
+# -- issue 15.1: every number of a scoring system is an option ---------------------------------
+
+#: A value for each scoring number that no preset system uses, and the number's preset value.
+SCORING_CHANGES = [
+    ("front", 2, 1), ("middle", 2, 1), ("back", 3, 1), ("majority", 2, 1), ("scoop_bonus", 5, 0),
+    ("scoop_multiplier", 2, 1), ("home_run_bonus", 3, 0), ("home_run_multiplier", 2, 1),
+    ("home_run_players", 4, 3), ("totals_first", True, False), ("race_target", 15, 0),
+]
+
+
+@pytest.mark.parametrize("name, value, before", SCORING_CHANGES)
+def test_each_scoring_number_is_an_option(name: str, value: object, before: object) -> None:
+    """issue 15.1: ``scoring.<number>`` reaches every number from the string and from
+    ``replace``, and the variant prints as the preset plus that number."""
+    base = get_preset("2-4")
+    assert getattr(base.scoring, name) == before
+    text = f"2-4(scoring.{name}={_text(value)})"
+    v = load_variant(text)
+    assert getattr(v.scoring, name) == value and v.scoring.system is Scoring.SC_2_4
+    assert str(v) == text and load_variant(str(v)) == v
+    assert base.replace(**{f"scoring__{name}": value}) == v
+    assert base.replace(**{f"scoring.{name}": value}) == v
+    assert Variant.from_dict(v.to_dict()) == v and Variant.from_json(v.to_json()) == v
+
+
+def test_scoring_examples_of_the_issue() -> None:
+    """issue 15.1: the issue's examples; a number written equal to the preset's is not printed."""
+    v = load_variant("2-4(scoring.scoop_bonus=5)")
+    assert v.scoring_params().scoop_value == 9 and str(v) == "2-4(scoring.scoop_bonus=5)"
+    game = load_variant("1-6(scoring.front=1,scoring.middle=2,scoring.back=3)")
+    assert game.scoring_params().rows == (1, 2, 3) and game.scoring_params().scoop_value == 9
+    assert str(game) == "1-6(scoring.middle=2,scoring.back=3)" and load_variant(str(game)) == game
+    custom = load_variant("2-4(scoring.scoop_bonus=5,royalties=R-FUTUREBET,royalties.front_trips=10)")
+    assert str(custom) == "2-4(scoring.scoop_bonus=5,royalties=R-FUTUREBET,royalties.front_trips=10)"
+
+
+def test_a_scoring_id_names_its_numbers() -> None:
+    """issue 15.1: each preset's scoring is its ID with the ID's numbers (SCORING_PARAMS);
+    ``scoring=`` sets every number, and the numbers written apply after it in any order."""
+    from cpstats.rules import SCORING_PARAMS
+
+    for name in preset_names():
+        scoring = get_preset(name).scoring
+        assert scoring.params() == SCORING_PARAMS[scoring.system] and str(get_preset(name)) == name
+    v = load_variant("2-4(scoring.scoop_bonus=5,scoring=SC-TW)")
+    assert (v.scoring.system, v.scoring.scoop_bonus, v.scoring.scoop_multiplier) == (
+        Scoring.SC_TW, 5, 2)
+    assert str(v) == "2-4(scoring=SC-TW,scoring.scoop_bonus=5)"
+    assert load_variant("2-4(scoring.middle=2,scoring=SC-1-6)").scoring == ScoringRules(
+        "SC-1-6", middle=2)
+    assert get_preset("1-6").replace(scoring="SC-2-4").scoring == ScoringRules(system="SC-2-4")
+    assert load_variant("2-4(scoring.system=SC-1-6)") == load_variant("2-4(scoring=SC-1-6)")
+
+
+def test_scoring_row_sets_all_three_rows() -> None:
+    """issue 15.1: ``scoring.row`` is every row's points at once; equal rows print as it."""
+    v = load_variant("2-4(scoring.row=2)")
+    assert v.scoring_params().rows == (2, 2, 2) and v.scoring_params().scoop_value == 7
+    assert load_variant("2-4(scoring.front=2,scoring.middle=2,scoring.back=2)") == v
+    assert str(v) == "2-4(scoring.row=2)"
+    assert str(load_variant("2-4(scoring.row=2,scoring.back=3)")) == (
+        "2-4(scoring.front=2,scoring.middle=2,scoring.back=3)")
+
+
+def test_scoring_component_given_loosely() -> None:
+    """issue 15.1: ``scoring`` takes an ID, a mapping or a :class:`ScoringRules`."""
+    rules = ScoringRules(system="SC-1-6", back=3)
+    assert Variant(scoring=rules) == Variant(scoring={"system": "sc-1-6", "back": 3})
+    assert Variant(scoring="SC-1-6").scoring == ScoringRules(system=Scoring.SC_1_6)
+    assert get_preset("2-4").replace(scoring=rules).scoring == rules
+    assert str(Variant(scoring=rules)) == "basic(scoring=SC-1-6,scoring.back=3)"
+
+
+@settings(max_examples=200, deadline=None)
+@given(preset=st.sampled_from(preset_names()),
+       numbers=st.fixed_dictionaries({}, optional={
+           **{n: st.integers(1, 9) | st.floats(0.125, 20).map(lambda x: round(x * 8) / 8)
+              for n in ("front", "middle", "back", "scoop_multiplier", "home_run_multiplier")},
+           **{n: st.integers(0, 9) | st.floats(0, 20).map(lambda x: round(x * 8) / 8)
+              for n in ("majority", "scoop_bonus", "home_run_bonus")},
+           "home_run_players": st.sampled_from([3, 4]), "totals_first": st.booleans(),
+           "race_target": st.integers(0, 50)}))
+def test_any_scoring_numbers_round_trip(preset: str, numbers: dict[str, object]) -> None:
+    """issue 15.1: any valid numbers survive the string, ``replace``, dict and JSON round trips,
+    and the string names only the numbers that differ from the preset's."""
+    overrides = {f"scoring.{k}": v for k, v in numbers.items()}
+    try:
+        v = get_preset(preset).replace(**overrides)
+    except OptionError:
+        reject()  # e.g. a home run below a scoop, or at a table too small for it
+    assert load_variant(str(v)) == v and hash(load_variant(str(v))) == hash(v)
+    assert Variant.from_dict(v.to_dict()) == v and Variant.from_json(v.to_json()) == v
+    for name, value in numbers.items():
+        assert getattr(v.scoring, name) == value
+    named = {k.split("=")[0] for k in str(v).partition("(")[2].rstrip(")").split(",") if k}
+    changed = {f"scoring.{n}" for n, value in numbers.items()
+               if getattr(get_preset(preset).scoring, n) != value}
+    assert named - {"scoring.row"} <= changed | {"scoring.front", "scoring.middle", "scoring.back"}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("2-4(scoring.front=0)", "scoring.front=0 is invalid: points must be > 0"),
+    ("2-4(scoring.row=-1)", "scoring.front=-1 is invalid: points must be > 0"),
+    ("2-4(scoring.majority=-1)", "scoring.majority=-1 is invalid: units must be >= 0"),
+    ("2-4(scoring.scoop_bonus=-2)", "scoring.scoop_bonus=-2 is invalid: units must be >= 0"),
+    ("2-4(scoring.scoop_multiplier=0.5)",
+     "scoring.scoop_multiplier=0.5 is invalid: multipliers must be >= 1"),
+    ("taiwanese(scoring.home_run_multiplier=0)",
+     "scoring.home_run_multiplier=0 is invalid: multipliers must be >= 1"),
+    ("taiwanese(scoring.scoop_multiplier=5)", "scoring.home_run_multiplier=4 is invalid: a home "
+     "run pays at least a scoop: its multiplier replaces the scoop's and must be >= "
+     "scoring.scoop_multiplier=5"),
+    ("2-4(scoring.home_run_bonus=1,scoring.scoop_multiplier=2)",
+     "scoring.home_run_multiplier=1 is invalid: a home run pays at least a scoop"),
+    ("2-4(scoring.home_run_players=2)",
+     "scoring.home_run_players=2 is invalid: 3 or 4 players (heads-up, a home run is a scoop)"),
+    ("2-4(scoring.home_run_players=3.5)",
+     "scoring.home_run_players=3.5 is invalid: expected a whole number"),
+    ("2-4(scoring.home_run_bonus=3,players=2)",
+     "players=2 is invalid: the home run of scoring=SC-2-4 needs at least 3 players"),
+    ("taiwanese(scoring.home_run_players=4,players=3)",
+     "players=3 is invalid: the home run of scoring=SC-TW needs at least 4 players"),
+    ("2-4(scoring.totals_first=maybe)", "scoring.totals_first='maybe' is invalid: expected true"),
+    ("2-4(scoring.back=x)", "scoring.back='x' is invalid: expected a number"),
+    ("2-4(scoring.back=1e10)", "scoring.back=10000000000.0 is invalid: points must be at most"),
+    ("2-4(scoring.scop_bonus=5)", "scoring.scop_bonus='5' is invalid: unknown option (did you "
+     "mean 'scoring.scoop_bonus'"),
+    ("2-4(scoring.midle=2)", "(did you mean 'scoring.middle'"),
+])
+def test_scoring_number_refusals(text: str, message: str) -> None:
+    """issue 15.1: the rulebook's limits (section 3), one line naming the number and the limit;
+    unknown keys get "did you mean"."""
+    with option_error(message):
+        load_variant(text)
+
+
+def test_scoring_component_refusals() -> None:
+    """issue 15.1: the same limits from the API: mappings, ``replace`` and the component."""
+    with option_error("scoring.scop_bonus=5 is invalid: unknown option (did you mean 'scoop_bonus'"):
+        Variant(scoring={"scop_bonus": 5})
+    with option_error("scoring.middle=0 is invalid: points must be > 0"):
+        get_preset("2-4").replace(scoring__middle=0)
+    with option_error("scoring.home_run_multiplier=1.5 is invalid: a home run pays at least"):
+        ScoringRules(system="SC-TW", home_run_multiplier=1.5)
+    with option_error("scoring.totals_first='yes' is invalid: expected True or False"):
+        ScoringRules(totals_first="yes")  # type: ignore[arg-type]
+    with option_error("scoring=7 is invalid: expected a ScoringRules"):
+        Variant(scoring=7)  # type: ignore[arg-type]
+
+
+def test_home_run_off_and_fewest_players() -> None:
+    """issue 15.1: a home run written as numbers needs its table size like a preset's;
+    ``home_run=false`` turns it off, and without one any table size goes."""
+    v = load_variant("2-4(scoring.home_run_bonus=3,scoring.home_run_players=4)")
+    assert v.scoring.fewest_players == 4 and v.scoring_params().home_run_bonus == 3
+    off = load_variant("2-4(scoring.home_run_bonus=3,players=2,home_run=false)")
+    assert off.scoring_params().has_home_run is False
+    assert get_preset("2-4").scoring.fewest_players == 2
+    assert get_preset("mandarin").scoring.fewest_players == 4
+    assert load_variant("taiwanese(scoring.home_run_multiplier=2)").scoring.fewest_players == 3
+
+
+def test_scoring_numbers_move_the_scoop_and_what_follows_it() -> None:
+    """issue 15.1: a scoop's value follows the numbers, and so do the mis-set penalty (a
+    scoop, 000) and NS-AUTOWIN's payouts (worth a scoop); the standard surrender stays the
+    ID's (002)."""
+    v = load_variant("2-4(scoring.back=3,scoring.scoop_bonus=2)")
+    assert v.scoring_params().scoop_value == 1 + 1 + 3 + 1 + 2 == v.misset_points()
+    auto = load_variant("thirteen-card(scoring.scoop_multiplier=2)")
+    assert auto.kernel_tables()["natural_payout"][NATURAL_NAMES.index("dragon")] == 8
+    assert load_variant("2-4(scoring.scoop_bonus=5,surrender=standard)").surrender_amount() == 2
+
+
+def test_royalty_amounts_are_options() -> None:
+    """issue 15.1: every royalty amount (hand and row) is reachable from the string and from
+    ``replace``, printed as the schedule plus the amounts that differ."""
+    base = get_preset("futurebet-2-4")
+    for row in ROYALTY_ROWS:
+        text = f"futurebet-2-4(royalties.{row}=11)"
+        v = load_variant(text)
+        assert getattr(v.royalties, row) == 11 and str(v) == text
+        assert base.replace(**{f"royalties__{row}": 11}) == v
+    with option_error("royalties.back_quad='3' is invalid: unknown option (did you mean "
+                      "'royalties.back_quads'"):
+        get_preset("2-4").replace(royalties__back_quad=3)
+
+
+def test_natural_payouts_are_options_printed_one_by_one() -> None:
+    """issue 15.1: every natural's payout is reachable from the string and from ``replace``; a
+    variant that changes some prints as the schedule plus those payouts (``naturals.payouts``
+    only for a ranking of the user's own)."""
+    base = get_preset("taiwanese")
+    for name in NATURAL_NAMES:
+        text = f"taiwanese(naturals.{name}=99)"
+        v = load_variant(text)
+        assert dict(v.naturals.payouts)[name] == 99 and str(v) == text
+        assert base.replace(**{f"naturals__{name}": 99}) == v and load_variant(str(v)) == v
+    removed = load_variant("taiwanese(naturals.dragon=0)")
+    assert "dragon" not in dict(removed.naturals.payouts)
+    assert str(removed) == "taiwanese(naturals.dragon=0)"
+    ranked = load_variant("2-4(naturals.payouts=dragon:13/six_pairs:30)")
+    assert str(ranked) == "2-4(naturals.payouts=dragon:13/six_pairs:30)"
+    assert load_variant(str(ranked)) == ranked
+    with option_error("naturals.dragn='20' is invalid: unknown option (did you mean "
+                      "'naturals.dragon'"):
+        load_variant("2-4(naturals.dragn=20)")
 
 
 # -- section 6 and the deal -------------------------------------------------------------------
@@ -416,7 +629,7 @@ def test_presets_dataframe() -> None:
 
 def test_basic_is_the_default_variant() -> None:
     assert get_preset("basic") == Variant() and str(Variant()) == "basic"
-    assert get_preset("basic").scoring is Scoring.SC_1_1_1
+    assert get_preset("basic").scoring.system is Scoring.SC_1_1_1
 
 
 @pytest.mark.parametrize("name, scoring", [
@@ -425,7 +638,8 @@ def test_basic_is_the_default_variant() -> None:
     ("mandarin", "SC-MANDARIN"), ("race-to-11", "SC-RACE-11"), ("pagat-casino", "SC-1-6-HR"),
 ])
 def test_preset_scoring(name: str, scoring: str) -> None:
-    assert get_preset(name).scoring.value == scoring
+    assert get_preset(name).scoring.system.value == scoring
+    assert get_preset(name).scoring == ScoringRules(system=scoring)
 
 
 def test_futurebet_presets() -> None:
@@ -573,6 +787,13 @@ OPTIONAL = {
     "aces.payouts": st.lists(SMALL, min_size=4, max_size=4).map(sorted),
     **{f"royalties.{row}": SMALL | st.just(1.5) for row in ROYALTY_ROWS},
     **{f"naturals.{name}": st.integers(0, 60) | st.just("scoop") for name in NATURAL_NAMES},
+    **{f"scoring.{n}": st.integers(1, 5) | st.just(0.5) for n in ("row", "front", "middle", "back")},
+    **{f"scoring.{n}": st.integers(0, 5) | st.just(2.5)
+       for n in ("majority", "scoop_bonus", "home_run_bonus", "race_target")},
+    **{f"scoring.{n}": st.integers(1, 5) | st.just(1.5)
+       for n in ("scoop_multiplier", "home_run_multiplier")},
+    "scoring.home_run_players": st.sampled_from([3, 4]),
+    "scoring.totals_first": st.booleans(),
 }
 RAKES = st.one_of(
     st.just({"rake": "none"}),
@@ -703,11 +924,17 @@ def test_sc_1_6_hr_without_home_run() -> None:
         load_variant("pagat-casino(home_run=false)")
 
 
-def test_race_target_only_for_sc_race_11() -> None:
-    with option_error("race_target=15 is invalid: only scoring=SC-RACE-11"):
-        load_variant("2-4(race_target=15)")
-    with option_error("race_target=0 is invalid: points must be >= 1"):
-        load_variant("race-to-11(race_target=0)")
+def test_race_target_is_a_scoring_number() -> None:
+    """Issue 15.1: the race target is one of the scoring's numbers (0: no race), written
+    ``scoring.race_target`` or, as before, ``race_target``."""
+    v = load_variant("race-to-11(race_target=15)")
+    assert v == load_variant("race-to-11(scoring.race_target=15)")
+    assert str(v) == "race-to-11(scoring.race_target=15)" and v.scoring.race_target == 15
+    assert load_variant("2-4(race_target=15)").scoring_params().race_target == 15
+    with option_error("scoring.race_target=-1 is invalid: points must be >= 0"):
+        load_variant("race-to-11(race_target=-1)")
+    with option_error("scoring.race_target=7.5 is invalid: expected a whole number"):
+        load_variant("race-to-11(scoring.race_target=7.5)")
 
 
 def test_surrender_without_a_standard_amount() -> None:

@@ -36,6 +36,17 @@ EXTRA_VARIANTS = [
     get_preset("pagat-casino").replace(players=3),
 ]
 
+#: Issue 15.1: custom scorings (each number an option) against the reference.
+SCORING_VARIANTS = [
+    "2-4(scoring.front=1,scoring.middle=2,scoring.back=3)",
+    "pagat-typical(scoring.front=1,scoring.middle=2,scoring.back=3,royalty_mode=RM-ALWAYS)",
+    "2-4(scoring.scoop_bonus=5,royalties=R-FUTUREBET,royalties.front_trips=10)",
+    "1-6(scoring.home_run_multiplier=3,scoring.home_run_bonus=1,royalties=R-TW)",
+    "taiwanese(scoring.home_run_players=4,scoring.row=0.5,scoring.majority=0.25)",
+    "2-4-total(scoring.front=0.5,scoring.back=2.5,royalties=R-PAGAT-PRINTABLE)",
+    "race-to-11(scoring.race_target=21,scoring.scoop_bonus=2,scoring.back=2)",
+]
+
 
 def random_deals(variant, n: int, rng: np.random.Generator):
     """Random legal-or-foul settings with some declared naturals, surrenders and stacks.
@@ -85,6 +96,13 @@ def test_engine_equals_reference(name):
 @pytest.mark.parametrize("variant", EXTRA_VARIANTS, ids=str)
 def test_engine_equals_reference_other_rules(variant):
     _differential(variant, 1_000, seed=7)
+
+
+@pytest.mark.parametrize("variant", SCORING_VARIANTS)
+def test_engine_equals_reference_custom_scoring(variant):
+    """issue 15.1: rows paying their own points, a scoop bonus of 5, a home-run multiplier,
+    fractional numbers, totals first and a custom race settle alike in both, deal by deal."""
+    _differential(variant, 1_000, seed=15)
 
 
 @pytest.mark.parametrize("name", ["pagat-typical", "banked", "thirteen-card"])

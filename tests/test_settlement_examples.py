@@ -240,3 +240,112 @@ def test_s_bank_wins_ties_and_pays_royalties():
     assert result.net.tolist() == [-3.0, 3.0]
     assert result.house == -3.0
     assert _engine("banked(players=2)", [bank, player])[0].tolist() == [-3.0, 3.0]
+
+
+# -- issue 15.1: the scoring's numbers as options, each worked by hand --------------------------
+
+def _both(variant, hands):
+    """The reference's nets and the engine's, which must agree."""
+    ref = settle(variant, hands).net.tolist()
+    assert _engine(variant, hands)[0].tolist() == ref
+    return ref
+
+
+def test_scoring_rows_pay_their_own_points_1_2_3():
+    """issue 15.1, ``scoring.front/middle/back``: Amy and Bob in a 1-2-3 game scored 2-4.
+
+    Amy wins the front (1) and the back (3), loses the middle (2): 1 - 2 + 3 = 2, plus the
+    majority unit for two rows: Bob pays Amy 3 (2 under plain 2-4). Written as all three rows
+    it prints as the preset plus the changed rows only.
+    """
+    variant = "2-4(players=2,scoring.front=1,scoring.middle=2,scoring.back=3)"
+    assert _both(variant, [AMY, BOB]) == [3.0, -3.0]
+    row = settle(variant, [AMY, BOB]).pairs.iloc[0]
+    assert (row.points, row.bonuses) == (2.0, 1.0)
+    assert _both("2-4(players=2,scoring.front=3,scoring.back=1)", [AMY, BOB]) == [4.0, -4.0]
+
+
+def test_scoring_row_sets_every_row():
+    """issue 15.1, ``scoring.row=2``: every row pays 2. Amy: 2 - 2 + 2 = 2, plus the majority
+    unit 1: Bob pays Amy 3."""
+    assert _both("2-4(players=2,scoring.row=2)", [AMY, BOB]) == [3.0, -3.0]
+
+
+def test_scoring_majority_unit():
+    """issue 15.1, ``scoring.majority=3``: Amy wins two rows: 1 - 1 + 1 + 3 = 4. Under 1-6
+    (majority 0) with the same unit added: 1 + 3 = 4 as well."""
+    assert _both("2-4(players=2,scoring.majority=3)", [AMY, BOB]) == [4.0, -4.0]
+    assert _both("1-6(players=2,scoring.majority=3)", [AMY, BOB]) == [4.0, -4.0]
+
+
+def test_scoring_scoop_bonus_5():
+    """issue 15.1, ``scoring.scoop_bonus=5`` on 2-4: A scoops B (no royalties in 2-4): 3 rows
+    + 1 majority + 5 = 9 (a plain 2-4 scoop is 4)."""
+    assert _both("2-4(players=2)", [TRIPS_A, WEAK_B]) == [4.0, -4.0]
+    assert _both("2-4(players=2,scoring.scoop_bonus=5)", [TRIPS_A, WEAK_B]) == [9.0, -9.0]
+
+
+def test_scoring_scoop_multiplier():
+    """issue 15.1, ``scoring.scoop_multiplier=3`` on basic (1 per row): A scoops B: 3 x 3 = 9;
+    Amy and Bob (no scoop) stay at 1."""
+    assert _both("basic(players=2,scoring.scoop_multiplier=3)", [TRIPS_A, WEAK_B]) == [9.0, -9.0]
+    assert _both("basic(players=2,scoring.scoop_multiplier=3)", [AMY, BOB]) == [1.0, -1.0]
+
+
+def test_scoring_home_run_bonus_and_players():
+    """issue 15.1, ``scoring.home_run_bonus=2`` on 1-6, three-handed (A scoops B and C; C
+    scoops B, see :func:`test_sc_tw_scoop_and_home_run`).
+
+    A's home run: each pays 3 rows + 3 + 2 = 8; C's plain scoop of B: 6. Nets: A 16,
+    B -8 - 6 = -14, C -8 + 6 = -2. With ``scoring.home_run_players=4`` the home run needs four
+    players: three-handed that is refused, and off (``home_run=false``) A collects only 6 + 6.
+    """
+    hands = [TRIPS_A, WEAK_B, MID_C]
+    assert _both("1-6(players=3,scoring.home_run_bonus=2)", hands) == [16.0, -14.0, -2.0]
+    with pytest.raises(OptionError, match="players=3 is invalid: the home run of scoring=SC-1-6 "
+                                          "needs at least 4 players"):
+        settle("1-6(players=3,scoring.home_run_bonus=2,scoring.home_run_players=4)", hands)
+    off = "1-6(players=3,scoring.home_run_bonus=2,scoring.home_run_players=4,home_run=false)"
+    assert _both(off, hands) == [12.0, -12.0, 0.0]
+
+
+def test_scoring_home_run_multiplier():
+    """issue 15.1, ``scoring.home_run_multiplier=3`` on 1-6, three-handed: A's home run pays
+    (3 rows + 3) x 3 = 18 from each; C's plain scoop of B stays 6 (scoop multiplier 1).
+    Nets: A 36, B -18 - 6 = -24, C -18 + 6 = -12."""
+    hands = [TRIPS_A, WEAK_B, MID_C]
+    assert _both("1-6(players=3,scoring.home_run_multiplier=3)", hands) == [36.0, -24.0, -12.0]
+
+
+TOTALS_A = "Kc Kd 2c / Ah Ad 7c 7d 3s / Qs Qh Qd 9s 9h"
+TOTALS_B = "5c 6d 8h / Jc Jd 4c 4d 2s / Ts Th Tc Td 3c"
+
+
+def test_scoring_totals_first():
+    """issue 15.1, ``scoring.totals_first`` with R-PAGAT-TYPICAL (back quads 4 instead of 1).
+
+    A wins the front (KK) and the middle (aces up); B wins the back with four tens. Points
+    1 + 1 - 1 = 1, B's quads add 3: A's total is -2. Rows first (2-4), A's two rows earn the
+    majority unit: -2 + 1 = -1. Totals first, B's higher total earns it: -2 - 1 = -3.
+    """
+    rows_first = "2-4(players=2,royalties=R-PAGAT-TYPICAL)"
+    assert _both(rows_first, [TOTALS_A, TOTALS_B]) == [-1.0, 1.0]
+    assert _both(rows_first[:-1] + ",scoring.totals_first=true)", [TOTALS_A, TOTALS_B]) == [-3.0, 3.0]
+
+
+def test_scoring_royalty_on_rows_paying_more():
+    """issue 15.1 (decision): an "instead of 1" royalty replaces the row's first point. The same
+    deal in a 1-2-3 game: points 1 + 2 - 3 = 0, B's quads add 4 - 1 = 3 on top of the back's
+    3: A's total -3, plus the majority unit for A's two rows: -2."""
+    variant = "2-4(players=2,royalties=R-PAGAT-TYPICAL,scoring.middle=2,scoring.back=3)"
+    assert _both(variant, [TOTALS_A, TOTALS_B]) == [-2.0, 2.0]
+
+
+def test_scoring_race_target():
+    """issue 15.1, ``scoring.race_target``: in a race the scoop bonus is 000's fourth point,
+    earned four-handed only. 1-6 raced to 11, three-handed: A scoops B and C, C scoops B, each
+    for the 3 rows alone: A 6, B -6, C 0 (the deal game 1-6 pays each scoop 6: A 12)."""
+    hands = [TRIPS_A, WEAK_B, MID_C]
+    assert _both("1-6(players=3)", hands) == [12.0, -12.0, 0.0]
+    assert _both("1-6(players=3,scoring.race_target=11)", hands) == [6.0, -6.0, 0.0]
+    assert _both("race-to-11(players=3,race_target=21)", hands) == [6.0, -6.0, 0.0]

@@ -10,7 +10,7 @@ hands by category; they never rank cards).
 """
 
 from cpstats.rules.components import (SCORING_PARAMS, STANDARD_SURRENDER, Naturals, Royalties,
-                                      ScoringParams)
+                                      ScoringParams, ScoringRules)
 from cpstats.rules.house import AcesBet, Bank, BankMode, Misset, Rake, RakeModel, Stakes, Surrender
 from cpstats.rules.ids import (CATEGORIES, NATURAL_NAMES, ROYALTY_CATEGORY, ROYALTY_ROW_INDEX,
                                ROYALTY_ROWS, SCOOP, Deal, HandOrdering, NaturalSchedule,
@@ -23,7 +23,8 @@ from cpstats.rules.variant import Variant, get_preset, load_variant, presets, re
 __all__ = ["Scoring", "RoyaltySchedule", "RoyaltyPayment", "RoyaltyMode", "NaturalSchedule",
            "NaturalSettlement", "BankMode", "RakeModel", "HandOrdering", "Deal", "ROYALTY_ROWS",
            "ROYALTY_ROW_INDEX", "ROYALTY_CATEGORY", "NATURAL_NAMES", "CATEGORIES", "SCOOP",
-           "ScoringParams", "SCORING_PARAMS", "STANDARD_SURRENDER", "Royalties", "Naturals",
+           "ScoringParams", "ScoringRules", "SCORING_PARAMS", "STANDARD_SURRENDER", "Royalties",
+           "Naturals",
            "Surrender", "Misset", "AcesBet", "Bank", "Rake", "Stakes", "Variant", "load_variant",
            "resolve_variant", "ROYALTY_TABLES", "NATURAL_TABLES", "BAD_BEAT_001", "presets",
            "preset_names", "get_preset"]

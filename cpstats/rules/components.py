@@ -1,9 +1,18 @@
-"""The scoring systems' numbers and the schedule components :class:`Royalties` and :class:`Naturals`.
+"""The scoring systems' numbers and the components :class:`ScoringRules`, :class:`Royalties` and
+:class:`Naturals`.
 
 Each component is a frozen dataclass that checks itself in ``__post_init__`` (raising
 :class:`~cpstats.errors.OptionError` naming the field, the value and what is allowed) and fills
-what it is not given from its schedule in :mod:`cpstats.rules.schedules`. The section-6
+what it is not given from its rulebook ID: a scoring system's numbers from
+:data:`SCORING_PARAMS`, a schedule's amounts from :mod:`cpstats.rules.schedules`. The section-6
 components are in :mod:`cpstats.rules.house`; :class:`~cpstats.rules.Variant` holds them all.
+
+Choice (issue 15.1): the scoring is a component like the royalties, holding its ID *and* every
+number, filled from the ID where not given. So the variant string needs no new grammar: the ID
+key (``scoring=SC-TW``) sets all the numbers, a number key refines one
+(``2-4(scoring.scoop_bonus=5)``, ``1-6(scoring.middle=2,scoring.back=3)``), and a variant
+prints as its preset plus the numbers that differ, exactly as ``royalties=R-TW`` and
+``royalties.front_trips=10`` do.
 
 Decisions (where the rulebook leaves a choice open):
 
@@ -21,6 +30,7 @@ Decisions (where the rulebook leaves a choice open):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 
@@ -32,8 +42,8 @@ from cpstats.rules.ids import (CATEGORIES, NATURAL_NAMES, ROYALTY_CATEGORY, ROYA
                                RoyaltyMode, RoyaltyPayment, RoyaltySchedule, Scoring)
 from cpstats.rules.schedules import NATURAL_TABLES, ROYALTY_TABLES
 
-__all__ = ["ScoringParams", "SCORING_PARAMS", "STANDARD_SURRENDER", "HOME_RUN_PLAYERS", "Royalties",
-           "Naturals"]
+__all__ = ["ScoringParams", "SCORING_PARAMS", "SCORING_NUMBERS", "SCORING_ARRAY",
+           "STANDARD_SURRENDER", "HOME_RUN_PLAYERS", "ScoringRules", "Royalties", "Naturals"]
 
 
 # -- scoring ----------------------------------------------------------------------------------
@@ -42,32 +52,56 @@ __all__ = ["ScoringParams", "SCORING_PARAMS", "STANDARD_SURRENDER", "HOME_RUN_PL
 class ScoringParams:
     """The numbers of a scoring system, as a settlement kernel reads them.
 
-    Between two players, with ``w`` rows won and ``l`` lost (``w + l <= 3``), before royalties:
-    ``row * (w - l)``, plus ``majority`` to whoever wins two or three rows, plus ``scoop_bonus``
-    for winning all three; a scoop's total is multiplied by ``scoop_multiplier``. A player who
-    scoops every opponent collects ``home_run_bonus`` more from each and the multiplier becomes
-    ``home_run_multiplier``. ``totals_first`` (SC-2-4-total) gives the majority unit to the higher
-    total after royalties. ``race_target > 0`` (SC-RACE-11) is a match to that many points, in
-    which a player scores the points they win (rows, plus ``scoop_bonus``), not a net amount.
+    Between two players, before royalties, each row won pays its points (``front``, ``middle``,
+    ``back``) and each row lost costs them; ``majority`` goes to whoever wins two or three rows,
+    ``scoop_bonus`` to whoever wins all three, and a scoop's total (royalties included) is
+    multiplied by ``scoop_multiplier``. A player who scoops every opponent, at a table of at
+    least ``home_run_players``, collects ``home_run_bonus`` more from each and the multiplier
+    becomes ``home_run_multiplier`` (no home run when the bonus is 0 and the multiplier 1).
+    ``totals_first`` (SC-2-4-total) gives the majority unit to the higher total after royalties.
+    ``race_target > 0`` (SC-RACE-11) is a match to that many points, in which a player scores
+    the points they win (rows, plus ``scoop_bonus``), not a net amount.
     """
 
-    row: float = 1.0
+    front: float = 1.0
+    middle: float = 1.0
+    back: float = 1.0
     majority: float = 0.0
     scoop_bonus: float = 0.0
     scoop_multiplier: float = 1.0
     home_run_bonus: float = 0.0
     home_run_multiplier: float = 1.0
+    home_run_players: int = 3
     totals_first: bool = False
     race_target: int = 0
 
     @property
+    def rows(self) -> tuple[float, float, float]:
+        """Points of the front, middle and back rows."""
+        return (self.front, self.middle, self.back)
+
+    @property
     def scoop_value(self) -> float:
         """Units a scoop moves between two players, without royalties."""
-        return (3 * self.row + self.majority + self.scoop_bonus) * self.scoop_multiplier
+        return (self.front + self.middle + self.back + self.majority
+                + self.scoop_bonus) * self.scoop_multiplier
+
+    @property
+    def has_home_run(self) -> bool:
+        """Whether a home run pays anything beyond a scoop."""
+        return self.home_run_bonus != 0 or self.home_run_multiplier != 1
 
     def to_array(self) -> np.ndarray:
-        """``float64[8]`` of the fields in declaration order (``totals_first`` as 0/1)."""
-        return np.array([float(getattr(self, f.name)) for f in fields(self)], dtype=np.float64)
+        """``float64[11]`` of the fields in :data:`SCORING_ARRAY` order (``totals_first`` 0/1)."""
+        return np.array([float(getattr(self, name)) for name in SCORING_ARRAY], dtype=np.float64)
+
+
+#: The order of :meth:`ScoringParams.to_array`. Slots 0-7 keep their meaning from before rows
+#: could pay differently (slot 0 was the one row unit, now the front's points; kernels index
+#: slots 1-5), the middle's and back's points and the home run's table size follow.
+SCORING_ARRAY = ("front", "majority", "scoop_bonus", "scoop_multiplier", "home_run_bonus",
+                 "home_run_multiplier", "totals_first", "race_target", "middle", "back",
+                 "home_run_players")
 
 
 SCORING_PARAMS: dict[Scoring, ScoringParams] = {
@@ -78,7 +112,8 @@ SCORING_PARAMS: dict[Scoring, ScoringParams] = {
     Scoring.SC_1_6: ScoringParams(scoop_bonus=3),
     Scoring.SC_1_6_HR: ScoringParams(scoop_bonus=3, home_run_bonus=3),
     Scoring.SC_TW: ScoringParams(scoop_multiplier=2, home_run_multiplier=4),
-    Scoring.SC_MANDARIN: ScoringParams(scoop_multiplier=2, home_run_multiplier=3),
+    Scoring.SC_MANDARIN: ScoringParams(scoop_multiplier=2, home_run_multiplier=3,
+                                       home_run_players=4),
     Scoring.SC_EASTERN: ScoringParams(),
     Scoring.SC_RACE_11: ScoringParams(scoop_bonus=1, race_target=11),
 }
@@ -87,10 +122,92 @@ STANDARD_SURRENDER: dict[Scoring, int] = {
     Scoring.SC_2_4: 2, Scoring.SC_2_4_TOTAL: 2, Scoring.SC_1_4: 2,
     Scoring.SC_1_6: 3, Scoring.SC_1_6_HR: 3,
 }
-#: Fewest players a system's home run can happen with.
+#: Fewest players each preset system's home run can happen with (systems with a home run only).
 HOME_RUN_PLAYERS: dict[Scoring, int] = {
-    Scoring.SC_1_6_HR: 3, Scoring.SC_TW: 3, Scoring.SC_MANDARIN: 4,
+    system: params.home_run_players for system, params in SCORING_PARAMS.items()
+    if params.has_home_run
 }
+#: The names of the scoring numbers, as :class:`ScoringParams` and :class:`ScoringRules` hold them.
+SCORING_NUMBERS = tuple(f.name for f in fields(ScoringParams))
+
+
+@dataclass(frozen=True)
+class ScoringRules:
+    """A scoring system (section 3): its rulebook ID and its numbers (:class:`ScoringParams`).
+
+    The ID names a set of numbers (:data:`SCORING_PARAMS`); a number left as ``None`` is the
+    ID's, a number given overrides it (a custom scoring). ``v.scoring.scoop_bonus`` is the
+    variant string's ``scoring.scoop_bonus``, as ``v.royalties.front_trips`` is
+    ``royalties.front_trips``. The ID still decides what is not a number: the standard
+    surrender amount and SC-1-6-HR's refusal to lose its home run.
+
+    Limits (checked here, one line each): points per row ``> 0``; the majority unit, the scoop
+    and home-run bonuses ``>= 0``; multipliers ``>= 1``; a home run in play pays at least a
+    scoop (its multiplier replaces the scoop's, so it must be ``>= scoop_multiplier``); the home
+    run needs 3 or 4 players (heads-up it would be a scoop); the race target is a whole number
+    of points, 0 for no race.
+
+    Decisions: an "instead of 1" royalty replaces the row's first point, so in a game whose rows
+    pay more than 1 the royalty's amount less 1 is added to the row's points; in a race
+    (``race_target > 0``) the scoop bonus is 000's fourth point, earned four-handed only.
+    """
+
+    system: Scoring = Scoring.SC_1_1_1
+    front: float | None = None
+    middle: float | None = None
+    back: float | None = None
+    majority: float | None = None
+    scoop_bonus: float | None = None
+    scoop_multiplier: float | None = None
+    home_run_bonus: float | None = None
+    home_run_multiplier: float | None = None
+    home_run_players: int | None = None
+    totals_first: bool | None = None
+    race_target: int | None = None
+
+    def __post_init__(self) -> None:
+        system = as_enum("scoring", Scoring, self.system)
+        object.__setattr__(self, "system", system)
+        table = SCORING_PARAMS[system]
+        for name in SCORING_NUMBERS:
+            value = getattr(self, name)
+            object.__setattr__(self, name, _scoring_number(
+                name, getattr(table, name) if value is None else value))
+        self._check_home_run()
+
+    def _check_home_run(self) -> None:
+        params = self.params()
+        if params.has_home_run and params.home_run_multiplier < params.scoop_multiplier:
+            raise invalid("scoring.home_run_multiplier", self.home_run_multiplier,
+                          "a home run pays at least a scoop: its multiplier replaces the scoop's "
+                          f"and must be >= scoring.scoop_multiplier={self.scoop_multiplier}")
+
+    def params(self) -> ScoringParams:
+        """The numbers as :class:`ScoringParams` (before the table resolves them)."""
+        return ScoringParams(**{name: getattr(self, name) for name in SCORING_NUMBERS})
+
+    @property
+    def fewest_players(self) -> int:
+        """The smallest table the system allows: its home run's minimum, or 2."""
+        return self.home_run_players if self.params().has_home_run else 2
+
+
+def _scoring_number(name: str, value: object) -> int | float | bool:
+    path = f"scoring.{name}"
+    if name == "totals_first":
+        return as_bool(path, value)
+    if name in ("front", "middle", "back"):
+        return as_number(path, value, strict=True, noun="points")
+    if name.endswith("multiplier"):
+        return as_number(path, value, minimum=1, noun="multipliers")
+    if name == "race_target":
+        return as_number(path, value, integer=True, noun="points")
+    if name == "home_run_players":
+        players = as_number(path, value, integer=True, minimum=-math.inf)
+        if players not in (3, 4):
+            raise invalid(path, value, "3 or 4 players (heads-up, a home run is a scoop)")
+        return players
+    return as_number(path, value)
 
 
 # -- components -------------------------------------------------------------------------------

@@ -7,7 +7,9 @@ The codec works on plain dicts only and never builds a variant: :mod:`cpstats.ru
 turns a variant and its preset into dicts, calls the codec, and builds the result.
 Writing the shortest string walks the keys in :data:`KEYS` order from the preset, emitting a
 key whenever its text differs and applying it, so that schedule keys (``royalties=R-TW``) come
-before the amounts that refine them.
+before the amounts that refine them. The scoring works the same way: ``scoring=SC-1-6`` sets
+the system and all its numbers, then ``scoring.row`` (all three rows at once), ``scoring.front``,
+``scoring.scoop_bonus``, ... change one number each.
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from cpstats.errors import OptionError
 from cpstats.rules.check import as_enum, invalid, suggest
-from cpstats.rules.components import Naturals, Royalties
+from cpstats.rules.components import SCORING_NUMBERS, Naturals, Royalties, ScoringRules
 from cpstats.rules.house import AcesBet, Bank, BankMode, Misset, Rake, RakeModel, Stakes, Surrender
 from cpstats.rules.ids import (NATURAL_NAMES, ROYALTY_ROWS, SCOOP, Deal, HandOrdering, NaturalSchedule,
                                NaturalSettlement, RoyaltyMode, RoyaltyPayment, RoyaltySchedule, Scoring)
@@ -30,7 +33,7 @@ from cpstats.rules.schedules import NATURAL_TABLES, ROYALTY_TABLES
 
 Dict = dict[str, Any]
 
-_COMPONENTS = (Royalties, Naturals, Surrender, Misset, AcesBet, Bank, Rake, Stakes)
+_COMPONENTS = (ScoringRules, Royalties, Naturals, Surrender, Misset, AcesBet, Bank, Rake, Stakes)
 _TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
 _ESCAPES = {"%": "%25", ",": "%2C", "(": "%28", ")": "%29", "=": "%3D"}
 
@@ -144,6 +147,30 @@ def _simple(name: str, path: str, kind: Any) -> Key:
     return Key(name, lambda d: get(d), lambda d, t: put(d, t))
 
 
+def _set_scoring_system(d: Dict, text: str) -> None:
+    system = as_enum("scoring", Scoring, text)
+    d["scoring"] = plain(ScoringRules(system=system))
+
+
+def _read_row_points(d: Dict) -> str | None:
+    points = {d["scoring"][row] for row in ("front", "middle", "back")}
+    return fmt_number(points.pop()) if len(points) == 1 else None
+
+
+def _write_row_points(d: Dict, text: str) -> None:
+    points = parse_number("scoring.row", text)
+    d["scoring"].update(front=points, middle=points, back=points)
+
+
+def _scoring_keys() -> tuple[Key, ...]:
+    """``scoring`` (the system, with all its numbers), ``scoring.row`` (every row's points),
+    then one key per number of :class:`~cpstats.rules.components.ScoringParams`."""
+    numbers = [_simple(f"scoring.{n}", f"scoring.{n}", bool if n == "totals_first" else "number")
+               for n in SCORING_NUMBERS]
+    return (Key("scoring", lambda d: d["scoring"]["system"], _set_scoring_system),
+            Key("scoring.row", _read_row_points, _write_row_points), *numbers)
+
+
 def _set_royalty_schedule(d: Dict, text: str) -> None:
     schedule = as_enum("royalties", RoyaltySchedule, text)
     payment, amounts = ROYALTY_TABLES[schedule]
@@ -180,9 +207,16 @@ def _parse_units(key: str, text: str) -> int | float | str:
     return SCOOP if text.strip().lower() == SCOOP else parse_number(key, text)
 
 
-def _read_payouts(d: Dict) -> str:
+def _read_payouts(d: Dict) -> str | None:
+    """The whole list, or None when shorter ``naturals.<name>`` keys write it
+    (:func:`_natural_edits`): a variant prints as its schedule plus the payouts it changes."""
     pairs = d["naturals"]["payouts"]
-    return "/".join(f"{name}:{_units_text(units)}" for name, units in pairs) or "none"
+    whole = "/".join(f"{name}:{_units_text(units)}" for name, units in pairs) or "none"
+    edits = _natural_edits(d)
+    if edits is None:
+        return whole
+    by_name = "".join(f"naturals.{name}={text}," for name, text in edits)
+    return None if len(by_name) <= len(f"naturals.payouts={whole},") else whole
 
 
 def _write_payouts(d: Dict, text: str) -> None:
@@ -196,26 +230,59 @@ def _write_payouts(d: Dict, text: str) -> None:
     d["naturals"]["payouts"] = pairs
 
 
+def _natural_edits(d: Dict) -> tuple[tuple[str, str], ...] | None:
+    """The ``naturals.<name>`` edits, in key order, that turn the schedule's payouts into
+    ``d``'s, or None when no such edits can (a ranking of the user's own)."""
+    pairs = tuple((name, units) for name, units in d["naturals"]["payouts"])
+    return _edits_from_schedule(d["naturals"]["schedule"], pairs)
+
+
+@lru_cache(maxsize=256)
+def _edits_from_schedule(schedule: str, pairs: tuple[tuple[str, Any], ...]
+                         ) -> tuple[tuple[str, str], ...] | None:
+    table = NATURAL_TABLES[as_enum("naturals", NaturalSchedule, schedule)]
+    work: Dict = {"naturals": {"payouts": [list(p) for p in table]}}
+    want = dict(pairs)
+    edits = []
+    for name in NATURAL_NAMES:
+        text = _units_text(want.get(name, 0))
+        if text != _payout_text(work, name):
+            edits.append((name, text))
+            _write_natural(name, work, text)
+    return tuple(edits) if work["naturals"]["payouts"] == [list(p) for p in pairs] else None
+
+
+def _payout_text(d: Dict, name: str) -> str:
+    """The payout of natural ``name`` in ``d`` as text, ``0`` when it is not in play."""
+    return _units_text(dict(map(tuple, d["naturals"]["payouts"])).get(name, 0))
+
+
 def _natural_key(name: str) -> Key:
     """``naturals.<name>=units``: change a payout in place, add it (ranked after every natural
-    paying no more), or remove it with 0."""
+    paying no more), or remove it with 0; printed whenever the payouts differ from the
+    schedule's by such edits only."""
 
-    def write(d: Dict, text: str) -> None:
-        units = _parse_units(f"naturals.{name}", text)
-        pairs = [p for p in d["naturals"]["payouts"] if p[0] != name]
-        if units == 0:
-            d["naturals"]["payouts"] = pairs
-            return
-        current = [p[0] for p in d["naturals"]["payouts"]]
-        if name in current:
-            d["naturals"]["payouts"][current.index(name)][1] = units
-            return
-        value = float("inf") if units == SCOOP else units
-        worth = [float("inf") if u == SCOOP else u for _, u in pairs]
-        position = max((i + 1 for i, w in enumerate(worth) if w <= value), default=0)
-        d["naturals"]["payouts"] = pairs[:position] + [[name, units]] + pairs[position:]
+    def read(d: Dict) -> str | None:
+        return None if _natural_edits(d) is None else _payout_text(d, name)
 
-    return Key(f"naturals.{name}", lambda d: None, write, emit=False)
+    return Key(f"naturals.{name}", read, lambda d, t: _write_natural(name, d, t))
+
+
+def _write_natural(name: str, d: Dict, text: str) -> None:
+    """:func:`_natural_key`'s write."""
+    units = _parse_units(f"naturals.{name}", text)
+    pairs = [p for p in d["naturals"]["payouts"] if p[0] != name]
+    if units == 0:
+        d["naturals"]["payouts"] = pairs
+        return
+    current = [p[0] for p in d["naturals"]["payouts"]]
+    if name in current:
+        d["naturals"]["payouts"][current.index(name)][1] = units
+        return
+    value = float("inf") if units == SCOOP else units
+    worth = [float("inf") if u == SCOOP else u for _, u in pairs]
+    position = max((i + 1 for i, w in enumerate(worth) if w <= value), default=0)
+    d["naturals"]["payouts"] = pairs[:position] + [[name, units]] + pairs[position:]
 
 
 def _read_surrender(d: Dict) -> str:
@@ -276,12 +343,11 @@ def _write_stakes(d: Dict, text: str) -> None:
 
 KEYS: tuple[Key, ...] = (
     _simple("name", "name", str),
-    _simple("scoring", "scoring", Scoring),
+    *_scoring_keys(),
     _simple("players", "players", "number"),
     _simple("deal", "deal", Deal),
     _simple("ranking", "ranking", HandOrdering),
     _simple("home_run", "home_run", bool),
-    _simple("race_target", "race_target", "number"),
     Key("royalties", lambda d: d["royalties"]["schedule"], _set_royalty_schedule),
     Key("royalties.unit", _read_unit, _write_unit),
     *(_simple(f"royalties.{row}", f"royalties.{row}", "number") for row in ROYALTY_ROWS),
@@ -312,6 +378,7 @@ KEYS: tuple[Key, ...] = (
 )
 KEY_INDEX = {key.name: i for i, key in enumerate(KEYS)}
 ALIASES = {
+    "scoring.system": "scoring", "race_target": "scoring.race_target",
     "royalties.schedule": "royalties", "royalties.mode": "royalty_mode",
     "naturals.schedule": "naturals", "misset.points": "misset", "aces.enabled": "aces",
     "bank.mode": "bank", "rake.model": "rake",

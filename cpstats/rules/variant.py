@@ -4,16 +4,18 @@ The top of :mod:`cpstats.rules`: the choices are the enums of :mod:`cpstats.rule
 components are checked frozen dataclasses (:mod:`cpstats.rules.components`,
 :mod:`cpstats.rules.house`), the presets are data (:mod:`cpstats.rules.presets`) that
 :func:`get_preset` turns into variants here. A variant is also a string, a preset name followed
-by the options that differ from it, e.g. ``2-4(royalties=R-FUTUREBET,surrender=2)``; see
-:func:`load_variant`. The string and dict codec (:mod:`cpstats.rules.text`) works on plain dicts;
-this module hands it the dicts and builds the variants it returns.
+by the options that differ from it, e.g. ``2-4(royalties=R-FUTUREBET,surrender=2)`` or
+``2-4(scoring.scoop_bonus=5)``; see :func:`load_variant`. The string and dict codec
+(:mod:`cpstats.rules.text`) works on plain dicts; this module hands it the dicts and builds the
+variants it returns.
 
 For kernels, :meth:`Variant.kernel_tables` returns every rule as plain numpy arrays.
 
 Decisions (where the rulebook leaves a choice open):
 
 - Decision: a home run (SC-1-6-HR, SC-TW) needs at least 3 players, SC-MANDARIN's needs 4 (004
-  "only in a four-handed game"); ``home_run=False`` turns SC-TW's and SC-MANDARIN's off.
+  "only in a four-handed game"), any other's ``scoring.home_run_players``; ``home_run=False``
+  turns a home run off (SC-1-6-HR excepted: it *is* the 1-6 game with a home run).
 - Decision: the bank is seat 0 (the dealer) and plays every other seat; seat 0 also starts the
   clockwise settlement order (S-CHIPS).
 """
@@ -32,8 +34,8 @@ import pandas as pd
 
 from cpstats.errors import OptionError
 from cpstats.rules.check import as_bool, as_enum, as_number, invalid, suggest
-from cpstats.rules.components import (HOME_RUN_PLAYERS, SCORING_PARAMS, STANDARD_SURRENDER, Naturals,
-                                      Royalties, ScoringParams)
+from cpstats.rules.components import (STANDARD_SURRENDER, Naturals, Royalties, ScoringParams,
+                                      ScoringRules)
 from cpstats.rules.house import AcesBet, Bank, Misset, Rake, Stakes, Surrender
 from cpstats.rules.ids import Deal, HandOrdering, NaturalSettlement, RoyaltyMode, Scoring
 from cpstats.rules.presets import PRESETS, preset_names
@@ -65,8 +67,9 @@ def _component(path: str, cls: type, value: object, from_id: Any = None) -> Any:
 class Variant:
     """A complete rule set: every option of rulebook sections 1-6, plus the preset ``name``.
 
-    ``Variant()`` is the ``basic`` preset. Components may be given loosely: a schedule ID for
-    ``royalties``/``naturals``, a mapping for any component, a nested list for ``stakes``.
+    ``Variant()`` is the ``basic`` preset. Components may be given loosely: a rulebook ID for
+    ``scoring``/``royalties``/``naturals``, a mapping for any component, a nested list for
+    ``stakes``.
     ``str(v)`` is ``name(overrides)`` and :func:`load_variant` reads it back.
 
     Parameters
@@ -74,13 +77,11 @@ class Variant:
     name
         The preset the variant derives from (or any label without ``(),=%``).
     scoring
-        The scoring system (section 3).
+        The scoring system (section 3): its ID and numbers (:class:`ScoringRules`).
     players
         2, 3 or 4 (D2).
     home_run
-        Whether SC-TW's or SC-MANDARIN's home-run bonus is in play (SC-1-6-HR always has it).
-    race_target
-        Points to win a match of SC-RACE-11 (11).
+        Whether the scoring's home run is in play (SC-1-6-HR always has it).
     royalties, naturals, surrender, misset, aces, bank, rake, stakes
         The components; ``stakes=None`` plays every pair for 1 unit.
     chips_limit
@@ -90,10 +91,9 @@ class Variant:
     """
 
     name: str = "basic"
-    scoring: Scoring = Scoring.SC_1_1_1
+    scoring: ScoringRules = field(default_factory=ScoringRules)
     players: int = 4
     home_run: bool = True
-    race_target: int = 11
     royalties: Royalties = field(default_factory=Royalties)
     naturals: Naturals = field(default_factory=Naturals)
     surrender: Surrender = field(default_factory=Surrender)
@@ -112,14 +112,13 @@ class Variant:
         if not isinstance(name, str) or not name.strip() or _FORBIDDEN_NAME & set(name):
             raise invalid("name", self.name, "a non-empty label without ( ) , = %")
         put("name", self.name.strip())
-        put("scoring", as_enum("scoring", Scoring, self.scoring))
+        put("scoring", _component("scoring", ScoringRules, self.scoring,
+                                  lambda s: ScoringRules(system=s)))
         players = as_number("players", self.players, integer=True, minimum=-math.inf)
         if players not in (2, 3, 4):
             raise invalid("players", self.players, "2, 3 or 4 players (D2)")
         put("players", players)
         put("home_run", as_bool("home_run", self.home_run))
-        put("race_target", as_number("race_target", self.race_target, minimum=1, integer=True,
-                                     noun="points"))
         put("royalties", _component("royalties", Royalties, self.royalties,
                                     lambda s: Royalties(schedule=s)))
         put("naturals", _component("naturals", Naturals, self.naturals,
@@ -135,16 +134,14 @@ class Variant:
         self._check_contradictions()
 
     def _check_contradictions(self) -> None:
-        scoring, players = self.scoring, self.players
+        scoring, players = self.scoring.system, self.players
         if scoring is Scoring.SC_1_6_HR and not self.home_run:
             raise invalid("home_run", False,
                           "SC-1-6-HR is the 1-6 game with a home run; use SC-1-6")
-        need = HOME_RUN_PLAYERS.get(scoring, 0)
+        need = self.scoring.fewest_players
         if self.home_run and players < need:
             raise invalid("players", players, f"the home run of scoring={scoring.value} needs at "
                           f"least {need} players; set home_run=false or choose another system")
-        if scoring is not Scoring.SC_RACE_11 and self.race_target != 11:
-            raise invalid("race_target", self.race_target, "only scoring=SC-RACE-11 has a target")
         surrender = self.surrender
         if surrender.enabled and surrender.amount is None and scoring not in STANDARD_SURRENDER:
             raise invalid("surrender", "standard", f"scoring={scoring.value} has no standard "
@@ -159,14 +156,13 @@ class Variant:
 
     def scoring_params(self) -> ScoringParams:
         """The scoring system's numbers for this table (home run and race scoop resolved)."""
-        params = SCORING_PARAMS[self.scoring]
+        params = self.scoring.params()
         changes: dict[str, Any] = {}
         if not self.home_run:
             changes.update(home_run_bonus=0.0, home_run_multiplier=1.0)
         if params.race_target:
             # 000: "if a player wins all 3 hands and there are 4 players, ... a 4th point".
-            changes.update(race_target=self.race_target,
-                           scoop_bonus=params.scoop_bonus if self.players == 4 else 0.0)
+            changes.update(scoop_bonus=params.scoop_bonus if self.players == 4 else 0.0)
         return ScoringParams(**{**asdict(params), **changes})
 
     @property
@@ -200,7 +196,7 @@ class Variant:
             return None
         if self.surrender.amount is not None:
             return self.surrender.amount
-        return STANDARD_SURRENDER[self.scoring]
+        return STANDARD_SURRENDER[self.scoring.system]
 
     def misset_points(self) -> float:
         """Units a mis-set hand pays each opponent (a scoop unless a fixed amount is set)."""
@@ -288,10 +284,15 @@ class Variant:
 def load_variant(text: str) -> Variant:
     """Read a variant string: a preset name, optionally with ``(key=value,...)`` overrides.
 
-    Keys are those ``str(variant)`` writes (``scoring``, ``players``, ``royalties``,
-    ``royalties.middle_quads``, ``royalty_mode``, ``naturals``, ``naturals.dragon``, ``surrender``,
-    ``misset``, ``stakes``, ...); IDs are case-insensitive and may drop their prefix. Overrides
-    apply in a fixed order (a schedule before its amounts), whatever order they are written in.
+    Keys are those ``str(variant)`` writes (``scoring``, ``scoring.scoop_bonus``, ``players``,
+    ``royalties``, ``royalties.middle_quads``, ``royalty_mode``, ``naturals``, ``naturals.dragon``,
+    ``surrender``, ``misset``, ``stakes``, ...); IDs are case-insensitive and may drop their
+    prefix. Overrides apply in a fixed order (a system or schedule before its numbers), whatever
+    order they are written in. The scoring's numbers are ``scoring.front``, ``scoring.middle``,
+    ``scoring.back`` (or ``scoring.row`` for all three), ``scoring.majority``,
+    ``scoring.scoop_bonus``, ``scoring.scoop_multiplier``, ``scoring.home_run_bonus``,
+    ``scoring.home_run_multiplier``, ``scoring.home_run_players``, ``scoring.totals_first`` and
+    ``scoring.race_target`` (also ``race_target``).
 
     Raises
     ------
@@ -309,6 +310,9 @@ def load_variant(text: str) -> Variant:
     True
     >>> load_variant("futurebet-1-6").surrender_amount()
     3
+    >>> v = load_variant("1-6(scoring.front=1,scoring.middle=2,scoring.back=3)")
+    >>> str(v), v.scoring_params().scoop_value
+    ('1-6(scoring.middle=2,scoring.back=3)', 9)
     """
     name, body = split_variant(text)
     return Variant.from_dict(apply_text(get_preset(name).to_dict(), body, text))

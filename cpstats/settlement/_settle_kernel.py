@@ -30,7 +30,10 @@ def settle_kernel(fr, mr, br, settings, nat_bits, surr, dealt, stacks, use_stack
     n_hands = fr.shape[1]
     n_pairs = pairs.shape[0]
     n_seats = out_net.shape[1]
-    row_unit = scoring[0]
+    # cpstats.rules.components.SCORING_ARRAY: the front's points first, the others' after slot 7
+    front_points = scoring[0]
+    middle_points = scoring[8]
+    back_points = scoring[9]
     majority = scoring[1]
     scoop_bonus = scoring[2]
     scoop_mult = scoring[3]
@@ -203,7 +206,7 @@ def settle_kernel(fr, mr, br, settings, nat_bits, surr, dealt, stacks, use_stack
                 c2 = cmp[p, 2]
                 won = (c0 > 0) + (c1 > 0) + (c2 > 0)
                 lost = (c0 < 0) + (c1 < 0) + (c2 < 0)
-                points = (c0 + c1 + c2) * row_unit
+                points = c0 * front_points + c1 * middle_points + c2 * back_points
                 roy = 0.0
                 if royalty_mode == RM_ALWAYS:
                     roy = (bonus[a, 0] + bonus[a, 1] + bonus[a, 2]) - (

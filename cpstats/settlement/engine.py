@@ -31,6 +31,9 @@ Decisions (where the rulebook leaves a choice open):
   a fouled opponent included (the surrender came first); two surrenders tie (002).
 - Decision: a fouled hand pays the mis-set penalty to each opponent still in the hand (neither
   surrendered nor natural); its rows are reported as lost; two fouled hands tie.
+- Decision: each row pays its own points (``scoring.front``, ``.middle``, ``.back``: a 1-2-3
+  game); a royalty is paid on top of the row's points, an "instead of 1" royalty as its amount
+  less 1 (it replaces the row's first point).
 - Decision: the majority unit (SC-2-4) needs two rows won, not merely more rows than the
   opponent; under SC-2-4-total it goes to the higher total after royalties.
 - Decision: a home run is a rows scoop of every opponent; a fouled opponent counts as

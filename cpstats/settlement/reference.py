@@ -361,11 +361,11 @@ def _misset_payment(row: PairRow, ha: HandState, hb: HandState, penalty: float) 
 
 def _rows_and_royalties(variant: Variant, scoring: ScoringParams, row: PairRow, ha: HandState,
                         hb: HandState, a_is_bank: bool) -> float:
-    """Sections 3 and 4: each row won, tied or lost, the row points and the royalties (set in
-    ``row``); returns points + royalties."""
+    """Sections 3 and 4: each row won, tied or lost, the row points (each row its own, issue
+    15.1) and the royalties (set in ``row``); returns points + royalties."""
     rows = _row_results(variant, ha, hb, a_is_bank)
     row.front, row.middle, row.back = rows
-    row.points = (rows[0] + rows[1] + rows[2]) * scoring.row
+    row.points = rows[0] * scoring.front + rows[1] * scoring.middle + rows[2] * scoring.back
     row.royalties = _royalties(variant.royalties.mode, ha, hb, rows)
     return row.points + row.royalties
 
