@@ -19,7 +19,7 @@ from cpstats.settlement.engine import Surrender as SurrenderHand
 from cpstats.strategies import Decisions, get_strategy, register_strategy, set_hand, set_hands, strategy_names
 from cpstats.strategies.training import exploitability, match, train_tables
 from cpstats.strategies.review import review
-from cpstats.simulation import SimulationResult, compare, load_reference, simulate
+from cpstats.simulation import SimulationResult, compare, load_reference, simulate, skill
 
 from cpstats._version import __version__
 
@@ -64,6 +64,7 @@ __all__ = [
     "settle",
     "settle_many",
     "simulate",
+    "skill",
     "splits",
     "strategy_names",
     "train_tables",

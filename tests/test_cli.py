@@ -173,10 +173,11 @@ def test_hands_per_hour_must_be_a_positive_pace(pace, capsys):
     assert "argument --hands-per-hour" in capsys.readouterr().err
 
 
-def test_review_refuses_a_low_middle_in_one_line(capsys):
-    """audit 13.7: review under H5 is refused like set_hand, one line, exit 2."""
-    assert main(["review", CARDS, SETTING, "--preset", "2-4(ranking=H5)"]) == 2
-    assert "review does not support ranking=H5" in refused(capsys, "review")
+def test_review_refuses_tables_with_a_high_middle_in_one_line(capsys):
+    """audit 13.7, issue 15.3: review values H5 settings (with H5 tables); tables trained with a
+    high middle are refused in one line, exit 2."""
+    assert main(["review", CARDS, SETTING, "--preset", "2-4(ranking=H5)", "--tables", "2-4"]) == 2
+    assert "cannot set hands of '2-4(ranking=H5)'" in refused(capsys, "review")
 
 
 # -- item 20: the report's plan ---------------------------------------------------------------

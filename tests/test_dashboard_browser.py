@@ -61,12 +61,13 @@ def test_change_a_variant_and_simulate(server, tmp_path):
             before_table, before_chart = table.inner_text(), chart.get_attribute("src")
             assert "B: 1-6" in before_table
 
-            royalties = page.locator(".widget-dropdown:has(label:text-is('royalties')) select")
-            royalties.nth(1).select_option("R-TW")  # variant B
+            # variant B three-handed: live runs use ev, and 1-6 at three seats plays 1-6's shipped tables
+            players = page.locator(".widget-dropdown:has(label:text-is('players')) select")
+            players.nth(1).select_option("3")
             page.get_by_role("button", name="Simulate").first.click()
             page.wait_for_function(
                 "() => [...document.querySelectorAll('table.cpstats-compare')]"
-                ".some(t => t.innerText.includes('1-6(royalties=R-TW)'))", timeout=60_000)
+                ".some(t => t.innerText.includes('1-6(players=3)'))", timeout=60_000)
             page.wait_for_function(
                 "(old) => { const i = document.querySelector('.widget-output img');"
                 " return i && i.src !== old; }", arg=before_chart, timeout=30_000)

@@ -47,13 +47,48 @@ def test_cli_review(capsys):
     assert "best setting" in out and "loss" in out
 
 
-def test_review_refuses_a_low_middle():
-    """audit 13.7: under H5 the ev model does not hold, so review refuses (as set_hand does)
-    instead of returning H1 values with a warning."""
-    with pytest.raises(OptionError, match=r"^review does not support ranking=H5 \(a low middle\)"):
-        review(CARDS, "2c 2d 3h / 9h 9d 9c 4h 5h / As Ks Qs Js Ts", "2-4(ranking=H5)")
-    with pytest.raises(OptionError, match="does not support ranking=H5"):
-        setting_values(parse_setting("2c 2d 3h / 9h 9d 9c 4h 5h / As Ks Qs Js Ts"), "2-4(ranking=H5)")
+def test_review_under_h5_refuses_tables_with_a_high_middle():
+    """issue 15.3 (was audit 13.7's refusal of H5): review values H5 settings now, with
+    tables trained under H5; tables whose middle is a high hand (borrowed from 2-4) are
+    refused in one line, never used for a low middle."""
+    with pytest.raises(OptionError, match=r"^ev: the row tables trained for '2-4' cannot set "
+                                          r"hands of '2-4\(ranking=H5\)'.*low \(H5\) middle"):
+        review(CARDS, "2c 2d 3h / 9h 9d 9c 4h 5h / As Ks Qs Js Ts", "2-4(ranking=H5)", tables="2-4")
+    with pytest.raises(OptionError, match="cannot set hands of '2-4\\(ranking=H5\\)'"):
+        setting_values(parse_setting("2c 2d 3h / 9h 9d 9c 4h 5h / As Ks Qs Js Ts"),
+                       "2-4(ranking=H5)", tables="2-4")
+
+
+def test_review_under_h5_compares_every_ordered_split():
+    """issue 15.3: under H5 review compares every split whose back beats its front, the
+    weaker high five in back included (legal_settings lists the stronger in back only), and
+    values a setting as ev's model does: its middle on the low scale."""
+    from cpstats.cards import deal
+    from cpstats.hands.ranking import rank3, rank5
+    from cpstats.rules import load_variant
+    from cpstats.strategies import ev_setter
+    from cpstats.strategies.baselines import greedy
+    from cpstats.strategies.row_tables import RowTables
+
+    v = load_variant("2-4(ranking=H5)")
+    s = greedy(deal(np.random.default_rng(5), 2_000, 4).reshape(-1, 13), v).settings
+    rows = (rank3(s[:, :3], check=False), rank5(s[:, 3:8], ordering="H5", check=False),
+            rank5(s[:, 8:], check=False))
+    dist = [np.bincount(r, minlength=n) + 0.01 for r, n in zip(rows, (455, 7462, 7462))]
+    t = RowTables(*(d / d.sum() for d in dist), variant=str(v), meta={})
+    hand = parse_cards(CARDS)
+    r = review(hand, SETTING, v, tables=t, top=80_000)
+    settings, value, _ = ev_setter.ev_search(hand[None], v, t)
+    assert r.best_value == pytest.approx(value[0], abs=1e-9)
+    listed = np.array([parse_setting(x) for x in r.alternatives["setting"]])
+    back, middle = rank5(listed[:, 8:]), rank5(listed[:, 3:8])
+    assert len(listed) == len(set(r.alternatives["setting"])) > len(legal_settings(hand, ordering="H5"))
+    assert (back < middle).any()
+    # A nine-high middle is a good low, a pair of twos a bad one, whatever they are as high
+    # hands: with a pair of nines in front, the first setting is worth more than trips in front.
+    low = setting_values(parse_setting("9d 9c 2d / 9h 2c 3h 4h 5h / As Ks Qs Js Ts"), v, tables=t)
+    pair = setting_values(parse_setting("9h 9d 9c / 2c 2d 3h 4h 5h / As Ks Qs Js Ts"), v, tables=t)
+    assert low[0] > pair[0]
 
 
 SETTING = "2c 2d 3h / 9h 9d 9c 4h 5h / As Ks Qs Js Ts"

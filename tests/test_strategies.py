@@ -94,9 +94,13 @@ def test_bad_strategy_output_rejected():
                     strategy=lambda h, v, rng=None: h[:, :12])
 
 
-def test_ev_refuses_h5_naming_the_alternatives():
-    with pytest.raises(OptionError, match=r"ranking=H5.*'greedy' or 'random'"):
-        api.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4(ranking=H5)", strategy="ev")
+def test_ev_under_h5_refuses_tables_with_a_high_middle():
+    """issue 15.3: ev sets H5 hands (tests/test_ev_low_middle.py); what it refuses is tables
+    whose middle is a high hand, such as 2-4's borrowed, in one line saying how to train."""
+    with pytest.raises(OptionError, match=r"^ev: the row tables trained for '2-4' cannot set hands "
+                                          r"of '2-4\(ranking=H5\)'.*low \(H5\) middle.*train_tables"):
+        api.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4(ranking=H5)", strategy="ev",
+                     tables="2-4")
 
 
 def test_greedy_h5_is_lexicographic_best_with_a_low_middle(hands):
@@ -577,10 +581,13 @@ def test_ev_legal_and_permutation(hands):
     assert d.value is not None and d.value.shape == (len(hands),)
 
 
-def test_ev_other_variant_tables_warn():
+def test_ev_other_variant_tables_are_borrowed_only_when_asked():
+    """Issue 15.2: another variant's tables only when asked, without a warning."""
     v = load_variant("2-4(royalties=R-FLAT)")
-    with pytest.warns(row_tables.TablesWarning, match=r"2-4\(royalties=R-FLAT.*tables trained for '2-4'"):
-        row_tables.load_tables(v)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tables = row_tables.load_tables(v, tables="2-4")
+    assert tables.variant == "2-4"
 
 
 def test_ev_declares_big_natural_and_surrenders():

@@ -87,8 +87,8 @@ def test_damped_phase_stops_when_the_gap_stops_falling():
 
 def test_heads_up_trains_the_same_tables():
     """Under 2-4 (no royalties, naturals or surrender) the number of opponents only scales the
-    expected value, so heads-up training makes the same tables: the 2-4 tables that
-    ``load_tables("2-4(players=2)")`` falls back to are the heads-up ones."""
+    expected value, so heads-up training makes the same tables: why ``2-4(players=2)`` plays
+    with the shipped 2-4 tables (issue 15.2, ``row_tables.strategy_rules``)."""
     a = train_tables("2-4", deals=2_000, rounds=3, refine=1, seed=9, check_deals=0)
     b = train_tables("2-4(players=2)", deals=2_000, rounds=3, refine=1, seed=9, check_deals=0)
     assert b.variant == "2-4(players=2)"
@@ -107,3 +107,30 @@ def test_shipped_2_4_tables_converged():
     t = row_tables.RowTables.load(row_tables.TABLES_DIR / "2-4.npz")
     assert t.meta["method"] == "damped" and t.meta["deals"] >= 200_000
     assert t.meta["final_gap"] < 0.01 and t.meta["check_deals"] >= 200_000
+
+
+def test_threads_train_the_same_tables_as_one_core():
+    """Issue 15.2: the ev search runs in chunks on a thread pool (its kernel releases the GIL);
+    the chunks are joined in order, so the tables do not depend on the executor."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    options = dict(deals=2_000, rounds=2, refine=1, seed=11, check_deals=2_000,
+                   removal_deals=1_000)
+    serial = train_tables("2-4(royalties=R-FLAT)", **options)
+    with ThreadPoolExecutor(2) as pool:
+        threaded = train_tables("2-4(royalties=R-FLAT)", executor=pool, **options)
+    for a, b in zip((serial.front, serial.middle, serial.back, *serial.removal.slopes()),
+                    (threaded.front, threaded.middle, threaded.back, *threaded.removal.slopes())):
+        np.testing.assert_array_equal(a, b)
+    assert serial.meta["response_gap"] == threaded.meta["response_gap"]
+
+
+@pytest.mark.parametrize("options", [dict(rounds=3, patience=5), dict(rounds=40, patience=1)])
+def test_progress_counts_every_step_once(options):
+    """The progress callback adds up to rounds + refine + 1 (check) + 3 (card-removal passes),
+    whether the damped phase plays every round or stops early (the skipped rounds count)."""
+    steps = []
+    t = train_tables("2-4", deals=1_000, refine=1, check_deals=1_000, removal_deals=1_000,
+                     seed=2, progress=steps.append, **options)
+    assert sum(steps) == options["rounds"] + 1 + 1 + 3
+    assert len(t.meta["response_gap"]) <= options["rounds"] + 1

@@ -150,7 +150,7 @@ def _simulate(args: argparse.Namespace) -> str:
         result = simulation.simulate(args.preset, args.deals, players=args.players,
                                      strategy=args.strategy, rng=args.seed, executor=executor,
                                      out=out, resume=args.resume, keep_hands=args.keep_hands,
-                                     progress=not args.quiet)
+                                     progress=not args.quiet, tables=args.tables)
     finally:
         close()
     tables = result.tables()
@@ -161,7 +161,7 @@ def _simulate(args: argparse.Namespace) -> str:
     parts = []
     for name in ("moments", "rates", "royalties", "naturals", "house", "sessions"):
         parts.append(f"# {name}\n" + _emit(tables[name], args.format))
-    return f"{result.variant}: {result.deals:,} deals, strategy {args.strategy}\n\n" + "\n\n".join(parts)
+    return f"{result.variant}: {result.deals:,} deals, strategy {result.setter}\n\n" + "\n\n".join(parts)
 
 
 def _compare(args: argparse.Namespace) -> str:
@@ -172,7 +172,8 @@ def _compare(args: argparse.Namespace) -> str:
     executor, close = _executor(args)
     try:
         _notice_compiling(*simulation_kernels(args.strategy))
-        df = compare(args.preset, args.deals, strategy=args.strategy, rng=args.seed, executor=executor)
+        df = compare(args.preset, args.deals, strategy=args.strategy, rng=args.seed, executor=executor,
+                     tables=args.tables)
     finally:
         close()
     return _emit(df, args.format)
@@ -261,7 +262,7 @@ def _report(args: argparse.Namespace) -> str:
         _notice_compiling(*simulation_kernels(args.strategy))
         result = simulation.simulate(plan.variant, args.deals, strategy=args.strategy,
                                      rng=args.seed, executor=executor, keep_hands=True,
-                                     progress=not args.quiet)
+                                     progress=not args.quiet, tables=args.tables)
         systems = [result.rescore(other) for other in plan.systems]
         rakes = [result.rescore(other) for other in plan.rakes]
     finally:
@@ -317,17 +318,32 @@ def _match(args: argparse.Namespace) -> str:
     from cpstats.strategies.training import match
 
     _notice_compiling(*simulation_kernels(args.a, args.b))
-    result = match(args.preset, args.a, args.b, deals=args.deals, seed=args.seed)
+    result = match(args.preset, args.a, args.b, deals=args.deals, seed=args.seed, tables=args.tables)
     lo, hi = result.ci95
     return (f"{result.a} vs {result.b} under {result.variant}, {result.deals:,} duplicate deals: "
             f"{result.mean:+.4f} units per hand (95% CI {lo:+.4f} .. {hi:+.4f})")
+
+
+def _skill(args: argparse.Namespace) -> str:
+    """The skill table (:func:`cpstats.simulation.skill`) under a header naming the run."""
+    from cpstats.simulation import skill
+
+    _notice_compiling(*simulation_kernels("ev", "greedy", "random"))
+    table = skill(args.preset, deals=args.deals, rng=args.seed, tables=args.tables)
+    tables = table.attrs["tables"]
+    source = f", {tables['source']}" if tables.get("source") else ""
+    head = (f"ev (tables trained for {tables['trained_for']}{source}) against each field under "
+            f"{table.attrs['variant']}, {args.deals:,} duplicate deals, seed {table.attrs['seed']}: "
+            "ev's mean net per hand, units, before house charges (95% CI)")
+    frame = table.reset_index()[["field", "label", "mean", "se", "ci_low", "ci_high"]]
+    return f"{head}\n{_emit(frame, 'table', '{:.4f}')}"
 
 
 def _review(args: argparse.Namespace) -> str:
     from cpstats.strategies.review import review
 
     _notice_compiling("_bits", "_rank_kernel", "review")
-    return str(review(args.cards, args.setting, args.preset, top=args.top))
+    return str(review(args.cards, args.setting, args.preset, top=args.top, tables=args.tables))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -350,6 +366,14 @@ def _common(p: argparse.ArgumentParser, deals: int) -> None:
     p.add_argument("--workers", type=_positive_int, default=os.cpu_count() or 1,
                    help="LocalCluster workers, at least 1 (default: the cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _tables_option(p: argparse.ArgumentParser) -> None:
+    """``--tables``: borrow another variant's ev tables (default: the variant's own, trained now
+    and cached when it has none)."""
+    p.add_argument("--tables", default=None, metavar="VARIANT",
+                   help="set hands with the ev tables of this preset or variant string (default: "
+                        "the variant's own, trained on the fly and cached if it has none)")
 
 
 def _add_listing_commands(sub) -> None:
@@ -378,11 +402,13 @@ def _add_simulation_commands(sub) -> None:
                      help="write one row per deal and seat to --out (needs --out: the printed tables "
                           "do not show rows)")
     sim.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    _tables_option(sim)
     sim.set_defaults(run=_simulate)
     cmp_ = sub.add_parser("compare", help="compare presets side by side on common deals")
     cmp_.add_argument("--preset", action="append", help="a preset (give two or more)")
     _common(cmp_, 100_000)
     cmp_.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    _tables_option(cmp_)
     cmp_.set_defaults(run=_compare)
     rep = sub.add_parser("report", help="write a math report (Markdown, HTML, PNG charts)")
     rep.add_argument("--preset", default="2-4", help="preset name or variant string (default 2-4)")
@@ -393,6 +419,7 @@ def _add_simulation_commands(sub) -> None:
                           "(commas inside a variant's parentheses do not split it)")
     rep.add_argument("--hands-per-hour", type=_pace, default=30.0,
                      help="pace for the hourly house figures, above 0 (default 30)")
+    _tables_option(rep)
     rep.set_defaults(run=_report)
     ref = sub.add_parser("reference", help="regenerate the shipped reference results (cpstats/data/reference)")
     ref.add_argument("--preset", action="append", help="a preset (default: every preset)")
@@ -423,12 +450,21 @@ def _add_tool_commands(sub) -> None:
     ma.add_argument("--b", default="greedy")
     ma.add_argument("--deals", type=_positive_int, default=20_000)
     ma.add_argument("--seed", type=int, default=2026)
+    _tables_option(ma)
     ma.set_defaults(run=_match)
+    sk = sub.add_parser("skill", help="ev against a greedy, a random and an ev field on common "
+                                      "deals: how much the variant rewards skill (95%% CI)")
+    sk.add_argument("--preset", required=True, help="preset name or variant string")
+    sk.add_argument("--deals", type=_positive_int, default=20_000, help="deals per field (default 20,000)")
+    sk.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    _tables_option(sk)
+    sk.set_defaults(run=_skill)
     rv = sub.add_parser("review", help="expected result of a setting, the best one and the loss")
     rv.add_argument("cards", help="the 13 cards")
     rv.add_argument("setting", help='the setting, "front / middle / back"')
     rv.add_argument("--preset", default="2-4")
     rv.add_argument("--top", type=_count, default=5, help="best alternatives to list, 0 or more (default 5)")
+    _tables_option(rv)
     rv.set_defaults(run=_review)
 
 

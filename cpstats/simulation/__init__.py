@@ -1,5 +1,5 @@
 """Results: simulation runs in reproducible blocks, their folders and resume, result tables,
-statistics and intervals, natural frequencies.
+statistics and intervals, natural frequencies, the skill table of a variant.
 
 Layer 5 of 6: imports every layer below (cards, hands, rules, strategies, settlement), never
 the apps.
@@ -9,7 +9,9 @@ from cpstats.simulation.frequencies import natural_frequencies
 from cpstats.simulation.files import REFERENCE_DIR, load_reference, load_result, save_result
 from cpstats.simulation.result import SimulationResult
 from cpstats.simulation.run import compare, simulate
+from cpstats.simulation.skill import SKILL_FIELDS, skill
 from cpstats.simulation.summary import BATCHES, ROYALTY_ROWS, batch_count
 
 __all__ = ["simulate", "compare", "SimulationResult", "BATCHES", "ROYALTY_ROWS", "save_result",
-           "load_result", "load_reference", "REFERENCE_DIR", "batch_count", "natural_frequencies"]
+           "load_result", "load_reference", "REFERENCE_DIR", "batch_count", "natural_frequencies",
+           "skill", "SKILL_FIELDS"]

@@ -36,7 +36,9 @@ class SimulationResult:
     summary
         The merged additive summary arrays (counts and power sums).
     metadata
-        Variant string, strategy, deals, root entropy, block size, package versions.
+        Variant string, strategy, deals, root entropy, block size, package versions; with
+        ``ev``, ``tables`` (which row tables set the hands) and ``tables_source`` (shipped,
+        cache, trained now, borrowed; see :attr:`setter`).
     """
 
     variant: Variant
@@ -48,6 +50,20 @@ class SimulationResult:
     @property
     def deals(self) -> int:
         return int(self.summary["deals"])
+
+    @property
+    def setter(self) -> str:
+        """Who set the hands, for a table or chart caption: the strategy, and for ``ev`` the
+        variant its row tables were trained for and where they came from (``metadata["tables"]``
+        and ``["tables_source"]``), e.g. ``ev (tables trained for 2-4, borrowed)``."""
+        meta = self.metadata
+        strategy = str(meta.get("strategy", "?"))
+        tables = meta.get("tables")
+        if not tables:
+            return strategy
+        source = meta.get("tables_source")
+        return (f"{strategy} (tables trained for {tables.get('trained_for')}"
+                + (f", {source})" if source else ")"))
 
     @property
     def hands(self) -> pd.DataFrame:

@@ -39,11 +39,12 @@ __all__ = ["simulate", "compare"]
 
 # -- strategies ------------------------------------------------------------------------------
 
-def _decide(strategy: Any, hands: np.ndarray, variant: Variant, rng: np.random.Generator):
+def _decide(strategy: Any, hands: np.ndarray, variant: Variant, rng: np.random.Generator,
+            tables: Any = None):
     """(settings, declare, surrender) for hands (N, 13) by a strategy name or callable."""
     from cpstats.strategies import set_hands
 
-    decisions = set_hands(hands, variant, strategy=strategy, rng=rng)
+    decisions = set_hands(hands, variant, strategy=strategy, rng=rng, tables=tables)
     return (np.ascontiguousarray(decisions.settings, dtype=np.uint8),
             np.asarray(decisions.declare, dtype=bool), np.asarray(decisions.surrender, dtype=bool))
 
@@ -64,6 +65,7 @@ class _Spec:
     deals: int
     batches: int
     digest: str
+    tables: Any = None
 
 
 def _run_block(spec: _Spec, block: int, size: int) -> tuple[dict, dict | None]:
@@ -78,7 +80,8 @@ def _run_block(spec: _Spec, block: int, size: int) -> tuple[dict, dict | None]:
     # the strategy's own randomness: a grandchild of the block's seed, apart from the deal's stream
     strategy_rng = np.random.default_rng(
         np.random.SeedSequence(root.entropy, spawn_key=tuple(root.spawn_key) + (block, 0)))
-    settings, declare, surrender = _decide(spec.strategy, hands.reshape(-1, 13), v, strategy_rng)
+    settings, declare, surrender = _decide(spec.strategy, hands.reshape(-1, 13), v, strategy_rng,
+                                           spec.tables)
     net, rake, declared, held = settle_block(v, hands, settings, declare, surrender)
     settings = settings.reshape(size, h, 13)
     first = block * spec.block_deals
@@ -103,7 +106,7 @@ def _run_block(spec: _Spec, block: int, size: int) -> tuple[dict, dict | None]:
     return summary, kept
 
 
-def _metadata(v: Variant, strategy, root, deals, block_deals) -> dict:
+def _metadata(v: Variant, strategy, root, deals, block_deals, tables=None) -> dict:
     import numba
     import scipy
 
@@ -117,7 +120,10 @@ def _metadata(v: Variant, strategy, root, deals, block_deals) -> dict:
     if strategy == "ev":
         from cpstats.strategies import tables_record
 
-        meta["tables"] = tables_record(v)
+        # found (trained if need be) here, before any block, so workers read them from the cache
+        record = tables_record(v, tables=tables, with_source=True)
+        meta["tables_source"] = record.pop("source")
+        meta["tables"] = record
     meta["run_digest"] = run_digest(meta)
     return meta
 
@@ -125,7 +131,7 @@ def _metadata(v: Variant, strategy, root, deals, block_deals) -> dict:
 def simulate(variant: Variant | str, deals: int, players: int | None = None, strategy: Any = "ev",
              rng=None, executor: Executor | None = None, keep_hands: bool = False,
              out: str | os.PathLike | None = None, *, resume: bool = False, progress: bool = False,
-             block_deals: int = BLOCK_DEALS) -> SimulationResult:
+             block_deals: int = BLOCK_DEALS, tables: Any = None) -> SimulationResult:
     """Deal, set and settle ``deals`` deals under ``variant`` and summarise them.
 
     Parameters
@@ -151,6 +157,12 @@ def simulate(variant: Variant | str, deals: int, players: int | None = None, str
         Folder for finished blocks (and rows); with ``resume=True`` finished blocks of this
         same run (variant, seed, deals, strategy and tables) are reused; blocks of another run
         or that do not read are done again (``metadata["blocks_redone"]``).
+    tables
+        The ``ev`` setter's row tables (:func:`~cpstats.strategies.set_hands`): None for the
+        variant's own (a variant without shipped tables has them trained now, about a minute,
+        and cached for the next run), or a preset name or variant string to borrow its tables.
+        ``metadata["tables"]`` identifies the tables and ``metadata["tables_source"]`` says
+        where they came from (shipped, cache, trained now, borrowed).
 
     Examples
     --------
@@ -163,11 +175,11 @@ def simulate(variant: Variant | str, deals: int, players: int | None = None, str
         v = v.replace(players=players)
     plan = BlockPlan(deals, block_deals)
     root = root_seed(rng)
-    meta = _metadata(v, strategy, root, deals, block_deals)
+    meta = _metadata(v, strategy, root, deals, block_deals, tables)
     out_path = prepare_out(out, meta, resume)
     spec = _Spec(str(v), strategy, root.entropy, tuple(root.spawn_key), block_deals, keep_hands,
                  None if out_path is None else str(out_path), int(deals), meta["batches"],
-                 meta["run_digest"])
+                 meta["run_digest"], tables)
     from tqdm.auto import tqdm
 
     bar = tqdm(total=int(deals), unit="deal", unit_scale=True, disable=not progress,
@@ -239,13 +251,15 @@ def _expected_keys(spec: _Spec) -> list[str]:
 
 def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "ev", rng=None,
             executor: Executor | None = None, block_deals: int = BLOCK_DEALS,
-            confidence: float = 0.95) -> pd.DataFrame:
+            confidence: float = 0.95, tables: Any = None) -> pd.DataFrame:
     """Side-by-side figures of several variants on common deals, with paired differences.
 
     Every variant plays the same deals (the same seed); each sets them with its own strategy
     tables, so where a variant changes how hands are set the settings are redone. The paired
     difference of seat 0's mean against the first variant is the mean of per-deal differences,
-    its interval Student's t on the differences' batch means.
+    its interval Student's t on the differences' batch means. ``tables`` (as :func:`simulate`'s)
+    apply to every variant; with ``ev`` the ``tables`` and ``tables_source`` columns say which
+    set each variant's hands (trained for which variant, and from where).
     """
     level = check_confidence(confidence)
     vs = [resolve_variant(v) for v in variants]
@@ -253,7 +267,7 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
         raise OptionError(f"compare needs at least two variants, got {len(vs)}")
     root = root_seed(rng)
     results = [simulate(v, deals, strategy=strategy, rng=root, executor=executor,
-                        block_deals=block_deals) for v in vs]
+                        block_deals=block_deals, tables=tables) for v in vs]
     rows = []
     base = results[0]
     for v, r in zip(vs, results):
@@ -270,5 +284,8 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
                      "foul_rate": float(r.summary["foul"].sum() / (r.deals * len(r.summary["foul"]))),
                      "rake_per_hand": float(r.summary["rake_s1"]) / r.deals,
                      "diff_vs_first": mean_diff, "diff_ci_low": mean_diff - half,
-                     "diff_ci_high": mean_diff + half})
+                     "diff_ci_high": mean_diff + half,
+                     **({"tables": r.metadata["tables"]["trained_for"],
+                         "tables_source": r.metadata["tables_source"]}
+                        if "tables" in r.metadata else {})})
     return pd.DataFrame(rows)

@@ -17,17 +17,21 @@ Built in (see :func:`strategy_names`), each registered by the module that define
   natural, never surrenders (:mod:`cpstats.strategies.baselines`).
 - ``ev``: the rule-aware setter. Searches every legal split (pruned exactly) for the highest
   expected result against the field under the variant's scoring, royalties and table size,
-  from row tables trained by damped best response (:mod:`cpstats.strategies.training`);
-  declares a natural when it pays more than the hand is expected to, surrenders when playing
-  is expected to cost more than surrendering (:mod:`cpstats.strategies.ev_setter`).
+  from row tables trained by damped best response (:mod:`cpstats.strategies.training`) for the
+  variant's rules: shipped for the presets, trained on the fly and cached for any other
+  variant, another variant's only when ``tables=`` names it
+  (:func:`~cpstats.strategies.row_tables.resolve_tables`); declares a natural when it pays
+  more than the hand is expected to, surrenders when playing is expected to cost more than
+  surrendering (:mod:`cpstats.strategies.ev_setter`).
 
-Decision (where the issue leaves a choice open): the built-in strategies support the H1 and H4
-orderings; under H5 (a low middle) ``greedy`` and ``random`` still set hands and ``ev`` raises
-:class:`~cpstats.errors.OptionError`.
+Decision (where the issue leaves a choice open): the built-in strategies support the H1, H4 and
+H5 orderings; under H5 (a low middle) ``ev`` searches ordered splits with back >= front only
+(:mod:`cpstats.strategies._ev_low_kernel`) and needs tables trained under H5.
 """
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, runtime_checkable
 
@@ -38,9 +42,10 @@ from cpstats.errors import CardError, OptionError
 from cpstats.hands.naturals import NATURALS, natural_mask
 from cpstats.hands.setting import format_setting
 from cpstats.rules.variant import Variant, load_variant
+from cpstats.strategies.row_tables import load_tables
 
 __all__ = ["Decisions", "HandDecision", "Strategy", "register_strategy", "get_strategy",
-           "strategy_names", "set_hands", "set_hand"]
+           "strategy_names", "set_hands", "set_hand", "takes_tables"]
 
 
 @dataclass(frozen=True)
@@ -131,6 +136,29 @@ def get_strategy(strategy: str | Callable[..., Any]) -> Callable[..., Any]:
     return _REGISTRY[key]
 
 
+def takes_tables(strategy: Callable[..., Any]) -> bool:
+    """Whether a strategy callable takes a ``tables`` keyword (``ev`` does)."""
+    try:
+        return "tables" in inspect.signature(strategy).parameters
+    except (TypeError, ValueError):  # a callable without a signature
+        return False
+
+
+def _tables_keyword(fn: Callable[..., Any], name: str, v: Variant, tables: Any) -> dict:
+    """``{"tables": RowTables}`` for ``fn``, or ``{}``. Tables named by the caller go to a
+    strategy that takes them (another is refused); the registered ``ev`` gets its variant's
+    own, resolved here once (trained if need be) rather than in every worker."""
+    if tables is not None:
+        if not takes_tables(fn):
+            given = tables if isinstance(tables, str) else type(tables).__name__
+            raise OptionError(f"tables={given!r} is invalid with strategy {name!r}: only a "
+                              "strategy that takes row tables (ev) uses them")
+        return {"tables": load_tables(v, tables=tables)}
+    if fn is _REGISTRY.get("ev"):
+        return {"tables": load_tables(v)}
+    return {}
+
+
 def _variant(variant: Variant | str) -> Variant:
     if isinstance(variant, Variant):
         return variant
@@ -186,7 +214,8 @@ _BLOCK = 4096
 
 
 def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable[..., Any] = "ev",
-              rng: np.random.Generator | int | None = None, executor: Any = None) -> Decisions:
+              rng: np.random.Generator | int | None = None, executor: Any = None,
+              tables: Any = None) -> Decisions:
     """Set many hands with a strategy.
 
     Parameters
@@ -204,6 +233,11 @@ def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable
         with ``SeedSequence`` child ``i`` of ``rng``, so the result does not depend on the
         executor. The built-in kernels release the GIL, so a ``ThreadPoolExecutor`` uses every
         core. None: serial, one block.
+    tables
+        The ``ev`` setter's row tables: None for the variant's own (shipped for a preset's
+        rules, else read from the cache or trained now, about a minute, and cached), a preset
+        name or variant string to borrow that variant's, or
+        :class:`~cpstats.strategies.RowTables`. Only for a strategy that takes ``tables``.
 
     Raises
     ------
@@ -212,23 +246,25 @@ def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable
         that is not its hand rearranged (other cards, a card twice, codes out of 0..51 or not
         integers): strategy output is checked, never trusted (audit 13.14).
     OptionError
-        For an unknown strategy name, or a strategy's output of the wrong shapes.
+        For an unknown strategy name, a strategy's output of the wrong shapes, or ``tables``
+        that name no variant or go to a strategy that does not take them.
     """
     arr = check_hands(hands, 13)
     fn = get_strategy(strategy)
     name = strategy if isinstance(strategy, str) else getattr(fn, "__name__", type(fn).__name__)
     v = _variant(variant)
+    extra = _tables_keyword(fn, name, v, tables)
     flat = arr.reshape(-1, 13)
     dealt = flat.copy()  # what the strategy's settings are checked against, whatever it writes
     if executor is None:
-        return _as_decisions(fn(flat, v, rng=np.random.default_rng(rng)), dealt, name)
+        return _as_decisions(fn(flat, v, rng=np.random.default_rng(rng), **extra), dealt, name)
     if isinstance(rng, np.random.Generator):
         seq = rng.bit_generator.seed_seq
     else:
         seq = np.random.SeedSequence(rng)
     starts = range(0, flat.shape[0], _BLOCK)
     children = seq.spawn(len(starts))
-    futures = [executor.submit(fn, flat[a:a + _BLOCK], v, rng=np.random.default_rng(child))
+    futures = [executor.submit(fn, flat[a:a + _BLOCK], v, rng=np.random.default_rng(child), **extra)
                for a, child in zip(starts, children)]
     parts = [_as_decisions(f.result(), dealt[a:a + _BLOCK], name, a)
              for f, a in zip(futures, starts)]
@@ -240,7 +276,7 @@ def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable
 
 
 def set_hand(cards, variant: Variant | str = "2-4", *, strategy: str | Callable[..., Any] = "ev",
-             rng: np.random.Generator | int | None = None) -> HandDecision:
+             rng: np.random.Generator | int | None = None, tables: Any = None) -> HandDecision:
     """Set one 13-card hand.
 
     Parameters
@@ -248,7 +284,7 @@ def set_hand(cards, variant: Variant | str = "2-4", *, strategy: str | Callable[
     cards
         13 cards as text (any notation :func:`~cpstats.cards.parse_cards` accepts), a list of 13
         card tokens (``["As", "Ad", ...]``) or 13 codes.
-    variant, strategy, rng
+    variant, strategy, rng, tables
         As :func:`set_hands`.
 
     Returns
@@ -270,7 +306,7 @@ def set_hand(cards, variant: Variant | str = "2-4", *, strategy: str | Callable[
     if codes.ndim != 1:
         raise CardError(f"set_hand takes one hand of 13 cards, got shape {codes.shape}")
     v = _variant(variant)
-    d = set_hands(codes[None], v, strategy=strategy, rng=rng)
+    d = set_hands(codes[None], v, strategy=strategy, rng=rng, tables=tables)
     natural = None
     if d.declare[0]:
         bits = int(best_natural_bits(codes[None], v)[0])

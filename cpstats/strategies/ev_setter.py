@@ -16,12 +16,15 @@ approximations of the objective only: every setting returned is legal.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from cpstats.errors import OptionError
 from cpstats.hands import tables as _tables
 from cpstats.rules.variant import Variant
 from cpstats.strategies import _ev_kernel as _sk
+from cpstats.strategies import _ev_low_kernel as _lk
 from cpstats.strategies._kernel_args import _flush_best, _low_middle, _rank_args, _subset_tables
 from cpstats.strategies.api import Decisions, natural_payout, register_strategy
 from cpstats.strategies.row_tables import MAX_CLASSES, RowTables, load_tables, rank_classes
@@ -130,17 +133,34 @@ def _rounding_margin(params: np.ndarray, royalty: float) -> float:
 _MODEL_CACHE: dict[tuple[Variant, int], tuple[RowTables, tuple[np.ndarray, ...]]] = {}
 
 
-def _model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
-    """Kernel arrays of the row model, cached per (variant, tables object)."""
+def _cached(cache: dict, build, variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
+    """``build(variant, tables)``, cached in ``cache`` per (variant, tables object), 32 at most."""
     key = (variant, id(tables))
-    hit = _MODEL_CACHE.get(key)
+    hit = cache.get(key)
     if hit is not None and hit[0] is tables:  # ``is``: an id can be reused after collection
         return hit[1]
-    arrays = _build_model(variant, tables)
-    if len(_MODEL_CACHE) >= 32:
-        _MODEL_CACHE.pop(next(iter(_MODEL_CACHE)))
-    _MODEL_CACHE[key] = (tables, arrays)
+    arrays = build(variant, tables)
+    if len(cache) >= 32:
+        cache.pop(next(iter(cache)))
+    cache[key] = (tables, arrays)
     return arrays
+
+
+def _model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
+    """Kernel arrays of the row model, cached per (variant, tables object)."""
+    return _cached(_MODEL_CACHE, _build_model, variant, tables)
+
+
+def _scored_row(dist: np.ndarray, bonus: np.ndarray, points: float, always: bool,
+                classes: np.ndarray) -> tuple[np.ndarray, ...]:
+    """:func:`_row_arrays` for a row that pays ``points`` when won (issue 15.1: rows may pay
+    differently): the points stand for the row's 1 and the royalty ``bonus`` stays on top,
+    collected win or lose under RM-ALWAYS."""
+    if not always:
+        return _row_arrays(dist, bonus + (points - 1.0), False, classes)
+    exact, env, _, _, mass = _row_arrays(dist, np.full_like(bonus, points - 1.0), False, classes)
+    c = bonus.astype(np.float32)
+    return exact, env, c, np.maximum.accumulate(c), mass
 
 
 def _build_model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
@@ -152,9 +172,10 @@ def _build_model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
     cat5 = _tables.five_card_tables(order).category.astype(np.int64)
     slopes = (None, None, None) if tables.removal is None else tables.removal.slopes()
     classes3, classes5 = rank_classes(order)
-    tf, ef, cf, ecf, mf = _row_arrays(tables.front, by_cat[0][cat3], always, classes3)
-    tm, em, cm, ecm, mm = _row_arrays(tables.middle, by_cat[1][cat5], always, classes5)
-    tb, eb, cb, ecb, mb = _row_arrays(tables.back, by_cat[2][cat5], always, classes5)
+    points = variant.scoring_params().rows
+    tf, ef, cf, ecf, mf = _scored_row(tables.front, by_cat[0][cat3], points[0], always, classes3)
+    tm, em, cm, ecm, mm = _scored_row(tables.middle, by_cat[1][cat5], points[1], always, classes5)
+    tb, eb, cb, ecb, mb = _scored_row(tables.back, by_cat[2][cat5], points[2], always, classes5)
     cst = np.zeros((3, 7462), dtype=np.float32)
     ecst = np.zeros((3, 7462), dtype=np.float32)
     for row, (c, e) in enumerate(((cf, ecf), (cm, ecm), (cb, ecb))):
@@ -173,23 +194,137 @@ def _build_model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
     s = kt["scoring"]
     params = np.array([s[1], s[2], s[3], _opponents(variant), s[4], s[5], float(always), 0.0],
                       dtype=np.float64)
-    royalty = max(float(np.max(by_cat)), 0.0)
+    royalty = max(float(np.max(by_cat)), 0.0) + max(points) - 1.0  # a row's most, less 1
     params[7] = _rounding_margin(params, royalty)
     return tf, tm, tb, cst, ef, em, eb, ecst, cap3, params, removal, classes
 
 
-def _refuse_low_middle(variant: Variant) -> None:
-    if _low_middle(variant):
-        raise OptionError("strategy 'ev' does not support ranking=H5 (a low middle): its row "
-                          "model and pruning assume back >= middle >= front; use 'greedy' or "
-                          "'random', or pass your own strategy callable")
+@lru_cache(maxsize=1)
+def _low_of_high() -> np.ndarray:
+    """uint16[7462]: the H5 (low) rank of the five cards of each H1 rank. H5 orders the H1
+    classes the other way round, except the wheel: a straight (flush) in H1, an ace-high hand
+    (flush) in H5."""
+    low = {k: i for i, k in enumerate(_tables.five_card_tables("H5").keys)}
+    wheel = (12.0, 3.0, 2.0, 1.0, 0.0)
+    out = np.empty(7462, dtype=np.uint16)
+    for rank, key in enumerate(_tables.five_card_tables("H1").keys):
+        if key[0] in (4, 8) and key[1] == 3.0:  # the wheel and the wheel straight flush
+            key = (0.0 if key[0] == 4 else 5.0,) + wheel
+        out[rank] = low[key]
+    return out
+
+
+@lru_cache(maxsize=1)
+def _high_cap3() -> np.ndarray:
+    """uint16[7462]: the strongest front (three-card rank) a back of each H1 rank allows."""
+    common5 = _tables.five_card_tables("H1").common.astype(np.int64)
+    common3 = _tables.three_card_common("H1").astype(np.int64)
+    best_under = np.maximum.accumulate(np.arange(455)[np.argsort(common3, kind="stable")])
+    return best_under[np.searchsorted(np.sort(common3), common5, side="right") - 1].astype(np.uint16)
+
+
+def _build_low_model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
+    """Kernel arrays of the row model under H5 (``_ev_low_kernel.ev_low_kernel``'s ``tf`` to
+    ``classes``), as :func:`_build_model` builds them (row points included) but with the
+    middle's table and rank classes on the low scale and no middle royalty (an H5 middle earns
+    none, so its units collected are the same at every rank and its table is its own envelope),
+    the back's on the high (H1) scale."""
+    kt = variant.kernel_tables()
+    by_cat = kt["royalty_by_category"]
+    always = variant.royalties.mode.value == "RM-ALWAYS"
+    cat3 = np.array([int(k[0]) for k in _tables.three_card_keys()], dtype=np.int64)
+    classes3, low_classes = rank_classes("H5")
+    high_classes = rank_classes("H1")[1]
+    high_cat = _tables.five_card_tables("H1").category.astype(np.int64)
+    slopes = (None, None, None) if tables.removal is None else tables.removal.slopes()
+    points = variant.scoring_params().rows
+    tf, ef, cf, ecf, mf = _scored_row(tables.front, by_cat[0][cat3], points[0], always, classes3)
+    tm, _, cm, _, mm = _scored_row(tables.middle, np.zeros(7462), points[1], always, low_classes)
+    tb, eb, cb, ecb, mb = _scored_row(tables.back, by_cat[2][high_cat], points[2], always,
+                                      high_classes)
+    cst = np.zeros((3, 7462), dtype=np.float32)
+    ecst = np.zeros((3, 7462), dtype=np.float32)
+    for row, (c, e) in enumerate(((cf, ecf), (cm, cm), (cb, ecb))):
+        cst[row, :len(c)] = c
+        ecst[row, :len(e)] = e
+    classes = np.zeros((3, 7462), dtype=np.uint8)
+    classes[0, :455] = classes3
+    classes[1], classes[2] = low_classes, high_classes
+    s = kt["scoring"]
+    params = np.array([s[1], s[2], s[3], _opponents(variant), s[4], s[5], float(always), 0.0])
+    params[7] = _rounding_margin(params, max(float(np.max(by_cat[[0, 2]])), 0.0) + max(points) - 1.0)
+    return (tf, tm, tb, cst, ef, eb, ecst, _high_cap3(), params,
+            _removal_array(slopes, (mf, mm, mb)), classes)
+
+
+_LOW_MODEL_CACHE: dict[tuple[Variant, int], tuple[RowTables, tuple[np.ndarray, ...]]] = {}
+
+
+def _low_model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
+    """:func:`_build_low_model`, cached per (variant, tables object) as :func:`_model` is."""
+    return _cached(_LOW_MODEL_CACHE, _build_low_model, variant, tables)
+
+
+def _search_model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
+    """The kernel arrays :func:`ev_search` uses for ``variant`` (built and cached on the first
+    call: callers that run the search on threads build them once beforehand)."""
+    return _low_model(variant, tables) if _low_middle(variant) else _model(variant, tables)
+
+
+@lru_cache(maxsize=64)
+def _trained_low(variant_text: str) -> bool | None:
+    """Whether tables trained for ``variant_text`` hold a low (H5) middle; None when the text
+    is not a variant (then nothing is checked)."""
+    from cpstats.rules import load_variant
+
+    try:
+        return _low_middle(load_variant(variant_text))
+    except ValueError:
+        return None
+
+
+def _refuse_low_middle(variant: Variant, tables: RowTables) -> None:
+    """Refuse tables whose middle is on the other scale: an H5 middle is a low hand, so tables
+    trained under H1 or H4 (a high middle) say nothing about it, and the other way round."""
+    trained = _trained_low(tables.variant)
+    if trained is None or trained == _low_middle(variant):
+        return
+    need = "a low (H5)" if _low_middle(variant) else "a high"
+    raise OptionError(f"ev: the row tables trained for {tables.variant!r} cannot set hands of "
+                      f"{str(variant)!r}, which needs tables trained with {need} middle: train "
+                      f"them with cpstats.strategies.training.train_tables({str(variant)!r})")
+
+
+def _ev_low_search(hands: np.ndarray, variant: Variant, tables: RowTables,
+                   prune: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`ev_search` under H5: the ordered search of :mod:`~cpstats.strategies._ev_low_kernel`."""
+    key, bit, nonflush, flush, t3, c5, c3 = _rank_args(variant)  # H1 under H5
+    five_pos, three_pos, rest_mid, rest_front = _subset_tables()
+    n = hands.shape[0]
+    out = np.empty_like(hands)
+    value = np.empty(n, dtype=np.float64)
+    visited = np.empty((n, 2), dtype=np.int64)
+    scratch = (np.empty(1287, dtype=np.uint16), np.empty(1287, dtype=np.uint16),
+               np.empty(286, dtype=np.uint16), np.empty(1287, dtype=np.int32),
+               np.empty(_sk._N_BUCKETS + 1, dtype=np.int32), np.empty(1287, dtype=np.int64),
+               np.empty((3, MAX_CLASSES, 4)), np.empty(14 + MAX_CLASSES))
+    _lk.ev_low_kernel(hands, key, bit, nonflush, flush, t3, c5, c3, _low_of_high(), rest_mid,
+                      rest_front, five_pos, three_pos, *_low_model(variant, tables), prune, out,
+                      value, visited, *scratch)
+    return out, value, visited
 
 
 def ev_search(hands: np.ndarray, variant: Variant, tables: RowTables, *,
               prune: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(settings, expected value over all opponents, splits evaluated) of the ``ev`` search."""
-    _refuse_low_middle(variant)
+    """(settings, expected value over all opponents, splits evaluated) of the ``ev`` search.
+
+    Under H5 (a low middle) the search is over ordered splits with back >= front only (see
+    :mod:`cpstats.strategies._ev_low_kernel`), and ``tables`` must have been trained under H5.
+    """
+    _refuse_low_middle(variant, tables)
     arr = np.ascontiguousarray(hands, dtype=np.uint8)
+    if _low_middle(variant):
+        return _ev_low_search(arr, variant, tables, prune)
     key, bit, nonflush, flush, t3, c5, c3 = _rank_args(variant)
     five_pos, three_pos, rest_mid, rest_front = _subset_tables()
     model = _model(variant, tables)
@@ -224,8 +359,8 @@ def ev_decisions(hands: np.ndarray, variant: Variant, tables: RowTables) -> Deci
 
 def ev(hands: np.ndarray, variant: Variant, *, rng: np.random.Generator | None = None,
        tables: RowTables | None = None) -> Decisions:
-    """The rule-aware setter: the legal setting with the highest expected result (see module)."""
-    _refuse_low_middle(variant)
+    """The rule-aware setter: the legal setting with the highest expected result (see module);
+    under H5 (a low middle) over ordered splits, see :func:`ev_search`."""
     return ev_decisions(hands, variant, load_tables(variant) if tables is None else tables)
 
 

@@ -3,7 +3,10 @@ the best alternatives (issue: strategies, item 6).
 
 Values are the ``ev`` setter's model (row win/tie tables trained for the variant, rows and
 opponents independent, see :mod:`cpstats.strategies`), in units against every opponent.
-A fouled setting is valued at the mis-set penalty it pays to each opponent.
+A fouled setting is valued at the mis-set penalty it pays to each opponent. Under H5 (a low
+middle) the middle is valued on the low scale, as ``ev`` values it, and the settings compared
+are every ordered split whose back beats its front (the stronger high five is not always the
+better back there: a wheel is the weakest straight but an ace-high low).
 """
 
 from __future__ import annotations
@@ -19,11 +22,11 @@ from cpstats.cards._bits import pack_hand
 from cpstats.cards.codes import CardError, check_hands, parse_cards
 from cpstats.errors import OptionError
 from cpstats.hands.ranking import rank3, rank5
-from cpstats.hands.setting import format_setting, is_foul, legal_settings, parse_setting
+from cpstats.hands.setting import format_setting, is_foul, legal_settings, parse_setting, splits
 from cpstats.strategies._kernel_args import _low_middle
 from cpstats.strategies.api import _variant
-from cpstats.strategies.ev_setter import _model, _opponents
-from cpstats.strategies.row_tables import load_tables
+from cpstats.strategies.ev_setter import _low_model, _model, _opponents, _refuse_low_middle
+from cpstats.strategies.row_tables import RowTables, load_tables
 from cpstats.rules.variant import Variant
 
 __all__ = ["Review", "review", "setting_values"]
@@ -39,27 +42,38 @@ def _values_kernel(settings, rf, rm, rb, tf, tm, tb, cst, params, removal, class
         out[i] = _sk._value(tf, tm, tb, cst, rf[i], rm[i], rb[i], params, (per_class, classes))
 
 
-def setting_values(settings: np.ndarray, variant: Variant | str) -> np.ndarray:
+def setting_values(settings: np.ndarray, variant: Variant | str, *,
+                   tables: RowTables | str | None = None) -> np.ndarray:
     """Expected result of each legal setting (N, 13) under the ``ev`` model of ``variant``
-    (card removal from the setting's own 13 cards included); ``ranking=H5`` is refused."""
+    with ``tables`` (as :func:`~cpstats.strategies.set_hands` takes them: None for the
+    variant's own), card removal from the setting's own 13 cards included; under H5 the
+    middle is ranked as a low hand and the back as a high one."""
     v = _variant(variant)
-    _refuse_low_middle(v)
+    tables = load_tables(v, tables=tables)
+    _refuse_low_middle(v, tables)
     arr = np.ascontiguousarray(settings, dtype=np.uint8).reshape(-1, 13)
-    tf, tm, tb, cst, _, _, _, _, _, params, removal, classes = _model(v, load_tables(v))
     order = v.ranking.value
+    if _low_middle(v):
+        tf, tm, tb, cst, _, _, _, _, params, removal, classes = _low_model(v, tables)
+        back_order = "H1"
+    else:
+        tf, tm, tb, cst, _, _, _, _, _, params, removal, classes = _model(v, tables)
+        back_order = order
     rf = rank3(arr[:, :3], check=False).astype(np.int64)
     rm = rank5(arr[:, 3:8], ordering=order, check=False).astype(np.int64)
-    rb = rank5(arr[:, 8:], ordering=order, check=False).astype(np.int64)
+    rb = rank5(arr[:, 8:], ordering=back_order, check=False).astype(np.int64)
     out = np.empty(len(arr), dtype=np.float64)
     _values_kernel(arr, rf, rm, rb, tf, tm, tb, cst, params, removal, classes, out)
     return out
 
 
-def _refuse_low_middle(v: Variant) -> None:
-    """The ev model assumes back >= middle >= front, which H5 breaks (audit 13.7)."""
-    if _low_middle(v):
-        raise OptionError("review does not support ranking=H5 (a low middle): its values come "
-                          "from the ev model, which assumes back >= middle >= front")
+def _candidates(hand: np.ndarray, v: Variant) -> np.ndarray:
+    """The settings review compares: the legal ones; under H5 every ordered split whose back
+    beats its front (as ``ev`` searches them)."""
+    if not _low_middle(v):
+        return legal_settings(hand, ordering=v.ranking.value)
+    ordered = splits(hand, ordered=True)
+    return ordered[~is_foul(ordered, ordering="H5", check=False)]
 
 
 def _is_text_list(value) -> bool:
@@ -124,7 +138,8 @@ class Review:
         return "\n".join(lines)
 
 
-def review(cards, setting, variant: Variant | str = "2-4", *, top: int = 5) -> Review:
+def review(cards, setting, variant: Variant | str = "2-4", *, top: int = 5,
+           tables: RowTables | str | None = None) -> Review:
     """Review ``setting`` of the 13 ``cards`` under ``variant``.
 
     Parameters
@@ -135,10 +150,13 @@ def review(cards, setting, variant: Variant | str = "2-4", *, top: int = 5) -> R
         ``"front / middle / back"``, its three rows (text or token lists), 13 tokens or codes
         laid out front, middle, back.
     variant
-        A Variant, preset name or variant string. ``ranking=H5`` (a low middle) is refused, as
-        :func:`~cpstats.strategies.set_hand` refuses it: the ``ev`` model does not hold there.
+        A Variant, preset name or variant string; under ``ranking=H5`` (a low middle) its
+        tables must be trained under H5, as ``ev``'s must.
     top
         How many of the best settings to list (0 or more).
+    tables
+        The ``ev`` model's row tables, as :func:`~cpstats.strategies.set_hands` takes them
+        (None: the variant's own; a preset name or variant string borrows that one's).
 
     Examples
     --------
@@ -148,18 +166,18 @@ def review(cards, setting, variant: Variant | str = "2-4", *, top: int = 5) -> R
     (True, False)
     """
     v = _variant(variant)
-    _refuse_low_middle(v)
     top = _check_top(top)
+    tables = load_tables(v, tables=tables)  # once, not per call of setting_values
     hand, given = _as_hand(cards), _as_setting(setting)
     if sorted(hand.tolist()) != sorted(given.tolist()):
         raise CardError(f"the setting {format_setting(given)!r} does not hold the same 13 cards as the hand")
-    legal = legal_settings(hand, ordering=v.ranking.value)
-    values = setting_values(legal, v)
+    legal = _candidates(hand, v)
+    values = setting_values(legal, v, tables=tables)
     foul = bool(is_foul(given, ordering=v.ranking.value))
     if foul:
         value = -float(v.kernel_tables()["misset"]) * _opponents(v)
     else:
-        value = float(setting_values(given, v)[0])
+        value = float(setting_values(given, v, tables=tables)[0])
     order = np.argsort(-values, kind="stable")
     best = int(order[0])
     alternatives = pd.DataFrame({

@@ -1,34 +1,49 @@
 """The field the ``ev`` setter plays against: row-rank distributions and their card-removal
 correction (:class:`RowTables`, :class:`CardRemoval`), the rank classes the correction works
-on, and the shipped tables (:func:`load_tables`, :func:`tables_record`).
+on, and where a variant's tables come from (:func:`load_tables`, :func:`tables_record`).
 
 :mod:`cpstats.strategies.training` trains and fits them; :mod:`cpstats.strategies.ev_setter`
 turns them into the search's kernel arrays.
+
+Where tables come from (issue 15.2), in this order: tables the caller names (``tables="2-4"``:
+another variant's, *borrowed*, or a :class:`RowTables`); the tables shipped with the package
+for a preset whose strategy-relevant rules (:func:`strategy_rules`) equal the variant's
+(*shipped*: ``2-4(players=2)`` and ``2-4(rake=...)`` play with ``2-4``'s); tables trained
+earlier for the same rules, read from the cache folder (:func:`cache_dir`, *cache*); otherwise
+they are trained now (:data:`QUICK_TRAINING`, about a minute on 2 cores, with a progress bar)
+and written to the cache (*trained now*). No variant silently plays with another's tables.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import sys
+import threading
 import warnings
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
 
 from cpstats._resources import STRATEGIES_DIR as TABLES_DIR  # cpstats/data/strategies
 from cpstats.errors import OptionError
 from cpstats.hands import tables as _tables
-from cpstats.rules.variant import Variant
+from cpstats.rules.presets import preset_names
+from cpstats.rules.variant import Variant, get_preset, resolve_variant
 from cpstats.strategies import _ev_kernel as _sk
-from cpstats.strategies.api import _variant
 
-__all__ = ["TablesWarning", "RowTables", "CardRemoval", "load_tables", "tables_record",
-           "rank_classes", "TABLES_DIR", "SUIT_SQUARES_MEAN", "REMOVAL_RATIO_LIMITS",
-           "FRONT_CLASSES", "MAX_CLASSES"]
+__all__ = ["TablesWarning", "RowTables", "CardRemoval", "load_tables", "resolve_tables",
+           "tables_record", "strategy_rules", "strategy_digest", "cache_dir", "set_trainer",
+           "rank_classes", "TABLES_DIR", "CACHE_ENV", "QUICK_TRAINING", "SOURCES",
+           "SUIT_SQUARES_MEAN", "REMOVAL_RATIO_LIMITS", "FRONT_CLASSES", "MAX_CLASSES"]
 
 
 class TablesWarning(UserWarning):
-    """Row tables trained for another variant are in use."""
+    """Row tables could not be cached, or a cached file did not read and is trained again."""
 
 
 #: Mean of the sum of squared suit lengths of a random 13-card hand (a card-removal feature).
@@ -112,8 +127,6 @@ class RowTables:
     def save(self, path: str | Path) -> None:
         """Write an ``.npz`` with the three distributions, the card-removal correction and the
         metadata."""
-        import json
-
         extra = {}
         if self.removal is not None:
             r = self.removal
@@ -125,8 +138,6 @@ class RowTables:
 
     @classmethod
     def load(cls, path: str | Path) -> RowTables:
-        import json
-
         with np.load(path) as data:
             removal = None
             if "removal_front" in data:
@@ -137,54 +148,282 @@ class RowTables:
                        json.loads(str(data["meta"])), removal)
 
 
+# -- where a variant's tables come from ----------------------------------------------------
+
+#: Environment variable naming cpstats' cache folder (default ``platformdirs.user_cache_dir(
+#: "cpstats")``); tables trained on the fly go in its ``tables`` subfolder.
+CACHE_ENV = "CPSTATS_CACHE_DIR"
+
+#: Part of every cache key: raise it when training or the row model changes so that tables
+#: cached before no longer fit.
+CACHE_FORMAT = 2  # 2: H5 tables rank the back on the high scale
+
+#: Where a variant's tables came from (:func:`resolve_tables`); ``given``: a RowTables passed in.
+SOURCES = ("shipped", "cache", "trained now", "borrowed", "given")
+
+#: :func:`~cpstats.strategies.training.train_tables` options of the training on the fly:
+#: 60,000 hands a round, under a third of the shipped tables' 200,000, and fewer refinements.
+#: benchmarks/bench_training.py measures the time (well under a minute on 2 cores) and the
+#: strength (a duplicate match against the shipped 2-4 tables). A fixed seed: the same rules
+#: train the same tables on any machine.
+QUICK_TRAINING: dict[str, Any] = {
+    "deals": 60_000, "rounds": 16, "patience": 2, "refine": 3, "refine_deals": 120_000,
+    "check_deals": 60_000, "removal_deals": 30_000, "seed": 20261129}
+
+_TRAINER: list[Callable[..., RowTables]] = []
+_READ: dict[str, tuple[int, RowTables]] = {}
+_UNSAVED: dict[str, RowTables] = {}
+_LOCK = threading.RLock()
+
+
+def set_trainer(train: Callable[..., RowTables]) -> None:
+    """Make ``train`` the function that trains missing tables (``train_tables``, which
+    :mod:`cpstats.strategies.training` registers on import: it sits above this module, so it
+    is handed in rather than imported)."""
+    _TRAINER[:] = [train]
+
+
+def cache_dir() -> Path:
+    """The folder of tables trained on the fly: ``tables`` in ``$CPSTATS_CACHE_DIR`` when the
+    variable is set, else in the user's cache folder (``platformdirs``)."""
+    root = os.environ.get(CACHE_ENV, "").strip()
+    if not root:
+        import platformdirs
+
+        root = platformdirs.user_cache_dir("cpstats")
+    return Path(root).expanduser() / "tables"
+
+
+def strategy_rules(variant: Variant | str) -> dict:
+    """The rules that move the ``ev`` setter's choices, as a plain dict (what tables are keyed by).
+
+    Every option but the preset ``name``, the ``rake`` (its jackpot included), the ``stakes`` and
+    a bank's commission or fee, which tax or scale results once the hands are set; plus the scoring numbers
+    resolved for the table (:meth:`~cpstats.rules.Variant.scoring_params`: a race's four-handed
+    scoop point, the home run as ``home_run`` leaves it, so that flag itself goes).
+
+    Decision: ``players`` is left out when the scoring has no home run. The ev model's value is
+    then the number of opponents times the value against one (rows, royalties, naturals and
+    surrender alike), so the best setting, and the tables training converges to, do not depend
+    on it (training deals four hands a deck at any table). A home run (a bonus, or a multiplier
+    other than the scoop's) pays for beating every opponent, valued as ``P(win) ** opponents``
+    (``_ev_kernel.pair_value``): there the seat count stays.
+    """
+    v = resolve_variant(variant)
+    rules = v.to_dict()
+    for key in ("name", "rake", "stakes", "home_run"):
+        rules.pop(key, None)
+    for key in ("commission", "fee"):  # charged on wins after the hands are set
+        rules["bank"].pop(key, None)
+    params = asdict(v.scoring_params())
+    rules["resolved_scoring"] = params
+    if not _home_run(params):
+        rules.pop("players", None)
+    return rules
+
+
+def _home_run(params: dict) -> bool:
+    """Whether the ev model values a home run (``pair_value``'s test, conservatively)."""
+    bonus, times = params.get("home_run_bonus", 0), params.get("home_run_multiplier", 1)
+    return bonus != 0 or times != 1 or times != params.get("scoop_multiplier", 1)
+
+
+def _floats(value: Any) -> Any:
+    """``value`` with every number a float (``0`` and ``0.0`` are the same rule)."""
+    if isinstance(value, dict):
+        return {k: _floats(x) for k, x in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_floats(x) for x in value]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+@lru_cache(maxsize=256)
+def strategy_digest(variant: Variant | str) -> str:
+    """16 hex digits of the SHA-256 of :func:`strategy_rules` (and :data:`CACHE_FORMAT`):
+    variants with the same digest are set with the same tables."""
+    text = json.dumps({"format": CACHE_FORMAT, "rules": _floats(strategy_rules(variant))},
+                      sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def _table_file(name: str) -> Path:
     return TABLES_DIR / f"{name}.npz"
 
 
-@lru_cache(maxsize=32)
-def _load_file(path: str) -> RowTables:
-    return RowTables.load(path)
+def _read(path: Path) -> RowTables:
+    """The tables in ``path``, read once per version of the file: the same file gives the same
+    object, and ``ev`` builds its row model once per tables object."""
+    stamp = path.stat().st_mtime_ns
+    hit = _READ.get(str(path))
+    if hit is None or hit[0] != stamp:
+        hit = (stamp, RowTables.load(path))
+        _READ[str(path)] = hit
+    return hit[1]
 
 
-def load_tables(variant: Variant | str, *, fallback: str = "2-4") -> RowTables:
-    """The shipped row tables for ``variant``.
+@lru_cache(maxsize=1)
+def _shipped_index() -> dict[str, tuple[str, ...]]:
+    """The presets with shipped tables, by strategy digest."""
+    index: dict[str, tuple[str, ...]] = {}
+    for name in preset_names():
+        if _table_file(name).exists():
+            digest = strategy_digest(get_preset(name))
+            index[digest] = index.get(digest, ()) + (name,)
+    return index
 
-    Looks for tables trained for exactly this variant (``cpstats/data/strategies/<name>.npz`` whose
-    stored variant string matches); otherwise uses the ``fallback`` preset's tables and warns
-    (:class:`TablesWarning`) naming both variants.
-    """
-    v = _variant(variant)
-    path = _table_file(v.name)
-    if path.exists():
-        tables = _load_file(str(path))
-        if tables.variant == str(v):
-            return tables
-    path = _table_file(fallback)
+
+def _shipped(v: Variant, digest: str) -> RowTables | None:
+    """Shipped tables of a preset with the variant's strategy rules (its own preset first),
+    whose stored variant still has those rules."""
+    for name in sorted(_shipped_index().get(digest, ()), key=lambda n: n != v.name):
+        tables = _read(_table_file(name))
+        try:
+            if strategy_digest(tables.variant) == digest:
+                return tables
+        except OptionError:  # a stored variant string the rules no longer read
+            continue
+    return None
+
+
+def _cached(path: Path, digest: str) -> RowTables | None:
+    """Tables cached in ``path`` for these rules, or None (a file that does not read, or was
+    trained for other rules, is trained again, with a :class:`TablesWarning`)."""
     if not path.exists():
-        raise OptionError(f"no trained row tables for {str(v)!r} nor for {fallback!r} in "
-                          f"{TABLES_DIR}: run cpstats.strategies.training.train_tables")
-    tables = _load_file(str(path))
-    warnings.warn(f"ev: no row tables trained for variant {str(v)!r}; using the tables trained "
-                  f"for {tables.variant!r}", TablesWarning, stacklevel=3)
+        return _UNSAVED.get(digest)
+    try:
+        tables = _read(path)
+    except Exception as err:  # noqa: BLE001 - any damage to a cache file means: train again
+        warnings.warn(f"ev: the cached tables {path} do not read ({err}); training them again",
+                      TablesWarning, stacklevel=5)
+        return None
+    if tables.meta.get("rules_digest") != digest:
+        warnings.warn(f"ev: the cached tables {path} were trained for other rules; training "
+                      "them again", TablesWarning, stacklevel=5)
+        return None
     return tables
 
 
-def tables_record(variant: Variant | str) -> dict:
-    """What identifies the row tables ``ev`` plays ``variant`` with: the variant they were
-    trained for, their training seed, deals and rounds, and the first 16 hex digits of the
-    SHA-256 of their arrays, card-removal correction included (simulation metadata records it,
-    so a result names its setter)."""
-    import hashlib
+def _canonical(v: Variant) -> Variant:
+    """The variant trained for a digest: no rake or stakes, four seats where they do not
+    matter, so equal rules train the same tables whichever variant asked first."""
+    from dataclasses import replace
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", TablesWarning)
-        t = load_tables(variant)
+    from cpstats.rules.house import Rake
+
+    plain = replace(v, rake=Rake(), stakes=None)
+    if plain.players == 4 or plain.hands_per_player != 1:
+        return plain
+    four = replace(plain, players=4)
+    return four if strategy_digest(four) == strategy_digest(v) else plain
+
+
+def _train_now(v: Variant, digest: str, path: Path) -> RowTables:
+    """Train tables for ``v`` (:data:`QUICK_TRAINING`, threads on every core), say so in one
+    line on stderr with a progress bar, and write them to ``path``."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tqdm.auto import tqdm
+
+    if not _TRAINER:
+        raise OptionError(f"no row tables for {str(v)!r} and no trainer: import "
+                          "cpstats.strategies.training")
+    target = _canonical(v)
+    options = dict(QUICK_TRAINING)
+    # progress: a round, the check, the card-removal fit's three passes
+    steps = options["rounds"] + options["refine"] + 1 + 3
+    print(f"cpstats: no ev tables for {target} yet: training them now (about a minute on 2 "
+          f"cores), then kept in {path}", file=sys.stderr, flush=True)
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool, \
+            tqdm(total=steps, desc="training ev tables", unit="step") as bar:
+        t = _TRAINER[0](target, **options, executor=pool, progress=bar.update)
+    tables = RowTables(t.front, t.middle, t.back, t.variant,
+                       {**t.meta, "rules_digest": digest, "on_the_fly": True}, t.removal)
+    return _write(tables, path, digest)
+
+
+def _write(tables: RowTables, path: Path, digest: str) -> RowTables:
+    """Write ``tables`` to the cache atomically; kept in memory only if the folder refuses."""
+    tmp = path.with_name(f".{path.stem}-{os.getpid()}.npz")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tables.save(tmp)
+        os.replace(tmp, path)
+    except OSError as err:
+        warnings.warn(f"ev: the tables trained for {tables.variant} could not be cached in "
+                      f"{path} ({err}); they are kept for this session only", TablesWarning,
+                      stacklevel=5)
+        _UNSAVED[digest] = tables
+        return tables
+    _READ[str(path)] = (path.stat().st_mtime_ns, tables)
+    return tables
+
+
+def _named(tables: Any) -> Variant:
+    """The variant named by ``tables=`` (whose tables to borrow)."""
+    if not isinstance(tables, (str, Variant)):
+        raise OptionError(f"tables={tables!r} is invalid: name a preset or a variant string "
+                          "whose tables to borrow, or pass RowTables")
+    try:
+        return resolve_variant(tables)
+    except OptionError as err:
+        raise OptionError(f"tables={str(tables)!r} is invalid: {err}") from None
+
+
+def resolve_tables(variant: Variant | str, tables: Any = None) -> tuple[RowTables, str]:
+    """(tables, source): the row tables ``ev`` sets ``variant``'s hands with, and where they came
+    from (one of :data:`SOURCES`; see the module docstring for the order).
+
+    ``tables`` borrows: a preset name or variant string (its tables, found the same way;
+    ``"borrowed"`` unless its strategy rules are the variant's own) or :class:`RowTables`
+    (``"given"``). None: the variant's own, shipped, cached or trained now.
+    """
+    v = resolve_variant(variant)
+    if isinstance(tables, RowTables):
+        return tables, "given"
+    if tables is not None:
+        other = _named(tables)
+        found, source = resolve_tables(other)
+        return found, source if strategy_digest(other) == strategy_digest(v) else "borrowed"
+    digest = strategy_digest(v)
+    shipped = _shipped(v, digest)
+    if shipped is not None:
+        return shipped, "shipped"
+    path = cache_dir() / f"{digest}.npz"
+    with _LOCK:  # threads asking for the same missing tables wait for one training
+        cached = _cached(path, digest)
+        if cached is not None:
+            return cached, "cache"
+        return _train_now(v, digest, path), "trained now"
+
+
+def load_tables(variant: Variant | str, *, tables: Any = None) -> RowTables:
+    """The row tables ``ev`` sets ``variant``'s hands with (:func:`resolve_tables`): shipped
+    for a preset's rules, else cached, else trained now; another variant's only when
+    ``tables`` names it."""
+    return resolve_tables(variant, tables)[0]
+
+
+def tables_record(variant: Variant | str, *, tables: Any = None,
+                  with_source: bool = False) -> dict:
+    """What identifies the row tables ``ev`` plays ``variant`` with (``tables`` as
+    :func:`resolve_tables`'): the variant they were trained for, their training seed, deals and
+    rounds, and the first 16 hex digits of the SHA-256 of their arrays, card-removal correction
+    included. Simulation metadata records it, so a result names its setter.
+
+    ``with_source`` adds ``source``, where they came from (:data:`SOURCES`). It is left out by
+    default because the record is part of a run's identity (a resumed run must match it) and
+    the source is not: a run that trains the tables and its resume, which reads them from the
+    cache, use the same tables; simulations keep it beside, as ``tables_source``.
+    """
+    t, source = resolve_tables(variant, tables)
     digest = hashlib.sha256()
     arrays = [t.front, t.middle, t.back]
     if t.removal is not None:
         arrays += list(t.removal.slopes())
     for arr in arrays:
         digest.update(np.ascontiguousarray(arr, dtype=np.float64).tobytes())
-    return {"trained_for": t.variant, "seed": t.meta.get("seed"), "deals": t.meta.get("deals"),
-            "rounds": t.meta.get("rounds"), "sha256": digest.hexdigest()[:16]}
-
+    record = {"trained_for": t.variant, "seed": t.meta.get("seed"), "deals": t.meta.get("deals"),
+              "rounds": t.meta.get("rounds"), "sha256": digest.hexdigest()[:16]}
+    return {**record, "source": source} if with_source else record

@@ -51,6 +51,9 @@ field by ``d`` there moves the response by about ``-3 d`` to ``-6 d`` (measured 
 pagat-typical), so the field's own sampling noise shows up amplified in the gap and more rounds
 do not shrink it (the hands that flip are close to indifferent).
 
+Any other variant is trained at its first use, on fewer hands (``row_tables.QUICK_TRAINING``),
+on threads (``executor``), and cached (issue 15.2, :func:`~cpstats.strategies.load_tables`).
+
 :func:`match` plays two strategies on the same deals with the seats swapped (duplicate);
 :func:`exploitability` measures how much a best response gains over a strategy's own choice
 under heads-up ``2-4``.
@@ -69,12 +72,12 @@ from cpstats.errors import OptionError
 from cpstats.hands.ranking import rank3, rank5
 from cpstats.rules.variant import Variant
 from cpstats.strategies import _ev_kernel as _sk
-from cpstats.strategies.api import Decisions, _as_decisions, _variant, get_strategy
+from cpstats.strategies.api import Decisions, _as_decisions, _variant, get_strategy, takes_tables
 from cpstats.strategies.baselines import greedy
-from cpstats.strategies.ev_setter import ev_decisions
+from cpstats.strategies.ev_setter import _search_model, ev_decisions
 from cpstats.strategies.row_tables import (FRONT_CLASSES, MAX_CLASSES, REMOVAL_RATIO_LIMITS,
                                            SUIT_SQUARES_MEAN, TABLES_DIR, CardRemoval, RowTables,
-                                           rank_classes)
+                                           load_tables, rank_classes, set_trainer)
 
 __all__ = ["train_tables", "train_preset", "fit_card_removal", "removal_features", "save_tables",
            "match", "MatchResult", "exploitability", "Exploitability"]
@@ -83,10 +86,12 @@ METHODS = ("damped", "fictitious")
 
 
 def _row_ranks(settings: np.ndarray, order: str) -> tuple[np.ndarray, ...]:
-    """int64 ranks of the front, middle and back of each setting (N, 13)."""
+    """int64 ranks of the front, middle and back of each setting (N, 13); under H5 the middle
+    on the low scale and the back, a high hand, on H1's (as the settlement ranks them)."""
+    back = "H1" if order == "H5" else order
     return (np.asarray(rank3(settings[:, :3], check=False), dtype=np.int64),
             np.asarray(rank5(settings[:, 3:8], ordering=order, check=False), dtype=np.int64),
-            np.asarray(rank5(settings[:, 8:], ordering=order, check=False), dtype=np.int64))
+            np.asarray(rank5(settings[:, 8:], ordering=back, check=False), dtype=np.int64))
 
 
 def _histograms(settings: np.ndarray, variant: Variant) -> tuple[np.ndarray, ...]:
@@ -109,7 +114,8 @@ def train_tables(variant: Variant | str, *, deals: int = 200_000, rounds: int = 
                  seed: int | None = None, verbose: bool = False, method: str = "damped",
                  damping: float = 0.5, patience: int = 2, refine: int = 6,
                  refine_damping: float = 0.2, refine_deals: int | None = None,
-                 check_deals: int | None = None, removal_deals: int | None = None) -> RowTables:
+                 check_deals: int | None = None, removal_deals: int | None = None,
+                 executor: Any = None, progress: Callable[[int], Any] | None = None) -> RowTables:
     """Train row tables for ``variant`` by damped best response (see the module docstring).
 
     Parameters
@@ -143,6 +149,14 @@ def train_tables(variant: Variant | str, *, deals: int = 200_000, rounds: int = 
         Four-handed deals of the card-removal fit on the final tables
         (:func:`fit_card_removal`, its own seed stream; default ``max(deals // 2, 1000)``,
         as many hands as the check); 0 skips it.
+    executor
+        A ``concurrent.futures``-style executor the ``ev`` search runs on, in chunks of hands
+        (its kernel releases the GIL, so a ``ThreadPoolExecutor`` uses every core); the tables
+        do not depend on it. None: serial.
+    progress
+        Called with the number of steps done after each round, the check and each pass of the
+        card-removal fit (``rounds + refine + 1 + 3`` steps in all; skipped rounds count when
+        the damped phase stops early): a progress bar's ``update``.
 
     Returns
     -------
@@ -158,13 +172,16 @@ def train_tables(variant: Variant | str, *, deals: int = 200_000, rounds: int = 
         damping=damping, refine_damping=refine_damping, refine_deals=refine_deals,
         check_deals=check_deals, removal_deals=removal_deals)
     root = np.random.SeedSequence(seed)
-    run = _Training(v, root.spawn(rounds + refine + 3), verbose)
+    tick = progress or (lambda n: None)
+    run = _Training(v, root.spawn(rounds + refine + 3), verbose, executor, tick)
     run.field = _normalized(_histograms(greedy(run.dealt(0, deals), v).settings, v))
     stopped, damped_rounds = _damped_phase(run, method=method, rounds=rounds, deals=deals,
                                            damping=damping, patience=patience)
+    tick(rounds - damped_rounds)
     for k in range(refine):
         run.blend(damped_rounds + 1 + k, refine_deals, refine_damping, "refine")
     final_gap, final_noise = run.check(check_deals)
+    tick(1)
     meta: dict[str, Any] = {
         "variant": str(v), "seed": int(root.entropy), "method": method, "deals": deals,
         "rounds": len(run.record["response_gap"]), "max_rounds": rounds, "start": "greedy",
@@ -178,8 +195,11 @@ def train_tables(variant: Variant | str, *, deals: int = 200_000, rounds: int = 
     total = _normalized(run.field)
     tables = RowTables(total[0], total[1], total[2], str(v), meta)
     if removal_deals:
-        tables = fit_card_removal(v, tables, deals=removal_deals, seed=run.streams[-1])
+        tables = fit_card_removal(v, tables, deals=removal_deals, seed=run.streams[-1],
+                                  executor=executor, progress=progress)
         meta["seconds"] = run.seconds()
+    else:
+        tick(3)
     return tables
 
 
@@ -214,10 +234,13 @@ class _Training:
     """One run of :func:`train_tables`: the variant, the seed streams (one per round), the field
     (row histograms, each summing to one) and the record of every round, in ``meta``'s keys."""
 
-    def __init__(self, v: Variant, streams: list[np.random.SeedSequence], verbose: bool) -> None:
+    def __init__(self, v: Variant, streams: list[np.random.SeedSequence], verbose: bool,
+                 executor: Any, tick: Callable[[int], Any]) -> None:
         self.v = v
         self.streams = streams
         self.verbose = verbose
+        self.executor = executor
+        self.tick = tick
         self.start = time.perf_counter()
         self.field: tuple[np.ndarray, ...] = ()
         self.record: dict[str, list] = {key: [] for key in (
@@ -235,7 +258,7 @@ class _Training:
         """(response histograms, gap to the field, sampling noise of the gap) of round r."""
         v = self.v
         current = RowTables(*_normalized(self.field), variant=str(v), meta={})
-        settings = ev_decisions(self.dealt(r, n), v, current).settings
+        settings = _ev_settings(self.dealt(r, n), v, current, self.executor)
         response = _histograms(settings, v)
         noise = _cdf_change(_histograms(settings[0::2], v), _histograms(settings[1::2], v)) / 2
         return response, _cdf_change(self.field, response), noise
@@ -254,6 +277,7 @@ class _Training:
                   f"field {gap:.5f} (noise {noise:.5f}), max abs change of the win tables "
                   f"{change:.5f}  [{time.perf_counter() - self.start:.0f} s]", flush=True)
         self.field = new
+        self.tick(1)
 
     def check(self, n: int) -> tuple[float | None, float | None]:
         """(gap, noise) of a best response to the field on ``n`` hands of the second last stream,
@@ -265,6 +289,17 @@ class _Training:
             print(f"check ({n:,} hands): best response to the final tables vs the "
                   f"tables {gap:.5f} (noise {noise:.5f})", flush=True)
         return gap, noise
+
+
+def _ev_settings(hands: np.ndarray, v: Variant, tables: RowTables, executor: Any,
+                 chunk: int = 8192) -> np.ndarray:
+    """``ev``'s settings of ``hands``, in chunks on ``executor`` when one is given."""
+    if executor is None:
+        return ev_decisions(hands, v, tables).settings
+    _search_model(v, tables)  # built once here, not raced for by the threads
+    parts = [executor.submit(ev_decisions, hands[a:a + chunk], v, tables)
+             for a in range(0, len(hands), chunk)]
+    return np.concatenate([part.result().settings for part in parts])
 
 
 def _damped_phase(run: _Training, *, method: str, rounds: int, deals: int, damping: float,
@@ -307,7 +342,8 @@ def removal_features(hands: np.ndarray) -> np.ndarray:
 
 def fit_card_removal(variant: Variant | str, tables: RowTables, *, deals: int = 100_000,
                      seed: int | np.random.SeedSequence | None = None, block: int = 50_000,
-                     iterations: int = 3) -> RowTables:
+                     iterations: int = 3, executor: Any = None,
+                     progress: Callable[[int], Any] | None = None) -> RowTables:
     """``tables`` with a card-removal correction fitted for ``variant`` (returns a new object).
 
     Deals ``deals`` four-handed decks, sets every hand with ``ev`` on ``tables`` and, for every
@@ -321,6 +357,7 @@ def fit_card_removal(variant: Variant | str, tables: RowTables, *, deals: int = 
     The opponents' settings depend on their own cards, which depend on the player's: the first
     fit sets the hands without a correction, each of the next ``iterations - 1`` with the
     previous fit (fresh deals each time), so the correction answers a field that uses it too.
+    ``executor`` and ``progress`` (once per fit) as :func:`train_tables`'.
     """
     v = _variant(variant)
     if deals < 1000 or block < 1 or iterations < 1:
@@ -331,9 +368,11 @@ def fit_card_removal(variant: Variant | str, tables: RowTables, *, deals: int = 
     start = time.perf_counter()
     field = RowTables(tables.front, tables.middle, tables.back, tables.variant, tables.meta)
     for _ in range(iterations):
-        removal = _fit_removal_once(v, field, deals, rng, block)
+        removal = _fit_removal_once(v, field, deals, rng, block, executor)
         field = RowTables(tables.front, tables.middle, tables.back, tables.variant, tables.meta,
                           removal)
+        if progress is not None:
+            progress(1)
     removal.meta.update({"deals": deals, "iterations": iterations, "seed": int(root.entropy),
                          "spawn_key": list(root.spawn_key),
                          "seconds": round(time.perf_counter() - start, 1)})
@@ -341,11 +380,11 @@ def fit_card_removal(variant: Variant | str, tables: RowTables, *, deals: int = 
 
 
 def _fit_removal_once(v: Variant, field: RowTables, deals: int, rng: np.random.Generator,
-                      block: int) -> CardRemoval:
+                      block: int, executor: Any) -> CardRemoval:
     """One fit of :func:`fit_card_removal` on ``deals`` fresh deals set with ``field``."""
     order = v.ranking.value
     classes3, classes5 = rank_classes(order)
-    classes = (classes3, classes5, classes5)
+    classes = (classes3, classes5, rank_classes("H1" if order == "H5" else order)[1])
     sizes = (FRONT_CLASSES, MAX_CLASSES, MAX_CLASSES)
     sums = [np.zeros((n, 14)) for n in sizes]
     counts = [np.zeros(n) for n in sizes]
@@ -354,7 +393,7 @@ def _fit_removal_once(v: Variant, field: RowTables, deals: int, rng: np.random.G
     for first in range(0, deals, block):
         n = min(block, deals - first)
         hands = deal(rng, n, 4).reshape(-1, 13)
-        settings = ev_decisions(hands, v, field).settings
+        settings = _ev_settings(hands, v, field, executor)
         x = removal_features(hands)
         xx += x.T @ x
         x_sum += x.sum(axis=0)
@@ -403,6 +442,9 @@ def train_preset(name: str, *, deals: int = 200_000, rounds: int = 30, seed: int
     return save_tables(tables, name.strip().lower())
 
 
+set_trainer(train_tables)  # what ev calls on for a variant without tables
+
+
 # -- duplicate matches ------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -424,20 +466,23 @@ class MatchResult:
 
 
 def _decide(strategy: Callable[..., Any], hands: np.ndarray, v: Variant,
-            rng: np.random.Generator) -> Decisions:
+            rng: np.random.Generator, tables: RowTables | None = None) -> Decisions:
     dealt = hands.copy()  # a strategy that rewrites its input cannot hide a swap
-    return _as_decisions(strategy(hands, v, rng=rng), dealt, getattr(strategy, "__name__", "strategy"))
+    extra = {"tables": tables} if tables is not None and takes_tables(strategy) else {}
+    return _as_decisions(strategy(hands, v, rng=rng, **extra), dealt,
+                         getattr(strategy, "__name__", "strategy"))
 
 
 def match(variant: Variant | str, a: str | Callable[..., Any] = "ev",
           b: str | Callable[..., Any] = "greedy", *, deals: int = 20_000,
-          seed: int | None = None) -> MatchResult:
+          seed: int | None = None, tables: Any = None) -> MatchResult:
     """Duplicate match: on each deal, ``a`` plays each seat in turn against ``b`` in the others.
 
     The per-deal score is ``a``'s net averaged over its seats, so luck of the cards cancels; the
     mean over deals is ``a``'s edge per hand over ``b`` and the CI is mean +- 1.96 standard
     errors (deals are independent). In criss-cross (D3) a seat holds two hands, both set by the
     seat's strategy, and its net is divided by two (an edge per hand, as elsewhere).
+    ``tables`` (as :func:`~cpstats.strategies.set_hands`') go to every strategy that takes them.
     """
     from cpstats.settlement.engine import settle_many
 
@@ -450,8 +495,9 @@ def match(variant: Variant | str, a: str | Callable[..., Any] = "ev",
     rng = np.random.default_rng(root)
     cards = deal(rng, deals, n_hands)
     flat = cards.reshape(-1, 13)
-    da = _decide(fa, flat, v, rng)
-    db = _decide(fb, flat, v, rng)
+    found = None if tables is None else load_tables(v, tables=tables)
+    da = _decide(fa, flat, v, rng, found)
+    db = _decide(fb, flat, v, rng, found)
     nat_a = da.natural_bits(flat, v).reshape(deals, n_hands)
     nat_b = db.natural_bits(flat, v).reshape(deals, n_hands)
     sa = da.settings.reshape(deals, n_hands, 13)

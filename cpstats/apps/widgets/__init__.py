@@ -1,23 +1,29 @@
-"""Interactive apps for notebooks and the Voila dashboard: :class:`VariantComparer` and
-:class:`RakeExplorer`.
+"""Interactive apps for notebooks and the Voila dashboard: :class:`VariantComparer` (with its
+skill section, :class:`SkillView`) and :class:`RakeExplorer`.
 
 Each app is built from ipywidgets controls, a Simulate button, a progress bar, an HTML table
 and an ``Output`` holding the chart. Results are kept in a :class:`ResultCache` keyed by the
 variant string, deal count and strategy, so charts are redrawn from the cache without
 simulating again, and each app opens at once from the shipped reference results
-(``cpstats/data/reference``).
+(``cpstats/data/reference``, ev on 1,000,000 deals). Live runs use ev too
+(:data:`DEFAULT_STRATEGY`); the baselines greedy and random are offered under the labels of
+:data:`STRATEGY_LABELS`.
 
 One module per app, each with its decisions in its docstring: ``picker`` (:class:`VariantPicker`),
 ``comparer`` (:func:`comparison_table`, :class:`VariantComparer`), ``rake`` (:func:`rake_figures`,
-:class:`RakeExplorer`); ``cache`` runs and keeps the simulations (:class:`ResultCache`, the seed
-and block size), ``_common`` holds what the apps share (messages, tables, charts, the app frame).
+:class:`RakeExplorer`), ``skill`` (:func:`skill_table`, :class:`SkillView`); ``cache`` runs and
+keeps the simulations (:class:`ResultCache`, the seed and block size), ``_common`` holds what the
+apps share (strategy labels, messages, tables, charts, the app frame).
 """
 
-from cpstats.apps.widgets._common import DEAL_CHOICES, DEFAULT_STRATEGY
+from cpstats.apps.widgets._common import (DEAL_CHOICES, DEFAULT_STRATEGY, STRATEGY_LABELS, runs_text,
+                                          setter_text)
 from cpstats.apps.widgets.cache import SEED, WIDGET_BLOCK_DEALS, ResultCache
 from cpstats.apps.widgets.comparer import VariantComparer, comparison_table
 from cpstats.apps.widgets.picker import VariantPicker
 from cpstats.apps.widgets.rake import RakeExplorer, rake_figures
+from cpstats.apps.widgets.skill import SkillView, skill_table
 
 __all__ = ["ResultCache", "VariantPicker", "VariantComparer", "RakeExplorer", "comparison_table",
-           "rake_figures", "SEED", "WIDGET_BLOCK_DEALS", "DEFAULT_STRATEGY", "DEAL_CHOICES"]
+           "rake_figures", "SkillView", "skill_table", "SEED", "WIDGET_BLOCK_DEALS",
+           "DEFAULT_STRATEGY", "DEAL_CHOICES", "STRATEGY_LABELS", "setter_text", "runs_text"]

@@ -1,8 +1,12 @@
 """What every app shares: the strategy and deal choices, status messages, HTML tables, charts
 shown as PNG, and :class:`_App`, the common frame of an app.
 
-- Decision: live recomputes use the ``greedy`` setter by default; ``ev`` is offered but is about
-  four times slower (20,000 deals take about 1 s greedy, 4-5 s ev per variant here).
+- Decision: live runs set hands with ``ev`` by default, the setter that plays the variant well
+  (issue 15: every figure that describes a game is of good play); 20,000 four-handed deals take
+  about a second per variant. ``greedy`` and ``random`` stay offered, labelled as baselines of
+  a weak field (:data:`STRATEGY_LABELS`) in the dropdown, the status line, chart titles and
+  tables, and the row tables that set ev's hands are named beside its figures
+  (:func:`setter_text`).
 - Decision: a chart is shown by setting the ``Output``'s outputs to the figure's PNG, not with
   ``with out: display(fig)``, which captures nothing outside a kernel: the same code then works
   in Jupyter, in Voila and in tests.
@@ -24,11 +28,71 @@ import pandas as pd
 
 from cpstats.apps._warmup import COMPILE_MESSAGE, needs_compiling
 
-__all__ = ["DEFAULT_STRATEGY", "DEAL_CHOICES"]
+__all__ = ["DEFAULT_STRATEGY", "DEAL_CHOICES", "STRATEGY_LABELS", "strategy_label", "setter_text",
+           "runs_text"]
 
-DEFAULT_STRATEGY = "greedy"
+DEFAULT_STRATEGY = "ev"
 DEAL_CHOICES = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
-_STRATEGIES = (("greedy (fast, default)", "greedy"), ("ev (about 4x slower)", "ev"))
+#: What each strategy is, as the apps name it wherever its figures appear.
+STRATEGY_LABELS = {"ev": "ev (good play)", "greedy": "greedy (baseline: a weak field)",
+                   "random": "random (baseline: no skill)"}
+_STRATEGIES = tuple((label, name) for name, label in STRATEGY_LABELS.items())
+
+
+def strategy_label(strategy: str) -> str:
+    """The name a strategy is shown under (:data:`STRATEGY_LABELS`; other names as they are)."""
+    return STRATEGY_LABELS.get(str(strategy), str(strategy))
+
+
+def _tables_text(result) -> str | None:
+    """The row tables that set a result's hands (``metadata["tables"]``): what they were trained
+    for and, when recorded, their source (shipped, cache, trained, borrowed); None without."""
+    tables = result.metadata.get("tables")
+    if not tables:
+        return None
+    source = _source(result)
+    return f"{tables.get('trained_for')}" + (f" ({source})" if source else "")
+
+
+def _source(result) -> str | None:
+    """Where ev's tables came from, when the result recorded it."""
+    meta = result.metadata
+    return (meta.get("tables") or {}).get("source") or meta.get("tables_source")
+
+
+def setter_text(result) -> str:
+    """Who set a result's hands: the strategy's label and, for ``ev``, its row tables."""
+    tables = _tables_text(result)
+    text = strategy_label(result.metadata.get("strategy"))
+    return f"{text}, tables trained for {tables}" if tables else text
+
+
+def runs_text(results, labels=None) -> str:
+    """One line naming the setter and the deal count of several results (labelled ``A``, ``B``,
+    ... or by ``labels``), each one's where they differ: a chart or table says when it mixes
+    strategies."""
+    results = list(results)
+    labels = list(labels or [chr(65 + i) for i in range(len(results))])
+    deals = sorted({r.deals for r in results})
+    count = (f"{deals[0]:,} deals" + (" per variant" if len(results) > 1 else "") if len(deals) == 1
+             else "deals " + ", ".join(f"{k} {r.deals:,}" for k, r in zip(labels, results)))
+    strategies = [r.metadata.get("strategy") for r in results]
+    if len(set(strategies)) > 1:
+        each = "; ".join(f"{k}: {setter_text(r)}" for k, r in zip(labels, results))
+        return f"different strategies: {each}; {count}"
+    text = strategy_label(strategies[0])
+    tables = [_tables_text(r) for r in results]
+    if len(results) > 1 and all(tables) and all(
+            r.metadata["tables"].get("trained_for") == str(r.variant) for r in results):
+        sources = [_source(r) for r in results]
+        text += ", tables trained for each variant" + (
+            "" if not any(sources) else f" ({sources[0]})" if len(set(sources)) == 1
+            else " (" + ", ".join(f"{k}: {x}" for k, x in zip(labels, sources)) + ")")
+    elif len(set(tables)) == 1 and tables[0]:
+        text += f", tables trained for {tables[0]}"
+    elif any(tables):
+        text += ", tables trained for " + ", ".join(f"{k}: {t}" for k, t in zip(labels, tables))
+    return f"{text}; {count}"
 
 
 def _show_figure(out: W.Output, fig) -> None:
@@ -47,9 +111,15 @@ def _message(kind: str, text: str) -> str:
     return f'<span style="color:{colour}">{html.escape(text)}</span>'
 
 
-def _running(text: str) -> str:
+#: Said beside a run that trains ev's tables first (issue 15.2).
+TRAINING_MESSAGE = "ev has no tables for these rules yet: training them first (about a minute, once)"
+
+
+def _running(text: str, training: bool = False) -> str:
     """The status of a simulation about to start, with :data:`COMPILE_MESSAGE` while numba has
-    not yet compiled the kernels (audit 13.23: the first run after install pauses with no word)."""
+    not yet compiled the kernels (audit 13.23: the first run after install pauses with no word)
+    and :data:`TRAINING_MESSAGE` when ev must first train its tables."""
+    text = f"{text}; {TRAINING_MESSAGE}" if training else text
     return _message("note", f"{text}; {COMPILE_MESSAGE}" if needs_compiling() else text)
 
 

@@ -8,6 +8,12 @@ strategy, so an app redraws without simulating again.
   once per block. The reference results use the package's block size, so they are paired with
   each other but not with app runs; :func:`~cpstats.apps.widgets.comparer.comparison_table`
   falls back to independent-sample intervals (and says so) when results do not share their deals.
+- Decision: the reference results were set by ``ev`` (1,000,000 deals); :meth:`ResultCache.reference`
+  offers one only to an app showing that same strategy, so an app never opens on ev figures
+  while its controls say greedy, and a live run after opening is of the same setter.
+- Decision: a variant whose rules no shipped or cached tables fit makes ev train them first
+  (about a minute, once: :mod:`cpstats.strategies.row_tables`); :meth:`ResultCache.will_train`
+  tells the apps beforehand, so the status line says so instead of stalling silently.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
-from cpstats.rules import Variant, preset_names
+from cpstats.rules import Variant, get_preset, preset_names
 from cpstats.simulation import SimulationResult, load_reference, simulate
 
 __all__ = ["ResultCache", "SEED", "WIDGET_BLOCK_DEALS"]
@@ -40,6 +46,19 @@ class _InlineExecutor:
         else:
             self._on_block(int(args[-1]))  # _run_block(spec, block, size)
         return future
+
+
+def trains_tables(variant: Variant) -> bool:
+    """Whether ev must train tables for ``variant`` before setting its hands: neither shipped
+    tables for its strategy rules nor tables in the cache folder
+    (:func:`cpstats.strategies.row_tables.resolve_tables`' order)."""
+    from cpstats.strategies import row_tables as rt
+
+    digest = rt.strategy_digest(variant)
+    if (rt.cache_dir() / f"{digest}.npz").exists():
+        return False
+    return not any((rt.TABLES_DIR / f"{name}.npz").exists()
+                   and rt.strategy_digest(get_preset(name)) == digest for name in preset_names())
 
 
 class ResultCache:
@@ -69,8 +88,9 @@ class ResultCache:
         """The cached result, or None."""
         return self._results.get((str(variant), int(deals), str(strategy)))
 
-    def reference(self, variant: Variant | str) -> SimulationResult | None:
-        """The shipped reference result of a plain preset (``cpstats/data/reference``), or None."""
+    def reference(self, variant: Variant | str, strategy: str | None = None) -> SimulationResult | None:
+        """The shipped reference result of a plain preset (``cpstats/data/reference``), or None;
+        None too when ``strategy`` is given and the reference was set by another one."""
         text = str(variant)
         if text not in preset_names():
             return None
@@ -79,7 +99,16 @@ class ResultCache:
                 self._references[text] = load_reference(text)
             except Exception:  # missing or unreadable file: the app offers Simulate instead
                 self._references[text] = None
-        return self._references[text]
+        found = self._references[text]
+        if found is not None and strategy is not None and found.metadata.get("strategy") != strategy:
+            return None
+        return found
+
+    def will_train(self, variant: Variant, deals: int, strategy: str) -> bool:
+        """Whether running ``variant`` must first train ev's row tables: ``ev``, not cached here,
+        and :func:`trains_tables`."""
+        return (strategy == "ev" and self.get(variant, deals, strategy) is None
+                and trains_tables(variant))
 
     def run(self, variant: Variant, deals: int, strategy: str,
             on_block: Callable[[int], None] | None = None) -> SimulationResult:

@@ -1,5 +1,11 @@
 """Comparing variants: :func:`comparison_table` and :class:`VariantComparer`, two or three
-variants side by side on common deals, with paired differences against variant A.
+variants side by side on common deals, with paired differences against variant A, and the
+skill table of the variants shown (:class:`~cpstats.apps.widgets.skill.SkillView`).
+
+- Decision: the table's first rows name who set the hands (strategy and ev's row tables) of
+  each column, and every chart's title names the setter and the deal count, so figures of a
+  weak baseline or of the reference results are never read as those of a live ev run; where
+  the columns' strategies differ the labels carry the strategy and the app says so.
 """
 
 from __future__ import annotations
@@ -16,10 +22,11 @@ import pandas as pd
 from cpstats.apps import plots
 from cpstats.apps.widgets._common import (
     DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, _App, _message, _running, _show_figure,
-    _table_html,
+    _table_html, _tables_text, runs_text, setter_text, strategy_label,
 )
-from cpstats.apps.widgets.cache import ResultCache
+from cpstats.apps.widgets.cache import SEED, ResultCache
 from cpstats.apps.widgets.picker import VariantPicker
+from cpstats.apps.widgets.skill import SkillView
 from cpstats.simulation import SimulationResult
 from cpstats.simulation.stats import batch_mean_interval, t_value
 
@@ -61,19 +68,28 @@ def comparison_table(results: Sequence[SimulationResult], labels: Sequence[str] 
     Returns
     -------
     DataFrame
-        Rows as in ``_COMPARE_FORMATS``; ``attrs["paired"]`` tells how differences were made.
+        Rows ``strategy`` (its label: ``greedy (baseline: a weak field)``...) and ``tables`` (the
+        row tables that set ev's hands, ``none`` for another setter), then the figures named in
+        ``_COMPARE_FORMATS``; ``attrs["paired"]`` tells how differences were made and
+        ``attrs["mixed"]`` whether the columns' strategies differ (the default labels then end
+        with the strategy).
 
     Examples
     --------
     >>> from cpstats.simulation import simulate
-    >>> rs = [simulate(p, 1_000, strategy="greedy", rng=1) for p in ("2-4", "1-6")]
+    >>> rs = [simulate(p, 1_000, strategy="ev", rng=1) for p in ("2-4", "1-6")]
     >>> table = comparison_table(rs)
     >>> list(table.columns)
     ['A: 2-4', 'B: 1-6']
+    >>> table.loc["strategy", "A: 2-4"], table.loc["tables", "B: 1-6"].startswith("1-6")
+    ('ev (good play)', True)
     >>> float(table.loc["difference vs A, seat 0 (units)", "A: 2-4"])
     0.0
     """
-    labels = list(labels or [f"{chr(65 + i)}: {r.variant}" for i, r in enumerate(results)])
+    mixed = len({r.metadata.get("strategy") for r in results}) > 1
+    labels = list(labels or [f"{chr(65 + i)}: {r.variant}"
+                             + (f" [{r.metadata.get('strategy')}]" if mixed else "")
+                             for i, r in enumerate(results)])
     paired = _paired(results)
     base = results[0]
     base_mean = float(base.summary["net_s1"][0]) / base.deals
@@ -92,6 +108,8 @@ def comparison_table(results: Sequence[SimulationResult], labels: Sequence[str] 
         d = mean - base_mean
         scoops = r.scoops()
         columns[label] = {
+            "strategy": strategy_label(r.metadata.get("strategy")),
+            "tables": _tables_text(r) or "none",
             "deals": r.deals, "mean seat 0 (units)": mean, "mean seat 0 SE": float(m["se"].iloc[0]),
             "SD per hand, seat 0 (units)": float(m["sd"].iloc[0]),
             "SD per hand, other seats (units)": float(m["sd"].iloc[1:].mean()),
@@ -109,6 +127,7 @@ def comparison_table(results: Sequence[SimulationResult], labels: Sequence[str] 
         }
     frame = pd.DataFrame(columns)
     frame.attrs["paired"] = paired
+    frame.attrs["mixed"] = mixed
     return frame
 
 
@@ -126,7 +145,8 @@ class VariantComparer(_App):
     deals
         Deals per simulation (the deals control's first value).
     strategy
-        Setting strategy of live runs (``greedy`` by default: fast).
+        Setting strategy of live runs: ``ev`` (default, good play), or a baseline of a weak
+        field, ``greedy`` or ``random``.
     cache
         A :class:`ResultCache` to share with other apps.
 
@@ -138,6 +158,9 @@ class VariantComparer(_App):
         The numbers on show (:func:`comparison_table`).
     figure
         The chart on show.
+    skill
+        The skill section (:class:`~cpstats.apps.widgets.skill.SkillView`) of the variants
+        shown, run on the chosen deal count.
 
     Examples
     --------
@@ -180,15 +203,18 @@ class VariantComparer(_App):
         self.simulate_button.on_click(lambda _: self.run())
         self.chart.observe(lambda _: self.redraw(), names="value")
         self.chart_variant.observe(lambda _: self.redraw(), names="value")
-        note = W.HTML(_message("note", "Live runs use the greedy setter by default (20,000 deals "
-                                       "take about a second per variant); ev is slower. All "
-                                       "variants play the same deals, seed 2026."))
+        note = W.HTML(_message("note", "Live runs set hands with ev, the setter trained for each "
+                                       "variant (20,000 deals take about a second per variant); "
+                                       "greedy and random are baselines of a weak field. All "
+                                       f"variants play the same deals, seed {SEED}."))
+        self.skill = SkillView(self._shown_variants, deals=lambda: int(self.deals.value))
         self._picker_box = W.HBox([p.widget for p in self.pickers])
         self.widget = W.VBox([
             self._picker_box, self.third,
             W.HBox([self.deals, self.strategy, self.simulate_button]), note,
             W.HBox([self.progress, self.status]), self.table_html,
             W.HBox([self.chart, self.chart_variant]), self.output,
+            W.HTML("<b>Skill</b>"), self.skill.widget,
         ], layout=W.Layout(width="100%"))
         self._open_from_reference()
 
@@ -199,24 +225,29 @@ class VariantComparer(_App):
         """The pickers in use (A and B, and C when ticked)."""
         return self.pickers[: 3 if self.third.value else 2]
 
+    def _shown_variants(self) -> list[tuple[str, object]]:
+        """(label, variant) of each active picker with a valid variant (the skill section's)."""
+        return [(f"{p.label}: {p.variant}", p.variant) for p in self.active if p.variant is not None]
+
     def _open_from_reference(self) -> None:
-        refs = [self.cache.reference(p.variant) if p.variant is not None else None
-                for p in self.active]
+        refs = [self.cache.reference(p.variant, self.strategy.value) if p.variant is not None
+                else None for p in self.active]
         if all(r is not None for r in refs):
             self._show(refs)
-            r = refs[0]
-            self.status.value = _message("note", f"reference results from cpstats/data/reference: "
-                                         f"{r.deals:,} deals, strategy {r.metadata.get('strategy')}"
-                                         "; click Simulate for a live run")
+            self.status.value = _message(
+                "note", f"reference results from cpstats/data/reference: {runs_text(refs)}; "
+                f"Simulate runs {strategy_label(self.strategy.value)} on {self.deals.value:,} "
+                f"deals per variant (seed {SEED})")
         else:
-            self.status.value = _message("stale", "no reference result for these variants: "
-                                         "click Simulate")
+            self.status.value = _message("stale", "no reference result for these variants set by "
+                                         f"{strategy_label(self.strategy.value)}: click Simulate")
         self._variant_changed()
 
     def _variant_changed(self, change: dict | None = None) -> None:
         if not hasattr(self, "widget"):
             return
         self.pickers[2].widget.layout.display = None if self.third.value else "none"
+        self.skill.note_change()
         bad = [p for p in self.active if p.variant is None]
         self.simulate_button.disabled = bool(bad)
         if bad:
@@ -227,9 +258,12 @@ class VariantComparer(_App):
                   for p in self.active]
         if all(c is not None for c in cached):
             self._show(cached)  # from the cache: no simulation
-            self.status.value = _message("ok", "from the cache")
+            self.status.value = _message("ok", f"from the cache: {runs_text(cached)}")
         elif self.results and [str(r.variant) for r in self.results] != [str(p.variant) for p in self.active]:
             self.status.value = _message("stale", "variants changed: click Simulate")
+        elif self.results and {r.metadata.get("strategy") for r in self.results} != {self.strategy.value}:
+            self.status.value = _message("stale", f"the figures shown are of {runs_text(self.results)}"
+                                         f": click Simulate for {strategy_label(self.strategy.value)}")
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -249,13 +283,14 @@ class VariantComparer(_App):
             for v in variants:
                 if self.cache.get(v, deals, strategy) is None:
                     done = todo.index(v)
-                    self.status.value = _running(f"simulating {v} ({done + 1} of {len(todo)})")
+                    self.status.value = _running(f"simulating {v} ({done + 1} of {len(todo)})",
+                                                 self.cache.will_train(v, deals, strategy))
                 results.append(self.cache.run(v, deals, strategy, on_block=self._advance))
             self._show(results)
             self.progress.value = self.progress.max
             self.progress.bar_style = "success"
-            self.status.value = _message("ok", f"{deals:,} deals per variant, strategy {strategy}"
-                                         f" ({len(todo)} simulated, {len(variants) - len(todo)} "
+            self.status.value = _message("ok", f"{runs_text(results)}, seed {self.cache.seed} "
+                                         f"({len(todo)} simulated, {len(variants) - len(todo)} "
                                          "from the cache)")
         except Exception as err:  # shown in the app, never a dead output
             self._failed(err)
@@ -268,6 +303,9 @@ class VariantComparer(_App):
         note = "" if self.table.attrs["paired"] else (
             "<br>" + _message("stale", "these results did not play the same deals: the difference's "
                               "interval uses independent standard errors"))
+        if self.table.attrs["mixed"]:
+            note += "<br>" + _message("stale", "these columns were set by different strategies: "
+                                      "their differences mix the rules with the setter")
         self.table_html.value = _table_html(self.table, _COMPARE_FORMATS, "cpstats-compare") + note
         self.redraw()
 
@@ -283,27 +321,31 @@ class VariantComparer(_App):
                                     "text": f"chart failed: {err}\n"},)
 
     def _draw(self, chart: str):
+        """The chart, its title naming the setter and the deals of the figures drawn."""
         labels = list(self.table.columns)
-        if chart == "SD per hand":
-            frame = pd.DataFrame({"variant": labels, "sd": self.table.loc["SD per hand, seat 0 (units)"].to_numpy(float)})
-            fig = plots.plot_sd_by_variant(frame)
-            fig.axes[0].set_title("SD per hand, seat 0")
-            return fig
-        if chart == "paired difference vs A":
-            return _plot_differences(self.table)
         index = min(self.chart_variant.value, len(self.results) - 1)
         r = self.results[index]
-        if chart == "net distribution":
-            fig = plots.plot_net_distribution(r.distribution(), seat=0)
-            fig.axes[0].set_title(f"Net units per deal, seat 0: {labels[index]}")
-            return fig
-        if chart == "royalty rates":
-            fig = plots.plot_royalty_rates(r.royalties())
-            fig.axes[0].set_title(f"Royalty hands made: {labels[index]}")
-            return fig
-        frame = pd.concat([x.house() for x in self.results], ignore_index=True)
-        frame.insert(0, "variant", labels)
-        return plots.plot_rake_burden(frame)
+        caption = runs_text(self.results)
+        if chart == "SD per hand":
+            sd = self.table.loc["SD per hand, seat 0 (units)"].to_numpy(float)
+            frame = pd.DataFrame({"variant": labels, "sd": sd})
+            fig, title = plots.plot_sd_by_variant(frame), "SD per hand, seat 0"
+        elif chart == "paired difference vs A":
+            fig, title = _plot_differences(self.table), "Difference against variant A"
+        elif chart in ("net distribution", "royalty rates"):
+            caption = f"{setter_text(r)}; {r.deals:,} deals"
+            if chart == "net distribution":
+                fig = plots.plot_net_distribution(r.distribution(), seat=0)
+                title = f"Net units per deal, seat 0: {labels[index]}"
+            else:
+                fig, title = plots.plot_royalty_rates(r.royalties()), f"Royalty hands made: {labels[index]}"
+        else:
+            frame = pd.concat([x.house() for x in self.results], ignore_index=True)
+            frame.insert(0, "variant", labels)
+            fig = plots.plot_rake_burden(frame)
+            title = fig.axes[0].get_title() or "Rake burden"
+        fig.axes[0].set_title(f"{title}\n{caption}", fontsize=10)
+        return fig
 
     def export(self, folder: str | os.PathLike, formats: Sequence[str] = ("png", "svg")) -> list[Path]:
         """Write the table as CSV and every chart in ``formats``; returns the paths."""

@@ -2,6 +2,11 @@
 
 The comparer shows two or three pickers side by side; each shows the variant string it builds,
 or the rules' own message when a choice is rejected.
+
+- Decision: every number of the scoring (issue 15.1) has a control, under "scoring numbers"
+  below the scoring system; choosing a system sets them all to its numbers (as ``scoring=`` does
+  in a variant string), and a number changed from the system's becomes a ``scoring.<number>``
+  override, so the string shown names the system plus the changed numbers.
 """
 
 from __future__ import annotations
@@ -13,16 +18,41 @@ from typing import Any
 import ipywidgets as W
 
 from cpstats.apps.widgets._common import _message
+from cpstats.errors import OptionError
 from cpstats.rules import (
     STANDARD_SURRENDER, NaturalSchedule, Rake, RakeModel, RoyaltyMode, RoyaltySchedule, Scoring,
-    Surrender, Variant, get_preset, preset_names,
+    ScoringRules, Surrender, Variant, get_preset, preset_names,
 )
-from cpstats.rules.components import HOME_RUN_PLAYERS
+from cpstats.rules.components import SCORING_NUMBERS
 
 __all__ = ["VariantPicker"]
 
 
 _SURRENDER_CHOICES = ("none", "standard", "1", "2", "3")
+
+
+#: Each scoring number's label in the picker.
+_NUMBER_LABELS = {
+    "front": "front points", "middle": "middle points", "back": "back points",
+    "majority": "majority unit", "scoop_bonus": "scoop bonus", "scoop_multiplier": "scoop ×",
+    "home_run_bonus": "home-run bonus", "home_run_multiplier": "home-run ×",
+    "home_run_players": "home run from", "totals_first": "totals first",
+    "race_target": "race target",
+}
+
+
+def _number_control(name: str, layout: W.Layout, style: dict) -> W.Widget:
+    """The control of one scoring number: a checkbox, a 3-or-4 choice or a number box."""
+    label = _NUMBER_LABELS[name]
+    if name == "totals_first":
+        return W.Checkbox(value=False, description=label, layout=layout, style=style)
+    if name == "home_run_players":
+        return W.Dropdown(options=(3, 4), description=label, layout=layout, style=style)
+    if name == "race_target":
+        return W.BoundedIntText(value=0, min=0, max=1000, description=label, layout=layout,
+                                style=style)
+    return W.BoundedFloatText(value=1.0, min=0.0, max=1000.0, step=0.5, description=label,
+                              layout=layout, style=style)
 
 
 def _surrender_choice(text: str) -> Surrender:
@@ -34,8 +64,8 @@ def _surrender_choice(text: str) -> Surrender:
 
 
 class VariantPicker:
-    """Controls for one variant: a preset plus overrides of scoring, royalties, royalty mode,
-    naturals, surrender, players and rake.
+    """Controls for one variant: a preset plus overrides of scoring (the system and each of
+    its numbers), royalties, royalty mode, naturals, surrender, players and rake.
 
     Choices that cannot combine are not offered (players below a home run's minimum, a standard
     surrender for a system without one, a royalty mode without royalties); anything else the
@@ -76,15 +106,22 @@ class VariantPicker:
                                layout=wide, style=style)
         self.rake_amount = W.BoundedFloatText(value=0.0, min=0.0, max=100.0, step=0.05,
                                               description="rake amount", layout=wide, style=style)
+        #: One control per scoring number (:data:`~cpstats.rules.components.SCORING_NUMBERS`).
+        self.numbers = {n: _number_control(n, wide, style) for n in SCORING_NUMBERS}
+        numbers_box = W.Accordion(children=[W.VBox(list(self.numbers.values()))])
+        numbers_box.set_title(0, "scoring numbers")
+        numbers_box.selected_index = None
         self.status = W.HTML()
         self.variant: Variant | None = None
         self.error: str | None = None
         self.preset.observe(self._preset_changed, names="value")
         for control in (self.scoring, self.royalties, self.royalty_mode, self.naturals,
-                        self.surrender, self.players, self.rake, self.rake_amount):
+                        self.surrender, self.players, self.rake, self.rake_amount,
+                        *self.numbers.values()):
             control.observe(self._changed, names="value")
         self.widget = W.VBox([W.HTML(f"<b>Variant {html.escape(label)}</b>"), self.preset,
-                              self.scoring, self.royalties, self.royalty_mode, self.naturals,
+                              self.scoring, numbers_box, self.royalties, self.royalty_mode,
+                              self.naturals,
                               self.surrender, self.players, self.rake, self.rake_amount,
                               self.status], layout=W.Layout(padding="4px", min_width="270px"))
         self._preset_changed()
@@ -94,7 +131,8 @@ class VariantPicker:
         v = get_preset(self.preset.value)
         self._loading = True
         try:
-            self.scoring.value = v.scoring.value
+            self.scoring.value = v.scoring.system.value
+            self._show_numbers(v.scoring)
             self.royalties.value = v.royalties.schedule.value
             self.royalty_mode.value = v.royalties.mode.value
             self.naturals.value = v.naturals.schedule.value
@@ -107,6 +145,15 @@ class VariantPicker:
         finally:
             self._loading = False
         self._changed()
+
+    def _show_numbers(self, scoring: ScoringRules) -> None:
+        for name, control in self.numbers.items():
+            control.value = getattr(scoring, name)
+
+    def _scoring_shown(self) -> ScoringRules:
+        """The scoring the controls show (raises the rules' own error for a bad number)."""
+        return ScoringRules(system=self.scoring.value,
+                            **{n: control.value for n, control in self.numbers.items()})
 
     @staticmethod
     def _surrender_text(v: Variant) -> str:
@@ -123,7 +170,10 @@ class VariantPicker:
             players = (2,)
             notes.append("criss-cross is heads-up: 2 players")
         else:
-            least = HOME_RUN_PLAYERS.get(scoring, 2)
+            try:
+                least = self._scoring_shown().fewest_players
+            except OptionError:  # shown as the variant's error
+                least = ScoringRules(system=scoring).fewest_players
             players = tuple(p for p in (2, 3, 4) if p >= least)
             if least > 2:
                 notes.append(f"{scoring.value}'s home run needs at least {least} players")
@@ -153,8 +203,12 @@ class VariantPicker:
     def _overrides(self) -> dict[str, Any]:
         base = get_preset(self.preset.value)
         over: dict[str, Any] = {}
-        if self.scoring.value != base.scoring.value:
+        if self.scoring.value != base.scoring.system.value:
             over["scoring"] = self.scoring.value
+        system = ScoringRules(system=self.scoring.value)
+        for name, control in self.numbers.items():
+            if control.value != getattr(system, name):
+                over[f"scoring.{name}"] = control.value
         if self.royalties.value != base.royalties.schedule.value:
             over["royalties"] = self.royalties.value
         if (self.royalty_mode.value != base.royalties.mode.value
@@ -184,6 +238,8 @@ class VariantPicker:
             return
         self._loading = True
         try:
+            if change is not None and change.get("owner") is self.scoring:
+                self._show_numbers(ScoringRules(system=self.scoring.value))
             self._constrain()
         finally:
             self._loading = False

@@ -3,6 +3,10 @@ hand and per hour, a player's session outcomes and a banked game's house edge.
 
 - Decision: :func:`rake_figures` shows the jackpot drop apart from the rake, as the settlement
   does, and computes a banked game's commission or fee once, on nets that never hold it.
+- Decision: the game's figures (SD, a bank's edge) are of ``ev`` by default, as the reference
+  results are; the status line and the charts' titles name the setter, its row tables and the
+  deals, and a baseline (greedy, random) is named as one. A reference result is shown only for
+  the strategy chosen; for another, Simulate.
 """
 
 from __future__ import annotations
@@ -18,11 +22,10 @@ import pandas as pd
 from cpstats.apps import plots
 from cpstats.apps.widgets._common import (
     DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, _App, _message, _running, _show_figure,
-    _table_html,
+    _table_html, setter_text, strategy_label,
 )
 from cpstats.apps.widgets.cache import ResultCache
 from cpstats.rules import Rake, RakeModel, Variant, get_preset, preset_names
-from cpstats.rules.components import HOME_RUN_PLAYERS
 from cpstats.simulation import SimulationResult
 from cpstats.simulation.stats import batch_mean_interval, z_value
 
@@ -286,7 +289,7 @@ class RakeExplorer(_App):
         if change is not None and change.get("owner") is self.preset:
             base = get_preset(self.preset.value)
             self._quiet = True
-            least = 2 if base.deal.value == "D3" else HOME_RUN_PLAYERS.get(base.scoring, 2)
+            least = 2 if base.deal.value == "D3" else base.scoring.fewest_players
             allowed = (2,) if base.deal.value == "D3" else tuple(p for p in (2, 3, 4) if p >= least)
             self.players.options = allowed
             self.players.value = base.players
@@ -306,21 +309,24 @@ class RakeExplorer(_App):
             self.status.value = _message("error", f"not a valid game: {err}")
             return
         self.simulate_button.disabled = False
-        found = self.cache.get(game, self.deals.value, self.strategy.value)
+        strategy = self.strategy.value
+        found = self.cache.get(game, self.deals.value, strategy)
         source = "from the cache"
         if found is None:
-            found = self.cache.reference(game)
+            found = self.cache.reference(game, strategy)
             source = "reference result (cpstats/data/reference)"
         if found is None:
-            if self.result is not None and str(self.result.variant) != str(game):
-                self.status.value = _message("stale", f"{game}: click Simulate")
+            if self.result is not None and (str(self.result.variant) != str(game)
+                                            or self.result.metadata.get("strategy") != strategy):
+                self.status.value = _message("stale", f"{game}, {strategy_label(strategy)}: "
+                                                      "click Simulate")
             elif self.result is None:
                 # nothing to show yet (no reference result shipped): simulate once on opening
                 self.run()
             return
         self.result = found
         self.status.value = _message("ok" if source.startswith("from") else "note",
-                                     f"{game}: {found.deals:,} deals, {source}")
+                                     f"{game}: {setter_text(found)}; {found.deals:,} deals, {source}")
         self.redraw()
 
     # -- actions -----------------------------------------------------------------------------
@@ -333,10 +339,12 @@ class RakeExplorer(_App):
             self.progress.max, self.progress.value, self.progress.bar_style = deals, 0, "info"
             self.simulate_button.disabled = True
             if self.cache.get(game, deals, self.strategy.value) is None:
-                self.status.value = _running(f"simulating {game}")
+                self.status.value = _running(f"simulating {game}",
+                                             self.cache.will_train(game, deals, self.strategy.value))
             self.result = self.cache.run(game, deals, self.strategy.value, on_block=self._advance)
             self.progress.value, self.progress.bar_style = deals, "success"
-            self.status.value = _message("ok", f"{game}: {deals:,} deals, strategy {self.strategy.value}")
+            self.status.value = _message("ok", f"{game}: {setter_text(self.result)}; {deals:,} deals, "
+                                               f"seed {self.cache.seed}")
             self.redraw()
         except Exception as err:  # shown in the app, never a dead output
             self._failed(err)
@@ -366,7 +374,9 @@ class RakeExplorer(_App):
                                         unit_value=self.unit_value.value,
                                         skill_edge=self.skill_edge.value,
                                         commission=self.commission.value)
-            self.table = pd.DataFrame({"value": self.figures})
+            r = self.result  # the column names whose hands these figures describe
+            self.table = pd.DataFrame({f"{r.variant}: {strategy_label(r.metadata.get('strategy'))}, "
+                                       f"{r.deals:,} deals": self.figures})
             self.table_html.value = (_table_html(self.table, _RAKE_FORMATS, "cpstats-rake")
                                      + self._sessions_html())
             self.figure = self._draw()
@@ -419,6 +429,8 @@ class RakeExplorer(_App):
             self._draw_sessions(axes[1])
             if banked:
                 self._draw_house_edge(axes[2])
+            fig.suptitle(f"{self.result.variant}: SD and edge of hands set by "
+                         f"{setter_text(self.result)}; {self.result.deals:,} deals", fontsize=10)
             fig.tight_layout()
         return fig
 

@@ -1,0 +1,99 @@
+"""How much a variant rewards skill: :func:`skill`, ev against weak fields on common deals.
+
+A rule that adds luck (a big bonus for a rare hand, a natural paid at once) shrinks the edge of
+good play; a rule that pays for reading the field (royalties chased, scoops avoided) widens it.
+The skill table measures that edge where a designer can compare it across variants: ``ev``
+(trained for the variant) plays each seat in turn against a field of ``greedy`` players, of
+``random`` players, and of ``ev`` itself, on the same deals (duplicate play,
+:func:`cpstats.strategies.training.match`).
+
+- Decision: the figures are ev's mean net per hand between the seats, before any house charge
+  (the settlement never takes the rake, a bank's commission or the jackpot drop out of the
+  nets), so the same table reads for a raked, banked or free game; the house's cost is the
+  rake explorer's business.
+- Decision: the three fields play the same deals (one seed), so the rows are comparable; the
+  ev-against-ev row is the control, zero by symmetry (each seat's net summed over the seats),
+  and shown so that a reader sees the harness favours no seat.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from cpstats.cards.blocks import root_seed
+from cpstats.errors import OptionError
+from cpstats.rules import Variant, resolve_variant
+
+__all__ = ["skill", "SKILL_FIELDS"]
+
+#: The fields ev plays against, in the table's order, with the label each is shown under.
+SKILL_FIELDS = (("greedy", "greedy (baseline: a weak field)"),
+                ("random", "random (baseline: no skill)"),
+                ("ev", "ev (control: the same play)"))
+
+
+def _match_seed(rng) -> int:
+    """One integer seed for every field's match (the same deals for all three): the root's
+    entropy, or for a spawned root (a Generator's child) an integer drawn from it."""
+    root = root_seed(rng)
+    if not root.spawn_key:
+        return int(root.entropy)
+    return int(root.generate_state(2, np.uint64).astype(object).dot([1, 2**64]))
+
+
+def skill(variant: Variant | str, *, deals: int = 20_000, rng=None,
+          tables: Any = None) -> pd.DataFrame:
+    """The skill table of ``variant``: ev's mean result per hand against three fields.
+
+    Parameters
+    ----------
+    variant
+        A Variant, preset name or variant string.
+    deals
+        Duplicate deals per field (at least 2); every field plays the same deals.
+    rng
+        Seed, SeedSequence, Generator or None (fresh entropy); ``attrs["seed"]`` repeats it.
+    tables
+        ev's row tables, as :func:`~cpstats.simulation.simulate`'s: None for the variant's own
+        (shipped, cached, or trained now, about a minute, before the first match), or a preset
+        name or variant string to borrow its tables.
+
+    Returns
+    -------
+    DataFrame
+        One row per field (index ``field``: greedy, random, ev), columns ``label``, ``mean``
+        (ev's net per hand, units, before house charges), ``se``, ``ci_low`` and ``ci_high``
+        (95%, deals independent) and ``deals``. ``attrs`` holds the variant string, the seed,
+        the player (``ev``) and the row tables that set ev's hands
+        (:func:`cpstats.strategies.tables_record`, with their ``source``).
+
+    Examples
+    --------
+    >>> table = skill("2-4", deals=500, rng=1)
+    >>> list(table.index)
+    ['greedy', 'random', 'ev']
+    >>> bool(table.loc["greedy", "ci_low"] > 0), float(table.loc["ev", "mean"])
+    (True, 0.0)
+    """
+    from cpstats.strategies import tables_record
+    from cpstats.strategies.training import match
+
+    v = resolve_variant(variant)
+    if isinstance(deals, bool) or not isinstance(deals, numbers.Integral) or deals < 2:
+        raise OptionError(f"deals={deals!r} is invalid: a skill table needs a whole number of "
+                          "deals >= 2 (an interval needs two)")
+    seed = _match_seed(rng)
+    # found (trained if need be) before the matches, which then read them: the source is the run's
+    record = tables_record(v, tables=tables, with_source=True)
+    rows = []
+    for field, label in SKILL_FIELDS:
+        m = match(v, "ev", field, deals=int(deals), seed=seed, tables=tables)
+        rows.append({"field": field, "label": label, "mean": m.mean, "se": m.stderr,
+                     "ci_low": m.ci95[0], "ci_high": m.ci95[1], "deals": int(deals)})
+    table = pd.DataFrame(rows).set_index("field")
+    table.attrs.update({"variant": str(v), "seed": seed, "player": "ev", "tables": record})
+    return table
