@@ -320,6 +320,8 @@ def test_the_named_kernel_modules_exist():
     stems = {p.stem for p in _warmup._kernel_sources(_warmup._PACKAGE)}
     assert {*_warmup.simulation_kernels("greedy", "ev"), "review"} <= stems
     assert _warmup.simulation_kernels("ev", "ev", print) == (*_warmup.SIMULATION_KERNELS, "_ev_kernel")
+    assert _warmup.simulation_kernels("ev", low_middle=True)[-1] == "_ev_low_kernel" in stems
+    assert "_ev_low_kernel" not in _warmup.simulation_kernels("greedy", low_middle=True)
 
 
 def test_needs_compiling_defaults_to_the_simulation_kernels(tmp_path, monkeypatch):

@@ -65,10 +65,12 @@ def _mtime(path: Path) -> float:
         return -1.0
 
 
-def simulation_kernels(*strategies: object) -> tuple[str, ...]:
+def simulation_kernels(*strategies: object, low_middle: bool = False) -> tuple[str, ...]:
     """Kernel modules a simulation with these setting strategies compiles (a callable or an
-    unknown name adds none)."""
+    unknown name adds none); ``low_middle`` (an H5 variant) adds ev's low-middle search."""
     extra = [m for s in strategies if isinstance(s, str) for m in _SETTER_KERNELS.get(s, ())]
+    if low_middle and "ev" in strategies:
+        extra.append("_ev_low_kernel")
     return SIMULATION_KERNELS + tuple(dict.fromkeys(extra))
 
 

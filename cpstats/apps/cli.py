@@ -142,11 +142,11 @@ def _simulate(args: argparse.Namespace) -> str:
     if args.keep_hands and args.out is None:
         raise OptionError("--keep-hands needs --out: the rows are written there (the printed "
                           "tables do not show them)")
-    resolve_variant(args.preset)
+    low_middle = resolve_variant(args.preset).ranking.value == "H5"
     out = _out_folder(args.out)
     executor, close = _executor(args)
     try:
-        _notice_compiling(*simulation_kernels(args.strategy))
+        _notice_compiling(*simulation_kernels(args.strategy, low_middle=low_middle))
         result = simulation.simulate(args.preset, args.deals, players=args.players,
                                      strategy=args.strategy, rng=args.seed, executor=executor,
                                      out=out, resume=args.resume, keep_hands=args.keep_hands,
@@ -259,7 +259,8 @@ def _report(args: argparse.Namespace) -> str:
     out = _out_folder(args.out)
     executor, close = _executor(args)
     try:
-        _notice_compiling(*simulation_kernels(args.strategy))
+        _notice_compiling(*simulation_kernels(args.strategy,
+                                              low_middle=plan.variant.ranking.value == "H5"))
         result = simulation.simulate(plan.variant, args.deals, strategy=args.strategy,
                                      rng=args.seed, executor=executor, keep_hands=True,
                                      progress=not args.quiet, tables=args.tables)
