@@ -26,25 +26,25 @@ __all__ = ["main", "build_parser", "report_plan", "split_systems", "ReportPlan"]
 CONNECT_TIMEOUT = 10
 
 
-def _positive_int(text: str) -> int:
+def _whole_number(text: str, least: int) -> int:
+    """``text`` as a whole number >= ``least`` (``_`` and ``,`` may group digits), or argparse's error."""
     try:
         value = int(text.replace("_", "").replace(",", ""))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is invalid: must be >= 1")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{value} is invalid: must be >= {least}")
     return value
+
+
+def _positive_int(text: str) -> int:
+    """A whole number >= 1 (deals, workers, rounds)."""
+    return _whole_number(text, 1)
 
 
 def _count(text: str) -> int:
-    """A whole number >= 0 (``review --top``)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is invalid: must be >= 0")
-    return value
+    """A whole number >= 0 (``review --top``, ``train --refine``)."""
+    return _whole_number(text, 0)
 
 
 def _pace(text: str) -> float:
