@@ -123,8 +123,9 @@ def write_report(result: SimulationResult, out: str | Path, *,
         ("2. Scoring table", "", scoring_table(result)),
         ("3. Outcome table (seat 0)", "Each net result's probability, its contribution to the mean "
          "(p x pay) and to the variance (p x (pay - mean)^2).", outcome_table(result)),
-        ("4. Summary figures", "Per seat: mean with its 95% CI (batch means), SD, skewness, "
-         "excess kurtosis, hit frequency, volatility index (1.645 SD).", moments),
+        ("4. Summary figures", "Per seat: mean with its 95% CI (batch means), SD and variance "
+         "with 95% CIs (batch means on per-batch variances), skewness, excess kurtosis, hit "
+         "frequency, volatility index (1.645 SD).", moments),
         ("", "![naturals](naturals.png)\n\n![royalties](royalties.png)\n\n"
          "![net distribution](net_distribution.png)\n\n![SD by system](sd_by_system.png)", result.naturals()),
         ("5. Session table", "n x mean +- 1.645 x SD x sqrt(n) per seat (90%).", result.sessions()),

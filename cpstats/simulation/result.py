@@ -15,8 +15,8 @@ from cpstats.errors import OptionError
 from cpstats.hands.naturals import NATURALS, natural_mask
 from cpstats.rules import Variant, resolve_variant
 from cpstats.settlement import settle_many
-from cpstats.simulation.stats import (VOLATILITY_Z, batch_mean_interval, moments_from_sums,
-                                      wilson_interval, z_value)
+from cpstats.simulation.stats import (VOLATILITY_Z, batch_mean_interval, batch_variance_interval,
+                                      moments_from_sums, wilson_interval, z_value)
 from cpstats.simulation.summary import (ROYALTY_ROWS, batch_count, batch_of, hands_frame, merge,
                                         net_summary, setting_summary, static_key, tie_gain)
 
@@ -80,14 +80,27 @@ class SimulationResult:
                          ignore_index=True)
 
     def moments(self, confidence: float = 0.95) -> pd.DataFrame:
-        """Mean, SD, variance, skewness, kurtosis per seat; the mean's interval by batch means
-        with Student's t (``batches - 1`` degrees of freedom)."""
+        """Mean, SD, variance, skewness, kurtosis per seat, with intervals of the mean, SD and variance.
+
+        The mean's interval (``ci_low``, ``ci_high``) is Student's t on the batch means (``batches - 1``
+        degrees of freedom). The variance's (``variance_ci_low``, ``variance_ci_high``) is batch
+        means on the per-batch variances: the full-sample variance, its standard error the spread
+        of the batches' own (unbiased, n/(n-1)) variances over sqrt(batches), Student's t with
+        ``batches - 1`` degrees of freedom, low end clipped at 0; the SD's (``sd_ci_low``,
+        ``sd_ci_high``) are the square roots of those ends. No chi-square formula: results are
+        discrete and skewed. The SD and variance intervals are NaN for results saved without
+        per-batch sums of squares and for runs under 60 deals (batches of one deal).
+        """
         s = self.summary
         m = moments_from_sums(self.deals, s["net_s1"], s["net_s2"], s["net_s3"], s["net_s4"])
         _, se, half = batch_mean_interval(s["batch_sums"], s["batch_sizes"], confidence)
+        _, var_low, var_high = batch_variance_interval(s["batch_sums"], s.get("batch_s2"),
+                                                       s["batch_sizes"], confidence)
         frame = pd.DataFrame({"seat": np.arange(self.variant.players), **m, "se": se})
         frame["ci_low"] = frame["mean"] - half
         frame["ci_high"] = frame["mean"] + half
+        frame["sd_ci_low"], frame["sd_ci_high"] = np.sqrt(var_low), np.sqrt(var_high)
+        frame["variance_ci_low"], frame["variance_ci_high"] = var_low, var_high
         frame["hit_frequency"] = s["hits"] / self.deals
         frame["push_rate"] = s["pushes"] / self.deals
         frame["volatility_index"] = VOLATILITY_Z * frame["sd"]

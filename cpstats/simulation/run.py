@@ -29,7 +29,7 @@ from cpstats.errors import OptionError
 from cpstats.rules import Variant, resolve_variant
 from cpstats.simulation.files import prepare_out, read_block, run_digest, write_block
 from cpstats.simulation.result import SimulationResult
-from cpstats.simulation.stats import batch_mean_interval, check_confidence
+from cpstats.simulation.stats import batch_mean_interval, check_confidence, paired_sd_difference
 from cpstats.simulation.summary import (SUMMARY_FORMAT, batch_count, batch_of, hands_frame,
                                         merge, settle_block, setting_summary_keys, static_key,
                                         summarise, tie_gain)
@@ -257,7 +257,10 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
     Every variant plays the same deals (the same seed); each sets them with its own strategy
     tables, so where a variant changes how hands are set the settings are redone. The paired
     difference of seat 0's mean against the first variant is the mean of per-deal differences,
-    its interval Student's t on the differences' batch means. ``tables`` (as :func:`simulate`'s)
+    its interval Student's t on the differences' batch means. ``sd_diff_vs_first`` is the paired
+    difference of the seat-averaged SD (the ``sd`` column) against the first variant, its interval
+    Student's t (``batches - 1`` degrees of freedom) on the per-batch SD differences of the common
+    batches (NaN where batches hold one deal, under 60 deals). ``tables`` (as :func:`simulate`'s)
     apply to every variant; with ``ev`` the ``tables`` and ``tables_source`` columns say which
     set each variant's hands (trained for which variant, and from where).
     """
@@ -276,6 +279,9 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
         diff = r.summary["batch_sums"][:, :1] - base.summary["batch_sums"][:, :1]
         mean_diff, _, half = batch_mean_interval(diff, r.summary["batch_sizes"], level)
         mean_diff, half = float(mean_diff[0]), float(half[0])
+        sd_diff, sd_low, sd_high = paired_sd_difference(
+            (r.summary["batch_sums"], r.summary.get("batch_s2")),
+            (base.summary["batch_sums"], base.summary.get("batch_s2")), r.summary["batch_sizes"], level)
         home = r.summary["home_runs"] / r.deals
         sc = r.scoops()
         rows.append({"variant": str(v), "mean_seat0": seat0["mean"], "sd": float(m["sd"].mean()),
@@ -284,7 +290,8 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
                      "foul_rate": float(r.summary["foul"].sum() / (r.deals * len(r.summary["foul"]))),
                      "rake_per_hand": float(r.summary["rake_s1"]) / r.deals,
                      "diff_vs_first": mean_diff, "diff_ci_low": mean_diff - half,
-                     "diff_ci_high": mean_diff + half,
+                     "diff_ci_high": mean_diff + half, "sd_diff_vs_first": sd_diff,
+                     "sd_diff_ci_low": sd_low, "sd_diff_ci_high": sd_high,
                      **({"tables": r.metadata["tables"]["trained_for"],
                          "tables_source": r.metadata["tables_source"]}
                         if "tables" in r.metadata else {})})

@@ -10,7 +10,8 @@ import numpy as np
 from scipy import stats as _st
 
 __all__ = ["wilson_interval", "moments_from_sums", "batch_means_se", "batch_mean_interval", "z_value",
-           "t_value", "check_confidence", "VOLATILITY_Z"]
+           "t_value", "check_confidence", "batch_variances", "batch_variance_interval",
+           "paired_sd_difference", "VOLATILITY_Z"]
 
 VOLATILITY_Z = 1.645
 
@@ -109,3 +110,74 @@ def batch_mean_interval(batch_sums: np.ndarray, batch_sizes: np.ndarray,
     mean = sums.sum(axis=0) / sizes.sum()
     se = batch_means_se(sums, sizes)
     return mean, se, t_value(confidence, int((sizes > 0).sum())) * se
+
+
+def batch_variances(batch_sums, batch_s2, batch_sizes) -> np.ndarray | None:
+    """Unbiased variance within each batch, (k, ...), or None without ``batch_s2`` (older results)
+    or when a batch holds fewer than 2 deals (runs below 60 deals): no spread to measure.
+
+    The n/(n - 1) correction makes every batch variance an unbiased estimate of the variance, so
+    their spread is that of the estimate itself rather than shrunk by 1 - 1/n; without it, runs
+    with few deals a batch would claim too narrow an interval.
+    """
+    if batch_s2 is None:
+        return None
+    sizes = np.asarray(batch_sizes, dtype=float)
+    if len(sizes) < 2 or sizes.min() < 2:
+        return None
+    shape = (-1,) + (1,) * (np.ndim(batch_sums) - 1)
+    n = sizes.reshape(shape)
+    mean = np.asarray(batch_sums, dtype=float) / n
+    return np.maximum(np.asarray(batch_s2, dtype=float) / n - mean**2, 0.0) * n / (n - 1)
+
+
+def _t_half_width(batch_values: np.ndarray, confidence: float) -> np.ndarray:
+    """Student's t half-width on ``batch_values`` (k, ...): t(k - 1) * sd / sqrt(k)."""
+    k = len(batch_values)
+    return t_value(confidence, k) * batch_values.std(axis=0, ddof=1) / np.sqrt(k)
+
+
+def batch_variance_interval(batch_sums, batch_s2, batch_sizes, confidence: float = 0.95
+                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(variance, low, high) of the per-deal variance from per-batch sums and sums of squares.
+
+    The estimate is the full-sample variance (population form, as :func:`moments_from_sums`);
+    its standard error is sd(batch variances) / sqrt(k), with Student's t on k - 1 degrees of
+    freedom (batch means on per-batch variances, CASINO-MATH); the low end is clipped at 0. NaN
+    ends where :func:`batch_variances` gives None (no ``batch_s2``, batches of one deal).
+    """
+    level = check_confidence(confidence)
+    sizes = np.asarray(batch_sizes, dtype=float)
+    sums = np.asarray(batch_sums, dtype=float)
+    nan = np.full(sums.shape[1:], np.nan)
+    if batch_s2 is None:
+        return nan, nan.copy(), nan.copy()
+    total = sizes.sum()
+    variance = np.maximum(np.asarray(batch_s2, dtype=float).sum(axis=0) / total
+                          - (sums.sum(axis=0) / total) ** 2, 0.0)
+    per_batch = batch_variances(sums, batch_s2, sizes)
+    if per_batch is None:
+        return variance, nan, nan.copy()
+    half = _t_half_width(per_batch, level)
+    return variance, np.maximum(variance - half, 0.0), variance + half
+
+
+def paired_sd_difference(a: tuple, b: tuple, batch_sizes, confidence: float = 0.95
+                         ) -> tuple[float, float, float]:
+    """(difference, low, high) of the seat-averaged SD per deal of ``a`` less that of ``b``.
+
+    ``a`` and ``b`` are (batch_sums, batch_s2), each (k, seats), of two runs on the same deals,
+    so batch j of one holds the deals of batch j of the other. The estimate is the difference of
+    the full-sample SDs; its interval is Student's t (k - 1 degrees of freedom) on the per-batch
+    SD differences, whose spread leaves out the noise the common deals share. NaN where a run
+    lacks ``batch_s2`` or batches hold one deal.
+    """
+    level = check_confidence(confidence)
+    sds = [np.sqrt(batch_variance_interval(s1, s2, batch_sizes, level)[0]).mean() for s1, s2 in (a, b)]
+    per_batch = [batch_variances(s1, s2, batch_sizes) for s1, s2 in (a, b)]
+    diff = float(sds[0] - sds[1])
+    if per_batch[0] is None or per_batch[1] is None:
+        return diff, float("nan"), float("nan")
+    d = np.sqrt(per_batch[0]).mean(axis=1) - np.sqrt(per_batch[1]).mean(axis=1)
+    half = float(_t_half_width(d, level))
+    return diff, diff - half, diff + half
