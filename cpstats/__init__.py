@@ -19,7 +19,8 @@ from cpstats.settlement.engine import Surrender as SurrenderHand
 from cpstats.strategies import Decisions, get_strategy, register_strategy, set_hand, set_hands, strategy_names
 from cpstats.strategies.training import exploitability, match, train_tables
 from cpstats.strategies.review import review
-from cpstats.simulation import SimulationResult, compare, load_reference, simulate, skill
+from cpstats.simulation import (SimulationResult, compare, compare_presets, load_reference, simulate,
+                                skill)
 
 from cpstats._version import __version__
 
@@ -37,6 +38,7 @@ __all__ = [
     "category3",
     "category5",
     "compare",
+    "compare_presets",
     "detect_naturals",
     "exact_naturals",
     "exploitability",

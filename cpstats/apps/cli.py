@@ -1,4 +1,4 @@
-"""Command line: ``cpstats naturals | presets | simulate | compare | report | ...``.
+"""Command line: ``cpstats naturals | presets | simulate | compare | presets-table | report | ...``.
 
 Argument parsing is argparse's; every command prints a table, CSV or JSON. Bad input, an
 unreachable scheduler and operating-system errors (an unwritable folder, a full disk) end the
@@ -176,6 +176,17 @@ def _compare(args: argparse.Namespace) -> str:
                      tables=args.tables)
     finally:
         close()
+    return _emit(df, args.format)
+
+
+def _presets_table(args: argparse.Namespace) -> str:
+    from cpstats.simulation import compare_presets
+
+    if args.deals is not None:
+        _notice_compiling(*simulation_kernels(args.strategy))
+    df = compare_presets(args.deals, strategy=args.strategy, rng=args.seed)
+    if args.format == "table":
+        df = df.drop(columns="description")
     return _emit(df, args.format)
 
 
@@ -411,6 +422,14 @@ def _add_simulation_commands(sub) -> None:
     cmp_.add_argument("--format", choices=("table", "csv", "json"), default="table")
     _tables_option(cmp_)
     cmp_.set_defaults(run=_compare)
+    tab = sub.add_parser("presets-table", help="one table of every preset, with intervals (default: "
+                                               "the shipped ev reference results, instant)")
+    tab.add_argument("--deals", type=_positive_int, default=None,
+                     help="run every preset live for this many deals (default: read the references)")
+    tab.add_argument("--strategy", default="ev", help="setter of a live run (default ev)")
+    tab.add_argument("--seed", type=int, default=2026, help="random seed of a live run (default 2026)")
+    tab.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    tab.set_defaults(run=_presets_table)
     rep = sub.add_parser("report", help="write a math report (Markdown, HTML, PNG charts)")
     rep.add_argument("--preset", default="2-4", help="preset name or variant string (default 2-4)")
     _common(rep, 200_000)

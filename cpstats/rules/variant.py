@@ -23,10 +23,12 @@ Decisions (where the rulebook leaves a choice open):
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -34,6 +36,7 @@ import pandas as pd
 
 from cpstats.errors import OptionError
 from cpstats.rules.check import as_bool, as_enum, as_number, invalid, suggest
+from cpstats.rules.files import SUFFIXES, first_difference, read_file, write_file
 from cpstats.rules.components import (STANDARD_SURRENDER, Naturals, Royalties, ScoringParams,
                                       ScoringRules)
 from cpstats.rules.house import AcesBet, Bank, Misset, Rake, Stakes, Surrender
@@ -270,6 +273,25 @@ class Variant:
 
         return cls.from_dict(json.loads(text))
 
+    def to_file(self, path: str | os.PathLike, *, label: str | None = None,
+                description: str | None = None) -> Path:
+        """Save the variant as TOML or JSON (by the suffix of ``path``); :func:`load_variant` reads
+        it back equal.
+
+        The file holds ``variant``, the string ``str(self)`` (the identity the variant is loaded
+        from), an optional ``label`` and ``description``, and ``rules``, every option in full
+        (:meth:`to_dict`) for a reader; see :mod:`cpstats.rules.files`. Returns the path written.
+
+        Examples
+        --------
+        >>> import pathlib, tempfile
+        >>> v = load_variant("2-4(royalties=R-TW)")
+        >>> path = v.to_file(pathlib.Path(tempfile.mkdtemp()) / "tw.toml", label="2-4 with TW royalties")
+        >>> load_variant(path) == v
+        True
+        """
+        return write_file(path, str(self), self.to_dict(), label=label, description=description)
+
     def replace(self, **overrides: Any) -> Variant:
         """A validated copy with options changed.
 
@@ -281,8 +303,10 @@ class Variant:
         return Variant.from_dict(apply_overrides(self.to_dict(), changes))
 
 
-def load_variant(text: str) -> Variant:
-    """Read a variant string: a preset name, optionally with ``(key=value,...)`` overrides.
+def load_variant(text: str | os.PathLike) -> Variant:
+    """Read a variant string: a preset name, optionally with ``(key=value,...)`` overrides; or a
+    variant file (a path, or a string ending in ``.toml`` or ``.json``) saved by
+    :meth:`Variant.to_file`, whose rules must agree with its variant string.
 
     Keys are those ``str(variant)`` writes (``scoring``, ``scoring.scoop_bonus``, ``players``,
     ``royalties``, ``royalties.middle_quads``, ``royalty_mode``, ``naturals``, ``naturals.dragon``,
@@ -297,7 +321,8 @@ def load_variant(text: str) -> Variant:
     Raises
     ------
     OptionError
-        For an unknown preset, key or value (with close matches), or a contradiction.
+        For an unknown preset, key or value (with close matches), or a contradiction; for a
+        variant file that is missing, does not parse, or whose rules differ from its string.
 
     Examples
     --------
@@ -314,8 +339,27 @@ def load_variant(text: str) -> Variant:
     >>> str(v), v.scoring_params().scoop_value
     ('1-6(scoring.middle=2,scoring.back=3)', 9)
     """
+    if isinstance(text, os.PathLike) or (isinstance(text, str) and "(" not in text
+                                          and text.strip().lower().endswith(SUFFIXES)):
+        return _load_file(text.strip() if isinstance(text, str) else text)
     name, body = split_variant(text)
     return Variant.from_dict(apply_text(get_preset(name).to_dict(), body, text))
+
+
+def _load_file(path: str | os.PathLike) -> Variant:
+    """The variant of a file, refused when its rules differ from its variant string."""
+    saved = read_file(path)
+    where = repr(str(os.fspath(path)))
+    try:
+        v = load_variant(saved.variant)
+    except OptionError as err:
+        raise OptionError(f"{where}: {err}") from None
+    differ = None if saved.rules is None else first_difference(v.to_dict(), saved.rules)
+    if differ is not None:
+        key, found, expected = differ
+        raise OptionError(f"{where}: rules.{key}={found!r} disagrees with variant={saved.variant!r} "
+                          f"(which gives {expected!r}): edit the variant string, not the rules")
+    return v
 
 
 def resolve_variant(variant: Variant | str) -> Variant:

@@ -7,11 +7,12 @@ the apps.
 
 from cpstats.simulation.frequencies import natural_frequencies
 from cpstats.simulation.files import REFERENCE_DIR, load_reference, load_result, save_result
+from cpstats.simulation.presets_table import compare_presets
 from cpstats.simulation.result import SimulationResult
 from cpstats.simulation.run import compare, simulate
 from cpstats.simulation.skill import SKILL_FIELDS, skill
 from cpstats.simulation.summary import BATCHES, ROYALTY_ROWS, batch_count
 
-__all__ = ["simulate", "compare", "SimulationResult", "BATCHES", "ROYALTY_ROWS", "save_result",
-           "load_result", "load_reference", "REFERENCE_DIR", "batch_count", "natural_frequencies",
-           "skill", "SKILL_FIELDS"]
+__all__ = ["simulate", "compare", "compare_presets", "SimulationResult", "BATCHES", "ROYALTY_ROWS",
+           "save_result", "load_result", "load_reference", "REFERENCE_DIR", "batch_count",
+           "natural_frequencies", "skill", "SKILL_FIELDS"]
