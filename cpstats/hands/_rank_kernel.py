@@ -39,8 +39,8 @@ def rank3_kernel(flat, table, out):
         out[i] = table[(flat[b] >> 2) * 169 + (flat[b + 1] >> 2) * 13 + (flat[b + 2] >> 2)]
 
 
-# Bit c for each valid code c; 0 for the codes 52..255 a uint8 can hold. A hand is valid exactly
-# when the OR of its cards' bits has one bit per card (a bad code adds none, a repeat adds none).
+# A hand is valid exactly when the OR of its cards' bits (``_bits.CARD_MASK``) has one bit per
+# card: a code of 52 and up adds none, a repeated card adds none.
 @njit(cache=_CACHE, nogil=True)
 def rank5_checked_kernel(flat, card_key, card_bit, nonflush, flush, card_mask, out):
     """``rank5_kernel`` that first checks each hand (``CARD_MASK``): returns the index of the

@@ -112,7 +112,7 @@ def _message(kind: str, text: str) -> str:
 
 
 #: Said beside a run that trains ev's tables first (issue 15.2).
-TRAINING_MESSAGE = "ev has no tables for these rules yet: training them first (about a minute, once)"
+TRAINING_MESSAGE = "ev has no tables for these rules yet: training them first (under a minute, once)"
 
 
 def _running(text: str, training: bool = False) -> str:

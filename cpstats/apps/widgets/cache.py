@@ -12,7 +12,7 @@ strategy, so an app redraws without simulating again.
   offers one only to an app showing that same strategy, so an app never opens on ev figures
   while its controls say greedy, and a live run after opening is of the same setter.
 - Decision: a variant whose rules no shipped or cached tables fit makes ev train them first
-  (about a minute, once: :mod:`cpstats.strategies.row_tables`); :meth:`ResultCache.will_train`
+  (under a minute, once: :mod:`cpstats.strategies.row_tables`); :meth:`ResultCache.will_train`
   tells the apps beforehand, so the status line says so instead of stalling silently.
 """
 
