@@ -1,9 +1,15 @@
 """The math report: files, outcome table arithmetic, CLI."""
 
+import re
+
+import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 import pytest
 
+from cpstats.apps import plots
 from cpstats.apps.cli import main
+from cpstats.errors import OptionError
 from cpstats.apps.report import outcome_table, write_report
 from cpstats.simulation import simulate
 
@@ -50,13 +56,53 @@ def test_house_section_states_time_charges_drops_and_the_banked_wager(tmp_path):
     house = text[text.index("## 6."):text.index("## 7.")]
     assert "6 units per seat per hour whatever the pace (24 an hour for the table)" in house
     assert "jackpot drop of 0.1 units a hand" in house
-    header = next(line for line in house.splitlines() if line.startswith("| hands_per_hour"))
+    header = next(line for line in house.splitlines() if line.startswith("| hands per hour"))
     values = next(line for line in house.splitlines()[house.splitlines().index(header) + 2:][:1])
     row = dict(zip(header.strip("|").split("|"), values.strip("|").split("|")))
-    assert float(row[" rake_per_hour "]) == pytest.approx(24)
-    assert float(row[" jackpot_drop_per_hand "]) == pytest.approx(0.1)
+    assert float(row[" rake per hour "]) == pytest.approx(24)
+    assert float(row[" jackpot drop per hand "]) == pytest.approx(0.1)
     banked = simulate("banked", 500, strategy="greedy", rng=1, block_deals=500)
     text = write_report(banked, tmp_path / "b").read_text()
     assert "house edge equals the element of risk" in text
     with pytest.raises(Exception, match="hands_per_hour=-5 is invalid"):
         write_report(banked, tmp_path / "c", hands_per_hour=-5)
+
+
+def test_report_rules_in_words_and_numbers_for_reading(result, tmp_path):
+    """Issue 16.5: the rules table is the rules in words (no `rake.cap nan`, no `stakes nan`),
+    numbers are written for reading (no 1e+06, no nan) and `label=` names the game."""
+    path = write_report(result, tmp_path, label="pagat's typical game",
+                        rakes=[("house fee", result.rescore(result.variant.replace(
+                            rake="fixed-table", rake__amount=0.5)))])
+    text = path.read_text()
+    rules = text[text.index("## 2."):text.index("## 3.")]
+    assert "| royalties | pagat typical royalties (R-PAGAT-TYPICAL)" in rules
+    assert "| house charge | no house charge |" in rules
+    assert "nan" not in text and "rake.cap" not in text and "stakes" not in rules
+    assert not re.search(r"\de[+-]\d", text), "a number in exponent form"
+    assert text.startswith("# cpstats math report: pagat's typical game")
+    html = (tmp_path / "report.html").read_text()
+    assert "nan" not in html and not re.search(r"\de[+-]\d", html)
+
+
+def test_chart_labels_are_short_and_value_labels_fit():
+    """Issue 16.5: the rake-burden chart names rows by short labels, never raw variant strings,
+    and every value label lies inside the axes (it was clipped)."""
+    frame = pd.DataFrame({
+        "variant": ["1-6(royalties=R-FUTUREBET,rake=percent,rake.percent=0.05)",
+                    "2-4(rake=time,rake.amount=6)", "house rake"],
+        "rake_per_seat_per_hand": [0.19, 0.2, 0.05], "rake_share_of_gross": [0.071, 0.05, 0.01]})
+    for fig in (plots.plot_rake_burden(frame),
+                plots.plot_sd_by_variant(frame.assign(sd=[6.6, 8.4, 4.5]))):
+        ax = fig.axes[0]
+        names = [t.get_text() for t in ax.get_yticklabels()]
+        assert names == ["1-6, FutureBet royalties, 5% rake", "2-4, time fee 6/seat-hour", "house rake"]
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        right = ax.get_window_extent(renderer).x1
+        assert all(t.get_window_extent(renderer).x1 <= right + 1 for t in ax.texts)
+        plt.close(fig)
+    fig = plots.plot_sd_by_variant(frame.assign(sd=[1, 2, 3]), label=["A", "B", "C"])
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["A", "B", "C"]
+    with pytest.raises(OptionError, match="label has 2 names for 3 rows"):
+        plots.plot_sd_by_variant(frame.assign(sd=[1, 2, 3]), label=["A", "B"])

@@ -2,7 +2,12 @@
 
 Voila runs the dashboard notebook shipped with the package, ``cpstats/data/dashboard.ipynb``
 (the :class:`~cpstats.apps.widgets.VariantComparer` and the :class:`~cpstats.apps.widgets.RakeExplorer` in
-tabs), and shows its widgets without the code; a wheel install serves it as well as a checkout.
+tabs, built by :func:`build_dashboard`), and shows its widgets without the code; a wheel install
+serves it as well as a checkout.
+
+- Decision: the tab titles are the apps' names in full ("House edge and rake"), and a page style
+  (:func:`cpstats.apps.widgets._common.page_style`) lets each tab be as wide as its title: the
+  widgets' tab bar otherwise cuts every title at a fixed width.
 """
 
 from __future__ import annotations
@@ -16,7 +21,26 @@ from pathlib import Path
 
 from cpstats._resources import DASHBOARD_NOTEBOOK
 
-__all__ = ["DASHBOARD_NOTEBOOK", "voila_command", "serve", "start", "wait_until_up"]
+__all__ = ["DASHBOARD_NOTEBOOK", "TAB_TITLES", "build_dashboard", "voila_command", "serve",
+           "start", "wait_until_up"]
+
+#: The dashboard's tabs, in order.
+TAB_TITLES = ("Compare variants", "House edge and rake")
+
+
+def build_dashboard(deals: int = 20_000, *, cache=None):
+    """The dashboard's widget: the comparer and the rake explorer in tabs sharing one cache,
+    with the page style that shows the tab titles whole. Returns an ipywidgets ``VBox``."""
+    import ipywidgets as W
+
+    from cpstats.apps.widgets import RakeExplorer, ResultCache, VariantComparer
+    from cpstats.apps.widgets._common import page_style
+
+    cache = cache or ResultCache()
+    comparer = VariantComparer(("2-4", "1-6"), deals=deals, cache=cache)
+    rake = RakeExplorer("pagat-casino", deals=deals, cache=cache)
+    tabs = W.Tab(children=[comparer.widget, rake.widget], titles=TAB_TITLES)
+    return W.VBox([page_style(), tabs])
 
 
 def voila_command(port: int = 8866, *, notebook: str | os.PathLike = DASHBOARD_NOTEBOOK,

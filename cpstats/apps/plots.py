@@ -13,6 +13,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from cpstats.errors import CpstatsError, OptionError
+from cpstats.rules import Variant, load_variant
+from cpstats.rules.describe import format_number, short_label
+
 __all__ = ["style", "plot_natural_frequencies", "plot_royalty_rates", "plot_net_distribution",
            "plot_sd_by_variant", "plot_rake_burden"]
 
@@ -71,7 +75,13 @@ def plot_royalty_rates(royalties: pd.DataFrame, ax=None):
         rate = df["rate"].to_numpy()
         err = np.vstack([rate - df["ci_low"], df["ci_high"] - rate])
         shown = rate > 0
-        ax.errorbar(rate[shown], y[shown], xerr=err[:, shown], fmt="s", color=_BLUE, ms=4, capsize=2)
+        ax.errorbar(rate[shown], y[shown], xerr=err[:, shown], fmt="s", color=_BLUE, ms=4, capsize=2,
+                    label="rate (95% CI)")
+        if not shown.all():  # a row never made: its 95% upper bound, so the row is not blank
+            high = df["ci_high"].to_numpy(float)
+            ax.scatter(high[~shown], y[~shown], marker="<", color=_GREY, s=30,
+                       label="none made: 95% upper bound")
+            ax.legend(loc="lower right", fontsize=8)
         ax.set_yticks(y, df["row"].str.replace("_", " "))
         ax.set_xscale("log")
         ax.set_xlabel("rate per played hand (log scale, 95% CI)")
@@ -94,38 +104,87 @@ def plot_net_distribution(distribution: pd.DataFrame, seat: int = 0, ax=None):
     return fig
 
 
-def plot_sd_by_variant(frame: pd.DataFrame, ax=None):
-    """SD per hand (units) of each variant or scoring system; ``frame`` has variant and sd."""
+def _labels(frame: pd.DataFrame, label=None) -> list[str]:
+    """The row labels of a chart over variants: ``label`` (a sequence, or a function of each
+    ``variant`` value), else a ``label`` column, else each ``variant`` value's
+    :func:`~cpstats.rules.describe.short_label` (a value that is not a variant, such as
+    "house rake", is shown as it is)."""
+    values = list(frame["variant"]) if "variant" in frame else [""] * len(frame)
+    if label is not None and not callable(label):
+        labels = [str(x) for x in label]
+        if len(labels) != len(frame):
+            raise OptionError(f"label has {len(labels)} names for {len(frame)} rows: give one each")
+        return labels
+    if label is None and "label" in frame:
+        return [str(x) for x in frame["label"]]
+    return [label(v) if label is not None else _short(v) for v in values]
+
+
+def _short(value) -> str:
+    if isinstance(value, Variant):
+        return short_label(value)
+    try:
+        return short_label(load_variant(str(value)))
+    except CpstatsError:
+        return str(value)
+
+
+def _fit_bar_labels(ax, values: np.ndarray, texts: list[str], pad: float = 0.04) -> None:
+    """Write ``texts`` after the ends of horizontal bars of ``values`` and widen the x axis so
+    every text fits inside the axes (never clipped, never over a neighbouring chart)."""
+    artists = [ax.text(v, i, f" {t}", va="center", fontsize=8.5)
+               for i, (v, t) in enumerate(zip(values, texts))]
+    renderer = ax.figure.canvas.get_renderer()
+    width = ax.get_window_extent(renderer).width
+    top = max(float(np.nanmax(values)) if len(values) else 0.0, 1e-9)
+    for v, artist in zip(values, artists):
+        room = width * (1 - pad) - artist.get_window_extent(renderer).width
+        if room > width * 0.25:
+            top = max(top, float(v) * width / room)
+    ax.set_xlim(0, top * (1 + pad))
+
+
+def plot_sd_by_variant(frame: pd.DataFrame, ax=None, *, label=None,
+                       title: str = "Volatility by scoring system"):
+    """SD per hand (units) of each variant; ``frame`` has ``variant`` and ``sd`` (and optionally
+    ``label``). Rows are named by ``label`` (names, or a function of each variant), else by the
+    variants' short labels (:func:`cpstats.short_label`), never by raw variant strings."""
+    labels = _labels(frame, label)
     with style():
         fig, ax = _axes(ax, height=0.4 * len(frame) + 1.4)
         y = np.arange(len(frame))
-        ax.barh(y, frame["sd"], color=_BLUE)
-        for yi, v in zip(y, frame["sd"]):
-            ax.text(v, yi, f" {v:.2f}", va="center")
-        ax.set_yticks(y, frame["variant"])
+        sd = frame["sd"].to_numpy(float)
+        ax.barh(y, sd, color=_BLUE)
+        ax.set_yticks(y, labels)
         ax.set_xlabel("SD per hand, units per seat")
-        ax.set_title("Volatility by scoring system")
+        ax.set_title(title)
         fig.tight_layout()
+        ax.invert_yaxis()
+        _fit_bar_labels(ax, sd, [f"{v:.2f}" for v in sd])
     return fig
 
 
-def plot_rake_burden(frame: pd.DataFrame, ax=None):
-    """Rake per seat per hand (units) of each variant; ``frame`` has variant, rake_per_seat_per_hand
-    and optionally rake_share_of_gross (shown as a label)."""
+def plot_rake_burden(frame: pd.DataFrame, ax=None, *, label=None, title: str = "Rake burden"):
+    """Rake per seat per hand (units) of each variant; ``frame`` has ``variant``,
+    ``rake_per_seat_per_hand`` and optionally ``rake_share_of_gross`` (written beside the bar)
+    and ``label``. Rows are named as in :func:`plot_sd_by_variant`."""
+    labels = _labels(frame, label)
     with style():
         fig, ax = _axes(ax, height=0.4 * len(frame) + 1.4)
         y = np.arange(len(frame))
-        burden = frame["rake_per_seat_per_hand"].to_numpy()
+        burden = frame["rake_per_seat_per_hand"].to_numpy(float)
         ax.barh(y, burden, color=_ORANGE)
         share = frame.get("rake_share_of_gross")
+        texts = []
         for i, v in enumerate(burden):
-            label = f" {v:.3f}"
-            if share is not None and np.isfinite(share.iloc[i]):
-                label += f"  ({share.iloc[i]:.1%} of gross wins)"
-            ax.text(v, y[i], label, va="center")
-        ax.set_yticks(y, frame["variant"])
+            text = f"{v:.3f}"
+            if share is not None and np.isfinite(share.iloc[i]) and v > 0:
+                text += f" ({format_number(100 * share.iloc[i], 2)}% of gross wins)"
+            texts.append(text)
+        ax.set_yticks(y, labels)
         ax.set_xlabel("rake per seat per hand, units")
-        ax.set_title("Rake burden")
-        ax.set_xlim(0, max(burden.max() * 2.0, 0.01))
+        ax.set_title(title)
         fig.tight_layout()
+        ax.invert_yaxis()
+        _fit_bar_labels(ax, burden, texts)
     return fig

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import platform
+import re
 from pathlib import Path
 from typing import Sequence
 
@@ -20,25 +21,16 @@ import numpy as np
 import pandas as pd
 
 from cpstats.apps import plots
+from cpstats.rules.describe import describe_rules, format_number, rake_label, short_label
 from cpstats.simulation import SimulationResult
 
 __all__ = ["write_report", "outcome_table", "scoring_table"]
 
 
 def scoring_table(result: SimulationResult) -> pd.DataFrame:
-    """The variant's settings as rows: component, value."""
-    d = result.variant.to_dict()
-    rows = []
-
-    def walk(prefix, value):
-        if isinstance(value, dict):
-            for k, v in value.items():
-                walk(f"{prefix}.{k}" if prefix else k, v)
-        else:
-            rows.append({"rule": prefix, "value": value if not isinstance(value, list) else str(value)})
-
-    walk("", d)
-    return pd.DataFrame(rows)
+    """The variant's rules in words, one row each (:func:`cpstats.rules.describe.describe_rules`):
+    columns ``rule`` and ``setting``."""
+    return pd.DataFrame(describe_rules(result.variant), columns=["rule", "setting"])
 
 
 def outcome_table(result: SimulationResult, seat: int = 0) -> pd.DataFrame:
@@ -52,12 +44,20 @@ def outcome_table(result: SimulationResult, seat: int = 0) -> pd.DataFrame:
     return frame[frame["probability"] > 0].reset_index(drop=True)
 
 
-def _md(df: pd.DataFrame, floatfmt: str = ".6g") -> str:
-    cols = list(df.columns)
+def _readable(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` as text for reading: numbers by :func:`format_number` (no ``1e+06``, no ``nan``),
+    names (columns, and cells such as ``clean_dragon``) with spaces for underscores."""
+    out = df.map(lambda v: format_number(v) if isinstance(v, (int, float, np.number))
+                 else v.replace("_", " ") if isinstance(v, str) and v.isidentifier() else str(v))
+    out.columns = [str(c).replace("_", " ") for c in df.columns]
+    return out
+
+
+def _md(df: pd.DataFrame) -> str:
+    text = _readable(df)
+    cols = list(text.columns)
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for _, row in df.iterrows():
-        cells = [format(v, floatfmt) if isinstance(v, (float, np.floating)) else str(v) for v in row]
-        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["| " + " | ".join(row) + " |" for row in text.itertuples(index=False)]
     return "\n".join(lines)
 
 
@@ -84,43 +84,80 @@ def _house_text(result: SimulationResult, hands_per_hour: float) -> str:
     return " ".join(parts)
 
 
-def write_report(result: SimulationResult, out: str | Path, *,
-                 systems: Sequence[SimulationResult] = (), rakes: Sequence[SimulationResult] = (),
-                 hands_per_hour: float | None = None) -> Path:
-    """Write ``report.md``, ``report.html`` and PNG charts into ``out``; returns the Markdown path.
+#: How the report names each setter; a baseline is named as one (STYLE.md).
+_SETTERS = {"ev": "ev, the setter trained for these rules (good play)",
+            "greedy": "greedy, a baseline setter (a weak field: not the figures of good play)",
+            "random": "random, a baseline setter (no skill: not the figures of good play)"}
 
-    ``systems`` are other scoring systems on the same deals (charted for SD); ``rakes`` the
-    same game under house charges (charted for the rake burden, beside the game's own).
-    """
-    if hands_per_hour is None:
-        hands_per_hour = result.variant.rake.hands_per_hour
-    house = result.house(hands_per_hour)  # refuses a pace that is not a positive number
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+
+def _labelled(items: Sequence) -> list[tuple[str | None, SimulationResult]]:
+    """``(label, result)`` pairs from results or pairs (a None label: the variant's short label)."""
+    return [item if isinstance(item, tuple) else (None, item) for item in items]
+
+
+def _rake_name(r: SimulationResult, game: SimulationResult) -> str:
+    """A rake row's label: the house charge in words when only the rake differs from the game."""
+    if r.variant == game.variant:
+        return f"as played: {rake_label(game.variant.rake)}"
+    if r.variant.replace(rake=game.variant.rake) == game.variant:
+        return rake_label(r.variant.rake)
+    return short_label(r.variant)
+
+
+def _charts(result: SimulationResult, label: str, systems: Sequence, rakes: Sequence,
+            hands_per_hour: float) -> dict:
+    """The report's figures by file name, their rows named by short labels."""
     charts = {
         "naturals.png": plots.plot_natural_frequencies(result.naturals()),
         "royalties.png": plots.plot_royalty_rates(result.royalties()),
         "net_distribution.png": plots.plot_net_distribution(result.distribution()),
     }
-    sd = pd.DataFrame([{"variant": str(r.variant), "sd": float(r.moments()["sd"].mean())}
-                       for r in [result, *systems]])
+    rows = [(label, result)] + [(name or short_label(r.variant), r) for name, r in _labelled(systems)]
+    sd = pd.DataFrame({"variant": [str(r.variant) for _, r in rows], "label": [n for n, _ in rows],
+                       "sd": [float(r.moments()["sd"].mean()) for _, r in rows]})
     charts["sd_by_system.png"] = plots.plot_sd_by_variant(sd)
-    burden = pd.DataFrame([{"variant": str(r.variant), **r.house(hands_per_hour).iloc[0].to_dict()}
-                           for r in [result, *rakes]])
-    base = str(result.variant)
-    burden["variant"] = [("as played" if v == base else v.removeprefix(base.split("(")[0]).strip("()"))
-                         for v in burden["variant"]]
-    charts["rake_burden.png"] = plots.plot_rake_burden(burden)
-    for name, fig in charts.items():
-        fig.savefig(out / name, dpi=110)
-        matplotlib.pyplot.close(fig)
+    rows = [(None, result), *_labelled(rakes)]
+    burden = pd.DataFrame([{"variant": str(r.variant), "label": name or _rake_name(r, result),
+                            **r.house(hands_per_hour).iloc[0].to_dict()} for name, r in rows])
+    charts["rake_burden.png"] = plots.plot_rake_burden(burden, title=f"Rake burden: {label}")
+    return charts
 
+
+def write_report(result: SimulationResult, out: str | Path, *,
+                 systems: Sequence = (), rakes: Sequence = (),
+                 hands_per_hour: float | None = None, label: str | None = None) -> Path:
+    """Write ``report.md``, ``report.html`` and PNG charts into ``out``; returns the Markdown path.
+
+    ``systems`` are other scoring systems on the same deals (charted for SD); ``rakes`` the
+    same game under house charges (charted for the rake burden, beside the game's own). Each is
+    a result or a ``(label, result)`` pair. ``label`` names the game in headings and charts
+    (default :func:`cpstats.short_label`); others are named by their short labels, or for a rake
+    by the house charge in words, never by raw variant strings.
+    """
+    if hands_per_hour is None:
+        hands_per_hour = result.variant.rake.hands_per_hour
+    house = result.house(hands_per_hour)  # refuses a pace that is not a positive number
+    label = label or short_label(result.variant)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, fig in _charts(result, label, systems, rakes, hands_per_hour).items():
+        fig.savefig(out / name, dpi=110, bbox_inches="tight")
+        matplotlib.pyplot.close(fig)
+    sections = _sections(result, label, house, hands_per_hour)
+    return _write(out, label, sections)
+
+
+def _sections(result: SimulationResult, label: str, house: pd.DataFrame,
+              hands_per_hour: float) -> list[tuple[str, str, pd.DataFrame | None]]:
+    """(title, text, table) of each section, in the order of a casino math report."""
+    v = result.variant
     meta = result.metadata
     moments = result.moments()
-    sections = [
+    setter = _SETTERS.get(meta["strategy"], meta["strategy"])
+    return [
         ("1. Rules and setting strategy",
-         f"Variant `{result.variant}`, strategy `{meta['strategy']}`, {result.variant.players} players.", None),
-        ("2. Scoring table", "", scoring_table(result)),
+         f"{label} (variant string `{v}`): hands set by {setter}; {v.players} players.", None),
+        ("2. Rules in words", "", scoring_table(result)),
         ("3. Outcome table (seat 0)", "Each net result's probability, its contribution to the mean "
          "(p x pay) and to the variance (p x (pay - mean)^2).", outcome_table(result)),
         ("4. Summary figures", "Per seat: mean with its 95% CI (batch means), SD and variance "
@@ -137,7 +174,11 @@ def write_report(result: SimulationResult, out: str | Path, *,
          f"scipy {meta['scipy']}, Python {platform.python_version()}. Means carry 95% intervals by "
          f"Student's t on {meta.get('batches', 'the')} batch means; frequencies, Wilson intervals.", None),
     ]
-    md = [f"# cpstats math report: {result.variant}", ""]
+
+
+def _write(out: Path, label: str, sections) -> Path:
+    """Write the sections as ``report.md`` and ``report.html``; returns the Markdown path."""
+    md = [f"# cpstats math report: {label}", ""]
     body = []
     for title, text, table in sections:
         if title:
@@ -150,17 +191,20 @@ def write_report(result: SimulationResult, out: str | Path, *,
                     src = para[para.index("(") + 1:-1]
                     body.append(f'<p><img src="{html.escape(src)}" alt="{html.escape(src)}"></p>')
                 else:
-                    body.append(f"<p>{html.escape(para)}</p>")
+                    body.append("<p>" + re.sub(r"`([^`]*)`", r"<code>\1</code>",
+                                               html.escape(para)) + "</p>")
         if table is not None:
             md += [_md(table), ""]
-            body.append(table.to_html(index=False, float_format=lambda x: f"{x:.6g}", border=0))
+            words = "setting" in table.columns  # the rules in words read left to right
+            body.append(_readable(table).to_html(index=False, border=0,
+                                                 classes="words" if words else None))
     md_path = out / "report.md"
     md_path.write_text("\n".join(md))
     (out / "report.html").write_text(
         "<!doctype html><html><head><meta charset='utf-8'><title>cpstats report</title>"
         "<style>body{font-family:sans-serif;max-width:60rem;margin:auto}table{border-collapse:"
         "collapse;font-size:.85rem}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:"
-        "right}img{max-width:100%}</style></head><body>"
-        f"<h1>cpstats math report: {html.escape(str(result.variant))}</h1>" + "\n".join(body)
+        "right}.words td{text-align:left}img{max-width:100%}</style></head><body>"
+        f"<h1>cpstats math report: {html.escape(label)}</h1>" + "\n".join(body)
         + "</body></html>")
     return md_path

@@ -12,6 +12,14 @@ shown as PNG, and :class:`_App`, the common frame of an app.
   in Jupyter, in Voila and in tests.
 - Decision: a run that will compile the kernels (the first after install) says so in the
   status beside the progress bar (:data:`cpstats.apps._warmup.COMPILE_MESSAGE`).
+- Decision (issue 16.6): exports are downloads, links whose ``href`` is a ``data:`` URI with a
+  ``download`` file name (:class:`ExportBar`), because in Voila the browser, not the server's
+  folder, is where a user wants the file; the same bar writes files with :meth:`ExportBar.save`
+  in a notebook. A table's CSV link is made with the table (it is cheap); a chart's PNG, SVG
+  and PDF links are made when its button is clicked, so moving a slider never renders three
+  extra files.
+- Decision: numbers in tables are written by :func:`cpstats.rules.describe.format_number`
+  unless a row names its own format (no ``1e+06``, no ``nan``).
 """
 
 from __future__ import annotations
@@ -19,6 +27,9 @@ from __future__ import annotations
 import base64
 import html
 import io
+import os
+import re
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
@@ -27,9 +38,12 @@ import numpy as np
 import pandas as pd
 
 from cpstats.apps._warmup import COMPILE_MESSAGE, needs_compiling
+from cpstats.errors import OptionError
+from cpstats.rules.describe import format_number
 
 __all__ = ["DEFAULT_STRATEGY", "DEAL_CHOICES", "STRATEGY_LABELS", "strategy_label", "setter_text",
-           "runs_text"]
+           "runs_text", "CHART_FORMATS", "ExportBar", "export_buttons", "export_bytes",
+           "download_link", "page_style"]
 
 DEFAULT_STRATEGY = "ev"
 DEAL_CHOICES = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
@@ -123,15 +137,26 @@ def _running(text: str, training: bool = False) -> str:
     return _message("note", f"{text}; {COMPILE_MESSAGE}" if needs_compiling() else text)
 
 
+def _cell(value: object, fmt: str | None) -> str:
+    """One table cell: empty for a missing value, a number by ``fmt`` or :func:`format_number`."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return ""
+    if isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
+        return html.escape(fmt.format(value) if fmt else format_number(value))
+    return html.escape(str(value))
+
+
 def _table_html(frame: pd.DataFrame, formats: dict[str, str], css_class: str) -> str:
     """An HTML table of ``frame`` (metrics as rows), each row formatted by ``formats``."""
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    head = "".join(f"<th style='padding:1px 10px;text-align:right'>{html.escape(str(c))}</th>"
+                   for c in frame.columns)
     rows = []
     for name, row in frame.iterrows():
-        fmt = formats.get(name, "{:.4g}")
-        cells = "".join(f"<td style='padding:1px 10px;text-align:right'>{'' if pd.isna(v) else (fmt.format(v) if isinstance(v, (int, float, np.number)) else html.escape(str(v)))}</td>"
+        fmt = formats.get(name)
+        cells = "".join(f"<td style='padding:1px 10px;text-align:right'>{_cell(v, fmt)}</td>"
                         for v in row)
-        rows.append(f"<tr><th style='text-align:left;padding-right:10px'>{html.escape(str(name))}</th>{cells}</tr>")
+        rows.append(f"<tr><th style='text-align:left;padding-right:10px'>"
+                    f"{html.escape(str(name))}</th>{cells}</tr>")
     return (f'<table class="cpstats-table {css_class}" style="border-collapse:collapse">'
             f"<thead><tr><th></th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
@@ -142,7 +167,13 @@ class _App:
     widget: W.Widget
 
     def _repr_mimebundle_(self, **kwargs: Any):
-        return self.widget._repr_mimebundle_(**kwargs)
+        """The widget, and as plain text (a notebook rendered without its widgets) the app's
+        name and status in words, never the HTML the widgets hold."""
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        status = getattr(getattr(self, "status", None), "value", "")
+        text = html.unescape(re.sub(r"<[^>]+>", " ", status))
+        bundle["text/plain"] = " ".join(f"{type(self).__name__}: {text}".split())
+        return bundle
 
     def _advance(self, deals: int) -> None:
         self.progress.value = min(self.progress.value + deals, self.progress.max)
@@ -151,3 +182,137 @@ class _App:
         """Show a failed run in the app (never a dead output)."""
         self.progress.bar_style = "danger"
         self.status.value = _message("error", f"simulation failed: {type(err).__name__}: {err}")
+
+
+# -- export (issue 16.6) ----------------------------------------------------------------------
+
+#: The formats a chart is exported in, with their MIME types; a table is exported as CSV.
+CHART_FORMATS = {"png": "image/png", "svg": "image/svg+xml", "pdf": "application/pdf"}
+
+
+def export_bytes(item: object, fmt: str) -> bytes:
+    """The bytes of a chart (a matplotlib figure) in ``fmt`` (png, svg, pdf) or of a table (a
+    DataFrame) as CSV (UTF-8, its index kept when it names the rows)."""
+    if isinstance(item, pd.DataFrame):
+        if fmt != "csv":
+            raise OptionError(f"format={fmt!r} is invalid for a table: csv")
+        named = not isinstance(item.index, pd.RangeIndex)
+        return item.to_csv(index=named).encode("utf-8")
+    if not hasattr(item, "savefig"):
+        raise OptionError(f"{type(item).__name__} is not exportable: a matplotlib figure or a "
+                          "DataFrame")
+    if fmt not in CHART_FORMATS:
+        raise OptionError(f"format={fmt!r} is invalid for a chart: {', '.join(CHART_FORMATS)}")
+    buf = io.BytesIO()
+    item.savefig(buf, format=fmt, dpi=150 if fmt == "png" else None, bbox_inches="tight")
+    return buf.getvalue()
+
+
+def download_link(data: bytes, filename: str, mime: str, text: str | None = None) -> str:
+    """An HTML link that downloads ``data`` as ``filename`` (a ``data:`` URI), for Voila."""
+    href = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+    return (f'<a download="{html.escape(filename)}" href="{href}" target="_blank" '
+            f'style="margin-right:10px">{html.escape(text or filename)}</a>')
+
+
+def _stem(name: str) -> str:
+    """A file name stem from any text: words joined by hyphens."""
+    return re.sub(r"[^A-Za-z0-9.+-]+", "-", str(name)).strip("-") or "export"
+
+
+class ExportBar:
+    """Export of an app's charts (PNG, SVG, PDF) and tables (CSV) as downloads.
+
+    ``bar.widget`` goes into the app's widget tree; after every redraw call
+    ``bar.show(figure, table, ...)`` with what is on show (figures and DataFrames, or
+    ``(name, item)`` pairs to name the files). Each table gets a CSV link at once; the button
+    makes the charts' links when clicked. In a notebook, :meth:`save` writes the same files.
+
+    Parameters
+    ----------
+    name
+        The stem of every file name (``rake`` gives ``rake.png``, ``rake-sessions.csv``).
+    formats
+        The chart formats offered (default all of :data:`CHART_FORMATS`).
+    """
+
+    def __init__(self, name: str, formats: tuple[str, ...] = tuple(CHART_FORMATS)) -> None:
+        for fmt in formats:
+            if fmt not in CHART_FORMATS:
+                raise OptionError(f"format={fmt!r} is invalid for a chart: {', '.join(CHART_FORMATS)}")
+        self.name = _stem(name)
+        self.formats = tuple(formats)
+        self.items: list[tuple[str, object]] = []
+        self.button = W.Button(description="Export chart", icon="download", disabled=True,
+                               tooltip="make download links for the chart (" +
+                                       ", ".join(f.upper() for f in self.formats) + ")",
+                               layout=W.Layout(width="130px"))
+        self.links = W.HTML()
+        self.button.on_click(lambda _: self.make_chart_links())
+        self.widget = W.HBox([self.button, self.links],
+                             layout=W.Layout(align_items="center", display="none"))
+
+    def _named(self, items) -> list[tuple[str, object]]:
+        named, figures, tables = [], 0, 0
+        for item in items:
+            if isinstance(item, tuple):
+                named.append((f"{self.name}-{_stem(item[0])}", item[1]))
+                continue
+            is_table = isinstance(item, pd.DataFrame)
+            count = tables if is_table else figures
+            named.append((self.name + (f"-{count + 1}" if count else ""), item))
+            tables, figures = tables + is_table, figures + (not is_table)
+        return named
+
+    def show(self, *items: object) -> None:
+        """What is on show now: figures and DataFrames, or ``(name, item)`` pairs."""
+        self.items = [(n, i) for n, i in self._named(items) if i is not None]
+        self.button.disabled = not any(not isinstance(i, pd.DataFrame) for _, i in self.items)
+        self.widget.layout.display = None if self.items else "none"  # hidden until there is one
+        self.links.value = self._table_links()
+
+    def _table_links(self) -> str:
+        return "".join(download_link(export_bytes(item, "csv"), f"{name}.csv", "text/csv",
+                                     f"{name}.csv") for name, item in self.items
+                       if isinstance(item, pd.DataFrame))
+
+    def make_chart_links(self) -> str:
+        """Render every chart in each format and show the download links; returns their HTML."""
+        links = "".join(download_link(export_bytes(item, fmt), f"{name}.{fmt}", CHART_FORMATS[fmt],
+                                      f"{name}.{fmt}")
+                        for name, item in self.items if not isinstance(item, pd.DataFrame)
+                        for fmt in self.formats)
+        self.links.value = links + self._table_links()
+        return self.links.value
+
+    def save(self, folder: str | os.PathLike) -> list[Path]:
+        """Write every chart in each format and every table as CSV into ``folder``."""
+        out = Path(folder)
+        out.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for name, item in self.items:
+            for fmt in ("csv",) if isinstance(item, pd.DataFrame) else self.formats:
+                path = out / f"{name}.{fmt}"
+                path.write_bytes(export_bytes(item, fmt))
+                paths.append(path)
+        return paths
+
+
+def export_buttons(items: object, name: str, *,
+                   formats: tuple[str, ...] = tuple(CHART_FORMATS)) -> ExportBar:
+    """An :class:`ExportBar` named ``name`` already showing ``items`` (a figure, a DataFrame,
+    or a list of them or of ``(name, item)`` pairs); put ``.widget`` in the app and call
+    ``.show(...)`` again after each redraw."""
+    bar = ExportBar(name, formats)
+    bar.show(*(items if isinstance(items, (list, tuple)) and not isinstance(items, pd.DataFrame)
+               else [items]))
+    return bar
+
+
+def page_style() -> W.HTML:
+    """A style for the page the apps are in: tab titles as wide as their words (the Lumino tab
+    bar cuts titles at a fixed width: "House edge and rake" showed as "House edge a...")."""
+    return W.HTML("<style>.jupyter-widgets.widget-tab > .lm-TabBar .lm-TabBar-tab,"
+                  ".jupyter-widgets.widget-tab > .p-TabBar .p-TabBar-tab"
+                  "{flex:0 0 auto !important;min-width:0 !important;max-width:none !important}"
+                  "</style>", layout=W.Layout(display="none"))

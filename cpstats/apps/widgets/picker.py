@@ -7,22 +7,32 @@ or the rules' own message when a choice is rejected.
   below the scoring system; choosing a system sets them all to its numbers (as ``scoring=`` does
   in a variant string), and a number changed from the system's becomes a ``scoring.<number>``
   override, so the string shown names the system plus the changed numbers.
+- Decision (issue 16.6): a variant is saved as a download (links to a TOML and a JSON file,
+  :meth:`Variant.to_file`'s format, kept up to date with the variant shown; a ``data:`` link
+  works in Voila, where the server's folder is not the user's) or with :meth:`VariantPicker.save`
+  in a notebook, and loaded with the *Load* button (an upload). A loaded variant becomes the
+  base the controls override, so options the controls do not show (a custom royalty amount, a
+  stakes matrix) are kept; choosing another preset drops it.
 """
 
 from __future__ import annotations
 
 import html
+import os
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
 
-from cpstats.apps.widgets._common import _message
-from cpstats.errors import OptionError
+from cpstats.apps.widgets._common import _message, download_link
+from cpstats.errors import CpstatsError, OptionError
 from cpstats.rules import (
     STANDARD_SURRENDER, NaturalSchedule, Rake, RakeModel, RoyaltyMode, RoyaltySchedule, Scoring,
-    ScoringRules, Surrender, Variant, get_preset, preset_names,
+    ScoringRules, Surrender, Variant, get_preset, load_variant, preset_names,
 )
+from cpstats.rules.describe import describe, short_label
 from cpstats.rules.components import SCORING_NUMBERS
 
 __all__ = ["VariantPicker"]
@@ -112,8 +122,16 @@ class VariantPicker:
         numbers_box.set_title(0, "scoring numbers")
         numbers_box.selected_index = None
         self.status = W.HTML()
+        #: Load a variant file (TOML or JSON); the links beside it download the variant shown.
+        self.upload = W.FileUpload(accept=".toml,.json", multiple=False, description="Load",
+                                   tooltip="load a variant file (.toml or .json)",
+                                   layout=W.Layout(width="80px"))
+        self.save_links = W.HTML()
         self.variant: Variant | None = None
         self.error: str | None = None
+        self._loaded: Variant | None = None
+        self._source: str | None = None
+        self.upload.observe(self._uploaded, names="value")
         self.preset.observe(self._preset_changed, names="value")
         for control in (self.scoring, self.royalties, self.royalty_mode, self.naturals,
                         self.surrender, self.players, self.rake, self.rake_amount,
@@ -123,12 +141,23 @@ class VariantPicker:
                               self.scoring, numbers_box, self.royalties, self.royalty_mode,
                               self.naturals,
                               self.surrender, self.players, self.rake, self.rake_amount,
-                              self.status], layout=W.Layout(padding="4px", min_width="270px"))
+                              self.status, W.HBox([self.upload, self.save_links])],
+                             layout=W.Layout(padding="4px", min_width="270px"))
         self._preset_changed()
+
+    def _base(self) -> Variant:
+        """What the controls override: the variant loaded from a file, else the preset."""
+        return self._loaded if self._loaded is not None else get_preset(self.preset.value)
 
     # the preset sets every control; the others override it
     def _preset_changed(self, change: dict | None = None) -> None:
-        v = get_preset(self.preset.value)
+        if self._loading:
+            return
+        self._loaded = self._source = None
+        self._fill(get_preset(self.preset.value))
+
+    def _fill(self, v: Variant) -> None:
+        """Set every control to ``v``'s rules, then rebuild the variant."""
         self._loading = True
         try:
             self.scoring.value = v.scoring.system.value
@@ -163,7 +192,7 @@ class VariantPicker:
 
     def _constrain(self) -> None:
         """Offer only the choices that combine with the others, and say why."""
-        base = get_preset(self.preset.value)
+        base = self._base()
         scoring = Scoring(self.scoring.value)
         notes = []
         if base.deal.value == "D3":
@@ -201,7 +230,7 @@ class VariantPicker:
         self._notes = notes
 
     def _overrides(self) -> dict[str, Any]:
-        base = get_preset(self.preset.value)
+        base = self._base()
         over: dict[str, Any] = {}
         if self.scoring.value != base.scoring.system.value:
             over["scoring"] = self.scoring.value
@@ -244,13 +273,85 @@ class VariantPicker:
         finally:
             self._loading = False
         try:
-            self.variant = get_preset(self.preset.value).replace(**self._overrides())
+            over = self._overrides()
+            self.variant = self._base().replace(**over) if over else self._base()
             self.error = None
             notes = "".join(f"<br>{_message('note', n)}" for n in self._notes)
-            self.status.value = f"<code>{html.escape(str(self.variant))}</code>{notes}"
+            loaded = (f"<br>{_message('ok', f'loaded from {self._source}')}"
+                      if self._source and not over else "")
+            label, text = short_label(self.variant), str(self.variant)
+            code = f"<br><code>{html.escape(text)}</code>" if text != label else ""
+            self.status.value = f"<b>{html.escape(label)}</b>{code}{loaded}{notes}"
+            self.save_links.value = self._save_html()
         except Exception as err:  # the rules' own message, shown where the choice was made
             self.variant = None
             self.error = str(err)
             self.status.value = _message("error", f"not a valid variant: {err}")
+            self.save_links.value = ""
         if self._on_change is not None:
             self._on_change()
+
+    # -- files (issue 16.6) --------------------------------------------------------------------
+
+    def file_bytes(self, suffix: str = ".toml") -> bytes:
+        """The variant shown as a variant file (``.toml`` or ``.json``, :meth:`Variant.to_file`),
+        labelled with its short label and described in words (:func:`cpstats.describe`)."""
+        if self.variant is None:
+            raise OptionError(f"variant {self.label} is not valid: {self.error}")
+        with tempfile.TemporaryDirectory() as folder:
+            path = self.variant.to_file(Path(folder) / f"variant{suffix}",
+                                        label=short_label(self.variant),
+                                        description=describe(self.variant))
+            return path.read_bytes()
+
+    def _save_html(self) -> str:
+        stem = short_label(self.variant, max_parts=2).replace(", ", "_").replace(" ", "-")
+        stem = "".join(c for c in stem if c.isalnum() or c in "-_.+%") or "variant"
+        return "save " + " ".join(
+            download_link(self.file_bytes(suffix), f"{stem}{suffix}", mime, suffix[1:].upper())
+            for suffix, mime in ((".toml", "application/toml"), (".json", "application/json")))
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the variant shown to ``path`` (``.toml`` or ``.json``); returns the path."""
+        if self.variant is None:
+            raise OptionError(f"variant {self.label} is not valid: {self.error}")
+        return self.variant.to_file(path, label=short_label(self.variant),
+                                    description=describe(self.variant))
+
+    def set_variant(self, variant: Variant | str, source: str | None = None) -> None:
+        """Show ``variant`` (a variant, a variant string or a file path): the preset it derives
+        from, every control set to its rules, and the variant itself as the controls' base."""
+        v = load_variant(variant) if not isinstance(variant, Variant) else variant
+        self._loaded, self._source = v, source
+        self._loading = True
+        try:
+            self.preset.value = v.name if v.name in preset_names() else "basic"
+        finally:
+            self._loading = False
+        self._fill(v)
+
+    def load(self, path: str | os.PathLike) -> Variant:
+        """Load a variant file (:func:`~cpstats.rules.load_variant`) into the picker."""
+        self.set_variant(load_variant(Path(path)), source=Path(path).name)
+        return self.variant
+
+    def load_bytes(self, name: str, content: bytes) -> Variant | None:
+        """Load an uploaded variant file's ``content``; a file the rules refuse is explained in
+        the status line (its name, not a temporary path) and the variant shown is kept."""
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / Path(str(name)).name
+            path.write_bytes(bytes(content))
+            try:
+                return self.load(path)
+            except CpstatsError as err:
+                message = str(err).replace(str(path), path.name)
+                self.status.value = _message("error", f"not loaded: {message}")
+                return None
+
+    def _uploaded(self, change: dict) -> None:
+        files = change["new"]
+        if not files:
+            return
+        item = files[0]
+        self.load_bytes(item["name"], item["content"])
+        self.upload.value = ()  # the same file can be loaded again after a change

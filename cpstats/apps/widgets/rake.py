@@ -21,11 +21,12 @@ import pandas as pd
 
 from cpstats.apps import plots
 from cpstats.apps.widgets._common import (
-    DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, _App, _message, _running, _show_figure,
-    _table_html, setter_text, strategy_label,
+    DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, ExportBar, _App, _message, _running, _show_figure,
+    _table_html, page_style, setter_text, strategy_label,
 )
 from cpstats.apps.widgets.cache import ResultCache
 from cpstats.rules import Rake, RakeModel, Variant, get_preset, preset_names
+from cpstats.rules.describe import short_label
 from cpstats.simulation import SimulationResult
 from cpstats.simulation.stats import batch_mean_interval, z_value
 
@@ -222,6 +223,8 @@ class RakeExplorer(_App):
         self.status = W.HTML()
         self.table_html = W.HTML()
         self.output = W.Output()
+        #: Downloads of the chart (PNG, SVG, PDF) and of the two tables (CSV).
+        self.export = ExportBar("rake")
         self._bank_box = W.VBox([W.HTML("<b>Banked game</b>"), self.commission, self.wins_ties])
         game = W.VBox([W.HTML("<b>Game</b>"), self.preset, self.players, self.deals,
                        self.strategy, self.simulate_button, self._bank_box])
@@ -230,7 +233,7 @@ class RakeExplorer(_App):
         player = W.VBox([W.HTML("<b>Table and player</b>"), self.unit_value, self.hands_per_hour,
                          self.skill_edge, self.session, self.confidence])
         self.widget = W.VBox([W.HBox([game, rake, player]), W.HBox([self.progress, self.status]),
-                              self.table_html, self.output])
+                              self.table_html, self.output, self.export.widget, page_style()])
         self.preset.observe(self._game_changed, names="value")
         for control in (self.players, self.deals, self.strategy, self.wins_ties):
             control.observe(self._game_changed, names="value")
@@ -318,15 +321,16 @@ class RakeExplorer(_App):
         if found is None:
             if self.result is not None and (str(self.result.variant) != str(game)
                                             or self.result.metadata.get("strategy") != strategy):
-                self.status.value = _message("stale", f"{game}, {strategy_label(strategy)}: "
-                                                      "click Simulate")
+                self.status.value = _message("stale", f"{short_label(game)}, "
+                                                      f"{strategy_label(strategy)}: click Simulate")
             elif self.result is None:
                 # nothing to show yet (no reference result shipped): simulate once on opening
                 self.run()
             return
         self.result = found
         self.status.value = _message("ok" if source.startswith("from") else "note",
-                                     f"{game}: {setter_text(found)}; {found.deals:,} deals, {source}")
+                                     f"{short_label(game)}: {setter_text(found)}; "
+                                     f"{found.deals:,} deals, {source}")
         self.redraw()
 
     # -- actions -----------------------------------------------------------------------------
@@ -339,12 +343,12 @@ class RakeExplorer(_App):
             self.progress.max, self.progress.value, self.progress.bar_style = deals, 0, "info"
             self.simulate_button.disabled = True
             if self.cache.get(game, deals, self.strategy.value) is None:
-                self.status.value = _running(f"simulating {game}",
+                self.status.value = _running(f"simulating {short_label(game)}",
                                              self.cache.will_train(game, deals, self.strategy.value))
             self.result = self.cache.run(game, deals, self.strategy.value, on_block=self._advance)
             self.progress.value, self.progress.bar_style = deals, "success"
-            self.status.value = _message("ok", f"{game}: {setter_text(self.result)}; {deals:,} deals, "
-                                               f"seed {self.cache.seed}")
+            self.status.value = _message("ok", f"{short_label(game)}: {setter_text(self.result)}; "
+                                               f"{deals:,} deals, seed {self.cache.seed}")
             self.redraw()
         except Exception as err:  # shown in the app, never a dead output
             self._failed(err)
@@ -375,12 +379,15 @@ class RakeExplorer(_App):
                                         skill_edge=self.skill_edge.value,
                                         commission=self.commission.value)
             r = self.result  # the column names whose hands these figures describe
-            self.table = pd.DataFrame({f"{r.variant}: {strategy_label(r.metadata.get('strategy'))}, "
+            self.table = pd.DataFrame({f"{short_label(r.variant)}: "
+                                       f"{strategy_label(r.metadata.get('strategy'))}, "
                                        f"{r.deals:,} deals": self.figures})
             self.table_html.value = (_table_html(self.table, _RAKE_FORMATS, "cpstats-rake")
                                      + self._sessions_html())
             self.figure = self._draw()
             _show_figure(self.output, self.figure)
+            self.export.show(("chart", self.figure), ("figures", self.table),
+                             ("sessions", self.sessions()))
         except Exception as err:
             self.status.value = _message("error", f"{type(err).__name__}: {err}")
 
@@ -419,7 +426,7 @@ class RakeExplorer(_App):
                 rows["bank's edge (with commission)"] = f["house edge, bank (units per player hand)"]
             rows["break-even skill edge"] = f["break-even skill edge (units per hand)"]
             frame = pd.DataFrame({"variant": list(rows), "rake_per_seat_per_hand": list(rows.values())})
-            plots.plot_rake_burden(frame, ax=axes[0])
+            plots.plot_rake_burden(frame, ax=axes[0], label=list(rows))
             axes[0].set_title("House money per seat per hand")
             axes[0].set_xlabel("units per seat per hand")
             secondary = axes[0].secondary_xaxis(
@@ -429,7 +436,7 @@ class RakeExplorer(_App):
             self._draw_sessions(axes[1])
             if banked:
                 self._draw_house_edge(axes[2])
-            fig.suptitle(f"{self.result.variant}: SD and edge of hands set by "
+            fig.suptitle(f"{short_label(self.result.variant)}: SD and edge of hands set by "
                          f"{setter_text(self.result)}; {self.result.deals:,} deals", fontsize=10)
             fig.tight_layout()
         return fig

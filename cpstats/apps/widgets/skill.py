@@ -22,18 +22,26 @@ import numpy as np
 import pandas as pd
 
 from cpstats.apps import plots
-from cpstats.apps.widgets._common import _App, _message, _running, _show_figure, _table_html
+from cpstats.apps.widgets._common import (ExportBar, _App, _message, _running, _show_figure,
+                                          _table_html)
 from cpstats.apps.widgets.cache import SEED, trains_tables
+from cpstats.errors import CpstatsError
 from cpstats.rules import Variant, resolve_variant
+from cpstats.rules.describe import short_label
 from cpstats.simulation import SKILL_FIELDS, skill
 
 __all__ = ["skill_table", "SkillView"]
 
 
 def _tables_of(table: pd.DataFrame) -> str:
+    """What ev's tables were trained for, by short label, and their source."""
     tables = table.attrs.get("tables") or {}
     source = f" ({tables['source']})" if tables.get("source") else ""
-    return f"{tables.get('trained_for')}{source}"
+    try:
+        trained = short_label(str(tables.get("trained_for")))
+    except CpstatsError:
+        trained = str(tables.get("trained_for"))
+    return f"{trained}{source}"
 
 
 def skill_table(tables: Sequence[pd.DataFrame], labels: Sequence[str]) -> pd.DataFrame:
@@ -103,9 +111,11 @@ class SkillView(_App):
                                               "itself (the control), on the same deals"))
         self.table_html = W.HTML()
         self.output = W.Output()
+        #: Downloads of the chart (PNG, SVG, PDF) and the table (CSV).
+        self.export = ExportBar("skill")
         self.button.on_click(lambda _: self.run())
         self.widget = W.VBox([W.HBox([self.button, self.progress, self.status]), self.table_html,
-                              self.output])
+                              self.output, self.export.widget])
 
     def _chosen(self) -> tuple[list[tuple[str, Variant]], int]:
         given = self._variants() if callable(self._variants) else self._variants
@@ -137,7 +147,8 @@ class SkillView(_App):
             for i, (label, v) in enumerate(chosen):
                 key = (str(v), deals)
                 if key not in self._kept:
-                    self.status.value = _running(f"skill table of {v} ({i + 1} of {len(chosen)})",
+                    self.status.value = _running(f"skill table of {short_label(v)} "
+                                                 f"({i + 1} of {len(chosen)})",
                                                  trains_tables(v))
                     self._kept[key] = skill(v, deals=deals, rng=self.seed)
                     self.runs += 1
@@ -161,6 +172,7 @@ class SkillView(_App):
                                            "house charges")
         self.figure = _plot_skill(self.tables, deals, self.seed)
         _show_figure(self.output, self.figure)
+        self.export.show(("chart", self.figure), ("table", self.table))
 
 
 def _plot_skill(tables: dict[str, pd.DataFrame], deals: int, seed: int):
