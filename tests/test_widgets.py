@@ -327,7 +327,7 @@ def test_comparer_on_a_custom_scoring_shows_its_strategy_and_tables(monkeypatch)
     tables, source = result.metadata["tables"], result.metadata["tables_source"]
     assert result.metadata["strategy"] == "ev" and tables["trained_for"] == str(custom)
     assert source == "trained now"
-    column = app.table["B: 2-4(scoring.scoop_bonus=5)"]
+    column = app.table["B: 2-4, scoop bonus 5"]
     assert column["strategy"] == "ev (good play)"
     assert column["tables"] == f"{custom} (trained now)" and app.table["A: 2-4"]["tables"] == "2-4 (shipped)"
     assert "ev (good play)" in app.status.value and "(A: shipped, B: trained now)" in app.status.value
@@ -337,7 +337,7 @@ def test_comparer_on_a_custom_scoring_shows_its_strategy_and_tables(monkeypatch)
     seen_again = _status_when_running(again, monkeypatch)
     again.simulate_button.click()
     assert not any("training" in s for s in seen_again)
-    assert again.table.loc["tables", "B: 2-4(scoring.scoop_bonus=5)"] == f"{custom} (cache)"
+    assert again.table.loc["tables", "B: 2-4, scoop bonus 5"] == f"{custom} (cache)"
 
 
 def test_a_baseline_is_named_wherever_its_figures_appear():

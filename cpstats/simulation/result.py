@@ -15,6 +15,7 @@ from cpstats.errors import OptionError
 from cpstats.hands.naturals import NATURALS, natural_mask
 from cpstats.rules import Variant, resolve_variant
 from cpstats.settlement import settle_many
+from cpstats.simulation.outcomes import outcome_summary, outcome_table
 from cpstats.simulation.stats import (VOLATILITY_Z, batch_mean_interval, batch_variance_interval,
                                       moments_from_sums, wilson_interval, z_value)
 from cpstats.simulation.summary import (ROYALTY_ROWS, batch_count, batch_of, hands_frame, merge,
@@ -156,6 +157,40 @@ class SimulationResult:
         frame.attrs["home_run_rate"] = (s["home_runs"] / self.deals).tolist()
         return frame
 
+    def outcomes(self, confidence: float = 0.95, per: str = "pair") -> pd.DataFrame:
+        """Outcome table of the PAR sheet: each outcome's probability, pay and share of the figures.
+
+        ``per="pair"``: for each pair of players, from each side (``seat`` against ``against``;
+        ``hand``/``against_hand`` tell criss-cross hands apart), the outcomes of
+        :data:`~cpstats.simulation.outcomes.PAIR_OUTCOMES`: rows won-lost-tied of two played hands
+        (``3-0-0`` scoop won, ``2-1-0``, ``1-2-0``, ``0-3-0`` scoop lost and the six tie patterns,
+        rows compared as ranked, so a tie the bank collects is still a tie), then a natural,
+        surrender or foul of either side or both (in that order of precedence, as settled).
+        ``mean_pay`` is what ``seat`` receives from ``against`` in that outcome, before house
+        charges (criss-cross: the two seats' whole exchange). ``per="seat"``: each hand against
+        its whole table (:data:`~cpstats.simulation.outcomes.SEAT_OUTCOMES`: its natural,
+        surrender or foul, else home run, scoops, scooped, both or neither; a fouled opponent
+        counts as scooped, as in :meth:`scoops`), ``mean_pay`` the seat's net.
+
+        Columns ``count``, ``probability`` with a Wilson interval (``ci_low``, ``ci_high``; one
+        trial a deal), ``mean_pay``, ``contribution_to_mean`` (p x pay) and
+        ``contribution_to_variance`` (p x E[(pay - mu)^2 | outcome], mu the side's mean): over
+        one side's rows they sum to 1, to the mean and to the (population) variance of its pay.
+        Outcomes the rules rule out (surrender without surrender, naturals without a schedule)
+        are left out. Results saved before summary format 3 have no outcome counts
+        (OptionError).
+
+        Examples
+        --------
+        >>> from cpstats.simulation import simulate
+        >>> table = simulate("2-4", 1_000, strategy="greedy", rng=1).outcomes()
+        >>> round(float(table.query("hand == 0 and against_hand == 1")["probability"].sum()), 12)
+        1.0
+        """
+        from cpstats.simulation.stats import check_confidence
+
+        return outcome_table(self.variant, self.summary, self.deals, per, check_confidence(confidence))
+
     def rates(self) -> pd.DataFrame:
         """Foul, surrender and declaration rates per hand position."""
         s = self.summary
@@ -281,6 +316,7 @@ class SimulationResult:
             net, rake = settle_many(v, settings, naturals=declared, surrender=surrender)
             batch = batch_of(kept["first"], size, deals, batches)
             part = net_summary(net, rake, batch, batches, tie_gain(v, settings, declared, surrender, net))
+            part.update(outcome_summary(v, settings, surrender, declared, net, batch, batches))
             if kept["rules"] == rules_key:
                 part.update(kept["static"])
             else:

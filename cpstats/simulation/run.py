@@ -28,8 +28,9 @@ from cpstats.cards.blocks import BLOCK_DEALS, DEALER, BlockPlan, root_seed, shuf
 from cpstats.errors import OptionError
 from cpstats.rules import Variant, resolve_variant
 from cpstats.simulation.files import prepare_out, read_block, run_digest, write_block
+from cpstats.simulation.outcomes import outcome_keys, outcome_summary
 from cpstats.simulation.result import SimulationResult
-from cpstats.simulation.stats import batch_mean_interval, check_confidence, paired_sd_difference
+from cpstats.simulation.stats import batch_mean_interval, check_confidence
 from cpstats.simulation.summary import (SUMMARY_FORMAT, batch_count, batch_of, hands_frame,
                                         merge, settle_block, setting_summary_keys, static_key,
                                         summarise, tie_gain)
@@ -89,6 +90,8 @@ def _run_block(spec: _Spec, block: int, size: int) -> tuple[dict, dict | None]:
     gain = tie_gain(v, settings, declared, surrender.reshape(size, h), net)
     summary = summarise(v, size, hands, settings, declare, surrender, net, rake, declared, held,
                          batch, spec.batches, gain)
+    summary.update(outcome_summary(v, settings, surrender.reshape(size, h), declared, net, batch,
+                                   spec.batches))
     kept = None
     if spec.keep_hands:
         kept = {"settings": settings, "declare": declare.reshape(size, h),
@@ -243,7 +246,7 @@ def _expected_keys(spec: _Spec) -> list[str]:
 
     keys = ["deals", "net_s1", "net_s2", "net_s3", "net_s4", "hits", "pushes", "rake_s1", "rake_s2",
             "gross", "batch_sums", "batch_s2", "batch_sizes", "batch_rake", "dist_values", "dist_counts",
-            *setting_summary_keys()]
+            *setting_summary_keys(), *outcome_keys()]
     if load_variant(spec.variant).bank.banked:
         keys.append("batch_tie_gain")
     return keys
@@ -251,19 +254,33 @@ def _expected_keys(spec: _Spec) -> list[str]:
 
 def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "ev", rng=None,
             executor: Executor | None = None, block_deals: int = BLOCK_DEALS,
-            confidence: float = 0.95, tables: Any = None) -> pd.DataFrame:
+            confidence: float = 0.95, tables: Any = None, labels: Sequence[str] | None = None,
+            hands_per_hour: float | None = None, tidy: bool = False) -> pd.DataFrame:
     """Side-by-side figures of several variants on common deals, with paired differences.
 
     Every variant plays the same deals (the same seed); each sets them with its own strategy
-    tables, so where a variant changes how hands are set the settings are redone. The paired
-    difference of seat 0's mean against the first variant is the mean of per-deal differences,
-    its interval Student's t on the differences' batch means. ``sd_diff_vs_first`` is the paired
-    difference of the seat-averaged SD (the ``sd`` column) against the first variant, its interval
-    Student's t (``batches - 1`` degrees of freedom) on the per-batch SD differences of the common
-    batches (NaN where batches hold one deal, under 60 deals). ``tables`` (as :func:`simulate`'s)
-    apply to every variant; with ``ev`` the ``tables`` and ``tables_source`` columns say which
-    set each variant's hands (trained for which variant, and from where).
+    tables, so where a variant changes how hands are set the settings are redone. ``tables`` (as
+    :func:`simulate`'s) apply to every variant; with ``ev`` the ``tables`` and ``tables_source``
+    columns say which set each variant's hands (trained for which variant, and from where).
+
+    ``tidy=True`` returns :func:`~cpstats.simulation.paired.paired_metrics`: one row per variant
+    and figure (SD, scoop, home-run and foul rates, royalties and naturals paid per hand, house
+    take per hand and per seat-hour at ``hands_per_hour``, rake share; seat 0's mean and the
+    house edge in banked games, the cost per player in symmetric ones) with ``estimate, ci_low,
+    ci_high`` and the paired difference to the first variant ``diff, diff_ci_low, diff_ci_high``:
+    Student's t (``batches - 1`` degrees of freedom) on the per-batch differences.
+
+    The default wide table has one row per variant (``label``, from ``labels`` or the variant
+    string): ``mean_seat0`` and its paired difference ``diff_vs_first`` (``diff_ci_low``,
+    ``diff_ci_high``: t on the batch means of per-deal differences; only meaningful in banked
+    games), ``rake_per_hand``, and for every figure of the tidy table the columns ``FIGURE``,
+    ``FIGURE_ci_low``, ``FIGURE_ci_high``, ``FIGURE_diff``, ``FIGURE_diff_ci_low``,
+    ``FIGURE_diff_ci_high`` (NaN where a game has no such figure). ``sd`` is a player's SD
+    (seats averaged, the bank left out), ``sd_diff_vs_first`` with ``sd_diff_ci_low`` and
+    ``sd_diff_ci_high`` its paired difference (NaN where batches hold one deal, under 60 deals).
     """
+    from cpstats.simulation.paired import paired_metrics
+
     level = check_confidence(confidence)
     vs = [resolve_variant(v) for v in variants]
     if len(vs) < 2:
@@ -271,28 +288,27 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
     root = root_seed(rng)
     results = [simulate(v, deals, strategy=strategy, rng=root, executor=executor,
                         block_deals=block_deals, tables=tables) for v in vs]
+    figures = paired_metrics(results, labels, hands_per_hour=hands_per_hour, confidence=level)
+    if tidy:
+        return figures
     rows = []
     base = results[0]
-    for v, r in zip(vs, results):
-        m = r.moments(level)
-        seat0 = m.iloc[0]
+    for i, (v, r) in enumerate(zip(vs, results)):
+        mine = figures[figures["run"] == i].set_index("metric")
         diff = r.summary["batch_sums"][:, :1] - base.summary["batch_sums"][:, :1]
         mean_diff, _, half = batch_mean_interval(diff, r.summary["batch_sizes"], level)
         mean_diff, half = float(mean_diff[0]), float(half[0])
-        sd_diff, sd_low, sd_high = paired_sd_difference(
-            (r.summary["batch_sums"], r.summary.get("batch_s2")),
-            (base.summary["batch_sums"], base.summary.get("batch_s2")), r.summary["batch_sizes"], level)
-        home = r.summary["home_runs"] / r.deals
-        sc = r.scoops()
-        rows.append({"variant": str(v), "mean_seat0": seat0["mean"], "sd": float(m["sd"].mean()),
-                     "scoop_rate": float(sc["rate"].mean()) if len(sc) else 0.0,
-                     "home_run_rate": float(home.mean()),
-                     "foul_rate": float(r.summary["foul"].sum() / (r.deals * len(r.summary["foul"]))),
-                     "rake_per_hand": float(r.summary["rake_s1"]) / r.deals,
-                     "diff_vs_first": mean_diff, "diff_ci_low": mean_diff - half,
-                     "diff_ci_high": mean_diff + half, "sd_diff_vs_first": sd_diff,
-                     "sd_diff_ci_low": sd_low, "sd_diff_ci_high": sd_high,
-                     **({"tables": r.metadata["tables"]["trained_for"],
-                         "tables_source": r.metadata["tables_source"]}
-                        if "tables" in r.metadata else {})})
+        row = {"label": mine["label"].iloc[0], "variant": str(v),
+               "mean_seat0": float(r.summary["net_s1"][0]) / r.deals,
+               "rake_per_hand": float(r.summary["rake_s1"]) / r.deals,
+               "diff_vs_first": mean_diff, "diff_ci_low": mean_diff - half, "diff_ci_high": mean_diff + half}
+        for key in figures["metric"].unique():
+            for suffix, column in (("", "estimate"), ("_ci_low", "ci_low"), ("_ci_high", "ci_high"),
+                                   ("_diff", "diff"), ("_diff_ci_low", "diff_ci_low"),
+                                   ("_diff_ci_high", "diff_ci_high")):
+                row[key + suffix] = mine.at[key, column] if key in mine.index else np.nan
+        row["sd_diff_vs_first"] = row["sd_diff"]
+        if "tables" in r.metadata:
+            row.update(tables=r.metadata["tables"]["trained_for"], tables_source=r.metadata["tables_source"])
+        rows.append(row)
     return pd.DataFrame(rows)

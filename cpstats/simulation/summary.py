@@ -24,7 +24,7 @@ from cpstats.settlement import settle_many
 #: (20-30 batches, CASINO-MATH); a run of fewer deals has one batch a deal.
 BATCHES = 30
 #: Version of the block summaries' layout, part of a run's identity (resume refuses older blocks).
-SUMMARY_FORMAT = 2
+SUMMARY_FORMAT = 3
 ROYALTY_ROWS = ("front_trips", "middle_full_house", "middle_quads", "middle_straight_flush",
                 "back_quads", "back_straight_flush")
 

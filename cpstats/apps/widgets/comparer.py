@@ -1,6 +1,13 @@
-"""Comparing variants: :func:`comparison_table` and :class:`VariantComparer`, two or three
-variants side by side on common deals, with paired differences against variant A, and the
-skill table of the variants shown (:class:`~cpstats.apps.widgets.skill.SkillView`).
+"""Comparing variants: :func:`comparison_table`, :func:`figures_table` and
+:class:`VariantComparer`, two or three variants side by side on common deals, with paired
+differences against variant A, and the skill table of the variants shown
+(:class:`~cpstats.apps.widgets.skill.SkillView`).
+
+- Decision: the headline table holds the designer's figures in words (SD, scoop and home-run
+  rates, royalties and naturals paid, house take per hand and per seat-hour at the pace typed
+  in, rake share; the bank's mean and the house edge only in banked games, the cost per player
+  in symmetric ones), each with its 95% interval and its paired difference to A
+  (:func:`~cpstats.simulation.paired.paired_metrics`); the detailed table follows it.
 
 - Decision: the table's first rows name who set the hands (strategy and ev's row tables) of
   each column, and every chart's title names the setter and the deal count, so figures of a
@@ -28,9 +35,27 @@ from cpstats.apps.widgets.cache import SEED, ResultCache
 from cpstats.apps.widgets.picker import VariantPicker
 from cpstats.apps.widgets.skill import SkillView
 from cpstats.simulation import SimulationResult
+from cpstats.simulation.paired import METRICS, paired_metrics
 from cpstats.simulation.stats import batch_mean_interval, t_value
 
-__all__ = ["comparison_table", "VariantComparer"]
+__all__ = ["comparison_table", "figures_table", "VariantComparer"]
+
+
+def short_name(variant) -> str:
+    """A readable name of a variant for headers: the rules' short label where the package has
+    one (``cpstats.rules.describe.short_label``), else the variant string."""
+    try:
+        from cpstats.rules import describe
+
+        return str(getattr(describe, "short_label")(variant))
+    except (ImportError, AttributeError, ValueError):
+        return str(variant)
+
+
+def default_labels(results: Sequence[SimulationResult], mixed: bool = False) -> list[str]:
+    """``A: name``, ``B: name``... (with the strategy when the columns' setters differ)."""
+    return [f"{chr(65 + i)}: {short_name(r.variant)}" + (f" [{r.metadata.get('strategy')}]" if mixed else "")
+            for i, r in enumerate(results)]
 
 
 _COMPARE_FORMATS = {
@@ -87,9 +112,7 @@ def comparison_table(results: Sequence[SimulationResult], labels: Sequence[str] 
     0.0
     """
     mixed = len({r.metadata.get("strategy") for r in results}) > 1
-    labels = list(labels or [f"{chr(65 + i)}: {r.variant}"
-                             + (f" [{r.metadata.get('strategy')}]" if mixed else "")
-                             for i, r in enumerate(results)])
+    labels = list(labels or default_labels(results, mixed))
     paired = _paired(results)
     base = results[0]
     base_mean = float(base.summary["net_s1"][0]) / base.deals
@@ -131,6 +154,54 @@ def comparison_table(results: Sequence[SimulationResult], labels: Sequence[str] 
     return frame
 
 
+def _number(value: float, unit: str, key: str, difference: bool = False) -> str:
+    """A figure for reading: shares in percent (differences in percentage points), units with
+    four decimals, money per hour with two."""
+    if not np.isfinite(value):
+        return "n/a"
+    if unit == "share":
+        return f"{100 * value:+.3f}" if difference else f"{value:.3%}"
+    digits = 2 if key.endswith("hour") else 4
+    return f"{value:+,.{digits}f}" if difference else f"{value:,.{digits}f}"
+
+
+def _cell(values, unit: str, key: str, difference: bool = False) -> str:
+    """``estimate (low to high)``; a difference of shares ends in ``pts`` (percentage points)."""
+    est, low, high = (_number(x, unit, key, difference) for x in values)
+    return f"{est}{' pts' if difference and unit == 'share' else ''} ({low} to {high})"
+
+
+def figures_table(results: Sequence[SimulationResult], labels: Sequence[str] | None = None, *,
+                  hands_per_hour: float | None = None, confidence: float = 0.95) -> pd.DataFrame:
+    """The designer's figures in words, one row each, with their intervals and paired differences.
+
+    Each result's column reads ``estimate (low to high)``; each column after the first is
+    followed by its difference to the first, ``difference (low to high)``: Student's t on the
+    per-batch differences of common deals (independent standard errors otherwise; see
+    :func:`~cpstats.simulation.paired.paired_metrics`, whose long table is ``attrs["figures"]``).
+    A figure a game does not have (the bank's mean in a symmetric game) is left blank.
+    ``hands_per_hour`` (None: each variant's pace) sets the house take per seat-hour.
+    """
+    labels = list(labels or default_labels(results))
+    figures = paired_metrics(results, labels, hands_per_hour=hands_per_hour, confidence=confidence)
+    level = f"{confidence:.0%}"
+    columns: dict[str, dict[str, str]] = {}
+    rows = {}
+    short = [x.split(":")[0] if x.startswith(f"{chr(65 + i)}: ") else x for i, x in enumerate(labels)]
+    for _, f in figures.iterrows():
+        key, run = f["metric"], f["run"]
+        words, unit, _ = METRICS[key]
+        name = rows.setdefault(key, words + (" (units)" if unit == "units" and "units" not in words else ""))
+        columns.setdefault(labels[run], {})[name] = _cell(f[["estimate", "ci_low", "ci_high"]], unit, key)
+        if run > 0:
+            columns.setdefault(f"{short[run]} - {short[0]}", {})[name] = _cell(
+                f[["diff", "diff_ci_low", "diff_ci_high"]], unit, key, True)
+    frame = pd.DataFrame(columns).reindex(list(rows.values())).fillna("")
+    frame.index.name = f"figure ({level} interval)"
+    frame.attrs["figures"] = figures
+    return frame
+
+
 _CHARTS = ("SD per hand", "paired difference vs A", "net distribution", "royalty rates",
            "rake burden")
 
@@ -149,13 +220,19 @@ class VariantComparer(_App):
         field, ``greedy`` or ``random``.
     cache
         A :class:`ResultCache` to share with other apps.
+    labels
+        Short names of the columns (A, B, C); default ``A: name`` from the rules' short label.
+    hands_per_hour
+        Pace for the house take per seat-hour (the ``hands/hour`` box; changing it redraws).
 
     Attributes
     ----------
     results
         The results on show (reference results until the first Simulate).
+    figures
+        The designer's figures on show (:func:`figures_table`), shown first.
     table
-        The numbers on show (:func:`comparison_table`).
+        The detailed numbers on show (:func:`comparison_table`).
     figure
         The chart on show.
     skill
@@ -172,12 +249,18 @@ class VariantComparer(_App):
 
     def __init__(self, presets: Sequence[str] = ("2-4", "1-6", "taiwanese"), *,
                  deals: int = 20_000, strategy: str = DEFAULT_STRATEGY,
-                 cache: ResultCache | None = None) -> None:
+                 cache: ResultCache | None = None, labels: Sequence[str] | None = None,
+                 hands_per_hour: float = 30.0) -> None:
         if not 2 <= len(presets) <= 3:
             raise ValueError(f"presets={list(presets)!r} is invalid: compare two or three variants")
         self.cache = cache or ResultCache()
+        self.labels = None if labels is None else [str(x) for x in labels]
         self.results: list[SimulationResult] = []
         self.table: pd.DataFrame | None = None
+        self.figures: pd.DataFrame | None = None
+        self.pace = W.BoundedFloatText(value=float(hands_per_hour), min=1, max=1_000, step=5,
+                                       description="hands/hour",
+                                       tooltip="hands dealt an hour: sets the house take per seat-hour")
         self.figure = None
         names = list(presets) + ["pagat-typical"] * (3 - len(presets))
         self.pickers = [VariantPicker(n, chr(65 + i), on_change=self._variant_changed)
@@ -203,6 +286,7 @@ class VariantComparer(_App):
         self.simulate_button.on_click(lambda _: self.run())
         self.chart.observe(lambda _: self.redraw(), names="value")
         self.chart_variant.observe(lambda _: self.redraw(), names="value")
+        self.pace.observe(lambda _: self.results and self._show(self.results), names="value")
         note = W.HTML(_message("note", "Live runs set hands with ev, the setter trained for each "
                                        "variant (20,000 deals take about a second per variant); "
                                        "greedy and random are baselines of a weak field. All "
@@ -211,7 +295,7 @@ class VariantComparer(_App):
         self._picker_box = W.HBox([p.widget for p in self.pickers])
         self.widget = W.VBox([
             self._picker_box, self.third,
-            W.HBox([self.deals, self.strategy, self.simulate_button]), note,
+            W.HBox([self.deals, self.strategy, self.simulate_button]), self.pace, note,
             W.HBox([self.progress, self.status]), self.table_html,
             W.HBox([self.chart, self.chart_variant]), self.output,
             W.HTML("<b>Skill</b>"), self.skill.widget,
@@ -297,16 +381,27 @@ class VariantComparer(_App):
         finally:
             self.simulate_button.disabled = False
 
+    def _labels(self) -> list[str] | None:
+        """The user's column names when they name every column shown, else None (defaults)."""
+        if self.labels is not None and len(self.labels) >= len(self.results):
+            return self.labels[: len(self.results)]
+        return None
+
     def _show(self, results: Sequence[SimulationResult]) -> None:
         self.results = list(results)
-        self.table = comparison_table(self.results)
+        self.table = comparison_table(self.results, self._labels())
+        self.figures = figures_table(self.results, list(self.table.columns),
+                                     hands_per_hour=float(self.pace.value))
         note = "" if self.table.attrs["paired"] else (
             "<br>" + _message("stale", "these results did not play the same deals: the difference's "
                               "interval uses independent standard errors"))
         if self.table.attrs["mixed"]:
             note += "<br>" + _message("stale", "these columns were set by different strategies: "
                                       "their differences mix the rules with the setter")
-        self.table_html.value = _table_html(self.table, _COMPARE_FORMATS, "cpstats-compare") + note
+        self.table_html.value = (
+            "<b>The designer's figures</b> (95% intervals; differences paired on common deals)"
+            + _table_html(self.figures, {}, "cpstats-figures") + note
+            + "<br><b>Details</b>" + _table_html(self.table, _COMPARE_FORMATS, "cpstats-compare"))
         self.redraw()
 
     def redraw(self) -> None:
@@ -331,7 +426,7 @@ class VariantComparer(_App):
             frame = pd.DataFrame({"variant": labels, "sd": sd})
             fig, title = plots.plot_sd_by_variant(frame), "SD per hand, seat 0"
         elif chart == "paired difference vs A":
-            fig, title = _plot_differences(self.table), "Difference against variant A"
+            fig, title = _plot_differences(self.figures.attrs["figures"]), "Differences against variant A"
         elif chart in ("net distribution", "royalty rates"):
             caption = f"{setter_text(r)}; {r.deals:,} deals"
             if chart == "net distribution":
@@ -351,8 +446,9 @@ class VariantComparer(_App):
         """Write the table as CSV and every chart in ``formats``; returns the paths."""
         out = Path(folder)
         out.mkdir(parents=True, exist_ok=True)
-        paths = [out / "comparison.csv"]
+        paths = [out / "comparison.csv", out / "figures.csv"]
         self.table.to_csv(paths[0])
+        self.figures.attrs["figures"].to_csv(paths[1], index=False)
         for chart in _CHARTS:
             fig = self._draw(chart)
             for fmt in formats:
@@ -363,21 +459,26 @@ class VariantComparer(_App):
         return paths
 
 
-def _plot_differences(table: pd.DataFrame):
-    """Paired differences of seat 0's mean against variant A, with their intervals."""
+def _plot_differences(figures: pd.DataFrame):
+    """Paired differences against the first variant with their intervals: figures in units on
+    the left, rates and shares (percentage points) on the right; the per-hour money is left to
+    the table (another scale)."""
+    rows = figures[(figures["run"] > 0) & (figures["metric"] != "house_take_per_seat_hour")]
     with plots.style():
-        labels = list(table.columns)
-        fig, ax = plt.subplots(figsize=(7.5, 0.45 * len(labels) + 1.5))
-        d = table.loc["difference vs A, seat 0 (units)"].to_numpy(float)
-        lo = table.loc["difference 95% CI low"].to_numpy(float)
-        hi = table.loc["difference 95% CI high"].to_numpy(float)
-        y = np.arange(len(labels))
-        ax.errorbar(d, y, xerr=np.vstack([d - lo, hi - d]), fmt="o", color="#2b6cb0", capsize=3)
-        ax.axvline(0, color="#718096", lw=1)
-        ax.set_yticks(y, labels)
-        ax.invert_yaxis()
-        kind = "paired, common deals" if table.attrs.get("paired") else "independent runs"
-        ax.set_xlabel(f"difference in seat 0's mean, units per deal (95% CI, {kind})")
-        ax.set_title("Difference against variant A")
-        fig.tight_layout()
+        counts = [max(int((rows["unit"] == u).sum()), 1) for u in ("units", "share")]
+        fig, axes = plt.subplots(2, 1, figsize=(8.5, 0.3 * sum(counts) + 2.6),
+                                 gridspec_kw={"height_ratios": counts}, layout="constrained")
+        for ax, unit, scale, name in ((axes[0], "units", 1.0, "units per hand"),
+                                      (axes[1], "share", 100.0, "percentage points")):
+            part = rows[rows["unit"] == unit].dropna(subset=["diff"])
+            d, lo, hi = (part[c].to_numpy(float) * scale for c in ("diff", "diff_ci_low", "diff_ci_high"))
+            y = np.arange(len(part))
+            ax.errorbar(d, y, xerr=np.vstack([d - lo, hi - d]), fmt="o", color="#2b6cb0", capsize=3)
+            ax.axvline(0, color="#718096", lw=1)
+            ax.set_yticks(y, [f"{label.split(':')[0]}: {METRICS[m][0].split(' (')[0]}"
+                              for label, m in zip(part["label"], part["metric"])], fontsize=8)
+            ax.invert_yaxis()
+            ax.set_xlabel(f"difference against A, {name} (95% CI)")
+        kind = "paired on common deals" if (rows["method"] == "paired batches").all() else "independent runs"
+        axes[0].set_title(f"Differences against variant A ({kind})")
     return fig

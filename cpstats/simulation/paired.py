@@ -1,0 +1,198 @@
+"""The designer's figures of several results side by side, each with its interval and its paired
+difference to the first (issue 16.2 and 16.4).
+
+Every figure is computed for the whole run and for each of its batches (30 by default). Its
+interval is Student's t (``batches - 1`` degrees of freedom) on the batch values; a ratio (a rate
+over live pairs, the rake share of gross) uses batch ratios. Two runs on the same deals (same
+seed, deals and batch plan: :func:`~cpstats.simulation.compare`, or the shipped reference results)
+are paired batch by batch: the difference's interval is t on the per-batch differences, which
+leave out the noise the common deals share. Runs on other deals are compared as independent:
+the standard errors add in quadrature (``method`` says which).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from cpstats.errors import OptionError
+from cpstats.rules.describe import short_label
+from cpstats.simulation.result import SimulationResult
+from cpstats.simulation.stats import batch_variances, check_confidence, t_value
+
+__all__ = ["METRICS", "metric_batches", "paired_metrics"]
+
+#: Figures by key: (words, unit, games it is shown for: "all", "banked" or "symmetric").
+METRICS = {
+    "bank_mean": ("bank's result per hand (seat 0; banked game)", "units", "banked"),
+    "house_edge": ("house edge per unit wagered (banked game; = element of risk)", "share", "banked"),
+    "sd": ("SD of a player's result per hand", "units", "all"),
+    "scoop_rate": ("scoop rate (a hand scoops a given opponent)", "share", "all"),
+    "home_run_rate": ("home-run rate (a hand scoops every opponent)", "share", "all"),
+    "foul_rate": ("foul rate per hand", "share", "all"),
+    "royalty_per_hand": ("royalties paid per hand (units changing hands)", "units", "all"),
+    "natural_per_hand": ("naturals paid per hand (units changing hands)", "units", "all"),
+    "house_take_per_hand": ("house take per hand (rake, commission, fees)", "units", "all"),
+    "cost_per_player": ("cost per player per hand (house take / seats)", "units", "symmetric"),
+    "house_take_per_seat_hour": ("house take per seat-hour (units an hour)", "units", "all"),
+    "rake_share": ("house take as a share of gross winnings", "share", "all"),
+}
+
+
+def _pace(result: SimulationResult, hands_per_hour: float | None) -> float:
+    pace = result.variant.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
+    if isinstance(pace, bool) or not isinstance(pace, (int, float, np.number)) \
+            or not np.isfinite(pace) or pace <= 0:
+        raise OptionError(f"hands_per_hour={pace!r} is invalid: a pace above 0 hands an hour")
+    return float(pace)
+
+
+def _player_sd(s: dict, seats: slice) -> tuple[float, np.ndarray | None]:
+    n = s["batch_sizes"].sum()
+    var = np.maximum(s["net_s2"] / n - (s["net_s1"] / n) ** 2, 0.0)
+    per_batch = batch_variances(s["batch_sums"], s.get("batch_s2"), s["batch_sizes"])
+    whole = float(np.sqrt(var[seats]).mean())
+    return whole, None if per_batch is None else np.sqrt(per_batch[:, seats]).mean(axis=1)
+
+
+def _house_take(result: SimulationResult, pace: float) -> tuple[float, np.ndarray]:
+    """Rake per hand, a time charge re-priced at ``pace`` (it is charged per hour whatever the pace)."""
+    v, s = result.variant, result.summary
+    shift = 0.0
+    if v.rake.model.value == "time":
+        shift = v.rake.amount * v.players * (1 / pace - 1 / v.rake.hands_per_hour)
+    return float(s["rake_s1"]) / result.deals + shift, s["batch_rake"] / s["batch_sizes"] + shift
+
+
+def metric_batches(result: SimulationResult, hands_per_hour: float | None = None
+                   ) -> dict[str, tuple[float, np.ndarray | None]]:
+    """Every figure of :data:`METRICS` shown for ``result``'s game: (whole-run value, per-batch
+    values or None where the result lacks them, e.g. saved before summary format 3)."""
+    v, s = result.variant, result.summary
+    sizes = s["batch_sizes"].astype(float)
+    banked = v.bank.banked
+    hands = v.players * v.hands_per_player
+    out: dict[str, tuple[float, np.ndarray | None]] = {}
+
+    def ratio(key: str, top: str, bottom: np.ndarray | str) -> None:
+        if top in s:
+            den = s[bottom] if isinstance(bottom, str) else bottom
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out[key] = float(s[top].sum() / den.sum()), s[top] / den
+
+    if banked:
+        out["bank_mean"] = float(s["net_s1"][0]) / result.deals, s["batch_sums"][:, 0] / sizes
+        gain = s.get("batch_tie_gain", s["batch_sums"][:, 0])
+        per = (gain + s["batch_rake"]) / (max(v.players - 1, 1) * 3.0)
+        out["house_edge"] = float(per.sum() / sizes.sum()), per / sizes
+    out["sd"] = _player_sd(s, slice(1, None) if banked and v.players > 1 else slice(None))
+    for key, top, bottom in (("scoop_rate", "batch_scoops", "batch_pair_live"),
+                             ("home_run_rate", "batch_home_runs", sizes * hands),
+                             ("foul_rate", "batch_fouls", sizes * hands),
+                             ("royalty_per_hand", "batch_royalty", sizes),
+                             ("natural_per_hand", "batch_natural", sizes)):
+        ratio(key, top, bottom)
+    pace = _pace(result, hands_per_hour)
+    take, take_batches = _house_take(result, pace)
+    out["house_take_per_hand"] = take, take_batches
+    if not banked:
+        out["cost_per_player"] = take / v.players, take_batches / v.players
+    out["house_take_per_seat_hour"] = take * pace / v.players, take_batches * pace / v.players
+    if "batch_gross" in s:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out["rake_share"] = (take * result.deals / float(s["gross"]) if s["gross"] else np.nan,
+                                 (take_batches * sizes) / s["batch_gross"])
+    return out
+
+
+def _common_deals(a: SimulationResult, b: SimulationResult) -> bool:
+    keys = ("entropy", "spawn_key", "deals", "batches", "block_deals")
+    return (all(a.metadata.get(k) == b.metadata.get(k) for k in keys)
+            and np.array_equal(a.summary["batch_sizes"], b.summary["batch_sizes"]))
+
+
+def _interval(values: np.ndarray | None, confidence: float) -> float:
+    """t half-width on batch values (NaN without them or with any undefined batch)."""
+    if values is None or len(values) < 2 or not np.isfinite(values).all():
+        return float("nan")
+    return t_value(confidence, len(values)) * float(values.std(ddof=1)) / np.sqrt(len(values))
+
+
+def _row(key: str, run: int, label: str, variant: str, mine, base, paired: bool, level: float) -> dict:
+    words, unit, _ = METRICS[key]
+    value, batches = mine
+    half = _interval(batches, level)
+    row = {"run": run, "label": label, "variant": variant, "metric": key, "description": words, "unit": unit,
+           "estimate": value, "ci_low": value - half, "ci_high": value + half}
+    if base is None:
+        return {**row, "diff": np.nan, "diff_ci_low": np.nan, "diff_ci_high": np.nan, "method": ""}
+    diff = value - base[0]
+    if paired:
+        both = None if batches is None or base[1] is None else batches - base[1]
+        dhalf, method = _interval(both, level), "paired batches"
+    else:
+        dhalf = float(np.hypot(half, _interval(base[1], level)))
+        method = "independent runs"
+    return {**row, "diff": diff, "diff_ci_low": diff - dhalf, "diff_ci_high": diff + dhalf, "method": method}
+
+
+def _default_labels(results: Sequence[SimulationResult]) -> list[str]:
+    short = [short_label(r.variant) for r in results]
+    return short if len(set(short)) == len(short) else [str(r.variant) for r in results]
+
+
+def paired_metrics(results: Sequence[SimulationResult], labels: Sequence[str] | None = None, *,
+                   hands_per_hour: float | None = None, confidence: float = 0.95) -> pd.DataFrame:
+    """One row per result and figure: estimate with its interval, and the difference to the
+    first result with its interval.
+
+    Parameters
+    ----------
+    results
+        Two or more results; the first is the base (A) every other is compared with.
+    labels
+        Short names for the results (default: :func:`cpstats.rules.describe.short_label` of each
+        variant, or the variant strings when two short labels would be the same).
+    hands_per_hour
+        Pace for the house take per seat-hour (None: each variant's ``rake.hands_per_hour``).
+    confidence
+        Level of every interval.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``run`` (position in ``results``), ``label``, ``variant``, ``metric`` (a key of
+        :data:`METRICS`), ``description``, ``unit``, ``estimate``, ``ci_low``, ``ci_high``,
+        ``diff`` (this result less the first), ``diff_ci_low``, ``diff_ci_high`` and ``method``
+        (``paired batches`` or ``independent runs``). A figure shows only for the games it
+        describes: seat 0's (the bank's) mean and the house edge in banked games; the cost per
+        player in symmetric games (seat 0's mean is 0 up to noise there). The base's own
+        difference is exactly 0; a difference to a base lacking the figure is NaN.
+
+    Examples
+    --------
+    >>> from cpstats.simulation import simulate
+    >>> runs = [simulate(v, 1_000, strategy="greedy", rng=1)
+    ...         for v in ("2-4", "2-4(rake=percent,rake.percent=0.05)")]
+    >>> table = paired_metrics(runs, ["no rake", "5% rake"]).set_index(["label", "metric"])
+    >>> bool(table.loc[("5% rake", "cost_per_player"), "diff_ci_low"] > 0)
+    True
+    """
+    level = check_confidence(confidence)
+    results = list(results)
+    if not results:
+        raise OptionError("paired_metrics needs at least one result")
+    names = _default_labels(results) if labels is None else [str(x) for x in labels]
+    if len(names) != len(results):
+        raise OptionError(f"labels has {len(names)} names for {len(results)} results: one a result")
+    figures = [metric_batches(r, hands_per_hour) for r in results]
+    rows = []
+    for i, (r, name, mine) in enumerate(zip(results, names, figures)):
+        paired = _common_deals(results[0], r)
+        for key in METRICS:
+            if key in mine:
+                rows.append(_row(key, i, name, str(r.variant), mine[key], figures[0].get(key), paired,
+                                 level))
+    return pd.DataFrame(rows)

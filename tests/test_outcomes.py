@@ -1,0 +1,140 @@
+"""Issue 16.1/16.2: outcome tables per pair of players and per seat (PAR sheet, section 3)."""
+
+import numpy as np
+import pytest
+
+from cpstats import OptionError
+from cpstats.settlement import settle
+from cpstats.simulation import load_reference, simulate
+from cpstats.simulation.outcomes import PAIR_OUTCOMES, SEAT_OUTCOMES, pair_codes, pair_pays
+from cpstats.simulation.summary import SUMMARY_FORMAT, settle_block
+
+KW = dict(strategy="greedy", block_deals=1_000)
+
+
+@pytest.fixture(scope="module")
+def four():
+    return simulate("2-4", 3_000, rng=3, keep_hands=True, **KW)
+
+
+@pytest.fixture(scope="module")
+def banked():
+    return simulate("banked", 3_000, rng=3, **KW)
+
+
+def _sides(table):
+    return table.groupby(["hand", "against_hand"])
+
+
+def test_pair_outcomes_partition_the_deals_and_add_to_the_pair_mean_and_variance(four):
+    """Issue 16.1: one side's outcomes sum to probability 1; contributions to the mean and
+    variance add to the pair's mean and population variance; in a symmetric game summed over a
+    seat's opponents the pair means give the seat's mean (the pays are split exactly)."""
+    table = four.outcomes()
+    assert np.allclose(_sides(table)["probability"].sum(), 1.0, atol=1e-12)
+    assert (_sides(table)["count"].sum() == four.deals).all()
+    by_seat = table.groupby("seat")["contribution_to_mean"].sum()
+    assert np.allclose(by_seat.to_numpy(), four.moments()["mean"].to_numpy(), atol=1e-9)
+    pays = np.concatenate([pair_pays(four.variant, k["settings"], k["surrender"], np.zeros_like(k["held"]),
+                                     k["net"]) for k in four.kept])
+    for p, (a, b) in enumerate(four.variant.pair_order()):
+        pair = table[(table["hand"] == a) & (table["against_hand"] == b)]
+        assert pair["contribution_to_mean"].sum() == pytest.approx(pays[:, p].mean(), abs=1e-12)
+        assert pair["contribution_to_variance"].sum() == pytest.approx(pays[:, p].var(), rel=1e-9)
+    assert set(pair["outcome"]) == {k for k, _ in PAIR_OUTCOMES if k[0].isdigit() or k.startswith("foul")}
+
+
+def test_pair_pays_and_codes_agree_with_the_one_deal_settlement(four):
+    """Issue 16.1: the pay of each pair (isolated by zero stakes elsewhere) and its outcome are
+    those :func:`settle` reports pair by pair, on real deals of a four-player game."""
+    k = four.kept[0]
+    v = four.variant
+    net, _, declared, _ = settle_block(v, k["settings"], k["settings"], k["declare"], k["surrender"])
+    pays = pair_pays(v, k["settings"], k["surrender"], declared, net)
+    codes = pair_codes(v, k["settings"], k["surrender"], declared)
+    keys = [key for key, _ in PAIR_OUTCOMES]
+    checked = 0
+    for d in range(60):
+        if declared[d].any():
+            continue
+        checked += 1
+        pairs = settle(v, [k["settings"][d, i].tolist() for i in range(4)]).pairs
+        assert np.allclose(pairs["total"].to_numpy(), pays[d])
+        for p, row in pairs.iterrows():
+            if row["kind"] == "rows":
+                r = row[["front", "middle", "back"]].to_numpy()
+                assert keys[codes[d, p]] == f"{(r > 0).sum()}-{(r < 0).sum()}-{(r == 0).sum()}"
+            else:
+                assert keys[codes[d, p]].startswith(row["kind"].replace("misset", "foul"))
+    assert checked > 40
+
+
+def test_the_two_sides_mirror_each_other(four):
+    """Issue 16.1: seat a's scoop won is seat b's scoop lost, with the pay negated."""
+    table = four.outcomes().set_index(["hand", "against_hand", "outcome"])
+    for a, b in ((0, 1), (2, 3)):
+        assert table.loc[(a, b, "3-0-0"), "count"] == table.loc[(b, a, "0-3-0"), "count"]
+        assert table.loc[(a, b, "2-0-1"), "mean_pay"] == -table.loc[(b, a, "0-2-1"), "mean_pay"]
+        assert table.loc[(a, b, "foul"), "count"] == table.loc[(b, a, "foul against"), "count"]
+
+
+def test_seat_outcomes_add_to_the_seat_mean_and_variance(four, banked):
+    """Issue 16.1: per seat (against all opponents) the outcomes partition the deals and their
+    contributions add to the seat's mean and variance from moments(); the home-run row is the
+    home-run rate of scoops()."""
+    for r in (four, banked):
+        table = r.outcomes(per="seat")
+        m = r.moments()
+        grouped = table.groupby("seat")
+        assert np.allclose(grouped["probability"].sum(), 1.0, atol=1e-12)
+        assert np.allclose(grouped["contribution_to_mean"].sum(), m["mean"], atol=1e-9)
+        assert np.allclose(grouped["contribution_to_variance"].sum(), m["variance"], rtol=1e-9)
+        home = table[table["outcome"] == "home run"]["probability"].to_numpy()
+        assert np.allclose(home, r.scoops().attrs["home_run_rate"], atol=1e-12)
+    assert "natural" in set(banked.outcomes(per="seat")["outcome"])
+    assert "surrender" not in set(four.outcomes(per="seat")["outcome"])
+    assert len(SEAT_OUTCOMES) == 8
+
+
+def test_banked_pair_pay_is_the_players_result(banked):
+    """Issue 16.1: in a banked game each pair is the bank against a player, the player's side
+    pays add to the player's mean, and a 95% Wilson interval holds each probability."""
+    table = banked.outcomes()
+    players = table[table["against"] == 0].groupby("seat")["contribution_to_mean"].sum()
+    assert np.allclose(players.to_numpy(), banked.moments()["mean"].to_numpy()[1:], atol=1e-9)
+    assert (table["ci_low"] <= table["probability"]).all()
+    assert (table["probability"] <= table["ci_high"]).all()
+    wide = banked.outcomes(0.99)
+    assert (wide["ci_high"] >= table["ci_high"]).all()
+
+
+def test_rescore_recounts_the_pays_and_keeps_the_outcomes(four):
+    """Issue 16.1: a rescore under royalties keeps each outcome's count (same settings) and
+    gives pays whose contributions add to the rescored mean."""
+    other = four.rescore("2-4(royalties=R-FUTUREBET)")
+    before, after = four.outcomes(), other.outcomes()
+    assert (before["count"].to_numpy() == after["count"].to_numpy()).all()
+    assert not np.allclose(before["mean_pay"].fillna(0), after["mean_pay"].fillna(0))
+    by_seat = after.groupby("seat")["contribution_to_mean"].sum()
+    assert np.allclose(by_seat.to_numpy(), other.moments()["mean"].to_numpy(), atol=1e-9)
+    assert other.summary["batch_royalty"].sum() > 0 == four.summary["batch_royalty"].sum()
+
+
+def test_old_results_load_but_have_no_outcomes():
+    """Issue 16.1: results saved in summary format 2 (the shipped reference results until
+    `cpstats reference` regenerates them) load and give their other tables; outcomes() says in
+    one line why it cannot."""
+    ref = load_reference("2-4")
+    assert ref.metadata["summary_format"] < SUMMARY_FORMAT == 3
+    assert len(ref.moments()) == 4
+    with pytest.raises(OptionError, match="summary format 3") as err:
+        ref.outcomes()
+    assert "\n" not in str(err.value)
+
+
+def test_bad_options_are_one_line_errors(four):
+    """Issue 16.1: per= and confidence= outside their choices are refused by name."""
+    with pytest.raises(OptionError, match="per='hand' is invalid"):
+        four.outcomes(per="hand")
+    with pytest.raises(OptionError, match="confidence=2"):
+        four.outcomes(confidence=2)
