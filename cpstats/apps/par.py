@@ -1,0 +1,367 @@
+"""The PAR sheet of a variant: its rules, strategy, outcomes, costs, figures and economics on
+a few pages, as a regulator or an owner reads them (issue 16.1; CASINO-MATH.md, "A PAR sheet").
+
+:func:`par_sheet` builds every table as a pandas DataFrame (:mod:`cpstats.apps.par_figures`,
+:mod:`cpstats.apps.par_example`); :meth:`ParSheet.to_html` and :meth:`ParSheet.to_pdf` write
+it out (:mod:`cpstats.apps.par_render`). ``cpstats par VARIANT --out DIR`` does both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import platform
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from cpstats.apps import par_figures as figures
+from cpstats.apps.par_example import rules_in_words, worked_example
+from cpstats.errors import OptionError
+from cpstats.rules import Variant, resolve_variant
+from cpstats.simulation import SimulationResult
+
+__all__ = ["ParSheet", "ParSection", "ParTable", "par_sheet", "add_par_command", "run_par_command"]
+
+#: Deals of a live run when no reference result fits (the variant is no preset, or not ev).
+DEFAULT_DEALS = 200_000
+#: Deals of each run of the banker-edge-by-seats table (banked variants).
+SEAT_DEALS = 50_000
+
+
+@dataclass
+class ParTable:
+    """One table of the sheet: a key (``sheet.tables[key]``), its caption and the numbers."""
+
+    key: str
+    caption: str
+    frame: pd.DataFrame
+    note: str = ""
+
+
+@dataclass
+class ParSection:
+    """One section: a title, paragraphs, tables and chart names (see ``par_render.CHARTS``)."""
+
+    title: str
+    paragraphs: list[str] = field(default_factory=list)
+    tables: list[ParTable] = field(default_factory=list)
+    charts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ParSheet:
+    """A PAR sheet: the sections in reading order, built from one :class:`SimulationResult`.
+
+    ``tables`` maps each table's key (``"headline"``, ``"seat_outcomes"``, ``"royalties"``,
+    ``"economics"``, ``"sessions"``, ``"methodology"``...) to its DataFrame.
+    """
+
+    variant: Variant
+    result: SimulationResult
+    hands_per_hour: float
+    sections: list[ParSection]
+    label: str
+
+    @property
+    def tables(self) -> dict[str, pd.DataFrame]:
+        return {t.key: t.frame for s in self.sections for t in s.tables}
+
+    def to_html(self, path: str | Path) -> Path:
+        """Write the sheet as one self-contained HTML file (charts inlined); returns the path."""
+        from cpstats.apps.par_render import write_html
+
+        return write_html(self, Path(path))
+
+    def to_pdf(self, path: str | Path) -> Path:
+        """Write the sheet as an A4 PDF (matplotlib's PDF backend); returns the path."""
+        from cpstats.apps.par_render import write_pdf
+
+        return write_pdf(self, Path(path))
+
+
+def _label(v: Variant) -> str:
+    try:
+        from cpstats.rules.describe import short_label
+    except ImportError:
+        return str(v)
+    return short_label(v)
+
+
+def _reference(v: Variant, strategy: Any) -> SimulationResult | None:
+    """The shipped ev reference run of ``v`` when ``v`` is exactly a preset that has one."""
+    from cpstats.simulation import REFERENCE_DIR, load_reference
+
+    if strategy != "ev" or str(v) != v.name or not (REFERENCE_DIR / f"{v.name}.npz").exists():
+        return None
+    result = load_reference(v.name)
+    # a reference saved before outcome counts were recorded lacks the outcome table: run live
+    return result if result.variant == v and "pair_outcomes" in result.summary else None
+
+
+def _check_pace(hands_per_hour: Any, v: Variant) -> float:
+    pace = v.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
+    if isinstance(pace, bool) or not isinstance(pace, (int, float)) or not math.isfinite(pace) or pace <= 0:
+        raise OptionError(f"hands_per_hour={hands_per_hour!r} is invalid: a pace above 0 hands an hour")
+    return float(pace)
+
+
+def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = None,
+              strategy: Any = "ev", hands_per_hour: float | None = None,
+              out: str | Path | None = None, result: SimulationResult | None = None,
+              seat_deals: int = SEAT_DEALS) -> ParSheet:
+    """Build the PAR sheet of ``variant``; with ``out`` also write ``par.html`` and ``par.pdf`` there.
+
+    Parameters
+    ----------
+    variant
+        A Variant, preset name or variant string.
+    deals
+        Deals to simulate. Default: the shipped ev reference run (1,000,000 deals) when the
+        variant is a preset, ``strategy`` is ``ev`` and the reference holds outcome counts,
+        else a live run of 200,000 deals.
+    rng
+        Seed of a live run, of the worked example's deal and of the seat-count runs (2026).
+    strategy
+        The setter (default ``ev``, the strategy that plays the game well); any other is named
+        a baseline on the sheet.
+    hands_per_hour
+        Pace of the hourly figures (default: the variant's, ``rake.hands_per_hour``).
+    result
+        A finished run of ``variant`` to reuse (e.g. ``cpstats.load_reference("2-4")``).
+    seat_deals
+        Deals of each run of the banker-edge-by-seats table (banked variants only).
+    """
+    v = resolve_variant(variant)
+    pace = _check_pace(hands_per_hour, v)
+    seed = 2026 if rng is None else rng
+    if result is None:
+        result = None if deals is not None else _reference(v, strategy)
+    if result is None:
+        from cpstats.simulation import simulate
+
+        result = simulate(v, DEFAULT_DEALS if deals is None else deals, strategy=strategy, rng=seed)
+    elif result.variant != v:
+        raise OptionError(f"result is of {result.variant}, not of {v}: pass a run of the sheet's variant")
+    sheet = ParSheet(v, result, pace, [], _label(v))
+    sheet.sections = _sections(sheet, seed, seat_deals)
+    if out is not None:
+        folder = Path(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        sheet.to_html(folder / "par.html")
+        sheet.to_pdf(folder / "par.pdf")
+    return sheet
+
+
+def _sections(sheet: ParSheet, seed: Any, seat_deals: int) -> list[ParSection]:
+    r = sheet.result
+    return [_rules_section(sheet, seed), _strategy_section(r), _outcome_section(r),
+            _cost_section(r), _headline_section(r),
+            _economics_section(sheet, seed, seat_deals), _session_section(r), _method_section(r)]
+
+
+def _tables_name(result: SimulationResult) -> str | None:
+    tables = result.metadata.get("tables")
+    return tables.get("trained_for") if tables else None
+
+
+def _rules_section(sheet: ParSheet, seed: Any) -> ParSection:
+    v, r = sheet.variant, sheet.result
+    rules = pd.DataFrame(rules_in_words(v), columns=["rule", "in words"])
+    example_seed = seed if isinstance(seed, int) else 2026
+    ex = worked_example(v, strategy=r.metadata.get("strategy", "ev"), tables=_tables_name(r),
+                        seed=example_seed)
+    return ParSection("1. The rules", [
+        f"{sheet.label}: variant string {v}. One unit is one point of the scoring; all figures are "
+        "in units unless they say otherwise.",
+        f"Worked example: deal {ex['deal'] + 1} dealt from seed {ex['seed']}, each hand set by "
+        f"{r.setter}. Each pair compares its rows; a row is won, tied or lost, and the pair's total "
+        "is its points, royalties and bonuses. Each seat's net is the sum of its pairs' totals."],
+        [ParTable("rules", "The rules in words", rules),
+         ParTable("example_hands", "Worked example: the hands and how each was set", ex["hands"]),
+         ParTable("example_pairs", "Worked example: each pair's rows and payment (from the first "
+                  "seat's side)", ex["pairs"]),
+         ParTable("example_net", "Worked example: each seat's net result", ex["net"])])
+
+
+def _strategy_section(r: SimulationResult) -> ParSection:
+    meta = r.metadata
+    strategy = str(meta.get("strategy"))
+    text = [f"Every hand is set by {r.setter}."]
+    if strategy == "ev":
+        text.append("ev chooses the setting of highest expected value against a field playing the "
+                    "row tables named below (trained by damped best response for the variant); it is "
+                    "the strategy that plays the game well, so the figures describe the game.")
+    else:
+        text.append(f"Baseline: {strategy} is a weak setter, not how good players set hands; these "
+                    "figures describe a field of such players, not the game as played well.")
+    tables = meta.get("tables") or {}
+    rows = [("Strategy", strategy), ("Tables trained for", tables.get("trained_for", "not used")),
+            ("Where the tables came from",
+             (meta.get("tables_source") or "not recorded by this run") if tables else "not used"),
+            ("Training seed", tables.get("seed", "-")),
+            ("Training deals per round", f"{tables['deals']:,}" if tables.get("deals") else "-"),
+            ("Training rounds", tables.get("rounds", "-")),
+            ("Tables fingerprint (SHA-256)", tables.get("sha256", "-"))]
+    frame = pd.DataFrame([(k, str(x)) for k, x in rows], columns=["item", "value"])
+    return ParSection("2. The setting strategy assumed", text, [ParTable("strategy", "Setter", frame)])
+
+
+def _outcome_section(r: SimulationResult) -> ParSection:
+    seat = 1 if r.variant.bank.banked else 0
+    pairs = figures.pooled_outcomes(r, "pair")
+    text = ["Each outcome's probability (95% CI), its average pay, and its contribution to the mean "
+            "(p × pay) and to the variance (p × E[(pay − mean)² | outcome]); over one side's rows "
+            "they add up to 1, the mean and the variance."]
+    tables = []
+    if pairs is not None:
+        text.append("Per pair of players: the rows won, lost and tied of two hands that played "
+                    "their rows, then naturals, surrenders and fouls; pooled over every pair"
+                    + (" (a player's side against the bank and the bank's side)." if seat else "."))
+        tables.append(ParTable("pair_outcomes", "Outcomes per pair of players", pairs))
+        tables.append(ParTable("seat_scoops", "Outcomes per seat against the whole table",
+                               figures.pooled_outcomes(r, "seat")))
+    else:
+        text.append("This run holds no per-pair outcome counts (it was saved before they were "
+                    "recorded): the scoop rate per pair is in the headline figures.")
+    who = "a player seat (seat 1)" if seat else "seat 0"
+    tables.append(ParTable("seat_outcomes", f"Net result per deal for {who}",
+                           figures.seat_outcomes(r, seat),
+                           "Rare results at either end are lumped into one row."))
+    return ParSection("3. Outcomes", text, tables, ["outcomes"])
+
+
+def _cost_section(r: SimulationResult) -> ParSection:
+    royalties = figures.royalty_table(r)
+    naturals = figures.natural_table(r)
+    text = []
+    tables = []
+    note = ("Paid per hand: what a seat collects on average (frequency × bonus × opponents). Share of "
+            "variance: the variance those payments alone add, over the seat's variance (an "
+            "approximation: their covariance with the rows is left out).")
+    if royalties["bonus_per_opponent"].any():
+        tables.append(ParTable("royalties", "Royalties: frequency per played hand, bonus, cost", royalties,
+                               note))
+    else:
+        text.append("This variant pays no royalties; how often the royalty hands are made:")
+        tables.append(ParTable("royalties", "Royalty hands made (none paid here)",
+                               royalties[["royalty", "made", "frequency", "ci_low", "ci_high"]]))
+    if naturals["in_play"].any():
+        shown = naturals[naturals["in_play"]].drop(columns=["in_play", "held_ci_low", "held_ci_high"])
+        tables.append(ParTable("naturals", "Naturals in play: declared frequency per hand, payout, cost",
+                               shown, note))
+    else:
+        text.append("This variant pays no naturals; how often the hands are held:")
+        tables.append(ParTable("naturals", "Natural hands held (none paid here)",
+                               naturals[["natural", "held_frequency", "held_ci_low", "held_ci_high",
+                                         "exact_probability"]]))
+    return ParSection("4. Royalties and naturals", text, tables, ["frequencies"])
+
+
+def _headline_section(r: SimulationResult) -> ParSection:
+    text = ["Each figure with its 95% confidence interval. X is one seat's net result on one deal, in "
+            "units, before house charges; the volatility index is 1.645 SD (CASINO-MATH)."]
+    if not r.variant.bank.banked:
+        text.append("Between players the game is zero-sum before house charges: every seat's true "
+                    "mean is 0, and the seats' estimates differ from 0 by chance only.")
+    return ParSection("5. Headline figures", text, [ParTable("headline", "Headline figures",
+                                                             figures.headline(r))])
+
+
+def _economics_section(sheet: ParSheet, seed: Any, seat_deals: int) -> ParSection:
+    r, pace = sheet.result, sheet.hands_per_hour
+    text = [f"At {pace:,.0f} hands an hour. The break-even skill edge is what a seat must win from "
+            "the field each hand to pay its share of the house charge. No drop (chips bought) is "
+            "simulated, so no hold is given."]
+    tables = [ParTable("economics", "The operator's figures", figures.economics(r, pace))]
+    charts = []
+    if r.variant.bank.banked:
+        banker = figures.banker_by_seats(r, deals=seat_deals, rng=seed)
+        tables.append(ParTable("banker_by_seats", "The bank's edge against the number of seats", banker,
+                               f"A run of {seat_deals:,} deals per seat count on the same seed, set "
+                               "with the sheet's tables; house edge per 3-unit wager, 95% CI."))
+        charts.append("banker")
+    else:
+        text.append("Not a banked game: the seats play each other and the house's revenue is its "
+                    "charge. What typical cardroom charges would cost at this table:")
+        tables.append(ParTable("charge_models", "Typical charges at this table",
+                               figures.charge_models(r, pace)))
+    return ParSection("6. Operator economics", text, tables, charts)
+
+
+def _session_section(r: SimulationResult) -> ParSection:
+    text = ["A session of N hands ends within N × mean ± z × SD × √N with the stated chance "
+            "(z = 1.645 for 90%, 1.96 for 95%); the mean is after house charges."]
+    return ParSection("7. Session bands", text,
+                      [ParTable("sessions", "Session bands", figures.session_bands(r))], ["sessions"])
+
+
+def _method_section(r: SimulationResult) -> ParSection:
+    import matplotlib
+    import numba
+    import numpy as np
+
+    from cpstats._version import __version__
+
+    sheet = {"cpstats": __version__, "numpy": np.__version__, "numba": numba.__version__,
+             "pandas": pd.__version__, "matplotlib": matplotlib.__version__,
+             "Python": platform.python_version()}
+    meta = r.metadata
+    run = {k: meta[k] for k in ("cpstats", "numpy", "numba", "pandas", "scipy") if k in meta}
+    return ParSection("8. Methodology", ["Simulated, not exact: every figure is an estimate from the "
+                                         "deals below, with the interval method named."],
+                      [ParTable("methodology", "How the figures were made",
+                                figures.methodology(r, {"the run": run, "this sheet": sheet}))])
+
+
+# -- command line -----------------------------------------------------------------------------
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is invalid: must be >= 1")
+    return value
+
+
+def _pace(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} is invalid: a pace above 0 hands an hour")
+    return value
+
+
+def add_par_command(sub) -> argparse.ArgumentParser:
+    """Add ``cpstats par VARIANT --out DIR`` to the subparsers ``sub``; returns the parser."""
+    p = sub.add_parser("par", help="write a variant's PAR sheet (HTML and PDF)")
+    p.add_argument("variant", help="preset name or variant string")
+    p.add_argument("--out", default="par", help="output folder, created if missing (default ./par)")
+    p.add_argument("--deals", type=_positive_int, default=None,
+                   help="deals to simulate (default: the shipped ev reference of a preset, "
+                        f"else {DEFAULT_DEALS:,})")
+    p.add_argument("--hands-per-hour", type=_pace, default=None,
+                   help="pace of the hourly figures (default: the variant's, 30)")
+    p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
+    p.set_defaults(run=run_par_command)
+    return p
+
+
+def run_par_command(args: argparse.Namespace) -> str:
+    """Handler of ``cpstats par``: writes ``par.html`` and ``par.pdf``, returns what it wrote."""
+    if not str(args.out).strip():
+        raise OptionError("--out='' is invalid: --out must name a folder (--out . for this one)")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise OptionError(f"--out={args.out!r} is invalid: {args.out} is a file, not a folder")
+    sheet = par_sheet(args.variant, deals=args.deals, rng=args.seed, strategy=args.strategy,
+                      hands_per_hour=args.hands_per_hour, out=out)
+    return (f"PAR sheet of {sheet.label} ({sheet.result.deals:,} deals, {sheet.result.setter}) "
+            f"written: {out / 'par.html'} and {out / 'par.pdf'}")

@@ -1,0 +1,425 @@
+"""The PAR sheet's figures: each table a pandas DataFrame built from a :class:`SimulationResult`.
+
+Every function takes a finished result and returns numbers only (formatting is
+:mod:`cpstats.apps.par_render`'s job). Definitions follow CASINO-MATH.md: X is one seat's net
+result on one deal in units, before house charges unless a row says otherwise; intervals are 95%
+unless ``confidence`` says otherwise: Student's t on the run's batch means for means and SDs,
+Wilson for frequencies.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from cpstats.hands.naturals import NATURALS
+from cpstats.simulation import ROYALTY_ROWS, SimulationResult
+from cpstats.simulation.stats import VOLATILITY_Z, wilson_interval, z_value
+
+__all__ = ["headline", "seat_outcomes", "pooled_outcomes", "royalty_table", "natural_table",
+           "economics", "charge_models", "session_bands", "methodology", "ROYALTY_LABELS",
+           "natural_label", "royalty_label", "banker_by_seats", "SESSION_HANDS"]
+
+#: Session lengths of the session-band table, hands.
+SESSION_HANDS = (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000)
+
+ROYALTY_LABELS = {
+    "front_trips": "Three of a kind in front", "middle_full_house": "Full house in the middle",
+    "middle_quads": "Four of a kind in the middle",
+    "middle_straight_flush": "Straight flush in the middle",
+    "back_quads": "Four of a kind in back", "back_straight_flush": "Straight flush in back",
+}
+_NATURAL_LABELS = {
+    "dragon": "Dragon (2 to ace)", "clean_dragon": "Clean dragon (2 to ace, one suit)",
+    "one_suit": "All one suit", "six_pairs": "Six pairs", "five_pairs_trips": "Five pairs and trips",
+    "four_trips": "Four trips", "three_quads": "Three quads", "three_straights": "Three straights",
+    "three_flushes": "Three flushes", "three_straight_flushes": "Three straight flushes",
+    "all_one_colour": "All one colour", "twelve_one_colour": "Twelve cards of one colour",
+    "all_low": "All low (8 or lower)", "all_high": "All high (8 or higher)",
+    "no_pictures": "No picture cards", "all_pictures": "All picture cards",
+    "twelve_pictures": "Twelve picture cards", "six_and_above": "Nothing below 6",
+}
+
+
+def natural_label(name: str) -> str:
+    """A natural's name in words (the rule-ID names of :mod:`cpstats.rules` when they have one)."""
+    from cpstats.rules import ids
+
+    try:
+        words = ids.rule_info(name).name
+    except (AttributeError, KeyError, ValueError):  # a package without the glossary (issue 16.5)
+        words = None
+    return words or _NATURAL_LABELS.get(name, name.replace("_", " ").capitalize())
+
+
+def royalty_label(row: str) -> str:
+    """A royalty row's name in words (``front_trips`` -> "Trips in front")."""
+    from cpstats.rules import ids
+
+    words = getattr(ids, "ROYALTY_ROW_NAMES", {}).get(row)
+    return words[:1].upper() + words[1:] if words else ROYALTY_LABELS.get(row, row)
+
+
+def _row(figure: str, estimate, low, high, unit: str, method: str) -> dict:
+    return {"figure": figure, "estimate": float(estimate), "ci_low": float(low),
+            "ci_high": float(high), "unit": unit, "method": method}
+
+
+def _player_seats(result: SimulationResult) -> list[int]:
+    """Seats that play as players: every seat, or all but the bank (seat 0) in a banked game."""
+    seats = list(range(result.variant.players))
+    return seats[1:] if result.variant.bank.banked else seats
+
+
+def _wilson_row(figure: str, hits: float, trials: float, confidence: float, method: str) -> dict:
+    low, high = wilson_interval(hits, trials, confidence)
+    return _row(figure, hits / trials if trials else np.nan, low, high, "probability", method)
+
+
+def headline(result: SimulationResult, confidence: float = 0.95) -> pd.DataFrame:
+    """Headline figures, one row each: figure, estimate, ci_low, ci_high, unit, method.
+
+    Seat figures average the player seats (every seat, or every seat but the bank); the SD
+    interval is the average of the seats' batch-means intervals, which is at least as wide as
+    the average's own. Seat-averaged frequencies get a Wilson interval on the deals (n = deals,
+    not deals x seats: the seats of one deal are not independent, and this is the wider choice).
+    """
+    v, s, n = result.variant, result.summary, result.deals
+    m = result.moments(confidence)
+    seats = _player_seats(result)
+    mp = m.iloc[seats]
+    batches = result.metadata.get("batches", "the")
+    t_means = f"Student's t on {batches} batch means"
+    rows = [_row(f"Mean result, seat {k}" + (" (the bank)" if v.bank.banked and k == 0 else ""),
+                 m.at[k, "mean"], m.at[k, "ci_low"], m.at[k, "ci_high"], "units per hand", t_means)
+            for k in range(v.players)]
+    who = "a player seat" if v.bank.banked else "a seat"
+    sd_method = f"{t_means} on per-batch variances"
+    rows.append(_row(f"SD per hand, {who}", mp["sd"].mean(), mp["sd_ci_low"].mean(),
+                     mp["sd_ci_high"].mean(), "units per hand", sd_method))
+    if v.bank.banked:
+        rows.append(_row("SD per hand, the bank", m.at[0, "sd"], m.at[0, "sd_ci_low"],
+                         m.at[0, "sd_ci_high"], "units per hand", sd_method))
+    rows.append(_row(f"Volatility index ({VOLATILITY_Z} SD), {who}", VOLATILITY_Z * mp["sd"].mean(),
+                     VOLATILITY_Z * mp["sd_ci_low"].mean(), VOLATILITY_Z * mp["sd_ci_high"].mean(),
+                     "units per hand", f"{VOLATILITY_Z} x the SD and its interval"))
+    wilson = "Wilson, n = deals"
+    rows.append(_wilson_row(f"Hit frequency (wins the deal), {who}",
+                            np.mean(s["hits"][seats]), n, confidence, wilson))
+    rows.append(_wilson_row(f"Push frequency (breaks even), {who}",
+                            np.mean(s["pushes"][seats]), n, confidence, wilson))
+    rows += _event_rows(result, confidence)
+    rows += _house_rows(result, confidence)
+    return pd.DataFrame(rows)
+
+
+def _event_rows(result: SimulationResult, confidence: float) -> list[dict]:
+    """Scoop, home-run, foul, surrender and natural rates (Wilson)."""
+    v, s, n = result.variant, result.summary, result.deals
+    live = s["pair_live"]
+    pairs = live > 0
+    rows = []
+    if pairs.any():
+        rate = s["scoops"][pairs].sum() / live[pairs].sum()
+        rows.append(_wilson_row("Scoop (all three rows) against one opponent",
+                                rate * live[pairs].min(), live[pairs].min(), confidence,
+                                "Wilson, n = deals in which the pair both played their rows"))
+    per_hand = v.hands_per_player
+    hands = list(range(per_hand, len(s["home_runs"]))) if v.bank.banked else range(len(s["home_runs"]))
+    average = lambda key: float(np.mean(s[key][list(hands)]))  # noqa: E731
+    home = "Home run (scoops every opponent)" if not v.bank.banked else "Scoop of the bank"
+    if not v.bank.banked:
+        rows.append(_wilson_row(home, average("home_runs"), n, confidence, "Wilson, n = deals"))
+    rows.append(_wilson_row("Fouled (mis-set) hand", average("foul"), n, confidence, "Wilson, n = deals"))
+    if v.surrender_amount() is not None:
+        rows.append(_wilson_row("Surrender", average("surrender"), n, confidence, "Wilson, n = deals"))
+    if (v.kernel_tables()["natural_rank"] >= 0).any():
+        rows.append(_wilson_row("Natural declared", average("declared"), n, confidence,
+                                "Wilson, n = deals"))
+    return rows
+
+
+def _house_rows(result: SimulationResult, confidence: float) -> list[dict]:
+    """Rake per hand where the house charges, house edge and element of risk in a banked game."""
+    v = result.variant
+    house = result.house(confidence=confidence).iloc[0]
+    rows = []
+    t_means = f"Student's t on {result.metadata.get('batches', 'the')} batch means"
+    charges = v.rake.model.value != "none" or v.bank.commission or v.bank.fee
+    if charges:
+        seats = v.players
+        rows.append(_row("House charge per hand (rake, commission or fee)", house["rake_per_hand"],
+                         house["rake_ci_low"], house["rake_ci_high"], "units per hand", t_means))
+        rows.append(_row("Break-even skill edge (charge per seat per hand)",
+                         house["rake_per_seat_per_hand"], house["rake_ci_low"] / seats,
+                         house["rake_ci_high"] / seats, "units per hand", t_means))
+    if v.bank.banked:
+        method = f"{t_means}; {house['house_edge_method']}"
+        for name in ("House edge", "Element of risk"):
+            rows.append(_row(f"{name} (per 3-unit wager)", house["house_edge"],
+                             house["house_edge_ci_low"], house["house_edge_ci_high"],
+                             "share of the wager", method))
+    return rows
+
+
+def seat_outcomes(result: SimulationResult, seat: int = 0, tail: float = 1e-4) -> pd.DataFrame:
+    """Each net result of a seat: probability, pay, contribution to the mean (p x pay) and to the
+    variance (p x (pay - mean)^2). Results rarer than ``tail`` at either end are lumped into one
+    row each ("-20 or less"), its pay the average of the lumped results."""
+    dist = result.distribution()
+    p = dist[f"p_{seat}"].to_numpy()
+    pay = dist["net"].to_numpy(dtype=float)
+    keep = p > 0
+    p, pay = p[keep], pay[keep]
+    mean = float((p * pay).sum())
+    low_cut = np.searchsorted(np.cumsum(p), tail, side="right")
+    high_cut = len(p) - np.searchsorted(np.cumsum(p[::-1]), tail, side="right")
+    groups = [(slice(0, low_cut + 1), "or less")] if low_cut > 0 else []
+    start = low_cut + 1 if low_cut > 0 else 0
+    end = high_cut - 1 if high_cut < len(p) else len(p)
+    groups += [(slice(i, i + 1), "") for i in range(start, end)]
+    if end < len(p):
+        groups.append((slice(end, len(p)), "or more"))
+    rows = []
+    for part, words in groups:
+        pp, pv = p[part], pay[part]
+        edge = pv[-1] if words == "or less" else pv[0]
+        prob = float(pp.sum())
+        average = float((pp * pv).sum() / prob)
+        rows.append({"outcome": f"{_units(edge)} {words}".strip(), "pay": average,
+                     "probability": prob, "contribution_to_mean": prob * average,
+                     "contribution_to_variance": float((pp * (pv - mean) ** 2).sum())})
+    return pd.DataFrame(rows)
+
+
+def _units(x: float) -> str:
+    text = f"{x:+,.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("+0", "-0") else text
+
+
+def pooled_outcomes(result: SimulationResult, per: str = "pair", confidence: float = 0.95
+                    ) -> pd.DataFrame | None:
+    """``SimulationResult.outcomes(per=...)`` pooled over the seats that play alike: every
+    ordered pair (every seat) of a game between players; in a banked game two sides, a player
+    against the bank and the bank against a player. Probability and contributions are the
+    average over the pooled pairs; the mean pay is their ratio; the Wilson interval takes the
+    pooled rate over n = deals (one pair's trials: the wider choice). None where the result
+    holds no outcome counts (results saved before they were recorded)."""
+    from cpstats.errors import OptionError
+
+    try:
+        frame = result.outcomes(confidence=confidence, per=per)
+    except (AttributeError, OptionError):
+        return None
+    banked = result.variant.bank.banked
+    if banked:
+        side = np.where(frame["seat"] == 0, "the bank", "a player")
+    else:
+        side = np.full(len(frame), "a seat" if per == "seat" else "a seat against another")
+    frame = frame.assign(side=side)
+    keys = ["side", "outcome", "description"]
+    pooled = frame.groupby(keys, sort=False).agg(
+        count=("count", "sum"), probability=("probability", "mean"),
+        contribution_to_mean=("contribution_to_mean", "mean"),
+        contribution_to_variance=("contribution_to_variance", "mean")).reset_index()
+    groups = frame.groupby(keys, sort=False).size().to_numpy()
+    low, high = wilson_interval(pooled["probability"] * result.deals, result.deals, confidence)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pay = np.where(pooled["probability"] > 0, pooled["contribution_to_mean"] / pooled["probability"],
+                       np.nan)
+    pooled.insert(5, "ci_low", low)
+    pooled.insert(6, "ci_high", high)
+    pooled.insert(7, "mean_pay", pay)
+    pooled["pairs_pooled"] = groups
+    if not banked:
+        pooled = pooled.drop(columns="side")
+    return pooled
+
+
+def _opponents(result: SimulationResult) -> int:
+    """Opponents each hand settles with: every other seat, or the bank only for a player."""
+    v = result.variant
+    return 1 if v.bank.banked else (v.players - 1) * v.hands_per_player
+
+
+def royalty_table(result: SimulationResult) -> pd.DataFrame:
+    """Each royalty: frequency per played hand (Wilson), bonus per opponent, average paid per hand
+    and an approximate share of the variance.
+
+    The summary holds how often each royalty hand is made, not what it was paid, so the payment
+    is the bonus times the opponents it is collected from (RM-WINNER collects only where the row
+    wins: an upper bound there), and the share of variance is that of the royalty payments alone,
+    p x (k b)^2 + k p b^2 over the seat's variance (k opponents, bonus b), leaving out their
+    covariance with the rows (royalty hands usually win their row, so it understates a little).
+    """
+    royalties = result.royalties()
+    bonus = result.variant.kernel_tables()["royalty_bonus"]
+    k = _opponents(result)
+    variance = float(result.moments()["variance"].mean())
+    p = royalties["rate"].to_numpy()
+    frame = pd.DataFrame({
+        "royalty": [royalty_label(r) for r in ROYALTY_ROWS], "made": royalties["made"],
+        "frequency": p, "ci_low": royalties["ci_low"], "ci_high": royalties["ci_high"],
+        "bonus_per_opponent": bonus, "paid_per_hand": p * bonus * k,
+        "share_of_variance": (p * (k * bonus) ** 2 + k * p * bonus**2) / variance})
+    return frame
+
+
+def natural_table(result: SimulationResult) -> pd.DataFrame:
+    """Each natural: held and declared frequency per hand (Wilson intervals), exact
+    probability, payout per opponent, average paid per hand and an approximate share of the
+    variance, as :func:`royalty_table` (a natural is paid by every opponent; two naturals meeting,
+    rare, are left out)."""
+    naturals = result.naturals()
+    v = result.variant
+    payout = v.kernel_tables()["natural_payout"]
+    in_play = v.kernel_tables()["natural_rank"] >= 0
+    hands = result.deals * v.players * v.hands_per_player
+    declared = naturals["declared"].to_numpy(dtype=float)
+    low, high = wilson_interval(declared, hands)
+    k = _opponents(result)
+    variance = float(result.moments()["variance"].mean())
+    p = declared / hands
+    pay = np.where(in_play, payout, 0.0)
+    return pd.DataFrame({
+        "natural": [natural_label(x) for x in NATURALS], "in_play": in_play,
+        "held_frequency": naturals["frequency"], "held_ci_low": naturals["ci_low"],
+        "held_ci_high": naturals["ci_high"], "exact_probability": naturals["exact_probability"],
+        "declared_frequency": p, "ci_low": low, "ci_high": high, "payout_per_opponent": pay,
+        "paid_per_hand": p * pay * k, "share_of_variance": (p * (k * pay) ** 2 + k * p * pay**2) / variance})
+
+
+def economics(result: SimulationResult, hands_per_hour: float, confidence: float = 0.95) -> pd.DataFrame:
+    """The operator's figures at ``hands_per_hour``: item, value, ci_low, ci_high, unit (no
+    interval, NaN, on figures that are set rather than estimated: the pace, the jackpot drop).
+
+    Theoretical win per hour is the house's expected take an hour: the charges (rake, time fee,
+    commission or fee) and, in a banked game where the house is the bank, the bank's edge over
+    the players (house edge x the 3-unit wager x player seats x hands an hour). No drop (chips
+    bought) is simulated, so there is no hold figure.
+    """
+    v = result.variant
+    h = result.house(hands_per_hour, confidence).iloc[0]
+    seats = v.players
+    low, high = float(h["rake_ci_low"]), float(h["rake_ci_high"])
+    rows = [("Hands per hour (the pace assumed)", hands_per_hour, np.nan, np.nan, "hands"),
+            ("House charge per hand", h["rake_per_hand"], low, high, "units"),
+            ("House charge per seat-hour", h["rake_per_seat_per_hour"], low * hands_per_hour / seats,
+             high * hands_per_hour / seats, "units"),
+            ("Break-even skill edge per hand", h["break_even_edge"], low / seats, high / seats, "units")]
+    if v.bank.banked:
+        scale = 3.0 * (seats - 1) * hands_per_hour
+        rows.append(("Theoretical win per hour (the bank)", h["house_edge"] * scale,
+                     h["house_edge_ci_low"] * scale, h["house_edge_ci_high"] * scale, "units"))
+    else:
+        rows.append(("Theoretical win per hour (the charges)", h["rake_per_hour"],
+                     low * hands_per_hour, high * hands_per_hour, "units"))
+    if v.rake.jackpot_drop:
+        drop = float(h["jackpot_drop_per_hour"])
+        rows.append(("Jackpot drop per hour (returns to players)", drop, np.nan, np.nan, "units"))
+    return pd.DataFrame(rows, columns=["item", "value", "ci_low", "ci_high", "unit"])
+
+
+#: Charges cardrooms take (CASINO-MATH): a table drop, a drop per player, 5% of the pot, a time fee.
+_CHARGES = (("Drop of 0.5 units a hand per table", "table", 0.5),
+            ("Drop of 0.1 units a hand per player", "player", 0.1),
+            ("5% of the pot, no cap", "percent", 0.05),
+            ("Time fee of 6 units per player-hour", "time", 6.0))
+
+
+def charge_models(result: SimulationResult, hands_per_hour: float) -> pd.DataFrame:
+    """What typical cardroom charges would cost at this table: per hand, per seat-hour, share of
+    gross winnings and the break-even skill edge. Exact from the run: the fixed charges do not
+    depend on play and the pot of an uncapped 5% rake is the sum of the winners' nets, whose
+    average the run records (a cap or threshold would lower it)."""
+    seats = result.variant.players
+    gross = float(result.summary["gross"]) / result.deals
+    rows = []
+    for name, kind, amount in _CHARGES:
+        per_hand = {"table": amount, "player": amount * seats, "percent": amount * gross,
+                    "time": amount * seats / hands_per_hour}[kind]
+        rows.append({"charge": name, "per_hand": per_hand,
+                     "per_seat_hour": per_hand * hands_per_hour / seats,
+                     "share_of_gross_wins": per_hand / gross if gross else np.nan,
+                     "break_even_edge": per_hand / seats})
+    return pd.DataFrame(rows)
+
+
+def session_bands(result: SimulationResult, hands=SESSION_HANDS) -> pd.DataFrame:
+    """N x mean +- z x SD x sqrt(N) for a player seat (and the bank in a banked game), at 90%
+    (z = 1.645) and 95% (z = 1.96), the mean after house charges (the charge per seat is taken
+    off a player's mean; for a percentage rake the SD is the one before the rake). In a banked
+    game the means are those of the house edge (per 3-unit wager, commission included): -3 x edge
+    for a player, 3 x edge x players for the bank."""
+    v = result.variant
+    sessions = result.sessions(hands=list(hands), confidence=0.90)
+    charge = float(result.house().iloc[0]["rake_per_hand"])
+    players = _player_seats(result)
+    who = [("a player seat", players)] + ([("the bank", [0])] if v.bank.banked else [])
+    moments = result.moments()
+    rows = []
+    for name, seats in who:
+        mean = float(moments["mean"].iloc[seats].mean()) - charge / v.players
+        if v.bank.banked:  # the house edge's control variate, far less noisy than the raw means
+            edge = float(result.house().iloc[0]["house_edge"]) * 3.0
+            mean = -edge if name == "a player seat" else edge * len(players)
+        sd = float(moments["sd"].iloc[seats].mean())
+        for n in sessions["hands"].unique():
+            row = {"who": name, "hands": int(n), "expected": n * mean}
+            for level in (0.90, 0.95):
+                z = z_value(level)
+                row[f"low_{level:.0%}"] = n * mean - z * sd * np.sqrt(n)
+                row[f"high_{level:.0%}"] = n * mean + z * sd * np.sqrt(n)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def methodology(result: SimulationResult, versions: dict[str, dict]) -> pd.DataFrame:
+    """How the figures were made: item and value, in words; ``versions`` maps who (the run, this
+    sheet) to package versions."""
+    meta = result.metadata
+    batches = meta.get("batches", "?")
+    items = [("Method", "Simulated (Monte Carlo): deals dealt, set by the strategy and settled"),
+             ("Variant", str(result.variant)), ("Deals", f"{result.deals:,}"),
+             ("Setter", result.setter), ("Root seed (entropy)", str(meta.get("entropy"))),
+             ("Block size", f"{int(meta.get('block_deals', 0)):,} deals; block i uses SeedSequence "
+                            "child i"),
+             ("Batches", f"{batches} equal batches of consecutive deals"),
+             ("Means", f"Student's t on the {batches} batch means ({batches} - 1 degrees of freedom)"),
+             ("SD and variance", "batch means on the per-batch variances, Student's t"),
+             ("Frequencies", "Wilson score interval"),
+             ("Ratios (house edge)", "batch means of the per-batch ratio, Student's t")]
+    if result.variant.bank.banked:
+        items.append(("House edge estimate", result.house().iloc[0]["house_edge_method"]))
+    for who, names in versions.items():
+        items.append((f"Versions ({who})", ", ".join(f"{k} {x}" for k, x in names.items())))
+    if meta.get("command"):
+        items.append(("Command", meta["command"]))
+    return pd.DataFrame(items, columns=["item", "value"])
+
+
+def banker_by_seats(result: SimulationResult, *, deals: int, rng=None) -> pd.DataFrame:
+    """The bank's house edge (per 3-unit wager, 95% CI) with 1, 2 and 3 player seats: a run of
+    ``deals`` deals per seat count with the result's strategy and row tables (the tables trained
+    for the result's table size, borrowed by the others). The result's own seat count reuses
+    the result. A seat count the rules do not allow (a home run needing more players) is left
+    out."""
+    from cpstats.errors import OptionError
+    from cpstats.simulation import simulate
+
+    v = result.variant
+    meta = result.metadata
+    tables = (meta.get("tables") or {}).get("trained_for")
+    rows = []
+    for players in (2, 3, 4):
+        try:
+            seated = v if players == v.players else v.replace(players=players)
+        except OptionError:
+            continue
+        run = result if seated == v else simulate(seated, deals, strategy=meta.get("strategy", "ev"),
+                                                 rng=rng, tables=tables)
+        h = run.house().iloc[0]
+        rows.append({"player_seats": players - 1, "deals": run.deals, "house_edge": h["house_edge"],
+                     "ci_low": h["house_edge_ci_low"], "ci_high": h["house_edge_ci_high"],
+                     "bank_result_per_hand": h["bank_result_per_hand"]})
+    return pd.DataFrame(rows)

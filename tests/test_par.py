@@ -1,0 +1,167 @@
+"""The PAR sheet (issue 16.1): every section, an interval on every headline figure, readable
+numbers, the HTML and PDF files and the ``cpstats par`` command.
+
+Runs are small (a few thousand deals set by greedy, a baseline the sheet names as such) to keep
+the tests fast; users get ev by default.
+"""
+
+import argparse
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from cpstats.apps.par import add_par_command, par_sheet
+from cpstats.apps.par_render import display_frame, format_cell
+from cpstats.errors import OptionError
+from cpstats.simulation import simulate
+
+SECTIONS = ("rules", "setting strategy", "outcomes", "royalties and naturals", "headline figures",
+            "operator economics", "session bands", "methodology")
+TABLES = ("rules", "example_hands", "example_pairs", "example_net", "strategy", "pair_outcomes",
+          "seat_scoops", "seat_outcomes", "royalties", "naturals", "headline", "economics",
+          "charge_models", "sessions", "methodology")
+
+
+@pytest.fixture(scope="module")
+def sheet():
+    return par_sheet("2-4", result=simulate("2-4", 3000, strategy="greedy", rng=11), rng=11)
+
+
+@pytest.fixture(scope="module")
+def banked_sheet():
+    return par_sheet("banked", result=simulate("banked", 3000, strategy="greedy", rng=12), rng=12,
+                     seat_deals=1500)
+
+
+def test_every_section_and_table_is_there(sheet):
+    """issue 16.1: the sections in the order CASINO-MATH reads them, each with its tables."""
+    titles = [s.title.lower() for s in sheet.sections]
+    assert len(titles) == len(SECTIONS)
+    for title, words in zip(titles, SECTIONS):
+        assert words in title, (title, words)
+    assert set(TABLES) <= set(sheet.tables)
+    assert all(len(sheet.tables[k]) for k in TABLES)
+
+
+def test_every_headline_figure_has_a_finite_interval(sheet, banked_sheet):
+    """issue 16.1: ci_low <= estimate <= ci_high, all finite, on every headline figure."""
+    for s in (sheet, banked_sheet):
+        head = s.tables["headline"]
+        values = head[["estimate", "ci_low", "ci_high"]].to_numpy(dtype=float)
+        assert np.isfinite(values).all(), head
+        assert (head["ci_low"] <= head["estimate"] + 1e-12).all()
+        assert (head["estimate"] <= head["ci_high"] + 1e-12).all()
+    figures = " | ".join(sheet.tables["headline"]["figure"]).lower()
+    for name in ("mean result", "sd per hand", "volatility index", "hit frequency", "push frequency",
+                 "scoop", "home run"):
+        assert name in figures
+    banked = " | ".join(banked_sheet.tables["headline"]["figure"]).lower()
+    assert "house edge" in banked and "element of risk" in banked
+
+
+def test_sd_and_scoop_match_the_run(sheet):
+    """issue 16.1: the headline SD is the seats' SD and the scoop rate the run's pooled rate."""
+    head = sheet.tables["headline"].set_index("figure")
+    r = sheet.result
+    assert head.loc["SD per hand, a seat", "estimate"] == pytest.approx(r.moments()["sd"].mean())
+    scoops = r.scoops()
+    rate = scoops["scoops"].sum() / scoops["pairs"].sum()
+    assert head.loc["Scoop (all three rows) against one opponent", "estimate"] == pytest.approx(rate)
+
+
+def test_greedy_is_named_a_baseline(sheet):
+    """issue 16.1: a sheet on a weak setter says so in its strategy section."""
+    text = " ".join(sheet.sections[1].paragraphs)
+    assert "Baseline: greedy" in text
+
+
+def test_worked_example_settles_to_zero_and_follows_the_pairs(sheet):
+    """issue 16.1: the worked deal's nets add to zero and each seat's net is its pairs' totals."""
+    pairs, net = sheet.tables["example_pairs"], sheet.tables["example_net"]
+    assert net["net"].sum() == pytest.approx(0)
+    for seat in range(4):
+        mine = pairs["pair"].str.startswith(f"seat {seat} v")
+        theirs = pairs["pair"].str.endswith(f"v seat {seat}")
+        total = pairs.loc[mine, "total"].sum() - pairs.loc[theirs, "total"].sum()
+        assert net["net"].iloc[seat] == pytest.approx(total)
+    assert sheet.tables["example_hands"]["setting (front / middle / back)"].str.count("/").eq(2).all()
+
+
+def test_outcome_tables_add_up(sheet):
+    """issue 16.1: over one side of a pair, probabilities add to 1 and contributions to the mean
+    and variance to the run's mean and variance of a pair's pay."""
+    pairs = sheet.tables["pair_outcomes"]
+    assert pairs["probability"].sum() == pytest.approx(1)
+    seat = sheet.tables["seat_outcomes"]
+    assert seat["probability"].sum() == pytest.approx(1)
+    m = sheet.result.moments().iloc[0]
+    assert seat["contribution_to_mean"].sum() == pytest.approx(m["mean"], abs=1e-9)
+    assert seat["contribution_to_variance"].sum() == pytest.approx(m["variance"], rel=1e-9)
+
+
+def test_banker_edge_by_seats(banked_sheet):
+    """issue 16.1: a banked sheet gives the bank's edge with 1, 2 and 3 players, each with a CI."""
+    table = banked_sheet.tables["banker_by_seats"]
+    assert list(table["player_seats"]) == [1, 2, 3]
+    assert (table["ci_low"] <= table["house_edge"]).all() and (table["house_edge"] <= table["ci_high"]).all()
+    assert "charge_models" not in banked_sheet.tables
+
+
+def test_numbers_are_written_for_reading(sheet, banked_sheet):
+    """issue 16.1/16.5: no exponent notation and no raw NaN anywhere in the rendered tables."""
+    assert format_cell(1e6, "int") == "1,000,000"
+    assert format_cell(6.3e-12, "prob") == "1 in 159,000,000,000"
+    assert "e" not in format_cell(2.5e-7, "units")
+    assert format_cell(0.1062, "prob") == "10.62%"
+    for s in (sheet, banked_sheet):
+        for key, frame in s.tables.items():
+            headers, rows, _ = display_frame(frame)
+            for cell in [c for row in rows for c in row]:
+                assert not re.search(r"\de[+-]?\d", cell) and cell.lower() != "nan", (key, cell)
+            assert not any("_" in h for h in headers), (key, headers)
+
+
+def test_bad_input_is_one_readable_error():
+    """issue 16.1: a bad pace or a result of another variant is refused naming the value."""
+    with pytest.raises(OptionError, match="hands_per_hour=0 is invalid"):
+        par_sheet("2-4", hands_per_hour=0)
+    result = simulate("1-6", 100, strategy="greedy", rng=1)
+    with pytest.raises(OptionError, match="result is of 1-6, not of 2-4"):
+        par_sheet("2-4", result=result)
+
+
+def test_cli_writes_html_and_pdf(tmp_path):
+    """issue 16.1: ``cpstats par VARIANT --out DIR`` writes par.html and par.pdf holding every
+    section (the PDF's text is read with pdftotext where it is installed)."""
+    sub = argparse.ArgumentParser().add_subparsers()
+    add_par_command(sub)
+    parser = sub.choices["par"]
+    args = parser.parse_args(["2-4", "--out", str(tmp_path / "par"), "--deals", "2,000",
+                              "--strategy", "greedy", "--hands-per-hour", "40"])
+    message = args.run(args)
+    html_path, pdf_path = tmp_path / "par" / "par.html", tmp_path / "par" / "par.pdf"
+    assert str(pdf_path) in message and "2,000 deals" in message
+    page = html_path.read_text()
+    for words in SECTIONS:
+        assert words in page.lower()
+    assert pdf_path.read_bytes().startswith(b"%PDF")
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", str(pdf_path), "-"], capture_output=True, text=True,
+                              check=True).stdout.lower()
+        for words in SECTIONS:
+            assert words in text, words
+        assert "at 40 hands an hour" in text
+
+
+def test_cli_refuses_a_file_as_out(tmp_path):
+    """issue 16.1: --out naming a file is refused in one line before anything runs."""
+    target = tmp_path / "file.txt"
+    target.write_text("x")
+    sub = argparse.ArgumentParser().add_subparsers()
+    add_par_command(sub)
+    args = sub.choices["par"].parse_args(["2-4", "--out", str(target)])
+    with pytest.raises(OptionError, match="is a file, not a folder"):
+        args.run(args)
