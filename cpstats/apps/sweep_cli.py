@@ -1,0 +1,151 @@
+"""``cpstats sweep VARIANT PARAMETER VALUES``: a rule sweep from the command line.
+
+:func:`add_sweep_command` adds the subcommand to ``cpstats``'s subparsers; its handler
+:func:`run_sweep` prints the table (each point's estimate and paired difference to the first
+value, with intervals) and, with ``--out``, writes the table as CSV and the charts as PNG, SVG
+and PDF (:func:`~cpstats.apps.sweep_chart.save_sweep`).
+
+- Decision: values are split at commas and read as numbers where they are numbers (``0,2.5``),
+  as text otherwise (``none,standard,2``), exactly as the variant string would read them.
+- Decision: blocks run on a pool of ``--workers`` threads (the kernels release the GIL), so the
+  command uses both cores without a Dask install; this module does not import ``cli`` (which
+  imports it), so its few option helpers are its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from pathlib import Path
+
+import pandas as pd
+
+from cpstats.errors import OptionError
+
+__all__ = ["add_sweep_command", "run_sweep", "parse_values"]
+
+_EXAMPLE = "cpstats sweep 2-4 royalties.front_trips 0,2,5,10 --deals 100000 --out sweep"
+
+
+def parse_values(text: str) -> list:
+    """``"0,2,5.5,none"`` -> ``[0, 2, 5.5, "none"]``; refuses an empty list or an empty item."""
+    items = [item.strip() for item in str(text).split(",")]
+    if not items or any(not item for item in items):
+        raise OptionError(f"values={text!r} is invalid: comma-separated values such as 0,2,5,10")
+    return [_number(item) for item in items]
+
+
+def _number(item: str):
+    for kind in (int, float):
+        try:
+            value = kind(item)
+        except ValueError:
+            continue
+        return value if math.isfinite(value) else item
+    return item
+
+
+def _whole(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is invalid: must be >= 1")
+    return value
+
+
+def _pace(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} is invalid: a pace above 0 hands an hour")
+    return value
+
+
+def add_sweep_command(sub) -> argparse.ArgumentParser:
+    """Add ``sweep`` to the subparsers ``sub`` (from ``parser.add_subparsers``); its ``run``
+    default is :func:`run_sweep`. Returns the subparser."""
+    from cpstats.simulation.sweep import METRICS
+
+    p = sub.add_parser("sweep", help="one rule parameter over several values on common deals "
+                                     "(estimates and paired differences, 95%% CI)",
+                       description=f"Example: {_EXAMPLE}")
+    p.add_argument("variant", help="preset name or variant string swept, e.g. 2-4")
+    p.add_argument("parameter", help="a key of the variant string, e.g. royalties.front_trips, "
+                                     "scoring.scoop_bonus, rake.percent, surrender, players")
+    p.add_argument("values", help="comma-separated values, the first the baseline, e.g. 0,2,5,10")
+    p.add_argument("--deals", type=_whole, default=100_000, help="deals a point (default 100,000)")
+    p.add_argument("--metrics", default=None,
+                   help=f"comma-separated, from {', '.join(METRICS)} (default: SD, scoop rate, "
+                        "royalties and house take per hand, foul rate; seat 0's mean in a banked game)")
+    p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
+    p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    p.add_argument("--hands-per-hour", type=_pace, default=None,
+                   help="pace of a house-take-per-seat-hour column, above 0")
+    p.add_argument("--tables", default=None, metavar="VARIANT",
+                   help="set every point's hands with the ev tables of this preset or variant "
+                        "string (default: each point's own, trained on the fly and cached)")
+    p.add_argument("--workers", type=_whole, default=os.cpu_count() or 1,
+                   help="threads running blocks (default: the cores)")
+    p.add_argument("--out", default=None,
+                   help="folder for sweep.csv and the charts (PNG, SVG, PDF), created if missing")
+    p.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    p.set_defaults(run=run_sweep)
+    return p
+
+
+def _out(text: str | None) -> Path | None:
+    if text is None:
+        return None
+    if not text.strip():
+        raise OptionError("--out='' is invalid: --out must name a folder (--out . for this one)")
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise OptionError(f"--out={text!r} is invalid: {text} is a file, not a folder")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def run_sweep(args: argparse.Namespace) -> str:
+    """Run the sweep the arguments name; returns the text to print (one-line OptionError on bad
+    input, before anything is simulated)."""
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cpstats.simulation.sweep import sweep, sweep_variants
+
+    values = parse_values(args.values)
+    sweep_variants(args.variant, args.parameter, values)  # refuse bad input before any work
+    out = _out(args.out)
+    note = (lambda i, v: None) if args.quiet else (
+        lambda i, v: print(f"point {i + 1} of {len(values)}: {v}", file=sys.stderr, flush=True))
+    with ThreadPoolExecutor(args.workers) as pool:
+        table = sweep(args.variant, args.parameter, values, deals=args.deals, metrics=args.metrics,
+                      strategy=args.strategy, rng=args.seed, executor=pool,
+                      hands_per_hour=args.hands_per_hour, tables=args.tables, on_point=note)
+    written = ""
+    if out is not None:
+        from cpstats.apps.sweep_chart import save_sweep
+
+        paths = save_sweep(table, out)
+        written = f"\nwrote {', '.join(p.name for p in paths)} to {out}"
+    return _format(table, args.format) + written
+
+
+def _format(table: pd.DataFrame, fmt: str) -> str:
+    if fmt == "csv":
+        return table.to_csv(index=False)
+    if fmt == "json":
+        return table.to_json(orient="records", indent=2)
+    a = table.attrs
+    head = (f"{a['parameter_label']} ({a['parameter']}) swept on {a['base']}: {a['deals']:,} deals a "
+            f"point on {a['pairing']}, seed {a['entropy']}, set by {', '.join(dict.fromkeys(a['setters']))}; "
+            f"{a['confidence']:.0%} CI, differences paired against the first value")
+    shown = table[["value", "metric", "estimate", "ci_low", "ci_high", "diff", "diff_ci_low",
+                   "diff_ci_high"]]
+    return head + "\n" + shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")

@@ -1,0 +1,365 @@
+"""Rule sweeps: one rule parameter over a range of values, every point on the same deals.
+
+:func:`sweep` builds one variant per value (the variant string's keys: ``royalties.front_trips``,
+``scoring.scoop_bonus``, ``rake.percent``, ``players``...), simulates each on the deals of one
+seed and returns a tidy table: per point and metric the estimate with its interval, and the
+paired difference to the first point with its interval.
+
+- Decision: every interval is Student's t (``batches - 1`` degrees of freedom) on the run's 30
+  batches: a metric's per-batch values for its own interval (batch means, or batch ratios for
+  rates), the per-batch differences between a point and the first for the paired difference.
+  The batches hold the same deals at every point, so the common noise cancels; a value given
+  twice gives a difference of exactly 0 with a zero-width interval.
+- Decision: the scoop, foul, home-run and royalty figures are counted per batch from the hands
+  each point keeps in memory (``keep_hands``), with the summary's own definitions
+  (:func:`~cpstats.simulation.summary.setting_summary`), so their totals equal the summary's.
+- Decision: a sweep over ``players`` deals the same decks at every point, so seats 0..k-1 hold the
+  same 13 cards whatever the seat count, but a point with more players deals more hands: the
+  pairing is partial (nested deals). Its differences stay valid (batches are independent) with
+  wider intervals than a sweep on the same table; ``attrs["pairing"]`` says ``nested deals``.
+- Decision: seat 0's mean is a default metric only where seats differ (a banked game, whose bank is
+  seat 0, or a stakes matrix); in a symmetric game it is noise around minus the rake share and
+  is shown, when asked for, under a label that says so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from cpstats.cards.blocks import BLOCK_DEALS, root_seed
+from cpstats.errors import OptionError
+from cpstats.rules import NATURAL_NAMES, ROYALTY_ROWS, Royalties, Variant, resolve_variant
+from cpstats.rules.check import suggest
+from cpstats.rules.text import ALIASES, KEY_INDEX
+from cpstats.settlement import settle_many
+from cpstats.simulation.result import SimulationResult
+from cpstats.simulation.stats import check_confidence, t_value
+from cpstats.simulation.summary import batch_of, setting_summary
+
+__all__ = ["sweep", "sweep_variants", "parameter_label", "METRICS", "METRIC_LABELS"]
+
+#: Every metric a sweep can report, in table order.
+METRICS = ("mean_seat0", "sd", "scoop_rate", "home_run_rate", "royalty_per_hand", "house_per_hand",
+           "house_per_seat_hour", "foul_rate")
+#: What each metric is, as tables and charts name it.
+METRIC_LABELS = {
+    "mean_seat0": "Seat 0 mean per hand (units)",
+    "sd": "SD per hand (units)",
+    "scoop_rate": "Scoop rate (per pair of hands)",
+    "home_run_rate": "Home-run rate (per hand set)",
+    "royalty_per_hand": "Royalties paid per hand (units)",
+    "house_per_hand": "House take per hand (units)",
+    "house_per_seat_hour": "House take per seat-hour (units)",
+    "foul_rate": "Foul rate (per hand set)",
+}
+
+_WORDS = {
+    "players": "Players at the table", "surrender": "Surrender price (units per opponent)",
+    "misset": "Mis-set penalty (units)", "royalties.unit": "Royalty for every royalty hand (units)",
+    "scoring.scoop_bonus": "Scoop bonus (units)", "scoring.scoop_multiplier": "Scoop multiplier",
+    "scoring.home_run_bonus": "Home-run bonus (units)", "scoring.row": "Points per row",
+    "scoring.home_run_multiplier": "Home-run multiplier", "scoring.majority": "Majority bonus (units)",
+    "rake.percent": "Rake (share of the pot)", "rake.cap": "Rake cap (units)",
+    "rake.amount": "Rake or time fee (units)", "rake.threshold": "Rake threshold (units of pot)",
+    "rake.hands_per_hour": "Hands per hour", "rake.jackpot_drop": "Jackpot drop per hand (units)",
+    "bank.commission": "Bank commission (share of a win)", "bank.fee": "Bank fee per hand (units)",
+    "rake": "Rake model", "royalties": "Royalty schedule", "naturals": "Natural schedule",
+    "scoring": "Scoring system", "bank": "Bank", "royalty_mode": "Royalty mode",
+    "home_run": "Home run in play", "royalties.payment": "Royalty payment",
+}
+
+
+def parameter_label(parameter: str) -> str:
+    """A parameter's name in words for a chart or table: ``royalties.front_trips`` ->
+    ``Royalty for front trips (units)``, ``rake.percent`` -> ``Rake (share of the pot)``."""
+    key = _canonical(parameter)
+    if key in _WORDS:
+        return _WORDS[key]
+    head, _, tail = key.partition(".")
+    if head == "royalties" and tail in ROYALTY_ROWS:
+        return f"Royalty for {tail.replace('_', ' ')} (units)"
+    if head == "naturals" and tail in NATURAL_NAMES:
+        return f"Natural {tail.replace('_', ' ')} pays (units)"
+    if head == "scoring" and tail in ("front", "middle", "back"):
+        return f"Points for the {tail} row"
+    return key.replace(".", ": ").replace("_", " ").capitalize()
+
+
+def _canonical(parameter: str) -> str:
+    name = str(parameter).strip().lower()
+    return ALIASES.get(name, name)
+
+
+def sweep_variants(variant: Variant | str, parameter: str, values: Sequence[Any]) -> list[Variant]:
+    """The variant with ``parameter`` set to each value, checked before anything runs.
+
+    Raises
+    ------
+    OptionError
+        One line for an unknown parameter (with close matches), no values, or a value the rules
+        refuse (naming the value and what is allowed).
+    """
+    v = resolve_variant(variant)
+    if not isinstance(parameter, str) or _canonical(parameter) not in KEY_INDEX \
+            or _canonical(parameter) == "name":
+        keys = [k for k in KEY_INDEX if k != "name"]
+        raise OptionError(f"parameter={parameter!r} is invalid: a key of the variant string such as "
+                          f"royalties.front_trips, scoring.scoop_bonus, rake.percent or players"
+                          f"{suggest(str(parameter), keys)}")
+    return [v.replace(**{_canonical(parameter): value}) for value in _values(values, parameter)]
+
+
+def _values(values: Any, parameter: str) -> list:
+    """``values`` as a list (numpy arrays and scalars become Python numbers), refused when empty."""
+    if isinstance(values, np.ndarray):
+        values = values.tolist()
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not len(values):
+        raise OptionError(f"values={values!r} is invalid: a non-empty list of values of {parameter}")
+    return [x.item() if isinstance(x, np.generic) else x for x in values]
+
+
+def _asymmetric(v: Variant) -> bool:
+    return v.bank.banked or v.stakes is not None
+
+
+def _metrics(metrics: Sequence[str] | None, vs: Sequence[Variant],
+             hands_per_hour: float | None) -> list[str]:
+    if metrics is None:
+        chosen = [m for m in METRICS if m != "home_run_rate"]
+        if not any(_asymmetric(v) for v in vs):
+            chosen.remove("mean_seat0")
+        if hands_per_hour is None:
+            chosen.remove("house_per_seat_hour")
+        return chosen
+    if isinstance(metrics, str):
+        metrics = [m for m in metrics.split(",") if m.strip()]
+    out = []
+    for m in metrics:
+        name = str(m).strip().lower()
+        if name not in METRICS:
+            raise OptionError(f"metrics={m!r} is invalid: choose from {', '.join(METRICS)}"
+                              f"{suggest(name, METRICS)}")
+        out.append(name)
+    if not out:
+        raise OptionError(f"metrics={list(metrics)!r} is invalid: choose from {', '.join(METRICS)}")
+    return out
+
+
+def _check_pace(hands_per_hour: float | None) -> float | None:
+    if hands_per_hour is None:
+        return None
+    ok = isinstance(hands_per_hour, (int, float, np.number)) and not isinstance(hands_per_hour, bool)
+    if not ok or not math.isfinite(hands_per_hour) or hands_per_hour <= 0:
+        raise OptionError(f"hands_per_hour={hands_per_hour!r} is invalid: a pace above 0 hands an hour")
+    return float(hands_per_hour)
+
+
+# -- per-batch figures of one point ---------------------------------------------------------------
+
+def _no_royalties(v: Variant) -> Variant:
+    return dataclasses.replace(v, royalties=Royalties(schedule="R-NONE", mode=v.royalties.mode))
+
+
+def _batch_counts(result: SimulationResult) -> dict[str, np.ndarray]:
+    """Per-batch counts from the hands a point kept: fouls, hands set, scoops, live pairs, home runs,
+    and the royalties paid (per seat, the net with the variant's royalties less the net with none,
+    positive parts summed: what royalties move to the seats that make them)."""
+    v, k = result.variant, int(result.metadata["batches"])
+    off = _no_royalties(v)
+    in_play = np.uint32(sum(1 << i for i, r in enumerate(v.kernel_tables()["natural_rank"]) if r >= 0))
+    out = {name: np.zeros(k) for name in ("foul", "hands", "scoops", "pairs", "home_runs", "royalty")}
+    for kept in result.kept:
+        settings, size = kept["settings"], kept["settings"].shape[0]
+        declared = np.where(kept["declare"], kept["held"] & in_play, 0).astype(np.uint32)
+        surrender = kept["surrender"]
+        if off != v:
+            net_off, _ = settle_many(off, settings, naturals=declared, surrender=surrender)
+            paid = np.maximum(kept["net"] - net_off, 0).sum(axis=1)
+        else:
+            paid = np.zeros(size)
+        batch = batch_of(kept["first"], size, result.deals, k)
+        for b in np.unique(batch):
+            rows = np.flatnonzero(batch == b)
+            part = slice(rows[0], rows[-1] + 1)
+            s = setting_summary(v, len(rows), settings[part], surrender[part], declared[part],
+                                kept["held"][part])
+            out["foul"][b] += s["foul"].sum()
+            out["hands"][b] += s["foul"].size * len(rows)
+            out["scoops"][b] += s["scoops"].sum()
+            out["pairs"][b] += s["pair_live"].sum()
+            out["home_runs"][b] += s["home_runs"].sum()
+            out["royalty"][b] += paid[part].sum()
+    return out
+
+
+def _sd_batches(result: SimulationResult, seats: slice) -> tuple[float, np.ndarray]:
+    """(full-sample SD, per-batch SDs), each averaged over ``seats``."""
+    s = result.summary
+    n = s["batch_sizes"].astype(float)[:, None]
+    var = s["net_s2"] / result.deals - (s["net_s1"] / result.deals) ** 2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per = (s["batch_s2"] / n - (s["batch_sums"] / n) ** 2) * n / (n - 1)
+    return (float(np.sqrt(np.maximum(var, 0))[seats].mean()),
+            np.sqrt(np.maximum(per, 0))[:, seats].mean(axis=1))
+
+
+def point_batches(result: SimulationResult, metrics: Sequence[str],
+                  hands_per_hour: float | None = None) -> dict[str, tuple[float, np.ndarray]]:
+    """Each metric of one point as (estimate, per-batch values): the estimate from every deal, the
+    batch values for its interval and for paired differences. Needs a result with kept hands when
+    a counted metric (scoops, fouls, home runs, royalties) is asked for."""
+    s, v = result.summary, result.variant
+    n = s["batch_sizes"].astype(float)
+    counts = _batch_counts(result) if set(metrics) - {"mean_seat0", "sd", "house_per_hand",
+                                                      "house_per_seat_hour"} else {}
+    house = s["batch_rake"] + (0 if not v.bank.banked else
+                               s.get("batch_tie_gain", s["batch_sums"][:, 0]))
+    pace = v.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
+    shift = v.rake.amount * v.players * (1 / pace - 1 / v.rake.hands_per_hour) \
+        if v.rake.model.value == "time" else 0.0
+    ratio = {"mean_seat0": (s["batch_sums"][:, 0], n), "house_per_hand": (house, n),
+             "house_per_seat_hour": (house, n)}
+    if counts:
+        ratio.update(scoop_rate=(counts["scoops"], counts["pairs"]),
+                     home_run_rate=(counts["home_runs"], counts["hands"]),
+                     foul_rate=(counts["foul"], counts["hands"]), royalty_per_hand=(counts["royalty"], n))
+    out = {}
+    for m in metrics:
+        if m == "sd":
+            out[m] = _sd_batches(result, slice(1, None) if v.bank.banked else slice(None))
+            continue
+        num, den = ratio[m]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            est, per = float(num.sum() / den.sum()), num / den
+        if m == "house_per_seat_hour":
+            est, per = (est + shift) * pace / v.players, (per + shift) * pace / v.players
+        out[m] = (est, per)
+    return out
+
+
+def _interval(per_batch: np.ndarray, level: float) -> float:
+    """Student's t half-width on batch values (``batches - 1`` degrees of freedom)."""
+    x = per_batch[np.isfinite(per_batch)]
+    if len(x) < 2:
+        return float("nan")
+    return t_value(level, len(x)) * float(x.std(ddof=1)) / math.sqrt(len(x))
+
+
+def _label(metric: str, v: Variant) -> str:
+    if metric == "mean_seat0":
+        if v.bank.banked:
+            return "Bank (seat 0) mean per hand (units)"
+        return METRIC_LABELS[metric] + (" (symmetric game: noise around minus the rake share)"
+                                        if not _asymmetric(v) else "")
+    if metric == "sd" and v.bank.banked:
+        return "SD per hand, player seats (units)"
+    return METRIC_LABELS[metric]
+
+
+# -- the sweep -----------------------------------------------------------------------------------
+
+def sweep(variant: Variant | str, parameter: str, values: Sequence[Any], *, deals: int,
+          metrics: Sequence[str] | None = None, strategy: Any = "ev", rng=None,
+          executor: Executor | None = None, hands_per_hour: float | None = None, tables: Any = None,
+          confidence: float = 0.95, block_deals: int = BLOCK_DEALS,
+          on_point: Callable[[int, Variant], None] | None = None) -> pd.DataFrame:
+    """One rule parameter over ``values``, every point simulated on the same deals.
+
+    Parameters
+    ----------
+    variant
+        The variant swept (a Variant, preset name or variant string).
+    parameter
+        A key of the variant string (``royalties.front_trips``, ``scoring.scoop_bonus``,
+        ``rake.percent``, ``rake.cap``, ``rake.amount``, ``bank.commission``, ``surrender``,
+        ``players``...); each point is ``variant`` with it set to one value.
+    values
+        The values, first one the baseline of the paired differences; a value may repeat.
+    deals
+        Deals per point.
+    metrics
+        Names from :data:`METRICS`; None for the defaults: SD, scoop rate, royalties paid per hand,
+        house take per hand (and per seat-hour with ``hands_per_hour``), foul rate, and seat 0's
+        mean where seats differ (banked, stakes).
+    strategy, executor, block_deals
+        As :func:`~cpstats.simulation.simulate`. With ``ev`` each point plays tables for its own
+        rules (shipped, cached, or trained on first use and cached: about 15 s a variant).
+    rng
+        Seed, SeedSequence or Generator: one root for every point, so every point deals the same
+        decks (a Generator gives its next child once, for the whole sweep).
+    hands_per_hour
+        Pace of the per-seat-hour figure (default each point's ``rake.hands_per_hour``).
+    tables
+        ev's row tables for every point (a preset name or variant string borrows its tables);
+        None plays each point with its own.
+    confidence
+        Level of every interval.
+    on_point
+        Called with (index, variant) before each point is simulated (a progress line).
+
+    Returns
+    -------
+    DataFrame
+        One row per point and metric: ``parameter``, ``value``, ``variant``, ``metric``, ``label``,
+        ``estimate``, ``ci_low``, ``ci_high``, ``diff`` (the paired difference to the first point),
+        ``diff_ci_low``, ``diff_ci_high``; ``attrs`` holds the parameter in words, the variant
+        swept (``base``), deals, seed entropy, strategy, who set each point's hands
+        (``setters``), the confidence and the ``pairing``.
+
+    Examples
+    --------
+    >>> table = sweep("2-4", "scoring.scoop_bonus", [0, 3], deals=600, strategy="greedy", rng=1,
+    ...               metrics=["scoop_rate", "sd"])
+    >>> table[["value", "metric"]].values.tolist()
+    [[0, 'scoop_rate'], [0, 'sd'], [3, 'scoop_rate'], [3, 'sd']]
+    >>> float(table.loc[table["value"] == 0, "diff"].abs().max())
+    0.0
+    """
+    level = check_confidence(confidence)
+    values = _values(values, parameter)
+    vs = sweep_variants(variant, parameter, values)
+    chosen = _metrics(metrics, vs, hands_per_hour)
+    pace = _check_pace(hands_per_hour)
+    root = root_seed(rng)
+    rows, setters, first = [], [], None
+    for i, (value, v) in enumerate(zip(values, vs)):
+        if on_point is not None:
+            on_point(i, v)
+        result = _simulate_point(v, deals, strategy, root, executor, tables, block_deals)
+        figures = point_batches(result, chosen, pace)
+        result.kept = None  # the hands were only needed for the counts
+        first = figures if first is None else first
+        setters.append(result.setter)
+        for m in chosen:
+            est, per = figures[m]
+            half = _interval(per, level)
+            diff = est - first[m][0]
+            dhalf = 0.0 if i == 0 else _interval(per - first[m][1], level)
+            rows.append({"parameter": _canonical(parameter), "value": value, "variant": str(v),
+                         "metric": m, "label": _label(m, v), "estimate": est,
+                         "ci_low": est - half, "ci_high": est + half, "diff": diff,
+                         "diff_ci_low": diff - dhalf, "diff_ci_high": diff + dhalf})
+    frame = pd.DataFrame(rows)
+    frame.attrs.update(parameter=_canonical(parameter), parameter_label=parameter_label(parameter),
+                       base=str(resolve_variant(variant)),
+                       deals=int(deals), entropy=str(root.entropy), strategy=str(strategy),
+                       setters=setters, confidence=level,
+                       pairing="nested deals" if _canonical(parameter) == "players"
+                       else "common deals")
+    return frame
+
+
+def _simulate_point(v: Variant, deals: int, strategy: Any, root: np.random.SeedSequence,
+                    executor: Executor | None, tables: Any, block_deals: int) -> SimulationResult:
+    """One point: the root seed of the sweep, so every point deals the same decks."""
+    from cpstats.simulation.run import simulate
+
+    return simulate(v, deals, strategy=strategy, rng=root, executor=executor, keep_hands=True,
+                    block_deals=block_deals, tables=tables)

@@ -1,0 +1,293 @@
+"""Issue 16 item 3: rule sweeps on common deals (cpstats.simulation.sweep)."""
+
+import numpy as np
+import pytest
+from scipy import stats as st
+
+from cpstats import OptionError
+from cpstats.cards.blocks import root_seed
+from cpstats.rules import load_variant
+from cpstats.simulation import simulate
+from cpstats.simulation.sweep import (METRICS, _simulate_point, parameter_label, sweep,
+                                      sweep_variants)
+
+KW = dict(strategy="greedy", block_deals=1_500)
+
+
+def _rows(table, value, metric):
+    rows = table[(table["value"] == value) & (table["metric"] == metric)]
+    assert len(rows) >= 1
+    return rows.iloc[0]
+
+
+def test_every_point_deals_the_same_decks():
+    """Issue 16.3: one root seed for every point, so every point holds the same hands (the cards of
+    each hand, whatever the setting); with another seed they differ."""
+    root = root_seed(5)
+    a = _simulate_point(load_variant("2-4"), 4_000, "greedy", root, None, None, 1_500)
+    b = _simulate_point(load_variant("2-4(royalties.front_trips=10,scoring.scoop_bonus=4)"), 4_000,
+                        "greedy", root, None, None, 1_500)
+    c = _simulate_point(load_variant("2-4"), 4_000, "greedy", root_seed(6), None, None, 1_500)
+    cards = [np.sort(np.concatenate([k["settings"] for k in r.kept]), axis=-1) for r in (a, b, c)]
+    assert np.array_equal(cards[0], cards[1])
+    assert not np.array_equal(cards[0], cards[2])
+    assert a.metadata["entropy"] == b.metadata["entropy"]
+
+
+def test_a_players_sweep_deals_nested_hands_and_says_so():
+    """Issue 16.3: over ``players`` the decks are the same, so seats 0 and 1 hold the same cards
+    with 2 or 4 players (nested deals), and the table says the pairing is partial."""
+    root = root_seed(3)
+    two = _simulate_point(load_variant("2-4(players=2,home_run=false)"), 2_000, "greedy", root,
+                          None, None, 1_500)
+    four = _simulate_point(load_variant("2-4"), 2_000, "greedy", root, None, None, 1_500)
+    sort = lambda r: np.sort(np.concatenate([k["settings"] for k in r.kept]), axis=-1)  # noqa: E731
+    assert np.array_equal(sort(two), sort(four)[:, :2])
+    table = sweep("2-4(home_run=false)", "players", [4, 3, 2], deals=2_000, rng=3,
+                  metrics=["house_per_hand", "sd"], **KW)
+    assert table.attrs["pairing"] == "nested deals"
+    assert list(table["variant"].unique()) == ["2-4(home_run=false)", "2-4(players=3,home_run=false)",
+                                                "2-4(players=2,home_run=false)"]
+
+
+def test_a_sweep_point_equals_a_direct_simulation_of_its_variant():
+    """Issue 16.3: each point's figures are those of ``simulate`` of that variant with the same seed:
+    SD (seat average), rake per hand, scoop rate (every live pair), foul rate (every hand set)."""
+    base = "2-4(rake=percent,rake.percent=0.05)"
+    table = sweep(base, "rake.cap", [0.5, 2], deals=3_000, rng=9,
+                  metrics=["sd", "house_per_hand", "scoop_rate", "foul_rate", "home_run_rate"], **KW)
+    for cap in (0.5, 2):
+        r = simulate(f"2-4(rake=percent,rake.percent=0.05,rake.cap={cap})", 3_000, rng=9, **KW)
+        s = r.summary
+        assert _rows(table, cap, "sd")["estimate"] == pytest.approx(float(r.moments()["sd"].mean()),
+                                                                    rel=1e-12)
+        assert _rows(table, cap, "house_per_hand")["estimate"] == pytest.approx(
+            float(r.house()["rake_per_hand"].iloc[0]), rel=1e-12)
+        assert _rows(table, cap, "scoop_rate")["estimate"] == s["scoops"].sum() / s["pair_live"].sum()
+        assert _rows(table, cap, "foul_rate")["estimate"] == s["foul"].sum() / (3_000 * 4)
+        assert _rows(table, cap, "home_run_rate")["estimate"] == s["home_runs"].sum() / (3_000 * 4)
+    assert _rows(table, 2, "house_per_hand")["estimate"] > _rows(table, 0.5, "house_per_hand")["estimate"]
+
+
+def test_ev_points_play_their_own_tables_or_borrowed_ones():
+    """Issue 16.3 (tables as issue 15 decided): with ev a point of a preset's rules plays the
+    shipped tables; ``tables=`` lends one variant's tables to every other point (no training), and
+    each point's setter says so."""
+    own = sweep("2-4", "scoring.scoop_bonus", [0, 0], deals=300, strategy="ev", rng=1,
+                metrics=["sd"])
+    assert own.attrs["setters"] == ["ev (tables trained for 2-4, shipped)"] * 2
+    lent = sweep("2-4", "scoring.scoop_bonus", [0, 4], deals=300, strategy="ev", rng=1,
+                 metrics=["sd"], tables="2-4")
+    assert lent.attrs["setters"] == ["ev (tables trained for 2-4, shipped)",
+                                     "ev (tables trained for 2-4, borrowed)"]
+
+
+def test_a_value_given_twice_or_a_change_that_cannot_matter_differs_by_exactly_zero():
+    """Issue 16.3: the same value twice, or a rake cap far above any pot, gives every metric a
+    paired difference of exactly 0 with a zero-width interval."""
+    table = sweep("2-4(rake=percent,rake.percent=0.05)", "rake.cap", [1_000, 1_000, 5_000],
+                  deals=2_000, rng=4, **KW)
+    later = table.iloc[len(table) // 3:]
+    assert (later["diff"] == 0).all() and (later["diff_ci_low"] == 0).all()
+    assert (later["diff_ci_high"] == 0).all()
+    assert (table.groupby("metric")["estimate"].nunique() == 1).all()
+
+
+def test_royalties_paid_follow_the_amount_and_move_sd_with_a_paired_interval():
+    """Issue 16.3: with greedy (whose settings ignore royalties) the royalties paid are linear in
+    the front-trips amount, start at 0, and the paired SD difference's interval lies inside the
+    width of the unpaired one (common deals cancel the shared noise)."""
+    table = sweep("2-4", "royalties.front_trips", [0, 2, 10], deals=6_000, rng=2,
+                  metrics=["royalty_per_hand", "sd"], **KW)
+    paid = {v: _rows(table, v, "royalty_per_hand")["estimate"] for v in (0, 2, 10)}
+    assert paid[0] == 0 and paid[2] > 0
+    assert paid[10] == pytest.approx(5 * paid[2], rel=1e-12)
+    sd = _rows(table, 10, "sd")
+    assert sd["diff"] > 0
+    assert sd["diff_ci_high"] - sd["diff_ci_low"] < sd["ci_high"] - sd["ci_low"]
+
+
+def test_intervals_are_student_t_on_batch_values_and_cover_a_symmetric_mean():
+    """Issue 16.3: seat 0's mean in a symmetric game is 0 in expectation: its interval is t(29) on
+    the batch means (half-width equal to simulate's), and the estimate is within 5 of its SEs
+    (SE = half-width / t(0.975, 29)), the label says the game is symmetric."""
+    table = sweep("1-6", "scoring.scoop_bonus", [3, 6], deals=3_000, rng=12, metrics=["mean_seat0"],
+                  **KW)
+    r = simulate("1-6", 3_000, rng=12, **KW)
+    m = r.moments().iloc[0]
+    row = _rows(table, 3, "mean_seat0")
+    assert row["ci_high"] - row["estimate"] == pytest.approx(m["ci_high"] - m["mean"], rel=1e-9)
+    se = (row["ci_high"] - row["estimate"]) / st.t.ppf(0.975, 29)
+    assert abs(row["estimate"]) < 5 * se
+    assert "symmetric" in row["label"]
+
+
+def test_banked_sweep_shows_the_bank_and_the_house_take_of_a_commission():
+    """Issue 16.3: a banked sweep of the commission reports the bank's mean by default and the
+    house take per hand equals ``house()``'s bank result per hand (tie gain plus commission)."""
+    table = sweep("banked", "bank.commission", [0, 0.05], deals=2_000, rng=8, **KW)
+    assert "mean_seat0" in set(table["metric"])
+    assert _rows(table, 0, "mean_seat0")["label"].startswith("Bank")
+    r = simulate("banked(bank.commission=0.05)", 2_000, rng=8, **KW)
+    assert _rows(table, 0.05, "house_per_hand")["estimate"] == pytest.approx(
+        float(r.house()["bank_result_per_hand"].iloc[0]), rel=1e-9)
+    assert _rows(table, 0.05, "house_per_hand")["diff"] > 0
+
+
+def test_time_fee_per_seat_hour_is_the_fee_and_default_metrics_follow_the_pace():
+    """Issue 16.3: a time fee of A a seat-hour is A per seat-hour at any pace (house take per
+    seat-hour, exact) and the per-seat-hour metric is a default only with ``hands_per_hour``."""
+    table = sweep("2-4(rake=time,rake.amount=6)", "rake.amount", [6, 9], deals=600, rng=1,
+                  hands_per_hour=45, **KW)
+    assert _rows(table, 9, "house_per_seat_hour")["estimate"] == pytest.approx(9.0, rel=1e-12)
+    assert _rows(table, 9, "house_per_seat_hour")["diff"] == pytest.approx(3.0, rel=1e-12)
+    plain = sweep("2-4", "scoring.scoop_bonus", [0, 1], deals=300, rng=1, **KW)
+    assert set(plain["metric"]) == {"sd", "scoop_rate", "royalty_per_hand", "house_per_hand",
+                                    "foul_rate"}
+
+
+@pytest.mark.parametrize("parameter, values, match", [
+    ("royalties.front_trip", [1, 2],
+     r"^parameter='royalties.front_trip' is invalid: .*royalties.front_trips"),
+    ("name", [1], r"^parameter='name' is invalid"),
+    ("royalties.front_trips", [2, -1], r"^royalties.front_trips=-1 is invalid: units must be >= 0"),
+    ("players", [4, 5], r"^players=5 is invalid: 2, 3 or 4 players"),
+    ("rake.percent", [0.05], r"^rake.percent=0.05 is invalid: the none rake model"),
+    ("scoring.scoop_bonus", ["lots"], r"^scoring.scoop_bonus='lots' is invalid: expected a number"),
+    ("surrender", [], r"^values=\[\] is invalid"),
+])
+def test_bad_parameters_and_values_are_one_line(parameter, values, match):
+    """Issue 16.3: an unknown parameter or a bad value is one OptionError line naming it and what
+    is allowed, raised before anything is simulated."""
+    with pytest.raises(OptionError, match=match) as err:
+        sweep_variants("2-4", parameter, values)
+    assert "\n" not in str(err.value)
+
+
+def test_numpy_values_are_plain_numbers_in_the_table():
+    """Issue 16.3: a numpy range of values (the usual way to write a sweep) is accepted and its
+    values are plain Python numbers in the table and the variant strings."""
+    table = sweep("2-4(rake=percent)", "rake.percent", np.array([0.02, 0.04]), deals=300, rng=1,
+                  metrics=["house_per_hand"], **KW)
+    assert table["value"].tolist() == [0.02, 0.04]
+    assert table["variant"].tolist() == ["2-4(rake=percent,rake.percent=0.02)",
+                                         "2-4(rake=percent,rake.percent=0.04)"]
+
+
+def test_bad_metrics_and_pace_are_one_line():
+    """Issue 16.3: unknown metrics and a pace of 0 are refused in one line before simulating."""
+    with pytest.raises(OptionError, match=r"^metrics='sdd' is invalid: choose from .*'sd'"):
+        sweep("2-4", "surrender", [2], deals=100, metrics=["sdd"], **KW)
+    with pytest.raises(OptionError, match=r"^hands_per_hour=0 is invalid"):
+        sweep("2-4", "surrender", [2], deals=100, hands_per_hour=0, **KW)
+    assert set(METRICS) >= {"sd", "scoop_rate", "foul_rate", "royalty_per_hand"}
+
+
+def test_parameter_labels_are_words():
+    """Issue 16.3: charts name the parameter in words."""
+    assert parameter_label("royalties.front_trips") == "Royalty for front trips (units)"
+    assert parameter_label("scoring.scoop_bonus") == "Scoop bonus (units)"
+    assert parameter_label("rake.model") == "Rake model"
+    assert parameter_label("naturals.dragon") == "Natural dragon pays (units)"
+    assert parameter_label("naturals.settlement") == "Naturals: settlement"
+
+
+# -- the chart, the command and the app ---------------------------------------------------------
+
+def _small_table():
+    return sweep("2-4(rake=percent,rake.percent=0.05)", "rake.cap", [0.5, 1, 2], deals=1_200, rng=3,
+                 **KW)
+
+
+def test_chart_has_a_panel_and_a_band_per_metric_and_saves_every_format(tmp_path):
+    """Issue 16.3: the chart draws one panel per metric, each with a shaded band (a
+    PolyCollection) and the parameter in words on the x axis; save_sweep writes the CSV and PNG,
+    SVG and PDF of both charts, and the CSV reads back as the table."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+    from matplotlib.collections import PolyCollection
+
+    from cpstats.apps.sweep_chart import plot_sweep, save_sweep
+
+    table = _small_table()
+    fig = plot_sweep(table)
+    shown = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(shown) == table["metric"].nunique()
+    assert all(any(isinstance(c, PolyCollection) for c in ax.collections) for ax in shown)
+    assert {ax.get_xlabel() for ax in shown} - {""} == {"Rake cap (units)"}
+    assert all("rake.cap" not in ax.get_title() for ax in shown)
+    plt.close(fig)
+    paths = save_sweep(table, tmp_path / "out")
+    names = sorted(p.name for p in paths)
+    assert names == sorted(["sweep.csv"] + [f"{stem}.{f}" for stem in ("sweep", "sweep-difference")
+                                            for f in ("png", "svg", "pdf")])
+    assert (tmp_path / "out" / "sweep.pdf").read_bytes().startswith(b"%PDF")
+    back = pd.read_csv(tmp_path / "out" / "sweep.csv")
+    assert np.allclose(back["estimate"], table["estimate"])
+    with pytest.raises(OptionError, match=r"^kind='bars' is invalid"):
+        plot_sweep(table, kind="bars")
+
+
+def _parser():
+    import argparse
+
+    from cpstats.apps.sweep_cli import add_sweep_command
+
+    parser = argparse.ArgumentParser(prog="cpstats")
+    add_sweep_command(parser.add_subparsers(dest="command"))
+    return parser
+
+
+def test_cli_prints_the_table_and_writes_chart_and_csv(tmp_path):
+    """Issue 16.3: ``cpstats sweep 2-4 scoring.scoop_bonus 0,3 --out DIR`` prints the table with a
+    header naming the parameter in words, the deals and the pairing, and writes CSV and charts."""
+    args = _parser().parse_args(["sweep", "2-4", "scoring.scoop_bonus", "0,3", "--deals", "900",
+                                 "--strategy", "greedy", "--seed", "4", "--quiet", "--metrics",
+                                 "sd,scoop_rate", "--out", str(tmp_path / "o")])
+    text = args.run(args)
+    assert text.startswith("Scoop bonus (units) (scoring.scoop_bonus) swept on 2-4: 900 deals a point")
+    assert "common deals" in text and "scoop_rate" in text and "royalty_per_hand" not in text
+    assert (tmp_path / "o" / "sweep.csv").exists() and (tmp_path / "o" / "sweep.png").exists()
+    direct = sweep("2-4", "scoring.scoop_bonus", [0, 3], deals=900, strategy="greedy", rng=4,
+                   metrics=["sd", "scoop_rate"])
+    import pandas as pd
+
+    written = pd.read_csv(tmp_path / "o" / "sweep.csv")
+    assert np.allclose(written["estimate"], direct["estimate"], rtol=1e-12)
+
+
+def test_cli_refuses_bad_input_in_one_line_before_simulating(tmp_path):
+    """Issue 16.3: a bad parameter, value list or value is one OptionError line, and no --out
+    folder is made for a refused sweep."""
+    from cpstats.apps.sweep_cli import parse_values
+
+    for argv, match in ((["2-4", "royalties.front_trip", "1,2"], r"^parameter='royalties.front_trip'"),
+                        (["2-4", "royalties.front_trips", "1,,2"], r"^values='1,,2' is invalid"),
+                        (["2-4", "royalties.front_trips", "1,-2"], r"^royalties.front_trips=-2 is invalid")):
+        args = _parser().parse_args(["sweep", *argv, "--out", str(tmp_path / "never")])
+        with pytest.raises(OptionError, match=match) as err:
+            args.run(args)
+        assert "\n" not in str(err.value)
+    assert not (tmp_path / "never").exists()
+    assert parse_values("0, 2.5,none") == [0, 2.5, "none"]
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["sweep", "2-4", "players", "2,3", "--deals", "0"])
+
+
+def test_widget_runs_a_sweep_adds_the_rule_a_parameter_needs_and_shows_refusals():
+    """Issue 16.3: the dashboard tab runs a sweep on a preset (adding a percentage rake for a
+    rake-cap sweep, and saying so), shows the table (a row per metric, a column per value) and the
+    chart, and shows a bad value as one line in its status."""
+    from cpstats.apps.widgets.sweep import SweepView, prepared_variant
+
+    app = SweepView("2-4", "rake.cap", "0.5,2", deals=1_000, strategy="greedy")
+    app.run_button.click()
+    assert "rake.cap needs rake=percent" in app.status.value
+    assert app.table is not None and sorted(set(app.table["value"])) == [0.5, 2]
+    assert app.table_html.value.count("<tr>") == 1 + app.table["metric"].nunique()
+    assert app.output.outputs[0]["data"]["image/png"]
+    app.values.value = "0.5,-1"
+    app.run_button.click()
+    assert "rake.cap=-1 is invalid" in app.status.value
+    v, note = prepared_variant("pagat-casino", "rake.amount")
+    assert note == "" and v == load_variant("pagat-casino")
