@@ -20,12 +20,26 @@ from cpstats.strategies import Decisions, get_strategy, register_strategy, set_h
 from cpstats.strategies.training import exploitability, match, train_tables
 from cpstats.strategies.review import review
 from cpstats.simulation import (SimulationResult, compare, compare_presets, load_reference, simulate,
-                                skill)
+                                skill, sweep)
+from cpstats.simulation.paired import paired_metrics
+from cpstats.rules.describe import describe, format_number, glossary, short_label
+from cpstats.rules.ids import RULES, RuleInfo
+from cpstats.apps.par import ParSheet, par_sheet
 
 from cpstats._version import __version__
 
 __all__ = [
     "NATURALS",
+    "RULES",
+    "RuleInfo",
+    "ParSheet",
+    "describe",
+    "format_number",
+    "glossary",
+    "short_label",
+    "paired_metrics",
+    "par_sheet",
+    "sweep",
     "CardError",
     "Declare",
     "Decisions",

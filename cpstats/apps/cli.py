@@ -17,6 +17,8 @@ from typing import NamedTuple, Sequence
 import pandas as pd
 
 from cpstats.apps._warmup import COMPILE_MESSAGE, needs_compiling, simulation_kernels
+from cpstats.apps.par import add_par_command
+from cpstats.apps.sweep_cli import add_sweep_command
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.rules import Rake, Variant
 
@@ -137,8 +139,11 @@ def _executor(args: argparse.Namespace):
 
 def _simulate(args: argparse.Namespace) -> str:
     from cpstats import simulation
+    from cpstats.ofc import is_ofc_variant
     from cpstats.rules.variant import resolve_variant
 
+    if is_ofc_variant(args.preset):
+        return _simulate_ofc(args)
     if args.keep_hands and args.out is None:
         raise OptionError("--keep-hands needs --out: the rows are written there (the printed "
                           "tables do not show them)")
@@ -164,6 +169,17 @@ def _simulate(args: argparse.Namespace) -> str:
     return f"{result.variant}: {result.deals:,} deals, strategy {result.setter}\n\n" + "\n\n".join(parts)
 
 
+def _simulate_ofc(args: argparse.Namespace) -> str:
+    """An open-face preset or variant: hands played street by street (``--strategy ev`` means rollout)."""
+    from cpstats.ofc.simulation import simulate_ofc_text
+
+    executor, close = _executor(args)
+    try:
+        return simulate_ofc_text(args, executor)
+    finally:
+        close()
+
+
 def _compare(args: argparse.Namespace) -> str:
     from cpstats.simulation import compare
 
@@ -173,10 +189,11 @@ def _compare(args: argparse.Namespace) -> str:
     try:
         _notice_compiling(*simulation_kernels(args.strategy))
         df = compare(args.preset, args.deals, strategy=args.strategy, rng=args.seed, executor=executor,
-                     tables=args.tables)
+                     tables=args.tables, tidy=True)
     finally:
         close()
-    return _emit(df, args.format)
+    shown = ["label", "metric", "estimate", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high"]
+    return _emit(df[shown], args.format)
 
 
 def _presets_table(args: argparse.Namespace) -> str:
@@ -365,6 +382,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_listing_commands(sub)
     _add_simulation_commands(sub)
     _add_tool_commands(sub)
+    add_par_command(sub)
+    add_sweep_command(sub)
     return parser
 
 
@@ -404,8 +423,9 @@ def _add_listing_commands(sub) -> None:
 
 
 def _add_simulation_commands(sub) -> None:
-    sim = sub.add_parser("simulate", help="simulate deals under a preset and print its summaries")
-    sim.add_argument("--preset", required=True, help="preset name or variant string")
+    sim = sub.add_parser("simulate", help="simulate deals under a preset and print its summaries "
+                                          "(open-face presets ofc-*: hands played street by street)")
+    sim.add_argument("--preset", required=True, help="preset name or variant string (13-card or ofc-*)")
     _common(sim, 100_000)
     sim.add_argument("--players", type=int, choices=(2, 3, 4), default=None)
     sim.add_argument("--out", default=None, help="folder for finished blocks (and rows), created if missing")
