@@ -1,0 +1,186 @@
+"""The notebooks' sentences cite numbers from their own run, each with an interval that supports it
+(issue 16.7).
+
+Each notebook writes its claims from code: ``say(template, name=figure(value, low, high, claim=...))``
+fills the template's ``{name}`` and ``{name_ci}`` fields and records the figures in ``CLAIMS``. These
+tests execute every notebook (nbclient, the checkout's cpstats on the kernel's path), read ``CLAIMS``
+back from the kernel and check: the template's own text holds no number (outside `code spans`, such
+as preset names, and the confidence level, 95%), so every number in a sentence is a recorded figure; every interval holds its
+estimate and supports what the sentence says (a difference said to be above 0 has its whole interval
+above 0); the outputs read as numbers for people (no exponent notation, no raw ``<span>``); key
+figures equal the package's own values computed here; and the outputs stored in the notebooks (what
+the docs render) are those of a fresh run. Refresh stored outputs with
+``PYTHONPATH=. jupyter nbconvert --to notebook --execute --inplace notebooks/0*.ipynb``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+
+ROOT = Path(__file__).resolve().parents[1]
+STORIES = ("01_naturals", "02_royalties", "03_scoring_systems", "04_house_edge_and_rake", "05_rule_designer")
+NOTEBOOKS = [ROOT / "notebooks" / f"{name}.ipynb" for name in STORIES]
+FIELD = re.compile(r"\{[a-z0-9_]+\}")
+CODE_SPAN = re.compile(r"`[^`]*`")
+EXPONENT = re.compile(r"(?<![0-9a-fx])\d+(?:\.\d+)?[eE][+-]\d+")  # 1e+06, 2.5e-05; not 0x7f8e15e4
+_RUNS: dict[str, tuple] = {}
+
+
+def _execute(path: Path) -> tuple:
+    """(executed notebook, claims, seconds): the notebook run once per session, with a last cell
+    that prints ``CLAIMS`` as JSON."""
+    if path.name not in _RUNS:
+        nb = nbformat.read(path, as_version=4)
+        nb.cells.append(nbformat.v4.new_code_cell("import json\nprint(json.dumps(CLAIMS))"))
+        old = os.environ.get("PYTHONPATH")
+        os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), *([old] if old else [])])
+        try:
+            start = time.perf_counter()
+            nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                                    resources={"metadata": {"path": str(path.parent)}}).execute()
+            seconds = time.perf_counter() - start
+        finally:
+            if old is None:
+                os.environ.pop("PYTHONPATH")
+            else:
+                os.environ["PYTHONPATH"] = old
+        claims = json.loads(nb.cells.pop()["outputs"][0]["text"])
+        _RUNS[path.name] = (nb, claims, seconds)
+    return _RUNS[path.name]
+
+
+@pytest.fixture(scope="module", params=NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def run(request):
+    return (request.param, *_execute(request.param))
+
+
+def _figures(claims: list[dict]) -> dict[str, dict]:
+    """Every cited figure by name; a name cited twice must be the same figure."""
+    out: dict[str, dict] = {}
+    for c in claims:
+        for name, f in c["figures"].items():
+            assert out.get(name, f) == f, f"figure {name!r} is cited with two different values"
+            out[name] = f
+    return out
+
+
+def _written(f: dict) -> list[str]:
+    return [format(f[k], f["fmt"]) for k in ("value", "low", "high") if f[k] is not None]
+
+
+def test_every_cited_number_comes_from_the_run(run):
+    """issue 16.7: a sentence's numbers are all recorded figures; its template writes none itself."""
+    path, _, claims, _ = run
+    assert claims, f"{path.name} cites no figure from code"
+    for c in claims:
+        literal = CODE_SPAN.sub("", FIELD.sub("", c["template"])).replace("95%", "")
+        assert not re.search(r"\d", literal), f"{path.name}: a number is typed into the text: {c['template']!r}"
+        rest = CODE_SPAN.sub("", c["text"]).replace("95%", "")
+        for piece in sorted({w for f in c["figures"].values() for w in _written(f)}, key=len, reverse=True):
+            rest = rest.replace(piece, "")
+        assert not re.search(r"\d", rest), f"{path.name}: {c['text']!r} cites a number not recorded"
+        for name, f in c["figures"].items():
+            assert format(f["value"], f["fmt"]) in c["text"], (path.name, name)
+            if f["low"] is not None:
+                assert f"{name}_ci" in c["template"], f"{path.name}: {name}'s interval is not shown"
+
+
+def test_every_interval_supports_its_sentence(run):
+    """issue 16.7: an estimate lies in its interval; a difference said to be above or below 0 has its
+    interval on that side, one said to be unresolved holds 0; only exact figures go without one."""
+    path, _, claims, _ = run
+    for name, f in _figures(claims).items():
+        where = f"{path.name}: {name}={f}"
+        if f["claim"] == "exact":
+            assert f["low"] is None and f["high"] is None, where
+            continue
+        assert f["low"] is not None and f["high"] is not None, f"{where} has no interval"
+        assert f["low"] <= f["value"] <= f["high"] and f["low"] < f["high"], where
+        assert f["claim"] in (None, "above 0", "below 0", "holds 0"), where
+        if f["claim"] == "above 0":
+            assert f["low"] > 0, where
+        elif f["claim"] == "below 0":
+            assert f["high"] < 0, where
+        elif f["claim"] == "holds 0":
+            assert f["low"] <= 0 <= f["high"], where
+
+
+def test_static_text_states_no_measured_number(run):
+    """issue 16.7: figures live only in generated sentences; the notebook's own Markdown cites none."""
+    path, nb, _, _ = run
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            text = CODE_SPAN.sub("", cell.source).replace("95%", "")
+            assert not re.search(r"\d\.\d|\d\s*%", text), f"{path.name}: {text[:120]!r}"
+
+
+def _outputs(nb):
+    for i, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []):
+            yield i, out
+
+
+def test_outputs_read_as_numbers_for_people(run):
+    """issue 16.5: no exponent notation, no raw <span>, no NaN in the text, no error output."""
+    path, nb, _, _ = run
+    for i, out in _outputs(nb):
+        assert out["output_type"] != "error", f"{path.name} cell {i}: {out.get('evalue')}"
+        texts = [out.get("text", "")] + [out.get("data", {}).get(k, "")
+                                         for k in ("text/plain", "text/markdown", "text/html")]
+        for text in texts:
+            text = "".join(text) if isinstance(text, list) else text
+            assert not EXPONENT.search(text), f"{path.name} cell {i}: {EXPONENT.search(text)[0]!r}"
+        for text in texts[:3] + [out.get("data", {}).get("text/markdown", "")]:
+            assert "<span" not in text, f"{path.name} cell {i} prints raw HTML"
+        markdown = out.get("data", {}).get("text/markdown", "")
+        assert "nan" not in markdown.lower().split(), f"{path.name} cell {i}: {markdown!r}"
+
+
+def test_stored_outputs_are_a_fresh_run(run):
+    """issue 16.8: the sentences stored in the notebooks (what the docs render) are this code's."""
+    path, nb, _, _ = run
+    stored = nbformat.read(path, as_version=4)
+    said = [[o["data"]["text/markdown"] for _, o in _outputs(n) if "text/markdown" in o.get("data", {})]
+            for n in (stored, nb)]
+    assert said[0] == said[1], (f"{path.name}'s stored outputs are stale: re-execute it "
+                                "(PYTHONPATH=. jupyter nbconvert --to notebook --execute --inplace)")
+
+
+def _independent(name: str) -> dict[str, float]:
+    """Figures recomputed here from the package, by notebook: the text cites the package's numbers."""
+    import numpy as np
+
+    import cpstats
+
+    if name == "01_naturals":
+        p = cpstats.exact_naturals().set_index("natural")["probability"]
+        ref = cpstats.load_reference("taiwanese")
+        return {"dragon": 1 / p["dragon"], "top": 1 / p.max(), "hands": ref.deals * ref.variant.players}
+    if name == "03_scoring_systems":
+        r = cpstats.load_reference("2-4")
+        s = r.summary
+        return {"sd_2_4": float(r.moments()["sd"].mean()),
+                "scoop_2_4": float(s["scoops"][0, 1] / s["pair_live"][0, 1]),
+                "home_2_4": float(s["home_runs"][0] / r.deals)}
+    if name == "04_house_edge_and_rake":
+        return {}
+    return {}
+
+
+def test_key_figures_are_the_packages_own(run):
+    """issue 16.7: figures a sentence cites equal the package's values computed independently."""
+    path, _, claims, _ = run
+    figures = _figures(claims)
+    for name, value in _independent(path.stem).items():
+        assert name in figures, f"{path.name} no longer cites {name}"
+        f = figures[name]
+        assert format(f["value"], f["fmt"]) == format(value, f["fmt"]), (path.name, name, f, value)
