@@ -32,15 +32,43 @@ NOTEBOOKS = [ROOT / "notebooks" / f"{name}.ipynb" for name in STORIES]
 FIELD = re.compile(r"\{[a-z0-9_]+\}")
 CODE_SPAN = re.compile(r"`[^`]*`")
 EXPONENT = re.compile(r"(?<![0-9a-fx])\d+(?:\.\d+)?[eE][+-]\d+")  # 1e+06, 2.5e-05; not 0x7f8e15e4
+RULE_ID = re.compile(r"(?<![\w-])[A-Z]+-[A-Z0-9]+(?:-[A-Z0-9]+)*(?![\w-])")  # NS-TW, SC-2-4, R-PAGAT-EXTRA-B
+VARIANT_STRING = re.compile(r"\([a-z_.]+=")  # 2-4(royalties=..., 1-6(rake=...
+HEADER = re.compile(r"<(th|caption)\b[^>]*>(.*?)</\1>", re.S)
+# Prepended to each run: every figure IPython shows (a cell's chart, a widget's) leaves its texts (titles,
+# axis and tick labels, legends, annotations) in _CHART_TEXT, read once the figure is drawn. Files the
+# notebook writes (a PAR sheet's PDF, exports) are not charts on the page and are not read.
+RECORD_CHARTS = """\
+import traceback as _traceback
+
+import matplotlib.backend_bases as _backend_bases
+from matplotlib.text import Text as _Text
+
+_CHART_TEXT = []
+_print_figure = _backend_bases.FigureCanvasBase.print_figure
+
+
+def _recording_print_figure(self, *args, **kwargs):
+    out = _print_figure(self, *args, **kwargs)
+    if any(f.filename.endswith("pylabtools.py") for f in _traceback.extract_stack()):
+        _CHART_TEXT.extend(t.get_text() for t in self.figure.findobj(_Text) if t.get_visible() and t.get_text())
+    return out
+
+
+_backend_bases.FigureCanvasBase.print_figure = _recording_print_figure
+"""
 _RUNS: dict[str, tuple] = {}
+_CHART_TEXTS: dict[str, list[str]] = {}
 
 
 def _execute(path: Path) -> tuple:
-    """(executed notebook, claims, seconds): the notebook run once per session, with a last cell
-    that prints ``CLAIMS`` as JSON."""
+    """(executed notebook, claims, seconds): the notebook run once per session, with a first cell
+    that records the texts of every chart drawn and a last that prints them and ``CLAIMS`` as JSON."""
     if path.name not in _RUNS:
         nb = nbformat.read(path, as_version=4)
-        nb.cells.append(nbformat.v4.new_code_cell("import json\nprint(json.dumps(CLAIMS))"))
+        nb.cells.insert(0, nbformat.v4.new_code_cell(RECORD_CHARTS))
+        nb.cells.append(nbformat.v4.new_code_cell(
+            "import json\nprint(json.dumps({'claims': CLAIMS, 'charts': _CHART_TEXT}))"))
         old = os.environ.get("PYTHONPATH")
         os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), *([old] if old else [])])
         try:
@@ -53,8 +81,10 @@ def _execute(path: Path) -> tuple:
                 os.environ.pop("PYTHONPATH")
             else:
                 os.environ["PYTHONPATH"] = old
-        claims = json.loads(nb.cells.pop()["outputs"][0]["text"])
-        _RUNS[path.name] = (nb, claims, seconds)
+        said = json.loads(nb.cells.pop()["outputs"][0]["text"])
+        nb.cells.pop(0)
+        _RUNS[path.name] = (nb, said["claims"], seconds)
+        _CHART_TEXTS[path.name] = said["charts"]
     return _RUNS[path.name]
 
 
@@ -153,6 +183,37 @@ def test_stored_outputs_are_a_fresh_run(run):
             for n in (stored, nb)]
     assert said[0] == said[1], (f"{path.name}'s stored outputs are stale: re-execute it "
                                 "(PYTHONPATH=. jupyter nbconvert --to notebook --execute --inplace)")
+
+
+def _raw_labels(texts) -> list[str]:
+    """The texts among ``texts`` that hold a raw rule ID or a variant string."""
+    return [t for t in texts if RULE_ID.search(t) or VARIANT_STRING.search(t)]
+
+
+def test_charts_and_tables_use_readable_labels(run):
+    """issue 16.5: chart titles, axes, ticks and legends, and table headers, index and captions, name
+    rules in words (``cpstats.short_label``, ``RULES[id].short``), never by a raw ID or a variant string."""
+    path, nb, _, _ = run
+    charts = _CHART_TEXTS[path.name]
+    assert charts, f"{path.name}: no chart text was recorded"
+    assert not _raw_labels(charts), f"{path.name}: raw labels on a chart: {_raw_labels(charts)[:5]}"
+    for i, out in _outputs(nb):
+        html = out.get("data", {}).get("text/html", "")
+        headers = [re.sub(r"<[^>]+>", "", m[1]).strip() for m in HEADER.findall("".join(html))]
+        assert not _raw_labels(headers), f"{path.name} cell {i}: raw table labels {_raw_labels(headers)[:5]}"
+
+
+def test_label_check_catches_raw_labels():
+    """issue 16.5: the check above flags IDs and variant strings, and passes short labels."""
+    import cpstats
+
+    raw = ["NS-PAGAT-TYPICAL", "R-PAGAT-EXTRA-B", "A: SC-2-4", "1-6(royalties=R-FUTUREBET,surrender=3)"]
+    readable = [cpstats.short_label("1-6(royalties=R-FUTUREBET,surrender=3)"), cpstats.RULES["NS-TW"].short,
+                "2-4", "A: pagat-typical, 3 players", "SD per hand (95% CI)", "ev (tables trained for 2-4, borrowed)"]
+    assert _raw_labels(raw) == raw
+    assert _raw_labels(readable) == []
+    html = '<table><caption>x</caption><tr><th class="col_heading">NS-TW</th><td>SC-2-4</td></tr></table>'
+    assert [m[1] for m in HEADER.findall(html)] == ["x", "NS-TW"]
 
 
 def _independent(name: str) -> dict[str, float]:

@@ -34,6 +34,7 @@ from cpstats.apps.widgets._common import (
 from cpstats.apps.widgets.cache import SEED, ResultCache
 from cpstats.apps.widgets.picker import VariantPicker
 from cpstats.apps.widgets.skill import SkillView
+from cpstats.rules.describe import short_label
 from cpstats.simulation import SimulationResult
 from cpstats.simulation.paired import METRICS, paired_metrics
 from cpstats.simulation.stats import batch_mean_interval, t_value
@@ -311,7 +312,8 @@ class VariantComparer(_App):
 
     def _shown_variants(self) -> list[tuple[str, object]]:
         """(label, variant) of each active picker with a valid variant (the skill section's)."""
-        return [(f"{p.label}: {p.variant}", p.variant) for p in self.active if p.variant is not None]
+        return [(f"{p.label}: {short_label(p.variant)}", p.variant) for p in self.active
+                if p.variant is not None]
 
     def _open_from_reference(self) -> None:
         refs = [self.cache.reference(p.variant, self.strategy.value) if p.variant is not None
