@@ -1,12 +1,14 @@
 """Issue 16.1/16.2: outcome tables per pair of players and per seat (PAR sheet, section 3)."""
 
+import copy
+
 import numpy as np
 import pytest
 
 from cpstats import OptionError
 from cpstats.settlement import settle
 from cpstats.simulation import load_reference, simulate
-from cpstats.simulation.outcomes import PAIR_OUTCOMES, SEAT_OUTCOMES, pair_codes, pair_pays
+from cpstats.simulation.outcomes import PAIR_OUTCOMES, SEAT_OUTCOMES, outcome_keys, pair_codes, pair_pays
 from cpstats.simulation.summary import SUMMARY_FORMAT, settle_block
 
 KW = dict(strategy="greedy", block_deals=1_000)
@@ -120,15 +122,17 @@ def test_rescore_recounts_the_pays_and_keeps_the_outcomes(four):
     assert other.summary["batch_royalty"].sum() > 0 == four.summary["batch_royalty"].sum()
 
 
-def test_old_results_load_but_have_no_outcomes():
-    """Issue 16.1: results saved in summary format 2 (the shipped reference results until
-    `cpstats reference` regenerates them) load and give their other tables; outcomes() says in
-    one line why it cannot."""
+def test_old_results_load_but_have_no_outcomes(tmp_path):
+    """Issue 16.1: a result saved in summary format 2 (before outcome counts were recorded) loads
+    and gives its other tables; outcomes() says in one line why it cannot."""
     ref = load_reference("2-4")
-    assert ref.metadata["summary_format"] < SUMMARY_FORMAT == 3
-    assert len(ref.moments()) == 4
+    assert ref.metadata["summary_format"] == SUMMARY_FORMAT == 3
+    old = copy.copy(ref)
+    old.summary = {k: v for k, v in ref.summary.items() if k not in outcome_keys()}
+    old.metadata = {**ref.metadata, "summary_format": 2}
+    assert len(old.moments()) == 4
     with pytest.raises(OptionError, match="summary format 3") as err:
-        ref.outcomes()
+        old.outcomes()
     assert "\n" not in str(err.value)
 
 

@@ -1092,7 +1092,8 @@ def test_malformed_strings() -> None:
 # -- layout of the rules subpackage (issue 14) ------------------------------------------------
 
 #: The rules modules, lowest first: each may import only those before it.
-RULES_ORDER = ("check", "files", "ids", "schedules", "components", "house", "presets", "text", "variant")
+RULES_ORDER = ("check", "files", "ids", "schedules", "components", "house", "presets", "text", "variant",
+               "describe")
 
 
 def _rules_imports(path) -> set[str]:
