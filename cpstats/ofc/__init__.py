@@ -1,0 +1,41 @@
+"""Open-face Chinese poker (rulebook section 7): its rules, boards, settlement, play and results.
+
+Layer 6 of 7, between the 13-card results (:mod:`cpstats.simulation`) and the apps: it may import
+cards, hands, rules, strategies, settlement and simulation; nothing below imports it. Inside,
+imports point one way:
+
+- ``rules`` (:class:`OfcVariant` and its parts as frozen data, presets, the variant string,
+  :class:`OfcTables`, the lookup arrays every kernel takes);
+- ``_board_kernel`` (njit: a board's ranks and value) <- ``board`` (numpy helpers over arrays of
+  boards, :func:`table_args`);
+- ``settlement`` (boards to nets, OFC-FOUL and OFC-SCORE-1-6, rake) beside ``reference`` (a
+  plain-Python scorer written from the rulebook, for tests);
+- ``_fantasy_kernel`` <- ``fantasyland`` (the exact Fantasyland setter);
+- ``_place_kernel`` <- ``placement`` <- ``play`` (street-by-street strategies, whole hands);
+- ``simulation`` and ``result`` (blocks, seeds, executors, resume, Parquet; result tables and
+  paired comparisons), on top of ``play`` and ``settlement``; ``shipped`` (the stored rollout runs in
+  ``cpstats/data/reference/ofc``, opened by the notebook and the dashboard).
+
+OFC-JOKER (a 54-card deck with jokers) is not supported.
+"""
+
+from cpstats.ofc.board import BoardValues, as_boards, board_ranks, board_values, table_args
+from cpstats.ofc.rules import (OFC_PRESETS, FantasylandRules, OfcDeal, OfcRoyalties, OfcScoring,
+                               OfcTables, OfcVariant, StayRule, get_ofc_preset, parse_ofc_variant,
+                               is_ofc_variant, resolve_ofc_variant)
+from cpstats.ofc.fantasyland import (FantasySetting, estimate_stay_value, fantasyland_table,
+                                     solve_fantasyland)
+from cpstats.ofc.play import OfcHands, play_hands
+from cpstats.ofc.result import OfcResult
+from cpstats.ofc.shipped import (find_ofc_reference, load_ofc_reference, ofc_sensitivity,
+                                 write_ofc_reference)
+from cpstats.ofc.settlement import OfcSettlement, seat_rake, settle_boards, settle_hands
+from cpstats.ofc.simulation import compare_ofc, simulate_ofc
+
+__all__ = ["OfcVariant", "OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRules", "OfcScoring",
+           "OfcTables", "OFC_PRESETS", "get_ofc_preset", "parse_ofc_variant", "resolve_ofc_variant",
+           "table_args", "as_boards", "board_ranks", "board_values", "BoardValues",
+           "OfcSettlement", "settle_boards", "settle_hands", "seat_rake", "is_ofc_variant",
+           "OfcResult", "simulate_ofc", "compare_ofc", "FantasySetting", "solve_fantasyland",
+           "fantasyland_table", "estimate_stay_value", "OfcHands", "play_hands",
+           "load_ofc_reference", "write_ofc_reference", "find_ofc_reference", "ofc_sensitivity"]

@@ -1,0 +1,146 @@
+"""Settle open-face boards (OFC-FOUL, OFC-SCORE-1-6), many hands at once, with per-hand details.
+
+Every pair of players is settled (pairwise among all players, zero-sum before rake): each row
+won pays ``scoring.row``, winning all three pays ``scoring.scoop`` more, and the royalty
+difference is paid on top. A fouled board loses all three rows to every clean board (a scoop)
+and earns no royalty; two fouled boards score 0 between them. Boards are valued by the board
+kernel (:func:`cpstats.ofc.board.board_values`); the pairs are numpy operations over all hands.
+
+Rake (CASINO-MATH, "How cardrooms charge"), reported apart and never taken out of ``net``:
+
+- ``percent`` (the per-point rake): the hand's pot is the points won, the sum of the winning
+  seats' nets; the house takes 0 below ``rake.threshold``, else ``min(percent * pot, cap)``,
+  charged to the winners in proportion to their wins;
+- ``time``: ``rake.amount`` per seat-hour, so each seat pays ``amount / hands_per_hour`` a hand;
+- ``fixed-table``: ``amount`` a hand shared equally by the seats; ``fixed-player``: ``amount``
+  a seat a hand.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from cpstats.errors import CardError
+from cpstats.ofc.board import as_boards, board_values
+from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
+from cpstats.rules.house import Rake, RakeModel
+
+__all__ = ["OfcSettlement", "settle_boards", "settle_hands", "seat_rake"]
+
+
+class OfcSettlement(NamedTuple):
+    """Per-hand results of :func:`settle_hands`; leading shape ``(..., players)``."""
+
+    net: np.ndarray  # int64[..., P]: units won before rake (zero-sum over the seats)
+    fouled: np.ndarray  # bool[..., P]
+    royalty: np.ndarray  # int64[..., P, 3]: front, middle, back royalties (0 on a foul)
+    rows_won: np.ndarray  # int64[..., P]: rows won over all opponents (a foul loses all three)
+    scoops: np.ndarray  # int64[..., P]: opponents scooped (all three rows won)
+    fl_cards: np.ndarray  # int64[..., P]: Fantasyland deal this board earns from a normal hand
+    stays: np.ndarray  # bool[..., P]: whether this board keeps a Fantasyland player there
+    rake: np.ndarray  # float64[..., P]: the house's charge to each seat (see the module)
+
+
+def _pair_points(ranks_i, ranks_j, foul_i, foul_j, row: int, scoop: int):
+    """Row points (royalties apart) of i against j, rows won by each and scoop flags."""
+    win = (ranks_i > ranks_j).sum(axis=-1)
+    lose = (ranks_i < ranks_j).sum(axis=-1)
+    win = np.where(foul_j & ~foul_i, 3, np.where(foul_i, 0, win))
+    lose = np.where(foul_i & ~foul_j, 3, np.where(foul_j, 0, lose))
+    points = row * (win - lose) + scoop * ((win == 3).astype(np.int64) - (lose == 3))
+    return points, win, lose
+
+
+def settle_hands(variant: OfcVariant | str, boards, *, check: bool = True) -> OfcSettlement:
+    """Settle complete boards of shape ``(..., players, 13)``, one row of boards per hand.
+
+    With ``check``, the boards must be complete, valid and no card may appear twice in a hand.
+
+    Examples
+    --------
+    >>> amy = "Qs Qd 2c / 5h 5d 5c 9s Td / Ah Kh Qh Jh 9h"    # QQ 7, trips 2, flush 4
+    >>> bob = "As Kd 3c / 6h 6d 8c 9c Jd / 7s 7d 7c 2s 2d"    # clean, full house 6
+    >>> s = settle_hands("ofc-pineapple", [[amy, bob]])
+    >>> s.net.tolist(), s.royalty.sum(axis=-1).tolist(), s.scoops.tolist()   # 2 rows to 1, 13 - 6
+    ([[8, -8]], [[13, 6]], [[0, 0]])
+    """
+    v = resolve_ofc_variant(variant)
+    arr = _as_table(boards, v, check)
+    vals = board_values(v, arr, check=False)
+    royalty_total = np.where(vals.fouled, 0, vals.royalty.sum(axis=-1))
+    shape = arr.shape[:-1]
+    net = np.zeros(shape, dtype=np.int64)
+    rows_won = np.zeros(shape, dtype=np.int64)
+    scoops = np.zeros(shape, dtype=np.int64)
+    row, scoop = v.scoring.row, v.scoring.scoop
+    for i in range(v.players):
+        for j in range(i + 1, v.players):
+            points, win, lose = _pair_points(vals.ranks[..., i, :], vals.ranks[..., j, :],
+                                             vals.fouled[..., i], vals.fouled[..., j], row, scoop)
+            points = points + royalty_total[..., i] - royalty_total[..., j]
+            net[..., i] += points
+            net[..., j] -= points
+            rows_won[..., i] += win
+            rows_won[..., j] += lose
+            scoops[..., i] += win == 3
+            scoops[..., j] += lose == 3
+    return OfcSettlement(net, vals.fouled, vals.royalty, rows_won, scoops, vals.fl_cards,
+                         vals.stays, seat_rake(v.rake, net))
+
+
+def settle_boards(variant: OfcVariant | str, boards, *, check: bool = True) -> np.ndarray:
+    """``int64[..., players]``: each seat's net units (before rake) for boards of shape
+    ``(..., players, 13)``; :func:`settle_hands` gives the details.
+
+    Examples
+    --------
+    >>> fouled = "Ks Kd 2c / 5h 5d 8s 9s Td / Ah Kh Qh Jh 9h"
+    >>> clean = "2s 3d 4c / 6h 6d 8c 9c Jd / 7s 7d 7c 2h 2d"   # full house: 6
+    >>> settle_boards("ofc-pineapple", [fouled, clean]).tolist()
+    [-12, 12]
+    """
+    return settle_hands(variant, boards, check=check).net
+
+
+def _as_table(boards, v: OfcVariant, check: bool) -> np.ndarray:
+    if isinstance(boards, (list, tuple)) and boards and all(isinstance(b, str) for b in boards):
+        boards = [as_boards(b) for b in boards]
+    elif isinstance(boards, (list, tuple)) and boards and isinstance(boards[0], (list, tuple)):
+        boards = [[as_boards(b) if isinstance(b, str) else b for b in hand] for hand in boards]
+    arr = as_boards(boards, check=check)
+    if arr.ndim < 2 or arr.shape[-2] != v.players:
+        raise CardError(f"boards of shape {arr.shape} are invalid: expected (..., {v.players}, 13)"
+                        f" for players={v.players}")
+    if check:
+        codes = arr.reshape(-1, v.players * 13).astype(np.int64)
+        seen = np.zeros((codes.shape[0], 52), dtype=np.int64)
+        np.add.at(seen, (np.arange(codes.shape[0])[:, None], codes), 1)
+        bad = np.flatnonzero((seen > 1).any(axis=1))
+        if bad.size:
+            card = int(np.flatnonzero(seen[bad[0]] > 1)[0])
+            raise CardError(f"hand {int(bad[0])} holds card code {card} on two boards")
+    return arr
+
+
+def seat_rake(rake: Rake, net: np.ndarray) -> np.ndarray:
+    """``float64[..., players]``: the house's charge to each seat for hands with these nets
+    (the module's conventions: per-point rake on the winners, time rake per seat)."""
+    net = np.asarray(net)
+    players = net.shape[-1]
+    out = np.zeros(net.shape, dtype=np.float64)
+    if rake.model is RakeModel.TIME:
+        out[...] = rake.amount / rake.hands_per_hour
+    elif rake.model is RakeModel.FIXED_PLAYER:
+        out[...] = rake.amount
+    elif rake.model is RakeModel.FIXED_TABLE:
+        out[...] = rake.amount / players
+    elif rake.model is RakeModel.PERCENT:
+        wins = np.maximum(net, 0).astype(np.float64)
+        pot = wins.sum(axis=-1, keepdims=True)
+        cap = math.inf if rake.cap is None else rake.cap
+        total = np.where(pot >= rake.threshold, np.minimum(rake.percent * pot, cap), 0.0)
+        out = np.divide(total * wins, pot, out=np.zeros_like(wins), where=pot > 0)
+    return out
