@@ -1,0 +1,172 @@
+"""Whole open-face hands: a fresh deck each, every player placing street by street.
+
+:func:`play_hands` deals consecutive hands (OFC-DEAL-CLASSIC or OFC-DEAL-PINEAPPLE), seats the
+players in Fantasyland (OFC-FL-ENTRY, OFC-FL-PROGRESSIVE, OFC-FL-STAY-A/B) and carries their
+state from hand to hand. Placement strategies are in :mod:`cpstats.ofc.placement`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+import numpy as np
+
+from cpstats.errors import OptionError
+from cpstats.ofc import _board_kernel as _bk
+from cpstats.ofc import _place_kernel as _pk
+from cpstats.ofc.board import table_args
+from cpstats.ofc.placement import (DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, place_args, set_fantasy,
+                                   strategy_code)
+from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
+
+__all__ = ["OfcHands", "play_hands"]
+
+
+class OfcHands(NamedTuple):
+    """Hands played by :func:`play_hands`."""
+
+    boards: np.ndarray  # int8[hands, players, 13]: front (3), middle (5), back (5)
+    fantasy_cards: np.ndarray  # int64[hands, players]: cards dealt in Fantasyland, 0 = normal
+    next_fantasy: np.ndarray  # int64[players]: Fantasyland cards of the hand after the last
+
+
+def _whole(name: str, value: object, minimum: int) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or value < minimum:
+        raise OptionError(f"{name}={value!r} is invalid: a whole number >= {minimum} is needed")
+    return int(value)
+
+
+def _fantasy_start(variant: OfcVariant, fantasy: Sequence[int] | None) -> np.ndarray:
+    if fantasy is None:
+        return np.zeros(variant.players, dtype=np.int64)
+    values = list(fantasy) if not isinstance(fantasy, (str, bytes)) else [fantasy]
+    if len(values) != variant.players:
+        raise OptionError(f"fantasy={values!r} is invalid: one count per player "
+                          f"({variant.players} players)")
+    for i, n in enumerate(values):
+        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) \
+                or not (n == 0 or 13 <= n <= 17):
+            raise OptionError(f"fantasy[{i}]={n!r} is invalid: 0 (a normal hand) or 13..17 cards")
+    start = np.array(values, dtype=np.int64)
+    used = sum(int(n) if n else variant.cards_per_hand for n in start)
+    if used > 52:
+        raise OptionError(f"fantasy={values!r} is invalid: these hands need {used} cards, the "
+                          "deck has 52")
+    return start
+
+
+def _strategy_codes(variant: OfcVariant, strategies: Sequence[str] | str) -> np.ndarray:
+    names = [strategies] * variant.players if isinstance(strategies, str) else list(strategies)
+    if len(names) != variant.players:
+        raise OptionError(f"strategies={names!r} is invalid: one per player ({variant.players})")
+    return np.array([strategy_code(n, f"strategies[{i}]") for i, n in enumerate(names)],
+                    dtype=np.int64)
+
+
+def _samples(variant: OfcVariant, samples: int | Sequence[int] | None) -> np.ndarray:
+    if samples is None:
+        return np.full(variant.players, DEFAULT_SAMPLES, dtype=np.int64)
+    if isinstance(samples, (list, tuple, np.ndarray)):
+        if len(samples) != variant.players:
+            raise OptionError(f"samples={list(samples)!r} is invalid: one per player "
+                              f"({variant.players}) or one for all")
+        return np.array([_whole(f"samples[{i}]", s, 1) for i, s in enumerate(samples)])
+    return np.full(variant.players, _whole("samples", samples, 1), dtype=np.int64)
+
+
+def play_hands(variant: OfcVariant | str, hands: int, rng: np.random.Generator | int | None = None,
+               *, strategies: Sequence[str] | str = "rollout", fantasy: Sequence[int] | None = None,
+               samples: int | Sequence[int] | None = None, top: int | None = None) -> OfcHands:
+    """Play ``hands`` consecutive hands, each on a freshly shuffled 52-card deck.
+
+    Normal players are dealt street by street in seat order and place face up; each sees every
+    card placed so far, its own deal and its own discards (a Fantasyland player's cards are
+    face down until the showdown, so they count as unseen). A player in Fantasyland is dealt
+    ``fl_cards`` at once, before the streets, and set by the exact solver
+    (:func:`cpstats.ofc.placement.set_fantasy`). After each hand a normal player with a clean
+    board enters with the ``fl_entry_cards`` of its front; a Fantasyland player stays (with
+    ``fl_stay_cards``) when its clean board meets the stay rule.
+
+    Parameters
+    ----------
+    variant
+        An :class:`~cpstats.ofc.rules.OfcVariant` or its string.
+    hands
+        Number of hands (>= 0).
+    rng
+        A numpy Generator or seed: it draws every deck and the seed of each hand's strategies,
+        so the same ``rng`` state gives the same hands.
+    strategies
+        One name per player (or one for all): ``"random"``, ``"greedy"`` or ``"rollout"``.
+    fantasy
+        Fantasyland cards of each player in the first hand (0 = a normal hand); default none.
+    samples, top
+        ``rollout``'s rollouts per surviving option (one for all, or one per player) and the
+        options that enter its successive halving (defaults
+        :data:`~cpstats.ofc.placement.DEFAULT_SAMPLES`, :data:`~cpstats.ofc.placement.DEFAULT_TOP`).
+
+    Examples
+    --------
+    >>> out = play_hands("ofc-pineapple", 2, 7, strategies="random")
+    >>> out.boards.shape, bool((out.boards >= 0).all())
+    ((2, 2, 13), True)
+    """
+    v = resolve_ofc_variant(variant)
+    n = _whole("hands", hands, 0)
+    samples = _samples(v, samples)
+    top = DEFAULT_TOP if top is None else _whole("top", top, 1)
+    state = _fantasy_start(v, fantasy)
+    codes = _strategy_codes(v, strategies)
+    gen = np.random.default_rng(rng)
+    boards = np.empty((n, v.players, 13), dtype=np.int8)
+    fantasy_cards = np.zeros((n, v.players), dtype=np.int64)
+    for h in range(n):
+        fantasy_cards[h] = state
+        deck = gen.permutation(52).astype(np.int8)
+        seed = gen.integers(0, 2**63, dtype=np.int64)
+        boards[h], _ = _play_hand(v, deck, codes, state, samples, top, np.uint64(seed))
+        state = _next_state(v, boards[h], state)
+    return OfcHands(boards, fantasy_cards, state)
+
+
+def _play_hand(v: OfcVariant, deck: np.ndarray, codes: np.ndarray, fantasy: np.ndarray,
+               samples: np.ndarray | int, top: int, seed: np.uint64,
+               hind: int = DEFAULT_HINDSIGHT) -> tuple[np.ndarray, list[np.ndarray]]:
+    """One hand on ``deck``: Fantasyland players take their cards first (seat order), the
+    others then play the streets. ``codes`` may also hold 3, the former ``rollout`` (for
+    comparisons), and ``hind`` is the streets a rollout completes by hindsight. Returns the
+    boards and each player's discards."""
+    boards = np.empty((v.players, 13), dtype=np.int8)
+    discards: list[np.ndarray] = [np.empty(0, dtype=np.int8)] * v.players
+    pos = 0
+    for p in np.flatnonzero(fantasy):
+        board, rest, _ = set_fantasy(deck[pos:pos + fantasy[p]], v)
+        boards[p], discards[p] = board, rest
+        pos += int(fantasy[p])
+    normal = np.flatnonzero(fantasy == 0)
+    if normal.size:
+        deal = np.array(v.cards_dealt, dtype=np.int64)
+        keep = np.array(v.cards_kept, dtype=np.int64)
+        out = np.empty((normal.size, 13), dtype=np.int8)
+        disc = np.empty((normal.size, deal.size), dtype=np.int8)
+        args = place_args(v) if (codes[normal] > 0).any() else place_args(v, with_values=False)
+        budget = np.broadcast_to(np.asarray(samples, dtype=np.int64), (v.players,))[normal]
+        _pk.play_streets_kernel(deck[pos:], codes[normal], deal, keep, budget, top, hind, seed, *args,
+                                out, disc)
+        for i, p in enumerate(normal):
+            boards[p] = out[i]
+            discards[p] = disc[i][disc[i] >= 0]
+    return boards, discards
+
+
+def _next_state(v: OfcVariant, boards: np.ndarray, fantasy: np.ndarray) -> np.ndarray:
+    """Fantasyland cards of each player's next hand (OFC-FL-ENTRY, OFC-FL-STAY-*)."""
+    tables = table_args(v)
+    ranks = np.empty(3, dtype=np.int64)
+    out = np.zeros_like(fantasy)
+    for p in range(v.players):
+        _bk.board_ranks(boards[p], ranks)
+        _, _, fl_cards, stays = _bk.board_value(ranks[0], ranks[1], ranks[2], *tables)
+        out[p] = _bk.next_fantasy(bool(fantasy[p]), fl_cards, stays, tables[9])
+    return out
