@@ -1,0 +1,245 @@
+"""Open-face results: additive per-batch summaries of played hands, and their tables.
+
+A block of hands becomes one dict of arrays (:func:`summarise_hands`), each indexed by batch
+(30 batches of consecutive hands, :func:`cpstats.simulation.summary.batch_of`) and seat, which
+blocks add up (:func:`cpstats.simulation.summary.merge`). Every figure is a ratio of two batch
+sums (fouls per board, royalty units per board, entries per normal hand ...): its estimate is
+the ratio of the totals and its interval Student's t on the batches' linearised ratios
+(``(num_b - r den_b) / mean(den)``, ``batches - 1`` degrees of freedom; CASINO-MATH's batch
+ratios), which carries the dependence between the seats of a hand and between the hands a
+Fantasyland run links; a proportion with fewer than 10 events (or non-events) uses Wilson
+instead (``method`` says which), and a difference of means over fewer than 10 hands on either
+side has no interval (``too few hands``). Paired differences of two runs on the same decks
+(:func:`paired_figures`) use the difference of the linearised ratios batch by batch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from cpstats.ofc.rules import OfcVariant
+from cpstats.ofc.settlement import OfcSettlement
+from cpstats.simulation.stats import (batch_variance_interval, check_confidence, t_value,
+                                      wilson_interval, z_value)
+from cpstats.simulation.summary import net_distribution
+
+__all__ = ["OfcResult", "summarise_hands", "summary_keys", "paired_figures", "ROWS"]
+
+ROWS = ("front", "middle", "back")
+SUMMARY_FORMAT = "ofc-1"
+_FEW = 10
+
+
+def _by_batch(values: np.ndarray, batch: np.ndarray, batches: int) -> np.ndarray:
+    """Sums of ``values`` (N, ...) per batch: (B, ...)."""
+    out = np.zeros((batches, *values.shape[1:]), dtype=np.float64)
+    np.add.at(out, batch, values)
+    return out
+
+
+def summarise_hands(v: OfcVariant, fantasy_cards: np.ndarray, s: OfcSettlement,
+                    batch: np.ndarray, batches: int) -> dict[str, np.ndarray]:
+    """The additive summary of played hands: ``fantasy_cards`` (N, P) from
+    :func:`~cpstats.ofc.play.play_hands`, their settlement ``s`` and each hand's batch."""
+    in_fl = fantasy_cards > 0
+    net = s.net.astype(np.float64)
+    entered = ~in_fl & (s.fl_cards > 0)
+    entry_cards = np.stack([(entered & (s.fl_cards == n)).sum(axis=1) for n in range(13, 18)], 1)
+    values, counts = net_distribution(net)
+    add = lambda x: _by_batch(np.asarray(x, dtype=np.float64), batch, batches)  # noqa: E731
+    return {
+        "hands": np.array(len(batch), dtype=np.int64),
+        "batch_sizes": np.bincount(batch, minlength=batches).astype(np.float64),
+        "batch_net": add(net), "batch_net2": add(net**2),
+        "batch_normal": add(~in_fl), "batch_fl": add(in_fl),
+        "batch_fouls": add(s.fouled), "batch_scoops": add(s.scoops),
+        "batch_royalty": add(s.royalty), "batch_royalty_hits": add(s.royalty > 0),
+        "batch_entries": add(entered), "batch_entry_cards": add(entry_cards),
+        "batch_stays": add(in_fl & s.stays), "batch_net_fl": add(np.where(in_fl, net, 0.0)),
+        "batch_rake": add(s.rake), "batch_gross": add(np.maximum(net, 0).sum(axis=1)),
+        "dist_values": values, "dist_counts": counts,
+    }
+
+
+def summary_keys() -> frozenset[str]:
+    """The keys of a block summary (a stored block holding others belongs to another layout)."""
+    return frozenset({"hands", "batch_sizes", "batch_net", "batch_net2", "batch_normal", "batch_fl",
+                      "batch_fouls", "batch_scoops", "batch_royalty", "batch_royalty_hits",
+                      "batch_entries", "batch_entry_cards", "batch_stays", "batch_net_fl",
+                      "batch_rake", "batch_gross", "dist_values", "dist_counts"})
+
+
+# -- figures as ratios of batch sums ----------------------------------------------------------
+
+Ratio = tuple[np.ndarray, np.ndarray]  # per-batch numerator and denominator (B,)
+
+
+def _seats(x: np.ndarray) -> np.ndarray:
+    return x.sum(axis=1) if x.ndim > 1 else x
+
+
+def _ratios(s: dict, hands_per_hour: float) -> dict[str, tuple[str, Ratio | tuple[Ratio, Ratio]]]:
+    """Every ratio figure: (kind, per-batch sums). ``kind`` is ``p`` for a proportion (Wilson
+    when events are few), ``m`` for a mean, ``d`` for a difference of two means."""
+    boards = _seats(s["batch_normal"] + s["batch_fl"])
+    players = s["batch_net"].shape[1]
+    normal_net = _seats(s["batch_net"] - s["batch_net_fl"])
+    out: dict = {
+        "foul_rate": ("p", (_seats(s["batch_fouls"]), boards)),
+        "scoop_rate": ("p", (_seats(s["batch_scoops"]), boards * (players - 1))),
+        "fl_entry_rate": ("p", (_seats(s["batch_entries"]), _seats(s["batch_normal"]))),
+        "fl_stay_rate": ("p", (_seats(s["batch_stays"]), _seats(s["batch_fl"]))),
+        "fl_share": ("p", (_seats(s["batch_fl"]), boards)),
+        "fl_value": ("d", ((_seats(s["batch_net_fl"]), _seats(s["batch_fl"])),
+                           (normal_net, _seats(s["batch_normal"])))),
+        "royalty": ("m", (s["batch_royalty"].sum(axis=(1, 2)), boards)),
+        "rake_per_hand": ("m", (_seats(s["batch_rake"]), boards)),
+        "rake_per_hour": ("m", (_seats(s["batch_rake"]) * hands_per_hour, boards)),
+        "rake_share": ("m", (_seats(s["batch_rake"]), s["batch_gross"])),
+    }
+    for r, row in enumerate(ROWS):
+        out[f"royalty_rate_{row}"] = ("p", (_seats(s["batch_royalty_hits"][:, :, r]), boards))
+        out[f"royalty_{row}"] = ("m", (_seats(s["batch_royalty"][:, :, r]), boards))
+    for p in range(players):
+        out[f"mean_seat{p}"] = ("m", (s["batch_net"][:, p], s["batch_sizes"]))
+    return out
+
+
+def _linear(num: np.ndarray, den: np.ndarray) -> tuple[float, np.ndarray]:
+    """Ratio of totals and each batch's linearised contribution (its spread is the SE's)."""
+    total = den.sum()
+    est = num.sum() / total if total > 0 else np.nan
+    scale = den.mean() if total > 0 else 1.0
+    return float(est), (num - (0 if np.isnan(est) else est) * den) / scale
+
+
+def _interval(z: np.ndarray, level: float) -> float:
+    k = len(z)
+    return t_value(level, k) * float(z.std(ddof=1)) / np.sqrt(k) if k > 1 else np.nan
+
+
+def _figure(kind: str, sums, level: float) -> tuple[float, float, float, np.ndarray, str]:
+    """(estimate, low, high, linearised batches, method) of one ratio figure."""
+    if kind == "d":
+        (n1, d1), (n2, d2) = sums
+        e1, z1 = _linear(n1, d1)
+        e2, z2 = _linear(n2, d2)
+        est, z = e1 - e2, z1 - z2
+        if min(d1.sum(), d2.sum()) < _FEW:
+            return est, np.nan, np.nan, z, "too few hands"
+    else:
+        est, z = _linear(*sums)
+    half = _interval(z, level)
+    if kind == "p":
+        events, trials = sums[0].sum(), sums[1].sum()
+        if min(events, trials - events) < _FEW:
+            low, high = wilson_interval(events, trials, level)
+            return est, float(low), float(high), z, "wilson"
+    return est, est - half, est + half, z, "batch t"
+
+
+@dataclass
+class OfcResult:
+    """Merged summaries of an OFC simulation, with tables as DataFrames.
+
+    ``metadata`` holds the variant string, strategies, hands, root entropy, block size, burn-in
+    and package versions; ``out`` the run's folder (its Parquet rows are :meth:`hands`).
+    """
+
+    variant: OfcVariant
+    summary: dict
+    metadata: dict
+    out: Path | None = field(default=None)
+
+    @property
+    def hands(self) -> int:
+        return int(self.summary["hands"])
+
+    def figures(self, confidence: float = 0.95, *, precision: float = 1.0,
+                hands_per_hour: float | None = None) -> pd.DataFrame:
+        """Every figure with ``estimate, ci_low, ci_high, method``, one row per figure.
+
+        Rates per board (all seats pooled): ``foul_rate``, ``royalty_rate_<row>`` (boards paid a
+        royalty in the row), ``scoop_rate`` (per player and opponent), ``fl_entry_rate`` (normal
+        hands that enter), ``fl_stay_rate`` (Fantasyland hands that stay), ``fl_share`` (hands
+        played in Fantasyland). Means per board: ``royalty_<row>``, ``royalty``; ``fl_value``:
+        the mean result of a Fantasyland hand less that of a normal hand. Per seat:
+        ``mean_seat<p>``, ``sd_seat<p>`` (batch means on per-batch variances) and
+        ``hands_seat<p>``, the hands after which the interval of the seat's mean is within
+        ``precision`` units, ``(z sd / precision)^2``. House: ``rake_per_hand`` and
+        ``rake_per_hour`` per seat (at ``hands_per_hour``, default the variant's
+        ``rake.hands_per_hour``), ``rake_share`` (rake over the points won).
+        """
+        level = check_confidence(confidence)
+        pace = self.variant.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
+        rows = []
+        for name, (kind, sums) in _ratios(self.summary, pace).items():
+            est, low, high, _, method = _figure(kind, sums, level)
+            rows.append((name, est, low, high, method))
+        rows += self._spread(level, precision)
+        return pd.DataFrame(rows, columns=["metric", "estimate", "ci_low", "ci_high", "method"])
+
+    def _spread(self, level: float, precision: float) -> list[tuple]:
+        s, z, rows = self.summary, z_value(level), []
+        for p in range(s["batch_net"].shape[1]):
+            var, low, high = batch_variance_interval(s["batch_net"][:, p], s["batch_net2"][:, p],
+                                                     s["batch_sizes"], level)
+            sd = np.sqrt([var, low, high])
+            rows.append((f"sd_seat{p}", *map(float, sd), "batch t (variances)"))
+            rows.append((f"hands_seat{p}", *map(float, (z * sd / precision) ** 2),
+                         f"(z sd / {precision:g})^2"))
+        return rows
+
+    def entry_cards(self) -> pd.DataFrame:
+        """Fantasyland entries by cards dealt (13..17): count and share of normal hands."""
+        counts = self.summary["batch_entry_cards"].sum(axis=0)
+        normal = self.summary["batch_normal"].sum()
+        return pd.DataFrame({"cards": np.arange(13, 18), "entries": counts.astype(np.int64),
+                             "rate": counts / normal if normal else np.nan})
+
+    def distribution(self) -> pd.DataFrame:
+        """Net per hand: value and count per seat."""
+        counts = self.summary["dist_counts"]
+        frame = pd.DataFrame(counts, columns=[f"seat{p}" for p in range(counts.shape[1])])
+        frame.insert(0, "net", self.summary["dist_values"])
+        return frame
+
+    def rows(self) -> pd.DataFrame:
+        """The Parquet rows of the run's hands (written with ``out=``), in hand order."""
+        if self.out is None:
+            from cpstats.errors import OptionError
+
+            raise OptionError("this result has no rows: run simulate_ofc with out=DIR")
+        files = sorted(Path(self.out).glob("hands-*.parquet"))
+        return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+
+
+def paired_figures(results: list[OfcResult], labels: list[str], confidence: float = 0.95,
+                   hands_per_hour: float | None = None) -> pd.DataFrame:
+    """Figures of runs on common decks with their difference to the first run: ``diff``,
+    ``diff_ci_low``, ``diff_ci_high`` from Student's t on the per-batch differences of the
+    linearised ratios (the batches of the runs hold the same hands)."""
+    level = check_confidence(confidence)
+    base = _all_linear(results[0], level, hands_per_hour)
+    rows = []
+    for label, r in zip(labels, results):
+        mine = _all_linear(r, level, hands_per_hour)
+        for name, (est, low, high, z, method) in mine.items():
+            diff = dlow = dhigh = np.nan
+            if name in base:
+                diff = est - base[name][0]
+                half = _interval(z - base[name][3], level)
+                dlow, dhigh = diff - half, diff + half
+            rows.append((label, str(r.variant), name, est, low, high, diff, dlow, dhigh, method))
+    return pd.DataFrame(rows, columns=["label", "variant", "metric", "estimate", "ci_low", "ci_high",
+                                       "diff", "diff_ci_low", "diff_ci_high", "method"])
+
+
+def _all_linear(r: OfcResult, level: float, hands_per_hour: float | None) -> dict[str, tuple]:
+    pace = r.variant.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
+    return {name: _figure(kind, sums, level) for name, (kind, sums) in _ratios(r.summary, pace).items()}
+

@@ -1,0 +1,289 @@
+"""Open-face simulation: play hands block by block, settle them, and summarise them.
+
+The machinery is the 13-card runs' (:mod:`cpstats.simulation`): hands are cut into fixed blocks
+(:class:`~cpstats.cards.blocks.BlockPlan`); block i plays from a numpy Generator seeded by
+SeedSequence child i (:func:`~cpstats.cards.blocks.block_seed`), so any executor (None, a
+``concurrent.futures`` pool, a Dask client) gives identical numbers; block summaries are merged
+in block order; with ``out=DIR`` every finished block is written (``block-NNNNNN.npz`` and
+``hands-NNNNNN.parquet``, one row per hand and seat) and a run started again with
+``resume=True`` keeps its finished blocks and redoes blocks of another run
+(:mod:`cpstats.simulation.files`).
+
+Fantasyland carries over from hand to hand within a block. It cannot carry across blocks: blocks
+run in parallel and each must be repeatable alone. Decision: every block starts with nobody in
+Fantasyland and first plays ``burn_in`` hands (default 8) from its own stream that are not
+counted, then the counted hands from the state they leave. A player's Fantasyland state forgets
+its start within a few hands (entry and stay are each well below 1), so 8 hands leave no
+measurable start-up bias; ``burn_in`` is recorded in the metadata and is part of the run's
+identity.
+
+Decks: hand h of block i is the h-th ``permutation(52)`` of the block's Generator after the
+burn-in (``play_hands`` draws a deck and one strategy seed per hand, whatever the variant), so
+two variants run with the same seed play the same decks: :func:`compare_ofc` pairs them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from cpstats.cards.blocks import BlockPlan, block_seed, root_seed
+from cpstats.errors import OptionError
+from cpstats.ofc.play import play_hands
+from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, paired_figures, summarise_hands, summary_keys
+from cpstats.ofc.rules import OfcVariant, parse_ofc_variant, resolve_ofc_variant
+from cpstats.ofc.settlement import settle_hands
+from cpstats.simulation.files import prepare_out, read_block, run_digest, write_block
+from cpstats.simulation.stats import check_confidence
+from cpstats.simulation.summary import batch_count, batch_of, merge
+
+__all__ = ["simulate_ofc", "compare_ofc", "simulate_ofc_text", "BLOCK_HANDS", "BURN_IN"]
+
+BLOCK_HANDS = 512
+BURN_IN = 8
+_NAMES = np.array([r + s for r in "23456789TJQKA" for s in "cdhs"])
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """Everything a worker needs for a block: picklable, no open files."""
+
+    variant: str
+    strategies: tuple[str, ...]
+    entropy: Any
+    spawn_key: tuple
+    block_hands: int
+    burn_in: int
+    hands: int
+    batches: int
+    digest: str
+    out: str | None
+    rows: bool
+    samples: int | None
+    top: int | None
+
+
+def _run_block(spec: _Spec, block: int, size: int) -> dict:
+    """Play, settle and summarise one block; write it (and its rows) to ``spec.out``."""
+    v = parse_ofc_variant(spec.variant)
+    root = np.random.SeedSequence(spec.entropy, spawn_key=spec.spawn_key)
+    gen = np.random.default_rng(block_seed(root, block))
+    options = {"strategies": spec.strategies, "samples": spec.samples, "top": spec.top}
+    start = None
+    if spec.burn_in:
+        start = play_hands(v, spec.burn_in, gen, **options).next_fantasy
+    played = play_hands(v, size, gen, fantasy=start, **options)
+    settled = settle_hands(v, played.boards, check=False)
+    first = block * spec.block_hands
+    batch = batch_of(first, size, spec.hands, spec.batches)
+    summary = summarise_hands(v, played.fantasy_cards, settled, batch, spec.batches)
+    if spec.out is not None:
+        out = Path(spec.out)
+        if spec.rows:
+            tmp = out / f".hands-{block:06d}.parquet"
+            hands_rows(played.boards, played.fantasy_cards, settled, first).to_parquet(tmp, index=False)
+            os.replace(tmp, out / f"hands-{block:06d}.parquet")
+        write_block(out, block, summary, spec.digest)
+    return summary
+
+
+def hands_rows(boards: np.ndarray, fantasy_cards: np.ndarray, s, first: int = 0) -> pd.DataFrame:
+    """One row per hand and seat: the board's rows as text, Fantasyland cards (0 = a normal
+    hand), foul, royalty per row, scoops, Fantasyland earned and stay, net and rake."""
+    n, players = boards.shape[:2]
+    text = _NAMES[boards.reshape(-1, 13).astype(np.int64)]
+    rows = [pd.Series(text[:, a:b].tolist()).str.join(" ") for a, b in ((0, 3), (3, 8), (8, 13))]
+    royalty = s.royalty.reshape(-1, 3)
+    return pd.DataFrame({
+        "hand": np.repeat(np.arange(first, first + n, dtype=np.int64), players),
+        "seat": np.tile(np.arange(players, dtype=np.int8), n),
+        "fantasy_cards": fantasy_cards.reshape(-1).astype(np.int8),
+        "front": rows[0], "middle": rows[1], "back": rows[2],
+        "foul": s.fouled.reshape(-1),
+        "royalty_front": royalty[:, 0].astype(np.int16),
+        "royalty_middle": royalty[:, 1].astype(np.int16),
+        "royalty_back": royalty[:, 2].astype(np.int16),
+        "scoops": s.scoops.reshape(-1).astype(np.int8),
+        "fl_cards": s.fl_cards.reshape(-1).astype(np.int8),
+        "stays": s.stays.reshape(-1),
+        "net": s.net.reshape(-1).astype(np.int32),
+        "rake": s.rake.reshape(-1).astype(np.float32),
+    })
+
+
+def _strategies(v: OfcVariant, strategy: str | Sequence[str]) -> tuple[str, ...]:
+    names = (strategy,) * v.players if isinstance(strategy, str) else tuple(strategy)
+    if len(names) != v.players or not all(isinstance(n, str) for n in names):
+        raise OptionError(f"strategy={strategy!r} is invalid: one strategy name, or one per seat "
+                          f"({v.players} seats)")
+    return names
+
+
+def _whole(name: str, value: object, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise OptionError(f"{name}={value!r} is invalid: a whole number >= {minimum} is needed")
+    return int(value)
+
+
+def _metadata(v: OfcVariant, names, root, hands, block_hands, burn_in, samples, top) -> dict:
+    import numba
+    import scipy
+
+    from cpstats._version import __version__
+
+    budget = "" if samples is None and top is None else f"(samples={samples},top={top})"
+    meta = {"game": "ofc", "variant": str(v), "strategy": "/".join(names) + budget,
+            "deals": int(hands), "entropy": str(root.entropy), "spawn_key": list(root.spawn_key),
+            "block_deals": int(block_hands), "batches": batch_count(hands), "burn_in": burn_in,
+            "dealer": f"numpy default_rng(block child).permutation(52) a hand, burn-in {burn_in}",
+            "summary_format": SUMMARY_FORMAT, "cpstats": __version__, "numpy": np.__version__,
+            "pandas": pd.__version__, "numba": numba.__version__, "scipy": scipy.__version__}
+    meta["run_digest"] = run_digest(meta)
+    return meta
+
+
+def simulate_ofc(variant: OfcVariant | str, hands: int, *, strategy: str | Sequence[str] = "rollout",
+                 rng=None, executor: Executor | None = None, out: str | os.PathLike | None = None,
+                 resume: bool = False, rows: bool = True, block_hands: int = BLOCK_HANDS,
+                 burn_in: int = BURN_IN, samples: int | None = None, top: int | None = None,
+                 progress: bool = False) -> OfcResult:
+    """Play ``hands`` open-face hands under ``variant`` and summarise them.
+
+    Parameters
+    ----------
+    variant
+        An :class:`~cpstats.ofc.rules.OfcVariant`, OFC preset name or variant string.
+    hands
+        Hands to count (burn-in hands apart).
+    strategy
+        ``"random"``, ``"greedy"`` or ``"rollout"`` for every seat, or one name per seat.
+    rng
+        Seed, SeedSequence, Generator or None (as :func:`cpstats.simulate`).
+    executor
+        Any ``concurrent.futures``-style executor (a Dask client's too); None is serial.
+    out, resume, rows
+        Folder for finished blocks and (``rows``) their Parquet rows; ``resume=True`` keeps the
+        finished blocks of this same run and redoes any of another run
+        (``metadata["blocks_redone"]``).
+    block_hands, burn_in
+        Hands per block, and uncounted hands each block plays first (see the module).
+    samples, top
+        The rollout strategy's budget (:func:`~cpstats.ofc.play.play_hands`).
+
+    Examples
+    --------
+    >>> r = simulate_ofc("ofc-pineapple", 200, strategy="random", rng=1, block_hands=100)
+    >>> r.hands, bool(r.figures().set_index("metric").at["foul_rate", "estimate"] > 0.5)
+    (200, True)
+    """
+    v = resolve_ofc_variant(variant)
+    names = _strategies(v, strategy)
+    plan = BlockPlan(hands, _whole("block_hands", block_hands, 1))
+    burn_in = _whole("burn_in", burn_in, 0)
+    root = root_seed(rng)
+    meta = _metadata(v, names, root, hands, block_hands, burn_in, samples, top)
+    out_path = prepare_out(out, meta, resume)
+    spec = _Spec(str(v), names, root.entropy, tuple(root.spawn_key), int(block_hands), burn_in,
+                 int(hands), meta["batches"], meta["run_digest"],
+                 None if out_path is None else str(out_path), bool(rows), samples, top)
+    from tqdm.auto import tqdm
+
+    total, redone = None, 0
+    with tqdm(total=int(hands), unit="hand", disable=not progress, desc=f"playing {v}") as bar:
+        for block, summary, was_redone in _blocks_in_order(spec, plan, executor, out_path, resume):
+            total = merge(total, summary)
+            redone += was_redone
+            bar.update(plan.size(block))
+    meta["blocks_redone"] = redone
+    return OfcResult(v, total, meta, out=out_path)
+
+
+def _blocks_in_order(spec: _Spec, plan: BlockPlan, executor, out_path: Path | None, resume: bool):
+    """Yield (block, summary, redone) in block order; finished blocks of this run are read, and
+    with an executor at most a window of blocks is in flight."""
+
+    def stored(b: int):
+        if out_path is None or not resume:
+            return None, False
+        return read_block(out_path, b, spec.digest, summary_keys())
+
+    def work(b: int):
+        done, redo = stored(b)
+        if done is not None:
+            return done, redo
+        if executor is None:
+            return _run_block(spec, b, plan.size(b)), redo
+        return executor.submit(_run_block, spec, b, plan.size(b)), redo
+
+    window = 4 * (os.cpu_count() or 1) + 8
+    pending: deque = deque()
+    for b in range(plan.blocks):
+        pending.append((b, *work(b)))
+        while len(pending) >= window or (pending and not hasattr(pending[0][1], "result")):
+            yield _finished(pending.popleft())
+    while pending:
+        yield _finished(pending.popleft())
+
+
+def _finished(item):
+    block, job, redo = item
+    return block, (job.result() if hasattr(job, "result") else job), redo
+
+
+def compare_ofc(variants: Sequence[OfcVariant | str], hands: int, *, strategy: str = "rollout",
+                rng=None, executor: Executor | None = None, labels: Sequence[str] | None = None,
+                confidence: float = 0.95, block_hands: int = BLOCK_HANDS, burn_in: int = BURN_IN,
+                samples: int | None = None, top: int | None = None,
+                hands_per_hour: float | None = None) -> pd.DataFrame:
+    """Figures of several OFC variants played on common decks, with paired differences.
+
+    Every variant is played with the same seed, so hand h of every run starts from the same
+    shuffled deck; the per-batch differences of each figure to the first variant give the
+    ``diff`` interval (Student's t, ``batches - 1`` degrees of freedom), far tighter than two
+    independent runs. Returns :func:`~cpstats.ofc.result.paired_figures`' table: ``label``,
+    ``variant``, ``metric``, ``estimate``, ``ci_low``, ``ci_high``, ``diff``, ``diff_ci_low``,
+    ``diff_ci_high``, ``method``.
+    """
+    level = check_confidence(confidence)
+    vs = [resolve_ofc_variant(v) for v in variants]
+    if len(vs) < 2:
+        raise OptionError(f"compare_ofc needs at least two variants, got {len(vs)}")
+    labels = [str(v) for v in vs] if labels is None else [str(x) for x in labels]
+    if len(labels) != len(vs):
+        raise OptionError(f"labels={labels!r} is invalid: one label per variant ({len(vs)})")
+    root = root_seed(rng)
+    results = [simulate_ofc(v, hands, strategy=strategy, rng=root, executor=executor,
+                            block_hands=block_hands, burn_in=burn_in, samples=samples, top=top)
+               for v in vs]
+    return paired_figures(results, labels, level, hands_per_hour)
+
+
+def simulate_ofc_text(args: Any, executor: Executor | None = None) -> str:
+    """What ``cpstats simulate --preset ofc-...`` prints, from its parsed arguments (``preset``,
+    ``deals``, ``strategy``, ``seed``, ``players``, ``out``, ``resume``, ``keep_hands``,
+    ``quiet``, ``format``): a header line and :meth:`OfcResult.figures` as a table, CSV or JSON.
+
+    Decision: the CLI's default strategy ``ev`` (the 13-card game's strong setter) means the
+    strong OFC strategy, ``rollout``; Parquet rows are written to ``--out`` with ``--keep-hands``.
+    """
+    v = resolve_ofc_variant(args.preset)
+    if getattr(args, "players", None) is not None and args.players != v.players:
+        v = v.replace(players=args.players)
+    strategy = "rollout" if args.strategy == "ev" else args.strategy
+    result = simulate_ofc(v, args.deals, strategy=strategy, rng=args.seed, executor=executor,
+                          out=args.out, resume=args.resume, rows=bool(args.keep_hands),
+                          progress=not args.quiet)
+    figures = result.figures()
+    if args.format == "json":
+        return figures.to_json(orient="records", indent=2)
+    if args.format == "csv":
+        return figures.to_csv(index=False)
+    head = f"{result.variant}: {result.hands:,} hands, strategy {result.metadata['strategy']}"
+    return head + "\n\n" + figures.to_string(index=False, float_format=lambda x: f"{x:.4g}")

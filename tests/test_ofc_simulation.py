@@ -1,0 +1,213 @@
+"""OFC simulation and results (issue 17.4): blocks and seeds, executors, resume, Parquet rows,
+Fantasyland carried within a block, figures with intervals, paired comparisons."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from cpstats.cards.blocks import block_seed, root_seed
+from cpstats.errors import OptionError
+from cpstats.hands.setting import parse_setting
+from cpstats.ofc import _board_kernel as bk
+from cpstats.ofc import simulation as sim
+from cpstats.ofc.board import table_args
+from cpstats.ofc.play import OfcHands, play_hands
+from cpstats.ofc.rules import get_ofc_preset
+from cpstats.ofc.settlement import settle_hands
+from cpstats.ofc.simulation import compare_ofc, simulate_ofc
+
+KW = {"strategy": "random", "block_hands": 150}
+
+
+def same(a, b):
+    assert a.summary.keys() == b.summary.keys()
+    for key in a.summary:
+        np.testing.assert_array_equal(a.summary[key], b.summary[key], err_msg=key)
+
+
+def fig(result, metric, column="estimate"):
+    return float(result.figures().set_index("metric").at[metric, column])
+
+
+def test_blocks_replay_from_their_seed_child():
+    """Block i plays from SeedSequence child i after the burn-in: the run's foul count and nets
+    equal play_hands driven by the same children."""
+    r = simulate_ofc("ofc-pineapple", 400, rng=11, burn_in=3, **KW)
+    root = root_seed(11)
+    fouls = net = 0
+    for block, size in enumerate((150, 150, 100)):
+        gen = np.random.default_rng(block_seed(root, block))
+        start = play_hands("ofc-pineapple", 3, gen, strategies="random").next_fantasy
+        played = play_hands("ofc-pineapple", size, gen, strategies="random", fantasy=start)
+        s = settle_hands("ofc-pineapple", played.boards)
+        fouls += s.fouled.sum()
+        net += s.net[:, 0].sum()
+    assert r.summary["batch_fouls"].sum() == fouls and r.summary["batch_net"][:, 0].sum() == net
+    assert r.hands == 400 and r.metadata["burn_in"] == 3
+
+
+def test_executors_give_identical_numbers():
+    """None, a thread pool and the run split into different windows give the same summaries."""
+    serial = simulate_ofc("ofc-pineapple", 500, rng=7, **KW)
+    with ThreadPoolExecutor(2) as pool:
+        pooled = simulate_ofc("ofc-pineapple", 500, rng=7, executor=pool, **KW)
+    same(serial, pooled)
+
+
+def test_dask_executor_matches_serial():
+    """A Dask client's executor gives the serial numbers."""
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        result = simulate_ofc("ofc-pineapple", 450, rng=21, executor=client.get_executor(), **KW)
+    same(result, simulate_ofc("ofc-pineapple", 450, rng=21, **KW))
+
+
+def test_resume_keeps_finished_blocks_and_redoes_foreign_ones(tmp_path):
+    """A resumed run equals an uninterrupted one; a block of another run is done again; a
+    folder of another run is refused without resume."""
+    full = simulate_ofc("ofc-pineapple", 450, rng=5, out=tmp_path / "a", **KW)
+    (tmp_path / "a" / "block-000001.npz").unlink()
+    resumed = simulate_ofc("ofc-pineapple", 450, rng=5, out=tmp_path / "a", resume=True, **KW)
+    same(full, resumed)
+    assert resumed.metadata["blocks_redone"] == 0
+    simulate_ofc("ofc-pineapple", 450, rng=6, out=tmp_path / "b", **KW)
+    foreign = (tmp_path / "b" / "block-000002.npz").read_bytes()
+    (tmp_path / "a" / "block-000002.npz").write_bytes(foreign)
+    again = simulate_ofc("ofc-pineapple", 450, rng=5, out=tmp_path / "a", resume=True, **KW)
+    same(full, again)
+    assert again.metadata["blocks_redone"] == 1
+    with pytest.raises(OptionError, match="holds blocks of another run"):
+        simulate_ofc("ofc-pineapple", 450, rng=5, out=tmp_path / "b", **KW)
+    with pytest.raises(OptionError, match="differs in entropy"):
+        simulate_ofc("ofc-pineapple", 450, rng=9, out=tmp_path / "b", resume=True, **KW)
+
+
+def test_parquet_rows_agree_with_the_summary(tmp_path):
+    """Rows (one a hand and seat) add up to the summary; the first blocks of a longer run are
+    the shorter run's hands."""
+    r = simulate_ofc("ofc-pineapple", 300, rng=3, out=tmp_path / "a", **KW)
+    rows = r.rows()
+    assert len(rows) == 600 and rows["hand"].tolist()[::2] == list(range(300))
+    assert rows["foul"].sum() == r.summary["batch_fouls"].sum()
+    assert rows.groupby("seat")["net"].sum().tolist() == r.summary["batch_net"].sum(axis=0).tolist()
+    longer = simulate_ofc("ofc-pineapple", 450, rng=3, out=tmp_path / "b", **KW).rows()
+    assert longer.iloc[:600].equals(rows)
+
+
+def test_symmetric_seats_mean_within_five_standard_errors():
+    """Random against random: each seat's mean is 0 in expectation; the estimate lies within
+    5 SE (SE from the batch interval: half-width / t(29) at 95%) and the seats sum to 0."""
+    r = simulate_ofc("ofc-pineapple", 1500, rng=13, **KW)
+    f = r.figures().set_index("metric")
+    half = (f.at["mean_seat0", "ci_high"] - f.at["mean_seat0", "ci_low"]) / 2
+    se = half / 2.045
+    assert abs(f.at["mean_seat0", "estimate"]) < 5 * se
+    assert f.at["mean_seat0", "estimate"] == pytest.approx(-f.at["mean_seat1", "estimate"])
+    assert 0.55 < f.at["foul_rate", "estimate"] < 0.8  # random placement fouls most boards
+    assert f.at["sd_seat0", "ci_low"] < f.at["sd_seat0", "estimate"] < f.at["sd_seat0", "ci_high"]
+
+
+# A stand-in for play_hands (this file only): seat 0 always sets a clean QQ board (no stay),
+# seat 1 always fouls, so seat 0 alternates normal / Fantasyland and every figure is exact.
+QQ = parse_setting("Qs Qd 2c / 5h 5d 5c 9s Td / Ah Kh Qh Jh 9h").astype(np.int8)
+FOUL = parse_setting("Ks Kc 2d / 6h 6d 8s 9c Tc / As Ad 7c Jc 3s").astype(np.int8)
+
+
+def _stand_in(variant, hands, rng, *, strategies, fantasy=None, samples=None, top=None):
+    v = get_ofc_preset("ofc-pineapple") if isinstance(variant, str) else variant
+    tables = table_args(v)
+    state = np.zeros(2, dtype=np.int64) if fantasy is None else np.array(fantasy)
+    boards = np.empty((hands, 2, 13), dtype=np.int8)
+    cards = np.zeros((hands, 2), dtype=np.int64)
+    ranks = np.empty(3, dtype=np.int64)
+    for h in range(hands):
+        rng.permutation(52)
+        cards[h] = state
+        boards[h] = QQ, FOUL
+        for p in range(2):
+            bk.board_ranks(boards[h, p], ranks)
+            _, _, fl, stays = bk.board_value(*ranks, *tables)
+            state[p] = bk.next_fantasy(bool(state[p]), fl, stays, tables[9])
+    return OfcHands(boards, cards, state)
+
+
+def test_fantasyland_figures_with_a_stand_in_player(monkeypatch):
+    """Fantasyland carries from hand to hand within a block (after an even burn-in seat 0 starts
+    normal): entry 1/3 of normal hands, a quarter of boards in Fantasyland, no stays, and the
+    value of Fantasyland 4/3 of seat 0's result (pooled normal hands include seat 1's losses)."""
+    monkeypatch.setattr(sim, "play_hands", _stand_in)
+    r = simulate_ofc("ofc-pineapple", 600, rng=1, strategy="random", block_hands=200, burn_in=8)
+    settled = settle_hands("ofc-pineapple", np.array([QQ, FOUL]))
+    x = int(settled.net[0])
+    assert x == 6 + 13  # three rows, a scoop, royalties 7 + 2 + 4
+    assert fig(r, "fl_entry_rate") == pytest.approx(1 / 3)
+    assert fig(r, "fl_share") == pytest.approx(0.25)
+    assert fig(r, "fl_stay_rate") == 0
+    assert fig(r, "fl_value") == pytest.approx(4 * x / 3)
+    assert fig(r, "foul_rate") == 0.5 and fig(r, "royalty") == pytest.approx(13 / 2)
+    assert r.entry_cards().set_index("cards").at[14, "entries"] == 300
+
+
+def test_rake_burden(monkeypatch):
+    """Time rake 6 a seat-hour at 30 hands an hour: 0.2 a seat a hand, 6 an hour; per-point
+    rake 5% capped at 0.5: seat 0 wins 19 points a hand, so 0.5 a hand on 2 seats."""
+    monkeypatch.setattr(sim, "play_hands", _stand_in)
+    v = get_ofc_preset("ofc-pineapple").replace(rake="time", rake__amount=6)
+    r = simulate_ofc(v, 60, rng=1, strategy="random", block_hands=60)
+    assert fig(r, "rake_per_hand") == pytest.approx(0.2) and fig(r, "rake_per_hour") == pytest.approx(6)
+    v = get_ofc_preset("ofc-pineapple").replace(rake="percent", rake__percent=0.05, rake__cap=0.5)
+    r = simulate_ofc(v, 60, rng=1, strategy="random", block_hands=60)
+    assert fig(r, "rake_per_hand") == pytest.approx(0.25)
+    assert fig(r, "rake_share") == pytest.approx(0.5 / 19)
+
+
+def test_compare_pairs_variants_on_common_decks():
+    """The same variant twice differs by exactly 0 with a zero-width interval (common decks);
+    progressive Fantasyland against plain Pineapple shares the hands' first decks."""
+    df = compare_ofc(["ofc-pineapple", "ofc-pineapple(name=copy)"], 300, rng=4, **KW)
+    two = df[df["label"] == "ofc-pineapple(name=copy)"].set_index("metric")
+    assert two["diff"].notna().sum() > 15 and (two["diff"].dropna().abs() < 1e-12).all()
+    assert (two.loc["foul_rate", ["diff_ci_low", "diff_ci_high"]].abs() < 1e-12).all()
+    df = compare_ofc(["ofc-pineapple", "ofc-pineapple-progressive"], 300, rng=4,
+                     labels=["plain", "progressive"], **KW)
+    assert set(df["label"]) == {"plain", "progressive"}
+    row = df[(df["label"] == "progressive") & (df["metric"] == "foul_rate")].iloc[0]
+    assert row["diff_ci_low"] <= row["diff"] <= row["diff_ci_high"]
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"hands": 0}, r"deals=0 is invalid"),
+    ({"strategy": ("random",)}, r"one strategy name, or one per seat \(2 seats\)"),
+    ({"block_hands": 0}, r"block_hands=0 is invalid"),
+    ({"burn_in": -1}, r"burn_in=-1 is invalid"),
+    ({"variant": "ofc-pineapple(players=5)"}, r"players=5 is invalid"),
+])
+def test_bad_arguments(kwargs, message):
+    """Bad arguments are one OptionError line."""
+    args = {"variant": "ofc-pineapple", "hands": 10, "strategy": "random", **kwargs}
+    with pytest.raises(OptionError, match=message):
+        simulate_ofc(args.pop("variant"), args.pop("hands"), **args)
+    with pytest.raises(OptionError, match="at least two variants"):
+        compare_ofc(["ofc-pineapple"], 10)
+
+
+def test_cli_text_for_an_ofc_preset(tmp_path):
+    """What 'cpstats simulate --preset ofc-pineapple' prints: a header and the figures; ev (the
+    CLI default) means rollout, so the test passes random explicitly; rows with --keep-hands."""
+    import argparse
+    import json
+
+    from cpstats.ofc import is_ofc_variant
+
+    args = argparse.Namespace(preset="ofc-pineapple", deals=200, strategy="random", seed=2,
+                              players=None, out=str(tmp_path), resume=False, keep_hands=True,
+                              quiet=True, format="table")
+    text = sim.simulate_ofc_text(args)
+    assert text.startswith("ofc-pineapple: 200 hands, strategy random/random") and "foul_rate" in text
+    assert list(tmp_path.glob("hands-*.parquet"))
+    args.format, args.out, args.players = "json", None, 3
+    records = json.loads(sim.simulate_ofc_text(args))
+    assert "mean_seat2" in {r["metric"] for r in records}
+    assert is_ofc_variant("OFC-classic") and not is_ofc_variant("1-6")
