@@ -12,7 +12,8 @@ simulating again, and each app opens at once from the shipped reference results
 One module per app, each with its decisions in its docstring: ``picker`` (:class:`VariantPicker`),
 ``comparer`` (:func:`comparison_table`, :class:`VariantComparer`), ``rake`` (:func:`rake_figures`,
 :class:`RakeExplorer`), ``skill`` (:func:`skill_table`, :class:`SkillView`), ``sweep``
-(:class:`SweepView`, one rule parameter over a range); ``cache`` runs and
+(:class:`SweepView`, one rule parameter over a range), ``open_face`` (:class:`OpenFaceApp`, the
+open-face game); ``cache`` runs and
 keeps the simulations (:class:`ResultCache`, the seed and block size), ``_common`` holds what the
 apps share (strategy labels, messages, tables, charts, the app frame).
 """
@@ -25,7 +26,8 @@ from cpstats.apps.widgets.picker import VariantPicker
 from cpstats.apps.widgets.rake import RakeExplorer, rake_figures
 from cpstats.apps.widgets.skill import SkillView, skill_table
 from cpstats.apps.widgets.sweep import SweepView
+from cpstats.apps.widgets.open_face import OpenFaceApp
 
 __all__ = ["ResultCache", "VariantPicker", "VariantComparer", "RakeExplorer", "comparison_table",
-           "rake_figures", "SkillView", "SweepView", "skill_table", "SEED", "WIDGET_BLOCK_DEALS",
+           "rake_figures", "SkillView", "SweepView", "OpenFaceApp", "skill_table", "SEED", "WIDGET_BLOCK_DEALS",
            "DEFAULT_STRATEGY", "DEAL_CHOICES", "STRATEGY_LABELS", "setter_text", "runs_text"]

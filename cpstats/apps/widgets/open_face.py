@@ -1,0 +1,274 @@
+"""Open-face Chinese poker in the dashboard: :class:`OpenFaceApp` plays an OFC preset with the
+options a designer changes and shows its figures with 95% intervals and a chart.
+
+- Decision: the app opens on the shipped run of the preset (``rollout``,
+  :mod:`cpstats.ofc.shipped`), and whenever the choice plays the rules and strategy of a shipped
+  run it shows that run, charged the chosen rake (rake never moves play); any other choice is
+  played live, seed :data:`~cpstats.apps.widgets.cache.SEED`, in blocks of
+  :data:`OFC_BLOCK_HANDS` hands so the progress bar moves. Live results are kept by
+  (variant string, hands, strategy).
+- Decision: ``rollout`` is the strategy of every figure that describes a game (good play);
+  ``greedy`` and ``random`` are offered as baselines and named so wherever their figures appear.
+- Decision: picking Fantasyland cards other than the preset's sets the cards dealt on a stay to
+  those of a QQ entry (progressive Pineapple deals its entry size, 14, on a stay).
+- Decision: one royalty entry is edited at a time (any key of the royalty table); the others
+  stay the preset's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as W
+import matplotlib.pyplot as plt
+
+from cpstats.apps.ofc_charts import METRIC_LABELS, ofc_figures_table, plot_ofc_figures
+from cpstats.apps.widgets._common import (ExportBar, _App, _message, _running, _show_figure,
+                                          _table_html, page_style)
+from cpstats.apps.widgets.cache import SEED, _InlineExecutor
+from cpstats.errors import OptionError
+from cpstats.ofc.rules import KEYS, OFC_PRESETS, OfcVariant, get_ofc_preset
+from cpstats.ofc.shipped import find_ofc_reference
+from cpstats.ofc.simulation import simulate_ofc
+from cpstats.rules.house import Rake, RakeModel
+
+__all__ = ["OpenFaceApp", "short_ofc_label", "OFC_STRATEGY_LABELS", "OFC_HAND_CHOICES", "OFC_BLOCK_HANDS",
+           "FANTASY_CHOICES", "ROYALTY_KEYS", "ofc_variant"]
+
+#: What each placement strategy is, as the app names it.
+OFC_STRATEGY_LABELS = {"rollout": "rollout (good play)", "greedy": "greedy (baseline: a weak field)",
+                       "random": "random (baseline: no skill)"}
+OFC_HAND_CHOICES = (100, 200, 500, 1_000, 2_000, 5_000, 10_000)
+OFC_BLOCK_HANDS = 100
+#: Fantasyland deals offered: label -> cards for QQ/KK/AA/trips ("" = the preset's).
+FANTASY_CHOICES = {"the preset's": "", "13 cards (classic)": "13/13/13/13",
+                   "14 cards (Pineapple)": "14/14/14/14",
+                   "14/15/16/17 (progressive)": "14/15/16/17", "no Fantasyland": "0/0/0/0"}
+ROYALTY_KEYS = tuple(k.name for k in KEYS if k.name.startswith("royalties."))
+
+
+def _label(strategy: str) -> str:
+    return OFC_STRATEGY_LABELS.get(strategy, strategy)
+
+
+def short_ofc_label(variant: OfcVariant) -> str:
+    """A variant in words for titles: the preset, then its changed options as ``key value``
+    (``ofc-pineapple: fantasyland.stay A, players 3``), never the raw variant string."""
+    text = str(variant)
+    name, _, body = text.partition("(")
+    changes = [item.replace("=", " ") for item in body.rstrip(")").split(",") if item]
+    return name + (": " + ", ".join(changes) if changes else "")
+
+
+def ofc_variant(preset: str, *, players: int | None = None, fantasy: str = "", stay: str | None = None,
+                royalty: tuple[str, int] | None = None, rake: Rake | None = None) -> OfcVariant:
+    """The variant the app's controls describe: ``preset`` with ``players``, Fantasyland cards
+    (``fantasy``, ``"14/15/16/17"``; ``""`` the preset's), the ``stay`` rule (A, B, none), one
+    royalty entry (``(key, amount)``) and the ``rake``; invalid choices raise ``OptionError``."""
+    v = get_ofc_preset(preset)
+    over: dict[str, Any] = {}
+    if players is not None and players != v.players:
+        over["players"] = players
+    if fantasy:
+        over["fantasyland.cards"] = fantasy
+        qq = int(fantasy.split("/")[0])
+        if qq and qq != v.fantasyland.stay_cards:
+            over["fantasyland.stay_cards"] = qq
+    if stay is not None and stay != v.fantasyland.stay.value:
+        over["fantasyland.stay"] = stay
+    if royalty is not None:
+        key, amount = royalty
+        if key not in ROYALTY_KEYS:
+            raise OptionError(f"royalty={key!r} is invalid: a key of the royalty table, e.g. "
+                              "royalties.front.QQ")
+        over[key] = amount
+    v = v.replace(**{k.replace(".", "__"): x for k, x in over.items()}) if over else v
+    return v if rake is None else dataclasses.replace(v, rake=rake)
+
+
+def _royalty_value(v: OfcVariant, key: str) -> int:
+    return int(next(k for k in KEYS if k.name == key).read(v.to_dict()))
+
+
+class OpenFaceApp(_App):
+    """An OFC preset with its options, played by a placement strategy, with its figures.
+
+    Parameters
+    ----------
+    preset
+        The OFC preset to open on.
+    hands, strategy
+        Hands of a live run and the placement strategy (``rollout``; ``greedy`` and ``random``
+        are baselines).
+
+    Attributes
+    ----------
+    result
+        The ``OfcResult`` on show; ``source`` says where it came from.
+    table
+        Its figures (:func:`~cpstats.apps.ofc_charts.ofc_figures_table`).
+    figure
+        The chart on show.
+    """
+
+    def __init__(self, preset: str = "ofc-pineapple", *, hands: int = 200,
+                 strategy: str = "rollout") -> None:
+        self.result = self.table = self.figure = None
+        self.source = ""
+        self.runs: dict[tuple[str, int, str], Any] = {}
+        style, wide = {"description_width": "150px"}, W.Layout(width="340px")
+        box = lambda cls, **kw: cls(style=style, layout=wide, **kw)  # noqa: E731
+        self.preset = box(W.Dropdown, options=tuple(OFC_PRESETS), value=preset, description="preset")
+        self.players = box(W.Dropdown, options=(2, 3), value=2, description="players")
+        self.fantasy = box(W.Dropdown, options=tuple(FANTASY_CHOICES), value="the preset's",
+                           description="Fantasyland cards")
+        self.stay = box(W.Dropdown, options=("A", "B", "none"), value="B", description="stay rule")
+        self.royalty_key = box(W.Dropdown, options=ROYALTY_KEYS, value="royalties.front.QQ",
+                               description="royalty entry")
+        self.royalty_amount = box(W.BoundedIntText, min=0, max=1000, value=7,
+                                  description="amount (units)")
+        self.rake_model = box(W.Dropdown, options=[("none", "none"), ("time, per seat-hour", "time"),
+                                                   ("per point won", "percent")],
+                              value="none", description="rake")
+        self.rake_amount = box(W.BoundedFloatText, min=0, max=1000, step=0.5, value=6.0,
+                               description="time rake (units/seat-hour)")
+        self.rake_percent = box(W.BoundedFloatText, min=0, max=1, step=0.01, value=0.05,
+                                description="per-point rake (share)")
+        self.rake_cap = box(W.BoundedFloatText, min=0, max=1000, step=0.5, value=0.0,
+                            description="cap a hand (units, 0 none)")
+        self.hands_per_hour = box(W.BoundedIntText, min=1, max=500, value=60,
+                                  description="hands per hour")
+        self.hands = box(W.Dropdown, options=[(f"{h:,}", h) for h in sorted({*OFC_HAND_CHOICES, hands})],
+                         value=hands, description="hands (live run)")
+        self.strategy = box(W.Dropdown, options=[(t, k) for k, t in OFC_STRATEGY_LABELS.items()],
+                            value=strategy, description="strategy")
+        self.run_button = W.Button(description="Run", button_style="primary", icon="play")
+        self.progress = W.IntProgress(value=0, min=0, max=1, description="progress", bar_style="info")
+        self.status, self.table_html, self.output = W.HTML(), W.HTML(), W.Output()
+        #: Downloads of the chart (PNG, SVG, PDF) and of the table (CSV).
+        self.export = ExportBar("open-face")
+        game = W.VBox([W.HTML("<b>Game</b>"), self.preset, self.players, self.fantasy, self.stay,
+                       self.royalty_key, self.royalty_amount])
+        house = W.VBox([W.HTML("<b>House charge</b>"), self.rake_model, self.rake_amount,
+                        self.rake_percent, self.rake_cap, self.hands_per_hour])
+        play = W.VBox([W.HTML("<b>Play</b>"), self.strategy, self.hands, self.run_button])
+        self.widget = W.VBox([W.HBox([game, house, play]), W.HBox([self.progress, self.status]),
+                              self.table_html, self.output, self.export.widget, page_style()])
+        self._quiet = False
+        self.preset.observe(self._preset_changed, names="value")
+        self.royalty_key.observe(self._royalty_key_changed, names="value")
+        for control in (self.players, self.fantasy, self.stay, self.royalty_amount, self.rake_model,
+                        self.rake_amount, self.rake_percent, self.rake_cap, self.hands_per_hour,
+                        self.hands, self.strategy):
+            control.observe(lambda _: self.find(), names="value")
+        self.run_button.on_click(lambda _: self.run())
+        self._preset_changed()
+
+    # -- the choice ------------------------------------------------------------------------
+
+    def rake(self) -> Rake:
+        """The house charge the controls describe; the hands per hour turn any rake into a rate
+        per seat-hour (a time rake also charges by them)."""
+        model = RakeModel(self.rake_model.value)
+        if model is RakeModel.TIME:
+            return Rake(model=model, amount=float(self.rake_amount.value),
+                        hands_per_hour=float(self.hands_per_hour.value))
+        if model is RakeModel.PERCENT:
+            cap = float(self.rake_cap.value) or None
+            return Rake(model=model, percent=float(self.rake_percent.value), cap=cap)
+        return Rake()
+
+    def variant(self) -> OfcVariant:
+        """The variant the controls describe (:func:`ofc_variant`)."""
+        return ofc_variant(self.preset.value, players=self.players.value,
+                           fantasy=FANTASY_CHOICES[self.fantasy.value], stay=self.stay.value,
+                           royalty=(self.royalty_key.value, int(self.royalty_amount.value)),
+                           rake=self.rake())
+
+    def _preset_changed(self, _change: dict | None = None) -> None:
+        v = get_ofc_preset(self.preset.value)
+        self._quiet = True
+        self.players.options = (2, 3, 4) if v.deal.value == "classic" else (2, 3)
+        self.players.value = v.players
+        self.fantasy.value = "the preset's"
+        self.stay.value = v.fantasyland.stay.value
+        self.royalty_amount.value = _royalty_value(v, self.royalty_key.value)
+        self._quiet = False
+        self.find()
+
+    def _royalty_key_changed(self, _change: dict) -> None:
+        self._quiet = True
+        self.royalty_amount.value = _royalty_value(get_ofc_preset(self.preset.value),
+                                                   self.royalty_key.value)
+        self._quiet = False
+        self.find()
+
+    # -- results ---------------------------------------------------------------------------
+
+    def find(self) -> bool:
+        """Show the choice from a shipped run or an earlier live run (True), or say to click Run."""
+        if self._quiet:
+            return False
+        try:
+            v = self.variant()
+        except OptionError as err:
+            self.run_button.disabled = True
+            self.status.value = _message("error", f"not a valid game: {err}")
+            return False
+        self.run_button.disabled = False
+        strategy = self.strategy.value
+        live = self.runs.get((str(v), int(self.hands.value), strategy))
+        found = live or find_ofc_reference(v, strategy)
+        if found is None:
+            self.status.value = _message("stale", f"{v}, {_label(strategy)}: no shipped run plays "
+                                                  f"these rules; click Run ({self.hands.value:,} hands)")
+            return False
+        self._show(found, "live run" if live is not None else "shipped run (cpstats/data/reference/ofc)")
+        return True
+
+    def run(self) -> None:
+        """Play the choice live (a refusal is one line in the status)."""
+        self.run_button.disabled = True
+        try:
+            v, hands, strategy = self.variant(), int(self.hands.value), self.strategy.value
+            self.progress.max, self.progress.value, self.progress.bar_style = hands, 0, "info"
+            self.status.value = _running(f"playing {hands:,} hands of {v}, {_label(strategy)}")
+            result = simulate_ofc(v, hands, strategy=strategy, rng=SEED, block_hands=OFC_BLOCK_HANDS,
+                                  executor=_InlineExecutor(self._advance))
+            self.runs[(str(v), hands, strategy)] = result
+            self.progress.bar_style = "success"
+            self._show(result, "live run")
+        except OptionError as err:
+            self.progress.bar_style = "danger"
+            self.status.value = _message("error", str(err))
+        except Exception as err:  # shown in the app, never a dead output
+            self._failed(err)
+        finally:
+            self.run_button.disabled = False
+
+    def _show(self, result, source: str) -> None:
+        self.result, self.source = result, source
+        strategy = result.metadata.get("strategy", "").split("/")[0]
+        said = f"{result.variant}: {result.hands:,} hands, {_label(strategy)}, seed " \
+               f"{result.metadata.get('entropy')}; {source}"
+        self.status.value = _message("ok", said)
+        self.table = ofc_figures_table(result, hands_per_hour=float(self.hands_per_hour.value))
+        formats = {label: fmt for label, fmt in METRIC_LABELS.values()}
+        shown = self.table.rename(columns={"ci_low": "95% CI low", "ci_high": "95% CI high"})
+        self.table_html.value = _table_html(shown, formats, "cpstats-ofc")
+        label = short_ofc_label(result.variant)
+        self.figure = plot_ofc_figures({label: result},
+                                       title=f"{label}; {result.hands:,} hands, {_label(strategy)}")
+        _show_figure(self.output, self.figure)
+        self.export.show(self.figure, self.table)
+
+    def export_files(self, folder: str | os.PathLike) -> list[Path]:
+        """Write the table as CSV and the chart as PNG, SVG and PDF into ``folder``."""
+        if self.result is None:
+            raise OptionError("nothing to export: click Run first")
+        paths = self.export.save(folder)
+        plt.close("all")
+        return paths

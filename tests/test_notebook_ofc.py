@@ -1,0 +1,125 @@
+"""Notebook 06 (open face, issue 17.5) runs quickly and every number its sentences cite is the
+package's own, recomputed here from the shipped runs; its verdicts follow their intervals.
+
+The notebook is executed once per session by tests/test_notebook_claims.py's runner (shared, so
+the two files do not run it twice); that file also checks the claims' form (no typed numbers,
+intervals that support each sentence, stored outputs fresh).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("nbclient")
+import test_notebook_claims as claims_checks  # noqa: E402
+from test_notebook_claims import _execute, _figures  # noqa: E402
+
+from cpstats.ofc.shipped import (OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS, SENSITIVITY_RUNS,  # noqa: E402
+                                 load_ofc_reference, ofc_sensitivity)
+from cpstats.ofc.result import paired_figures  # noqa: E402
+from cpstats.rules.house import Rake  # noqa: E402
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "06_open_face.ipynb"
+pytestmark = pytest.mark.skipif(
+    not all((OFC_REFERENCE_DIR / f"{k}.npz").exists() for k in OFC_REFERENCE_RUNS),
+    reason="no shipped OFC runs (cpstats.ofc.shipped.write_ofc_reference)")
+
+
+@pytest.fixture(scope="module")
+def run():
+    nb, claims, seconds = _execute(NOTEBOOK)
+    params: dict = {}
+    exec(nb.cells[1].source, params)  # the notebook's parameters cell
+    return nb, claims, seconds, params
+
+
+def _expected(params: dict) -> dict[str, tuple[float, float, float]]:
+    """(estimate, low, high) of every cited figure, from the package and the shipped runs."""
+    pace = params["HANDS_PER_HOUR"]
+    names = {"c": "ofc-classic", "p": "ofc-pineapple", "g": "ofc-pineapple-progressive"}
+    runs = {k: load_ofc_reference(n) for k, n in names.items()}
+
+    def fig(result, metric, scale=1.0):
+        f = result.figures(hands_per_hour=pace).set_index("metric").loc[metric]
+        return f["estimate"] * scale, f["ci_low"] * scale, f["ci_high"] * scale
+
+    out = {"hands": (runs["p"].hands,) * 3}
+    for k, r in runs.items():
+        out[f"foul_{k}"], out[f"roy_{k}"], out[f"sd_{k}"] = (fig(r, m)
+                                                             for m in ("foul_rate", "royalty", "sd_seat0"))
+        out[f"entry_{k}"], out[f"stay_{k}"] = fig(r, "fl_entry_rate"), fig(r, "fl_stay_rate")
+        rake = Rake(model="percent", percent=params["POINT_RAKE"])
+        out[f"pp_{k}"] = fig(load_ofc_reference(names[k], rake=rake), "rake_per_hour")
+        won = fig(load_ofc_reference(names[k], rake=Rake(model="percent", percent=1.0)), "rake_per_hour")
+        out[f"m_{k}"] = tuple(params["TIME_RAKE"] / w for w in (won[0], won[2], won[1]))
+    out["n_p"] = fig(runs["p"], "hands_seat0")
+    paired = paired_figures([runs["p"], runs["c"], runs["g"]], ["p", "c", "g"], hands_per_hour=pace)
+    sens = ofc_sensitivity(hands_per_hour=pace)
+    labels = list(SENSITIVITY_RUNS.values())
+
+    def diff(table, label, metric, scale=1.0):
+        row = table[(table["label"] == label) & (table["metric"] == metric)].iloc[0]
+        return tuple(row[c] * scale for c in ("diff", "diff_ci_low", "diff_ci_high"))
+
+    out["gap"] = diff(paired, "c", "foul_rate", 100)
+    out["more"] = diff(paired, "g", "royalty")
+    out["stay_a"] = diff(sens, labels[1], "fl_share", 100)
+    out["no_stay"] = diff(sens, labels[2], "fl_share", 100)
+    out["no_fl"], out["flat"] = diff(sens, labels[3], "royalty"), diff(sens, labels[4], "royalty")
+    out["foul_no_fl"] = diff(sens, labels[3], "foul_rate", 100)
+    return out
+
+
+def test_notebook_runs_in_ci_time(run):
+    """issue 17.5: notebook 06 executes from the shipped runs in well under a minute."""
+    _, claims, seconds, params = run
+    assert params["USE_SHIPPED"] is True and params["CUSTOM"] is None
+    assert seconds < 90, f"notebook 06 took {seconds:.0f} s"
+    assert len(claims) >= 10
+
+
+def test_cited_numbers_are_the_packages_own(run):
+    """issue 17.5: every figure a sentence of notebook 06 cites, and its interval, is the value the
+    package computes from the shipped runs (foul, royalty, Fantasyland, SD, rake, paired diffs)."""
+    _, claims, _, params = run
+    cited = _figures(claims)
+    expected = _expected(params)
+    for name, values in expected.items():
+        assert name in cited, f"notebook 06 no longer cites {name}"
+        f = cited[name]
+        shown = [format(f[k], f["fmt"]) for k in ("value", "low", "high") if f[k] is not None]
+        want = [format(v, f["fmt"]) for v in values[:len(shown)]]
+        assert shown == want, (name, shown, want)
+
+
+def test_verdicts_follow_their_intervals(run):
+    """issue 17.5: a sentence says a rule moves a figure only when the paired interval excludes 0."""
+    _, claims, _, _ = run
+    words = {"above 0": ("rises", "more often", "pays more", "seat zero wins"),
+             "below 0": ("falls", "less often", "pays less", "seat zero loses"),
+             "holds 0": ("does not move measurably", "cannot be told apart", "neither seat")}
+    checked = 0
+    for c in claims:
+        for name, f in c["figures"].items():
+            if name in ("gap", "more", "stay_a", "foul_no_fl", "mean"):
+                assert any(w in c["text"] for w in words[f["claim"]]), (name, f["claim"], c["text"])
+                checked += 1
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("check", ["test_every_cited_number_comes_from_the_run",
+                                   "test_every_interval_supports_its_sentence",
+                                   "test_static_text_states_no_measured_number",
+                                   "test_outputs_read_as_numbers_for_people",
+                                   "test_stored_outputs_are_a_fresh_run",
+                                   "test_charts_and_tables_use_readable_labels"])
+def test_the_notebook_checks_of_issue_16_hold(run, check):
+    """issue 17.5: notebook 06 passes every check the story notebooks pass (typed numbers, intervals,
+    static text, readable outputs and labels, fresh stored outputs)."""
+    nb, claims, seconds, _ = run
+    body = getattr(claims_checks, check, None)
+    if body is None:
+        pytest.skip(f"tests/test_notebook_claims.py has no {check} any more")
+    body((NOTEBOOK, nb, claims, seconds))

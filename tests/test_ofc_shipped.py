@@ -1,0 +1,127 @@
+"""The shipped open-face reference runs (issue 17.5): stored as the 13-card references are, loaded
+back whole, charged any rake exactly, and found for the apps."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cpstats.errors import OptionError
+from cpstats.ofc import simulate_ofc
+from cpstats.ofc.shipped import (OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS, REFERENCE_SEED, SENSITIVITY_RUNS,
+                                 find_ofc_reference, load_ofc_reference, ofc_sensitivity,
+                                 write_ofc_reference)
+from cpstats.simulation.summary import batch_of
+
+HANDS = 40
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """A random-strategy Pineapple run written as the shipped ones are (fast)."""
+    out = tmp_path_factory.mktemp("ofc-ref")
+    write_ofc_reference(out, HANDS, names=["ofc-pineapple"], strategy="random")
+    return out
+
+
+def _same(a: pd.DataFrame, b: pd.DataFrame) -> None:
+    pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True))
+
+
+def test_written_run_loads_back_as_the_run(folder):
+    """issue 17.5: a stored run reads back with the figures of the same run played again."""
+    stored = load_ofc_reference("ofc-pineapple", folder=folder)
+    live = simulate_ofc("ofc-pineapple", HANDS, strategy="random", rng=REFERENCE_SEED)
+    assert stored.hands == HANDS and stored.metadata["strategy"] == "random/random"
+    assert "write_ofc_reference(hands=40, names=['ofc-pineapple']" in stored.metadata["command"]
+    _same(stored.figures(), live.figures())
+    assert (folder / "ofc-pineapple-nets.npz").exists() and (folder / "ofc-pineapple.json").exists()
+
+
+@pytest.mark.parametrize("rake", ["rake=percent,rake.percent=0.05,rake.cap=1",
+                                  "rake=percent,rake.percent=0.1,rake.threshold=4",
+                                  "rake=time,rake.amount=6,rake.hands_per_hour=60"])
+def test_rake_charged_again_equals_a_live_run(folder, rake):
+    """issue 17.5: a shipped run charged another rake has the figures of a live run with that rake
+    (rake never moves play), caps and thresholds included."""
+    variant = f"ofc-pineapple({rake})"
+    found = find_ofc_reference(variant, "random", folder=folder)
+    live = simulate_ofc(variant, HANDS, strategy="random", rng=REFERENCE_SEED)
+    assert str(found.variant) == variant
+    _same(found.figures(), live.figures())
+    assert found.figures().set_index("metric").at["rake_per_hand", "estimate"] > 0
+
+
+def test_find_refuses_other_rules_or_strategy(folder):
+    """issue 17.5: only a run of the same rules (rake and label aside) and strategy is offered."""
+    assert find_ofc_reference("ofc-pineapple", "rollout", folder=folder) is None
+    assert find_ofc_reference("ofc-pineapple(players=3)", "random", folder=folder) is None
+    assert find_ofc_reference("ofc-pineapple(fantasyland.stay=A)", "random", folder=folder) is None
+    assert find_ofc_reference("ofc-pineapple(name=mine)", "random", folder=folder) is not None
+
+
+def test_unknown_run_is_one_readable_line():
+    """issue 17.5: a wrong name says which runs exist."""
+    with pytest.raises(OptionError, match=r"name='ofc-pinapple' is invalid.*did you mean"):
+        load_ofc_reference("ofc-pinapple")
+
+
+def test_shipped_runs_are_complete_and_consistent():
+    """issue 17.5: every shipped run has its summary, metadata and nets; all are rollout on the same
+    seed and hand count, and the nets add up to the summary's per-batch nets."""
+    if not all((OFC_REFERENCE_DIR / f"{k}.npz").exists() for k in OFC_REFERENCE_RUNS):
+        pytest.skip("no shipped OFC runs (write_ofc_reference)")
+    hands = set()
+    for key, text in OFC_REFERENCE_RUNS.items():
+        r = load_ofc_reference(key)
+        assert str(r.variant) == str(load_ofc_reference(key).variant) and r.variant.players == 2
+        assert r.metadata["strategy"] == "rollout/rollout" and r.metadata["entropy"] == str(REFERENCE_SEED)
+        hands.add(r.hands)
+        with np.load(OFC_REFERENCE_DIR / f"{key}-nets.npz") as data:
+            net = data["net"].astype(np.int64)
+        assert net.shape == (r.hands, 2) and (net.sum(axis=1) == 0).all()
+        batches = r.summary["batch_sizes"].size
+        sums = np.zeros((batches, 2))
+        np.add.at(sums, batch_of(0, r.hands, r.hands, batches), net)
+        np.testing.assert_array_equal(sums, r.summary["batch_net"])
+    assert len(hands) == 1
+
+
+def test_sensitivity_is_paired_on_the_pineapple_decks():
+    """issue 17.5: the sensitivity table compares every run with stay B (its own differences 0)."""
+    if not all((OFC_REFERENCE_DIR / f"{k}.npz").exists() for k in SENSITIVITY_RUNS):
+        pytest.skip("no shipped OFC runs (write_ofc_reference)")
+    table = ofc_sensitivity()
+    assert list(dict.fromkeys(table["label"])) == list(SENSITIVITY_RUNS.values())
+    base = table[table["label"] == "Pineapple (stay B)"].set_index("metric")
+    assert (base.loc[["royalty", "foul_rate"], "diff"] == 0).all()
+    no_fl = table[table["label"] == "no Fantasyland"].set_index("metric")
+    assert no_fl.at["fl_entry_rate", "estimate"] == 0
+
+
+def test_package_data_globs_ship_the_ofc_runs():
+    """issue 17.5: the wheel ships cpstats/data/reference/ofc (pyproject's package-data globs match
+    every file there; ``data/reference/*.npz`` does not reach the subfolder)."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    from cpstats._resources import DATA_DIR
+
+    root = Path(__file__).resolve().parents[1]
+    setuptools = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    globs = setuptools["package-data"]["cpstats"]
+    files = [p.relative_to(DATA_DIR.parent).as_posix() for p in OFC_REFERENCE_DIR.glob("*")]
+    if not files:
+        pytest.skip("no shipped OFC runs (write_ofc_reference)")
+    missed = [f for f in files
+              if not any(fnmatch.fnmatch(f, g) and f.count("/") == g.count("/") for g in globs)]
+    assert missed == [], (f"pyproject package-data misses {missed[:3]}: "
+                          "add data/reference/ofc/*.npz and *.json")
+
+
+def test_rake_must_be_a_rake(folder):
+    """issue 17.5: a rake given as anything but a Rake is one readable line."""
+    with pytest.raises(OptionError, match=r"rake='time' is invalid: a cpstats.rules.Rake"):
+        load_ofc_reference("ofc-pineapple", rake="time", folder=folder)
