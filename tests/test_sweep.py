@@ -8,8 +8,8 @@ from cpstats import OptionError
 from cpstats.cards.blocks import root_seed
 from cpstats.rules import load_variant
 from cpstats.simulation import simulate
-from cpstats.simulation.sweep import (METRICS, _simulate_point, parameter_label, sweep,
-                                      sweep_variants)
+from cpstats.simulation.paired import paired_metrics
+from cpstats.simulation.sweep import METRICS, PAIRED_NAMES, parameter_label, sweep, sweep_variants
 
 KW = dict(strategy="greedy", block_deals=1_500)
 
@@ -20,31 +20,49 @@ def _rows(table, value, metric):
     return rows.iloc[0]
 
 
-def test_every_point_deals_the_same_decks():
+def _recorded_points(monkeypatch) -> list:
+    """The sweep's points as (keep_hands asked for, result run with its hands kept): ``simulate``
+    wrapped so the test sees the cards every point was dealt."""
+    import cpstats.simulation.run as run
+
+    real, seen = run.simulate, []
+
+    def simulate(*args, **kwargs):
+        seen.append((kwargs.get("keep_hands", False), real(*args, **{**kwargs, "keep_hands": True})))
+        return seen[-1][1]
+
+    monkeypatch.setattr(run, "simulate", simulate)
+    return seen
+
+
+def _cards(result) -> np.ndarray:
+    return np.sort(np.concatenate([k["settings"] for k in result.kept]), axis=-1)
+
+
+def test_every_point_deals_the_same_decks(monkeypatch):
     """Issue 16.3: one root seed for every point, so every point holds the same hands (the cards of
-    each hand, whatever the setting); with another seed they differ."""
-    root = root_seed(5)
-    a = _simulate_point(load_variant("2-4"), 4_000, "greedy", root, None, None, 1_500)
-    b = _simulate_point(load_variant("2-4(royalties.front_trips=10,scoring.scoop_bonus=4)"), 4_000,
-                        "greedy", root, None, None, 1_500)
-    c = _simulate_point(load_variant("2-4"), 4_000, "greedy", root_seed(6), None, None, 1_500)
-    cards = [np.sort(np.concatenate([k["settings"] for k in r.kept]), axis=-1) for r in (a, b, c)]
-    assert np.array_equal(cards[0], cards[1])
-    assert not np.array_equal(cards[0], cards[2])
-    assert a.metadata["entropy"] == b.metadata["entropy"]
+    each hand, whatever the setting); with another seed they differ. The points keep no hands
+    (refactor of session 4: the figures come from the summary's per-batch arrays)."""
+    seen = _recorded_points(monkeypatch)
+    sweep("2-4(scoring.scoop_bonus=4)", "royalties.front_trips", [0, 10], deals=4_000, rng=5,
+          metrics=["sd"], **KW)
+    sweep("2-4", "royalties.front_trips", [0], deals=4_000, rng=6, metrics=["sd"], **KW)
+    assert [keep for keep, _ in seen] == [False] * 3
+    a, b, c = (r for _, r in seen)
+    assert np.array_equal(_cards(a), _cards(b))
+    assert not np.array_equal(_cards(a), _cards(c))
+    assert a.metadata["entropy"] == b.metadata["entropy"] == str(root_seed(5).entropy)
 
 
-def test_a_players_sweep_deals_nested_hands_and_says_so():
+def test_a_players_sweep_deals_nested_hands_and_says_so(monkeypatch):
     """Issue 16.3: over ``players`` the decks are the same, so seats 0 and 1 hold the same cards
     with 2 or 4 players (nested deals), and the table says the pairing is partial."""
-    root = root_seed(3)
-    two = _simulate_point(load_variant("2-4(players=2,home_run=false)"), 2_000, "greedy", root,
-                          None, None, 1_500)
-    four = _simulate_point(load_variant("2-4"), 2_000, "greedy", root, None, None, 1_500)
-    sort = lambda r: np.sort(np.concatenate([k["settings"] for k in r.kept]), axis=-1)  # noqa: E731
-    assert np.array_equal(sort(two), sort(four)[:, :2])
+    seen = _recorded_points(monkeypatch)
     table = sweep("2-4(home_run=false)", "players", [4, 3, 2], deals=2_000, rng=3,
                   metrics=["house_per_hand", "sd"], **KW)
+    four, three, two = (r for _, r in seen)
+    assert np.array_equal(_cards(two), _cards(four)[:, :2])
+    assert np.array_equal(_cards(three), _cards(four)[:, :3])
     assert table.attrs["pairing"] == "nested deals"
     assert list(table["variant"].unique()) == ["2-4(home_run=false)", "2-4(players=3,home_run=false)",
                                                 "2-4(players=2,home_run=false)"]
@@ -124,14 +142,39 @@ def test_intervals_are_student_t_on_batch_values_and_cover_a_symmetric_mean():
 
 def test_banked_sweep_shows_the_bank_and_the_house_take_of_a_commission():
     """Issue 16.3: a banked sweep of the commission reports the bank's mean by default and the
-    house take per hand equals ``house()``'s bank result per hand (tie gain plus commission)."""
+    house take per hand is paired.py's: the commission per hand of ``house()`` (0 without one),
+    the bank's own gain being its mean, ``mean_seat0``."""
     table = sweep("banked", "bank.commission", [0, 0.05], deals=2_000, rng=8, **KW)
     assert "mean_seat0" in set(table["metric"])
     assert _rows(table, 0, "mean_seat0")["label"].startswith("Bank")
     r = simulate("banked(bank.commission=0.05)", 2_000, rng=8, **KW)
     assert _rows(table, 0.05, "house_per_hand")["estimate"] == pytest.approx(
-        float(r.house()["bank_result_per_hand"].iloc[0]), rel=1e-9)
+        float(r.house()["rake_per_hand"].iloc[0]), rel=1e-9)
+    assert _rows(table, 0.05, "mean_seat0")["estimate"] == float(r.moments()["mean"].iloc[0])
+    assert _rows(table, 0, "house_per_hand")["estimate"] == 0
     assert _rows(table, 0.05, "house_per_hand")["diff"] > 0
+
+
+@pytest.mark.parametrize("base, parameter, values, pace", [
+    ("banked", "bank.commission", [0, 0.05], None),
+    ("2-4(royalties.front_trips=2,rake=time,rake.amount=6)", "royalties.front_trips", [2, 6], 45)])
+def test_sweep_figures_are_paired_metrics_figures(base, parameter, values, pace):
+    """Session 4 refactor: every sweep figure, its interval and its paired difference are those of
+    ``paired_metrics`` on the same points (the name mapped by PAIRED_NAMES; paired.py's name is
+    accepted too), so the two cannot drift apart: in a banked game the house take is the
+    commission, a time fee's take per hand is priced at the pace."""
+    metrics = [m for m in METRICS if m != "mean_seat0"] + ["house_take_per_hand"]
+    table = sweep(base, parameter, values, deals=1_500, rng=7, metrics=metrics, hands_per_hour=pace,
+                  **KW)
+    assert table["metric"].tolist()[:len(metrics)] == metrics[:-1] + ["house_per_hand"]
+    runs = [simulate(v, 1_500, rng=7, **KW) for v in table["variant"].unique()]
+    paired = paired_metrics(runs, hands_per_hour=pace).set_index(["run", "metric"])
+    cols = ["estimate", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high"]
+    for i, value in enumerate(values):
+        for m in metrics[:-1]:
+            mine = _rows(table, value, m)[cols].to_numpy(float)
+            theirs = paired.loc[(i, PAIRED_NAMES[m]), cols].to_numpy(float)
+            assert np.allclose(mine, theirs, rtol=1e-12, atol=1e-15, equal_nan=True), (value, m)
 
 
 def test_time_fee_per_seat_hour_is_the_fee_and_default_metrics_follow_the_pace():

@@ -10,9 +10,14 @@ paired difference to the first point with its interval.
   rates), the per-batch differences between a point and the first for the paired difference.
   The batches hold the same deals at every point, so the common noise cancels; a value given
   twice gives a difference of exactly 0 with a zero-width interval.
-- Decision: the scoop, foul, home-run and royalty figures are counted per batch from the hands
-  each point keeps in memory (``keep_hands``), with the summary's own definitions
-  (:func:`~cpstats.simulation.summary.setting_summary`), so their totals equal the summary's.
+- Decision: every figure and its batch values are those of
+  :func:`~cpstats.simulation.paired.metric_batches` (from the summary's per-batch arrays, so no
+  hands are kept); a metric keeps its sweep name, mapped by :data:`PAIRED_NAMES`, and paired.py's
+  name is accepted too. Its definitions hold: royalties paid per hand are the units royalties move
+  to the seats that make them (each deal settled again without royalties and naturals as declared);
+  in a banked game the house take is the house's commission and fees only, not the bank's gain
+  (seat 0's mean, ``mean_seat0``, shows that); a time fee's take per hand is priced at
+  ``hands_per_hour``, as :meth:`~cpstats.simulation.result.SimulationResult.house` prices it.
 - Decision: a sweep over ``players`` deals the same decks at every point, so seats 0..k-1 hold the
   same 13 cards whatever the seat count, but a point with more players deals more hands: the
   pairing is partial (nested deals). Its differences stay valid (batches are independent) with
@@ -24,7 +29,6 @@ paired difference to the first point with its interval.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -35,15 +39,14 @@ import pandas as pd
 
 from cpstats.cards.blocks import BLOCK_DEALS, root_seed
 from cpstats.errors import OptionError
-from cpstats.rules import NATURAL_NAMES, ROYALTY_ROWS, Royalties, Variant, resolve_variant
+from cpstats.rules import NATURAL_NAMES, ROYALTY_ROWS, Variant, resolve_variant
 from cpstats.rules.check import suggest
 from cpstats.rules.text import ALIASES, KEY_INDEX
-from cpstats.settlement import settle_many
+from cpstats.simulation.paired import metric_batches
 from cpstats.simulation.result import SimulationResult
 from cpstats.simulation.stats import check_confidence, t_value
-from cpstats.simulation.summary import batch_of, setting_summary
 
-__all__ = ["sweep", "sweep_variants", "parameter_label", "METRICS", "METRIC_LABELS"]
+__all__ = ["sweep", "sweep_variants", "parameter_label", "METRICS", "METRIC_LABELS", "PAIRED_NAMES"]
 
 #: Every metric a sweep can report, in table order.
 METRICS = ("mean_seat0", "sd", "scoop_rate", "home_run_rate", "royalty_per_hand", "house_per_hand",
@@ -59,6 +62,13 @@ METRIC_LABELS = {
     "house_per_seat_hour": "House take per seat-hour (units)",
     "foul_rate": "Foul rate (per hand set)",
 }
+#: Each metric's key in :data:`cpstats.simulation.paired.METRICS`, whose definition it uses
+#: (``bank_mean`` is seat 0's mean, there shown for banked games only).
+PAIRED_NAMES = {"mean_seat0": "bank_mean", "sd": "sd", "scoop_rate": "scoop_rate",
+                "home_run_rate": "home_run_rate", "royalty_per_hand": "royalty_per_hand",
+                "house_per_hand": "house_take_per_hand", "house_per_seat_hour": "house_take_per_seat_hour",
+                "foul_rate": "foul_rate"}
+_FROM_PAIRED = {paired: name for name, paired in PAIRED_NAMES.items()}
 
 _WORDS = {
     "players": "Players at the table", "surrender": "Surrender price (units per opponent)",
@@ -143,6 +153,7 @@ def _metrics(metrics: Sequence[str] | None, vs: Sequence[Variant],
     out = []
     for m in metrics:
         name = str(m).strip().lower()
+        name = _FROM_PAIRED.get(name, name)
         if name not in METRICS:
             raise OptionError(f"metrics={m!r} is invalid: choose from {', '.join(METRICS)}"
                               f"{suggest(name, METRICS)}")
@@ -163,84 +174,30 @@ def _check_pace(hands_per_hour: float | None) -> float | None:
 
 # -- per-batch figures of one point ---------------------------------------------------------------
 
-def _no_royalties(v: Variant) -> Variant:
-    return dataclasses.replace(v, royalties=Royalties(schedule="R-NONE", mode=v.royalties.mode))
-
-
-def _batch_counts(result: SimulationResult) -> dict[str, np.ndarray]:
-    """Per-batch counts from the hands a point kept: fouls, hands set, scoops, live pairs, home runs,
-    and the royalties paid (per seat, the net with the variant's royalties less the net with none,
-    positive parts summed: what royalties move to the seats that make them)."""
-    v, k = result.variant, int(result.metadata["batches"])
-    off = _no_royalties(v)
-    in_play = np.uint32(sum(1 << i for i, r in enumerate(v.kernel_tables()["natural_rank"]) if r >= 0))
-    out = {name: np.zeros(k) for name in ("foul", "hands", "scoops", "pairs", "home_runs", "royalty")}
-    for kept in result.kept:
-        settings, size = kept["settings"], kept["settings"].shape[0]
-        declared = np.where(kept["declare"], kept["held"] & in_play, 0).astype(np.uint32)
-        surrender = kept["surrender"]
-        if off != v:
-            net_off, _ = settle_many(off, settings, naturals=declared, surrender=surrender)
-            paid = np.maximum(kept["net"] - net_off, 0).sum(axis=1)
-        else:
-            paid = np.zeros(size)
-        batch = batch_of(kept["first"], size, result.deals, k)
-        for b in np.unique(batch):
-            rows = np.flatnonzero(batch == b)
-            part = slice(rows[0], rows[-1] + 1)
-            s = setting_summary(v, len(rows), settings[part], surrender[part], declared[part],
-                                kept["held"][part])
-            out["foul"][b] += s["foul"].sum()
-            out["hands"][b] += s["foul"].size * len(rows)
-            out["scoops"][b] += s["scoops"].sum()
-            out["pairs"][b] += s["pair_live"].sum()
-            out["home_runs"][b] += s["home_runs"].sum()
-            out["royalty"][b] += paid[part].sum()
-    return out
-
-
-def _sd_batches(result: SimulationResult, seats: slice) -> tuple[float, np.ndarray]:
-    """(full-sample SD, per-batch SDs), each averaged over ``seats``."""
-    s = result.summary
-    n = s["batch_sizes"].astype(float)[:, None]
-    var = s["net_s2"] / result.deals - (s["net_s1"] / result.deals) ** 2
-    with np.errstate(invalid="ignore", divide="ignore"):
-        per = (s["batch_s2"] / n - (s["batch_sums"] / n) ** 2) * n / (n - 1)
-    return (float(np.sqrt(np.maximum(var, 0))[seats].mean()),
-            np.sqrt(np.maximum(per, 0))[:, seats].mean(axis=1))
-
-
 def point_batches(result: SimulationResult, metrics: Sequence[str],
                   hands_per_hour: float | None = None) -> dict[str, tuple[float, np.ndarray]]:
     """Each metric of one point as (estimate, per-batch values): the estimate from every deal, the
-    batch values for its interval and for paired differences. Needs a result with kept hands when
-    a counted metric (scoops, fouls, home runs, royalties) is asked for."""
-    s, v = result.summary, result.variant
-    n = s["batch_sizes"].astype(float)
-    counts = _batch_counts(result) if set(metrics) - {"mean_seat0", "sd", "house_per_hand",
-                                                      "house_per_seat_hour"} else {}
-    house = s["batch_rake"] + (0 if not v.bank.banked else
-                               s.get("batch_tie_gain", s["batch_sums"][:, 0]))
-    pace = v.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
-    shift = v.rake.amount * v.players * (1 / pace - 1 / v.rake.hands_per_hour) \
-        if v.rake.model.value == "time" else 0.0
-    ratio = {"mean_seat0": (s["batch_sums"][:, 0], n), "house_per_hand": (house, n),
-             "house_per_seat_hour": (house, n)}
-    if counts:
-        ratio.update(scoop_rate=(counts["scoops"], counts["pairs"]),
-                     home_run_rate=(counts["home_runs"], counts["hands"]),
-                     foul_rate=(counts["foul"], counts["hands"]), royalty_per_hand=(counts["royalty"], n))
+    batch values for its interval and for paired differences. The figures are
+    :func:`~cpstats.simulation.paired.metric_batches`' (read from the summary's per-batch arrays,
+    summary format 3), under the names of :data:`PAIRED_NAMES`; seat 0's mean is shown in every
+    game, not only banked ones. A batch without a value (too few deals) is NaN.
+
+    Raises
+    ------
+    OptionError
+        A metric the result lacks (saved before the summary recorded per-batch counts).
+    """
+    s = result.summary
+    figures = metric_batches(result, hands_per_hour)
+    figures.setdefault("bank_mean", (float(s["net_s1"][0]) / result.deals,
+                                     s["batch_sums"][:, 0] / s["batch_sizes"]))
     out = {}
     for m in metrics:
-        if m == "sd":
-            out[m] = _sd_batches(result, slice(1, None) if v.bank.banked else slice(None))
-            continue
-        num, den = ratio[m]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            est, per = float(num.sum() / den.sum()), num / den
-        if m == "house_per_seat_hour":
-            est, per = (est + shift) * pace / v.players, (per + shift) * pace / v.players
-        out[m] = (est, per)
+        if PAIRED_NAMES[m] not in figures:
+            raise OptionError(f"metrics={m!r} is invalid for this result: it was saved before the summary "
+                              f"recorded per-batch counts (summary format 3); run it again")
+        est, per = figures[PAIRED_NAMES[m]]
+        out[m] = est, np.full(len(s["batch_sizes"]), np.nan) if per is None else per
     return out
 
 
@@ -285,7 +242,8 @@ def sweep(variant: Variant | str, parameter: str, values: Sequence[Any], *, deal
     deals
         Deals per point.
     metrics
-        Names from :data:`METRICS`; None for the defaults: SD, scoop rate, royalties paid per hand,
+        Names from :data:`METRICS` (or their :data:`PAIRED_NAMES` in paired.py, shown under the
+        sweep's name); None for the defaults: SD, scoop rate, royalties paid per hand,
         house take per hand (and per seat-hour with ``hands_per_hour``), foul rate, and seat 0's
         mean where seats differ (banked, stakes).
     strategy, executor, block_deals
@@ -295,7 +253,8 @@ def sweep(variant: Variant | str, parameter: str, values: Sequence[Any], *, deal
         Seed, SeedSequence or Generator: one root for every point, so every point deals the same
         decks (a Generator gives its next child once, for the whole sweep).
     hands_per_hour
-        Pace of the per-seat-hour figure (default each point's ``rake.hands_per_hour``).
+        Pace of the per-seat-hour figure and of a time fee's take per hand (default each
+        point's ``rake.hands_per_hour``).
     tables
         ev's row tables for every point (a preset name or variant string borrows its tables);
         None plays each point with its own.
@@ -334,7 +293,6 @@ def sweep(variant: Variant | str, parameter: str, values: Sequence[Any], *, deal
             on_point(i, v)
         result = _simulate_point(v, deals, strategy, root, executor, tables, block_deals)
         figures = point_batches(result, chosen, pace)
-        result.kept = None  # the hands were only needed for the counts
         first = figures if first is None else first
         setters.append(result.setter)
         for m in chosen:
@@ -361,5 +319,5 @@ def _simulate_point(v: Variant, deals: int, strategy: Any, root: np.random.SeedS
     """One point: the root seed of the sweep, so every point deals the same decks."""
     from cpstats.simulation.run import simulate
 
-    return simulate(v, deals, strategy=strategy, rng=root, executor=executor, keep_hands=True,
-                    block_deals=block_deals, tables=tables)
+    return simulate(v, deals, strategy=strategy, rng=root, executor=executor, block_deals=block_deals,
+                    tables=tables)
