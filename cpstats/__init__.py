@@ -25,11 +25,24 @@ from cpstats.simulation.paired import paired_metrics
 from cpstats.rules.describe import describe, format_number, glossary, short_label
 from cpstats.rules.ids import RULES, RuleInfo
 from cpstats.apps.par import ParSheet, par_sheet
+from cpstats.ofc import (OFC_PRESETS, OfcResult, OfcVariant, compare_ofc, fantasyland_table, get_ofc_preset,
+                         load_ofc_reference, play_hands, settle_boards, simulate_ofc, solve_fantasyland)
 
 from cpstats._version import __version__
 
 __all__ = [
     "NATURALS",
+    "OFC_PRESETS",
+    "OfcResult",
+    "OfcVariant",
+    "compare_ofc",
+    "fantasyland_table",
+    "get_ofc_preset",
+    "load_ofc_reference",
+    "play_hands",
+    "settle_boards",
+    "simulate_ofc",
+    "solve_fantasyland",
     "RULES",
     "RuleInfo",
     "ParSheet",

@@ -307,3 +307,20 @@ def test_constructor_validation_and_aliases():
     assert str(v) == "ofc-pineapple(royalties.middle.three_of_a_kind=3,royalties.back.royal_flush=30)"
     v = parse_ofc_variant("OFC-Pineapple(rake=percent,rake.percent=0.05,rake.cap=2)")
     assert (v.rake.percent, v.rake.cap) == (0.05, 2)
+
+
+def test_every_ofc_rule_id_is_in_the_glossary():
+    """Issue 17 (rule IDs in the docs): every OFC rule ID the subpackage cites has a name and a
+    one-line description in cpstats.rules.ids.RULES (the glossary's data), jokers excepted."""
+    import re
+    from pathlib import Path
+
+    import cpstats.ofc
+    from cpstats.rules.ids import RULES
+
+    text = " ".join(p.read_text() for p in Path(cpstats.ofc.__file__).parent.glob("*.py"))
+    cited = set(re.findall(r"OFC-[A-Z0-9]+(?:-[A-Z0-9]+)*\b(?!-)", text)) - {"OFC-JOKER"}
+    assert {"OFC-FOUL", "OFC-FL-ENTRY", "OFC-R-STANDARD"} <= cited
+    missing = sorted(c for c in cited if c not in RULES)
+    assert not missing, missing
+    assert all(RULES[c].section == 7 for c in cited)

@@ -145,7 +145,8 @@ class RuleInfo(NamedTuple):
 
 #: The rulebook's sections, by number.
 SECTIONS = {1: "Cards and deal", 2: "Hand ranking", 3: "Scoring systems", 4: "Royalties",
-            5: "Naturals", 6: "Surrender, mis-set, settlement extras, house"}
+            5: "Naturals", 6: "Surrender, mis-set, settlement extras, house",
+            7: "Open-face Chinese poker"}
 
 _GLOSSARY: tuple[tuple[str, str, str, str], ...] = (
     # (ID, name, short, description); the section is the ID's place below
@@ -265,8 +266,27 @@ _GLOSSARY: tuple[tuple[str, str, str, str], ...] = (
     ("S-BANK", "Banked game", "banked", "Each player plays against the bank (seat 0)."),
     ("S-RAKE", "House charge", "rake",
      "The house takes a fee per hand, a share of the pot or a time charge; a jackpot drop on top."),
+    # open-face Chinese poker (cpstats.ofc), rulebook section 7
+    ("OFC-DEAL-CLASSIC", "Classic open face", "OFC classic",
+     "2-4 players; 5 cards placed face up, then 1 card a street for 8 streets; cards never move."),
+    ("OFC-DEAL-PINEAPPLE", "Pineapple", "Pineapple",
+     "2-3 players; 5 cards placed, then 3 cards four times: keep 2, discard 1 face down."),
+    ("OFC-FOUL", "Open-face foul", "OFC foul",
+     "A board not ending back >= middle >= front loses every row and earns no royalty; two fouls score 0."),
+    ("OFC-SCORE-1-6", "Open-face 1-6 scoring", "OFC 1-6",
+     "Between two players 1 a row and 3 more for a scoop, plus the difference of their royalties."),
+    ("OFC-R-STANDARD", "Standard open-face royalties", "OFC royalties",
+     "Back straight 2 .. royal 25; middle trips 2 .. royal 50; front 66 = 1 .. AA = 9, 222 = 10 .. 22."),
+    ("OFC-FL-ENTRY", "Fantasyland entry", "Fantasyland QQ+",
+     "QQ or better in front on a board that does not foul deals the next hand at once, face down."),
+    ("OFC-FL-PROGRESSIVE", "Progressive Fantasyland", "progressive FL",
+     "Entry with QQ / KK / AA / trips in front deals 14 / 15 / 16 / 17 cards (Pineapple)."),
+    ("OFC-FL-STAY-A", "Fantasyland stay, rule A", "stay A",
+     "A Fantasyland board stays with trips in front, a full house+ in the middle or quads+ in the back."),
+    ("OFC-FL-STAY-B", "Fantasyland stay, rule B", "stay B",
+     "A Fantasyland board stays with trips in front or quads or better in the back only."),
 )
-_SECTION_OF = {"D": 1, "H": 2, "SC": 3, "R": 4, "RM": 4, "N": 5, "NS": 5, "NAT": 5, "S": 6}
+_SECTION_OF = {"D": 1, "H": 2, "SC": 3, "R": 4, "RM": 4, "N": 5, "NS": 5, "NAT": 5, "S": 6, "OFC": 7}
 
 #: Every rule ID the package implements, keyed by ID: name, short label, one-line description
 #: and rulebook section (:class:`RuleInfo`). Plain data for :func:`cpstats.describe` and the

@@ -134,11 +134,11 @@ class OpenFaceApp(_App):
                                                    ("per point won", "percent")],
                               value="none", description="rake")
         self.rake_amount = box(W.BoundedFloatText, min=0, max=1000, step=0.5, value=6.0,
-                               description="time rake (units/seat-hour)")
+                               description="time fee a seat-hour")
         self.rake_percent = box(W.BoundedFloatText, min=0, max=1, step=0.01, value=0.05,
-                                description="per-point rake (share)")
+                                description="rake share of points")
         self.rake_cap = box(W.BoundedFloatText, min=0, max=1000, step=0.5, value=0.0,
-                            description="cap a hand (units, 0 none)")
+                            description="rake cap (0: none)")
         self.hands_per_hour = box(W.BoundedIntText, min=1, max=500, value=60,
                                   description="hands per hour")
         self.hands = box(W.Dropdown, options=[(f"{h:,}", h) for h in sorted({*OFC_HAND_CHOICES, hands})],
