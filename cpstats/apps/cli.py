@@ -8,15 +8,17 @@ command with one line on stderr, ``cpstats CMD: error: ...``, and exit status 2.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
-from pathlib import Path
 from typing import NamedTuple, Sequence
 
 import pandas as pd
 
 from cpstats.apps._warmup import COMPILE_MESSAGE, needs_compiling, simulation_kernels
+from cpstats.apps.cli_args import count as _count
+from cpstats.apps.cli_args import out_folder as _out_folder
+from cpstats.apps.cli_args import pace as _pace
+from cpstats.apps.cli_args import positive_int as _positive_int
 from cpstats.apps.par import add_par_command
 from cpstats.apps.sweep_cli import add_sweep_command
 from cpstats.errors import CpstatsError, OptionError
@@ -28,50 +30,9 @@ __all__ = ["main", "build_parser", "report_plan", "split_systems", "ReportPlan"]
 CONNECT_TIMEOUT = 10
 
 
-def _whole_number(text: str, least: int) -> int:
-    """``text`` as a whole number >= ``least`` (``_`` and ``,`` may group digits), or argparse's error."""
-    try:
-        value = int(text.replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < least:
-        raise argparse.ArgumentTypeError(f"{value} is invalid: must be >= {least}")
-    return value
 
 
-def _positive_int(text: str) -> int:
-    """A whole number >= 1 (deals, workers, rounds)."""
-    return _whole_number(text, 1)
 
-
-def _count(text: str) -> int:
-    """A whole number >= 0 (``review --top``, ``train --refine``)."""
-    return _whole_number(text, 0)
-
-
-def _pace(text: str) -> float:
-    """A finite number of hands an hour above 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text} is invalid: a pace above 0 hands an hour")
-    return value
-
-
-def _out_folder(text: str | None) -> Path | None:
-    """The ``--out`` folder, refused when empty or when a file is in the way; created now, so an
-    unwritable place is reported before a long simulation, not after."""
-    if text is None:
-        return None
-    if not text.strip():
-        raise OptionError("--out='' is invalid: --out must name a folder (--out . for this one)")
-    path = Path(text)
-    if path.exists() and not path.is_dir():
-        raise OptionError(f"--out={text!r} is invalid: {text} is a file, not a folder")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def _notice_compiling(*modules: str) -> None:

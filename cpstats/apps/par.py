@@ -18,6 +18,8 @@ from typing import Any
 import pandas as pd
 
 from cpstats.apps import par_figures as figures
+from cpstats.apps.cli_args import pace as _pace
+from cpstats.apps.cli_args import positive_int as _positive_int
 from cpstats.apps.par_example import rules_in_words, worked_example
 from cpstats.errors import OptionError
 from cpstats.rules import Variant, resolve_variant
@@ -318,24 +320,6 @@ def _method_section(r: SimulationResult) -> ParSection:
 
 # -- command line -----------------------------------------------------------------------------
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text.replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is invalid: must be >= 1")
-    return value
-
-
-def _pace(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text} is invalid: a pace above 0 hands an hour")
-    return value
 
 
 def add_par_command(sub) -> argparse.ArgumentParser:

@@ -17,10 +17,12 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from pathlib import Path
 
 import pandas as pd
 
+from cpstats.apps.cli_args import out_folder as _out
+from cpstats.apps.cli_args import pace as _pace
+from cpstats.apps.cli_args import positive_int as _whole
 from cpstats.errors import OptionError
 
 __all__ = ["add_sweep_command", "run_sweep", "parse_values"]
@@ -46,24 +48,6 @@ def _number(item: str):
     return item
 
 
-def _whole(text: str) -> int:
-    try:
-        value = int(text.replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is invalid: must be >= 1")
-    return value
-
-
-def _pace(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text} is invalid: a pace above 0 hands an hour")
-    return value
 
 
 def add_sweep_command(sub) -> argparse.ArgumentParser:
@@ -98,17 +82,6 @@ def add_sweep_command(sub) -> argparse.ArgumentParser:
     p.set_defaults(run=run_sweep)
     return p
 
-
-def _out(text: str | None) -> Path | None:
-    if text is None:
-        return None
-    if not text.strip():
-        raise OptionError("--out='' is invalid: --out must name a folder (--out . for this one)")
-    path = Path(text)
-    if path.exists() and not path.is_dir():
-        raise OptionError(f"--out={text!r} is invalid: {text} is a file, not a folder")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def run_sweep(args: argparse.Namespace) -> str:

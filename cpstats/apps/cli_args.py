@@ -1,0 +1,59 @@
+"""Argument types the command line shares (``cpstats.apps.cli`` and the commands kept in their own
+modules, ``par`` and ``sweep_cli``): whole numbers, a pace, an output folder. Each refuses bad
+input with argparse's one-line error or an :class:`~cpstats.errors.OptionError`."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+from cpstats.errors import OptionError
+
+__all__ = ["whole_number", "positive_int", "count", "pace", "out_folder"]
+
+
+def whole_number(text: str, least: int) -> int:
+    """``text`` as a whole number >= ``least`` (``_`` and ``,`` may group digits), or argparse's error."""
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{value} is invalid: must be >= {least}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """A whole number >= 1 (deals, workers, rounds)."""
+    return whole_number(text, 1)
+
+
+def count(text: str) -> int:
+    """A whole number >= 0 (``review --top``, ``train --refine``)."""
+    return whole_number(text, 0)
+
+
+def pace(text: str) -> float:
+    """A finite number of hands an hour above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} is invalid: a pace above 0 hands an hour")
+    return value
+
+
+def out_folder(text: str | None) -> Path | None:
+    """The ``--out`` folder, refused when empty or when a file is in the way; created now, so an
+    unwritable place is reported before a long simulation, not after."""
+    if text is None:
+        return None
+    if not text.strip():
+        raise OptionError("--out='' is invalid: --out must name a folder (--out . for this one)")
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise OptionError(f"--out={text!r} is invalid: {text} is a file, not a folder")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
