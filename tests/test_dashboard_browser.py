@@ -54,7 +54,7 @@ def test_change_a_variant_and_simulate(server, tmp_path):
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(server, timeout=90_000)
-            table = page.locator("table.cpstats-compare")
+            table = page.locator("table.cpstats-compare").first
             table.wait_for(timeout=90_000)
             chart = page.locator(".widget-output img").first
             chart.wait_for(timeout=30_000)
@@ -67,7 +67,7 @@ def test_change_a_variant_and_simulate(server, tmp_path):
             page.get_by_role("button", name="Simulate").first.click()
             page.wait_for_function(
                 "() => [...document.querySelectorAll('table.cpstats-compare')]"
-                ".some(t => t.innerText.includes('1-6(players=3)'))", timeout=60_000)
+                ".some(t => t.innerText.includes('1-6, 3 players'))", timeout=60_000)
             page.wait_for_function(
                 "(old) => { const i = document.querySelector('.widget-output img');"
                 " return i && i.src !== old; }", arg=before_chart, timeout=30_000)
