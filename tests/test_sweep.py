@@ -259,6 +259,9 @@ def test_chart_has_a_panel_and_a_band_per_metric_and_saves_every_format(tmp_path
     assert all(any(isinstance(c, PolyCollection) for c in ax.collections) for ax in shown)
     assert {ax.get_xlabel() for ax in shown} - {""} == {"Rake cap (units)"}
     assert all("rake.cap" not in ax.get_title() for ax in shown)
+    figure_text = " ".join(t.get_text() for t in fig.texts)
+    assert "(" not in figure_text.split(":")[1].split("greedy")[0], figure_text  # no raw variant string
+    assert "greedy (a baseline" in figure_text
     plt.close(fig)
     paths = save_sweep(table, tmp_path / "out")
     names = sorted(p.name for p in paths)

@@ -25,6 +25,7 @@ from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from cpstats.apps import plots
 from cpstats.errors import OptionError
+from cpstats.rules.describe import short_label
 
 __all__ = ["plot_sweep", "save_sweep", "FORMATS"]
 
@@ -47,6 +48,8 @@ def _caption(table: pd.DataFrame) -> str:
     a = table.attrs
     setters = list(dict.fromkeys(a.get("setters") or [a.get("strategy", "?")]))
     setter = setters[0] if len(setters) == 1 else f"{a.get('strategy', '?')}, tables per point"
+    if a.get("strategy") in ("greedy", "random"):
+        setter += " (a baseline, not good play)"
     level = a.get("confidence", 0.95)
     pairing = a.get("pairing", "common deals")
     return (f"{setter}; {a.get('deals', 0):,} deals a point on {pairing}, seed {a.get('entropy', '?')}; "
@@ -59,7 +62,7 @@ def plot_sweep(table: pd.DataFrame, *, kind: str = "estimate", title: str | None
     estimate (or with ``kind="difference"`` the paired difference to the first point) against
     the parameter's value, with its shaded confidence band. Returns the figure.
 
-    ``title`` replaces the default (``<parameter in words>: <variant swept>``).
+    ``title`` replaces the default (``<parameter in words>: <short label of the variant swept>``).
     """
     if kind not in ("estimate", "difference"):
         raise OptionError(f"kind={kind!r} is invalid: estimate or difference")
@@ -80,7 +83,7 @@ def plot_sweep(table: pd.DataFrame, *, kind: str = "estimate", title: str | None
                 ax.set_visible(False)
             elif i + cols >= len(metrics):  # nothing drawn below it
                 ax.set_xlabel(words)
-        base = table.attrs.get("base") or table["variant"].iloc[0]
+        base = short_label(table.attrs.get("base") or table["variant"].iloc[0])
         what = "difference to the first value" if kind == "difference" else "sweep"
         head = title or f"{words}: {what}, {base}"
         height = fig.get_figheight()
