@@ -129,3 +129,18 @@ def test_dashboard_tab_titles_are_whole():
     style, tabs = box.children
     assert tabs.titles == TAB_TITLES == ("Compare variants", "House edge and rake", "Rule sweep", "Open face")
     assert "max-width:none" in style.value and "TabBar-tab" in style.value
+
+
+def test_picker_choices_are_named_in_words():
+    """Issue 16.5: the picker's rule dropdowns show short names ('2-4', 'TW royalties'), never a
+    raw rule ID, while their values stay the IDs the variant string uses."""
+    import re
+
+    from cpstats.apps.widgets import VariantPicker
+
+    picker = VariantPicker("2-4")
+    for dropdown in (picker.scoring, picker.royalties, picker.royalty_mode, picker.naturals):
+        labels = [label for label, _ in dropdown.options]
+        assert not [x for x in labels if re.fullmatch(r"[A-Z]+(-[A-Z0-9]+)+", x)], labels
+        assert all(re.fullmatch(r"[A-Z]+(-[A-Za-z0-9]+)+", value) for _, value in dropdown.options)
+    assert picker.scoring.value == "SC-2-4" and picker.scoring.label == "2-4"

@@ -34,6 +34,7 @@ from cpstats.rules import (
 )
 from cpstats.rules.describe import describe, short_label
 from cpstats.rules.components import SCORING_NUMBERS
+from cpstats.rules.ids import RULES
 
 __all__ = ["VariantPicker"]
 
@@ -73,6 +74,11 @@ def _surrender_choice(text: str) -> Surrender:
     return Surrender(enabled=True, amount=None if text == "standard" else int(text))
 
 
+
+def _named(ids) -> list[tuple[str, str]]:
+    """Dropdown choices of rule IDs shown by their short names (the value stays the ID)."""
+    return [(RULES[x.value].short if x.value in RULES else x.value, x.value) for x in ids]
+
 class VariantPicker:
     """Controls for one variant: a preset plus overrides of scoring (the system and each of
     its numbers), royalties, royalty mode, naturals, surrender, players and rake.
@@ -100,13 +106,13 @@ class VariantPicker:
         style = {"description_width": "90px"}
         self.preset = W.Dropdown(options=preset_names(), value=preset, description="preset",
                                  layout=wide, style=style)
-        self.scoring = W.Dropdown(options=[s.value for s in Scoring], description="scoring",
+        self.scoring = W.Dropdown(options=_named(Scoring), description="scoring",
                                   layout=wide, style=style)
-        self.royalties = W.Dropdown(options=[r.value for r in RoyaltySchedule],
+        self.royalties = W.Dropdown(options=_named(RoyaltySchedule),
                                     description="royalties", layout=wide, style=style)
-        self.royalty_mode = W.Dropdown(options=[m.value for m in RoyaltyMode],
+        self.royalty_mode = W.Dropdown(options=_named(RoyaltyMode),
                                        description="royalty mode", layout=wide, style=style)
-        self.naturals = W.Dropdown(options=[n.value for n in NaturalSchedule],
+        self.naturals = W.Dropdown(options=_named(NaturalSchedule),
                                    description="naturals", layout=wide, style=style)
         self.surrender = W.Dropdown(options=_SURRENDER_CHOICES, description="surrender",
                                     layout=wide, style=style)
