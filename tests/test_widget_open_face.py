@@ -119,3 +119,14 @@ def test_chart_titles_name_rules_in_words():
     app.run()
     title = app.figure._suptitle.get_text()
     assert "(" not in title.split(";")[0] and "=" not in title and "players 3" in title
+
+
+def test_rule_choices_are_in_words():
+    """Issue 16.5 / 17.5: the stay rules and royalty entries are offered in words, valued as the
+    variant string writes them."""
+    from cpstats.apps.widgets.open_face import OpenFaceApp
+
+    app = OpenFaceApp()
+    assert app.stay.label.startswith("B: trips front") and app.stay.value == "B"
+    assert app.royalty_key.label == "front QQ" and app.royalty_key.value == "royalties.front.QQ"
+    assert not [label for label, _ in app.royalty_key.options if "royalties." in label]

@@ -48,6 +48,14 @@ FANTASY_CHOICES = {"the preset's": "", "13 cards (classic)": "13/13/13/13",
                    "14 cards (Pineapple)": "14/14/14/14",
                    "14/15/16/17 (progressive)": "14/15/16/17", "no Fantasyland": "0/0/0/0"}
 ROYALTY_KEYS = tuple(k.name for k in KEYS if k.name.startswith("royalties."))
+#: The stay rules in words (OFC-FL-STAY-A, OFC-FL-STAY-B), valued as the variant string writes them.
+STAY_CHOICES = (("A: trips front, full house+ middle or quads+ back", "A"),
+                ("B: trips front or quads+ back", "B"), ("none: never stays", "none"))
+
+
+def _royalty_words(key: str) -> str:
+    """``royalties.front.QQ`` -> ``front QQ``: the royalty entry a designer reads."""
+    return key.removeprefix("royalties.").replace(".", " ").replace("_", " ")
 
 
 def _label(strategy: str) -> str:
@@ -125,8 +133,9 @@ class OpenFaceApp(_App):
         self.players = box(W.Dropdown, options=(2, 3), value=2, description="players")
         self.fantasy = box(W.Dropdown, options=tuple(FANTASY_CHOICES), value="the preset's",
                            description="Fantasyland cards")
-        self.stay = box(W.Dropdown, options=("A", "B", "none"), value="B", description="stay rule")
-        self.royalty_key = box(W.Dropdown, options=ROYALTY_KEYS, value="royalties.front.QQ",
+        self.stay = box(W.Dropdown, options=STAY_CHOICES, value="B", description="stay rule")
+        self.royalty_key = box(W.Dropdown, options=[(_royalty_words(k), k) for k in ROYALTY_KEYS],
+                               value="royalties.front.QQ",
                                description="royalty entry")
         self.royalty_amount = box(W.BoundedIntText, min=0, max=1000, value=7,
                                   description="amount (units)")
