@@ -86,7 +86,7 @@ def _units(x: float, digits: int | None = None) -> str:
         return "0"
     size = abs(x)
     if digits is None:
-        digits = _digits(size) if size >= 0.001 else min(3 - math.floor(math.log10(size)), 12)
+        digits = _digits(size) if size >= 0.001 else min(2 - math.floor(math.log10(size)), 12)
     text = f"{x:,.{digits}f}"
     return "0" if text.lstrip("-").strip("0.,") == "" else text
 
