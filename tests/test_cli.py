@@ -336,3 +336,21 @@ def test_needs_compiling_defaults_to_the_simulation_kernels(tmp_path, monkeypatc
         (tmp_path / f"{stem}.f-1.py311.nbi").write_bytes(b"")
     assert not _warmup.needs_compiling(package=package)
     assert _warmup.needs_compiling("_greedy_kernel", package=package)
+
+
+def test_simulate_plays_an_open_face_preset(capsys):
+    """Issue 17.5: ``cpstats simulate --preset ofc-pineapple`` plays open-face hands (here with
+    the random baseline, named as such) and prints the figures with their intervals; a player
+    count the deal cannot seat is one line, exit 2."""
+    assert main(["simulate", "--preset", "ofc-pineapple", "--deals", "60", "--strategy", "random",
+                 "--quiet", "--format", "csv"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "metric,estimate,ci_low,ci_high,method"
+    rows = {line.split(",")[0]: line.split(",") for line in out[1:]}
+    assert {"foul_rate", "fl_entry_rate", "royalty", "sd_seat0"} <= set(rows)
+    low, estimate, high = (float(rows["foul_rate"][i]) for i in (2, 1, 3))
+    assert 0 < low <= estimate <= high < 1
+    assert main(["simulate", "--preset", "ofc-pineapple", "--deals", "10", "--players", "4",
+                 "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "players" in err[0]
