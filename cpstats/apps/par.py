@@ -23,6 +23,7 @@ from cpstats.apps.cli_args import positive_int as _positive_int
 from cpstats.apps.par_example import rules_in_words, worked_example
 from cpstats.errors import OptionError
 from cpstats.rules import Variant, resolve_variant
+from cpstats.rules.describe import short_label
 from cpstats.simulation import SimulationResult
 
 __all__ = ["ParSheet", "ParSection", "ParTable", "par_sheet", "add_par_command", "run_par_command"]
@@ -85,10 +86,6 @@ class ParSheet:
 
 
 def _label(v: Variant) -> str:
-    try:
-        from cpstats.rules.describe import short_label
-    except ImportError:
-        return str(v)
     return short_label(v)
 
 

@@ -13,51 +13,27 @@ import numpy as np
 import pandas as pd
 
 from cpstats.hands.naturals import NATURALS
+from cpstats.rules.ids import ROYALTY_ROW_NAMES, rule_info
 from cpstats.simulation import ROYALTY_ROWS, SimulationResult
 from cpstats.simulation.stats import VOLATILITY_Z, wilson_interval, z_value
 
 __all__ = ["headline", "seat_outcomes", "pooled_outcomes", "royalty_table", "natural_table",
-           "economics", "charge_models", "session_bands", "methodology", "ROYALTY_LABELS",
+           "economics", "charge_models", "session_bands", "methodology",
            "natural_label", "royalty_label", "banker_by_seats", "SESSION_HANDS"]
 
 #: Session lengths of the session-band table, hands.
 SESSION_HANDS = (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000)
 
-ROYALTY_LABELS = {
-    "front_trips": "Three of a kind in front", "middle_full_house": "Full house in the middle",
-    "middle_quads": "Four of a kind in the middle",
-    "middle_straight_flush": "Straight flush in the middle",
-    "back_quads": "Four of a kind in back", "back_straight_flush": "Straight flush in back",
-}
-_NATURAL_LABELS = {
-    "dragon": "Dragon (2 to ace)", "clean_dragon": "Clean dragon (2 to ace, one suit)",
-    "one_suit": "All one suit", "six_pairs": "Six pairs", "five_pairs_trips": "Five pairs and trips",
-    "four_trips": "Four trips", "three_quads": "Three quads", "three_straights": "Three straights",
-    "three_flushes": "Three flushes", "three_straight_flushes": "Three straight flushes",
-    "all_one_colour": "All one colour", "twelve_one_colour": "Twelve cards of one colour",
-    "all_low": "All low (8 or lower)", "all_high": "All high (8 or higher)",
-    "no_pictures": "No picture cards", "all_pictures": "All picture cards",
-    "twelve_pictures": "Twelve picture cards", "six_and_above": "Nothing below 6",
-}
-
 
 def natural_label(name: str) -> str:
-    """A natural's name in words (the rule-ID names of :mod:`cpstats.rules` when they have one)."""
-    from cpstats.rules import ids
-
-    try:
-        words = ids.rule_info(name).name
-    except (AttributeError, KeyError, ValueError):  # a package without the glossary (issue 16.5)
-        words = None
-    return words or _NATURAL_LABELS.get(name, name.replace("_", " ").capitalize())
+    """A natural's name in words, from the rule-ID names (:data:`cpstats.rules.ids.RULES`)."""
+    return rule_info(name).name
 
 
 def royalty_label(row: str) -> str:
     """A royalty row's name in words (``front_trips`` -> "Trips in front")."""
-    from cpstats.rules import ids
-
-    words = getattr(ids, "ROYALTY_ROW_NAMES", {}).get(row)
-    return words[:1].upper() + words[1:] if words else ROYALTY_LABELS.get(row, row)
+    words = ROYALTY_ROW_NAMES[row]
+    return words[:1].upper() + words[1:]
 
 
 def _row(figure: str, estimate, low, high, unit: str, method: str) -> dict:
@@ -209,7 +185,7 @@ def pooled_outcomes(result: SimulationResult, per: str = "pair", confidence: flo
 
     try:
         frame = result.outcomes(confidence=confidence, per=per)
-    except (AttributeError, OptionError):
+    except OptionError:
         return None
     banked = result.variant.bank.banked
     if banked:

@@ -43,14 +43,9 @@ __all__ = ["comparison_table", "figures_table", "VariantComparer"]
 
 
 def short_name(variant) -> str:
-    """A readable name of a variant for headers: the rules' short label where the package has
-    one (``cpstats.rules.describe.short_label``), else the variant string."""
-    try:
-        from cpstats.rules import describe
-
-        return str(getattr(describe, "short_label")(variant))
-    except (ImportError, AttributeError, ValueError):
-        return str(variant)
+    """A readable name of a variant for headers: its short label
+    (:func:`cpstats.rules.describe.short_label`)."""
+    return short_label(variant)
 
 
 def default_labels(results: Sequence[SimulationResult], mixed: bool = False) -> list[str]:
