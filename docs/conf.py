@@ -2,8 +2,7 @@
 
 Build: ``python -m sphinx -W --keep-going -b html docs docs/_build/html`` (what ``.ci/docs`` runs).
 At build time this file writes ``docs/generated/``: the API page from ``cpstats.__all__``, the
-glossary from the rule names of :data:`cpstats.rules.ids.RULES` (the rulebook's enum IDs when that
-table is absent) and copies of the notebooks, which are rendered from their stored outputs
+glossary from the rule names of :data:`cpstats.rules.ids.RULES` and copies of the notebooks, which are rendered from their stored outputs
 (``nb_execution_mode = "off"``; ``tests/test_notebook_claims.py`` checks those outputs are a fresh run).
 """
 
@@ -63,16 +62,8 @@ def glossary_page() -> str:
              "Variant strings and results name rules by these IDs (`SC-2-4`, `R-FUTUREBET`, `NS-TW`); "
              "this page is built from the package's own table of names, the one "
              "`cpstats.describe` writes rules in words from.", ""]
-    try:
-        from cpstats.rules.ids import RULES, SECTIONS
-    except ImportError:  # before the names table: the enums' IDs alone
-        from cpstats.rules import ids
+    from cpstats.rules.ids import RULES, SECTIONS
 
-        lines += ["| ID | choice |", "|---|---|"]
-        for enum in (ids.Scoring, ids.RoyaltySchedule, ids.RoyaltyMode, ids.NaturalSchedule,
-                     ids.NaturalSettlement, ids.HandOrdering, ids.Deal):
-            lines += [f"| `{m.value}` | {enum.__name__} |" for m in enum]
-        return "\n".join(lines) + "\n"
     for number, title in SECTIONS.items():
         rows = [(rule_id, info) for rule_id, info in RULES.items() if info.section == number]
         if rows:
