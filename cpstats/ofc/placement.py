@@ -50,7 +50,7 @@ from cpstats.ofc.fantasyland import solve_fantasyland
 from cpstats.ofc.rules import OfcVariant
 
 __all__ = ["PLACEMENT_STRATEGIES", "DEFAULT_SAMPLES", "DEFAULT_TOP", "DEFAULT_HINDSIGHT",
-           "OPPONENT_FOUL", "PlaceArgs", "place_args", "fantasy_values", "row_win_tables", "set_fantasy",
+           "OPPONENT_FOUL", "FOUL_AVERSION", "PlaceArgs", "place_args", "fantasy_values", "row_win_tables", "set_fantasy",
            "strategy_code"]
 
 PLACEMENT_STRATEGIES = ("random", "greedy", "rollout")
@@ -58,11 +58,12 @@ DEFAULT_SAMPLES = 32  # rollouts a surviving option gets: a heads-up Pineapple h
 DEFAULT_TOP = 24  # options (best one-step first) that enter the successive halving
 DEFAULT_HINDSIGHT = 0  # last streets of a rollout completed by hindsight (0: all played by greedy)
 OPPONENT_FOUL = 0.2  # assumed chance that a typical opponent fouls
-_FAIL = ((1.0, 0.45, 0.2, 0.1, 0.05, 0.02),  # a row with 0..5 empty slots fails to lift above
-         (1.0, 0.7, 0.45, 0.3, 0.2, 0.12),  # high card, pair of 2-7, 8-J, Q-A, two pair or more
-         (1.0, 0.8, 0.6, 0.45, 0.33, 0.25),
-         (1.0, 0.85, 0.7, 0.55, 0.45, 0.35),
-         (1.0, 0.9, 0.8, 0.7, 0.6, 0.5))
+_LIFT_FAIL = ((1.0, 0.45, 0.2, 0.1, 0.05, 0.02),  # a row with 0..5 empty slots fails to lift
+              (1.0, 0.7, 0.45, 0.3, 0.2, 0.12),  # above high card, pair of 2-7, 8-J, Q-A, two pair+
+              (1.0, 0.8, 0.6, 0.45, 0.33, 0.25),
+              (1.0, 0.85, 0.7, 0.55, 0.45, 0.35),
+              (1.0, 0.9, 0.8, 0.7, 0.6, 0.5))
+FOUL_AVERSION = 0.15  # the evaluation's foul risk is _LIFT_FAIL ** FOUL_AVERSION (module docstring)
 _FLUSH_CHANCE = (0.0, 0.0, 0.04, 0.18, 0.4, 0.0)  # all n cards of a row suited: flush chance
 _FLUSH_GAIN = (6.0, 4.0)  # middle, back: value of a flush over the row's made hand
 _ROW_SAMPLE_HANDS = 1500  # greedy self-play hands behind the row-win tables
@@ -100,9 +101,10 @@ def _base_tables(variant: OfcVariant) -> tuple[np.ndarray, ...]:
             np.ascontiguousarray(_tables.CARD_BIT, dtype=np.int64), _tables.three_card_table(), ct)
 
 
-def _value_tables(variant: OfcVariant, win: np.ndarray, fantasy: np.ndarray,
-                  opponent_foul: float) -> tuple[np.ndarray, np.ndarray]:
-    """``vt`` float64[6, 7462] and ``prm`` of the objective (module docstring)."""
+def _value_tables(variant: OfcVariant, win: np.ndarray, fantasy: np.ndarray, opponent_foul: float,
+                  aversion: float = FOUL_AVERSION) -> tuple[np.ndarray, np.ndarray]:
+    """``vt`` float64[6, 7462] and ``prm`` of the objective (module docstring); the foul risk
+    is ``_LIFT_FAIL ** aversion``."""
     tab = variant.kernel_tables()
     row, scoop = (float(x) for x in tab.row_points)
     clean = 1.0 - opponent_foul
@@ -115,7 +117,7 @@ def _value_tables(variant: OfcVariant, win: np.ndarray, fantasy: np.ndarray,
     prm = np.zeros(_pk.N_PRM)
     prm[_pk.FOUL] = -clean * (3 * row + scoop)
     prm[_pk.SCOOP] = scoop * clean
-    prm[_pk.FAIL:_pk.FAIL + 30] = np.ravel(_FAIL)
+    prm[_pk.FAIL:_pk.FAIL + 30] = np.ravel(np.power(_LIFT_FAIL, aversion))
     prm[_pk.FLUSH:_pk.FLUSH + 6] = _FLUSH_CHANCE
     prm[_pk.GAIN:_pk.GAIN + 2] = _FLUSH_GAIN
     prm[_pk.SEEN] = variant.cards_dealt[-1] / variant.cards_kept[-1]
@@ -124,7 +126,9 @@ def _value_tables(variant: OfcVariant, win: np.ndarray, fantasy: np.ndarray,
 
 def place_args(variant: OfcVariant, *, with_values: bool = True) -> PlaceArgs:
     """Kernel arguments of a variant (cached): the rank and common-scale tables, the value
-    tables of the objective (row-win tables and Fantasyland values estimated on first use)."""
+    tables of the objective (row-win tables and Fantasyland values estimated on first use).
+    ``with_values=False``: flat row terms, no Fantasyland value and the rough foul risk
+    ``_LIFT_FAIL`` (the ``greedy`` behind :func:`row_win_tables`; ``random`` ignores them)."""
     return _place_args(variant, with_values)
 
 
@@ -132,11 +136,11 @@ def place_args(variant: OfcVariant, *, with_values: bool = True) -> PlaceArgs:
 def _place_args(variant: OfcVariant, with_values: bool) -> PlaceArgs:
     base = _base_tables(variant)
     if with_values:
-        win, fantasy = row_win_tables(variant), fantasy_values(variant)
+        win, fantasy, aversion = row_win_tables(variant), fantasy_values(variant), FOUL_AVERSION
     else:
-        win, fantasy = np.full((3, 7462), 0.5), np.zeros(18)
+        win, fantasy, aversion = np.full((3, 7462), 0.5), np.zeros(18), 1.0
         win[0, 455:] = 0.0
-    vt, prm = _value_tables(variant, win, fantasy, OPPONENT_FOUL)
+    vt, prm = _value_tables(variant, win, fantasy, OPPONENT_FOUL, aversion)
     return PlaceArgs(*base, vt, prm)
 
 
