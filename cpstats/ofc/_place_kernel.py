@@ -41,7 +41,8 @@ FAIL = 2  # FAIL + 6 * need + open: chance a row with `open` empty slots fails t
 FLUSH = 32  # FLUSH + n: chance that n suited cards (all of a row's cards) end a flush
 GAIN = 38  # GAIN + 0/1: value of a flush in the middle / back over the row's pseudo-rank value
 SEEN = 40  # cards a player sees per empty slot still to fill (for the chance to pair the front)
-N_PRM = 41
+HIND_FOUL = 41  # value of a foul that a hindsight completion cannot avoid
+N_PRM = 42
 
 FORMER_TOP = 12  # options the former policy (strategy code 3) rolls out
 
@@ -266,9 +267,9 @@ def complete_greedy(board, cnt, fut, street, deal, keep, rows, work, wcnt,
 def complete_hindsight(board, cnt, fut, n, valid, ranks, key, nonflush, flush, bit, t3, ct, vt, prm):
     """Exact value of the best completion of ``board`` knowing the future cards ``fut[:n]``
     (:func:`cpstats.ofc._place_hindsight.hindsight_best`; the scoop term added)."""
-    hindsight_best(board, cnt, fut, n, valid, key, nonflush, flush, bit, t3, ct, vt, prm[FOUL], ranks)
+    hindsight_best(board, cnt, fut, n, valid, key, nonflush, flush, bit, t3, ct, vt, prm[HIND_FOUL], ranks)
     if ranks[0] < 0:
-        return prm[FOUL]
+        return prm[HIND_FOUL]
     return _rows_value(ranks[0], ranks[1], ranks[2], vt, prm)
 
 

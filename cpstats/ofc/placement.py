@@ -56,7 +56,7 @@ __all__ = ["PLACEMENT_STRATEGIES", "DEFAULT_SAMPLES", "DEFAULT_TOP", "DEFAULT_HI
 PLACEMENT_STRATEGIES = ("random", "greedy", "rollout")
 DEFAULT_SAMPLES = 32  # rollouts a surviving option gets: a heads-up Pineapple hand in <= 100 ms
 DEFAULT_TOP = 24  # options (best one-step first) that enter the successive halving
-DEFAULT_HINDSIGHT = 0  # last streets of a rollout completed by hindsight (0: all played by greedy)
+DEFAULT_HINDSIGHT = 3  # last streets of a rollout completed by hindsight (the others by greedy)
 OPPONENT_FOUL = 0.2  # assumed chance that a typical opponent fouls
 _LIFT_FAIL = ((1.0, 0.45, 0.2, 0.1, 0.05, 0.02),  # a row with 0..5 empty slots fails to lift
               (1.0, 0.7, 0.45, 0.3, 0.2, 0.12),  # above high card, pair of 2-7, 8-J, Q-A, two pair+
@@ -64,6 +64,7 @@ _LIFT_FAIL = ((1.0, 0.45, 0.2, 0.1, 0.05, 0.02),  # a row with 0..5 empty slots 
               (1.0, 0.85, 0.7, 0.55, 0.45, 0.35),
               (1.0, 0.9, 0.8, 0.7, 0.6, 0.5))
 FOUL_AVERSION = 0.15  # the evaluation's foul risk is _LIFT_FAIL ** FOUL_AVERSION (module docstring)
+HINDSIGHT_FOUL_WEIGHT = 2.0  # a hindsight completion's foul counts this many times a foul's value
 _FLUSH_CHANCE = (0.0, 0.0, 0.04, 0.18, 0.4, 0.0)  # all n cards of a row suited: flush chance
 _FLUSH_GAIN = (6.0, 4.0)  # middle, back: value of a flush over the row's made hand
 _ROW_SAMPLE_HANDS = 1500  # greedy self-play hands behind the row-win tables
@@ -121,6 +122,7 @@ def _value_tables(variant: OfcVariant, win: np.ndarray, fantasy: np.ndarray, opp
     prm[_pk.FLUSH:_pk.FLUSH + 6] = _FLUSH_CHANCE
     prm[_pk.GAIN:_pk.GAIN + 2] = _FLUSH_GAIN
     prm[_pk.SEEN] = variant.cards_dealt[-1] / variant.cards_kept[-1]
+    prm[_pk.HIND_FOUL] = prm[_pk.FOUL] * HINDSIGHT_FOUL_WEIGHT
     return vt, prm
 
 
