@@ -9,23 +9,47 @@
   one-step evaluation enter a successive halving: all are rolled out on a first quarter of the
   :data:`DEFAULT_SAMPLES` samples, the better half on the next quarter, and so on, the survivors
   seeing every sample; the same sampled futures serve every option (common random numbers). A
-  rollout plays the player's later streets with ``greedy`` (the *completion policy*) and scores
-  the final board by the exact objective; the last street is an exact search.
+  rollout plays the player's next streets with ``greedy`` and completes the last
+  :data:`DEFAULT_HINDSIGHT` streets by hindsight (:mod:`cpstats.ofc._place_hindsight`: the best
+  placement knowing the sample's future cards, exact by branch and bound), then scores the final
+  board by the exact objective; the last street is an exact search.
 
-Budget: 32 samples, 24 options: a heads-up Pineapple hand (both players) in 46-64 ms on one
-core (median), 1.05-1.08 times the former policy (12 options, 32 samples each, no halving)
-timed in the same process (``benchmarks/bench_ofc_play.py``). Self-play (400 hands): foul
-16.2%, Fantasyland entry 9.7%, royalty 2.52 a normal board; the shortfall against issue 17's
-targets is the chase: a pair of queens or better ends in front on about a quarter of the boards
-and half of those foul.
+Budget: 32 samples, 24 options: a heads-up Pineapple hand (both players) in 24 ms on one core
+(median, quiet machine; 42 ms beside another benchmark), 0.7-0.8 times the former policy (12
+options, 32 samples each, greedy completions, no halving) timed in the same process
+(``benchmarks/bench_ofc_play.py``). Self-play (400 hands): foul 18.3%, Fantasyland entry 17.4%,
+royalty 3.71 a normal board and 5.14 over all boards. Issue 17's entry (30%) and royalty (6)
+targets are not reached.
 
-Completion policies measured (heads-up Pineapple self-play, 200+ boards each, SE about 0.03):
-``greedy`` fouls 14-19% and enters Fantasyland 10-11%. A hindsight completion
-(:mod:`cpstats.ofc._place_hindsight`: the best placement knowing the sample's future cards,
-for the last :data:`DEFAULT_HINDSIGHT` streets of a rollout) enters more (17-19% from street
-1 on) with a higher royalty (3.0 against 2.4) but fouls 29-32%: it overrates a pair of queens
-or better in front, which its perfect information always supports. It is no stronger head to
-head (-0.1 +- 1.0 a hand against the former policy, 150 deals), so the default is 0 (greedy).
+Three settings are tuned by seat-swapped matches on common decks with Fantasyland carried from
+hand to hand (heads-up Pineapple; ``benchmarks/bench_ofc_tuning.py``, 1,000 deals x 2 seats, seed
+2026; the default's mean net a hand over each alternative, 95% CI):
+
+- :data:`FOUL_AVERSION`: the evaluation's foul risk (a row that its upper neighbour outranks and
+  that must still lift above it) is the rough lift-failure table ``_LIFT_FAIL`` to the power
+  0.15, close to 1: the one-step evaluation and the greedy streets of a rollout keep rows in
+  order. Against the rough table (power 1): +0.31 +- 0.43 with hindsight completions; with
+  greedy completions it is what carries the gain (measured the same way while tuning: +1.77 +-
+  0.40 a hand over power 1, foul 9.4% against 16.3%; classic +1.57 +- 0.24, foul 13.7% against
+  30.7%). Powers 0.05-0.3 and changes of the flush, scoop, opponent-foul and Fantasyland-value
+  terms measured no better (800 deals each, seed 5).
+- :data:`DEFAULT_HINDSIGHT`, 3 streets: completing a rollout's last three streets knowing their
+  cards plays them far better than ``greedy``: +0.79 +- 0.42 a hand over greedy completions,
+  Fantasyland entry 15.5% against 8.2%. Four streets measured -0.31 +- 0.46 against three, and
+  classic gains nothing from three (-0.15 +- 0.18) but keeps them for one rule (seed 5).
+- :data:`HINDSIGHT_FOUL_WEIGHT`, 2: a foul that a hindsight completion cannot avoid counts twice.
+  Hindsight sees its cards, so it chases Fantasyland and rarely fouls in the rollout while the
+  real hand does. Weight 1 is stronger by 0.29 +- 0.22 a hand but fouls 23.2% of boards; weight
+  2 keeps fouls at 17.6%, inside issue 17's 20%. A choice, made for that target.
+
+Against the previous default (the rough table, greedy completions): +2.84 +- 0.43 a hand; foul
+17.8% against 12.2%, entry 15.9% against 6.3%, royalty 4.70 a board against 2.77 in that
+match. More samples still help: 128 beat 32 by +0.81 +- 0.38 a hand (foul 18.9%, entry 18.0%,
+royalty 5.22 a board) at four times the time. Also tried and not kept: a learned value of
+partial boards (gradient-boosted trees over 26 board features, fitted to the final objective of
+rollout self-play) as the completion policy: +1.0 +- 0.7 a hand at equal samples against greedy
+completions, but 3-10 times slower and weaker at equal time; row-win tables from rollout
+self-play (-0.2 +- 0.6).
 
 The objective, exact on a final board, is the expected result against a typical opponent: the
 board's royalties; the value of the Fantasyland hand it enters (:func:`fantasy_values`); the
