@@ -130,3 +130,21 @@ def test_rule_choices_are_in_words():
     assert app.stay.label.startswith("B: trips front") and app.stay.value == "B"
     assert app.royalty_key.label == "front QQ" and app.royalty_key.value == "royalties.front.QQ"
     assert not [label for label, _ in app.royalty_key.options if "royalties." in label]
+
+
+@pytest.mark.parametrize("error, shown", [(OptionError("hands=0 is invalid: at least 1"), "hands=0 is invalid"),
+                                          (RuntimeError("worker lost"), "simulation failed: RuntimeError")])
+def test_a_failed_run_is_one_line_and_gives_the_button_back(monkeypatch, error, shown):
+    """A live run that raises shows one line in the status (a refusal as itself, anything else as a
+    failed run), marks the progress bar, and enables Run again (the apps' shared run guard)."""
+    import cpstats.apps.widgets.open_face as tab
+
+    def fail(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(tab, "simulate_ofc", fail)
+    app = OpenFaceApp()
+    app.players.value = 3
+    app.run()
+    assert shown in app.status.value and "Traceback" not in app.status.value
+    assert app.progress.bar_style == "danger" and not app.run_button.disabled

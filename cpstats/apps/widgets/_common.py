@@ -29,6 +29,7 @@ import html
 import io
 import os
 import re
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -182,6 +183,22 @@ class _App:
         """Show a failed run in the app (never a dead output)."""
         self.progress.bar_style = "danger"
         self.status.value = _message("error", f"simulation failed: {type(err).__name__}: {err}")
+
+    @contextmanager
+    def _guarded_run(self):
+        """The body of a Run button: the button is off while it runs and back after; a refusal
+        (OptionError) is its one line in the status, any other error a failed run, never a
+        traceback in a dead output."""
+        self.run_button.disabled = True
+        try:
+            yield
+        except OptionError as err:
+            self.progress.bar_style = "danger"
+            self.status.value = _message("error", str(err))
+        except Exception as err:  # shown in the app, never a dead output
+            self._failed(err)
+        finally:
+            self.run_button.disabled = False
 
 
 # -- export (issue 16.6) ----------------------------------------------------------------------

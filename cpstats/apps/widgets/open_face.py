@@ -240,8 +240,7 @@ class OpenFaceApp(_App):
 
     def run(self) -> None:
         """Play the choice live (a refusal is one line in the status)."""
-        self.run_button.disabled = True
-        try:
+        with self._guarded_run():
             v, hands, strategy = self.variant(), int(self.hands.value), self.strategy.value
             self.progress.max, self.progress.value, self.progress.bar_style = hands, 0, "info"
             self.status.value = _running(f"playing {hands:,} hands of {v}, {_label(strategy)}")
@@ -250,13 +249,6 @@ class OpenFaceApp(_App):
             self.runs[(str(v), hands, strategy)] = result
             self.progress.bar_style = "success"
             self._show(result, "live run")
-        except OptionError as err:
-            self.progress.bar_style = "danger"
-            self.status.value = _message("error", str(err))
-        except Exception as err:  # shown in the app, never a dead output
-            self._failed(err)
-        finally:
-            self.run_button.disabled = False
 
     def _show(self, result, source: str) -> None:
         self.result, self.source = result, source

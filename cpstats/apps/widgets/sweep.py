@@ -162,8 +162,7 @@ class SweepView(_App):
         from cpstats.simulation.sweep import sweep, sweep_variants
         from cpstats.apps.sweep_cli import parse_values
 
-        self.run_button.disabled = True
-        try:
+        with self._guarded_run():
             base, note = prepared_variant(self.preset.value, self.parameter.value)
             values = parse_values(self.values.value)
             vs = sweep_variants(base, self.parameter.value, values)
@@ -184,13 +183,6 @@ class SweepView(_App):
                                          f"{strategy_label(strategy)}, seed {SEED}")
             self.table_html.value = sweep_table_html(self.table)
             self.redraw()
-        except OptionError as err:
-            self.progress.bar_style = "danger"
-            self.status.value = _message("error", str(err))
-        except Exception as err:  # shown in the app, never a dead output
-            self._failed(err)
-        finally:
-            self.run_button.disabled = False
 
     def redraw(self) -> None:
         """Draw the chosen chart of the sweep on show (no simulation)."""
