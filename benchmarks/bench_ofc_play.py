@@ -8,6 +8,7 @@ policy; and the strength curve (``rollout`` with 8 / 32 / 128 samples against ``
 128 against 8), saved as ``benchmarks/ofc_strength.png``.
 
     python benchmarks/bench_ofc_play.py [--deals 400] [--selfplay 400]
+    python benchmarks/bench_ofc_play.py --ceiling 512 --selfplay 300   # self-play only, 512 samples
 """
 
 from __future__ import annotations
@@ -49,12 +50,16 @@ def ms_per_hand(repeats: int = 7, hands: int = 10) -> tuple[float, float]:
 
 
 def self_play(hands: int, samples: int | None = None) -> dict[str, tuple[float, float]]:
-    """Foul, entry and royalty rates of normal hands in rollout self-play (mean, SE)."""
+    """Foul, entry and royalty rates of normal hands in rollout self-play (mean, SE); an attempt
+    is a board whose front would enter Fantasyland (QQ+) were it not fouled."""
     out = play_hands(V, hands, 2024, samples=samples)
     values = board_values(V, out.boards)
     normal = out.fantasy_cards == 0
+    attempt = (V.kernel_tables().fl_entry_cards[values.ranks[..., 0]] > 0) & normal
     figures = {"foul": values.fouled[normal].astype(float),
                "entry": (values.fl_cards[normal] > 0).astype(float),
+               "Fantasyland attempt (front QQ+)": attempt[normal].astype(float),
+               "foul of an attempt": values.fouled[attempt].astype(float),
                "royalty": values.royalty.sum(-1)[normal].astype(float),
                "royalty (all boards, Fantasyland too)": values.royalty.sum(-1).ravel().astype(float)}
     return {k: (x.mean(), x.std(ddof=1) / np.sqrt(x.size)) for k, x in figures.items()}
@@ -96,7 +101,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--selfplay", type=int, default=400)
+    parser.add_argument("--ceiling", type=int, default=0, metavar="SAMPLES",
+                        help="only self-play with this many samples a decision (the approach's ceiling)")
     opts = parser.parse_args()
+    if opts.ceiling:
+        for k, (m, se) in self_play(opts.selfplay, opts.ceiling).items():
+            print(f"self-play, {opts.ceiling} samples, {k}: {m:.3f} (SE {se:.3f}), {opts.selfplay} hands")
+        return
     new, old = ms_per_hand()
     print(f"rollout, default {DEFAULT_SAMPLES} samples, top {DEFAULT_TOP}: {new:.1f} ms per heads-up hand "
           f"(former policy {old:.1f} ms, ratio {new / old:.2f}, same process)")

@@ -2,7 +2,8 @@
 
 Each line is a seat-swapped match on common decks: the package's default ``rollout`` against the
 same strategy with one setting changed (:mod:`cpstats.ofc.placement`: ``FOUL_AVERSION``,
-``DEFAULT_HINDSIGHT``, ``HINDSIGHT_FOUL_WEIGHT``, the samples). Fantasyland is carried from hand
+``DEFAULT_HINDSIGHT``, ``HINDSIGHT_FOUL_WEIGHT``, the samples), or a rule of thumb forced on its
+first street (a dealt pair that enters Fantasyland goes to the front at once). Fantasyland is carried from hand
 to hand (a player who enters plays the next hand with the exact solver), so the value of
 entering counts. Printed: each side's foul and Fantasyland entry rates and mean royalty of its
 normal boards (and of all boards), and the default's mean net a hand over the alternative with
@@ -23,7 +24,7 @@ import numpy as np  # noqa: E402
 
 from cpstats.ofc import _place_kernel as _pk  # noqa: E402
 from cpstats.ofc import placement as pl  # noqa: E402
-from cpstats.ofc.board import board_values  # noqa: E402
+from cpstats.ofc.board import board_ranks, board_values  # noqa: E402
 from cpstats.ofc.play import _next_state  # noqa: E402
 from cpstats.ofc.rules import get_ofc_preset  # noqa: E402
 from cpstats.ofc.settlement import settle_boards  # noqa: E402
@@ -32,7 +33,8 @@ from cpstats.ofc.settlement import settle_boards  # noqa: E402
 class Player:
     """A rollout player: kernel tables, samples, top and hindsight streets."""
 
-    def __init__(self, variant, aversion=None, hindsight=None, weight=None, samples=None):
+    def __init__(self, variant, aversion=None, hindsight=None, weight=None, samples=None,
+                 pair_front=False):
         base = pl.place_args(variant)
         vt, prm = pl._value_tables(variant, pl.row_win_tables(variant), pl.fantasy_values(variant),
                                    pl.OPPONENT_FOUL, pl.FOUL_AVERSION if aversion is None else aversion)
@@ -40,6 +42,39 @@ class Player:
         self.args = base._replace(vt=vt, prm=prm)
         self.hind = pl.DEFAULT_HINDSIGHT if hindsight is None else hindsight
         self.samples = pl.DEFAULT_SAMPLES if samples is None else samples
+        self.pair_front = pair_front
+
+
+def entering_pair(variant, dealt):
+    """Indices of the best pair of ``dealt`` that enters Fantasyland from the front, else None."""
+    ranks = dealt // 4
+    for r in sorted(set(ranks.tolist()), reverse=True):
+        pair = np.flatnonzero(ranks == r)[:2]
+        others = [c for c in range(52) if c // 4 != r]
+        if pair.size < 2:
+            continue
+        board = np.array([*dealt[pair], others[0], *others[1:11]], np.int8)
+        if variant.kernel_tables().fl_entry_cards[board_ranks(board[None], check=False)[0, 0]] > 0:
+            return pair
+    return None
+
+
+def _pair_to_front(variant, deal, keep, dealt, board, cnt, who, unseen, n_unseen, state):
+    """First street with a dealt entering pair put in front at once, the rest set by rollout."""
+    pair = entering_pair(variant, dealt)
+    if pair is None:
+        return False
+    board[:2] = dealt[pair]
+    cnt[0] = 2
+    rest = np.delete(dealt, pair)
+    deal2, keep2 = deal.copy(), keep.copy()
+    deal2[0] = keep2[0] = rest.size
+    o = _pk.rollout_option(board, cnt, rest, 0, deal2, keep2, unseen, n_unseen, who.samples,
+                           pl.DEFAULT_TOP, who.hind, state, *who.args)
+    rows = np.empty((243, 5), np.int8)
+    n_assign = _pk.enumerate_rows(rest.size, cnt, rows)
+    _pk.apply_option(board, cnt, rest, rest.size, rest.size, o, n_assign, rows)
+    return True
 
 
 def play_hand(variant, deck, players, fantasy, seed):
@@ -63,6 +98,9 @@ def play_hand(variant, deck, players, fantasy, seed):
             pos += deal[t]
             who = players[p]
             n_unseen = _pk._unseen(unseen, own[i], dealt, nb, normal.size)
+            if t == 0 and who.pair_front and _pair_to_front(variant, deal, keep, dealt, nb[i], cnt[i], who,
+                                                            unseen, n_unseen, state):
+                continue
             o = _pk.rollout_option(nb[i], cnt[i], dealt, t, deal, keep, unseen, n_unseen, who.samples,
                                    pl.DEFAULT_TOP, who.hind, state, *who.args)
             n_assign = _pk.enumerate_rows(keep[t], cnt[i], rows)
@@ -110,6 +148,7 @@ ALTERNATIVES = {
     "hindsight foul weight 1": dict(weight=1.0),
     "rough foul risk (power 1)": dict(aversion=1.0),
     "128 samples": dict(samples=128),
+    "a dealt entering pair always put in front": dict(pair_front=True),
 }
 
 
@@ -118,12 +157,15 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--variant", default="ofc-pineapple")
+    parser.add_argument("--only", help="run only the alternatives whose name contains this text")
     opts = parser.parse_args()
     variant = get_ofc_preset(opts.variant)
     print(f"{variant}: default rollout (foul aversion {pl.FOUL_AVERSION}, hindsight {pl.DEFAULT_HINDSIGHT} "
           f"streets, weight {pl.HINDSIGHT_FOUL_WEIGHT}, {pl.DEFAULT_SAMPLES} samples) against each; "
           f"{opts.deals} deals x 2 seats, seed {opts.seed}")
     for name, kw in ALTERNATIVES.items():
+        if opts.only and opts.only not in name:
+            continue
         t = time.perf_counter()
         mine, theirs, mean, half = duel(variant, Player(variant, **kw), opts.deals, opts.seed)
         print(f"- vs {name}: {mean:+.2f} +/- {half:.2f} a hand | default foul {mine[0]:.3f} entry {mine[1]:.3f} "

@@ -19,7 +19,12 @@ Budget: 32 samples, 24 options: a heads-up Pineapple hand (both players) in 24 m
 options, 32 samples each, greedy completions, no halving) timed in the same process
 (``benchmarks/bench_ofc_play.py``). Self-play (400 hands): foul 18.3%, Fantasyland entry 17.4%,
 royalty 3.71 a normal board and 5.14 over all boards. Issue 17's entry (30%) and royalty (6)
-targets are not reached.
+targets are not reached: 30% of boards go for Fantasyland (a queens-up front) and 44% of those
+attempts foul, where 30% entry within 20% fouls needs about two in three to hold; 512 samples a
+decision (16 times the budget) give entry 19.4% (SE 1.8) with the same 44.5% of attempts fouled
+(``bench_ofc_play.py --ceiling 512``). Putting a dealt queens-up pair in front at once, always,
+is no better beyond noise: the default's net over that rule is -0.23 +- 0.27 a hand, the rule's
+entry 18.4% against 15.8% and fouls 23.3% against 17.5% (``bench_ofc_tuning.py``).
 
 Three settings are tuned by seat-swapped matches on common decks with Fantasyland carried from
 hand to hand (heads-up Pineapple; ``benchmarks/bench_ofc_tuning.py``, 1,000 deals x 2 seats, seed
