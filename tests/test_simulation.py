@@ -64,6 +64,8 @@ def test_resume_reuses_finished_blocks(tmp_path):
 def test_out_folder_of_another_run_is_refused(tmp_path):
     simulate("2-4", 500, rng=5, out=tmp_path, **KW)
     with pytest.raises(OptionError, match="holds blocks of another run"):
+        simulate("2-4", 500, rng=7, out=tmp_path, **KW)
+    with pytest.raises(OptionError, match=r"already holds blocks of this run: pass resume=True \(--resume\)"):
         simulate("2-4", 500, rng=5, out=tmp_path, **KW)
     with pytest.raises(OptionError, match="differs in entropy"):
         simulate("2-4", 500, rng=6, out=tmp_path, resume=True, **KW)

@@ -64,19 +64,22 @@ def prepare_out(out, meta: dict, resume: bool) -> Path | None:
                 raise ValueError("not a JSON object")
         except (ValueError, UnicodeDecodeError) as err:
             if not resume:
-                raise OptionError(f"out={str(path)!r} holds a run.json that does not read ({err}): "
-                                  "pass resume=True to check its blocks, or another folder") from None
+                raise OptionError(f"out={str(path)!r} holds a run.json that does not read ({err}): pass "
+                                  "resume=True (--resume) to check its blocks, or another folder") from None
             old = None
+        differ = None if old is None else [k for k in IDENTITY_KEYS if old.get(k) != meta.get(k)]
+        if not resume and differ == []:
+            raise OptionError(f"out={str(path)!r} already holds blocks of this run: pass resume=True "
+                              "(--resume) to keep them, or another folder")
         if not resume:
             raise OptionError(f"out={str(path)!r} holds blocks of another run: pass resume=True "
-                              "with the same variant, seed, deals and strategy, or another folder")
-        if old is not None:
-            differ = [k for k in IDENTITY_KEYS if old.get(k) != meta.get(k)]
-            if differ:
-                raise OptionError(
-                    f"out={str(path)!r} holds blocks of another run (differs in {', '.join(differ)}): "
-                    "resume with the same variant, seed, deals and strategy (and ev tables), "
-                    "or another folder")
+                              "(--resume) with the same variant, seed, deals and strategy, or another "
+                              "folder")
+        if differ:
+            raise OptionError(
+                f"out={str(path)!r} holds blocks of another run (differs in {', '.join(differ)}): "
+                "resume with the same variant, seed, deals and strategy (and ev tables), "
+                "or another folder")
     run_file.write_text(json.dumps(meta, indent=2))
     return path
 
