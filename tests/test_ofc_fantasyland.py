@@ -208,6 +208,10 @@ def test_option_errors():
         fl.fantasyland_table("ofc-pineapple", sizes=[12], stay_value=0)
     with pytest.raises(OptionError, match=r"hands_per_size=1 is invalid"):
         fl.fantasyland_table("ofc-pineapple", hands_per_size=1, stay_value=0)
+    with pytest.raises(OptionError, match=r"sizes=12 is invalid"):  # named first, not batches
+        fl.fantasyland_table("ofc-pineapple", sizes=12, hands_per_size=10, stay_value=0)
+    with pytest.raises(OptionError, match=r"has no Fantasyland .*pass sizes="):
+        fl.fantasyland_table("ofc-pineapple(fantasyland.cards=0/0/0/0)", hands_per_size=10)
     with pytest.raises(OptionError, match=r"deals=0 is invalid"):
         fl.estimate_stay_value("ofc-pineapple", deals=0)
     with pytest.raises(OptionError, match=r"rng='seed' is invalid: a numpy Generator"):

@@ -80,6 +80,8 @@ def test_resume_keeps_finished_blocks_and_redoes_foreign_ones(tmp_path):
     assert again.metadata["blocks_redone"] == 1
     with pytest.raises(OptionError, match="holds blocks of another run"):
         simulate_ofc("ofc-pineapple", 450, rng=5, out=tmp_path / "b", **KW)
+    with pytest.raises(OptionError, match=r"already holds blocks of this run: pass resume=True \(--resume\)"):
+        simulate_ofc("ofc-pineapple", 450, rng=6, out=tmp_path / "b", **KW)
     with pytest.raises(OptionError, match="differs in entropy"):
         simulate_ofc("ofc-pineapple", 450, rng=9, out=tmp_path / "b", resume=True, **KW)
 
@@ -94,6 +96,39 @@ def test_parquet_rows_agree_with_the_summary(tmp_path):
     assert rows.groupby("seat")["net"].sum().tolist() == r.summary["batch_net"].sum(axis=0).tolist()
     longer = simulate_ofc("ofc-pineapple", 450, rng=3, out=tmp_path / "b", **KW).rows()
     assert longer.iloc[:600].equals(rows)
+
+
+def test_resume_writes_the_rows_a_finished_block_lacks(tmp_path):
+    """A run resumed with rows over blocks played without them plays those blocks again (same
+    numbers) and writes their rows; rows() of a run without them is one line naming the fix."""
+    bare = simulate_ofc("ofc-pineapple", 300, rng=3, out=tmp_path, rows=False, **KW)
+    with pytest.raises(OptionError, match=r"2 of the run's 2 blocks have no rows .*resume=True"):
+        bare.rows()
+    resumed = simulate_ofc("ofc-pineapple", 300, rng=3, out=tmp_path, resume=True, **KW)
+    same(bare, resumed)
+    assert resumed.metadata["blocks_redone"] == 0
+    rows = resumed.rows()
+    assert len(rows) == 600 and rows["foul"].sum() == bare.summary["batch_fouls"].sum()
+
+
+def test_figures_refuse_a_pace_or_precision_that_is_not_positive():
+    r = simulate_ofc("ofc-pineapple", 60, rng=1, **KW)
+    for kwargs in ({"hands_per_hour": -5}, {"precision": 0}, {"precision": float("nan")}):
+        with pytest.raises(OptionError, match=r"is invalid: a number > 0 is needed"):
+            r.figures(**kwargs)
+    assert r.figures().set_index("metric").at["hands_seat0", "method"] == "hands to +-1: (z sd / 1)^2"
+
+
+def test_small_runs_say_what_their_intervals_are():
+    """A mean that cannot be negative keeps its interval at or above 0 (and says it is clipped);
+    a spread without the hands for an interval says so instead of naming a method."""
+    table = simulate_ofc("ofc-classic(players=4)", 40, strategy="random", rng=1).figures().set_index("metric")
+    royalty = table.loc[[m for m in table.index if m.startswith(("royalty", "rake_per"))]]
+    assert (royalty["ci_low"] >= 0).all()
+    assert "batch t (low end clipped at 0)" in set(royalty["method"])
+    sd = table.loc["sd_seat0"]
+    assert np.isnan(sd["ci_low"]) and sd["method"] == "too few hands"
+    assert table.loc["mean_seat0", "ci_low"] < 0 < table.loc["mean_seat0", "ci_high"]  # signed: no clip
 
 
 def test_symmetric_seats_mean_within_five_standard_errors():
@@ -172,7 +207,7 @@ def test_compare_pairs_variants_on_common_decks():
     assert (two.loc["foul_rate", ["diff_ci_low", "diff_ci_high"]].abs() < 1e-12).all()
     df = compare_ofc(["ofc-pineapple", "ofc-pineapple-progressive"], 300, rng=4,
                      labels=["plain", "progressive"], **KW)
-    assert set(df["label"]) == {"plain", "progressive"}
+    assert set(df["label"]) == {"plain", "progressive"} and set(df["strategy"]) == {"random/random"}
     row = df[(df["label"] == "progressive") & (df["metric"] == "foul_rate")].iloc[0]
     assert row["diff_ci_low"] <= row["diff"] <= row["diff_ci_high"]
 
@@ -191,6 +226,8 @@ def test_bad_arguments(kwargs, message):
         simulate_ofc(args.pop("variant"), args.pop("hands"), **args)
     with pytest.raises(OptionError, match="at least two variants"):
         compare_ofc(["ofc-pineapple"], 10)
+    with pytest.raises(OptionError, match=r"variants='ofc-pineapple' is invalid: a list"):
+        compare_ofc("ofc-pineapple", 10)
 
 
 def test_cli_text_for_an_ofc_preset(tmp_path):
@@ -205,9 +242,30 @@ def test_cli_text_for_an_ofc_preset(tmp_path):
                               players=None, out=str(tmp_path), resume=False, keep_hands=True,
                               quiet=True, format="table")
     text = sim.simulate_ofc_text(args)
-    assert text.startswith("ofc-pineapple: 200 hands, strategy random/random") and "foul_rate" in text
+    assert text.startswith("ofc-pineapple: 200 hands, strategy random/random (a baseline: no skill")
+    assert "intervals 95%" in text and "foul_rate" in text
     assert list(tmp_path.glob("hands-*.parquet"))
-    args.format, args.out, args.players = "json", None, 3
-    records = json.loads(sim.simulate_ofc_text(args))
-    assert "mean_seat2" in {r["metric"] for r in records}
+    args.format, args.out, args.players, args.keep_hands = "json", None, 3, False
+    data = json.loads(sim.simulate_ofc_text(args))
+    assert data["run"]["strategy_note"].startswith("a baseline") and data["run"]["hands"] == 200
+    assert "mean_seat2" in {r["metric"] for r in data["figures"]}
     assert is_ofc_variant("OFC-classic") and not is_ofc_variant("1-6")
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"tables": "2-4"}, r"--tables does not apply to open-face presets"),
+    ({"keep_hands": True}, r"--keep-hands needs --out"),
+    ({"preset": "ofc-pineapple(players=3)", "players": 2}, r"--players 2 contradicts .*players=3"),
+    ({"strategy": "foo"}, r"--strategy 'foo' is invalid for an open-face preset: allowed are ev"),
+])
+def test_cli_text_refuses_options_it_would_ignore(change, message):
+    """Options that do not apply to open face are refused in one line, never ignored."""
+    import argparse
+
+    args = argparse.Namespace(preset="ofc-pineapple", deals=10, strategy="random", seed=2, players=None,
+                              out=None, resume=False, keep_hands=False, quiet=True, format="table",
+                              tables=None)
+    for key, value in change.items():
+        setattr(args, key, value)
+    with pytest.raises(OptionError, match=message):
+        sim.simulate_ofc_text(args)

@@ -290,6 +290,10 @@ def fantasyland_table(variant: OfcVariant | str = "ofc-pineapple", *, hands_per_
     """
     v = resolve_ofc_variant(variant)
     level = check_confidence(confidence)
+    if sizes is None and not v.kernel_tables().fl_entry_cards.any():
+        raise OptionError(f"{v} has no Fantasyland (no front enters): pass sizes= (13..17) to "
+                          f"solve hands of those sizes anyway")
+    todo = _sizes(v, sizes)
     for name, n, low in (("hands_per_size", hands_per_size, 2), ("batches", batches, 2)):
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < low:
             raise OptionError(f"{name}={n!r} is invalid: a whole number >= {low}")
@@ -297,7 +301,6 @@ def fantasyland_table(variant: OfcVariant | str = "ofc-pineapple", *, hands_per_
         raise OptionError(f"batches={batches} is invalid: at most hands_per_size={hands_per_size}")
     bonus = _stay_value(v, stay_value)
     gen = _generator(rng)
-    todo = _sizes(v, sizes)
     rows = []
     for n, child in zip(todo, gen.spawn(len(todo))):
         deals = _random_deals(child, int(hands_per_size), n)

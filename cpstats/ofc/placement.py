@@ -78,11 +78,15 @@ from cpstats.ofc.board import board_values
 from cpstats.ofc.fantasyland import solve_fantasyland
 from cpstats.ofc.rules import OfcVariant
 
-__all__ = ["PLACEMENT_STRATEGIES", "DEFAULT_SAMPLES", "DEFAULT_TOP", "DEFAULT_HINDSIGHT",
+__all__ = ["PLACEMENT_STRATEGIES", "STRATEGY_NOTES", "DEFAULT_SAMPLES", "DEFAULT_TOP", "DEFAULT_HINDSIGHT",
            "OPPONENT_FOUL", "FOUL_AVERSION", "HINDSIGHT_FOUL_WEIGHT", "PlaceArgs", "place_args",
            "fantasy_values", "row_win_tables", "set_fantasy", "strategy_code"]
 
 PLACEMENT_STRATEGIES = ("random", "greedy", "rollout")
+#: How a strategy's figures are named wherever they appear: the baselines as baselines.
+STRATEGY_NOTES = {"rollout": "good play",
+                  "greedy": "a baseline: a weak field, not the figures of good play",
+                  "random": "a baseline: no skill, not the figures of good play"}
 DEFAULT_SAMPLES = 32  # rollouts a surviving option gets: a heads-up Pineapple hand in <= 100 ms
 DEFAULT_TOP = 24  # options (best one-step first) that enter the successive halving
 DEFAULT_HINDSIGHT = 3  # last streets of a rollout completed by hindsight (the others by greedy)

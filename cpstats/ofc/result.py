@@ -15,12 +15,15 @@ side has no interval (``too few hands``). Paired differences of two runs on the 
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from cpstats.cards.blocks import BlockPlan
+from cpstats.errors import OptionError
 from cpstats.ofc.rules import OfcVariant
 from cpstats.ofc.settlement import OfcSettlement
 from cpstats.simulation.stats import (batch_variance_interval, check_confidence, t_value,
@@ -82,9 +85,15 @@ def _seats(x: np.ndarray) -> np.ndarray:
     return x.sum(axis=1) if x.ndim > 1 else x
 
 
+def _check_positive(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < value < np.inf:
+        raise OptionError(f"{name}={value!r} is invalid: a number > 0 is needed")
+
+
 def _ratios(s: dict, hands_per_hour: float) -> dict[str, tuple[str, Ratio | tuple[Ratio, Ratio]]]:
     """Every ratio figure: (kind, per-batch sums). ``kind`` is ``p`` for a proportion (Wilson
-    when events are few), ``m`` for a mean, ``d`` for a difference of two means."""
+    when events are few), ``m`` for a mean, ``n`` for a mean that cannot be negative (its
+    interval's low end clipped at 0), ``d`` for a difference of two means."""
     boards = _seats(s["batch_normal"] + s["batch_fl"])
     players = s["batch_net"].shape[1]
     normal_net = _seats(s["batch_net"] - s["batch_net_fl"])
@@ -96,14 +105,14 @@ def _ratios(s: dict, hands_per_hour: float) -> dict[str, tuple[str, Ratio | tupl
         "fl_share": ("p", (_seats(s["batch_fl"]), boards)),
         "fl_value": ("d", ((_seats(s["batch_net_fl"]), _seats(s["batch_fl"])),
                            (normal_net, _seats(s["batch_normal"])))),
-        "royalty": ("m", (s["batch_royalty"].sum(axis=(1, 2)), boards)),
-        "rake_per_hand": ("m", (_seats(s["batch_rake"]), boards)),
-        "rake_per_hour": ("m", (_seats(s["batch_rake"]) * hands_per_hour, boards)),
-        "rake_share": ("m", (_seats(s["batch_rake"]), s["batch_gross"])),
+        "royalty": ("n", (s["batch_royalty"].sum(axis=(1, 2)), boards)),
+        "rake_per_hand": ("n", (_seats(s["batch_rake"]), boards)),
+        "rake_per_hour": ("n", (_seats(s["batch_rake"]) * hands_per_hour, boards)),
+        "rake_share": ("n", (_seats(s["batch_rake"]), s["batch_gross"])),
     }
     for r, row in enumerate(ROWS):
         out[f"royalty_rate_{row}"] = ("p", (_seats(s["batch_royalty_hits"][:, :, r]), boards))
-        out[f"royalty_{row}"] = ("m", (_seats(s["batch_royalty"][:, :, r]), boards))
+        out[f"royalty_{row}"] = ("n", (_seats(s["batch_royalty"][:, :, r]), boards))
     for p in range(players):
         out[f"mean_seat{p}"] = ("m", (s["batch_net"][:, p], s["batch_sizes"]))
     return out
@@ -139,6 +148,8 @@ def _figure(kind: str, sums, level: float) -> tuple[float, float, float, np.ndar
         if min(events, trials - events) < _FEW:
             low, high = wilson_interval(events, trials, level)
             return est, float(low), float(high), z, "wilson"
+    if kind == "n" and est - half < 0:
+        return est, 0.0, est + half, z, "batch t (low end clipped at 0)"
     return est, est - half, est + half, z, "batch t"
 
 
@@ -176,6 +187,8 @@ class OfcResult:
         """
         level = check_confidence(confidence)
         pace = self.variant.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
+        _check_positive("precision", precision)
+        _check_positive("hands_per_hour", pace)
         rows = []
         for name, (kind, sums) in _ratios(self.summary, pace).items():
             est, low, high, _, method = _figure(kind, sums, level)
@@ -189,9 +202,10 @@ class OfcResult:
             var, low, high = batch_variance_interval(s["batch_net"][:, p], s["batch_net2"][:, p],
                                                      s["batch_sizes"], level)
             sd = np.sqrt([var, low, high])
-            rows.append((f"sd_seat{p}", *map(float, sd), "batch t (variances)"))
+            method = "batch t (variances)" if np.isfinite(sd).all() else "too few hands"
+            rows.append((f"sd_seat{p}", *map(float, sd), method))
             rows.append((f"hands_seat{p}", *map(float, (z * sd / precision) ** 2),
-                         f"(z sd / {precision:g})^2"))
+                         f"hands to +-{precision:g}: (z sd / {precision:g})^2"))
         return rows
 
     def entry_cards(self) -> pd.DataFrame:
@@ -211,19 +225,26 @@ class OfcResult:
     def rows(self) -> pd.DataFrame:
         """The Parquet rows of the run's hands (written with ``out=``), in hand order."""
         if self.out is None:
-            from cpstats.errors import OptionError
-
             raise OptionError("this result has no rows: run simulate_ofc with out=DIR")
-        files = sorted(Path(self.out).glob("hands-*.parquet"))
+        blocks = BlockPlan(self.hands, int(self.metadata["block_deals"])).blocks
+        files = [Path(self.out) / f"hands-{b:06d}.parquet" for b in range(blocks)]
+        missing = [b for b, f in enumerate(files) if not f.exists()]
+        if missing:
+            raise OptionError(f"{len(missing)} of the run's {blocks} blocks have no rows in {self.out} "
+                              f"(played with rows=False, or --keep-hands left out): run it again "
+                              f"with rows=True and resume=True to write them")
         return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
 
 
 def paired_figures(results: list[OfcResult], labels: list[str], confidence: float = 0.95,
                    hands_per_hour: float | None = None) -> pd.DataFrame:
-    """Figures of runs on common decks with their difference to the first run: ``diff``,
+    """Figures of runs on common decks (with each run's ``strategy``: a baseline's figures are
+    never read as good play's) and their difference to the first run: ``diff``,
     ``diff_ci_low``, ``diff_ci_high`` from Student's t on the per-batch differences of the
     linearised ratios (the batches of the runs hold the same hands)."""
     level = check_confidence(confidence)
+    if hands_per_hour is not None:
+        _check_positive("hands_per_hour", hands_per_hour)
     base = _all_linear(results[0], level, hands_per_hour)
     rows = []
     for label, r in zip(labels, results):
@@ -234,9 +255,10 @@ def paired_figures(results: list[OfcResult], labels: list[str], confidence: floa
                 diff = est - base[name][0]
                 half = _interval(z - base[name][3], level)
                 dlow, dhigh = diff - half, diff + half
-            rows.append((label, str(r.variant), name, est, low, high, diff, dlow, dhigh, method))
-    return pd.DataFrame(rows, columns=["label", "variant", "metric", "estimate", "ci_low", "ci_high",
-                                       "diff", "diff_ci_low", "diff_ci_high", "method"])
+            rows.append((label, str(r.variant), r.metadata["strategy"], name, est, low, high, diff, dlow,
+                         dhigh, method))
+    return pd.DataFrame(rows, columns=["label", "variant", "strategy", "metric", "estimate", "ci_low",
+                                       "ci_high", "diff", "diff_ci_low", "diff_ci_high", "method"])
 
 
 def _all_linear(r: OfcResult, level: float, hands_per_hour: float | None) -> dict[str, tuple]:

@@ -24,6 +24,7 @@ two variants run with the same seed play the same decks: :func:`compare_ofc` pai
 
 from __future__ import annotations
 
+import json
 import os
 from collections import deque
 from concurrent.futures import Executor
@@ -36,6 +37,7 @@ import pandas as pd
 
 from cpstats.cards.blocks import BlockPlan, block_seed, root_seed
 from cpstats.errors import OptionError
+from cpstats.ofc.placement import PLACEMENT_STRATEGIES, STRATEGY_NOTES
 from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, paired_figures, summarise_hands, summary_keys
 from cpstats.ofc.rules import OfcVariant, parse_ofc_variant, resolve_ofc_variant
@@ -171,7 +173,8 @@ def simulate_ofc(variant: OfcVariant | str, hands: int, *, strategy: str | Seque
     out, resume, rows
         Folder for finished blocks and (``rows``) their Parquet rows; ``resume=True`` keeps the
         finished blocks of this same run and redoes any of another run
-        (``metadata["blocks_redone"]``).
+        (``metadata["blocks_redone"]``), and with ``rows`` plays again (same numbers) a finished
+        block whose rows were not written.
     block_hands, burn_in
         Hands per block, and uncounted hands each block plays first (see the module).
     samples, top
@@ -212,6 +215,8 @@ def _blocks_in_order(spec: _Spec, plan: BlockPlan, executor, out_path: Path | No
     def stored(b: int):
         if out_path is None or not resume:
             return None, False
+        if spec.rows and not (out_path / f"hands-{b:06d}.parquet").exists():
+            return None, False  # this run's block, played again to write the rows it lacks
         return read_block(out_path, b, spec.digest, summary_keys())
 
     def work(b: int):
@@ -248,10 +253,12 @@ def compare_ofc(variants: Sequence[OfcVariant | str], hands: int, *, strategy: s
     shuffled deck; the per-batch differences of each figure to the first variant give the
     ``diff`` interval (Student's t, ``batches - 1`` degrees of freedom), far tighter than two
     independent runs. Returns :func:`~cpstats.ofc.result.paired_figures`' table: ``label``,
-    ``variant``, ``metric``, ``estimate``, ``ci_low``, ``ci_high``, ``diff``, ``diff_ci_low``,
+    ``variant``, ``strategy``, ``metric``, ``estimate``, ``ci_low``, ``ci_high``, ``diff``, ``diff_ci_low``,
     ``diff_ci_high``, ``method``.
     """
     level = check_confidence(confidence)
+    if isinstance(variants, (str, OfcVariant)):
+        raise OptionError(f"variants={str(variants)!r} is invalid: a list of two or more OFC variants")
     vs = [resolve_ofc_variant(v) for v in variants]
     if len(vs) < 2:
         raise OptionError(f"compare_ofc needs at least two variants, got {len(vs)}")
@@ -268,22 +275,43 @@ def compare_ofc(variants: Sequence[OfcVariant | str], hands: int, *, strategy: s
 def simulate_ofc_text(args: Any, executor: Executor | None = None) -> str:
     """What ``cpstats simulate --preset ofc-...`` prints, from its parsed arguments (``preset``,
     ``deals``, ``strategy``, ``seed``, ``players``, ``out``, ``resume``, ``keep_hands``,
-    ``quiet``, ``format``): a header line and :meth:`OfcResult.figures` as a table, CSV or JSON.
+    ``quiet``, ``format``, ``tables``): a header line naming the variant, hands and strategy (a
+    baseline named as one), then :meth:`OfcResult.figures` as a table or CSV; JSON is an object
+    ``{"run": {...}, "figures": [...]}``.
 
     Decision: the CLI's default strategy ``ev`` (the 13-card game's strong setter) means the
     strong OFC strategy, ``rollout``; Parquet rows are written to ``--out`` with ``--keep-hands``.
+    Options that do not apply to open face (``--tables``) and ``--players`` against a variant
+    string's own ``players=`` are refused, not ignored.
     """
     v = resolve_ofc_variant(args.preset)
-    if getattr(args, "players", None) is not None and args.players != v.players:
-        v = v.replace(players=args.players)
+    players = getattr(args, "players", None)
+    if players is not None and players != v.players:
+        if "players" in str(args.preset).lower():
+            raise OptionError(f"--players {players} contradicts the variant's players={v.players}: "
+                              f"give the player count once")
+        v = v.replace(players=players)
+    if getattr(args, "tables", None) is not None:
+        raise OptionError("--tables does not apply to open-face presets: their strategies need no "
+                          "trained tables")
+    if args.keep_hands and args.out is None:
+        raise OptionError("--keep-hands needs --out: the rows are written there (the printed "
+                          "figures do not show them)")
     strategy = "rollout" if args.strategy == "ev" else args.strategy
+    if strategy not in PLACEMENT_STRATEGIES:
+        raise OptionError(f"--strategy {args.strategy!r} is invalid for an open-face preset: allowed "
+                          f"are ev (the same as rollout), {', '.join(PLACEMENT_STRATEGIES)}")
     result = simulate_ofc(v, args.deals, strategy=strategy, rng=args.seed, executor=executor,
                           out=args.out, resume=args.resume, rows=bool(args.keep_hands),
                           progress=not args.quiet)
     figures = result.figures()
+    note = STRATEGY_NOTES[strategy]
     if args.format == "json":
-        return figures.to_json(orient="records", indent=2)
+        run = {"variant": str(result.variant), "hands": result.hands,
+               "strategy": result.metadata["strategy"], "strategy_note": note, "confidence": 0.95}
+        return json.dumps({"run": run, "figures": json.loads(figures.to_json(orient="records"))}, indent=2)
+    head = (f"{result.variant}: {result.hands:,} hands, strategy {result.metadata['strategy']} ({note}); "
+            f"intervals 95%, rake_per_hour per seat at {result.variant.rake.hands_per_hour:g} hands an hour")
     if args.format == "csv":
-        return figures.to_csv(index=False)
-    head = f"{result.variant}: {result.hands:,} hands, strategy {result.metadata['strategy']}"
+        return head + "\n\n" + figures.to_csv(index=False)
     return head + "\n\n" + figures.to_string(index=False, float_format=lambda x: f"{x:.4g}")
