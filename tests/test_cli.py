@@ -345,8 +345,9 @@ def test_simulate_plays_an_open_face_preset(capsys):
     assert main(["simulate", "--preset", "ofc-pineapple", "--deals", "60", "--strategy", "random",
                  "--quiet", "--format", "csv"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "metric,estimate,ci_low,ci_high,method"
-    rows = {line.split(",")[0]: line.split(",") for line in out[1:]}
+    assert out[0].startswith("ofc-pineapple: 60 hands, strategy random/random (a baseline: no skill")
+    assert out[2] == "metric,estimate,ci_low,ci_high,method"
+    rows = {line.split(",")[0]: line.split(",") for line in out[3:]}
     assert {"foul_rate", "fl_entry_rate", "royalty", "sd_seat0"} <= set(rows)
     low, estimate, high = (float(rows["foul_rate"][i]) for i in (2, 1, 3))
     assert 0 < low <= estimate <= high < 1

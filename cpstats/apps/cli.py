@@ -1,24 +1,32 @@
 """Command line: ``cpstats naturals | presets | simulate | compare | presets-table | report | ...``.
 
-Argument parsing is argparse's; every command prints a table, CSV or JSON. Bad input, an
-unreachable scheduler and operating-system errors (an unwritable folder, a full disk) end the
-command with one line on stderr, ``cpstats CMD: error: ...``, and exit status 2.
+Argument parsing is argparse's; every command prints a table, CSV or JSON. Bad input (argparse's
+usage errors included), an unreachable scheduler and operating-system errors (an unwritable
+folder, a full disk) end the command with one line on stderr, ``cpstats CMD: error: ...``, and
+exit status 2. Open-face presets (``ofc-*``) are played by ``simulate`` only; every other command
+refuses them in one line saying so. Figures of a baseline setter (greedy, random) are named as
+such in the output's header.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
+from pathlib import Path
 from typing import NamedTuple, Sequence
 
 import pandas as pd
 
 from cpstats.apps._warmup import COMPILE_MESSAGE, needs_compiling, simulation_kernels
+from cpstats.apps.cli_args import OneLineErrorParser
+from cpstats.apps.labels import baseline_label
 from cpstats.apps.cli_args import count as _count
 from cpstats.apps.cli_args import out_folder as _out_folder
 from cpstats.apps.cli_args import pace as _pace
 from cpstats.apps.cli_args import positive_int as _positive_int
+from cpstats.apps.cli_args import seed as _seed
 from cpstats.apps.par import add_par_command
 from cpstats.apps.sweep_cli import add_sweep_command
 from cpstats.errors import CpstatsError, OptionError
@@ -30,9 +38,9 @@ __all__ = ["main", "build_parser", "report_plan", "split_systems", "ReportPlan"]
 CONNECT_TIMEOUT = 10
 
 
-
-
-
+def _strategy_words(strategy: str) -> str:
+    """``strategy X`` for a header, a baseline named as one."""
+    return f"strategy {baseline_label(strategy) or strategy}"
 
 
 def _notice_compiling(*modules: str) -> None:
@@ -65,11 +73,18 @@ def _naturals(args: argparse.Namespace) -> str:
 
 
 def _presets(args: argparse.Namespace) -> str:
+    """The 13-card presets, then the open-face ones (played by ``cpstats simulate`` only), with a
+    ``game`` column telling them apart."""
+    from cpstats.ofc import OFC_PRESETS
     from cpstats.rules import presets
 
-    df = presets()
+    df = presets().assign(game="13-card")
+    open_face = pd.DataFrame([{"name": name, "seed": "", "variant": name, "game": "open-face",
+                               "description": f"{text} (play: cpstats simulate --preset {name})"}
+                              for name, text in OFC_PRESETS.items()])
+    df = pd.concat([df, open_face[df.columns]], ignore_index=True)
     if args.format == "table":
-        df = df[["name", "seed", "description"]]
+        df = df[["name", "game", "seed", "description"]]
     return _emit(df, args.format)
 
 
@@ -120,14 +135,19 @@ def _simulate(args: argparse.Namespace) -> str:
     finally:
         close()
     tables = result.tables()
+    strategy = str(result.metadata.get("strategy", args.strategy))
     if args.format == "json":
         import json
 
-        return json.dumps({k: json.loads(v.to_json(orient="records")) for k, v in tables.items()}, indent=2)
+        run = {"variant": str(result.variant), "deals": result.deals, "strategy": strategy,
+               "strategy_note": baseline_label(strategy) or "good play"}
+        frames = {k: json.loads(v.to_json(orient="records")) for k, v in tables.items()}
+        return json.dumps({"run": run, **frames}, indent=2)
     parts = []
     for name in ("moments", "rates", "royalties", "naturals", "house", "sessions"):
         parts.append(f"# {name}\n" + _emit(tables[name], args.format))
-    return f"{result.variant}: {result.deals:,} deals, strategy {result.setter}\n\n" + "\n\n".join(parts)
+    setter = baseline_label(strategy) or result.setter
+    return f"{result.variant}: {result.deals:,} deals, strategy {setter}\n\n" + "\n\n".join(parts)
 
 
 def _simulate_ofc(args: argparse.Namespace) -> str:
@@ -154,7 +174,12 @@ def _compare(args: argparse.Namespace) -> str:
     finally:
         close()
     shown = ["label", "metric", "estimate", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high"]
-    return _emit(df[shown], args.format)
+    table = _emit(df[shown], args.format)
+    if args.format != "table":
+        return table
+    head = (f"{', '.join(args.preset)} on {args.deals:,} common deals, {_strategy_words(args.strategy)}; "
+            "diff paired against the first preset, 95% CI")
+    return f"{head}\n{table}"
 
 
 def _presets_table(args: argparse.Namespace) -> str:
@@ -163,9 +188,11 @@ def _presets_table(args: argparse.Namespace) -> str:
     if args.deals is not None:
         _notice_compiling(*simulation_kernels(args.strategy))
     df = compare_presets(args.deals, strategy=args.strategy, rng=args.seed)
-    if args.format == "table":
-        df = df.drop(columns="description")
-    return _emit(df, args.format)
+    if args.format != "table":
+        return _emit(df, args.format)
+    head = ("every preset from the shipped reference results (strategy ev)" if args.deals is None
+            else f"every preset, {args.deals:,} deals each, {_strategy_words(args.strategy)}")
+    return f"{head}\n{_emit(df.drop(columns='description'), args.format)}"
 
 
 #: House charges the report compares, as cardrooms charge (CASINO-MATH.md): a fixed drop per
@@ -219,11 +246,15 @@ def report_plan(preset: str | Variant, systems: str) -> ReportPlan:
     model, replacing the game's whole rake but keeping its jackpot drop (taken on top of any
     rake); a model equal to the game's own rake is left out.
     """
+    from cpstats.ofc import is_ofc_variant
     from cpstats.rules.variant import resolve_variant
 
     v = resolve_variant(preset)
     chosen, skipped = [], []
     for item in split_systems(systems):
+        if is_ofc_variant(item):
+            raise OptionError(f"--systems item {item!r} is an open-face preset: the report rescores "
+                              "13-card scoring systems")
         try:
             other = resolve_variant(item)
         except CpstatsError as err:
@@ -272,7 +303,8 @@ def _reference(args: argparse.Namespace) -> str:
     names = args.preset or list(preset_names())
     out = _out_folder(args.out) or REFERENCE_DIR
     executor, close = _executor(args)
-    lines = []
+    baseline = baseline_label(args.strategy)
+    lines = [f"strategy {baseline}"] if baseline else []
     try:
         _notice_compiling(*simulation_kernels(args.strategy))
         for name in names:
@@ -338,7 +370,7 @@ def _review(args: argparse.Namespace) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``cpstats`` parser: one subcommand per job, each with its own ``--help``."""
-    parser = argparse.ArgumentParser(prog="cpstats", description="Statistics of Chinese poker rule variants.")
+    parser = OneLineErrorParser(prog="cpstats", description="Statistics of Chinese poker rule variants.")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_listing_commands(sub)
     _add_simulation_commands(sub)
@@ -352,7 +384,7 @@ def _common(p: argparse.ArgumentParser, deals: int) -> None:
     """Options of every command that simulates: deals, strategy, seed, executor, progress."""
     p.add_argument("--deals", type=_positive_int, default=deals, help=f"deals (default {deals:,})")
     p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
-    p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     p.add_argument("--scheduler", default="none",
                    help="none (serial), local (a dask LocalCluster) or tcp://HOST:8786")
     p.add_argument("--workers", type=_positive_int, default=os.cpu_count() or 1,
@@ -372,7 +404,7 @@ def _add_listing_commands(sub) -> None:
     nat = sub.add_parser("naturals", help="simulate natural frequencies beside their exact values")
     nat.add_argument("--deals", type=_positive_int, default=1_000_000,
                      help="deals to simulate (default 1,000,000)")
-    nat.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    nat.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     nat.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seated players (default 4)")
     nat.add_argument("--no-qka", action="store_true", help="Q-K-A does not count as a front straight")
     nat.add_argument("--format", choices=("table", "csv", "json"), default="table")
@@ -408,7 +440,7 @@ def _add_simulation_commands(sub) -> None:
     tab.add_argument("--deals", type=_positive_int, default=None,
                      help="run every preset live for this many deals (default: read the references)")
     tab.add_argument("--strategy", default="ev", help="setter of a live run (default ev)")
-    tab.add_argument("--seed", type=int, default=2026, help="random seed of a live run (default 2026)")
+    tab.add_argument("--seed", type=_seed, default=2026, help="random seed of a live run (default 2026)")
     tab.add_argument("--format", choices=("table", "csv", "json"), default="table")
     tab.set_defaults(run=_presets_table)
     rep = sub.add_parser("report", help="write a math report (Markdown, HTML, PNG charts)")
@@ -442,7 +474,7 @@ def _add_tool_commands(sub) -> None:
                     help="most damped best-response rounds (default 30; stops when the gap stops falling)")
     tr.add_argument("--refine", type=_count, default=None,
                     help="refinement rounds on twice the deals, 0 or more (default 6)")
-    tr.add_argument("--seed", type=int, default=20261129)
+    tr.add_argument("--seed", type=_seed, default=20261129)
     tr.add_argument("--quiet", action="store_true")
     tr.set_defaults(run=_train)
     ma = sub.add_parser("match", help="duplicate match of two strategies (mean difference per hand, 95%% CI)")
@@ -450,14 +482,14 @@ def _add_tool_commands(sub) -> None:
     ma.add_argument("--a", default="ev")
     ma.add_argument("--b", default="greedy")
     ma.add_argument("--deals", type=_positive_int, default=20_000)
-    ma.add_argument("--seed", type=int, default=2026)
+    ma.add_argument("--seed", type=_seed, default=2026)
     _tables_option(ma)
     ma.set_defaults(run=_match)
     sk = sub.add_parser("skill", help="ev against a greedy, a random and an ev field on common "
                                       "deals: how much the variant rewards skill (95%% CI)")
     sk.add_argument("--preset", required=True, help="preset name or variant string")
     sk.add_argument("--deals", type=_positive_int, default=20_000, help="deals per field (default 20,000)")
-    sk.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    sk.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     _tables_option(sk)
     sk.set_defaults(run=_skill)
     rv = sub.add_parser("review", help="expected result of a setting, the best one and the loss")
@@ -469,11 +501,44 @@ def _add_tool_commands(sub) -> None:
     rv.set_defaults(run=_review)
 
 
-def _os_reason(err: OSError) -> str:
-    """``path: reason`` of an operating-system error (the path when the error names one)."""
+#: The arguments that name a 13-card preset or variant string, by dest, as the user writes them.
+_PRESET_ARGUMENTS = {"preset": "--preset", "variant": "VARIANT", "tables": "--tables"}
+
+
+def _refuse_open_face(args: argparse.Namespace) -> None:
+    """Refuse an open-face preset (``ofc-*``) where a command takes a 13-card one, saying where
+    open face is played: the 13-card rules alone would call it an unknown preset. ``simulate
+    --preset`` plays both games, so it is let through."""
+    from cpstats.ofc import is_ofc_variant
+
+    for dest, option in _PRESET_ARGUMENTS.items():
+        if args.command == "simulate" and dest == "preset":
+            continue
+        given = getattr(args, dest, None)
+        for text in given if isinstance(given, list) else [given]:
+            if not is_ofc_variant(text):
+                continue
+            named = f"{text!r}" if option == "VARIANT" else f"{option}={text!r}"
+            if dest == "tables":
+                raise OptionError(f"{named} is an open-face preset: --tables takes the ev tables of a "
+                                  "13-card preset or variant string (open-face strategies need none)")
+            python = "cpstats.compare_ofc" if args.command == "compare" else "cpstats.simulate_ofc"
+            raise OptionError(f"{named} is an open-face preset; cpstats {args.command} is for 13-card "
+                              f"Chinese poker (open face: cpstats simulate --preset {shlex.quote(text)}, "
+                              f"or {python} in Python)")
+
+
+def _os_reason(err: OSError, out: object = None) -> str:
+    """``path: reason`` of an operating-system error (the path when the error names one), led by
+    ``--out=...`` when the path is in the command's ``out`` folder, so the option is named."""
     reason = err.strerror or str(err)
     paths = [str(p) for p in (err.filename, err.filename2) if p is not None]
-    return f"{' -> '.join(paths)}: {reason}" if paths else reason
+    text = f"{' -> '.join(paths)}: {reason}" if paths else reason
+    if out is None or not str(out).strip() or not paths:
+        return text
+    folder, path = Path(out).absolute(), Path(paths[0]).absolute()
+    inside = path == folder or folder in path.parents
+    return f"--out={str(out)!r} cannot be written: {text}" if inside else text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -485,12 +550,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     args = build_parser().parse_args(argv)
     try:
+        _refuse_open_face(args)
         print(args.run(args))
     except CpstatsError as err:
         print(f"cpstats {args.command}: error: {err}", file=sys.stderr)
         return 2
     except OSError as err:
-        print(f"cpstats {args.command}: error: {_os_reason(err)}", file=sys.stderr)
+        reason = _os_reason(err, getattr(args, "out", None))
+        print(f"cpstats {args.command}: error: {reason}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"cpstats {args.command}: interrupted", file=sys.stderr)

@@ -20,7 +20,9 @@ import pandas as pd
 from cpstats.apps import par_figures as figures
 from cpstats.apps.cli_args import pace as _pace
 from cpstats.apps.cli_args import positive_int as _positive_int
+from cpstats.apps.cli_args import seed as _seed
 from cpstats.apps.par_example import rules_in_words, worked_example
+from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError
 from cpstats.rules import Variant, resolve_variant
 from cpstats.rules.describe import short_label
@@ -329,7 +331,7 @@ def add_par_command(sub) -> argparse.ArgumentParser:
                         f"else {DEFAULT_DEALS:,})")
     p.add_argument("--hands-per-hour", type=_pace, default=None,
                    help="pace of the hourly figures (default: the variant's, 30)")
-    p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
     p.set_defaults(run=run_par_command)
     return p
@@ -344,5 +346,6 @@ def run_par_command(args: argparse.Namespace) -> str:
         raise OptionError(f"--out={args.out!r} is invalid: {args.out} is a file, not a folder")
     sheet = par_sheet(args.variant, deals=args.deals, rng=args.seed, strategy=args.strategy,
                       hands_per_hour=args.hands_per_hour, out=out)
-    return (f"PAR sheet of {sheet.label} ({sheet.result.deals:,} deals, {sheet.result.setter}) "
+    setter = baseline_label(args.strategy) or sheet.result.setter
+    return (f"PAR sheet of {sheet.label} ({sheet.result.deals:,} deals, {setter}) "
             f"written: {out / 'par.html'} and {out / 'par.pdf'}")

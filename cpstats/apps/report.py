@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats.apps import plots
+from cpstats.apps.labels import SETTER_NAMES
 from cpstats.rules.describe import describe_rules, format_number, rake_label, short_label
 from cpstats.simulation import SimulationResult
 
@@ -82,12 +83,6 @@ def _house_text(result: SimulationResult, hands_per_hour: float) -> str:
                      "player's mean after commission). It is estimated from the bank's gain from "
                      "winning tied rows (the game with ties pushed is symmetric), with its 95% CI.")
     return " ".join(parts)
-
-
-#: How the report names each setter; a baseline is named as one (STYLE.md).
-_SETTERS = {"ev": "ev, the setter trained for these rules (good play)",
-            "greedy": "greedy, a baseline setter (a weak field: not the figures of good play)",
-            "random": "random, a baseline setter (no skill: not the figures of good play)"}
 
 
 def _labelled(items: Sequence) -> list[tuple[str | None, SimulationResult]]:
@@ -153,7 +148,7 @@ def _sections(result: SimulationResult, label: str, house: pd.DataFrame,
     v = result.variant
     meta = result.metadata
     moments = result.moments()
-    setter = _SETTERS.get(meta["strategy"], meta["strategy"])
+    setter = SETTER_NAMES.get(meta["strategy"], meta["strategy"])
     return [
         ("1. Rules and setting strategy",
          f"{label} (variant string `{v}`): hands set by {setter}; {v.players} players.", None),

@@ -23,6 +23,8 @@ import pandas as pd
 from cpstats.apps.cli_args import out_folder as _out
 from cpstats.apps.cli_args import pace as _pace
 from cpstats.apps.cli_args import positive_int as _whole
+from cpstats.apps.cli_args import seed as _seed
+from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError
 
 __all__ = ["add_sweep_command", "run_sweep", "parse_values"]
@@ -67,7 +69,7 @@ def add_sweep_command(sub) -> argparse.ArgumentParser:
                    help=f"comma-separated, from {', '.join(METRICS)} (default: SD, scoop rate, "
                         "royalties and house take per hand, foul rate; seat 0's mean in a banked game)")
     p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
-    p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     p.add_argument("--hands-per-hour", type=_pace, default=None,
                    help="pace of a house-take-per-seat-hour column, above 0")
     p.add_argument("--tables", default=None, metavar="VARIANT",
@@ -116,8 +118,9 @@ def _format(table: pd.DataFrame, fmt: str) -> str:
     if fmt == "json":
         return table.to_json(orient="records", indent=2)
     a = table.attrs
+    setters = ", ".join(baseline_label(x) or x for x in dict.fromkeys(a["setters"]))
     head = (f"{a['parameter_label']} ({a['parameter']}) swept on {a['base']}: {a['deals']:,} deals a "
-            f"point on {a['pairing']}, seed {a['entropy']}, set by {', '.join(dict.fromkeys(a['setters']))}; "
+            f"point on {a['pairing']}, seed {a['entropy']}, set by {setters}; "
             f"{a['confidence']:.0%} CI, differences paired against the first value")
     shown = table[["value", "metric", "estimate", "ci_low", "ci_high", "diff", "diff_ci_low",
                    "diff_ci_high"]]

@@ -1,0 +1,235 @@
+"""What the command line says: argparse's usage errors in one line, baseline setters named as
+such beside their figures, open-face presets listed and refused by name where a command plays
+13-card Chinese poker, and an --out that cannot be made named as --out."""
+
+from __future__ import annotations
+
+import errno
+import io
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import cpstats.simulation
+from cpstats.apps.cli import main
+from cpstats.apps.labels import SETTER_NAMES as _SETTERS
+from cpstats.ofc import OFC_PRESETS
+from cpstats.rules import preset_names
+
+CARDS = "As Ks Qs Js Ts 9h 9d 9c 2c 2d 3h 4h 5h"
+SETTING = "2c 2d 3h / 9h 9d 9c 4h 5h / As Ks Qs Js Ts"
+FAST = ["--deals", "300", "--quiet"]
+
+
+@pytest.fixture(autouse=True)
+def compiled(monkeypatch):
+    """The kernels count as compiled, so stderr holds only what a test looks for."""
+    import cpstats.apps.cli
+
+    monkeypatch.setattr(cpstats.apps.cli, "needs_compiling", lambda *modules: False)
+
+
+def one_line(capsys, command: str) -> str:
+    """The stderr of a refusal: one line ``cpstats COMMAND: error: ...``, no traceback."""
+    err = capsys.readouterr().err
+    assert err.startswith(f"cpstats {command}: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err and "usage:" not in err
+    return err
+
+
+# -- usage errors -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, option, allowed", [
+    (["simulate", "--preset", "2-4", "--deals", "abc"], "--deals", "a whole number >= 1"),
+    (["simulate", "--preset", "2-4", "--deals", "0"], "--deals", "must be >= 1"),
+    (["simulate", "--preset", "2-4", "--deals", "1.5"], "--deals", "a whole number >= 1"),
+    (["simulate", "--preset", "2-4", "--seed", "abc"], "--seed", "a whole number >= 0"),
+    (["simulate", "--preset", "2-4", "--workers", "0"], "--workers", "must be >= 1"),
+    (["simulate", "--preset", "2-4", "--players", "5"], "--players", "choose from 2, 3, 4"),
+    (["sweep", "2-4", "players", "2,3", "--deals", "x"], "--deals", "a whole number >= 1"),
+    (["par", "2-4", "--deals", "-3"], "--deals", "must be >= 1"),
+    (["sweep", "2-4", "players", "2,3", "--seed", "x"], "--seed", "a whole number >= 0"),
+    (["par", "2-4", "--seed", "-1"], "--seed", "must be >= 0"),
+])
+def test_a_usage_error_is_one_line_naming_the_option(argv, option, allowed, capsys):
+    """argparse's errors (a bad type, a value out of range or of the choices) are one line naming
+    the option and what it allows, pointing to --help, status 2: no usage block; the commands
+    added from their own modules (sweep, par) read alike."""
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = one_line(capsys, argv[0])
+    assert f"argument {option}: " in err and allowed in err
+    assert err.rstrip().endswith(f"(see cpstats {argv[0]} --help)")
+
+
+def test_a_missing_command_is_one_line(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main([])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cpstats: error: ") and err.count("\n") == 1 and "--help" in err
+
+
+# -- baselines named beside their figures -----------------------------------------------------
+
+@pytest.mark.parametrize("strategy", ["greedy", "random"])
+def test_simulate_names_a_baseline_in_its_header(strategy, capsys):
+    """The 13-card header names greedy and random as baselines, in the report's words."""
+    assert main(["simulate", "--preset", "2-4", *FAST, "--strategy", strategy]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert head == f"2-4: 300 deals, strategy {_SETTERS[strategy]}"
+
+
+def test_simulate_json_says_what_run_it_is(capsys):
+    """JSON carries a ``run`` object (variant, deals, strategy and its note) beside the tables,
+    which keep their keys."""
+    assert main(["simulate", "--preset", "1-6", *FAST, "--strategy", "greedy", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["run"] == {"variant": "1-6", "deals": 300, "strategy": "greedy",
+                           "strategy_note": _SETTERS["greedy"]}
+    assert {"moments", "rates", "royalties", "naturals", "house", "sessions"} <= set(data)
+    assert data["moments"][0]["seat"] == 0
+
+
+def test_compare_names_a_baseline_in_a_table_only(capsys):
+    """compare's table opens with a line naming the presets and the setter (a baseline as one);
+    its CSV stays a bare table."""
+    argv = ["compare", "--preset", "2-4", "--preset", "1-6", *FAST, "--strategy", "random"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("2-4, 1-6 on 300 common deals") and _SETTERS["random"] in out[0]
+    assert out[1].split()[:3] == ["label", "metric", "estimate"]
+    assert main([*argv, "--format", "csv"]) == 0
+    assert capsys.readouterr().out.startswith("label,metric,estimate,")
+
+
+def test_presets_table_names_a_live_baseline(capsys):
+    assert main(["presets-table", "--deals", "100", "--strategy", "greedy"]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert head == f"every preset, 100 deals each, strategy {_SETTERS['greedy']}"
+
+
+def test_reference_names_a_baseline_first(tmp_path, capsys):
+    assert main(["reference", "--preset", "2-4", *FAST, "--strategy", "greedy",
+                 "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"strategy {_SETTERS['greedy']}" and out[1].startswith("2-4: 300 deals")
+
+
+# -- open-face presets ------------------------------------------------------------------------
+
+def test_presets_lists_the_open_face_presets(capsys):
+    """``cpstats presets`` lists the ofc-* presets after the 13-card ones, marked open-face and
+    saying they are played with ``cpstats simulate``; the existing columns are kept."""
+    assert main(["presets", "--format", "csv"]) == 0
+    table = pd.read_csv(io.StringIO(capsys.readouterr().out), dtype=str, keep_default_na=False)
+    assert list(table.columns[:4]) == ["name", "description", "seed", "variant"]
+    assert table["name"].tolist() == [*preset_names(), *OFC_PRESETS]
+    open_face = table[table["game"] == "open-face"]
+    assert open_face["name"].tolist() == list(OFC_PRESETS)
+    for name, description in zip(open_face["name"], open_face["description"]):
+        assert f"cpstats simulate --preset {name}" in description
+    assert set(table.loc[table["game"] != "open-face", "game"]) == {"13-card"}
+    assert main(["presets"]) == 0
+    assert "open-face" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [
+    ["compare", "--preset", "ofc-pineapple", "--preset", "ofc-classic"],
+    ["par", "ofc-pineapple"],
+    ["report", "--preset", "ofc-pineapple"],
+    ["sweep", "ofc-pineapple", "players", "2,3"],
+    ["skill", "--preset", "ofc-pineapple"],
+    ["train", "--preset", "ofc-pineapple"],
+    ["match", "--preset", "ofc-pineapple"],
+    ["review", CARDS, SETTING, "--preset", "ofc-pineapple"],
+    ["reference", "--preset", "2-4", "--preset", "ofc-pineapple"],
+])
+def test_a_13_card_command_refuses_an_open_face_preset_by_name(argv, capsys, monkeypatch):
+    """Every command that plays 13-card Chinese poker says an ofc-* preset is open face and where
+    it is played, instead of calling it unknown; before anything runs."""
+    monkeypatch.setattr(cpstats.simulation, "simulate", lambda *a, **k: pytest.fail("simulated"))
+    assert main(argv) == 2
+    err = one_line(capsys, argv[0])
+    assert "'ofc-pineapple' is an open-face preset" in err and "unknown preset" not in err
+    assert f"cpstats {argv[0]} is for 13-card Chinese poker" in err
+    assert "cpstats simulate --preset ofc-pineapple" in err
+
+
+def test_open_face_refusals_name_the_python_function_and_quote_a_variant_string(capsys):
+    assert main(["compare", "--preset", "2-4", "--preset", "ofc-classic(players=3)"]) == 2
+    err = one_line(capsys, "compare")
+    assert "--preset='ofc-classic(players=3)'" in err and "cpstats.compare_ofc" in err
+    assert "cpstats simulate --preset 'ofc-classic(players=3)'" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "--preset", "2-4", "--tables", "ofc-classic"],
+    ["compare", "--preset", "2-4", "--preset", "1-6", "--tables", "ofc-classic"],
+])
+def test_open_face_tables_are_refused_by_name(argv, capsys):
+    assert main([*argv, *FAST]) == 2
+    err = one_line(capsys, argv[0])
+    assert "--tables='ofc-classic' is an open-face preset" in err and "unknown preset" not in err
+
+
+def test_an_open_face_system_is_refused_by_name(tmp_path, capsys):
+    assert main(["report", "--preset", "2-4", *FAST, "--out", str(tmp_path / "r"),
+                 "--systems", "2-4,ofc-classic"]) == 2
+    assert "--systems item 'ofc-classic' is an open-face preset" in one_line(capsys, "report")
+
+
+def test_simulate_still_plays_an_open_face_preset(capsys):
+    """The refusal leaves ``simulate --preset ofc-*`` alone."""
+    assert main(["simulate", "--preset", "ofc-classic", "--deals", "20", "--strategy", "random",
+                 "--quiet", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["figures"]
+
+
+# -- --out ------------------------------------------------------------------------------------
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("command", ["simulate", "report", "sweep"])
+def test_an_out_that_cannot_be_made_names_out(command, capsys, monkeypatch):
+    """``--out /proc/forbidden`` printed the OS reason alone; now it names --out, before
+    simulating."""
+    monkeypatch.setattr(cpstats.simulation, "simulate", lambda *a, **k: pytest.fail("simulated"))
+    argv = ["sweep", "2-4", "players", "2,3"] if command == "sweep" else [command, "--preset", "2-4"]
+    assert main([*argv, *FAST, "--strategy", "greedy", "--out", "/proc/forbidden"]) == 2
+    err = one_line(capsys, command)
+    assert "--out='/proc/forbidden' is invalid: the folder cannot be created" in err
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write a read-only folder")
+def test_a_read_only_out_is_refused(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(cpstats.simulation, "simulate", lambda *a, **k: pytest.fail("simulated"))
+    folder = tmp_path / "locked"
+    folder.mkdir(mode=0o500)
+    assert main(["simulate", "--preset", "2-4", *FAST, "--out", str(folder)]) == 2
+    assert f"--out={str(folder)!r} is invalid: {folder} is not writable" in one_line(capsys, "simulate")
+
+
+def test_a_write_failing_inside_out_names_out(tmp_path, capsys, monkeypatch):
+    """An OS error on a file inside --out (a full disk mid-run) is led by --out; one elsewhere is
+    not."""
+    out = tmp_path / "out"
+    for target, named in ((out / "block-000000.npz", True), (tmp_path / "elsewhere", False)):
+        def full(*args, target=target, **kwargs):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(target))
+
+        monkeypatch.setattr(cpstats.simulation, "simulate", full)
+        assert main(["simulate", "--preset", "2-4", *FAST, "--out", str(out)]) == 2
+        err = one_line(capsys, "simulate")
+        assert str(target) in err and "No space left on device" in err
+        assert (f"--out={str(out)!r} cannot be written" in err) is named
+
+
+def test_a_greedy_sweep_names_its_setter_a_baseline(capsys):
+    """The sweep table's header says who set the hands, a baseline in the baseline's words."""
+    assert main(["sweep", "2-4", "players", "2,3", "--deals", "300", "--strategy", "greedy"]) == 0
+    head = next(line for line in capsys.readouterr().out.splitlines() if " swept on " in line)
+    assert f"set by {_SETTERS['greedy']};" in head
