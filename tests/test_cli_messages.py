@@ -233,3 +233,9 @@ def test_a_greedy_sweep_names_its_setter_a_baseline(capsys):
     assert main(["sweep", "2-4", "players", "2,3", "--deals", "300", "--strategy", "greedy"]) == 0
     head = next(line for line in capsys.readouterr().out.splitlines() if " swept on " in line)
     assert f"set by {_SETTERS['greedy']};" in head
+
+
+def test_reference_refuses_to_replace_the_shipped_ev_results_with_a_baseline(capsys):
+    """``reference --strategy greedy`` without --out would overwrite the shipped ev references."""
+    assert main(["reference", "--preset", "2-4", "--deals", "300", "--strategy", "greedy", "--quiet"]) == 2
+    assert "--strategy greedy needs --out" in one_line(capsys, "reference")

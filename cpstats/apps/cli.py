@@ -301,6 +301,9 @@ def _reference(args: argparse.Namespace) -> str:
     from cpstats.simulation import REFERENCE_DIR, save_result
 
     names = args.preset or list(preset_names())
+    if args.strategy != "ev" and args.out is None:
+        raise OptionError(f"--strategy {args.strategy} needs --out: the shipped references are ev's "
+                          "figures, and a baseline's run must not replace them")
     out = _out_folder(args.out) or REFERENCE_DIR
     executor, close = _executor(args)
     baseline = baseline_label(args.strategy)
