@@ -239,3 +239,16 @@ def test_reference_refuses_to_replace_the_shipped_ev_results_with_a_baseline(cap
     """``reference --strategy greedy`` without --out would overwrite the shipped ev references."""
     assert main(["reference", "--preset", "2-4", "--deals", "300", "--strategy", "greedy", "--quiet"]) == 2
     assert "--strategy greedy needs --out" in one_line(capsys, "reference")
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly(monkeypatch, capsys):
+    """``cpstats presets | head -1``: a broken pipe is no error of ours: nothing on stderr."""
+    import cpstats.apps.cli
+
+    def closed_pipe(args):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(cpstats.apps.cli, "_presets", closed_pipe)
+    monkeypatch.setattr(cpstats.apps.cli, "_discard_stdout", lambda: None)
+    assert main(["presets"]) == 1
+    assert capsys.readouterr().err == ""

@@ -11,6 +11,7 @@ such in the output's header.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import shlex
 import sys
@@ -544,6 +545,14 @@ def _os_reason(err: OSError, out: object = None) -> str:
     return f"--out={str(out)!r} cannot be written: {text}" if inside else text
 
 
+def _discard_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's last flush raises nothing more."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cpstats`` console script.
 
@@ -558,6 +567,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CpstatsError as err:
         print(f"cpstats {args.command}: error: {err}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader (head, less) stopped reading: stop quietly, as Unix tools do
+        _discard_stdout()
+        return 1
     except OSError as err:
         reason = _os_reason(err, getattr(args, "out", None))
         print(f"cpstats {args.command}: error: {reason}", file=sys.stderr)
