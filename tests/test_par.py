@@ -154,6 +154,10 @@ def test_cli_writes_html_and_pdf(tmp_path):
         for words in SECTIONS:
             assert words in text, words
         assert "at 40 hands an hour" in text
+        pages = text.split("\f")[:-1]
+        assert all("set by greedy, a baseline" in page for page in pages)  # every page's footer
+    assert "set by greedy, a baseline setter" in page  # the HTML's subtitle
+    assert "a baseline setter" in message
 
 
 def test_cli_refuses_a_file_as_out(tmp_path):

@@ -28,6 +28,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.patches import Rectangle
 from matplotlib.textpath import TextPath
 
+from cpstats.apps.labels import baseline_label
 from cpstats.apps.par_charts import chart
 
 __all__ = ["write_html", "write_pdf", "format_cell", "display_frame"]
@@ -168,10 +169,22 @@ def _png(fig, dpi: int = 150) -> bytes:
     return buffer.getvalue()
 
 
+def _baseline(sheet: Any) -> str | None:
+    """The baseline's words when a baseline set the sheet's hands (every page says so)."""
+    return baseline_label(str(sheet.result.metadata.get("strategy", "")))
+
+
 def _subtitle(sheet: Any) -> str:
     r = sheet.result
-    return (f"Variant {r.variant} · {r.deals:,} deals · set by {r.setter} · "
+    return (f"Variant {r.variant} · {r.deals:,} deals · set by {_baseline(sheet) or r.setter} · "
             f"{datetime.date.today():%d %B %Y}")
+
+
+def _footer(sheet: Any) -> str:
+    words = _baseline(sheet)
+    strategy = str(sheet.result.metadata.get("strategy", ""))
+    return f"cpstats PAR sheet · {sheet.label}" + (f" · set by {strategy}, a baseline: not the figures "
+                                                    f"of good play" if words else "")
 
 
 def write_html(sheet: Any, path: Path) -> Path:
@@ -379,7 +392,7 @@ def write_pdf(sheet: Any, path: Path) -> Path:
     """Write ``sheet`` as an A4 PDF: a title block, then every section; returns ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with PdfPages(path, metadata={"Title": f"PAR sheet: {sheet.label}", "Creator": "cpstats"}) as pdf:
-        doc = _Pdf(pdf, f"cpstats PAR sheet · {sheet.label}")
+        doc = _Pdf(pdf, _footer(sheet))
         doc.text(_MARGIN, f"PAR sheet: {sheet.label}", 20, weight="bold", color="#1a365d")
         doc.y += 20 / 72 * 1.6
         for line in textwrap.wrap(_subtitle(sheet), 110):
