@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
+import pandas as pd
 import pytest
 
 from cpstats.errors import OptionError
@@ -62,10 +64,17 @@ def test_rake_is_charged_on_the_shipped_run():
 
 
 def test_other_rules_are_played_live_with_the_apps_seed():
-    """issue 17.5: a choice no shipped run plays asks for Run, then shows the live run's figures."""
-    app = OpenFaceApp(hands=100, strategy="random")
+    """issue 17.5: a choice no shipped run plays asks for Run (the figures of the earlier choice
+    taken down, the status in words), then shows the live run's figures."""
+    app = OpenFaceApp(hands=100)
+    assert app.table_html.value and app.output.outputs  # the shipped rollout run
+    app.strategy.value = "random"
     app.players.value = 3
-    assert "click Run" in app.status.value
+    assert "click Run" in app.status.value and "ofc-pineapple: players 3" in app.status.value
+    assert app.result is None and not app.table_html.value and not app.output.outputs
+    assert app.progress.value == 0 and app.progress.bar_style == "info"
+    with pytest.raises(OptionError, match="nothing to export"):
+        app.export_files("unused")
     app.run_button.click()
     assert app.source == "live run" and app.result.hands == 100
     live = simulate_ofc("ofc-pineapple(players=3)", 100, strategy="random", rng=SEED,
@@ -84,7 +93,7 @@ def test_invalid_choice_is_one_line_and_disables_run():
     app.players.value = 4
     app.fantasy.value = "14/15/16/17 (progressive)"
     assert "not a valid game" in app.status.value and "players" in app.status.value
-    assert app.run_button.disabled
+    assert app.run_button.disabled and app.result is None and not app.table_html.value
 
 
 def test_variant_from_the_controls():
@@ -106,7 +115,10 @@ def test_export_writes_chart_and_table(tmp_path):
     app.run()
     names = sorted(p.name for p in app.export_files(tmp_path))
     assert names == ["open-face.csv", "open-face.pdf", "open-face.png", "open-face.svg"]
-    assert (tmp_path / "open-face.csv").read_text().count("\n") == len(app.table) + 1
+    table = pd.read_csv(tmp_path / "open-face.csv", index_col=0)
+    assert len(table) == len(app.table)
+    assert set(table["strategy"]) == {"random (baseline: no skill)"} and set(table["hands"]) == {100}
+    assert set(table["variant"]) == {"ofc-pineapple(players=3)"} and set(table["source"]) == {"live run"}
 
 
 def test_chart_titles_name_rules_in_words():
@@ -148,3 +160,19 @@ def test_a_failed_run_is_one_line_and_gives_the_button_back(monkeypatch, error, 
     app.run()
     assert shown in app.status.value and "Traceback" not in app.status.value
     assert app.progress.bar_style == "danger" and not app.run_button.disabled
+
+
+def test_a_figure_without_an_interval_is_drawn_hollow_and_says_why():
+    """A chart on an axis labelled '(95% CI)' never shows a bare point as if it had an interval:
+    a figure with too few hands for one is a hollow marker with the reason written beside it."""
+    from cpstats.apps.ofc_charts import plot_ofc_figures
+
+    result = simulate_ofc("ofc-pineapple(players=3)", 100, strategy="greedy", rng=1, block_hands=100)
+    assert result.figures().set_index("metric").at["fl_value", "method"] == "too few hands"
+    fig = plot_ofc_figures({"greedy": result})
+    notes = [t for ax in fig.axes for t in ax.texts if t.get_text() == "no interval: too few hands"]
+    assert len(notes) == 1
+    ax = notes[0].axes
+    low, high = ax.get_xlim()
+    assert low <= notes[0].xy[0] <= high
+    plt.close(fig)

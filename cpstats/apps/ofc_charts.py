@@ -59,23 +59,35 @@ def _panel(ax, frames: Mapping[str, pd.DataFrame], metrics, scale: float, xlabel
     y = np.arange(len(metrics))[::-1].astype(float)
     step = 0.8 / max(len(frames), 1)
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    hollow: list[tuple[float, float]] = []
     for i, (name, f) in enumerate(frames.items()):
         f = f.set_index("metric").reindex(list(metrics))
         est, low, high = (f[c].to_numpy(float) * scale for c in ("estimate", "ci_low", "ci_high"))
         at = y + 0.4 - step * (i + 0.5)
+        bare = ~np.isnan(est) & (np.isnan(low) | np.isnan(high))
         err = np.nan_to_num([est - low, high - est])
-        ax.errorbar(est, at, xerr=err, fmt="o", ms=4, capsize=3, color=colours[i % len(colours)],
+        colour = colours[i % len(colours)]
+        ax.errorbar(est[~bare], at[~bare], xerr=err[:, ~bare], fmt="o", ms=4, capsize=3, color=colour,
                     label=name)
+        ax.plot(est[bare], at[bare], "o", ms=4, mfc="white", color=colour)
+        hollow += list(zip(est[bare], at[bare]))
     ax.set_yticks(y, labels)
     ax.set_xlabel(xlabel)
     ax.axvline(0, color="0.6", lw=0.8)
+    ax.margins(x=0.08)
     low, high = ax.get_xlim()
     ax.set_xlim(min(0, low), max(0, high))
+    low, high = ax.get_xlim()
+    for x, where in hollow:  # written inwards, so the words stay inside the axes
+        right = x > (low + high) / 2
+        ax.annotate("no interval: too few hands", (x, where), xytext=(-6 if right else 6, 4),
+                    textcoords="offset points", ha="right" if right else "left", fontsize=7, color="0.35")
 
 
 def plot_ofc_figures(results: Mapping[str, object], *, title: str = "", confidence: float = 0.95):
     """Rates (left, %) and units per board or hand (right) of one or more ``OfcResult`` (a
-    mapping label -> result), each estimate with its interval as an error bar."""
+    mapping label -> result), each estimate with its interval as an error bar (a hollow marker,
+    labelled, where a run has too few hands for one)."""
     frames = {k: r.figures(confidence) for k, r in results.items()}
     return _two_panels(frames, RATE_METRICS, UNIT_METRICS, f"% ({confidence:.0%} CI)",
                        f"units ({confidence:.0%} CI)", title)

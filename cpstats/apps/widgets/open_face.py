@@ -49,7 +49,7 @@ FANTASY_CHOICES = {"the preset's": "", "13 cards (classic)": "13/13/13/13",
                    "14/15/16/17 (progressive)": "14/15/16/17", "no Fantasyland": "0/0/0/0"}
 ROYALTY_KEYS = tuple(k.name for k in KEYS if k.name.startswith("royalties."))
 #: The stay rules in words (OFC-FL-STAY-A, OFC-FL-STAY-B), valued as the variant string writes them.
-STAY_CHOICES = (("A: trips front, full house+ middle or quads+ back", "A"),
+STAY_CHOICES = (("A: trips front, middle FH+ or back quads+", "A"),
                 ("B: trips front or quads+ back", "B"), ("none: never stays", "none"))
 
 
@@ -127,7 +127,7 @@ class OpenFaceApp(_App):
         self.result = self.table = self.figure = None
         self.source = ""
         self.runs: dict[tuple[str, int, str], Any] = {}
-        style, wide = {"description_width": "150px"}, W.Layout(width="340px")
+        style, wide = {"description_width": "130px"}, W.Layout(width="400px")
         box = lambda cls, **kw: cls(style=style, layout=wide, **kw)  # noqa: E731
         self.preset = box(W.Dropdown, options=tuple(OFC_PRESETS), value=preset, description="preset")
         self.players = box(W.Dropdown, options=(2, 3), value=2, description="players")
@@ -225,6 +225,7 @@ class OpenFaceApp(_App):
             v = self.variant()
         except OptionError as err:
             self.run_button.disabled = True
+            self._clear()
             self.status.value = _message("error", f"not a valid game: {err}")
             return False
         self.run_button.disabled = False
@@ -232,18 +233,27 @@ class OpenFaceApp(_App):
         live = self.runs.get((str(v), int(self.hands.value), strategy))
         found = live or find_ofc_reference(v, strategy)
         if found is None:
-            self.status.value = _message("stale", f"{v}, {_label(strategy)}: no shipped run plays "
-                                                  f"these rules; click Run ({self.hands.value:,} hands)")
+            self._clear()
+            self.status.value = _message("stale", f"{short_ofc_label(v)}, {_label(strategy)}: no shipped run "
+                                                  f"plays these rules; click Run ({self.hands.value:,} hands)")
             return False
         self._show(found, "live run" if live is not None else "shipped run (cpstats/data/reference/ofc)")
         return True
+
+    def _clear(self) -> None:
+        """Take down the figures on show: they belong to another choice than the controls'."""
+        self.result = self.table = self.figure = None
+        self.table_html.value = ""
+        self.output.outputs = ()
+        self.export.show()
+        self.progress.value, self.progress.bar_style = 0, "info"
 
     def run(self) -> None:
         """Play the choice live (a refusal is one line in the status)."""
         with self._guarded_run():
             v, hands, strategy = self.variant(), int(self.hands.value), self.strategy.value
             self.progress.max, self.progress.value, self.progress.bar_style = hands, 0, "info"
-            self.status.value = _running(f"playing {hands:,} hands of {v}, {_label(strategy)}")
+            self.status.value = _running(f"playing {hands:,} hands of {short_ofc_label(v)}, {_label(strategy)}")
             result = simulate_ofc(v, hands, strategy=strategy, rng=SEED, block_hands=OFC_BLOCK_HANDS,
                                   executor=_InlineExecutor(self._advance))
             self.runs[(str(v), hands, strategy)] = result
@@ -253,7 +263,7 @@ class OpenFaceApp(_App):
     def _show(self, result, source: str) -> None:
         self.result, self.source = result, source
         strategy = result.metadata.get("strategy", "").split("/")[0]
-        said = f"{result.variant}: {result.hands:,} hands, {_label(strategy)}, seed " \
+        said = f"{short_ofc_label(result.variant)}: {result.hands:,} hands, {_label(strategy)}, seed " \
                f"{result.metadata.get('entropy')}; {source}"
         self.status.value = _message("ok", said)
         self.table = ofc_figures_table(result, hands_per_hour=float(self.hands_per_hour.value))
@@ -264,7 +274,9 @@ class OpenFaceApp(_App):
         self.figure = plot_ofc_figures({label: result},
                                        title=f"{label}; {result.hands:,} hands, {_label(strategy)}")
         _show_figure(self.output, self.figure)
-        self.export.show(self.figure, self.table)
+        self.export.show(self.figure, self.table.assign(variant=str(result.variant), strategy=_label(strategy),
+                                                        hands=result.hands, seed=result.metadata.get("entropy"),
+                                                        source=source))
 
     def export_files(self, folder: str | os.PathLike) -> list[Path]:
         """Write the table as CSV and the chart as PNG, SVG and PDF into ``folder``."""
