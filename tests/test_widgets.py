@@ -416,3 +416,17 @@ def test_the_comparer_shows_the_skill_table_of_its_variants():
     assert app.skill.runs == runs == 2 and "1,000 duplicate deals" in app.skill.status.value
     app.pickers[1].royalties.value = "R-TW"  # the table on show is now of another B: it says so
     assert "changed: click Skill table" in app.skill.status.value
+
+
+def test_sd_chart_draws_the_headline_figure_with_its_interval(comparer):
+    """The 'SD per hand' chart shows the designer's figure of the table above it (all players'
+    SD, not seat 0's detail) with its 95% interval as error bars."""
+    comparer.simulate_button.click()
+    comparer.chart.value = "SD per hand"
+    ax = comparer._draw("SD per hand").axes[0]
+    sd = comparer.figures.attrs["figures"].query("metric == 'sd'").sort_values("run")
+    widths = sorted(p.get_width() for p in ax.patches)
+    assert widths == pytest.approx(sorted(sd["estimate"]))
+    assert "95% CI" in ax.get_xlabel()
+    segments = [seg for c in ax.collections for seg in c.get_segments()]
+    assert sorted(seg[0][0] for seg in segments) == pytest.approx(sorted(sd["ci_low"]))

@@ -147,20 +147,25 @@ def _fit_bar_labels(ax, values: np.ndarray, texts: list[str], pad: float = 0.04)
 def plot_sd_by_variant(frame: pd.DataFrame, ax=None, *, label=None,
                        title: str = "Volatility by scoring system"):
     """SD per hand (units) of each variant; ``frame`` has ``variant`` and ``sd`` (and optionally
-    ``label``). Rows are named by ``label`` (names, or a function of each variant), else by the
-    variants' short labels (:func:`cpstats.short_label`), never by raw variant strings."""
+    ``label``, and ``sd_low``/``sd_high``: the interval, drawn as error bars). Rows are named by
+    ``label`` (names, or a function of each variant), else by the variants' short labels
+    (:func:`cpstats.short_label`), never by raw variant strings."""
     labels = _labels(frame, label)
     with style():
         fig, ax = _axes(ax, height=0.4 * len(frame) + 1.4)
         y = np.arange(len(frame))
         sd = frame["sd"].to_numpy(float)
-        ax.barh(y, sd, color=_BLUE)
+        ranged = {"sd_low", "sd_high"} <= set(frame.columns)
+        err = np.nan_to_num([sd - frame["sd_low"].to_numpy(float), frame["sd_high"].to_numpy(float) - sd]) \
+            if ranged else None
+        ax.barh(y, sd, color=_BLUE, xerr=err, capsize=4 if ranged else 0)
         ax.set_yticks(y, labels)
-        ax.set_xlabel("SD per hand, units per seat")
+        ax.set_xlabel("SD per hand, units per seat" + (" (error bars: 95% CI)" if ranged else ""))
         ax.set_title(title)
         fig.tight_layout()
         ax.invert_yaxis()
-        _fit_bar_labels(ax, sd, [f"{v:.2f}" for v in sd])
+        ends = np.fmax(sd, frame["sd_high"].to_numpy(float)) if ranged else sd  # labels clear the bars
+        _fit_bar_labels(ax, ends, [f"{v:.2f}" for v in sd])
     return fig
 
 

@@ -398,7 +398,8 @@ class VariantComparer(_App):
         self.table_html.value = (
             "<b>The designer's figures</b> (95% intervals; differences paired on common deals)"
             + _table_html(self.figures, {}, "cpstats-figures") + note
-            + "<br><b>Details</b>" + _table_html(self.table, _COMPARE_FORMATS, "cpstats-compare"))
+            + "<br><b>Details</b> (point estimates; the figures above carry the intervals)"
+            + _table_html(self.table, _COMPARE_FORMATS, "cpstats-compare"))
         self.redraw()
 
     def redraw(self) -> None:
@@ -418,10 +419,11 @@ class VariantComparer(_App):
         index = min(self.chart_variant.value, len(self.results) - 1)
         r = self.results[index]
         caption = runs_text(self.results)
-        if chart == "SD per hand":
-            sd = self.table.loc["SD per hand, seat 0 (units)"].to_numpy(float)
-            frame = pd.DataFrame({"variant": labels, "sd": sd})
-            fig, title = plots.plot_sd_by_variant(frame), "SD per hand, seat 0"
+        if chart == "SD per hand":  # the designer's figure, as in the table above, with its interval
+            sd = self.figures.attrs["figures"].query("metric == 'sd'").sort_values("run")
+            frame = pd.DataFrame({"variant": labels, "sd": sd["estimate"].to_numpy(float),
+                                  "sd_low": sd["ci_low"].to_numpy(float), "sd_high": sd["ci_high"].to_numpy(float)})
+            fig, title = plots.plot_sd_by_variant(frame, label=labels), "SD of a player's result per hand"
         elif chart == "paired difference vs A":
             fig, title = _plot_differences(self.figures.attrs["figures"]), "Differences against variant A"
         elif chart in ("net distribution", "royalty rates"):
