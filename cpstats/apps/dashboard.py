@@ -13,6 +13,7 @@ serves it as well as a checkout.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -59,7 +60,7 @@ def voila_command(port: int = 8866, *, notebook: str | os.PathLike = DASHBOARD_N
     except ImportError:
         raise CpstatsError("the dashboard needs voila: pip install voila") from None
     return [sys.executable, "-m", "voila", str(path), f"--port={int(port)}",
-            "--Voila.ip=127.0.0.1", "--show_tracebacks=True",
+            "--Voila.ip=127.0.0.1", "--show_tracebacks=False",
             *([] if open_browser else ["--no-browser"])]
 
 
@@ -87,16 +88,25 @@ def serve(port: int = 8866, open_browser: bool = False,
           notebook: str | os.PathLike = DASHBOARD_NOTEBOOK) -> int:
     """Serve the rule designer on ``http://127.0.0.1:port/`` until interrupted (Ctrl-C).
 
-    Returns Voila's exit code (0 after Ctrl-C).
+    Returns Voila's exit code (0 after Ctrl-C or SIGTERM, either of which stops Voila, and Voila
+    its kernels, before returning: nothing is left running).
     """
     proc = start(port, notebook=notebook, open_browser=open_browser)
     print(f"cpstats dashboard: http://127.0.0.1:{port}/  (Ctrl-C stops it)", flush=True)
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # kill stops Voila and its kernels too
     try:
         return proc.wait()
     except KeyboardInterrupt:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
         return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
