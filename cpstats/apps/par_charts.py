@@ -49,6 +49,9 @@ def _interval_rows(ax, labels, values, low, high, color, marker, label):
     err = np.vstack([values - low, high - values])
     ax.errorbar(values[shown], y[shown], xerr=err[:, shown], fmt=marker, color=color, ms=4, capsize=2,
                 label=label)
+    unseen = ~shown & np.isfinite(high) & (high > 0)  # none made: the upper bound, as the table gives
+    if unseen.any():
+        ax.plot(high[unseen], y[unseen], "<", color=color, mfc="white", ms=5)
     ax.set_yticks(y, labels)
     ax.set_xscale("log")
 
@@ -73,10 +76,13 @@ def _frequencies(sheet: Any):
         else:
             _interval_rows(bottom, nat["natural"], nat["shown"], nat["held_ci_low"], nat["held_ci_high"],
                            _ORANGE, "o", "held (95% CI)")
-            bottom.set_title("Natural hands held, per hand (none paid here)")
+            bottom.set_title("Natural hands held, per hand (none paid here; 95% CI)")
         for ax in (top, bottom):
             ax.xaxis.set_major_formatter(FuncFormatter(_percent_tick))
-        bottom.set_xlabel("frequency (log scale)")
+        for ax in (top, bottom):
+            unseen = any(line.get_marker() == "<" for line in ax.lines)
+            ax.set_xlabel("frequency (log scale)" + ("; open triangle: none seen, below its 95% upper bound"
+                                                     if unseen else ""))
         fig.tight_layout()
     return fig
 
