@@ -169,3 +169,20 @@ def test_cli_refuses_a_file_as_out(tmp_path):
     args = sub.choices["par"].parse_args(["2-4", "--out", str(target)])
     with pytest.raises(OptionError, match="is a file, not a folder"):
         args.run(args)
+
+
+def test_a_royalty_never_made_is_charted_as_its_upper_bound(sheet):
+    """A royalty hand with no count is drawn at its 95% upper bound (as the table gives it), an
+    open triangle the axis explains, never silently dropped."""
+    import matplotlib.pyplot as plt
+
+    from cpstats.apps.par_charts import chart
+
+    roy = sheet.tables["royalties"]
+    unseen = roy[(roy["frequency"] == 0) & (roy["ci_high"] > 0)]
+    assert len(unseen)  # the small greedy run leaves some never made
+    top = chart(sheet, "frequencies").axes[0]
+    triangles = [line for line in top.lines if line.get_marker() == "<"]
+    assert sorted(triangles[0].get_xdata()) == pytest.approx(sorted(unseen["ci_high"]))
+    assert "open triangle: none seen" in top.get_xlabel()
+    plt.close("all")
