@@ -410,8 +410,14 @@ def _key(name: str, text: str) -> Key:
     word = {"rake.model": "rake", "fantasyland.stay_rule": "fantasyland.stay"}.get(word, word)
     if word == "jokers":
         raise invalid("jokers", text, _NO_JOKERS)
+    if word == "royalties":
+        raise invalid("royalties", text, "an open-face royalty table is set entry by entry, e.g. "
+                      "royalties.front.QQ=7 or royalties.back.straight=2 (13-card R-* schedules do not apply)")
     if word not in _INDEX:
-        raise invalid(name.strip(), text, f"unknown option{suggest(word, _INDEX)}")
+        close = suggest(word, _INDEX)
+        for key in KEYS:  # the suggestions as the keys are written (royalties.front.QQ)
+            close = close.replace(f"'{key.name.lower()}'", f"'{key.name}'")
+        raise invalid(name.strip(), text, f"unknown option{close}")
     return KEYS[_INDEX[word]]
 
 
