@@ -155,3 +155,18 @@ def test_reference_results_match_the_shipped_tables_and_dealer():
         assert meta.get("dealer") == DEALER, name
         assert meta.get("tables") == tables_record(name), name
         assert f"--preset {name} " in meta["command"] and "--seed" in meta["command"], name
+
+
+def test_session_bands_centre_on_the_true_mean_after_house_charges():
+    """Identical players win nothing from each other: a seat's session band is centred on minus
+    its share of the rake, not on its noisy sample mean; a banked game centres on the house edge."""
+    r = simulate("2-4(rake=percent,rake.percent=0.05,rake.cap=2,players=3)", 600, strategy="greedy", rng=1)
+    rake = float(r.house().iloc[0]["rake_per_hand"])
+    s = r.sessions(hands=[1000])
+    assert rake > 0 and s["expected"].to_numpy() == pytest.approx([-1000 * rake / 3] * 3)
+    sd = r.moments()["sd"].to_numpy()
+    assert (s["high"] - s["expected"]).to_numpy() == pytest.approx(1.6449 * sd * np.sqrt(1000), rel=1e-4)
+    b = simulate("banked", 600, strategy="greedy", rng=1)
+    edge = 3 * float(b.house().iloc[0]["house_edge"])
+    assert b.sessions(hands=[100])["expected"].to_numpy() == pytest.approx([300 * edge, -100 * edge,
+                                                                            -100 * edge, -100 * edge])

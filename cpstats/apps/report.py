@@ -160,7 +160,10 @@ def _sections(result: SimulationResult, label: str, house: pd.DataFrame,
          "frequency, volatility index (1.645 SD).", moments),
         ("", "![naturals](naturals.png)\n\n![royalties](royalties.png)\n\n"
          "![net distribution](net_distribution.png)\n\n![SD by system](sd_by_system.png)", result.naturals()),
-        ("5. Session table", "n x mean +- 1.645 x SD x sqrt(n) per seat (90%).", result.sessions()),
+        ("5. Session table", "n x mu +- 1.645 x SD x sqrt(n) per seat (90%): mu is the seat's true mean "
+                             "after house charges (identical players win nothing from each other, so "
+                             "mu is minus the seat's share of the house take; in a banked game, from "
+                             "the house edge), not its noisy sample mean.", result.sessions()),
         ("6. House money", _house_text(result, hands_per_hour)
          + "\n\n![rake burden](rake_burden.png)", house),
         ("7. Method", f"Simulated: {result.deals:,} deals, root entropy {meta['entropy']}, block "

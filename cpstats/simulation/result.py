@@ -108,15 +108,29 @@ class SimulationResult:
         return frame
 
     def sessions(self, hands: Sequence[int] = _SESSION_HANDS, confidence: float = 0.90) -> pd.DataFrame:
-        """Session intervals n*mu +- z*SD*sqrt(n) per seat."""
+        """Session bands per seat: ``expected`` = n x mu, ``low``/``high`` = n x mu -+ z x SD x sqrt(n).
+
+        mu is the seat's true mean after house charges, not its noisy sample mean: identical
+        players win nothing from each other, so in a game without a bank every seat's mu is minus
+        its share of the house take (rake per hand / seats); in a banked game mu is -3 x house edge
+        for a player and +3 x edge x players for the bank (the house edge per 3-unit wager, its
+        control variate far less noisy than the raw means). SD is the seat's, before house charges.
+        """
         m = self.moments()
         z = z_value(confidence)
+        v = self.variant
+        house = self.house().iloc[0]
+        if v.bank.banked:
+            edge = 3.0 * float(house["house_edge"])
+            means = [edge * (v.players - 1)] + [-edge] * (v.players - 1)
+        else:
+            means = [-float(house["rake_per_hand"]) / v.players] * v.players
         rows = []
         for n in hands:
-            for _, r in m.iterrows():
-                rows.append({"hands": n, "seat": int(r["seat"]), "expected": n * r["mean"],
-                             "low": n * r["mean"] - z * r["sd"] * np.sqrt(n),
-                             "high": n * r["mean"] + z * r["sd"] * np.sqrt(n)})
+            for (_, r), mu in zip(m.iterrows(), means):
+                rows.append({"hands": n, "seat": int(r["seat"]), "expected": n * mu,
+                             "low": n * mu - z * r["sd"] * np.sqrt(n),
+                             "high": n * mu + z * r["sd"] * np.sqrt(n)})
         return pd.DataFrame(rows)
 
     def naturals(self) -> pd.DataFrame:
