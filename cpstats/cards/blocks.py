@@ -18,7 +18,7 @@ import numpy as np
 from cpstats.cards import _deal_kernel
 from cpstats.errors import OptionError
 
-__all__ = ["BLOCK_DEALS", "MAX_DEALS", "BlockPlan", "block_seed", "block_state", "shuffled_decks",
+__all__ = ["BLOCK_DEALS", "MAX_DEALS", "BlockPlan", "check_executor", "block_seed", "block_state", "shuffled_decks",
            "root_seed"]
 
 BLOCK_DEALS = 1 << 16
@@ -27,13 +27,13 @@ BLOCK_DEALS = 1 << 16
 MAX_DEALS = 10**11
 
 
-def root_seed(rng=None) -> np.random.SeedSequence:
+def root_seed(rng=None, name: str = "rng") -> np.random.SeedSequence:
     """Normalise ``rng`` (None, an int, a SeedSequence or a Generator) to a root SeedSequence.
 
     None draws fresh entropy; the returned sequence's ``entropy`` repeats the run. A Generator
     is a stream: each call takes its next child (``Generator.spawn``), so passing the same
     Generator twice gives two different runs, and a Generator made from the same seed gives the
-    same two runs again.
+    same two runs again. ``name`` is the argument's name in the messages that refuse it.
     """
     if rng is None or isinstance(rng, (int, np.integer)):
         if rng is not None and int(rng) < 0:
@@ -45,7 +45,15 @@ def root_seed(rng=None) -> np.random.SeedSequence:
         if isinstance(rng.bit_generator.seed_seq, np.random.SeedSequence):
             return rng.spawn(1)[0].bit_generator.seed_seq
         return np.random.SeedSequence(int(rng.integers(2**63)))
-    raise OptionError(f"rng={rng!r} is invalid: pass None, an int seed, a SeedSequence or a Generator")
+    raise OptionError(f"{name}={rng!r} is invalid: pass None, an int seed, a SeedSequence or a Generator")
+
+
+def check_executor(executor: object) -> None:
+    """Refuse an ``executor`` that cannot run blocks: None (serial) or anything with ``submit``
+    (a ``concurrent.futures`` pool, a Dask client's ``get_executor()``)."""
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise OptionError(f"executor={executor!r} is invalid: None (serial) or a concurrent.futures-style "
+                          f"executor with .submit (a ThreadPoolExecutor, a Dask client.get_executor())")
 
 
 @dataclass(frozen=True)
@@ -60,8 +68,9 @@ class BlockPlan:
                 or not 1 <= self.deals <= MAX_DEALS):
             raise OptionError(f"deals={self.deals!r} is invalid: deals must be an integer from 1 to "
                               f"{MAX_DEALS:,} (MAX_DEALS)")
-        if self.block_deals < 1:
-            raise OptionError(f"block_deals={self.block_deals!r} is invalid: must be >= 1")
+        if (isinstance(self.block_deals, bool) or not isinstance(self.block_deals, (int, np.integer))
+                or self.block_deals < 1):
+            raise OptionError(f"block_deals={self.block_deals!r} is invalid: a whole number >= 1")
 
     @property
     def blocks(self) -> int:

@@ -35,7 +35,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from cpstats.cards.blocks import BlockPlan, block_seed, root_seed
+from cpstats.cards.blocks import BlockPlan, block_seed, check_executor, root_seed
 from cpstats.errors import OptionError
 from cpstats.ofc.placement import PLACEMENT_STRATEGIES, STRATEGY_NOTES
 from cpstats.ofc.play import play_hands
@@ -189,6 +189,7 @@ def simulate_ofc(variant: OfcVariant | str, hands: int, *, strategy: str | Seque
     v = resolve_ofc_variant(variant)
     names = _strategies(v, strategy)
     plan = BlockPlan(hands, _whole("block_hands", block_hands, 1))
+    check_executor(executor)
     burn_in = _whole("burn_in", burn_in, 0)
     root = root_seed(rng)
     meta = _metadata(v, names, root, hands, block_hands, burn_in, samples, top)

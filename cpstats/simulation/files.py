@@ -52,6 +52,8 @@ def prepare_out(out, meta: dict, resume: bool) -> Path | None:
         return None
     if str(out).strip() == "":
         raise OptionError("out='' is invalid: name a folder for the run's blocks")
+    if not isinstance(out, (str, os.PathLike)):
+        raise OptionError(f"out={out!r} is invalid: a folder path (str or pathlib.Path)")
     path = Path(out)
     if path.exists() and not path.is_dir():
         raise OptionError(f"out={str(path)!r} is a file: name a folder for the run's blocks")

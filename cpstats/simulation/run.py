@@ -24,7 +24,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from cpstats.cards.blocks import BLOCK_DEALS, DEALER, BlockPlan, root_seed, shuffled_decks
+from cpstats.cards.blocks import BLOCK_DEALS, DEALER, BlockPlan, check_executor, root_seed, shuffled_decks
 from cpstats.errors import OptionError
 from cpstats.rules import Variant, resolve_variant
 from cpstats.simulation.files import prepare_out, read_block, run_digest, write_block
@@ -174,9 +174,12 @@ def simulate(variant: Variant | str, deals: int, players: int | None = None, str
     True
     """
     v = resolve_variant(variant)
+    if players is not None and (isinstance(players, bool) or not isinstance(players, (int, np.integer))):
+        raise OptionError(f"players={players!r} is invalid: a whole number of players")
     if players is not None and players != v.players:
         v = v.replace(players=players)
     plan = BlockPlan(deals, block_deals)
+    check_executor(executor)
     root = root_seed(rng)
     meta = _metadata(v, strategy, root, deals, block_deals, tables)
     out_path = prepare_out(out, meta, resume)

@@ -67,6 +67,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from cpstats.cards.blocks import root_seed
 from cpstats.cards.codes import deal
 from cpstats.errors import OptionError
 from cpstats.hands.ranking import rank3, rank5
@@ -488,10 +489,12 @@ def match(variant: Variant | str, a: str | Callable[..., Any] = "ev",
 
     v = _variant(variant)
     fa, fb = get_strategy(a), get_strategy(b)
+    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 2:
+        raise OptionError(f"deals={deals!r} is invalid: a whole number >= 2 (the interval needs two deals)")
     players = v.players
     per_seat = v.hands_per_player
     n_hands = players * per_seat
-    root = np.random.SeedSequence(seed)
+    root = root_seed(seed, "seed")
     rng = np.random.default_rng(root)
     cards = deal(rng, deals, n_hands)
     flat = cards.reshape(-1, 13)
