@@ -25,3 +25,17 @@ from cpstats.errors import OptionError
 def test_bad_input_is_one_line_naming_the_argument(call, message):
     with pytest.raises(OptionError, match=message):
         call()
+
+
+def test_a_figure_that_cannot_be_negative_never_gets_a_negative_bound():
+    """A rare royalty in a small run: the batch-t interval of royalties paid is clipped at 0 (a
+    cost that cannot be negative), while the bank's mean keeps its sign."""
+    from cpstats.simulation.paired import METRICS, paired_metrics
+
+    results = [cpstats.simulate(f"2-4(royalties.front_trips={x})", 3000, strategy="greedy", rng=1)
+               for x in (0, 2)]
+    table = paired_metrics(results)
+    assert (table["ci_low"] >= 0).all()
+    royalty = table.query("run == 1 and metric == 'royalty_per_hand'").iloc[0]
+    assert royalty["ci_low"] == 0 < royalty["estimate"] < royalty["ci_high"]
+    assert set(table["metric"]) <= set(METRICS)

@@ -41,6 +41,10 @@ METRICS = {
 }
 
 
+#: Figures that can be negative; every other figure's interval is clipped at 0 from below.
+_SIGNED = frozenset({"bank_mean", "house_edge"})
+
+
 def _pace(result: SimulationResult, hands_per_hour: float | None) -> float:
     pace = result.variant.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
     if isinstance(pace, bool) or not isinstance(pace, (int, float, np.number)) \
@@ -124,8 +128,9 @@ def _row(key: str, run: int, label: str, variant: str, mine, base, paired: bool,
     words, unit, _ = METRICS[key]
     value, batches = mine
     half = _interval(batches, level)
+    low = value - half if key in _SIGNED else max(value - half, 0.0)  # rates, SDs and takes are >= 0
     row = {"run": run, "label": label, "variant": variant, "metric": key, "description": words, "unit": unit,
-           "estimate": value, "ci_low": value - half, "ci_high": value + half}
+           "estimate": value, "ci_low": low, "ci_high": value + half}
     if base is None:
         return {**row, "diff": np.nan, "diff_ci_low": np.nan, "diff_ci_high": np.nan, "method": ""}
     diff = value - base[0]
@@ -164,7 +169,9 @@ def paired_metrics(results: Sequence[SimulationResult], labels: Sequence[str] | 
     -------
     pandas.DataFrame
         ``run`` (position in ``results``), ``label``, ``variant``, ``metric`` (a key of
-        :data:`METRICS`), ``description``, ``unit``, ``estimate``, ``ci_low``, ``ci_high``,
+        :data:`METRICS`), ``description``, ``unit``, ``estimate``, ``ci_low``, ``ci_high`` (its low
+        end clipped at 0 for a figure that cannot be negative; a figure never seen in the run has
+        the interval 0 to 0: batch means cannot bound what no batch saw),
         ``diff`` (this result less the first), ``diff_ci_low``, ``diff_ci_high`` and ``method``
         (``paired batches`` or ``independent runs``). A figure shows only for the games it
         describes: seat 0's (the bank's) mean and the house edge in banked games; the cost per
