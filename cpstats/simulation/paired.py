@@ -22,7 +22,7 @@ from cpstats.rules.describe import short_label
 from cpstats.simulation.result import SimulationResult
 from cpstats.simulation.stats import batch_variances, check_confidence, t_value
 
-__all__ = ["METRICS", "metric_batches", "paired_metrics"]
+__all__ = ["METRICS", "SIGNED_METRICS", "metric_batches", "paired_metrics"]
 
 #: Figures by key: (words, unit, games it is shown for: "all", "banked" or "symmetric").
 METRICS = {
@@ -42,7 +42,7 @@ METRICS = {
 
 
 #: Figures that can be negative; every other figure's interval is clipped at 0 from below.
-_SIGNED = frozenset({"bank_mean", "house_edge"})
+SIGNED_METRICS = frozenset({"bank_mean", "house_edge"})
 
 
 def _pace(result: SimulationResult, hands_per_hour: float | None) -> float:
@@ -128,7 +128,7 @@ def _row(key: str, run: int, label: str, variant: str, mine, base, paired: bool,
     words, unit, _ = METRICS[key]
     value, batches = mine
     half = _interval(batches, level)
-    low = value - half if key in _SIGNED else max(value - half, 0.0)  # rates, SDs and takes are >= 0
+    low = value - half if key in SIGNED_METRICS else max(value - half, 0.0)  # rates, SDs and takes are >= 0
     row = {"run": run, "label": label, "variant": variant, "metric": key, "description": words, "unit": unit,
            "estimate": value, "ci_low": low, "ci_high": value + half}
     if base is None:

@@ -42,7 +42,7 @@ from cpstats.errors import OptionError
 from cpstats.rules import NATURAL_NAMES, ROYALTY_ROWS, Variant, resolve_variant
 from cpstats.rules.check import suggest
 from cpstats.rules.text import ALIASES, KEY_INDEX
-from cpstats.simulation.paired import metric_batches
+from cpstats.simulation.paired import SIGNED_METRICS, metric_batches
 from cpstats.simulation.result import SimulationResult
 from cpstats.simulation.stats import check_confidence, t_value
 
@@ -298,11 +298,12 @@ def sweep(variant: Variant | str, parameter: str, values: Sequence[Any], *, deal
         for m in chosen:
             est, per = figures[m]
             half = _interval(per, level)
+            low = est - half if PAIRED_NAMES.get(m, m) in SIGNED_METRICS else max(est - half, 0.0)
             diff = est - first[m][0]
             dhalf = 0.0 if i == 0 else _interval(per - first[m][1], level)
             rows.append({"parameter": _canonical(parameter), "value": value, "variant": str(v),
                          "metric": m, "label": _label(m, v), "estimate": est,
-                         "ci_low": est - half, "ci_high": est + half, "diff": diff,
+                         "ci_low": low, "ci_high": est + half, "diff": diff,
                          "diff_ci_low": diff - dhalf, "diff_ci_high": diff + dhalf})
     frame = pd.DataFrame(rows)
     frame.attrs.update(parameter=_canonical(parameter), parameter_label=parameter_label(parameter),
