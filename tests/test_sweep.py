@@ -337,3 +337,11 @@ def test_widget_runs_a_sweep_adds_the_rule_a_parameter_needs_and_shows_refusals(
     assert "rake.cap=-1 is invalid" in app.status.value
     v, note = prepared_variant("pagat-casino", "rake.amount")
     assert note == "" and v == load_variant("pagat-casino")
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "random"])
+def test_a_surrender_sweep_refuses_a_baseline_that_never_surrenders(strategy):
+    """The baselines never surrender: every point would be the same game and every difference a
+    silent 0, so the sweep says so before anything runs."""
+    with pytest.raises(OptionError, match=r"the baselines never surrender.*strategy='ev'"):
+        sweep("2-4", "surrender", ["none", 2, 3], deals=300, strategy=strategy, rng=1)

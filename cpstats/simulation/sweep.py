@@ -282,6 +282,10 @@ def sweep(variant: Variant | str, parameter: str, values: Sequence[Any], *, deal
     0.0
     """
     level = check_confidence(confidence)
+    if _canonical(parameter).startswith("surrender") and strategy in ("greedy", "random"):
+        raise OptionError(f"parameter={parameter!r} with strategy={strategy!r} is invalid: the baselines "
+                          f"never surrender, so every point would be the same game; sweep surrender "
+                          f"with strategy='ev'")
     values = _values(values, parameter)
     vs = sweep_variants(variant, parameter, values)
     chosen = _metrics(metrics, vs, hands_per_hour)
