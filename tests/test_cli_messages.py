@@ -95,16 +95,17 @@ def test_simulate_json_says_what_run_it_is(capsys):
     assert data["moments"][0]["seat"] == 0
 
 
-def test_compare_names_a_baseline_in_a_table_only(capsys):
+def test_compare_names_its_setter_in_a_table_and_a_file(capsys):
     """compare's table opens with a line naming the presets and the setter (a baseline as one);
-    its CSV stays a bare table."""
+    its CSV stays one table, with a setter column so a file handed on says who set the hands."""
     argv = ["compare", "--preset", "2-4", "--preset", "1-6", *FAST, "--strategy", "random"]
     assert main(argv) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("2-4, 1-6 on 300 common deals") and _SETTERS["random"] in out[0]
     assert out[1].split()[:3] == ["label", "metric", "estimate"]
     assert main([*argv, "--format", "csv"]) == 0
-    assert capsys.readouterr().out.startswith("label,metric,estimate,")
+    csv = capsys.readouterr().out.splitlines()
+    assert csv[0].startswith("label,setter,metric,estimate,") and csv[1].split(",")[1] == "random"
 
 
 def test_presets_table_names_a_live_baseline(capsys):

@@ -170,3 +170,12 @@ def test_session_bands_centre_on_the_true_mean_after_house_charges():
     edge = 3 * float(b.house().iloc[0]["house_edge"])
     assert b.sessions(hands=[100])["expected"].to_numpy() == pytest.approx([300 * edge, -100 * edge,
                                                                             -100 * edge, -100 * edge])
+
+
+@pytest.mark.parametrize("tidy", [False, True])
+def test_a_comparison_says_how_it_was_made(tidy):
+    """A comparison handed on carries who set each variant's hands and how the run was made."""
+    table = compare(["2-4", "1-6"], 300, strategy="greedy", rng=2, tidy=tidy)
+    assert set(table["setter"]) == {"greedy"}
+    assert table.attrs["strategy"] == "greedy" and table.attrs["deals"] == 300
+    assert table.attrs["pairing"] == "common deals" and table.attrs["entropy"] == "2"

@@ -175,9 +175,9 @@ def _compare(args: argparse.Namespace) -> str:
     finally:
         close()
     shown = ["label", "metric", "estimate", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high"]
+    if args.format != "table":  # a file handed on says who set the hands, row by row
+        return _emit(df[["label", "setter", *shown[1:]]], args.format)
     table = _emit(df[shown], args.format)
-    if args.format != "table":
-        return table
     head = (f"{', '.join(args.preset)} on {args.deals:,} common deals, {_strategy_words(args.strategy)}; "
             "diff paired against the first preset, 95% CI")
     return f"{head}\n{table}"

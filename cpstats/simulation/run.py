@@ -271,7 +271,10 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
     take per hand and per seat-hour at ``hands_per_hour``, rake share; seat 0's mean and the
     house edge in banked games, the cost per player in symmetric ones) with ``estimate, ci_low,
     ci_high`` and the paired difference to the first variant ``diff, diff_ci_low, diff_ci_high``:
-    Student's t (``batches - 1`` degrees of freedom) on the per-batch differences.
+    Student's t (``batches - 1`` degrees of freedom) on the per-batch differences. Both tables
+    carry ``setter`` (who set each variant's hands: a baseline's name, or ev with its tables) and
+    ``attrs`` with the strategy, deals, seed entropy, pairing and confidence, so a table handed on
+    says how it was made.
 
     The default wide table has one row per variant (``label``, from ``labels`` or the variant
     string): ``mean_seat0`` and its paired difference ``diff_vs_first`` (``diff_ci_low``,
@@ -292,7 +295,11 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
     results = [simulate(v, deals, strategy=strategy, rng=root, executor=executor,
                         block_deals=block_deals, tables=tables) for v in vs]
     figures = paired_metrics(results, labels, hands_per_hour=hands_per_hour, confidence=level)
+    figures.insert(3, "setter", [results[i].setter for i in figures["run"]])
+    run = {"strategy": strategy, "deals": int(deals), "entropy": str(root.entropy), "pairing": "common deals",
+           "confidence": level}
     if tidy:
+        figures.attrs.update(run)
         return figures
     rows = []
     base = results[0]
@@ -301,7 +308,7 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
         diff = r.summary["batch_sums"][:, :1] - base.summary["batch_sums"][:, :1]
         mean_diff, _, half = batch_mean_interval(diff, r.summary["batch_sizes"], level)
         mean_diff, half = float(mean_diff[0]), float(half[0])
-        row = {"label": mine["label"].iloc[0], "variant": str(v),
+        row = {"label": mine["label"].iloc[0], "variant": str(v), "setter": r.setter,
                "mean_seat0": float(r.summary["net_s1"][0]) / r.deals,
                "rake_per_hand": float(r.summary["rake_s1"]) / r.deals,
                "diff_vs_first": mean_diff, "diff_ci_low": mean_diff - half, "diff_ci_high": mean_diff + half}
@@ -314,4 +321,6 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
         if "tables" in r.metadata:
             row.update(tables=r.metadata["tables"]["trained_for"], tables_source=r.metadata["tables_source"])
         rows.append(row)
-    return pd.DataFrame(rows)
+    wide = pd.DataFrame(rows)
+    wide.attrs.update(run)
+    return wide
