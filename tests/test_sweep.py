@@ -220,9 +220,9 @@ def test_numpy_values_are_plain_numbers_in_the_table():
 def test_bad_metrics_and_pace_are_one_line():
     """Issue 16.3: unknown metrics and a pace of 0 are refused in one line before simulating."""
     with pytest.raises(OptionError, match=r"^metrics='sdd' is invalid: choose from .*'sd'"):
-        sweep("2-4", "surrender", [2], deals=100, metrics=["sdd"], **KW)
+        sweep("2-4", "scoring.scoop_bonus", [3], deals=100, metrics=["sdd"], **KW)
     with pytest.raises(OptionError, match=r"^hands_per_hour=0 is invalid"):
-        sweep("2-4", "surrender", [2], deals=100, hands_per_hour=0, **KW)
+        sweep("2-4", "scoring.scoop_bonus", [3], deals=100, hands_per_hour=0, **KW)
     assert set(METRICS) >= {"sd", "scoop_rate", "foul_rate", "royalty_per_hand"}
 
 
@@ -270,6 +270,8 @@ def test_chart_has_a_panel_and_a_band_per_metric_and_saves_every_format(tmp_path
     assert (tmp_path / "out" / "sweep.pdf").read_bytes().startswith(b"%PDF")
     back = pd.read_csv(tmp_path / "out" / "sweep.csv")
     assert np.allclose(back["estimate"], table["estimate"])
+    assert back["setter"].str.startswith("greedy, a baseline setter").all()  # the file says who set them
+    assert set(back["deals"]) == {table.attrs["deals"]}
     with pytest.raises(OptionError, match=r"^kind='bars' is invalid"):
         plot_sweep(table, kind="bars")
 

@@ -24,6 +24,7 @@ import pandas as pd
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from cpstats.apps import plots
+from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError
 from cpstats.rules.describe import short_label
 
@@ -152,6 +153,17 @@ def _limits(ax, low: np.ndarray, high: np.ndarray, nonnegative: bool) -> None:
         formatter.set_useOffset(False)
 
 
+def _handed_on(table: pd.DataFrame) -> pd.DataFrame:
+    """The table with who set each point's hands (a baseline named as one), the deals a point
+    and the seed as columns: a CSV file keeps no ``attrs``."""
+    a = table.attrs
+    if not a.get("setters"):
+        return table
+    setters = dict(zip(dict.fromkeys(table["variant"]), a["setters"]))
+    words = {v: baseline_label(str(x)) or str(x) for v, x in setters.items()}
+    return table.assign(setter=table["variant"].map(words), deals=a.get("deals"), seed=a.get("entropy"))
+
+
 def save_sweep(table: pd.DataFrame, folder: str | os.PathLike, *, name: str = "sweep",
                formats: Sequence[str] = FORMATS, kinds: Sequence[str] = ("estimate", "difference")
                ) -> list[Path]:
@@ -163,7 +175,7 @@ def save_sweep(table: pd.DataFrame, folder: str | os.PathLike, *, name: str = "s
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{name}.csv"]
-    table.to_csv(paths[0], index=False)
+    _handed_on(table).to_csv(paths[0], index=False)
     for kind in kinds:
         fig = plot_sweep(table, kind=kind)
         stem = name if kind == "estimate" else f"{name}-{kind}"
