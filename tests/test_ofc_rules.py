@@ -284,15 +284,17 @@ def test_random_variants_round_trip(base, options):
      r"^players=4 is invalid: 4 hands of up to 14 cards need more than 52 cards"),
     ("ofc-pineapple(deal=open)", r"^deal='open' is invalid: expected one of classic, pineapple"),
     ("ofc-pineapple(player=3)", r"^player='3' is invalid: unknown option \(did you mean 'players'"),
-    ("ofc-pineapple(royalties.front.Q=3)", r"^royalties\.front\.Q='3' is invalid: unknown option \(did you mean "
-                                           r"'royalties\.front\.QQ'"),
-    ("ofc-pineapple(royalties=R-FUTUREBET)", r"^royalties='R-FUTUREBET' is invalid: an open-face royalty table is "
-                                             r"set entry by entry, e\.g\. royalties\.front\.QQ=7"),
+    ("ofc-pineapple(royalties.front.Q=3)",
+     r"^royalties\.front\.Q='3' is invalid: unknown option \(did you mean 'royalties\.front\.QQ'"),
+    ("ofc-pineapple(royalties=R-FUTUREBET)",
+     r"^royalties='R-FUTUREBET' is invalid: an open-face royalty table is set entry by entry, e\.g\. "
+     r"royalties\.front\.QQ=7"),
     ("ofc-pineapple(players=3,players=2)", r"^players='2' is invalid: players is given twice$"),
     ("ofc-pineapple(players)", r"^malformed override 'players'"),
     ("ofc-pinapple", r"^unknown OFC preset 'ofc-pinapple' \(did you mean 'ofc-pineapple'"),
     ("ofc-pineapple(scoring.scoop=-3)", r"^scoring\.scoop=-3 is invalid: units must be >= 0$"),
-    ("ofc-pineapple(rake.percent=0.05)", r"^rake\.percent=0\.05 is invalid: the none rake model does not use it$"),
+    ("ofc-pineapple(rake.percent=0.05)",
+     r"^rake\.percent=0\.05 is invalid: the none rake model does not use it \(set rake=percent\)$"),
 ])
 def test_validation_messages(text, message):
     """Bad options are one OptionError line naming the option and what is allowed."""

@@ -1032,7 +1032,8 @@ def test_bank_errors() -> None:
 def test_rake_errors() -> None:
     with option_error("rake.percent=5 is invalid: a fraction of the pot"):
         Rake(model="percent", percent=5)
-    with option_error("rake.amount=1 is invalid: the percent rake model does not use it"):
+    with option_error("rake.amount=1 is invalid: the percent rake model does not use it "
+                      "(set rake=fixed-table or rake=fixed-player or rake=time)"):
         load_variant("2-4(rake=percent,rake.amount=1)")
     with option_error("rake.cap=3 is invalid: the fixed-table rake model"):
         Rake(model=RakeModel.FIXED_TABLE, amount=1, cap=3)

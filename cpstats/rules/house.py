@@ -166,8 +166,9 @@ class Rake:
         defaults = Rake.__dataclass_fields__
         for name in ("amount", "percent", "cap", "threshold", "hands_per_hour"):
             if name not in _RAKE_USES[model] and getattr(self, name) != defaults[name].default:
-                raise invalid(f"rake.{name}", getattr(self, name),
-                              f"the {model.value} rake model does not use it")
+                users = [m.value for m in RakeModel if name in _RAKE_USES[m]]
+                raise invalid(f"rake.{name}", getattr(self, name), f"the {model.value} rake model does "
+                              f"not use it (set rake={' or rake='.join(users)})")
 
     def per_hand(self, pot: float, players: int) -> float:
         """House rake on one hand with ``pot`` units won in total by ``players`` seats."""
