@@ -36,7 +36,21 @@ def test_report_files_and_sections(result, tmp_path):
     for png in ("naturals", "royalties", "net_distribution", "sd_by_system", "rake_burden"):
         assert (tmp_path / f"{png}.png").stat().st_size > 5_000
     html = (tmp_path / "report.html").read_text()
-    assert "<img src=\"rake_burden.png\"" in html and "<table" in html
+    assert "<table" in html and 'alt="rake_burden.png"' in html
+    assert html.count('<img src="data:image/png;base64,') == 5  # the file alone keeps its charts
+    assert "<title>cpstats math report: " in html
+
+
+def test_every_report_chart_says_who_set_the_hands(result):
+    """A chart handed on names the setter (a baseline as one) and the deals; the SD chart
+    carries the designer's SD figure with its 95% interval."""
+    from cpstats.apps.report import _charts
+
+    charts = _charts(result, "game", [], [], 30.0)
+    for name, fig in charts.items():
+        title = fig.axes[0].get_title()
+        assert f"{result.deals:,} deals" in title and "greedy, a baseline setter" in title, name
+    assert "error bars: 95% CI" in charts["sd_by_system.png"].axes[0].get_xlabel()
 
 
 def test_cli_report(tmp_path, capsys):

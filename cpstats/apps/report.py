@@ -7,6 +7,7 @@ money; 7 method. Markdown and HTML side by side, with PNG charts.
 
 from __future__ import annotations
 
+import base64
 import html
 import platform
 import re
@@ -21,9 +22,10 @@ import numpy as np
 import pandas as pd
 
 from cpstats.apps import plots
-from cpstats.apps.labels import SETTER_NAMES
+from cpstats.apps.labels import SETTER_NAMES, baseline_label
 from cpstats.rules.describe import describe_rules, format_number, rake_label, short_label
 from cpstats.simulation import SimulationResult
+from cpstats.simulation.paired import paired_metrics
 
 __all__ = ["write_report", "outcome_table", "scoring_table"]
 
@@ -108,13 +110,20 @@ def _charts(result: SimulationResult, label: str, systems: Sequence, rakes: Sequ
         "net_distribution.png": plots.plot_net_distribution(result.distribution()),
     }
     rows = [(label, result)] + [(name or short_label(r.variant), r) for name, r in _labelled(systems)]
+    figures = paired_metrics([r for _, r in rows], [n for n, _ in rows]).query("metric == 'sd'")
     sd = pd.DataFrame({"variant": [str(r.variant) for _, r in rows], "label": [n for n, _ in rows],
-                       "sd": [float(r.moments()["sd"].mean()) for _, r in rows]})
+                       "sd": figures["estimate"].to_numpy(float), "sd_low": figures["ci_low"].to_numpy(float),
+                       "sd_high": figures["ci_high"].to_numpy(float)})
     charts["sd_by_system.png"] = plots.plot_sd_by_variant(sd)
     rows = [(None, result), *_labelled(rakes)]
     burden = pd.DataFrame([{"variant": str(r.variant), "label": name or _rake_name(r, result),
                             **r.house(hands_per_hour).iloc[0].to_dict()} for name, r in rows])
     charts["rake_burden.png"] = plots.plot_rake_burden(burden, title=f"Rake burden: {label}")
+    strategy = str(result.metadata.get("strategy", ""))
+    caption = f"set by {baseline_label(strategy) or result.setter}; {result.deals:,} deals"
+    for fig in charts.values():  # every chart handed on says who set the hands, and how many
+        ax = fig.axes[0]
+        ax.set_title(f"{ax.get_title()}\n{caption}", fontsize=9)
     return charts
 
 
@@ -185,9 +194,10 @@ def _write(out: Path, label: str, sections) -> Path:
         if text:
             md += [text, ""]
             for para in text.split("\n\n"):
-                if para.startswith("!["):
+                if para.startswith("!["):  # inlined: the HTML file alone keeps its charts
                     src = para[para.index("(") + 1:-1]
-                    body.append(f'<p><img src="{html.escape(src)}" alt="{html.escape(src)}"></p>')
+                    data = base64.b64encode((out / src).read_bytes()).decode("ascii")
+                    body.append(f'<p><img src="data:image/png;base64,{data}" alt="{html.escape(src)}"></p>')
                 else:
                     body.append("<p>" + re.sub(r"`([^`]*)`", r"<code>\1</code>",
                                                html.escape(para)) + "</p>")
@@ -199,7 +209,8 @@ def _write(out: Path, label: str, sections) -> Path:
     md_path = out / "report.md"
     md_path.write_text("\n".join(md))
     (out / "report.html").write_text(
-        "<!doctype html><html><head><meta charset='utf-8'><title>cpstats report</title>"
+        f"<!doctype html><html><head><meta charset='utf-8'><title>cpstats math report: {html.escape(label)}"
+        "</title>"
         "<style>body{font-family:sans-serif;max-width:60rem;margin:auto}table{border-collapse:"
         "collapse;font-size:.85rem}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:"
         "right}.words td{text-align:left}img{max-width:100%}</style></head><body>"
