@@ -21,6 +21,10 @@ from cpstats.errors import OptionError
     (lambda: cpstats.simulate("2-4", 100, strategy="greedy", players="3"), r"^players='3' is invalid"),
     (lambda: cpstats.simulate_ofc("ofc-pineapple", 10, strategy="random", executor="local"),
      r"^executor='local' is invalid"),
+    (lambda: cpstats.compare(["2-4", "1-6"], 100, strategy="greedy", tidy="yes"), r"^tidy='yes' is invalid"),
+    (lambda: cpstats.compare(["2-4", "1-6"], 100, strategy="greedy", labels=["a", "a"]),
+     r"^labels=\['a', 'a'\] is invalid: each result needs its own name"),
+    (lambda: cpstats.par_sheet("2-4", deals=100, strategy="greedy", seat_deals=0), r"^seat_deals=0 is invalid"),
 ])
 def test_bad_input_is_one_line_naming_the_argument(call, message):
     with pytest.raises(OptionError, match=message):

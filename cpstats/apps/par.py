@@ -137,6 +137,8 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
     """
     v = resolve_variant(variant)
     pace = _check_pace(hands_per_hour, v)
+    if isinstance(seat_deals, bool) or not isinstance(seat_deals, int) or seat_deals < 2:
+        raise OptionError(f"seat_deals={seat_deals!r} is invalid: a whole number of deals >= 2")
     seed = 2026 if rng is None else rng
     if result is None:
         result = None if deals is not None else _reference(v, strategy)

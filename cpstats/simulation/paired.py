@@ -194,6 +194,8 @@ def paired_metrics(results: Sequence[SimulationResult], labels: Sequence[str] | 
     names = _default_labels(results) if labels is None else [str(x) for x in labels]
     if len(names) != len(results):
         raise OptionError(f"labels has {len(names)} names for {len(results)} results: one a result")
+    if labels is not None and len(set(names)) != len(names):
+        raise OptionError(f"labels={names!r} is invalid: each result needs its own name")
     figures = [metric_batches(r, hands_per_hour) for r in results]
     rows = []
     for i, (r, name, mine) in enumerate(zip(results, names, figures)):

@@ -288,6 +288,8 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
     from cpstats.simulation.paired import paired_metrics
 
     level = check_confidence(confidence)
+    if not isinstance(tidy, (bool, np.bool_)):
+        raise OptionError(f"tidy={tidy!r} is invalid: True (one row per figure) or False (one per variant)")
     vs = [resolve_variant(v) for v in variants]
     if len(vs) < 2:
         raise OptionError(f"compare needs at least two variants, got {len(vs)}")
