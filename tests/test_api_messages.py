@@ -10,7 +10,8 @@ from cpstats.errors import OptionError
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: cpstats.match("2-4", "greedy", "random", deals=0), r"^deals=0 is invalid: a whole number >= 2"),
+    (lambda: cpstats.match("2-4", "greedy", "random", deals=0),
+     r"^deals=0 is invalid: a whole number >= 2"),
     (lambda: cpstats.match("2-4", "greedy", "random", deals=100, seed=-1), r"^seed=-1 is invalid"),
     (lambda: cpstats.match("2-4", "greedy", "random", deals=100, seed="x"), r"^seed='x' is invalid: pass None"),
     (lambda: cpstats.simulate("2-4", 100, strategy="greedy", block_deals=7.5),
@@ -21,10 +22,14 @@ from cpstats.errors import OptionError
     (lambda: cpstats.simulate("2-4", 100, strategy="greedy", players="3"), r"^players='3' is invalid"),
     (lambda: cpstats.simulate_ofc("ofc-pineapple", 10, strategy="random", executor="local"),
      r"^executor='local' is invalid"),
-    (lambda: cpstats.compare(["2-4", "1-6"], 100, strategy="greedy", tidy="yes"), r"^tidy='yes' is invalid"),
+    (lambda: cpstats.compare(["2-4", "1-6"], 100, strategy="greedy", tidy="yes"),
+     r"^tidy='yes' is invalid"),
     (lambda: cpstats.compare(["2-4", "1-6"], 100, strategy="greedy", labels=["a", "a"]),
      r"^labels=\['a', 'a'\] is invalid: each result needs its own name"),
-    (lambda: cpstats.par_sheet("2-4", deals=100, strategy="greedy", seat_deals=0), r"^seat_deals=0 is invalid"),
+    (lambda: cpstats.par_sheet("2-4", deals=100, strategy="greedy", seat_deals=0),
+     r"^seat_deals=0 is invalid"),
+    (lambda: cpstats.train_tables("2-4", deals=-1), r"^deals=-1 is invalid: must be >= 1000$"),
+    (lambda: cpstats.train_tables("2-4", deals=2000, damping=2), r"^damping=2 is invalid: must be in \(0, 1\]$"),
 ])
 def test_bad_input_is_one_line_naming_the_argument(call, message):
     with pytest.raises(OptionError, match=message):

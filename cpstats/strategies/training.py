@@ -217,17 +217,21 @@ def _training_options(*, method: str, deals: int, rounds: int, refine: int, pati
     removal_deals = max(deals // 2, 1000) if removal_deals is None else removal_deals
     if method == "fictitious":
         refine = 0
-    if (deals < 1000 or rounds < 0 or refine < 0 or patience < 1
-            or (refine and refine_deals < 1000) or not (check_deals == 0 or check_deals >= 1000)
-            or not (removal_deals == 0 or removal_deals >= 1000)
-            or not 0 < damping <= 1 or not 0 < refine_damping <= 1):
-        raise OptionError(
-            f"deals={deals}, rounds={rounds}, refine={refine}, patience={patience}, "
-            f"refine_deals={refine_deals}, check_deals={check_deals}, "
-            f"removal_deals={removal_deals}, damping={damping}, "
-            f"refine_damping={refine_damping} are invalid: need deals >= 1000, rounds >= 0, "
-            "refine >= 0, patience >= 1, refine_deals >= 1000, check_deals and removal_deals 0 "
-            "or >= 1000 and blend weights in (0, 1]")
+    rules = [("deals", deals, deals >= 1000, ">= 1000"), ("rounds", rounds, rounds >= 0, ">= 0"),
+             ("refine", refine, refine >= 0, ">= 0"), ("patience", patience, patience >= 1, ">= 1"),
+             ("refine_deals", refine_deals, not refine or refine_deals >= 1000,
+              ">= 1000 (default: 2 x deals)"),
+             ("check_deals", check_deals, check_deals == 0 or check_deals >= 1000,
+              "0 or >= 1000 (default: 2 x deals)"),
+             ("removal_deals", removal_deals, removal_deals == 0 or removal_deals >= 1000, "0 or >= 1000"),
+             ("damping", damping, 0 < damping <= 1, "in (0, 1]"),
+             ("refine_damping", refine_damping, 0 < refine_damping <= 1, "in (0, 1]")]
+    bad = [(name, value, allowed) for name, value, ok, allowed in rules if not ok]
+    if bad and bad[0][0] == "deals":  # the defaults derived from deals would only repeat it
+        bad = [b for b in bad if b[0] not in ("refine_deals", "check_deals")]
+    if bad:
+        raise OptionError("; ".join(f"{name}={value!r} is invalid: must be {allowed}"
+                                    for name, value, allowed in bad))
     return refine, refine_deals, check_deals, removal_deals
 
 
