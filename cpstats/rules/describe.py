@@ -78,7 +78,8 @@ def _percent(fraction: float) -> str:
 # -- the house charge -------------------------------------------------------------------------
 
 def rake_text(rake: Rake) -> str:
-    """The house charge in words, e.g. ``"5% of the pot, capped at 3 units"``."""
+    """The house charge in words, e.g. ``"5% of the pot (the winning seats' nets), capped at 3
+    units"``."""
     model = rake.model
     if model is RakeModel.NONE:
         text = "no house charge"
@@ -90,7 +91,7 @@ def rake_text(rake: Rake) -> str:
         text = (f"time charge of {_n(rake.amount)} units per player an hour "
                 f"({_n(rake.hands_per_hour)} hands an hour)")
     else:
-        text = f"{_percent(rake.percent)} of the pot"
+        text = f"{_percent(rake.percent)} of the pot (the winning seats' nets)"
         if rake.cap is not None:
             text += f", capped at {_n(rake.cap)} units"
         if rake.threshold:
@@ -115,7 +116,7 @@ def rake_label(rake: Rake) -> str:
     else:
         text = f"{_percent(rake.percent)} rake"
         text += f" capped {_n(rake.cap)}" if rake.cap is not None else ""
-        text += f" over {_n(rake.threshold)}" if rake.threshold else ""
+        text += f" on pots of {_n(rake.threshold)}+" if rake.threshold else ""
     return text + (f" + {_n(rake.jackpot_drop)} jackpot drop" if rake.jackpot_drop else "")
 
 
@@ -253,7 +254,7 @@ def describe(variant: Variant | str) -> str:
     2-4, 5% rake capped 3  [2-4(rake=percent,rake.percent=0.05,rake.cap=3)]
     scoring:      2-4 (SC-2-4): 1 per row won; 1 more to whoever wins two or three rows; ...
     ...
-    house charge: 5% of the pot, capped at 3 units
+    house charge: 5% of the pot (the winning seats' nets), capped at 3 units
     ...
     """
     v = resolve_variant(variant)
