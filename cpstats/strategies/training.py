@@ -54,9 +54,8 @@ do not shrink it (the hands that flip are close to indifferent).
 Any other variant is trained at its first use, on fewer hands (``row_tables.QUICK_TRAINING``),
 on threads (``executor``), and cached (issue 15.2, :func:`~cpstats.strategies.load_tables`).
 
-:func:`match` plays two strategies on the same deals with the seats swapped (duplicate);
-:func:`exploitability` measures how much a best response gains over a strategy's own choice
-under heads-up ``2-4``.
+:func:`match` plays two strategies on the same deals, seats swapped (duplicate); :func:`exploitability`
+measures how much a best response gains over a strategy's own choice under heads-up ``2-4``.
 """
 
 from __future__ import annotations
@@ -206,8 +205,7 @@ def train_tables(variant: Variant | str, *, deals: int = 200_000, rounds: int = 
 
 def _training_options(*, method: str, deals: int, rounds: int, refine: int, patience: int,
                       damping: float, refine_damping: float, refine_deals: int | None,
-                      check_deals: int | None,
-                      removal_deals: int | None) -> tuple[int, int, int, int]:
+                      check_deals: int | None, removal_deals: int | None) -> tuple[int, int, int, int]:
     """(refine, refine_deals, check_deals, removal_deals) of :func:`train_tables`, defaults
     filled in (no refinement for fictitious play), after checking every option."""
     if method not in METHODS:
@@ -217,21 +215,16 @@ def _training_options(*, method: str, deals: int, rounds: int, refine: int, pati
     removal_deals = max(deals // 2, 1000) if removal_deals is None else removal_deals
     if method == "fictitious":
         refine = 0
-    rules = [("deals", deals, deals >= 1000, ">= 1000"), ("rounds", rounds, rounds >= 0, ">= 0"),
-             ("refine", refine, refine >= 0, ">= 0"), ("patience", patience, patience >= 1, ">= 1"),
-             ("refine_deals", refine_deals, not refine or refine_deals >= 1000,
-              ">= 1000 (default: 2 x deals)"),
-             ("check_deals", check_deals, check_deals == 0 or check_deals >= 1000,
-              "0 or >= 1000 (default: 2 x deals)"),
-             ("removal_deals", removal_deals, removal_deals == 0 or removal_deals >= 1000, "0 or >= 1000"),
-             ("damping", damping, 0 < damping <= 1, "in (0, 1]"),
-             ("refine_damping", refine_damping, 0 < refine_damping <= 1, "in (0, 1]")]
-    bad = [(name, value, allowed) for name, value, ok, allowed in rules if not ok]
-    if bad and bad[0][0] == "deals":  # the defaults derived from deals would only repeat it
-        bad = [b for b in bad if b[0] not in ("refine_deals", "check_deals")]
-    if bad:
-        raise OptionError("; ".join(f"{name}={value!r} is invalid: must be {allowed}"
-                                    for name, value, allowed in bad))
+    bad = [f"{name}={value!r} is invalid: must be {allowed}" for name, value, ok, allowed in (
+        ("deals", deals, deals >= 1000, ">= 1000"), ("rounds", rounds, rounds >= 0, ">= 0"),
+        ("refine", refine, refine >= 0, ">= 0"), ("patience", patience, patience >= 1, ">= 1"),
+        ("refine_deals", refine_deals, deals < 1000 or not refine or refine_deals >= 1000, ">= 1000"),
+        ("check_deals", check_deals, deals < 1000 or check_deals == 0 or check_deals >= 1000, "0 or >= 1000"),
+        ("removal_deals", removal_deals, removal_deals == 0 or removal_deals >= 1000, "0 or >= 1000"),
+        ("damping", damping, 0 < damping <= 1, "in (0, 1]"),
+        ("refine_damping", refine_damping, 0 < refine_damping <= 1, "in (0, 1]")) if not ok]
+    if bad:  # (the defaults 2 x deals are not named when deals itself is wrong: they would repeat it)
+        raise OptionError("; ".join(bad))
     return refine, refine_deals, check_deals, removal_deals
 
 
