@@ -143,7 +143,7 @@ class OpenFaceApp(_App):
                                                    ("per point won", "percent")],
                               value="none", description="rake")
         self.rake_amount = box(W.BoundedFloatText, min=0, max=1000, step=0.5, value=6.0,
-                               description="time fee a seat-hour")
+                               description="fee a seat-hour")
         self.rake_percent = box(W.BoundedFloatText, min=0, max=1, step=0.01, value=0.05,
                                 description="rake share of points")
         self.rake_cap = box(W.BoundedFloatText, min=0, max=1000, step=0.5, value=0.0,
