@@ -25,6 +25,9 @@ def test_outcome_table_adds_up_to_the_mean_and_variance(result):
     assert table["probability"].sum() == pytest.approx(1)
     assert table["contribution_to_mean"].sum() == pytest.approx(m["mean"])
     assert table["contribution_to_variance"].sum() == pytest.approx(m["variance"])
+    assert (table["probability_ci_low"] <= table["probability"]).all()
+    assert (table["probability"] <= table["probability_ci_high"]).all()
+    assert (table["probability_ci_low"] > 0).any() and (table["probability_ci_high"] < 1).all()
 
 
 def test_report_files_and_sections(result, tmp_path):

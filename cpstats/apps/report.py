@@ -26,6 +26,7 @@ from cpstats.apps.labels import SETTER_NAMES, baseline_label
 from cpstats.rules.describe import describe_rules, format_number, rake_label, short_label
 from cpstats.simulation import SimulationResult
 from cpstats.simulation.paired import paired_metrics
+from cpstats.simulation.stats import wilson_interval
 
 __all__ = ["write_report", "outcome_table", "scoring_table"]
 
@@ -37,12 +38,15 @@ def scoring_table(result: SimulationResult) -> pd.DataFrame:
 
 
 def outcome_table(result: SimulationResult, seat: int = 0) -> pd.DataFrame:
-    """Each net outcome of a seat: probability, payout, p*pay and p*(pay-mu)^2."""
+    """Each net outcome of a seat: probability with its 95% Wilson interval (deals are independent
+    draws), payout, p*pay and p*(pay-mu)^2."""
     dist = result.distribution()
     p = dist[f"p_{seat}"].to_numpy()
     pay = dist["net"].to_numpy()
     mu = float((p * pay).sum())
-    frame = pd.DataFrame({"net": pay, "probability": p, "contribution_to_mean": p * pay,
+    low, high = wilson_interval(np.rint(p * result.deals), result.deals)
+    frame = pd.DataFrame({"net": pay, "probability": p, "probability_ci_low": low,
+                          "probability_ci_high": high, "contribution_to_mean": p * pay,
                           "contribution_to_variance": p * (pay - mu) ** 2})
     return frame[frame["probability"] > 0].reset_index(drop=True)
 
@@ -162,8 +166,9 @@ def _sections(result: SimulationResult, label: str, house: pd.DataFrame,
         ("1. Rules and setting strategy",
          f"{label} (variant string `{v}`): hands set by {setter}; {v.players} players.", None),
         ("2. Rules in words", "", scoring_table(result)),
-        ("3. Outcome table (seat 0)", "Each net result's probability, its contribution to the mean "
-         "(p x pay) and to the variance (p x (pay - mean)^2).", outcome_table(result)),
+        ("3. Outcome table (seat 0)", "Each net result's probability with its 95% Wilson interval, its "
+         "contribution to the mean (p x pay) and to the variance (p x (pay - mean)^2).",
+         outcome_table(result)),
         ("4. Summary figures", "Per seat: mean with its 95% CI (batch means), SD and variance "
          "with 95% CIs (batch means on per-batch variances), skewness, excess kurtosis, hit "
          "frequency, volatility index (1.645 SD).", moments),
