@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["CpstatsError", "CardError", "OptionError"]
+import numbers
+
+__all__ = ["CpstatsError", "CardError", "OptionError", "check_whole"]
 
 
 class CpstatsError(ValueError):
@@ -15,3 +17,12 @@ class CardError(CpstatsError):
 
 class OptionError(CpstatsError):
     """An option, a name or a numeric argument is not one of the allowed values."""
+
+
+def check_whole(name: str, value: object, minimum: int, why: str = "") -> int:
+    """``value`` as an int when it is a whole number (numpy's too, never a bool) >= ``minimum``;
+    else one OptionError line naming ``name``, what is allowed and, if given, ``why``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        detail = f" ({why})" if why else ""
+        raise OptionError(f"{name}={value!r} is invalid: a whole number >= {minimum}{detail}")
+    return int(value)

@@ -23,7 +23,7 @@ from cpstats.apps.cli_args import positive_int as _positive_int
 from cpstats.apps.cli_args import seed as _seed
 from cpstats.apps.par_example import rules_in_words, worked_example
 from cpstats.apps.labels import baseline_label
-from cpstats.errors import OptionError
+from cpstats.errors import OptionError, check_whole
 from cpstats.rules import Variant, resolve_variant
 from cpstats.rules.describe import short_label
 from cpstats.simulation import SimulationResult
@@ -137,8 +137,7 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
     """
     v = resolve_variant(variant)
     pace = _check_pace(hands_per_hour, v)
-    if isinstance(seat_deals, bool) or not isinstance(seat_deals, int) or seat_deals < 2:
-        raise OptionError(f"seat_deals={seat_deals!r} is invalid: a whole number of deals >= 2")
+    check_whole("seat_deals", seat_deals, 2)
     seed = 2026 if rng is None else rng
     if result is None:
         result = None if deals is not None else _reference(v, strategy)

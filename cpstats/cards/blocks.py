@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpstats.cards import _deal_kernel
-from cpstats.errors import OptionError
+from cpstats.errors import OptionError, check_whole
 
 __all__ = ["BLOCK_DEALS", "MAX_DEALS", "BlockPlan", "check_executor", "block_seed", "block_state", "shuffled_decks",
            "root_seed"]
@@ -68,9 +68,7 @@ class BlockPlan:
                 or not 1 <= self.deals <= MAX_DEALS):
             raise OptionError(f"deals={self.deals!r} is invalid: deals must be an integer from 1 to "
                               f"{MAX_DEALS:,} (MAX_DEALS)")
-        if (isinstance(self.block_deals, bool) or not isinstance(self.block_deals, (int, np.integer))
-                or self.block_deals < 1):
-            raise OptionError(f"block_deals={self.block_deals!r} is invalid: a whole number >= 1")
+        check_whole("block_deals", self.block_deals, 1)
 
     @property
     def blocks(self) -> int:

@@ -11,7 +11,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from cpstats.errors import OptionError
+from cpstats.errors import OptionError, check_whole
 from cpstats.ofc import _board_kernel as _bk
 from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc.board import table_args
@@ -29,12 +29,6 @@ class OfcHands(NamedTuple):
     fantasy_cards: np.ndarray  # int64[hands, players]: cards dealt in Fantasyland, 0 = normal
     next_fantasy: np.ndarray  # int64[players]: Fantasyland cards of the hand after the last
 
-
-def _whole(name: str, value: object, minimum: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
-            or value < minimum:
-        raise OptionError(f"{name}={value!r} is invalid: a whole number >= {minimum} is needed")
-    return int(value)
 
 
 def _fantasy_start(variant: OfcVariant, fantasy: Sequence[int] | None) -> np.ndarray:
@@ -71,8 +65,8 @@ def _samples(variant: OfcVariant, samples: int | Sequence[int] | None) -> np.nda
         if len(samples) != variant.players:
             raise OptionError(f"samples={list(samples)!r} is invalid: one per player "
                               f"({variant.players}) or one for all")
-        return np.array([_whole(f"samples[{i}]", s, 1) for i, s in enumerate(samples)])
-    return np.full(variant.players, _whole("samples", samples, 1), dtype=np.int64)
+        return np.array([check_whole(f"samples[{i}]", s, 1) for i, s in enumerate(samples)])
+    return np.full(variant.players, check_whole("samples", samples, 1), dtype=np.int64)
 
 
 def play_hands(variant: OfcVariant | str, hands: int, rng: np.random.Generator | int | None = None,
@@ -113,9 +107,9 @@ def play_hands(variant: OfcVariant | str, hands: int, rng: np.random.Generator |
     ((2, 2, 13), True)
     """
     v = resolve_ofc_variant(variant)
-    n = _whole("hands", hands, 0)
+    n = check_whole("hands", hands, 0)
     samples = _samples(v, samples)
-    top = DEFAULT_TOP if top is None else _whole("top", top, 1)
+    top = DEFAULT_TOP if top is None else check_whole("top", top, 1)
     state = _fantasy_start(v, fantasy)
     codes = _strategy_codes(v, strategies)
     gen = np.random.default_rng(rng)

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats.cards.blocks import BlockPlan, block_seed, check_executor, root_seed
-from cpstats.errors import OptionError
+from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.placement import PLACEMENT_STRATEGIES, STRATEGY_NOTES
 from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, paired_figures, summarise_hands, summary_keys
@@ -128,11 +128,6 @@ def _strategies(v: OfcVariant, strategy: str | Sequence[str]) -> tuple[str, ...]
     return names
 
 
-def _whole(name: str, value: object, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise OptionError(f"{name}={value!r} is invalid: a whole number >= {minimum} is needed")
-    return int(value)
-
 
 def _metadata(v: OfcVariant, names, root, hands, block_hands, burn_in, samples, top) -> dict:
     import numba
@@ -188,9 +183,9 @@ def simulate_ofc(variant: OfcVariant | str, hands: int, *, strategy: str | Seque
     """
     v = resolve_ofc_variant(variant)
     names = _strategies(v, strategy)
-    plan = BlockPlan(hands, _whole("block_hands", block_hands, 1))
+    plan = BlockPlan(hands, check_whole("block_hands", block_hands, 1))
     check_executor(executor)
-    burn_in = _whole("burn_in", burn_in, 0)
+    burn_in = check_whole("burn_in", burn_in, 0)
     root = root_seed(rng)
     meta = _metadata(v, names, root, hands, block_hands, burn_in, samples, top)
     out_path = prepare_out(out, meta, resume)

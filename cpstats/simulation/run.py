@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats.cards.blocks import BLOCK_DEALS, DEALER, BlockPlan, check_executor, root_seed, shuffled_decks
-from cpstats.errors import OptionError
+from cpstats.errors import OptionError, check_whole
 from cpstats.rules import Variant, resolve_variant
 from cpstats.simulation.files import prepare_out, read_block, run_digest, write_block
 from cpstats.simulation.outcomes import outcome_keys, outcome_summary
@@ -174,8 +174,8 @@ def simulate(variant: Variant | str, deals: int, players: int | None = None, str
     True
     """
     v = resolve_variant(variant)
-    if players is not None and (isinstance(players, bool) or not isinstance(players, (int, np.integer))):
-        raise OptionError(f"players={players!r} is invalid: a whole number of players")
+    if players is not None:
+        check_whole("players", players, 2)
     if players is not None and players != v.players:
         v = v.replace(players=players)
     plan = BlockPlan(deals, block_deals)

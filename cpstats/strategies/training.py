@@ -68,7 +68,7 @@ import numpy as np
 
 from cpstats.cards.blocks import root_seed
 from cpstats.cards.codes import deal
-from cpstats.errors import OptionError
+from cpstats.errors import OptionError, check_whole
 from cpstats.hands.ranking import rank3, rank5
 from cpstats.rules.variant import Variant
 from cpstats.strategies import _ev_kernel as _sk
@@ -486,8 +486,7 @@ def match(variant: Variant | str, a: str | Callable[..., Any] = "ev",
 
     v = _variant(variant)
     fa, fb = get_strategy(a), get_strategy(b)
-    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 2:
-        raise OptionError(f"deals={deals!r} is invalid: a whole number >= 2 (the interval needs two deals)")
+    check_whole("deals", deals, 2, "the interval needs two deals")
     players = v.players
     per_seat = v.hands_per_player
     n_hands = players * per_seat
