@@ -7,6 +7,10 @@ estimate with its confidence band (:func:`plot_sweep`), and the files of a sweep
   even steps in the order given. A value given twice is drawn once.
 - Decision: ``kind="difference"`` draws each point's paired difference to the first point with its
   band (narrower than the estimate's: the points share their deals); the default draws estimates.
+- Decision: a point without an interval (a paired difference resting on too few differing deals,
+  ``diff_note``; an SD of batches of one deal) is a hollow marker with no band, and the panel
+  says ``no interval: too few events`` and how many deals a point would give one, so it never
+  reads as a band of zero width, a certain value (:func:`mark_no_interval`).
 - Decision: rates are on a percent axis; the title names the parameter in words and the variant
   swept, the caption the setter, the deals and the seed, never a raw variant string as an axis.
 """
@@ -28,7 +32,7 @@ from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError
 from cpstats.rules.describe import short_label
 
-__all__ = ["plot_sweep", "save_sweep", "FORMATS"]
+__all__ = ["plot_sweep", "save_sweep", "mark_no_interval", "FORMATS"]
 
 #: File formats :func:`save_sweep` writes the chart in.
 FORMATS = ("png", "svg", "pdf")
@@ -102,8 +106,19 @@ def _panel(ax, rows: pd.DataFrame, metric: str, keys: tuple[str, str, str], kind
     est, low, high = (rows[k].to_numpy(float) for k in keys)
     order = np.argsort(x, kind="stable")
     x, est, low, high = x[order], est[order], low[order], high[order]
+    bare = np.isfinite(est) & ~(np.isfinite(low) & np.isfinite(high))
     ax.fill_between(x, low, high, color=_BAND, alpha=0.55, lw=0, label="confidence band")
-    ax.plot(x, est, "-o", color=_BLUE, ms=4, lw=1.6, label="estimate", clip_on=False, zorder=3)
+    ax.plot(x, est, "-", color=_BLUE, lw=1.6, clip_on=False, zorder=3)
+    ax.plot(x[~bare], est[~bare], "o", color=_BLUE, ms=4, label="estimate", clip_on=False, zorder=3)
+    if bare.any():
+        needed = rows["deals_for_interval"].to_numpy(float)[order][bare] \
+            if kind == "difference" and "deals_for_interval" in rows else np.array([np.nan])
+        seen = rows["diff_events"].to_numpy(float)[order][bare] if "diff_events" in rows else needed
+        words = "no interval: too few events" if kind == "difference" else "no interval: too few deals"
+        if np.isfinite(needed).any():
+            bound = "at least" if (seen == 0).any() else "about"
+            words += f"\n({bound} {np.nanmax(needed):,.0f} deals a point would give one)"
+        mark_no_interval(ax, x[bare], est[bare], words)
     if kind == "difference":
         ax.axhline(0, color=_GREY, lw=0.8)
     if ticks is not None:
@@ -120,11 +135,23 @@ def _panel(ax, rows: pd.DataFrame, metric: str, keys: tuple[str, str, str], kind
     if np.all(est == 0) and np.all(low == 0) and np.all(high == 0):
         ax.text(0.5, 0.75, "0 at every value", transform=ax.transAxes, ha="center", va="center",
                 color=_GREY, fontsize=9, bbox={"facecolor": "white", "edgecolor": "none"})
-    _limits(ax, low, high, nonnegative=kind == "estimate" and metric != "mean_seat0")
+    _limits(ax, np.where(np.isfinite(low), low, est), np.where(np.isfinite(high), high, est),
+            nonnegative=kind == "estimate" and metric not in ("mean_seat0", "house_edge"))
     if metric in _RATES:
         span = 100 * (ax.get_ylim()[1] - ax.get_ylim()[0])
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0 if span >= 5 else
                                                       1 if span >= 0.5 else 2))
+
+
+def mark_no_interval(ax, x: np.ndarray, y: np.ndarray, words: str = "no interval: too few events",
+                     colour: str = _BLUE) -> None:
+    """Hollow markers at (x, y), estimates given without an interval, and one line of ``words``
+    in the panel's lower left saying why: a figure resting on fewer events than an interval
+    needs is never drawn as a band of zero width."""
+    ax.plot(x, y, "o", ms=5, mfc="white", mec=colour, mew=1.4, clip_on=False, zorder=4,
+            label="no interval")
+    ax.text(0.02, 0.03, "\u25cb " + words, transform=ax.transAxes, ha="left", va="bottom",
+            fontsize=7, color=_GREY, bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8})
 
 
 def _hashable(values: pd.Series) -> bool:

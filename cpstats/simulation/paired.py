@@ -22,7 +22,8 @@ from cpstats.rules.describe import short_label
 from cpstats.simulation.result import SimulationResult
 from cpstats.simulation.stats import batch_variances, check_confidence, t_value
 
-__all__ = ["METRICS", "SIGNED_METRICS", "metric_batches", "paired_metrics"]
+__all__ = ["METRICS", "SIGNED_METRICS", "MIN_EVENT_BATCHES", "TOO_FEW_EVENTS", "metric_batches",
+           "paired_metrics", "paired_difference"]
 
 #: Figures by key: (words, unit, games it is shown for: "all", "banked" or "symmetric").
 METRICS = {
@@ -43,6 +44,14 @@ METRICS = {
 
 #: Figures that can be negative; every other figure's interval is clipped at 0 from below.
 SIGNED_METRICS = frozenset({"bank_mean", "house_edge"})
+
+#: A paired difference rests on the deals where the two runs' results differ (a rare hand that a
+#: rule pays). Where fewer of the run's batches than this hold such a deal, the difference is
+#: given without an interval: t on batch differences that are nearly all 0 claims a band far
+#: narrower than the truth (a run that never met the hand shows 0 to 0).
+MIN_EVENT_BATCHES = 10
+#: The note of a difference given without an interval.
+TOO_FEW_EVENTS = "too few events"
 
 
 def _pace(result: SimulationResult, hands_per_hour: float | None) -> float:
@@ -117,6 +126,12 @@ def _common_deals(a: SimulationResult, b: SimulationResult) -> bool:
             and np.array_equal(a.summary["batch_sizes"], b.summary["batch_sizes"]))
 
 
+def _same_rules(a: SimulationResult, b: SimulationResult) -> bool:
+    """The same rules set by the same setter: on common deals their figures are the same."""
+    return str(a.variant) == str(b.variant) and all(
+        a.metadata.get(k) == b.metadata.get(k) for k in ("strategy", "tables"))
+
+
 def _interval(values: np.ndarray | None, confidence: float) -> float:
     """t half-width on batch values (NaN without them or with any undefined batch)."""
     if values is None or len(values) < 2 or not np.isfinite(values).all():
@@ -124,23 +139,75 @@ def _interval(values: np.ndarray | None, confidence: float) -> float:
     return t_value(confidence, len(values)) * float(values.std(ddof=1)) / np.sqrt(len(values))
 
 
-def _row(key: str, run: int, label: str, variant: str, mine, base, paired: bool, level: float) -> dict:
+def deals_for_interval(events: int, deals: int, batches: int, confidence: float = 0.95) -> float:
+    """Deals a run needs for :data:`MIN_EVENT_BATCHES` of its ``batches`` to hold a differing deal,
+    from ``events`` batches of a run of ``deals`` that did.
+
+    Differing deals are taken as rare and independent (Poisson, rate r a deal): a batch of n deals
+    holds one with chance 1 - exp(-r n), so ``events`` of ``batches`` estimate r n = -ln(1 -
+    events / batches), and the deals needed are ``deals * ln(1 - k / batches) / ln(1 - events /
+    batches)``. With no differing deal seen, r is below -ln(1 - confidence) / deals (3 / deals at
+    95%: the rule of three), so the figure is a lower bound.
+    """
+    need = -np.log1p(-MIN_EVENT_BATCHES / batches)
+    if events:
+        seen = -np.log1p(-min(events, batches - 1) / batches)
+    else:  # the rule of three: r * deals < -ln(1 - confidence), r n < that / batches
+        seen = -np.log1p(-confidence) / batches
+    return float(np.ceil(deals * need / seen))
+
+
+def paired_difference(diff_batches: np.ndarray | None, deals: int, level: float, *,
+                      same_rules: bool = False) -> tuple[float, float, str, float]:
+    """(half-width, batches holding a difference, note, deals that would give an interval) of a
+    paired difference from its per-batch differences.
+
+    Rule: a difference rests on the deals where the two runs differ; the batches with a nonzero
+    difference count them (each holds at least one). With fewer than :data:`MIN_EVENT_BATCHES`
+    such batches the half-width is NaN and the note says ``too few events`` and how many deals
+    would give an interval (:func:`deals_for_interval`; ``at least`` where none differed). The
+    same rules on the same deals (``same_rules``) differ by exactly 0: half-width 0, no note.
+    """
+    if diff_batches is None or len(diff_batches) < 2 or not np.isfinite(diff_batches).all():
+        return float("nan"), float("nan"), "", float("nan")
+    events = int(np.count_nonzero(diff_batches))
+    if same_rules and not events:
+        return 0.0, 0.0, "", float("nan")
+    if events >= MIN_EVENT_BATCHES:
+        return _interval(diff_batches, level), float(events), "", float("nan")
+    batches = len(diff_batches)
+    needed = deals_for_interval(events, deals, batches, level)
+    if events:
+        return (float("nan"), float(events),
+                f"{TOO_FEW_EVENTS}: {events} of {batches} batches differ (an interval needs "
+                f"{MIN_EVENT_BATCHES}); about {needed:,.0f} deals would give one", needed)
+    return (float("nan"), 0.0, f"{TOO_FEW_EVENTS}: no batch differs (an interval needs "
+            f"{MIN_EVENT_BATCHES}); if the rules can differ here, at least {needed:,.0f} deals "
+            f"would give one", needed)
+
+
+def _row(key: str, run: int, label: str, variant: str, mine, base, paired: bool, level: float,
+         deals: int = 0, same_rules: bool = False) -> dict:
     words, unit, _ = METRICS[key]
     value, batches = mine
     half = _interval(batches, level)
     low = value - half if key in SIGNED_METRICS else max(value - half, 0.0)  # rates, SDs and takes are >= 0
     row = {"run": run, "label": label, "variant": variant, "metric": key, "description": words, "unit": unit,
            "estimate": value, "ci_low": low, "ci_high": value + half}
+    none = {"diff_events": np.nan, "diff_note": "", "deals_for_interval": np.nan}
     if base is None:
-        return {**row, "diff": np.nan, "diff_ci_low": np.nan, "diff_ci_high": np.nan, "method": ""}
+        return {**row, "diff": np.nan, "diff_ci_low": np.nan, "diff_ci_high": np.nan, "method": "", **none}
     diff = value - base[0]
     if paired:
         both = None if batches is None or base[1] is None else batches - base[1]
-        dhalf, method = _interval(both, level), "paired batches"
+        dhalf, events, note, needed = paired_difference(both, deals, level, same_rules=same_rules)
+        method, none = "paired batches", {"diff_events": events, "diff_note": note,
+                                          "deals_for_interval": needed}
     else:
         dhalf = float(np.hypot(half, _interval(base[1], level)))
         method = "independent runs"
-    return {**row, "diff": diff, "diff_ci_low": diff - dhalf, "diff_ci_high": diff + dhalf, "method": method}
+    return {**row, "diff": diff, "diff_ci_low": diff - dhalf, "diff_ci_high": diff + dhalf, "method": method,
+            **none}
 
 
 def _default_labels(results: Sequence[SimulationResult]) -> list[str]:
@@ -172,8 +239,13 @@ def paired_metrics(results: Sequence[SimulationResult], labels: Sequence[str] | 
         :data:`METRICS`), ``description``, ``unit``, ``estimate``, ``ci_low``, ``ci_high`` (its low
         end clipped at 0 for a figure that cannot be negative; a figure never seen in the run has
         the interval 0 to 0: batch means cannot bound what no batch saw),
-        ``diff`` (this result less the first), ``diff_ci_low``, ``diff_ci_high`` and ``method``
-        (``paired batches`` or ``independent runs``). A figure shows only for the games it
+        ``diff`` (this result less the first), ``diff_ci_low``, ``diff_ci_high``, ``method``
+        (``paired batches`` or ``independent runs``), and for a paired difference
+        ``diff_events`` (batches holding a deal where the two differ), ``diff_note`` and
+        ``deals_for_interval``: with fewer than :data:`MIN_EVENT_BATCHES` such batches the
+        difference has no interval (NaN ends), the note says ``too few events`` and the deals a
+        run would need for one (:func:`paired_difference`). The same rules and setter on the
+        same deals differ by exactly 0, interval 0 to 0. A figure shows only for the games it
         describes: seat 0's (the bank's) mean and the house edge in banked games; the cost per
         player in symmetric games (seat 0's mean is 0 up to noise there). The base's own
         difference is exactly 0; a difference to a base lacking the figure is NaN.
@@ -200,8 +272,9 @@ def paired_metrics(results: Sequence[SimulationResult], labels: Sequence[str] | 
     rows = []
     for i, (r, name, mine) in enumerate(zip(results, names, figures)):
         paired = _common_deals(results[0], r)
+        same = paired and _same_rules(results[0], r)
         for key in METRICS:
             if key in mine:
                 rows.append(_row(key, i, name, str(r.variant), mine[key], figures[0].get(key), paired,
-                                 level))
+                                 level, r.deals, same))
     return pd.DataFrame(rows)

@@ -16,7 +16,9 @@ paired difference to the first point with its interval.
   name is accepted too. Its definitions hold: royalties paid per hand are the units royalties move
   to the seats that make them (each deal settled again without royalties and naturals as declared);
   in a banked game the house take is the house's commission and fees only, not the bank's gain
-  (seat 0's mean, ``mean_seat0``, shows that); a time fee's take per hand is priced at
+  (seat 0's mean, ``mean_seat0``, shows that: its result between the seats, before commission,
+  which a commission therefore does not move; ``house_edge`` is the edge after it, as
+  :meth:`~cpstats.simulation.result.SimulationResult.house` gives it); a time fee's take per hand is priced at
   ``hands_per_hour``, as :meth:`~cpstats.simulation.result.SimulationResult.house` prices it.
 - Decision: a sweep over ``players`` deals the same decks at every point, so seats 0..k-1 hold the
   same 13 cards whatever the seat count, but a point with more players deals more hands: the
@@ -24,7 +26,13 @@ paired difference to the first point with its interval.
   wider intervals than a sweep on the same table; ``attrs["pairing"]`` says ``nested deals``.
 - Decision: seat 0's mean is a default metric only where seats differ (a banked game, whose bank is
   seat 0, or a stakes matrix); in a symmetric game it is noise around minus the rake share and
-  is shown, when asked for, under a label that says so.
+  is shown, when asked for, under a label that says so. The house edge is a default, and
+  possible, only in banked games.
+- Decision: a paired difference resting on too few differing deals (fewer than
+  :data:`~cpstats.simulation.paired.MIN_EVENT_BATCHES` batches with a nonzero difference, such
+  as a front-trips royalty in a short run) has no interval: ``diff_note`` says ``too few
+  events`` and ``deals_for_interval`` how many deals a point would need
+  (:func:`~cpstats.simulation.paired.paired_difference`, the rule ``compare`` uses).
 """
 
 from __future__ import annotations
@@ -38,22 +46,23 @@ import numpy as np
 import pandas as pd
 
 from cpstats.cards.blocks import BLOCK_DEALS, root_seed
-from cpstats.errors import OptionError
+from cpstats.errors import OptionError, check_whole
 from cpstats.rules import NATURAL_NAMES, ROYALTY_ROWS, Variant, resolve_variant
 from cpstats.rules.check import suggest
 from cpstats.rules.text import ALIASES, KEY_INDEX
-from cpstats.simulation.paired import SIGNED_METRICS, metric_batches
+from cpstats.simulation.paired import SIGNED_METRICS, metric_batches, paired_difference
 from cpstats.simulation.result import SimulationResult
 from cpstats.simulation.stats import check_confidence, t_value
 
 __all__ = ["sweep", "sweep_variants", "parameter_label", "METRICS", "METRIC_LABELS", "PAIRED_NAMES"]
 
 #: Every metric a sweep can report, in table order.
-METRICS = ("mean_seat0", "sd", "scoop_rate", "home_run_rate", "royalty_per_hand", "house_per_hand",
-           "house_per_seat_hour", "foul_rate")
+METRICS = ("mean_seat0", "house_edge", "sd", "scoop_rate", "home_run_rate", "royalty_per_hand",
+           "house_per_hand", "house_per_seat_hour", "foul_rate")
 #: What each metric is, as tables and charts name it.
 METRIC_LABELS = {
     "mean_seat0": "Seat 0 mean per hand (units)",
+    "house_edge": "House edge (share of the 3-unit wager)",
     "sd": "SD per hand (units)",
     "scoop_rate": "Scoop rate (per pair of hands)",
     "home_run_rate": "Home-run rate (per hand set)",
@@ -64,8 +73,8 @@ METRIC_LABELS = {
 }
 #: Each metric's key in :data:`cpstats.simulation.paired.METRICS`, whose definition it uses
 #: (``bank_mean`` is seat 0's mean, there shown for banked games only).
-PAIRED_NAMES = {"mean_seat0": "bank_mean", "sd": "sd", "scoop_rate": "scoop_rate",
-                "home_run_rate": "home_run_rate", "royalty_per_hand": "royalty_per_hand",
+PAIRED_NAMES = {"mean_seat0": "bank_mean", "house_edge": "house_edge", "sd": "sd",
+                "scoop_rate": "scoop_rate", "home_run_rate": "home_run_rate", "royalty_per_hand": "royalty_per_hand",
                 "house_per_hand": "house_take_per_hand", "house_per_seat_hour": "house_take_per_seat_hour",
                 "foul_rate": "foul_rate"}
 _FROM_PAIRED = {paired: name for name, paired in PAIRED_NAMES.items()}
@@ -145,6 +154,8 @@ def _metrics(metrics: Sequence[str] | None, vs: Sequence[Variant],
         chosen = [m for m in METRICS if m != "home_run_rate"]
         if not any(_asymmetric(v) for v in vs):
             chosen.remove("mean_seat0")
+        if not any(v.bank.banked for v in vs):
+            chosen.remove("house_edge")
         if hands_per_hour is None:
             chosen.remove("house_per_seat_hour")
         return chosen
@@ -160,6 +171,10 @@ def _metrics(metrics: Sequence[str] | None, vs: Sequence[Variant],
         out.append(name)
     if not out:
         raise OptionError(f"metrics={list(metrics)!r} is invalid: choose from {', '.join(METRICS)}")
+    plain = next((v for v in vs if not v.bank.banked), None)
+    if "house_edge" in out and plain is not None:
+        raise OptionError(f"metrics='house_edge' is invalid for {plain}: a house edge is a banked "
+                          f"game's (set bank=, e.g. bank=S-BANK)")
     return out
 
 
@@ -209,10 +224,23 @@ def _interval(per_batch: np.ndarray, level: float) -> float:
     return t_value(level, len(x)) * float(x.std(ddof=1)) / math.sqrt(len(x))
 
 
+def _point_row(mine: tuple, first: tuple, same: bool, deals: int, level: float, signed: bool) -> dict:
+    """One point's estimate and paired difference to the first point, with their intervals; a
+    difference resting on too few differing deals has none (:func:`paired_difference`)."""
+    est, per = mine
+    half = _interval(per, level)
+    low = est - half if signed else max(est - half, 0.0)
+    diff = est - first[0]
+    dhalf, events, note, needed = paired_difference(per - first[1], deals, level, same_rules=same)
+    return {"estimate": est, "ci_low": low, "ci_high": est + half, "diff": diff,
+            "diff_ci_low": diff - dhalf, "diff_ci_high": diff + dhalf, "diff_events": events,
+            "diff_note": note, "deals_for_interval": needed}
+
+
 def _label(metric: str, v: Variant) -> str:
     if metric == "mean_seat0":
-        if v.bank.banked:
-            return "Bank (seat 0) mean per hand (units)"
+        if v.bank.banked:  # nets are between the seats: the commission is the house's, apart
+            return "Bank (seat 0) mean per hand, before commission (units)"
         return METRIC_LABELS[metric] + (" (symmetric game: noise around minus the rake share)"
                                         if not _asymmetric(v) else "")
     if metric == "sd" and v.bank.banked:
@@ -268,7 +296,9 @@ def sweep(variant: Variant | str, parameter: str, values: Sequence[Any], *, deal
     DataFrame
         One row per point and metric: ``parameter``, ``value``, ``variant``, ``metric``, ``label``,
         ``estimate``, ``ci_low``, ``ci_high``, ``diff`` (the paired difference to the first point),
-        ``diff_ci_low``, ``diff_ci_high``; ``attrs`` holds the parameter in words, the variant
+        ``diff_ci_low``, ``diff_ci_high`` (NaN where it rests on too few differing deals),
+        ``diff_events``, ``diff_note`` and ``deals_for_interval`` (as
+        :func:`~cpstats.simulation.paired.paired_metrics`); ``attrs`` holds the parameter in words, the variant
         swept (``base``), deals, seed entropy, strategy, who set each point's hands
         (``setters``), the confidence and the ``pairing``.
 
@@ -282,6 +312,7 @@ def sweep(variant: Variant | str, parameter: str, values: Sequence[Any], *, deal
     0.0
     """
     level = check_confidence(confidence)
+    check_whole("deals", deals, 2, "an interval needs two")
     if _canonical(parameter).startswith("surrender") and strategy in ("greedy", "random"):
         raise OptionError(f"parameter={parameter!r} with strategy={strategy!r} is invalid: the baselines "
                           f"never surrender, so every point would be the same game; sweep surrender "
@@ -300,15 +331,10 @@ def sweep(variant: Variant | str, parameter: str, values: Sequence[Any], *, deal
         first = figures if first is None else first
         setters.append(result.setter)
         for m in chosen:
-            est, per = figures[m]
-            half = _interval(per, level)
-            low = est - half if PAIRED_NAMES.get(m, m) in SIGNED_METRICS else max(est - half, 0.0)
-            diff = est - first[m][0]
-            dhalf = 0.0 if i == 0 else _interval(per - first[m][1], level)
             rows.append({"parameter": _canonical(parameter), "value": value, "variant": str(v),
-                         "metric": m, "label": _label(m, v), "estimate": est,
-                         "ci_low": low, "ci_high": est + half, "diff": diff,
-                         "diff_ci_low": diff - dhalf, "diff_ci_high": diff + dhalf})
+                         "metric": m, "label": _label(m, v),
+                         **_point_row(figures[m], first[m], i == 0 or str(v) == str(vs[0]),
+                                      int(deals), level, PAIRED_NAMES.get(m, m) in SIGNED_METRICS)})
     frame = pd.DataFrame(rows)
     frame.attrs.update(parameter=_canonical(parameter), parameter_label=parameter_label(parameter),
                        base=str(resolve_variant(variant)),
