@@ -73,7 +73,7 @@ def test_paired_sd_difference_of_a_variant_with_itself_is_exactly_zero():
     """Issue 16.2: the same variant on the same deals has SD difference 0 with a [0, 0] interval."""
     table = compare(["2-4", "1-6", "2-4"], 6_000, rng=4, **KW)
     for row in (0, 2):
-        assert table.loc[row, ["sd_diff_vs_first", "sd_diff_ci_low", "sd_diff_ci_high"]].tolist() == [0, 0, 0]
+        assert table.loc[row, ["sd_diff", "sd_diff_ci_low", "sd_diff_ci_high"]].tolist() == [0, 0, 0]
 
 
 def test_one_six_is_more_volatile_than_two_four_with_confidence():
@@ -81,8 +81,8 @@ def test_one_six_is_more_volatile_than_two_four_with_confidence():
     the paired interval lies above 0; the estimate is the difference of the ``sd`` column."""
     table = compare(["2-4", "1-6"], 20_000, rng=5, **KW)
     row = table.iloc[1]
-    assert 0 < row["sd_diff_ci_low"] < row["sd_diff_vs_first"] < row["sd_diff_ci_high"]
-    assert row["sd_diff_vs_first"] == pytest.approx(row["sd"] - table.loc[0, "sd"], abs=1e-12)
+    assert 0 < row["sd_diff_ci_low"] < row["sd_diff"] < row["sd_diff_ci_high"]
+    assert row["sd_diff"] == pytest.approx(row["sd"] - table.loc[0, "sd"], abs=1e-12)
 
 
 def test_paired_sd_difference_rejects_a_bad_confidence():
@@ -103,7 +103,7 @@ def test_sd_interval_coverage():
     seeds = int(os.environ.get("CPSTATS_COVERAGE_SEEDS", 200))
     long_deals = int(os.environ.get("CPSTATS_COVERAGE_TRUTH_DEALS", 4_000_000))
     truth = compare(["2-4", "1-6"], long_deals, rng=10_000, strategy="greedy")
-    true_sd, true_diff = truth.loc[0, "sd"], truth.loc[1, "sd_diff_vs_first"]
+    true_sd, true_diff = truth.loc[0, "sd"], truth.loc[1, "sd_diff"]
     sd_hits = diff_hits = 0
     for seed in range(seeds):
         m = simulate("2-4", 20_000, rng=seed, strategy="greedy").moments().iloc[0]
@@ -114,3 +114,23 @@ def test_sd_interval_coverage():
     print(f"true SD {true_sd:.5f}, true SD difference {true_diff:.5f}; over {seeds} seeds at 20,000 "
           f"deals: SD coverage {sd_cov:.3f}, paired SD difference coverage {diff_cov:.3f}")
     assert abs(sd_cov - 0.95) <= 0.03 and abs(diff_cov - 0.95) <= 0.03
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("CPSTATS_SLOW"), reason="opt-in: CPSTATS_SLOW=1 (about 6 min)")
+@pytest.mark.parametrize("game", ["taiwanese", "pagat-casino"])
+def test_sd_interval_coverage_in_heavy_tailed_games(game):
+    """Heavy-tailed games (big scoop and natural pays): the SD interval of ``moments()`` holds the
+    true SD (2M deals, seats averaged: the seats are exchangeable) in 95% +- 2 points of 400
+    runs at 10,000 greedy deals (SE 1.1 points; the four seats' hits are averaged), and in at
+    least 93% at 2,000 deals, where it falls short (measured 94.2% and 94.7%, misses one-sided:
+    the interval lies below the truth 4.3% of the time, above it 1.2%)."""
+    seeds = int(os.environ.get("CPSTATS_COVERAGE_SEEDS", 400))
+    long = simulate(game, 2_000_000, rng=10_000, strategy="greedy").moments()
+    true_sd = float(long["sd"].mean())
+    for deals, low in ((10_000, 0.93), (2_000, 0.93)):
+        hits = np.mean([((m["sd_ci_low"] <= true_sd) & (true_sd <= m["sd_ci_high"])).mean()
+                        for m in (simulate(game, deals, rng=s, strategy="greedy").moments()
+                                  for s in range(seeds))])
+        print(f"{game}: SD coverage at {deals:,} deals over {seeds} seeds {hits:.3f}")
+        assert hits >= low and (deals < 10_000 or abs(hits - 0.95) <= 0.02)

@@ -101,7 +101,7 @@ def test_rescore_equals_a_fresh_run_when_settings_do_not_change():
 def test_compare_is_paired_on_common_deals():
     df = compare(["2-4", "1-6"], 1_000, rng=4, **KW)
     assert list(df["variant"]) == ["2-4", "1-6"]
-    assert df.loc[0, "diff_vs_first"] == 0
+    assert df.loc[0, "sd_diff"] == 0 and df.loc[0, "scoop_rate_diff"] == 0
     assert df.loc[1, "sd"] > df.loc[0, "sd"]  # a 1-6 scoop moves 6, a 2-4 scoop 4
 
 

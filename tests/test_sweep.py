@@ -100,22 +100,30 @@ def test_ev_points_play_their_own_tables_or_borrowed_ones():
                                      "ev (tables trained for 2-4, borrowed)"]
 
 
-def test_a_value_given_twice_or_a_change_that_cannot_matter_differs_by_exactly_zero():
-    """Issue 16.3: the same value twice, or a rake cap far above any pot, gives every metric a
-    paired difference of exactly 0 with a zero-width interval."""
+def test_a_value_given_twice_differs_by_exactly_zero_and_a_change_never_seen_has_no_interval():
+    """The same value twice is the same game: every metric's paired difference is exactly 0 with
+    a zero-width interval. A rake cap far above any pot changes no deal of the run: the
+    difference is 0 too, but the run cannot tell a rule that never matters from one that matters
+    rarely, so it has no interval and says ``too few events`` (no batch differs) and how many
+    deals would give one, at least."""
     table = sweep("2-4(rake=percent,rake.percent=0.05)", "rake.cap", [1_000, 1_000, 5_000],
                   deals=2_000, rng=4, **KW)
-    later = table.iloc[len(table) // 3:]
-    assert (later["diff"] == 0).all() and (later["diff_ci_low"] == 0).all()
-    assert (later["diff_ci_high"] == 0).all()
+    n = len(table) // 3
+    twice, cap = table.iloc[n:2 * n], table.iloc[2 * n:]
+    assert (twice[["diff", "diff_ci_low", "diff_ci_high"]].to_numpy() == 0).all()
+    assert (twice["diff_note"] == "").all()
+    assert (cap["diff"] == 0).all() and cap["diff_ci_low"].isna().all() and (cap["diff_events"] == 0).all()
+    assert cap["diff_note"].str.startswith("too few events: no batch differs").all()
+    assert (cap["deals_for_interval"] > 2_000).all()
     assert (table.groupby("metric")["estimate"].nunique() == 1).all()
 
 
 def test_royalties_paid_follow_the_amount_and_move_sd_with_a_paired_interval():
     """Issue 16.3: with greedy (whose settings ignore royalties) the royalties paid are linear in
     the front-trips amount, start at 0, and the paired SD difference's interval lies inside the
-    width of the unpaired one (common deals cancel the shared noise)."""
-    table = sweep("2-4", "royalties.front_trips", [0, 2, 10], deals=6_000, rng=2,
+    width of the unpaired one (common deals cancel the shared noise); 20,000 deals meet front
+    trips in enough batches for an interval."""
+    table = sweep("2-4", "royalties.front_trips", [0, 2, 10], deals=20_000, rng=2,
                   metrics=["royalty_per_hand", "sd"], **KW)
     paid = {v: _rows(table, v, "royalty_per_hand")["estimate"] for v in (0, 2, 10)}
     assert paid[0] == 0 and paid[2] > 0
@@ -138,6 +146,55 @@ def test_intervals_are_student_t_on_batch_values_and_cover_a_symmetric_mean():
     se = (row["ci_high"] - row["estimate"]) / st.t.ppf(0.975, 29)
     assert abs(row["estimate"]) < 5 * se
     assert "symmetric" in row["label"]
+
+
+def test_banked_sweep_shows_the_house_edge_and_says_the_bank_mean_is_before_commission():
+    """A banked sweep of the commission reports the house edge by default, the one of
+    ``house()`` with its interval, rising with the commission; the bank's mean, the same at every
+    commission (nets between the seats), says it is before commission. An unbanked game has no
+    house edge: asking for one is one line; fewer than 2 deals is refused (no interval)."""
+    table = sweep("banked", "bank.commission", [0, 0.05], deals=2_000, rng=8, **KW)
+    r = simulate("banked(bank.commission=0.05)", 2_000, rng=8, **KW)
+    house = r.house().iloc[0]
+    edge = _rows(table, 0.05, "house_edge")
+    assert edge["estimate"] == pytest.approx(house["house_edge"], rel=1e-12)
+    assert edge["ci_low"] == pytest.approx(house["house_edge_ci_low"], rel=1e-9)
+    assert edge["diff_ci_low"] > 0
+    assert "before commission" in _rows(table, 0.05, "mean_seat0")["label"]
+    assert _rows(table, 0.05, "mean_seat0")["estimate"] == _rows(table, 0, "mean_seat0")["estimate"]
+    assert "house_edge" not in set(sweep("2-4", "scoring.scoop_bonus", [0, 1], deals=300, rng=1,
+                                         **KW)["metric"])
+    with pytest.raises(OptionError, match=r"^metrics='house_edge' is invalid for 2-4: a house edge is a banked"):
+        sweep("2-4", "scoring.scoop_bonus", [0, 1], deals=300, metrics=["house_edge"], **KW)
+    with pytest.raises(OptionError, match=r"^deals=1 is invalid: a whole number >= 2"):
+        sweep("2-4", "scoring.scoop_bonus", [0, 1], deals=1, **KW)
+
+
+def test_a_rare_difference_is_drawn_hollow_and_printed_with_the_deals_it_needs(tmp_path):
+    """At 2,000 deals front trips are met in one batch (seed 3): the difference chart draws those
+    points hollow with no band and says ``no interval: too few events`` and the deals a point
+    would need; the widget's table and the command line say it too, never ``[0, 0]``."""
+    import argparse
+
+    import matplotlib.pyplot as plt
+
+    from cpstats.apps.sweep_chart import plot_sweep
+    from cpstats.apps.sweep_cli import _format
+    from cpstats.apps.widgets.sweep import sweep_table_html
+
+    table = sweep("2-4", "royalties.front_trips", [0, 10], deals=2_000, rng=3,
+                  metrics=["royalty_per_hand"], **KW)
+    fig = plot_sweep(table, kind="difference")
+    ax = fig.axes[0]
+    hollow = [line for line in ax.lines if line.get_markerfacecolor() == "white"]
+    assert len(hollow) == 1 and list(hollow[0].get_xdata()) == [10.0]
+    words = " ".join(t.get_text() for t in ax.texts)
+    assert "no interval: too few events" in words and "about 23,921 deals a point" in words
+    plt.close(fig)
+    html = sweep_table_html(table)
+    assert "too few events" in html and "[+0, +0]" not in html
+    printed = _format(table, "table")
+    assert "royalties.front_trips=10, royalty_per_hand: too few events: 1 of 30 batches" in printed
 
 
 def test_banked_sweep_shows_the_bank_and_the_house_take_of_a_commission():

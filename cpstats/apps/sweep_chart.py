@@ -107,18 +107,13 @@ def _panel(ax, rows: pd.DataFrame, metric: str, keys: tuple[str, str, str], kind
     order = np.argsort(x, kind="stable")
     x, est, low, high = x[order], est[order], low[order], high[order]
     bare = np.isfinite(est) & ~(np.isfinite(low) & np.isfinite(high))
+    note = ""
     ax.fill_between(x, low, high, color=_BAND, alpha=0.55, lw=0, label="confidence band")
     ax.plot(x, est, "-", color=_BLUE, lw=1.6, clip_on=False, zorder=3)
     ax.plot(x[~bare], est[~bare], "o", color=_BLUE, ms=4, label="estimate", clip_on=False, zorder=3)
     if bare.any():
-        needed = rows["deals_for_interval"].to_numpy(float)[order][bare] \
-            if kind == "difference" and "deals_for_interval" in rows else np.array([np.nan])
-        seen = rows["diff_events"].to_numpy(float)[order][bare] if "diff_events" in rows else needed
-        words = "no interval: too few events" if kind == "difference" else "no interval: too few deals"
-        if np.isfinite(needed).any():
-            bound = "at least" if (seen == 0).any() else "about"
-            words += f"\n({bound} {np.nanmax(needed):,.0f} deals a point would give one)"
-        mark_no_interval(ax, x[bare], est[bare], words)
+        mark_no_interval(ax, x[bare], est[bare])
+        note = _no_interval_note(rows.iloc[order][bare], kind)
     if kind == "difference":
         ax.axhline(0, color=_GREY, lw=0.8)
     if ticks is not None:
@@ -131,6 +126,10 @@ def _panel(ax, rows: pd.DataFrame, metric: str, keys: tuple[str, str, str], kind
     if kind == "difference":
         title += "\nminus the first value" + (" (percentage points)" if metric in _RATES else "")
     ax.set_title(title, fontsize=10)
+    if note:  # under the title, where it never covers a point
+        ax.text(0.5, 1.01, note, transform=ax.transAxes, ha="center", va="bottom", fontsize=7,
+                color=_GREY)
+        ax.set_title(title + "\n\n", fontsize=10)
     ax.margins(x=0.06)
     if np.all(est == 0) and np.all(low == 0) and np.all(high == 0):
         ax.text(0.5, 0.75, "0 at every value", transform=ax.transAxes, ha="center", va="center",
@@ -143,15 +142,24 @@ def _panel(ax, rows: pd.DataFrame, metric: str, keys: tuple[str, str, str], kind
                                                       1 if span >= 0.5 else 2))
 
 
-def mark_no_interval(ax, x: np.ndarray, y: np.ndarray, words: str = "no interval: too few events",
-                     colour: str = _BLUE) -> None:
-    """Hollow markers at (x, y), estimates given without an interval, and one line of ``words``
-    in the panel's lower left saying why: a figure resting on fewer events than an interval
-    needs is never drawn as a band of zero width."""
-    ax.plot(x, y, "o", ms=5, mfc="white", mec=colour, mew=1.4, clip_on=False, zorder=4,
-            label="no interval")
-    ax.text(0.02, 0.03, "\u25cb " + words, transform=ax.transAxes, ha="left", va="bottom",
-            fontsize=7, color=_GREY, bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8})
+def _no_interval_note(bare: pd.DataFrame, kind: str) -> str:
+    """Why the hollow points have no interval and, for paired differences, the deals a point
+    would need for one (the largest of the points'; ``at least`` where a point saw no event)."""
+    if kind != "difference" or "deals_for_interval" not in bare:
+        return "\u25cb no interval: too few deals"
+    needed = bare["deals_for_interval"].to_numpy(float)
+    if not np.isfinite(needed).any():
+        return "\u25cb no interval"
+    bound = "at least" if (bare["diff_events"] == 0).any() else "about"
+    return (f"\u25cb no interval: too few events\n({bound} {np.nanmax(needed):,.0f} deals a point "
+            "would give one)")
+
+
+def mark_no_interval(ax, x: np.ndarray, y: np.ndarray, colour: str = _BLUE,
+                     label: str = "no interval: too few events") -> None:
+    """Hollow markers at (x, y): estimates given without an interval (the caller says why in
+    the panel's words), never drawn as a band of zero width, which reads as a certain value."""
+    ax.plot(x, y, "o", ms=5, mfc="white", mec=colour, mew=1.4, clip_on=False, zorder=4, label=label)
 
 
 def _hashable(values: pd.Series) -> bool:

@@ -124,4 +124,15 @@ def _format(table: pd.DataFrame, fmt: str) -> str:
             f"{a['confidence']:.0%} CI, differences paired against the first value")
     shown = table[["value", "metric", "estimate", "ci_low", "ci_high", "diff", "diff_ci_low",
                    "diff_ci_high"]]
-    return head + "\n" + shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")
+    text = head + "\n" + shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")
+    return text + _few_events(table)
+
+
+def _few_events(table: pd.DataFrame) -> str:
+    """The differences printed without an interval (NaN ends), each with why and the deals a
+    point would need for one."""
+    if "diff_note" not in table:
+        return ""
+    few = table[table["diff_note"].fillna("") != ""]
+    lines = [f"  {r['parameter']}={r['value']}, {r['metric']}: {r['diff_note']}" for _, r in few.iterrows()]
+    return "" if not lines else "\ndifferences without an interval (NaN):\n" + "\n".join(lines)

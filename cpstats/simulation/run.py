@@ -30,7 +30,7 @@ from cpstats.rules import Variant, resolve_variant
 from cpstats.simulation.files import prepare_out, read_block, run_digest, write_block
 from cpstats.simulation.outcomes import outcome_keys, outcome_summary
 from cpstats.simulation.result import SimulationResult
-from cpstats.simulation.stats import batch_mean_interval, check_confidence
+from cpstats.simulation.stats import check_confidence
 from cpstats.simulation.summary import (SUMMARY_FORMAT, batch_count, batch_of, hands_frame,
                                         merge, settle_block, setting_summary_keys, static_key,
                                         summarise, tie_gain)
@@ -277,13 +277,15 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
     says how it was made.
 
     The default wide table has one row per variant (``label``, from ``labels`` or the variant
-    string): ``mean_seat0`` and its paired difference ``diff_vs_first`` (``diff_ci_low``,
-    ``diff_ci_high``: t on the batch means of per-deal differences; only meaningful in banked
-    games), ``rake_per_hand``, and for every figure of the tidy table the columns ``FIGURE``,
+    string): ``rake_per_hand``, and for every figure of the tidy table the columns ``FIGURE``,
     ``FIGURE_ci_low``, ``FIGURE_ci_high``, ``FIGURE_diff``, ``FIGURE_diff_ci_low``,
-    ``FIGURE_diff_ci_high`` (NaN where a game has no such figure). ``sd`` is a player's SD
-    (seats averaged, the bank left out), ``sd_diff_vs_first`` with ``sd_diff_ci_low`` and
-    ``sd_diff_ci_high`` its paired difference (NaN where batches hold one deal, under 60 deals).
+    ``FIGURE_diff_ci_high`` and ``FIGURE_diff_note`` (NaN, or an empty note, where a game has no
+    such figure; the note says ``too few events`` where a difference has no interval). Seat 0's
+    mean is ``bank_mean`` (the bank's result between the seats, before its commission, which is
+    the house's: ``house_take_per_hand``; the edge after it is ``house_edge``), given for banked
+    games only. ``sd`` is a player's SD (seats averaged, the bank left out), ``sd_diff`` with
+    ``sd_diff_ci_low`` and ``sd_diff_ci_high`` its paired difference (NaN where batches hold one
+    deal, under 60 deals).
     """
     from cpstats.simulation.paired import paired_metrics
 
@@ -304,22 +306,16 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
         figures.attrs.update(run)
         return figures
     rows = []
-    base = results[0]
     for i, (v, r) in enumerate(zip(vs, results)):
         mine = figures[figures["run"] == i].set_index("metric")
-        diff = r.summary["batch_sums"][:, :1] - base.summary["batch_sums"][:, :1]
-        mean_diff, _, half = batch_mean_interval(diff, r.summary["batch_sizes"], level)
-        mean_diff, half = float(mean_diff[0]), float(half[0])
         row = {"label": mine["label"].iloc[0], "variant": str(v), "setter": r.setter,
-               "mean_seat0": float(r.summary["net_s1"][0]) / r.deals,
-               "rake_per_hand": float(r.summary["rake_s1"]) / r.deals,
-               "diff_vs_first": mean_diff, "diff_ci_low": mean_diff - half, "diff_ci_high": mean_diff + half}
+               "rake_per_hand": float(r.summary["rake_s1"]) / r.deals}
         for key in figures["metric"].unique():
             for suffix, column in (("", "estimate"), ("_ci_low", "ci_low"), ("_ci_high", "ci_high"),
                                    ("_diff", "diff"), ("_diff_ci_low", "diff_ci_low"),
-                                   ("_diff_ci_high", "diff_ci_high")):
-                row[key + suffix] = mine.at[key, column] if key in mine.index else np.nan
-        row["sd_diff_vs_first"] = row["sd_diff"]
+                                   ("_diff_ci_high", "diff_ci_high"), ("_diff_note", "diff_note")):
+                blank = "" if column == "diff_note" else np.nan
+                row[key + suffix] = mine.at[key, column] if key in mine.index else blank
         if "tables" in r.metadata:
             row.update(tables=r.metadata["tables"]["trained_for"], tables_source=r.metadata["tables_source"])
         rows.append(row)

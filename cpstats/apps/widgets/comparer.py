@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats.apps import plots
+from cpstats.apps.sweep_chart import mark_no_interval
 from cpstats.apps.widgets._common import (
     DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, _App, _message, _running, _show_figure,
     _table_html, _tables_text, runs_text, setter_text, strategy_label,
@@ -161,10 +162,15 @@ def _number(value: float, unit: str, key: str, difference: bool = False) -> str:
     return f"{value:+,.{digits}f}" if difference else f"{value:,.{digits}f}"
 
 
-def _cell(values, unit: str, key: str, difference: bool = False) -> str:
-    """``estimate (low to high)``; a difference of shares ends in ``pts`` (percentage points)."""
+def _cell(values, unit: str, key: str, difference: bool = False, note: str = "") -> str:
+    """``estimate (low to high)``; a difference of shares ends in ``pts`` (percentage points); an
+    estimate without an interval says why (``no interval: too few events``), never ``0 to 0``."""
     est, low, high = (_number(x, unit, key, difference) for x in values)
-    return f"{est}{' pts' if difference and unit == 'share' else ''} ({low} to {high})"
+    pts = " pts" if difference and unit == "share" else ""
+    if est != "n/a" and "n/a" in (low, high):
+        why = note.split(";")[0].split(":")[0] if note else ""
+        return f"{est}{pts} (no interval{': ' + why if why else ''})"
+    return f"{est}{pts} ({low} to {high})"
 
 
 def figures_table(results: Sequence[SimulationResult], labels: Sequence[str] | None = None, *,
@@ -175,7 +181,9 @@ def figures_table(results: Sequence[SimulationResult], labels: Sequence[str] | N
     followed by its difference to the first, ``difference (low to high)``: Student's t on the
     per-batch differences of common deals (independent standard errors otherwise; see
     :func:`~cpstats.simulation.paired.paired_metrics`, whose long table is ``attrs["figures"]``).
-    A figure a game does not have (the bank's mean in a symmetric game) is left blank.
+    A figure a game does not have (the bank's mean in a symmetric game) is left blank; a
+    difference resting on too few differing deals reads ``+0.0150 (no interval: too few
+    events)`` (its note, with the deals that would give one, is in ``attrs["figures"]``).
     ``hands_per_hour`` (None: each variant's pace) sets the house take per seat-hour.
     """
     labels = list(labels or default_labels(results))
@@ -191,7 +199,7 @@ def figures_table(results: Sequence[SimulationResult], labels: Sequence[str] | N
         columns.setdefault(labels[run], {})[name] = _cell(f[["estimate", "ci_low", "ci_high"]], unit, key)
         if run > 0:
             columns.setdefault(f"{short[run]} - {short[0]}", {})[name] = _cell(
-                f[["diff", "diff_ci_low", "diff_ci_high"]], unit, key, True)
+                f[["diff", "diff_ci_low", "diff_ci_high"]], unit, key, True, f.get("diff_note", ""))
     frame = pd.DataFrame(columns).reindex(list(rows.values())).fillna("")
     frame.index.name = f"figure ({level} interval)"
     frame.attrs["figures"] = figures
@@ -472,7 +480,12 @@ def _plot_differences(figures: pd.DataFrame):
             part = rows[rows["unit"] == unit].dropna(subset=["diff"])
             d, lo, hi = (part[c].to_numpy(float) * scale for c in ("diff", "diff_ci_low", "diff_ci_high"))
             y = np.arange(len(part))
-            ax.errorbar(d, y, xerr=np.vstack([d - lo, hi - d]), fmt="o", color="#2b6cb0", capsize=3)
+            bare = ~(np.isfinite(lo) & np.isfinite(hi))
+            ax.errorbar(d[~bare], y[~bare], xerr=np.vstack([d - lo, hi - d])[:, ~bare], fmt="o",
+                        color="#2b6cb0", capsize=3)
+            if bare.any():  # hollow: a difference resting on too few differing deals
+                mark_no_interval(ax, d[bare], y[bare], "#2b6cb0")
+                name += "; hollow: no interval, too few events"
             ax.axvline(0, color="#718096", lw=1)
             ax.set_yticks(y, [f"{label.split(':')[0]}: {METRICS[m][0].split(' (')[0]}"
                               for label, m in zip(part["label"], part["metric"])], fontsize=8)

@@ -28,6 +28,7 @@ from cpstats.apps.widgets._common import (DEAL_CHOICES, DEFAULT_STRATEGY, _STRAT
 from cpstats.apps.widgets.cache import SEED, WIDGET_BLOCK_DEALS, _InlineExecutor, trains_tables
 from cpstats.errors import OptionError
 from cpstats.rules import Variant, get_preset, preset_names
+from cpstats.simulation.paired import MIN_EVENT_BATCHES
 
 __all__ = ["SweepView", "TYPICAL", "prepared_variant", "sweep_table_html"]
 
@@ -65,22 +66,31 @@ def sweep_table_html(table: pd.DataFrame) -> str:
     """The sweep as an HTML table: a row per metric (in words), a column per value, each cell the
     estimate with its interval and, after the first value, the paired difference with its."""
     values = list(dict.fromkeys(table["value"]))
+    notes: list[float] = []
     head = "".join(f"<th style='padding:1px 10px'>{html.escape(_value(v))}</th>" for v in values)
     body = []
     for metric, rows in table.groupby("metric", sort=False):
         cells = []
         for i, (_, r) in enumerate(rows.drop_duplicates("value").iterrows()):
             text = f"{_num(r['estimate'])} <small>[{_num(r['ci_low'])}, {_num(r['ci_high'])}]</small>"
-            if i:
+            if i and r.get("diff_note"):  # no band: never "[0, 0]", a certain zero
+                text += (f"<br><small title='{html.escape(r['diff_note'], quote=True)}'>diff "
+                         f"{_num(r['diff'], True)} (no interval: too few events)</small>")
+                notes.append(r["deals_for_interval"])
+            elif i:
                 text += (f"<br><small>diff {_num(r['diff'], True)} [{_num(r['diff_ci_low'], True)}, "
                          f"{_num(r['diff_ci_high'], True)}]</small>")
             cells.append(f"<td style='padding:1px 10px;text-align:right'>{text}</td>")
         label = html.escape(str(rows["label"].iloc[0]))
         body.append(f"<tr><th style='text-align:left;padding-right:10px'>{label}</th>{''.join(cells)}</tr>")
     name = html.escape(str(table.attrs.get("parameter_label", "")))
+    foot = "" if not notes else (
+        f"<p><small>too few events: a difference resting on fewer than {MIN_EVENT_BATCHES} batches "
+        f"with a differing deal has no interval; about {max(notes):,.0f} deals a point (at least, "
+        "where no deal differed) would give every one</small></p>")
     return (f'<table class="cpstats-table cpstats-sweep" style="border-collapse:collapse">'
             f"<thead><tr><th style='text-align:left'>{name}</th>{head}</tr></thead>"
-            f"<tbody>{''.join(body)}</tbody></table>")
+            f"<tbody>{''.join(body)}</tbody></table>{foot}")
 
 
 def _value(v: Any) -> str:
