@@ -18,6 +18,7 @@ from test_notebook_claims import _execute, _figures  # noqa: E402
 
 from cpstats.ofc.shipped import (OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS, SENSITIVITY_RUNS,  # noqa: E402
                                  load_ofc_reference, ofc_sensitivity)
+from cpstats.ofc import fantasyland_table  # noqa: E402
 from cpstats.ofc.result import paired_figures  # noqa: E402
 from cpstats.rules.house import Rake  # noqa: E402
 
@@ -69,6 +70,11 @@ def _expected(params: dict) -> dict[str, tuple[float, float, float]]:
     out["no_stay"] = diff(sens, labels[2], "fl_share", 100)
     out["no_fl"], out["flat"] = diff(sens, labels[3], "royalty"), diff(sens, labels[4], "royalty")
     out["foul_no_fl"] = diff(sens, labels[3], "foul_rate", 100)
+    solved = fantasyland_table("ofc-pineapple", rng=params["SEED"]).iloc[0]  # the solver's stay value
+    for name, columns in (("r_p", ("royalty", "royalty_low", "royalty_high")),
+                          ("p_p", ("stay_rate", "stay_low", "stay_high")),
+                          ("v_p", ("value", "value_low", "value_high"))):
+        out[name] = tuple(solved[c] for c in columns)
     return out
 
 

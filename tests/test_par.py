@@ -186,3 +186,120 @@ def test_a_royalty_never_made_is_charted_as_its_upper_bound(sheet):
     assert sorted(triangles[0].get_xdata()) == pytest.approx(sorted(unseen["ci_high"]))
     assert "open triangle: none seen" in top.get_xlabel()
     plt.close("all")
+
+
+def _pdf_text(sheet, tmp_path) -> str:
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext is not installed")
+    path = sheet.to_pdf(tmp_path / "par.pdf")
+    return subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_net_result_table_gives_wilson_intervals_as_the_report_does(sheet):
+    """The net-result table gives each result's probability with its 95% Wilson interval (n =
+    deals), from the one function the report's outcome table also reads."""
+    from cpstats.apps.par_figures import seat_outcomes
+    from cpstats.apps.report import outcome_table
+    from cpstats.simulation.stats import wilson_interval
+
+    r = sheet.result
+    table = sheet.tables["seat_outcomes"]
+    counts = r.distribution()["seat_0"].to_numpy()
+    counts = counts[counts > 0]
+    low, high = wilson_interval(counts, r.deals)
+    assert len(table) == len(counts)  # nothing lumped in this run
+    np.testing.assert_allclose(table["ci_low"], low)
+    np.testing.assert_allclose(table["ci_high"], high)
+    headers, rows, _ = display_frame(table)
+    assert headers[2:5] == ["Probability", "95% low", "95% high"]
+    assert all(re.fullmatch(r"[+-]?\d+", row[1]) for row in rows)  # a whole pay prints whole
+    report = outcome_table(r)
+    np.testing.assert_allclose(report["probability_ci_low"], seat_outcomes(r, 0, tail=0)["ci_low"])
+    np.testing.assert_allclose(report["net"], table["pay"])
+
+
+def test_lumped_note_only_when_results_are_lumped(sheet, monkeypatch, tmp_path):
+    """The net-result table says results were lumped only when some were, naming the cut."""
+    from cpstats.apps import par
+
+    assert sheet.sections[2].tables[-1].note == ""
+    assert "lumped" not in _pdf_text(sheet, tmp_path)
+    monkeypatch.setattr(par, "TAIL", 0.05)  # greedy's -12 and -11 are 3.4% together
+    section = par._outcome_section(sheet.result)
+    table = section.tables[-1]
+    lumped = table.frame["outcome"].str.endswith((" or less", " or more"))
+    assert lumped.any() and len(table.frame) < len(sheet.tables["seat_outcomes"])
+    assert table.note == "Results rarer than 1 in 20 at either end are lumped into one row each."
+    assert table.frame["probability"].sum() == pytest.approx(1)
+    edge = table.frame[lumped].iloc[0]
+    assert edge["ci_low"] <= edge["probability"] <= edge["ci_high"]
+
+
+def test_percent_ticks_show_the_decimals_their_step_needs(sheet):
+    """The net-result chart's probability ticks read as their values: 2.5% steps print 2.5%,
+    17.5% (not 2%, 18%); whole steps print no decimals."""
+    import matplotlib.pyplot as plt
+
+    from cpstats.apps.par_charts import _StepPercent, chart
+
+    fmt = _StepPercent(1.0)
+    _, axis = plt.subplots()
+    axis.yaxis.set_major_formatter(fmt)
+    assert fmt.format_ticks([0, 0.025, 0.05]) == ["0.0%", "2.5%", "5.0%"]
+    assert fmt.format_ticks([0, 0.05, 0.1]) == ["0%", "5%", "10%"]
+    fig = chart(sheet, "outcomes")
+    ax = fig.axes[0]
+    for top in (None, 0.175):  # the run's own range, then one whose ticks step by 2.5%
+        if top:
+            ax.set_ylim(0, top)
+        fig.canvas.draw()
+        lo, hi = ax.get_ylim()
+        ticks = [(t.get_position()[1], t.get_text()) for t in ax.get_yticklabels()
+                 if lo <= t.get_position()[1] <= hi]
+        assert len(ticks) >= 3
+        for value, text in ticks:
+            assert float(text.replace("−", "-").rstrip("%")) == pytest.approx(value * 100, abs=1e-9), text
+    assert "12.5%" in [text for _, text in ticks]
+    plt.close("all")
+
+
+def test_session_legend_covers_no_band(sheet):
+    """The session chart's legend sits outside the axes, where it covers no band."""
+    import matplotlib.pyplot as plt
+
+    from cpstats.apps.par_charts import chart
+
+    fig = chart(sheet, "sessions")
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    legend = ax.get_legend().get_window_extent()
+    assert not legend.overlaps(ax.get_window_extent())
+    assert fig.bbox.contains(legend.x0, legend.y0) and fig.bbox.contains(legend.x1, legend.y1)
+    plt.close(fig)
+
+
+def test_session_band_columns_share_their_decimals():
+    """A session's expected result and its bands are written with the same decimals: never
+    "-104" beside "80.0" (a raked table's expected column reaches 10,000, its bands do not)."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"who": ["a player seat"] * 2, "hands": [100, 100_000],
+                          "expected": [-11.77, -11_768.0], "low_90%": [-104.2, -14_671.3],
+                          "high_90%": [80.4, -8_865.1], "low_95%": [-121.3, -15_227.4],
+                          "high_95%": [97.8, -8_309.0]})
+    _, rows, _ = display_frame(frame)
+    assert rows[0][2:] == ["-12", "-104", "80", "-121", "98"]
+    assert rows[1][2:] == ["-11,768", "-14,671", "-8,865", "-15,227", "-8,309"]
+
+
+def test_each_intro_sentence_is_printed_before_its_own_table(sheet, tmp_path):
+    """Page 4 (a variant paying neither royalties nor naturals): each table follows its own
+    sentence, the royalty table before the naturals' sentence, in the PDF and the HTML."""
+    text = " ".join(_pdf_text(sheet, tmp_path).split())
+    page = sheet.to_html(tmp_path / "par.html").read_text()
+    for body in (text, page):
+        order = [body.index(w) for w in ("This variant pays no royalties", "Royalty hands made (none paid here)",
+                                         "Straight flush in the back", "This variant pays no naturals",
+                                         "Natural hands held (none paid here)")]
+        assert order == sorted(order), order

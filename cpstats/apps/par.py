@@ -34,16 +34,21 @@ __all__ = ["ParSheet", "ParSection", "ParTable", "par_sheet", "add_par_command",
 DEFAULT_DEALS = 200_000
 #: Deals of each run of the banker-edge-by-seats table (banked variants).
 SEAT_DEALS = 50_000
+#: Net results rarer than this at either end of the net-result table share one row.
+TAIL = 1e-4
 
 
 @dataclass
 class ParTable:
-    """One table of the sheet: a key (``sheet.tables[key]``), its caption and the numbers."""
+    """One table of the sheet: a key (``sheet.tables[key]``), its caption and the numbers; an
+    ``intro`` sentence printed just before it (after the section's paragraphs and any tables
+    before it) and a ``note`` after it."""
 
     key: str
     caption: str
     frame: pd.DataFrame
     note: str = ""
+    intro: str = ""
 
 
 @dataclass
@@ -229,16 +234,17 @@ def _outcome_section(r: SimulationResult) -> ParSection:
         text.append("This run holds no per-pair outcome counts (it was saved before they were "
                     "recorded): the scoop rate per pair is in the headline figures.")
     who = "a player seat (seat 1)" if seat else "seat 0"
-    tables.append(ParTable("seat_outcomes", f"Net result per deal for {who}",
-                           figures.seat_outcomes(r, seat),
-                           "Rare results at either end are lumped into one row."))
+    net = figures.seat_outcomes(r, seat, TAIL)
+    lumped = net["outcome"].str.endswith((" or less", " or more")).any()
+    tables.append(ParTable("seat_outcomes", f"Net result per deal for {who}", net,
+                           f"Results rarer than 1 in {1 / TAIL:,.0f} at either end are lumped into "
+                           "one row each." if lumped else ""))
     return ParSection("3. Outcomes", text, tables, ["outcomes"])
 
 
 def _cost_section(r: SimulationResult) -> ParSection:
     royalties = figures.royalty_table(r)
     naturals = figures.natural_table(r)
-    text = []
     tables = []
     note = ("Paid per hand: what a seat collects on average (frequency × bonus × opponents). Share of "
             "variance: the variance those payments alone add, over the seat's variance (an "
@@ -247,19 +253,20 @@ def _cost_section(r: SimulationResult) -> ParSection:
         tables.append(ParTable("royalties", "Royalties: frequency per played hand, bonus, cost", royalties,
                                note))
     else:
-        text.append("This variant pays no royalties; how often the royalty hands are made:")
         tables.append(ParTable("royalties", "Royalty hands made (none paid here)",
-                               royalties[["royalty", "made", "frequency", "ci_low", "ci_high"]]))
+                               royalties[["royalty", "made", "frequency", "ci_low", "ci_high"]],
+                               intro="This variant pays no royalties; how often the royalty hands "
+                                     "are made:"))
     if naturals["in_play"].any():
         shown = naturals[naturals["in_play"]].drop(columns=["in_play", "held_ci_low", "held_ci_high"])
         tables.append(ParTable("naturals", "Naturals in play: declared frequency per hand, payout, cost",
                                shown, note))
     else:
-        text.append("This variant pays no naturals; how often the hands are held:")
         tables.append(ParTable("naturals", "Natural hands held (none paid here)",
                                naturals[["natural", "held_frequency", "held_ci_low", "held_ci_high",
-                                         "exact_probability"]]))
-    return ParSection("4. Royalties and naturals", text, tables, ["frequencies"])
+                                         "exact_probability"]],
+                               intro="This variant pays no naturals; how often the hands are held:"))
+    return ParSection("4. Royalties and naturals", [], tables, ["frequencies"])
 
 
 def _headline_section(r: SimulationResult) -> ParSection:

@@ -33,13 +33,30 @@ def _outcomes(sheet: Any):
     with style():
         fig, ax = plt.subplots(figsize=(7.5, 3.4))
         ax.bar(dist["net"][keep], p[keep], width=0.8, color=_BLUE)
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        ax.yaxis.set_major_formatter(_StepPercent(1.0))
         ax.set_xlabel("net result of one deal, units")
         ax.set_ylabel("probability")
         who = "a player seat" if seat else "a seat"
         ax.set_title(f"Net result per deal, {who} ({r.deals:,} deals)")
         fig.tight_layout()
     return fig
+
+
+class _StepPercent(PercentFormatter):
+    """Percent tick labels with the decimals the ticks need: 2.5% steps print "2.5%", "17.5%"
+    (a fixed ``decimals=0`` would round them to "2%", "18%"); whole steps print no decimals."""
+
+    def format_ticks(self, values):
+        self.decimals = _step_decimals(np.asarray(values, dtype=float) / self.xmax * 100)
+        return super().format_ticks(values)
+
+
+def _step_decimals(percents: np.ndarray, most: int = 6) -> int:
+    """The fewest decimals (up to ``most``) that write every one of ``percents`` exactly."""
+    for decimals in range(most + 1):
+        if np.allclose(percents, np.round(percents, decimals), rtol=0, atol=1e-9):
+            return decimals
+    return most
 
 
 def _interval_rows(ax, labels, values, low, high, color, marker, label):
@@ -110,7 +127,8 @@ def _sessions(sheet: Any):
         ax.set_xlabel("hands in the session (log scale)")
         ax.set_ylabel("result of the session, units")
         ax.set_title("Session bands: N × mean ± z × SD × √N")
-        ax.legend(loc="upper left", fontsize=8)
+        # below the axes, one row a side: inside, the legend would cover the bands somewhere
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, fontsize=8, frameon=False)
         fig.tight_layout()
     return fig
 

@@ -138,15 +138,18 @@ def _house_rows(result: SimulationResult, confidence: float) -> list[dict]:
     return rows
 
 
-def seat_outcomes(result: SimulationResult, seat: int = 0, tail: float = 1e-4) -> pd.DataFrame:
-    """Each net result of a seat: probability, pay, contribution to the mean (p x pay) and to the
-    variance (p x (pay - mean)^2). Results rarer than ``tail`` at either end are lumped into one
-    row each ("-20 or less"), its pay the average of the lumped results."""
+def seat_outcomes(result: SimulationResult, seat: int = 0, tail: float = 1e-4,
+                  confidence: float = 0.95) -> pd.DataFrame:
+    """Each net result of a seat: probability with its Wilson interval (deals are independent
+    draws; n = deals), pay, contribution to the mean (p x pay) and to the variance
+    (p x (pay - mean)^2). Results rarer than ``tail`` at either end are lumped into one row each
+    ("-20 or less"), its pay the average of the lumped results; ``tail=0`` lumps none."""
     dist = result.distribution()
-    p = dist[f"p_{seat}"].to_numpy()
+    counts = dist[f"seat_{seat}"].to_numpy(dtype=float)
     pay = dist["net"].to_numpy(dtype=float)
-    keep = p > 0
-    p, pay = p[keep], pay[keep]
+    keep = counts > 0
+    counts, pay = counts[keep], pay[keep]
+    p = counts / result.deals
     mean = float((p * pay).sum())
     low_cut = np.searchsorted(np.cumsum(p), tail, side="right")
     high_cut = len(p) - np.searchsorted(np.cumsum(p[::-1]), tail, side="right")
@@ -161,9 +164,11 @@ def seat_outcomes(result: SimulationResult, seat: int = 0, tail: float = 1e-4) -
         pp, pv = p[part], pay[part]
         edge = pv[-1] if words == "or less" else pv[0]
         prob = float(pp.sum())
-        average = float((pp * pv).sum() / prob)
+        low, high = wilson_interval(counts[part].sum(), result.deals, confidence)
+        average = float(pv[0]) if len(pv) == 1 else float((pp * pv).sum() / prob)  # a lone result's pay exactly
         rows.append({"outcome": f"{_units(edge)} {words}".strip(), "pay": average,
-                     "probability": prob, "contribution_to_mean": prob * average,
+                     "probability": prob, "ci_low": float(low), "ci_high": float(high),
+                     "contribution_to_mean": prob * average,
                      "contribution_to_variance": float((pp * (pv - mean) ** 2).sum())})
     return pd.DataFrame(rows)
 

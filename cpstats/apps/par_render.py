@@ -46,6 +46,9 @@ _HEADERS = {"ci_low": "95% low", "ci_high": "95% high", "mean_pay": "average pay
             "player_seats": "players", "share_of_gross_wins": "share of gross wins",
             "held_ci_low": "95% low", "held_ci_high": "95% high"}
 _HIDDEN = {"outcome", "pairs_pooled"}
+#: Columns of one quantity, written with the same decimals (a session's expected result and its
+#: bands: "-104" beside "80.0" reads as two kinds of number).
+_SHARED = (("expected", "low_90%", "high_90%", "low_95%", "high_95%"),)
 
 
 def _kinds(frame: pd.DataFrame) -> dict[str, str]:
@@ -69,12 +72,21 @@ def _kinds(frame: pd.DataFrame) -> dict[str, str]:
         if kind in ("prob", "share", "units", "row"):
             last = kind
         if kind == "units":
-            values = frame[col].to_numpy(dtype=float)
-            values = values[np.isfinite(values)]
-            whole = values.size and np.all(values == np.round(values))
-            kind = "int" if whole else f"units{_digits(np.abs(values).max()) if values.size else 3}"
+            kind = _units_kind(frame[col].to_numpy(dtype=float))
         kinds[col] = kind
+    for group in _SHARED:
+        cols = [c for c in group if kinds.get(c, "text").startswith(("units", "int"))]
+        if len(cols) > 1:
+            kinds.update(dict.fromkeys(cols, _units_kind(frame[cols].to_numpy(dtype=float))))
     return kinds
+
+
+def _units_kind(values: np.ndarray) -> str:
+    """``int`` when every finite value is whole, else ``units<decimals>`` for their largest size."""
+    values = values[np.isfinite(values)]
+    if values.size and np.all(values == np.round(values)):
+        return "int"
+    return f"units{_digits(np.abs(values).max()) if values.size else 3}"
 
 
 def _digits(size: float) -> int:
@@ -153,13 +165,14 @@ _CSS = ("body{font-family:system-ui,sans-serif;max-width:62rem;margin:2rem auto;
         "img{max-width:100%}")
 
 
-def _html_table(caption: str, frame: pd.DataFrame, note: str) -> str:
+def _html_table(caption: str, frame: pd.DataFrame, note: str, intro: str = "") -> str:
     headers, rows, right = display_frame(frame)
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td class='{'n' if r else 't'}'>{html.escape(c)}</td>"
                                     for c, r in zip(row, right)) + "</tr>" for row in rows)
     extra = f"<p class='note'>{html.escape(note)}</p>" if note else ""
-    return f"<table><caption>{html.escape(caption)}</caption><tr>{head}</tr>{body}</table>{extra}"
+    lead = f"<p>{html.escape(intro)}</p>" if intro else ""
+    return f"{lead}<table><caption>{html.escape(caption)}</caption><tr>{head}</tr>{body}</table>{extra}"
 
 
 def _png(fig, dpi: int = 150) -> bytes:
@@ -194,7 +207,7 @@ def write_html(sheet: Any, path: Path) -> Path:
     for section in sheet.sections:
         parts.append(f"<h2>{html.escape(section.title)}</h2>")
         parts += [f"<p>{html.escape(p)}</p>" for p in section.paragraphs]
-        parts += [_html_table(t.caption, t.frame, t.note) for t in section.tables]
+        parts += [_html_table(t.caption, t.frame, t.note, t.intro) for t in section.tables]
         for name in section.charts:
             data = base64.b64encode(_png(chart(sheet, name))).decode()
             parts.append(f"<p><img alt='{html.escape(name)} chart' src='data:image/png;base64,{data}'></p>")
@@ -343,14 +356,17 @@ def _layout(headers, rows, right, width: float) -> tuple[float, list[float], lis
     return size, widths, cells
 
 
-def _table(doc: _Pdf, caption: str, frame: pd.DataFrame, note: str) -> None:
+def _table(doc: _Pdf, caption: str, frame: pd.DataFrame, note: str, intro: str = "") -> None:
     headers, rows, right = display_frame(frame)
     size, widths, cells = _layout(headers, rows, right, doc.width)
     line = size / 72 * 1.3
     header, body = cells[0], cells[1:]
     head_h = line * max(len(c) for c in header) + 0.06
-    if not doc.room(0.3 + head_h + line * 3):
+    lead = len(_wrap(intro, _BODY, doc.width)) * _BODY / 72 * 1.4 + _BODY / 72 * 0.5 if intro else 0.0
+    if not doc.room(lead + 0.3 + head_h + line * 3):  # the intro stays with its table
         doc.new_page()
+    if intro:
+        doc.paragraph(intro)
 
     def draw_header(title: str) -> None:
         doc.text(_MARGIN, title, 8.5, weight="bold", color="#2d3748")
@@ -402,7 +418,7 @@ def write_pdf(sheet: Any, path: Path) -> Path:
             for text in section.paragraphs:
                 doc.paragraph(text)
             for table in section.tables:
-                _table(doc, table.caption, table.frame, table.note)
+                _table(doc, table.caption, table.frame, table.note, table.intro)
             for name in section.charts:
                 doc.image(chart(sheet, name))
         doc.close_page()

@@ -23,10 +23,10 @@ import pandas as pd
 
 from cpstats.apps import plots
 from cpstats.apps.labels import SETTER_NAMES, baseline_label
+from cpstats.apps.par_figures import seat_outcomes
 from cpstats.rules.describe import describe_rules, format_number, rake_label, short_label
 from cpstats.simulation import SimulationResult
 from cpstats.simulation.paired import paired_metrics
-from cpstats.simulation.stats import wilson_interval
 
 __all__ = ["write_report", "outcome_table", "scoring_table"]
 
@@ -39,16 +39,13 @@ def scoring_table(result: SimulationResult) -> pd.DataFrame:
 
 def outcome_table(result: SimulationResult, seat: int = 0) -> pd.DataFrame:
     """Each net outcome of a seat: probability with its 95% Wilson interval (deals are independent
-    draws), payout, p*pay and p*(pay-mu)^2."""
-    dist = result.distribution()
-    p = dist[f"p_{seat}"].to_numpy()
-    pay = dist["net"].to_numpy()
-    mu = float((p * pay).sum())
-    low, high = wilson_interval(np.rint(p * result.deals), result.deals)
-    frame = pd.DataFrame({"net": pay, "probability": p, "probability_ci_low": low,
-                          "probability_ci_high": high, "contribution_to_mean": p * pay,
-                          "contribution_to_variance": p * (pay - mu) ** 2})
-    return frame[frame["probability"] > 0].reset_index(drop=True)
+    draws), payout, p*pay and p*(pay-mu)^2: the PAR sheet's net-result table
+    (:func:`cpstats.apps.par_figures.seat_outcomes`) with no result lumped."""
+    frame = seat_outcomes(result, seat, tail=0.0)
+    return pd.DataFrame({"net": frame["pay"], "probability": frame["probability"],
+                         "probability_ci_low": frame["ci_low"], "probability_ci_high": frame["ci_high"],
+                         "contribution_to_mean": frame["contribution_to_mean"],
+                         "contribution_to_variance": frame["contribution_to_variance"]})
 
 
 def _readable(df: pd.DataFrame) -> pd.DataFrame:

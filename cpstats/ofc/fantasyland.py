@@ -15,6 +15,15 @@ fixed point ``V = E[max over settings of (royalty + stays * V)]`` on common rand
 itself induces. An ordinary hand's expected result is taken as 0 (heads-up play is symmetric), and
 the rows a Fantasyland board wins over an ordinary one are not counted: ``V`` is the royalty
 stream alone, a slight underestimate.
+
+``V`` is the value of *being in* Fantasyland, counting stays: the royalty of this hand and of every
+Fantasyland hand its stays bring, ``r + p r + p^2 r + ... = r / (1 - p)``. It is not the figure a
+simulation reports as ``fl_value`` (:meth:`cpstats.ofc.OfcResult.figures`), the simulated gain
+of one Fantasyland hand over a normal hand at the table: that counts one hand only (a stay's next
+hand is a hand of its own there) and the hand's whole net against the other seat's board (rows,
+scoops, both sides' royalties). So the two differ by design: ``V`` holds the ``1 / (1 - p)`` of
+the stays and no rows; the gain holds the rows and no stays (the README gives both for heads-up
+Pineapple).
 """
 
 from __future__ import annotations
@@ -219,7 +228,9 @@ def estimate_stay_value(variant: OfcVariant | str, *, deals: int = _STAY_DEALS, 
     from that policy's mean royalty ``r`` and stay rate ``p``, until the stays repeat).
 
     An ordinary hand's expected result is taken as 0 (symmetry) and the rows won are not
-    counted. 0 when the variant has no stay. With the default deals and seed this is the default
+    counted: the value of *being in* Fantasyland, its stays counted, not a simulation's
+    ``fl_value`` (one hand's gain at the table; see the module docstring). 0 when the variant
+    has no stay. With the default deals and seed this is the default
     stay value of :func:`solve_fantasyland`, cached per royalty table and Fantasyland rules
     (players, scoring and rake do not change it).
     """
@@ -273,7 +284,10 @@ def fantasyland_table(variant: OfcVariant | str = "ofc-pineapple", *, hands_per_
     Deals ``hands_per_size`` random hands of each size (default: the sizes the variant deals,
     entry and stay) and solves them exactly (:func:`solve_fantasyland`). The stay rate has a
     Wilson interval; the mean royalty and mean objective value (royalty plus the stay value on a
-    stay) a Student's t interval on ``batches`` batch means.
+    stay) a Student's t interval on ``batches`` batch means. ``value`` is the value of being
+    dealt such a hand in Fantasyland, the stays counted through the stay value (at the stay's
+    own size it estimates the stay value itself, the fixed point); it is not a simulation's
+    ``fl_value``, the gain of one Fantasyland hand over a normal hand at the table.
 
     Returns
     -------

@@ -174,11 +174,17 @@ class OfcResult:
                 hands_per_hour: float | None = None) -> pd.DataFrame:
         """Every figure with ``estimate, ci_low, ci_high, method``, one row per figure.
 
-        Rates per board (all seats pooled): ``foul_rate``, ``royalty_rate_<row>`` (boards paid a
-        royalty in the row), ``scoop_rate`` (per player and opponent), ``fl_entry_rate`` (normal
-        hands that enter), ``fl_stay_rate`` (Fantasyland hands that stay), ``fl_share`` (hands
-        played in Fantasyland). Means per board: ``royalty_<row>``, ``royalty``; ``fl_value``:
-        the mean result of a Fantasyland hand less that of a normal hand. Per seat:
+        Rates over every board, Fantasyland boards too (all seats pooled): ``foul_rate``,
+        ``royalty_rate_<row>`` (boards paid a royalty in the row), ``scoop_rate`` (per player and
+        opponent), ``fl_share`` (hands played in Fantasyland). Two rates have another
+        denominator, since only those boards can have the event: ``fl_entry_rate`` is per
+        *normal* board (the normal hands that enter; a Fantasyland hand cannot enter, it stays or
+        leaves), ``fl_stay_rate`` per Fantasyland board. Means per board: ``royalty_<row>``,
+        ``royalty``; ``fl_value``: the simulated gain of a Fantasyland hand, the mean result of a
+        Fantasyland hand less that of a normal hand, one hand each (a stay's next hand counts as
+        a hand of its own). It is not the solver's stay value
+        (:func:`~cpstats.ofc.fantasyland.estimate_stay_value`, the value of *being in*
+        Fantasyland counting the hands its stays bring, royalties only). Per seat:
         ``mean_seat<p>``, ``sd_seat<p>`` (batch means on per-batch variances) and
         ``hands_seat<p>``, the hands after which the interval of the seat's mean is within
         ``precision`` units, ``(z sd / precision)^2``. House: ``rake_per_hand`` and
