@@ -76,14 +76,11 @@ def _naturals(args: argparse.Namespace) -> str:
 def _presets(args: argparse.Namespace) -> str:
     """The 13-card presets, then the open-face ones (played by ``cpstats simulate`` only), with a
     ``game`` column telling them apart."""
-    from cpstats.ofc import OFC_PRESETS
     from cpstats.rules import presets
 
-    df = presets().assign(game="13-card")
-    open_face = pd.DataFrame([{"name": name, "seed": "", "variant": name, "game": "open-face",
-                               "description": f"{text} (play: cpstats simulate --preset {name})"}
-                              for name, text in OFC_PRESETS.items()])
-    df = pd.concat([df, open_face[df.columns]], ignore_index=True)
+    df = presets()
+    open_face = df["game"] == "open-face"
+    df.loc[open_face, "description"] += " (play: cpstats simulate --preset " + df.loc[open_face, "name"] + ")"
     if args.format == "table":
         df = df[["name", "game", "seed", "description"]]
     return _emit(df, args.format)
@@ -117,7 +114,7 @@ def _executor(args: argparse.Namespace):
 def _simulate(args: argparse.Namespace) -> str:
     from cpstats import simulation
     from cpstats.ofc import is_ofc_variant
-    from cpstats.rules.variant import resolve_variant
+    from cpstats.rules import resolve_variant
 
     if is_ofc_variant(args.preset):
         return _simulate_ofc(args)
@@ -248,7 +245,7 @@ def report_plan(preset: str | Variant, systems: str) -> ReportPlan:
     rake); a model equal to the game's own rake is left out.
     """
     from cpstats.ofc import is_ofc_variant
-    from cpstats.rules.variant import resolve_variant
+    from cpstats.rules import resolve_variant
 
     v = resolve_variant(preset)
     chosen, skipped = [], []

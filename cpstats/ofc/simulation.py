@@ -38,7 +38,7 @@ from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.placement import PLACEMENT_STRATEGIES, STRATEGY_NOTES
 from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, paired_figures, summarise_hands, summary_keys
-from cpstats.ofc.rules import OfcVariant, parse_ofc_variant, resolve_ofc_variant
+from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import settle_hands
 from cpstats.simulation.files import prepare_out, run_digest
 from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
@@ -145,7 +145,7 @@ def simulate_ofc(variant: OfcVariant | str, hands: int, *, strategy: str | Seque
     Parameters
     ----------
     variant
-        An :class:`~cpstats.ofc.rules.OfcVariant`, OFC preset name or variant string.
+        An :class:`~cpstats.rules.open_face.OfcVariant`, OFC preset name or variant string.
     hands
         Hands to count (burn-in hands apart).
     strategy

@@ -26,7 +26,8 @@ from cpstats.rules.house import Rake, RakeModel
 from cpstats.rules.ids import (NATURAL_NAMES, ROYALTY_ROW_NAMES, ROYALTY_ROWS, RULES, SCOOP,
                                SECTIONS, RoyaltyPayment, natural_id)
 from cpstats.rules.schedules import NATURAL_TABLES, ROYALTY_TABLES
-from cpstats.rules.variant import Variant, get_preset, preset_names, resolve_variant
+from cpstats.rules.games import resolve_variant
+from cpstats.rules.variant import Variant, get_preset, preset_names
 
 __all__ = ["describe", "describe_rules", "short_label", "glossary", "format_number", "rake_text",
            "rake_label"]

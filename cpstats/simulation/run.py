@@ -70,9 +70,9 @@ class _Spec:
 
 def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
     """Deal, set, settle and summarise one block (with ``keep_hands``, its settings and rows)."""
-    from cpstats.rules.variant import load_variant
+    from cpstats.rules.variant import parse_variant
 
-    v = load_variant(spec.variant)
+    v = parse_variant(spec.variant)
     root = np.random.SeedSequence(spec.entropy, spawn_key=spec.spawn_key)
     decks = shuffled_decks(root, block, size)
     h = v.players * v.hands_per_player

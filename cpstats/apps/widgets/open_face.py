@@ -30,7 +30,7 @@ from cpstats.apps.widgets._common import (ExportBar, _App, _message, _running, _
                                           _table_html, page_style)
 from cpstats.apps.widgets.cache import SEED, _InlineExecutor
 from cpstats.errors import OptionError
-from cpstats.ofc.rules import KEYS, OFC_PRESETS, OfcVariant, get_ofc_preset
+from cpstats.rules.open_face import KEYS, OFC_PRESETS, OfcVariant, get_ofc_preset
 from cpstats.ofc.shipped import find_ofc_reference
 from cpstats.ofc.simulation import simulate_ofc
 from cpstats.rules.house import Rake, RakeModel
