@@ -164,10 +164,15 @@ def _compare(args: argparse.Namespace) -> str:
 
     if not args.preset or len(args.preset) < 2:
         raise CpstatsError("compare needs at least two --preset")
+    from cpstats.rules import game_of
+
+    open_face = game_of(args.preset[0]).name == "open-face"
+    strategy = "rollout" if open_face and args.strategy == "ev" else args.strategy
     executor, close = _executor(args)
     try:
-        _notice_compiling(*simulation_kernels(args.strategy))
-        df = compare(args.preset, args.deals, strategy=args.strategy, rng=args.seed, executor=executor,
+        if not open_face:
+            _notice_compiling(*simulation_kernels(args.strategy))
+        df = compare(args.preset, args.deals, strategy=strategy, rng=args.seed, executor=executor,
                      tables=args.tables, tidy=True)
     finally:
         close()
@@ -175,7 +180,8 @@ def _compare(args: argparse.Namespace) -> str:
     if args.format != "table":  # a file handed on says who set the hands, row by row
         return _emit(df[["label", "setter", *shown[1:]]], args.format)
     table = _emit(df[shown], args.format)
-    head = (f"{', '.join(args.preset)} on {args.deals:,} common deals, {_strategy_words(args.strategy)}; "
+    unit = "hands (decks)" if open_face else "deals"
+    head = (f"{', '.join(args.preset)} on {args.deals:,} common {unit}, {_strategy_words(strategy)}; "
             "diff paired against the first preset, 95% CI")
     return f"{head}\n{table}"
 
@@ -513,7 +519,7 @@ def _refuse_open_face(args: argparse.Namespace) -> None:
     from cpstats.ofc import is_ofc_variant
 
     for dest, option in _PRESET_ARGUMENTS.items():
-        if args.command == "simulate" and dest == "preset":
+        if args.command in ("simulate", "compare") and dest == "preset":
             continue
         given = getattr(args, dest, None)
         for text in given if isinstance(given, list) else [given]:

@@ -41,6 +41,7 @@ from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, paired_figures, summar
 from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import settle_hands
 from cpstats.simulation.files import prepare_out, run_digest
+from cpstats.simulation.games import GameRuns, register_game_runs
 from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
 from cpstats.simulation.stats import check_confidence
 from cpstats.simulation.summary import batch_count, batch_of
@@ -265,3 +266,43 @@ def simulate_ofc_text(args: Any, executor: Executor | None = None) -> str:
     if args.format == "csv":
         return head + "\n\n" + figures.to_csv(index=False)
     return head + "\n\n" + figures.to_string(index=False, float_format=lambda x: f"{x:.4g}")
+
+
+# -- the shared verbs (cpstats.simulate, cpstats.compare) -------------------------------------
+
+def _workbench_options(strategy: Any, tables: Any, block_deals: int | None) -> tuple[str, int]:
+    """The open-face strategy and block size for the shared verbs' keywords: ``ev`` (the
+    13-card strong setter's name) means ``rollout``; ``tables`` do not apply."""
+    if tables is not None:
+        raise OptionError("tables= does not apply to open-face variants: their strategies need no "
+                          "trained tables")
+    name = "rollout" if strategy == "ev" else strategy
+    if not isinstance(name, str) or name not in PLACEMENT_STRATEGIES:
+        raise OptionError(f"strategy={strategy!r} is invalid for an open-face variant: allowed are ev "
+                          f"(the same as rollout), {', '.join(PLACEMENT_STRATEGIES)}")
+    return name, BLOCK_HANDS if block_deals is None else block_deals
+
+
+def _simulate_runs(v: OfcVariant, deals: int, *, players=None, strategy: Any = "ev", rng=None,
+                   executor=None, keep_hands: bool = False, out=None, resume: bool = False,
+                   progress: bool = False, block_deals: int | None = None, tables: Any = None) -> OfcResult:
+    name, block = _workbench_options(strategy, tables, block_deals)
+    if players is not None and players != v.players:
+        v = v.replace(players=check_whole("players", players, 2))
+    return simulate_ofc(v, deals, strategy=name, rng=rng, executor=executor, out=out, resume=resume,
+                        rows=bool(keep_hands), block_hands=block, progress=progress)
+
+
+def _compare_runs(vs: Sequence[OfcVariant], deals: int, *, strategy: Any = "ev", rng=None, executor=None,
+                  block_deals: int | None = None, confidence: float = 0.95, tables: Any = None,
+                  labels: Sequence[str] | None = None, hands_per_hour: float | None = None,
+                  tidy: bool = False) -> pd.DataFrame:
+    """``compare_ofc``'s table of figures on common decks; open face has one table, tidy, whatever
+    ``tidy`` says (its figures are ratios that a wide table would only repeat)."""
+    name, block = _workbench_options(strategy, tables, block_deals)
+    table = compare_ofc(vs, deals, strategy=name, rng=rng, executor=executor, labels=labels,
+                        confidence=confidence, block_hands=block, hands_per_hour=hands_per_hour)
+    return table.rename(columns={"strategy": "setter"})
+
+
+register_game_runs("open-face", GameRuns(_simulate_runs, _compare_runs))

@@ -24,7 +24,8 @@ import pandas as pd
 
 from cpstats.cards.blocks import BLOCK_DEALS, DEALER, BlockPlan, check_executor, root_seed, shuffled_decks
 from cpstats.errors import OptionError, check_whole
-from cpstats.rules import Variant, resolve_variant
+from cpstats.rules import AnyVariant, Variant, load_variant, resolve_variant
+from cpstats.simulation.games import game_runs
 from cpstats.simulation.files import prepare_out, run_digest
 from cpstats.simulation.outcomes import outcome_keys, outcome_summary
 from cpstats.simulation.result import SimulationResult
@@ -119,16 +120,21 @@ def _metadata(v: Variant, strategy, root, deals, block_deals, tables=None) -> di
     return meta
 
 
-def simulate(variant: Variant | str, deals: int, players: int | None = None, strategy: Any = "ev",
+def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, strategy: Any = "ev",
              rng=None, executor: Executor | None = None, keep_hands: bool = False,
              out: str | os.PathLike | None = None, *, resume: bool = False, progress: bool = False,
-             block_deals: int = BLOCK_DEALS, tables: Any = None) -> SimulationResult:
+             block_deals: int | None = None, tables: Any = None) -> SimulationResult:
     """Deal, set and settle ``deals`` deals under ``variant`` and summarise them.
+
+    Either game: an open-face variant (``ofc-*``) is played by :mod:`cpstats.ofc`'s runs with
+    the same keywords (``strategy="ev"`` is its strong strategy, ``rollout``; ``keep_hands``
+    writes its rows to ``out``; ``block_deals=None`` is each game's own block size) and gives an
+    :class:`~cpstats.ofc.OfcResult`.
 
     Parameters
     ----------
     variant
-        A Variant, preset name or variant string.
+        A variant of either game, a preset name, a variant string or a variant file.
     deals
         Number of deals, 1 to :data:`~cpstats.cards.blocks.MAX_DEALS`.
     players
@@ -160,8 +166,16 @@ def simulate(variant: Variant | str, deals: int, players: int | None = None, str
     >>> result = simulate("2-4", 2_000, strategy="greedy", rng=1)
     >>> abs(float(result.moments()["mean"].sum())) < 1e-9  # zero-sum between seats
     True
+    >>> type(simulate("ofc-pineapple", 20, strategy="random", rng=1)).__name__
+    'OfcResult'
     """
-    v = resolve_variant(variant)
+    v = load_variant(variant)
+    if v.game != "13-card":
+        return game_runs(v.game).simulate(v, deals, players=players, strategy=strategy, rng=rng,
+                                          executor=executor, keep_hands=keep_hands, out=out,
+                                          resume=resume, progress=progress, block_deals=block_deals,
+                                          tables=tables)
+    block_deals = BLOCK_DEALS if block_deals is None else block_deals
     if players is not None:
         check_whole("players", players, 2)
     if players is not None and players != v.players:
@@ -192,8 +206,8 @@ def _expected_keys(v: Variant) -> frozenset[str]:
     return frozenset(keys)
 
 
-def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "ev", rng=None,
-            executor: Executor | None = None, block_deals: int = BLOCK_DEALS,
+def compare(variants: Sequence[AnyVariant | str], deals: int, *, strategy: Any = "ev", rng=None,
+            executor: Executor | None = None, block_deals: int | None = None,
             confidence: float = 0.95, tables: Any = None, labels: Sequence[str] | None = None,
             hands_per_hour: float | None = None, tidy: bool = False) -> pd.DataFrame:
     """Side-by-side figures of several variants on common deals, with paired differences.
@@ -227,9 +241,19 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
     level = check_confidence(confidence)
     if not isinstance(tidy, (bool, np.bool_)):
         raise OptionError(f"tidy={tidy!r} is invalid: True (one row per figure) or False (one per variant)")
-    vs = [resolve_variant(v) for v in variants]
+    if isinstance(variants, (str, os.PathLike)) or getattr(variants, "game", None) is not None:
+        raise OptionError(f"variants={str(variants)!r} is invalid: a list of two or more variants")
+    vs = [load_variant(v) for v in variants]
     if len(vs) < 2:
         raise OptionError(f"compare needs at least two variants, got {len(vs)}")
+    games = sorted({v.game for v in vs})
+    if len(games) > 1:
+        raise OptionError(f"compare plays one game on common deals: these variants are of {' and '.join(games)}")
+    if games != ["13-card"]:
+        return game_runs(games[0]).compare(vs, deals, strategy=strategy, rng=rng, executor=executor,
+                                           block_deals=block_deals, confidence=level, tables=tables,
+                                           labels=labels, hands_per_hour=hands_per_hour, tidy=tidy)
+    block_deals = BLOCK_DEALS if block_deals is None else block_deals
     root = root_seed(rng)
     results = [simulate(v, deals, strategy=strategy, rng=root, executor=executor,
                         block_deals=block_deals, tables=tables) for v in vs]
