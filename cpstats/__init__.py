@@ -10,9 +10,9 @@ from cpstats.errors import CardError, CpstatsError, OptionError
 from cpstats.hands.exact import exact_naturals
 from cpstats.simulation.frequencies import natural_frequencies
 from cpstats.hands.naturals import NATURALS, detect_naturals, natural_mask, natural_names
-from cpstats.rules.variant import get_preset, presets
+from cpstats.rules import get_preset, presets
 from cpstats.hands.ranking import category3, category5, rank3, rank5
-from cpstats.rules.variant import Variant, load_variant
+from cpstats.rules import Variant, load_variant
 from cpstats.hands.setting import format_setting, is_foul, legal_settings, parse_setting, splits
 from cpstats.settlement.engine import Declare, Settlement, settle, settle_many
 from cpstats.settlement.engine import Surrender as SurrenderHand

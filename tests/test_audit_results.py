@@ -9,7 +9,7 @@ from scipy import stats as st
 
 from cpstats import OptionError, load_variant
 from cpstats.simulation import BATCHES, compare, simulate
-from cpstats.simulation.run import _blocks_in_order
+from cpstats.simulation.runner import BlockJob, blocks_in_order
 from cpstats.simulation.summary import net_distribution
 from cpstats.simulation.stats import wilson_interval
 
@@ -160,11 +160,11 @@ def test_huge_deal_counts_are_planned_lazily_and_bounded():
     with pytest.raises(OptionError, match="from 1 to 100,000,000,000"):
         simulate("2-4", 10**12, **KW)
     from cpstats.cards.blocks import BlockPlan
-    from cpstats.simulation.run import _Spec
+    from cpstats.simulation.run import _Spec, _play_block
 
     plan = BlockPlan(10**11, 100)
     spec = _Spec("2-4", "greedy", 1, (), 100, False, None, 10**11, 30, "x")
-    first = next(_blocks_in_order(spec, plan, None, None, False))
+    first = next(blocks_in_order(BlockJob(_play_block, spec, None, "x"), plan, None, None))
     assert first[0] == 0 and int(first[1][0]["deals"]) == 100
 
 

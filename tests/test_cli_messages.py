@@ -128,7 +128,7 @@ def test_presets_lists_the_open_face_presets(capsys):
     saying they are played with ``cpstats simulate``; the existing columns are kept."""
     assert main(["presets", "--format", "csv"]) == 0
     table = pd.read_csv(io.StringIO(capsys.readouterr().out), dtype=str, keep_default_na=False)
-    assert list(table.columns[:4]) == ["name", "description", "seed", "variant"]
+    assert list(table.columns) == ["name", "game", "description", "seed", "variant"]
     assert table["name"].tolist() == [*preset_names(), *OFC_PRESETS]
     open_face = table[table["game"] == "open-face"]
     assert open_face["name"].tolist() == list(OFC_PRESETS)

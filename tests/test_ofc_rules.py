@@ -11,7 +11,7 @@ from cpstats.hands.ranking import category3, category5, rank3, rank5
 from cpstats.ofc import (OFC_PRESETS, FantasylandRules, OfcDeal, OfcVariant, StayRule,
                          board_ranks, board_values, get_ofc_preset, parse_ofc_variant, table_args)
 from cpstats.ofc import _board_kernel as bk
-from cpstats.ofc.rules import FIVE_ROW_CATEGORIES
+from cpstats.rules.open_face import FIVE_ROW_CATEGORIES
 
 
 def value(variant, board):
@@ -324,7 +324,10 @@ def test_every_ofc_rule_id_is_in_the_glossary():
     import cpstats.ofc
     from cpstats.rules.ids import RULES
 
-    text = " ".join(p.read_text() for p in Path(cpstats.ofc.__file__).parent.glob("*.py"))
+    import cpstats.rules.open_face
+
+    sources = [*Path(cpstats.ofc.__file__).parent.glob("*.py"), Path(cpstats.rules.open_face.__file__)]
+    text = " ".join(p.read_text() for p in sources)
     cited = set(re.findall(r"OFC-[A-Z0-9]+(?:-[A-Z0-9]+)*\b(?!-)", text)) - {"OFC-JOKER"}
     assert {"OFC-FOUL", "OFC-FL-ENTRY", "OFC-R-STANDARD"} <= cited
     missing = sorted(c for c in cited if c not in RULES)

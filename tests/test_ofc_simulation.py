@@ -13,7 +13,7 @@ from cpstats.ofc import _board_kernel as bk
 from cpstats.ofc import simulation as sim
 from cpstats.ofc.board import table_args
 from cpstats.ofc.play import OfcHands, play_hands
-from cpstats.ofc.rules import get_ofc_preset
+from cpstats.rules.open_face import get_ofc_preset
 from cpstats.ofc.settlement import settle_hands
 from cpstats.ofc.simulation import compare_ofc, simulate_ofc
 

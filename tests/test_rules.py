@@ -617,11 +617,16 @@ def test_required_presets_exist() -> None:
 
 
 def test_presets_dataframe() -> None:
+    from cpstats.rules.open_face import OFC_PRESETS, OfcVariant
+
     table = presets()
     assert isinstance(table, pd.DataFrame)
-    assert list(table.columns) == ["name", "description", "seed", "variant"]
-    assert list(table["name"]) == list(preset_names())
-    assert set(table["seed"]) <= {"000", "001", "002", "004"}
+    assert list(table.columns) == ["name", "game", "description", "seed", "variant"]
+    assert list(table["name"]) == [*preset_names(), *OFC_PRESETS]
+    assert list(table["game"]) == ["13-card"] * len(preset_names()) + ["open-face"] * len(OFC_PRESETS)
+    cards = table[table["game"] == "13-card"]
+    assert set(cards["seed"]) <= {"000", "001", "002", "004"}
+    assert all(isinstance(get_preset(n), OfcVariant) for n in table[table["game"] == "open-face"]["name"])
     assert all("\n" not in d and d for d in table["description"])
     for name, text in zip(table["name"], table["variant"]):
         assert load_variant(text) == get_preset(name)
@@ -1094,7 +1099,7 @@ def test_malformed_strings() -> None:
 
 #: The rules modules, lowest first: each may import only those before it.
 RULES_ORDER = ("check", "files", "ids", "schedules", "components", "house", "presets", "text", "variant",
-               "describe")
+               "open_face", "games", "describe")
 
 
 def _rules_imports(path) -> set[str]:

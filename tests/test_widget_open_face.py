@@ -10,7 +10,8 @@ from cpstats.errors import OptionError
 from cpstats.ofc import simulate_ofc
 from cpstats.ofc.shipped import OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS, load_ofc_reference
 from cpstats.apps.widgets.cache import SEED
-from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS, OpenFaceApp, ofc_variant, short_ofc_label
+from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS, OpenFaceApp, ofc_variant
+from cpstats.rules.describe import short_label
 from cpstats.rules.house import Rake
 
 shipped = pytest.mark.skipif(
@@ -70,7 +71,7 @@ def test_other_rules_are_played_live_with_the_apps_seed():
     assert app.table_html.value and app.output.outputs  # the shipped rollout run
     app.strategy.value = "random"
     app.players.value = 3
-    assert "click Run" in app.status.value and "ofc-pineapple: players 3" in app.status.value
+    assert "click Run" in app.status.value and "ofc-pineapple, 3 players" in app.status.value
     assert app.result is None and not app.table_html.value and not app.output.outputs
     assert app.progress.value == 0 and app.progress.bar_style == "info"
     with pytest.raises(OptionError, match="nothing to export"):
@@ -124,13 +125,13 @@ def test_export_writes_chart_and_table(tmp_path):
 def test_chart_titles_name_rules_in_words():
     """issue 17.5 (and 16.5): a chart title names the variant in words, never its raw string."""
     v = ofc_variant("ofc-pineapple", players=3, stay="A")
-    assert short_ofc_label(v) == "ofc-pineapple: players 3, fantasyland.stay A"
-    assert short_ofc_label(ofc_variant("ofc-classic")) == "ofc-classic"
+    assert short_label(v) == "ofc-pineapple, 3 players, stay rule A"
+    assert short_label(ofc_variant("ofc-classic")) == "ofc-classic"
     app = OpenFaceApp(hands=100, strategy="random")
     app.players.value = 3
     app.run()
     title = app.figure._suptitle.get_text()
-    assert "(" not in title.split(";")[0] and "=" not in title and "players 3" in title
+    assert "(" not in title.split(";")[0] and "=" not in title and "3 players" in title
 
 
 def test_rule_choices_are_in_words():

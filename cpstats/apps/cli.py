@@ -76,14 +76,11 @@ def _naturals(args: argparse.Namespace) -> str:
 def _presets(args: argparse.Namespace) -> str:
     """The 13-card presets, then the open-face ones (played by ``cpstats simulate`` only), with a
     ``game`` column telling them apart."""
-    from cpstats.ofc import OFC_PRESETS
     from cpstats.rules import presets
 
-    df = presets().assign(game="13-card")
-    open_face = pd.DataFrame([{"name": name, "seed": "", "variant": name, "game": "open-face",
-                               "description": f"{text} (play: cpstats simulate --preset {name})"}
-                              for name, text in OFC_PRESETS.items()])
-    df = pd.concat([df, open_face[df.columns]], ignore_index=True)
+    df = presets()
+    open_face = df["game"] == "open-face"
+    df.loc[open_face, "description"] += " (play: cpstats simulate --preset " + df.loc[open_face, "name"] + ")"
     if args.format == "table":
         df = df[["name", "game", "seed", "description"]]
     return _emit(df, args.format)
@@ -117,7 +114,7 @@ def _executor(args: argparse.Namespace):
 def _simulate(args: argparse.Namespace) -> str:
     from cpstats import simulation
     from cpstats.ofc import is_ofc_variant
-    from cpstats.rules.variant import resolve_variant
+    from cpstats.rules import resolve_variant
 
     if is_ofc_variant(args.preset):
         return _simulate_ofc(args)
@@ -167,10 +164,15 @@ def _compare(args: argparse.Namespace) -> str:
 
     if not args.preset or len(args.preset) < 2:
         raise CpstatsError("compare needs at least two --preset")
+    from cpstats.rules import game_of
+
+    open_face = game_of(args.preset[0]).name == "open-face"
+    strategy = "rollout" if open_face and args.strategy == "ev" else args.strategy
     executor, close = _executor(args)
     try:
-        _notice_compiling(*simulation_kernels(args.strategy))
-        df = compare(args.preset, args.deals, strategy=args.strategy, rng=args.seed, executor=executor,
+        if not open_face:
+            _notice_compiling(*simulation_kernels(args.strategy))
+        df = compare(args.preset, args.deals, strategy=strategy, rng=args.seed, executor=executor,
                      tables=args.tables, tidy=True)
     finally:
         close()
@@ -178,7 +180,8 @@ def _compare(args: argparse.Namespace) -> str:
     if args.format != "table":  # a file handed on says who set the hands, row by row
         return _emit(df[["label", "setter", *shown[1:]]], args.format)
     table = _emit(df[shown], args.format)
-    head = (f"{', '.join(args.preset)} on {args.deals:,} common deals, {_strategy_words(args.strategy)}; "
+    unit = "hands (decks)" if open_face else "deals"
+    head = (f"{', '.join(args.preset)} on {args.deals:,} common {unit}, {_strategy_words(strategy)}; "
             "diff paired against the first preset, 95% CI")
     return f"{head}\n{table}"
 
@@ -248,7 +251,7 @@ def report_plan(preset: str | Variant, systems: str) -> ReportPlan:
     rake); a model equal to the game's own rake is left out.
     """
     from cpstats.ofc import is_ofc_variant
-    from cpstats.rules.variant import resolve_variant
+    from cpstats.rules import resolve_variant
 
     v = resolve_variant(preset)
     chosen, skipped = [], []
@@ -516,7 +519,7 @@ def _refuse_open_face(args: argparse.Namespace) -> None:
     from cpstats.ofc import is_ofc_variant
 
     for dest, option in _PRESET_ARGUMENTS.items():
-        if args.command == "simulate" and dest == "preset":
+        if args.command in ("simulate", "compare") and dest == "preset":
             continue
         given = getattr(args, dest, None)
         for text in given if isinstance(given, list) else [given]:

@@ -20,7 +20,7 @@ OFC-JOKER (a 54-card deck with jokers) is not supported.
 """
 
 from cpstats.ofc.board import BoardValues, as_boards, board_ranks, board_values, table_args
-from cpstats.ofc.rules import (OFC_PRESETS, FantasylandRules, OfcDeal, OfcRoyalties, OfcScoring,
+from cpstats.rules.open_face import (OFC_PRESETS, FantasylandRules, OfcDeal, OfcRoyalties, OfcScoring,
                                OfcTables, OfcVariant, StayRule, get_ofc_preset, parse_ofc_variant,
                                is_ofc_variant, resolve_ofc_variant)
 from cpstats.ofc.fantasyland import (FantasySetting, estimate_stay_value, fantasyland_table,

@@ -17,7 +17,7 @@ from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc.board import table_args
 from cpstats.ofc.placement import (DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, place_args, set_fantasy,
                                    strategy_code)
-from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
+from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
 
 __all__ = ["OfcHands", "play_hands"]
 
@@ -85,7 +85,7 @@ def play_hands(variant: OfcVariant | str, hands: int, rng: np.random.Generator |
     Parameters
     ----------
     variant
-        An :class:`~cpstats.ofc.rules.OfcVariant` or its string.
+        An :class:`~cpstats.rules.open_face.OfcVariant` or its string.
     hands
         Number of hands (>= 0).
     rng

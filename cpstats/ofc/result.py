@@ -24,7 +24,7 @@ import pandas as pd
 
 from cpstats.cards.blocks import BlockPlan
 from cpstats.errors import OptionError
-from cpstats.ofc.rules import OfcVariant
+from cpstats.rules.open_face import OfcVariant
 from cpstats.ofc.settlement import OfcSettlement
 from cpstats.simulation.stats import (batch_variance_interval, check_confidence, t_value,
                                       wilson_interval, z_value)

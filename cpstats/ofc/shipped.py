@@ -31,7 +31,7 @@ import pandas as pd
 from cpstats._resources import REFERENCE_DIR
 from cpstats.errors import OptionError
 from cpstats.ofc.result import OfcResult, paired_figures
-from cpstats.ofc.rules import OfcVariant, parse_ofc_variant, resolve_ofc_variant
+from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import seat_rake
 from cpstats.ofc.simulation import simulate_ofc
 from cpstats.rules.check import suggest

@@ -26,10 +26,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections import deque
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
@@ -40,11 +38,13 @@ from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.placement import PLACEMENT_STRATEGIES, STRATEGY_NOTES
 from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, paired_figures, summarise_hands, summary_keys
-from cpstats.ofc.rules import OfcVariant, parse_ofc_variant, resolve_ofc_variant
+from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import settle_hands
-from cpstats.simulation.files import prepare_out, read_block, run_digest, write_block
+from cpstats.simulation.files import prepare_out, run_digest
+from cpstats.simulation.games import GameRuns, register_game_runs
+from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
 from cpstats.simulation.stats import check_confidence
-from cpstats.simulation.summary import batch_count, batch_of, merge
+from cpstats.simulation.summary import batch_count, batch_of
 
 __all__ = ["simulate_ofc", "compare_ofc", "simulate_ofc_text", "BLOCK_HANDS", "BURN_IN"]
 
@@ -72,8 +72,8 @@ class _Spec:
     top: int | None
 
 
-def _run_block(spec: _Spec, block: int, size: int) -> dict:
-    """Play, settle and summarise one block; write it (and its rows) to ``spec.out``."""
+def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
+    """Play, settle and summarise one block (after its burn-in), with its rows when asked."""
     v = parse_ofc_variant(spec.variant)
     root = np.random.SeedSequence(spec.entropy, spawn_key=spec.spawn_key)
     gen = np.random.default_rng(block_seed(root, block))
@@ -86,14 +86,10 @@ def _run_block(spec: _Spec, block: int, size: int) -> dict:
     first = block * spec.block_hands
     batch = batch_of(first, size, spec.hands, spec.batches)
     summary = summarise_hands(v, played.fantasy_cards, settled, batch, spec.batches)
-    if spec.out is not None:
-        out = Path(spec.out)
-        if spec.rows:
-            tmp = out / f".hands-{block:06d}.parquet"
-            hands_rows(played.boards, played.fantasy_cards, settled, first).to_parquet(tmp, index=False)
-            os.replace(tmp, out / f"hands-{block:06d}.parquet")
-        write_block(out, block, summary, spec.digest)
-    return summary
+    rows = None
+    if spec.out is not None and spec.rows:
+        rows = hands_rows(played.boards, played.fantasy_cards, settled, first)
+    return BlockOutput(summary, rows)
 
 
 def hands_rows(boards: np.ndarray, fantasy_cards: np.ndarray, s, first: int = 0) -> pd.DataFrame:
@@ -130,18 +126,12 @@ def _strategies(v: OfcVariant, strategy: str | Sequence[str]) -> tuple[str, ...]
 
 
 def _metadata(v: OfcVariant, names, root, hands, block_hands, burn_in, samples, top) -> dict:
-    import numba
-    import scipy
-
-    from cpstats._version import __version__
-
     budget = "" if samples is None and top is None else f"(samples={samples},top={top})"
     meta = {"game": "ofc", "variant": str(v), "strategy": "/".join(names) + budget,
             "deals": int(hands), "entropy": str(root.entropy), "spawn_key": list(root.spawn_key),
             "block_deals": int(block_hands), "batches": batch_count(hands), "burn_in": burn_in,
             "dealer": f"numpy default_rng(block child).permutation(52) a hand, burn-in {burn_in}",
-            "summary_format": SUMMARY_FORMAT, "cpstats": __version__, "numpy": np.__version__,
-            "pandas": pd.__version__, "numba": numba.__version__, "scipy": scipy.__version__}
+            "summary_format": SUMMARY_FORMAT, **versions()}
     meta["run_digest"] = run_digest(meta)
     return meta
 
@@ -156,7 +146,7 @@ def simulate_ofc(variant: OfcVariant | str, hands: int, *, strategy: str | Seque
     Parameters
     ----------
     variant
-        An :class:`~cpstats.ofc.rules.OfcVariant`, OFC preset name or variant string.
+        An :class:`~cpstats.rules.open_face.OfcVariant`, OFC preset name or variant string.
     hands
         Hands to count (burn-in hands apart).
     strategy
@@ -192,50 +182,15 @@ def simulate_ofc(variant: OfcVariant | str, hands: int, *, strategy: str | Seque
     spec = _Spec(str(v), names, root.entropy, tuple(root.spawn_key), int(block_hands), burn_in,
                  int(hands), meta["batches"], meta["run_digest"],
                  None if out_path is None else str(out_path), bool(rows), samples, top)
-    from tqdm.auto import tqdm
+    job = BlockJob(_play_block, spec, spec.out, spec.digest)
 
-    total, redone = None, 0
-    with tqdm(total=int(hands), unit="hand", disable=not progress, desc=f"playing {v}") as bar:
-        for block, summary, was_redone in _blocks_in_order(spec, plan, executor, out_path, resume):
-            total = merge(total, summary)
-            redone += was_redone
-            bar.update(plan.size(block))
-    meta["blocks_redone"] = redone
-    return OfcResult(v, total, meta, out=out_path)
+    def reusable(block: int) -> bool:  # a finished block whose rows were not written is played again
+        return not spec.rows or (out_path / f"hands-{block:06d}.parquet").exists()
 
-
-def _blocks_in_order(spec: _Spec, plan: BlockPlan, executor, out_path: Path | None, resume: bool):
-    """Yield (block, summary, redone) in block order; finished blocks of this run are read, and
-    with an executor at most a window of blocks is in flight."""
-
-    def stored(b: int):
-        if out_path is None or not resume:
-            return None, False
-        if spec.rows and not (out_path / f"hands-{b:06d}.parquet").exists():
-            return None, False  # this run's block, played again to write the rows it lacks
-        return read_block(out_path, b, spec.digest, summary_keys())
-
-    def work(b: int):
-        done, redo = stored(b)
-        if done is not None:
-            return done, redo
-        if executor is None:
-            return _run_block(spec, b, plan.size(b)), redo
-        return executor.submit(_run_block, spec, b, plan.size(b)), redo
-
-    window = 4 * (os.cpu_count() or 1) + 8
-    pending: deque = deque()
-    for b in range(plan.blocks):
-        pending.append((b, *work(b)))
-        while len(pending) >= window or (pending and not hasattr(pending[0][1], "result")):
-            yield _finished(pending.popleft())
-    while pending:
-        yield _finished(pending.popleft())
-
-
-def _finished(item):
-    block, job, redo = item
-    return block, (job.result() if hasattr(job, "result") else job), redo
+    run = run_blocks(job, plan, executor=executor, out_path=out_path, resume=resume, keys=summary_keys,
+                     reusable=reusable, progress=progress, desc=f"playing {v}", unit="hand")
+    meta["blocks_redone"] = run.redone
+    return OfcResult(v, run.summary, meta, out=out_path)
 
 
 def compare_ofc(variants: Sequence[OfcVariant | str], hands: int, *, strategy: str = "rollout",
@@ -311,3 +266,43 @@ def simulate_ofc_text(args: Any, executor: Executor | None = None) -> str:
     if args.format == "csv":
         return head + "\n\n" + figures.to_csv(index=False)
     return head + "\n\n" + figures.to_string(index=False, float_format=lambda x: f"{x:.4g}")
+
+
+# -- the shared verbs (cpstats.simulate, cpstats.compare) -------------------------------------
+
+def _workbench_options(strategy: Any, tables: Any, block_deals: int | None) -> tuple[str, int]:
+    """The open-face strategy and block size for the shared verbs' keywords: ``ev`` (the
+    13-card strong setter's name) means ``rollout``; ``tables`` do not apply."""
+    if tables is not None:
+        raise OptionError("tables= does not apply to open-face variants: their strategies need no "
+                          "trained tables")
+    name = "rollout" if strategy == "ev" else strategy
+    if not isinstance(name, str) or name not in PLACEMENT_STRATEGIES:
+        raise OptionError(f"strategy={strategy!r} is invalid for an open-face variant: allowed are ev "
+                          f"(the same as rollout), {', '.join(PLACEMENT_STRATEGIES)}")
+    return name, BLOCK_HANDS if block_deals is None else block_deals
+
+
+def _simulate_runs(v: OfcVariant, deals: int, *, players=None, strategy: Any = "ev", rng=None,
+                   executor=None, keep_hands: bool = False, out=None, resume: bool = False,
+                   progress: bool = False, block_deals: int | None = None, tables: Any = None) -> OfcResult:
+    name, block = _workbench_options(strategy, tables, block_deals)
+    if players is not None and players != v.players:
+        v = v.replace(players=check_whole("players", players, 2))
+    return simulate_ofc(v, deals, strategy=name, rng=rng, executor=executor, out=out, resume=resume,
+                        rows=bool(keep_hands), block_hands=block, progress=progress)
+
+
+def _compare_runs(vs: Sequence[OfcVariant], deals: int, *, strategy: Any = "ev", rng=None, executor=None,
+                  block_deals: int | None = None, confidence: float = 0.95, tables: Any = None,
+                  labels: Sequence[str] | None = None, hands_per_hour: float | None = None,
+                  tidy: bool = False) -> pd.DataFrame:
+    """``compare_ofc``'s table of figures on common decks; open face has one table, tidy, whatever
+    ``tidy`` says (its figures are ratios that a wide table would only repeat)."""
+    name, block = _workbench_options(strategy, tables, block_deals)
+    table = compare_ofc(vs, deals, strategy=name, rng=rng, executor=executor, labels=labels,
+                        confidence=confidence, block_hands=block, hands_per_hour=hands_per_hour)
+    return table.rename(columns={"strategy": "setter"})
+
+
+register_game_runs("open-face", GameRuns(_simulate_runs, _compare_runs))

@@ -3,7 +3,9 @@ bank, surrender, ...), the presets and the variant string codec.
 
 Inside, imports point one way: ``ids`` <- ``schedules`` <- ``components`` (and ``house``) <-
 ``presets`` (data) <- ``text`` (the codec, on plain dicts) <- ``variant`` (:class:`Variant`,
-:func:`load_variant`, :func:`get_preset`); ``check`` holds the shared error helpers.
+the 13-card game) and ``open_face`` (:class:`OfcVariant`, rulebook section 7) <- ``games`` (the
+registry of both games: :func:`load_variant`, :func:`get_preset`, :func:`presets`); ``check``
+holds the shared error helpers.
 
 Layer 3 of 6: imports :mod:`cpstats.cards` and :mod:`cpstats.hands` at most (the rules name
 hands by category; they never rank cards).
@@ -18,7 +20,10 @@ from cpstats.rules.ids import (CATEGORIES, NATURAL_NAMES, ROYALTY_CATEGORY, ROYA
                                Scoring)
 from cpstats.rules.presets import BAD_BEAT_001, preset_names
 from cpstats.rules.schedules import NATURAL_TABLES, ROYALTY_TABLES
-from cpstats.rules.variant import Variant, get_preset, load_variant, presets, resolve_variant
+from cpstats.rules.variant import Variant, parse_variant
+from cpstats.rules.games import (GAMES, AnyVariant, game_of, get_preset, load_variant, presets,
+                                 resolve_variant)
+from cpstats.rules.open_face import OfcVariant
 
 __all__ = ["Scoring", "RoyaltySchedule", "RoyaltyPayment", "RoyaltyMode", "NaturalSchedule",
            "NaturalSettlement", "BankMode", "RakeModel", "HandOrdering", "Deal", "ROYALTY_ROWS",
@@ -26,5 +31,5 @@ __all__ = ["Scoring", "RoyaltySchedule", "RoyaltyPayment", "RoyaltyMode", "Natur
            "ScoringParams", "ScoringRules", "SCORING_PARAMS", "STANDARD_SURRENDER", "Royalties",
            "Naturals",
            "Surrender", "Misset", "AcesBet", "Bank", "Rake", "Stakes", "Variant", "load_variant",
-           "resolve_variant", "ROYALTY_TABLES", "NATURAL_TABLES", "BAD_BEAT_001", "presets",
+           "parse_variant", "resolve_variant", "OfcVariant", "GAMES", "AnyVariant", "game_of", "ROYALTY_TABLES", "NATURAL_TABLES", "BAD_BEAT_001", "presets",
            "preset_names", "get_preset"]

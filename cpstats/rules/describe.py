@@ -26,7 +26,10 @@ from cpstats.rules.house import Rake, RakeModel
 from cpstats.rules.ids import (NATURAL_NAMES, ROYALTY_ROW_NAMES, ROYALTY_ROWS, RULES, SCOOP,
                                SECTIONS, RoyaltyPayment, natural_id)
 from cpstats.rules.schedules import NATURAL_TABLES, ROYALTY_TABLES
-from cpstats.rules.variant import Variant, get_preset, preset_names, resolve_variant
+from cpstats.rules.games import load_variant
+from cpstats.rules.open_face import KEYS as OFC_KEYS
+from cpstats.rules.open_face import OFC_PRESETS, OfcDeal, OfcVariant, StayRule, get_ofc_preset
+from cpstats.rules.variant import Variant, get_preset, preset_names
 
 __all__ = ["describe", "describe_rules", "short_label", "glossary", "format_number", "rake_text",
            "rake_label"]
@@ -220,8 +223,11 @@ def _extras_text(v: Variant) -> str | None:
 
 
 def describe_rules(variant: Variant | str) -> list[tuple[str, str]]:
-    """The rules of ``variant`` as ``(rule, words)`` pairs, one per line of :func:`describe`."""
-    v = resolve_variant(variant)
+    """The rules of ``variant`` (either game) as ``(rule, words)`` pairs, one per line of
+    :func:`describe`."""
+    v = load_variant(variant)
+    if isinstance(v, OfcVariant):
+        return _ofc_rules(v)
     surrender = v.surrender_amount()
     misset = (f"a fouled hand pays each opponent a scoop ({_n(v.misset_points())} units)"
               if v.misset.points is None
@@ -256,8 +262,10 @@ def describe(variant: Variant | str) -> str:
     ...
     house charge: 5% of the pot (the winning seats' nets), capped at 3 units
     ...
+    >>> print(describe("ofc-pineapple(fantasyland.stay=A)").splitlines()[0])
+    ofc-pineapple, stay rule A  [ofc-pineapple(fantasyland.stay=A)]
     """
-    v = resolve_variant(variant)
+    v = load_variant(variant)
     lines = describe_rules(v)
     width = max(len(rule) for rule, _ in lines) + 2
     return "\n".join([f"{short_label(v)}  [{v}]",
@@ -356,8 +364,12 @@ def short_label(variant: Variant | str, *, max_parts: int | None = 4) -> str:
     '2-4, 5% rake capped 3'
     >>> short_label("1-6(royalties=R-TW,players=3)")
     '1-6, 3 players, TW royalties'
+    >>> short_label("ofc-pineapple(players=3,royalties.front.QQ=9)")
+    'ofc-pineapple, 3 players, front QQ pays 9'
     """
-    v = resolve_variant(variant)
+    v = load_variant(variant)
+    if isinstance(v, OfcVariant):
+        return _ofc_short_label(v, max_parts)
     base = get_preset(v.name if v.name in preset_names() else "basic")
     parts = _scoring_changes(v, base)
     if v.players != base.players:
@@ -368,6 +380,67 @@ def short_label(variant: Variant | str, *, max_parts: int | None = 4) -> str:
     for key in ("ranking", "deal"):
         if getattr(v, key) is not getattr(base, key):
             parts.append(RULES[getattr(v, key).value].short)
+    if max_parts is not None and len(parts) > max_parts:
+        parts = [*parts[:max_parts], f"+{len(parts) - max_parts} more"]
+    return ", ".join([v.name, *parts])
+
+
+# -- open face --------------------------------------------------------------------------------
+
+_FL_HANDS = ("QQ", "KK", "AA", "trips")
+
+
+def _ofc_fantasyland_text(v: OfcVariant) -> str:
+    fl = v.fantasyland
+    if not any(fl.cards):
+        return "no Fantasyland"
+    entries = [f"{hand} {cards} cards" for hand, cards in zip(_FL_HANDS, fl.cards) if cards]
+    stay = {StayRule.A: "stays on trips front, full house or better middle, or quads or better back",
+            StayRule.B: "stays on trips front or quads or better back",
+            StayRule.NONE: "never stays"}[fl.stay]
+    first = next(h for h, c in zip(_FL_HANDS, fl.cards) if c)
+    return (f"a {first}+ front on a board that holds enters ({', '.join(entries)}); {stay}"
+            + (f" ({fl.stay_cards} cards)" if fl.stay is not StayRule.NONE else ""))
+
+
+def _ofc_royalty_changes(v: OfcVariant, base: OfcVariant) -> list[str]:
+    out = []
+    for key in OFC_KEYS:
+        if key.name.startswith("royalties.") and key.read(v.to_dict()) != key.read(base.to_dict()):
+            row, hand = key.name.split(".")[1:]
+            out.append(f"{row} {hand.replace('_', ' ')} pays {key.read(v.to_dict())}")
+    return out
+
+
+def _ofc_rules(v: OfcVariant) -> list[tuple[str, str]]:
+    changes = _ofc_royalty_changes(v, get_ofc_preset(v.name if v.name in OFC_PRESETS else "ofc-pineapple"))
+    deal = ("Pineapple: 5 cards, then 3 a street keeping 2 (OFC-DEAL-PINEAPPLE)"
+            if v.deal is OfcDeal.PINEAPPLE else "classic: 5 cards, then 1 a street (OFC-DEAL-CLASSIC)")
+    return [("deal", deal), ("players", f"{v.players}, seat 0 acts first on every street"),
+            ("scoring", f"{_n(v.scoring.row)} a row won, {_n(v.scoring.scoop)} more for all three "
+                        "(OFC-SCORE-1-6); a fouled board loses every row and earns no royalty"),
+            ("royalties", "standard table (OFC-R-STANDARD)" + ("; " + ", ".join(changes) if changes else "")),
+            ("fantasyland", _ofc_fantasyland_text(v)), ("house charge", rake_text(v.rake))]
+
+
+def _ofc_short_label(v: OfcVariant, max_parts: int | None) -> str:
+    base = get_ofc_preset(v.name if v.name in OFC_PRESETS else "ofc-pineapple")
+    parts = [] if v.deal is base.deal else [f"{v.deal.value} deal"]
+    if v.players != base.players:
+        parts.append(f"{v.players} players")
+    parts += _ofc_royalty_changes(v, base)
+    fl, b = v.fantasyland, base.fantasyland
+    if fl.cards != b.cards:
+        parts.append("no Fantasyland" if not any(fl.cards) else
+                     f"Fantasyland {'/'.join(str(c) for c in fl.cards)} cards")
+    if fl.stay is not b.stay:
+        parts.append(f"stay rule {fl.stay.value}")
+    if fl.stay_cards != b.stay_cards:
+        parts.append(f"stays with {fl.stay_cards} cards")
+    if v.scoring != base.scoring:
+        parts.append(f"rows {_n(v.scoring.row)}, scoop {_n(v.scoring.scoop)}")
+    if v.rake != base.rake:
+        parts.append(rake_label(v.rake))
     if max_parts is not None and len(parts) > max_parts:
         parts = [*parts[:max_parts], f"+{len(parts) - max_parts} more"]
     return ", ".join([v.name, *parts])

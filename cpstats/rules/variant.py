@@ -5,7 +5,7 @@ components are checked frozen dataclasses (:mod:`cpstats.rules.components`,
 :mod:`cpstats.rules.house`), the presets are data (:mod:`cpstats.rules.presets`) that
 :func:`get_preset` turns into variants here. A variant is also a string, a preset name followed
 by the options that differ from it, e.g. ``2-4(royalties=R-FUTUREBET,surrender=2)`` or
-``2-4(scoring.scoop_bonus=5)``; see :func:`load_variant`. The string and dict codec
+``2-4(scoring.scoop_bonus=5)``; see :func:`parse_variant`. The string and dict codec
 (:mod:`cpstats.rules.text`) works on plain dicts; this module hands it the dicts and builds the
 variants it returns.
 
@@ -29,14 +29,14 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
 from cpstats.errors import OptionError
 from cpstats.rules.check import as_bool, as_enum, as_number, invalid, suggest
-from cpstats.rules.files import SUFFIXES, first_difference, read_file, write_file
+from cpstats.rules.files import write_file
 from cpstats.rules.components import (STANDARD_SURRENDER, Naturals, Royalties, ScoringParams,
                                       ScoringRules)
 from cpstats.rules.house import AcesBet, Bank, Misset, Rake, Stakes, Surrender
@@ -44,7 +44,7 @@ from cpstats.rules.ids import Deal, HandOrdering, NaturalSettlement, RoyaltyMode
 from cpstats.rules.presets import PRESETS, preset_names
 from cpstats.rules.text import apply_overrides, apply_text, format_variant, plain, split_variant
 
-__all__ = ["Variant", "load_variant", "resolve_variant", "get_preset", "presets"]
+__all__ = ["Variant", "parse_variant", "get_preset", "presets"]
 
 
 # -- the variant ------------------------------------------------------------------------------
@@ -93,6 +93,8 @@ class Variant:
         Five-card ordering (H1, H4, H5) and deal format (D2, D3).
     """
 
+    #: The game this variant plays (:data:`cpstats.rules.games.GAMES`).
+    game: ClassVar[str] = "13-card"
     name: str = "basic"
     scoring: ScoringRules = field(default_factory=ScoringRules)
     players: int = 4
@@ -285,6 +287,7 @@ class Variant:
         Examples
         --------
         >>> import pathlib, tempfile
+        >>> from cpstats.rules import load_variant
         >>> v = load_variant("2-4(royalties=R-TW)")
         >>> path = v.to_file(pathlib.Path(tempfile.mkdtemp()) / "tw.toml", label="2-4 with TW royalties")
         >>> load_variant(path) == v
@@ -303,10 +306,9 @@ class Variant:
         return Variant.from_dict(apply_overrides(self.to_dict(), changes))
 
 
-def load_variant(text: str | os.PathLike) -> Variant:
-    """Read a variant string: a preset name, optionally with ``(key=value,...)`` overrides; or a
-    variant file (a path, or a string ending in ``.toml`` or ``.json``) saved by
-    :meth:`Variant.to_file`, whose rules must agree with its variant string.
+def parse_variant(text: str) -> Variant:
+    """Read a 13-card variant string: a preset name, optionally with ``(key=value,...)`` overrides
+    (:func:`cpstats.rules.load_variant` reads either game's strings and variant files).
 
     Keys are those ``str(variant)`` writes (``scoring``, ``scoring.scoop_bonus``, ``players``,
     ``royalties``, ``royalties.middle_quads``, ``royalty_mode``, ``naturals``, ``naturals.dragon``,
@@ -321,55 +323,25 @@ def load_variant(text: str | os.PathLike) -> Variant:
     Raises
     ------
     OptionError
-        For an unknown preset, key or value (with close matches), or a contradiction; for a
-        variant file that is missing, does not parse, or whose rules differ from its string.
+        For an unknown preset, key or value (with close matches), or a contradiction.
 
     Examples
     --------
-    >>> v = load_variant("2-4(royalties=R-PAGAT-TYPICAL,royalty_mode=RM-CANCEL)")
+    >>> v = parse_variant("2-4(royalties=R-PAGAT-TYPICAL,royalty_mode=RM-CANCEL)")
     >>> v.royalties.middle_full_house, v.royalties.payment.value, v.royalties.mode.value
     (2, 'instead', 'RM-CANCEL')
     >>> str(v)
     '2-4(royalties=R-PAGAT-TYPICAL,royalty_mode=RM-CANCEL)'
-    >>> load_variant(str(v)) == v
+    >>> parse_variant(str(v)) == v
     True
-    >>> load_variant("futurebet-1-6").surrender_amount()
+    >>> parse_variant("futurebet-1-6").surrender_amount()
     3
-    >>> v = load_variant("1-6(scoring.front=1,scoring.middle=2,scoring.back=3)")
+    >>> v = parse_variant("1-6(scoring.front=1,scoring.middle=2,scoring.back=3)")
     >>> str(v), v.scoring_params().scoop_value
     ('1-6(scoring.middle=2,scoring.back=3)', 9)
     """
-    if isinstance(text, os.PathLike) or (isinstance(text, str) and "(" not in text
-                                          and text.strip().lower().endswith(SUFFIXES)):
-        return _load_file(text.strip() if isinstance(text, str) else text)
     name, body = split_variant(text)
     return Variant.from_dict(apply_text(get_preset(name).to_dict(), body, text))
-
-
-def _load_file(path: str | os.PathLike) -> Variant:
-    """The variant of a file, refused when its rules differ from its variant string."""
-    saved = read_file(path)
-    where = repr(str(os.fspath(path)))
-    try:
-        v = load_variant(saved.variant)
-    except OptionError as err:
-        raise OptionError(f"{where}: {err}") from None
-    differ = None if saved.rules is None else first_difference(v.to_dict(), saved.rules)
-    if differ is not None:
-        key, found, expected = differ
-        raise OptionError(f"{where}: rules.{key}={found!r} disagrees with variant={saved.variant!r} "
-                          f"(which gives {expected!r}): edit the variant string, not the rules")
-    return v
-
-
-def resolve_variant(variant: Variant | str) -> Variant:
-    """A :class:`Variant` from itself, a preset name or a variant string."""
-    if isinstance(variant, Variant):
-        return variant
-    if isinstance(variant, str):
-        return load_variant(variant)
-    raise OptionError(f"variant={variant!r} is invalid: expected a Variant, a preset name or a "
-                      "variant string")
 
 
 @lru_cache(maxsize=1)

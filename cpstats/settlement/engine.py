@@ -68,7 +68,7 @@ from cpstats.cards.codes import check_hands, format_cards, parse_cards
 from cpstats.errors import CardError, OptionError
 from cpstats.hands.naturals import natural_mask
 from cpstats.hands.ranking import rank3, rank5
-from cpstats.rules import NATURAL_NAMES, RoyaltyMode, Variant, load_variant, resolve_variant
+from cpstats.rules import NATURAL_NAMES, RoyaltyMode, Variant, resolve_variant
 from cpstats.hands.setting import parse_setting
 
 __all__ = ["Declare", "Surrender", "Settlement", "settle", "settle_many"]

@@ -136,7 +136,7 @@ def save_result(result: SimulationResult, path: str | os.PathLike) -> Path:
 
 def load_result(path: str | os.PathLike) -> SimulationResult:
     """Load a result written by :func:`save_result` (summaries only: no settings to rescore)."""
-    from cpstats.rules.variant import load_variant
+    from cpstats.rules import resolve_variant
 
     path = Path(path).with_suffix(".npz")
     if not path.exists():
@@ -144,7 +144,7 @@ def load_result(path: str | os.PathLike) -> SimulationResult:
     meta = json.loads(path.with_suffix(".json").read_text())
     with np.load(path) as data:
         summary = {k: data[k] for k in data.files}
-    return SimulationResult(load_variant(meta["variant"]), summary, meta)
+    return SimulationResult(resolve_variant(meta["variant"]), summary, meta)
 
 
 def load_reference(preset: str) -> SimulationResult:

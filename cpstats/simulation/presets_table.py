@@ -63,7 +63,8 @@ def compare_presets(deals: int | None = None, *, strategy: Any = "ev", rng=None)
     if deals is None and strategy != "ev":
         raise OptionError(f"strategy={strategy!r} is invalid without deals: the reference results "
                           "are ev; pass deals=N (--deals N) for a live run with another strategy")
-    listed = presets().set_index("name")["description"]
+    table = presets()
+    listed = table[table["game"] == "13-card"].set_index("name")["description"]
     if deals is None:
         results = [load_reference(name) for name in listed.index]
     else:

@@ -15,10 +15,8 @@ With ``out=DIR`` every finished block is written at once (``block-000012.npz``, 
 from __future__ import annotations
 
 import os
-from collections import deque
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
@@ -26,13 +24,15 @@ import pandas as pd
 
 from cpstats.cards.blocks import BLOCK_DEALS, DEALER, BlockPlan, check_executor, root_seed, shuffled_decks
 from cpstats.errors import OptionError, check_whole
-from cpstats.rules import Variant, resolve_variant
-from cpstats.simulation.files import prepare_out, read_block, run_digest, write_block
+from cpstats.rules import AnyVariant, Variant, load_variant
+from cpstats.simulation.games import game_runs
+from cpstats.simulation.files import prepare_out, run_digest
 from cpstats.simulation.outcomes import outcome_keys, outcome_summary
 from cpstats.simulation.result import SimulationResult
+from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
 from cpstats.simulation.stats import check_confidence
 from cpstats.simulation.summary import (SUMMARY_FORMAT, batch_count, batch_of, hands_frame,
-                                        merge, settle_block, setting_summary_keys, static_key,
+                                        settle_block, setting_summary_keys, static_key,
                                         summarise, tie_gain)
 
 __all__ = ["simulate", "compare"]
@@ -69,11 +69,11 @@ class _Spec:
     tables: Any = None
 
 
-def _run_block(spec: _Spec, block: int, size: int) -> tuple[dict, dict | None]:
-    """Deal, set, settle and summarise one block; write it to ``spec.out`` when given."""
-    from cpstats.rules.variant import load_variant
+def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
+    """Deal, set, settle and summarise one block (with ``keep_hands``, its settings and rows)."""
+    from cpstats.rules.variant import parse_variant
 
-    v = load_variant(spec.variant)
+    v = parse_variant(spec.variant)
     root = np.random.SeedSequence(spec.entropy, spawn_key=spec.spawn_key)
     decks = shuffled_decks(root, block, size)
     h = v.players * v.hands_per_player
@@ -92,34 +92,23 @@ def _run_block(spec: _Spec, block: int, size: int) -> tuple[dict, dict | None]:
                          batch, spec.batches, gain)
     summary.update(outcome_summary(v, settings, surrender.reshape(size, h), declared, net, batch,
                                    spec.batches))
-    kept = None
-    if spec.keep_hands:
-        kept = {"settings": settings, "declare": declare.reshape(size, h),
-                "surrender": surrender.reshape(size, h), "held": held, "net": net, "rake": rake,
-                "first": first, "static": {k: summary[k] for k in setting_summary_keys()},
-                "rules": static_key(v)}
+    if not spec.keep_hands:
+        return BlockOutput(summary)
+    kept = {"settings": settings, "declare": declare.reshape(size, h),
+            "surrender": surrender.reshape(size, h), "held": held, "net": net, "rake": rake,
+            "first": first, "static": {k: summary[k] for k in setting_summary_keys()},
+            "rules": static_key(v)}
+    rows = None
     if spec.out is not None:
-        out = Path(spec.out)
-        if kept is not None:
-            frame = hands_frame(v, settings, kept["declare"], kept["surrender"], net, rake, held, first)
-            tmp = out / f".hands-{block:06d}.parquet"
-            frame.to_parquet(tmp, index=False)
-            os.replace(tmp, out / f"hands-{block:06d}.parquet")
-        write_block(out, block, summary, spec.digest)
-    return summary, kept
+        rows = hands_frame(v, settings, kept["declare"], kept["surrender"], net, rake, held, first)
+    return BlockOutput(summary, rows, kept)
 
 
 def _metadata(v: Variant, strategy, root, deals, block_deals, tables=None) -> dict:
-    import numba
-    import scipy
-
-    from cpstats._version import __version__
-
     meta = {"variant": str(v), "strategy": strategy if isinstance(strategy, str) else repr(strategy),
             "deals": int(deals), "entropy": str(root.entropy), "spawn_key": list(root.spawn_key),
             "block_deals": int(block_deals), "batches": batch_count(deals), "dealer": DEALER,
-            "summary_format": SUMMARY_FORMAT, "cpstats": __version__, "numpy": np.__version__,
-            "pandas": pd.__version__, "numba": numba.__version__, "scipy": scipy.__version__}
+            "summary_format": SUMMARY_FORMAT, **versions()}
     if strategy == "ev":
         from cpstats.strategies import tables_record
 
@@ -131,16 +120,21 @@ def _metadata(v: Variant, strategy, root, deals, block_deals, tables=None) -> di
     return meta
 
 
-def simulate(variant: Variant | str, deals: int, players: int | None = None, strategy: Any = "ev",
+def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, strategy: Any = "ev",
              rng=None, executor: Executor | None = None, keep_hands: bool = False,
              out: str | os.PathLike | None = None, *, resume: bool = False, progress: bool = False,
-             block_deals: int = BLOCK_DEALS, tables: Any = None) -> SimulationResult:
+             block_deals: int | None = None, tables: Any = None) -> SimulationResult:
     """Deal, set and settle ``deals`` deals under ``variant`` and summarise them.
+
+    Either game: an open-face variant (``ofc-*``) is played by :mod:`cpstats.ofc`'s runs with
+    the same keywords (``strategy="ev"`` is its strong strategy, ``rollout``; ``keep_hands``
+    writes its rows to ``out``; ``block_deals=None`` is each game's own block size) and gives an
+    :class:`~cpstats.ofc.OfcResult`.
 
     Parameters
     ----------
     variant
-        A Variant, preset name or variant string.
+        A variant of either game, a preset name, a variant string or a variant file.
     deals
         Number of deals, 1 to :data:`~cpstats.cards.blocks.MAX_DEALS`.
     players
@@ -172,8 +166,16 @@ def simulate(variant: Variant | str, deals: int, players: int | None = None, str
     >>> result = simulate("2-4", 2_000, strategy="greedy", rng=1)
     >>> abs(float(result.moments()["mean"].sum())) < 1e-9  # zero-sum between seats
     True
+    >>> type(simulate("ofc-pineapple", 20, strategy="random", rng=1)).__name__
+    'OfcResult'
     """
-    v = resolve_variant(variant)
+    v = load_variant(variant)
+    if v.game != "13-card":
+        return game_runs(v.game).simulate(v, deals, players=players, strategy=strategy, rng=rng,
+                                          executor=executor, keep_hands=keep_hands, out=out,
+                                          resume=resume, progress=progress, block_deals=block_deals,
+                                          tables=tables)
+    block_deals = BLOCK_DEALS if block_deals is None else block_deals
     if players is not None:
         check_whole("players", players, 2)
     if players is not None and players != v.players:
@@ -186,77 +188,26 @@ def simulate(variant: Variant | str, deals: int, players: int | None = None, str
     spec = _Spec(str(v), strategy, root.entropy, tuple(root.spawn_key), block_deals, keep_hands,
                  None if out_path is None else str(out_path), int(deals), meta["batches"],
                  meta["run_digest"], tables)
-    from tqdm.auto import tqdm
-
-    bar = tqdm(total=int(deals), unit="deal", unit_scale=True, disable=not progress,
-               desc=f"simulating {v}")
-    total, kept, redone = None, ([] if keep_hands else None), 0
-    try:
-        for block, (summary, block_kept), was_redone in _blocks_in_order(spec, plan, executor,
-                                                                        out_path, resume):
-            total = merge(total, summary)
-            if keep_hands:
-                kept.append(block_kept)
-            redone += was_redone
-            bar.update(plan.size(block))
-    finally:
-        bar.close()
-    meta["blocks_redone"] = redone
-    return SimulationResult(v, total, meta, kept=kept, out=out_path)
+    job = BlockJob(_play_block, spec, spec.out, spec.digest)
+    run = run_blocks(job, plan, executor=executor, out_path=out_path, resume=resume,
+                     keys=lambda: _expected_keys(v), keep=keep_hands, progress=progress,
+                     desc=f"simulating {v}")
+    meta["blocks_redone"] = run.redone
+    return SimulationResult(v, run.summary, meta, kept=run.kept, out=out_path)
 
 
-def _blocks_in_order(spec: _Spec, plan: BlockPlan, executor, out_path: Path | None, resume: bool):
-    """Yield (block, (summary, kept), redone) in block order, planning blocks lazily.
-
-    Finished blocks of this run in ``out_path`` are read instead of run (not with ``keep_hands``,
-    whose settings are not on disk). With an executor at most ``window`` blocks are in flight.
-    """
-    keys = None
-
-    def stored(b: int):
-        nonlocal keys
-        if out_path is None or not resume or spec.keep_hands:
-            return None, False
-        if keys is None:
-            keys = frozenset(_expected_keys(spec))
-        return read_block(out_path, b, spec.digest, keys)
-
-    if executor is None:
-        for b in range(plan.blocks):
-            done, redo = stored(b)
-            yield b, (done, None) if done is not None else _run_block(spec, b, plan.size(b)), redo
-        return
-    window = 4 * (os.cpu_count() or 1) + 8
-    pending: deque = deque()
-    for b in range(plan.blocks):
-        done, redo = stored(b)
-        pending.append((b, (done, None) if done is not None
-                        else executor.submit(_run_block, spec, b, plan.size(b)), redo))
-        while len(pending) >= window or (pending and not hasattr(pending[0][1], "result")):
-            yield _finished(pending.popleft())
-    while pending:
-        yield _finished(pending.popleft())
-
-
-def _finished(item):
-    block, work, redo = item
-    return block, (work.result() if hasattr(work, "result") else work), redo
-
-
-def _expected_keys(spec: _Spec) -> list[str]:
+def _expected_keys(v: Variant) -> frozenset[str]:
     """The summary keys a block of this run holds (to refuse a block of another layout)."""
-    from cpstats.rules.variant import load_variant
-
     keys = ["deals", "net_s1", "net_s2", "net_s3", "net_s4", "hits", "pushes", "rake_s1", "rake_s2",
             "gross", "batch_sums", "batch_s2", "batch_sizes", "batch_rake", "dist_values", "dist_counts",
             *setting_summary_keys(), *outcome_keys()]
-    if load_variant(spec.variant).bank.banked:
+    if v.bank.banked:
         keys.append("batch_tie_gain")
-    return keys
+    return frozenset(keys)
 
 
-def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "ev", rng=None,
-            executor: Executor | None = None, block_deals: int = BLOCK_DEALS,
+def compare(variants: Sequence[AnyVariant | str], deals: int, *, strategy: Any = "ev", rng=None,
+            executor: Executor | None = None, block_deals: int | None = None,
             confidence: float = 0.95, tables: Any = None, labels: Sequence[str] | None = None,
             hands_per_hour: float | None = None, tidy: bool = False) -> pd.DataFrame:
     """Side-by-side figures of several variants on common deals, with paired differences.
@@ -292,9 +243,19 @@ def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "e
     level = check_confidence(confidence)
     if not isinstance(tidy, (bool, np.bool_)):
         raise OptionError(f"tidy={tidy!r} is invalid: True (one row per figure) or False (one per variant)")
-    vs = [resolve_variant(v) for v in variants]
+    if isinstance(variants, (str, os.PathLike)) or getattr(variants, "game", None) is not None:
+        raise OptionError(f"variants={str(variants)!r} is invalid: a list of two or more variants")
+    vs = [load_variant(v) for v in variants]
     if len(vs) < 2:
         raise OptionError(f"compare needs at least two variants, got {len(vs)}")
+    games = sorted({v.game for v in vs})
+    if len(games) > 1:
+        raise OptionError(f"compare plays one game on common deals: these variants are of {' and '.join(games)}")
+    if games != ["13-card"]:
+        return game_runs(games[0]).compare(vs, deals, strategy=strategy, rng=rng, executor=executor,
+                                           block_deals=block_deals, confidence=level, tables=tables,
+                                           labels=labels, hands_per_hour=hands_per_hour, tidy=tidy)
+    block_deals = BLOCK_DEALS if block_deals is None else block_deals
     root = root_seed(rng)
     results = [simulate(v, deals, strategy=strategy, rng=root, executor=executor,
                         block_deals=block_deals, tables=tables) for v in vs]

@@ -41,7 +41,7 @@ from cpstats.cards.codes import check_hands, parse_cards
 from cpstats.errors import CardError, OptionError
 from cpstats.hands.naturals import NATURALS, natural_mask
 from cpstats.hands.setting import format_setting
-from cpstats.rules.variant import Variant, load_variant
+from cpstats.rules.variant import Variant, parse_variant
 from cpstats.strategies.row_tables import load_tables
 
 __all__ = ["Decisions", "HandDecision", "Strategy", "register_strategy", "get_strategy",
@@ -166,7 +166,7 @@ def _variant(variant: Variant | str) -> Variant:
 
     if str(variant).strip().lower() in preset_names():
         return get_preset(variant)
-    return load_variant(str(variant))
+    return parse_variant(str(variant))
 
 
 def _as_decisions(result: Any, hands: np.ndarray | int, name: str = "strategy",

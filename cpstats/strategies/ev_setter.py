@@ -275,10 +275,10 @@ def _search_model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]
 def _trained_low(variant_text: str) -> bool | None:
     """Whether tables trained for ``variant_text`` hold a low (H5) middle; None when the text
     is not a variant (then nothing is checked)."""
-    from cpstats.rules import load_variant
+    from cpstats.rules import parse_variant
 
     try:
-        return _low_middle(load_variant(variant_text))
+        return _low_middle(parse_variant(variant_text))
     except ValueError:
         return None
 

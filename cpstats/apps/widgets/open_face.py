@@ -30,12 +30,13 @@ from cpstats.apps.widgets._common import (ExportBar, _App, _message, _running, _
                                           _table_html, page_style)
 from cpstats.apps.widgets.cache import SEED, _InlineExecutor
 from cpstats.errors import OptionError
-from cpstats.ofc.rules import KEYS, OFC_PRESETS, OfcVariant, get_ofc_preset
+from cpstats.rules.describe import short_label
+from cpstats.rules.open_face import KEYS, OFC_PRESETS, OfcVariant, get_ofc_preset
 from cpstats.ofc.shipped import find_ofc_reference
 from cpstats.ofc.simulation import simulate_ofc
 from cpstats.rules.house import Rake, RakeModel
 
-__all__ = ["OpenFaceApp", "short_ofc_label", "OFC_STRATEGY_LABELS", "OFC_HAND_CHOICES", "OFC_BLOCK_HANDS",
+__all__ = ["OpenFaceApp", "OFC_STRATEGY_LABELS", "OFC_HAND_CHOICES", "OFC_BLOCK_HANDS",
            "FANTASY_CHOICES", "ROYALTY_KEYS", "ofc_variant"]
 
 #: What each placement strategy is, as the app names it.
@@ -60,15 +61,6 @@ def _royalty_words(key: str) -> str:
 
 def _label(strategy: str) -> str:
     return OFC_STRATEGY_LABELS.get(strategy, strategy)
-
-
-def short_ofc_label(variant: OfcVariant) -> str:
-    """A variant in words for titles: the preset, then its changed options as ``key value``
-    (``ofc-pineapple: fantasyland.stay A, players 3``), never the raw variant string."""
-    text = str(variant)
-    name, _, body = text.partition("(")
-    changes = [item.replace("=", " ") for item in body.rstrip(")").split(",") if item]
-    return name + (": " + ", ".join(changes) if changes else "")
 
 
 def ofc_variant(preset: str, *, players: int | None = None, fantasy: str = "", stay: str | None = None,
@@ -234,7 +226,7 @@ class OpenFaceApp(_App):
         found = live or find_ofc_reference(v, strategy)
         if found is None:
             self._clear()
-            self.status.value = _message("stale", f"{short_ofc_label(v)}, {_label(strategy)}: no shipped run "
+            self.status.value = _message("stale", f"{short_label(v)}, {_label(strategy)}: no shipped run "
                                                   f"plays these rules; click Run ({self.hands.value:,} hands)")
             return False
         self._show(found, "live run" if live is not None else "shipped run (cpstats/data/reference/ofc)")
@@ -253,7 +245,7 @@ class OpenFaceApp(_App):
         with self._guarded_run():
             v, hands, strategy = self.variant(), int(self.hands.value), self.strategy.value
             self.progress.max, self.progress.value, self.progress.bar_style = hands, 0, "info"
-            self.status.value = _running(f"playing {hands:,} hands of {short_ofc_label(v)}, {_label(strategy)}")
+            self.status.value = _running(f"playing {hands:,} hands of {short_label(v)}, {_label(strategy)}")
             result = simulate_ofc(v, hands, strategy=strategy, rng=SEED, block_hands=OFC_BLOCK_HANDS,
                                   executor=_InlineExecutor(self._advance))
             self.runs[(str(v), hands, strategy)] = result
@@ -263,14 +255,14 @@ class OpenFaceApp(_App):
     def _show(self, result, source: str) -> None:
         self.result, self.source = result, source
         strategy = result.metadata.get("strategy", "").split("/")[0]
-        said = f"{short_ofc_label(result.variant)}: {result.hands:,} hands, {_label(strategy)}, seed " \
+        said = f"{short_label(result.variant)}: {result.hands:,} hands, {_label(strategy)}, seed " \
                f"{result.metadata.get('entropy')}; {source}"
         self.status.value = _message("ok", said)
         self.table = ofc_figures_table(result, hands_per_hour=float(self.hands_per_hour.value))
         formats = {label: fmt for label, fmt in METRIC_LABELS.values()}
         shown = self.table.rename(columns={"ci_low": "95% CI low", "ci_high": "95% CI high"})
         self.table_html.value = _table_html(shown, formats, "cpstats-ofc")
-        label = short_ofc_label(result.variant)
+        label = short_label(result.variant)
         self.figure = plot_ofc_figures({label: result},
                                        title=f"{label}; {result.hands:,} hands, {_label(strategy)}")
         _show_figure(self.output, self.figure)

@@ -30,7 +30,7 @@ from cpstats.apps.widgets._common import _message, download_link
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.rules import (
     STANDARD_SURRENDER, NaturalSchedule, Rake, RakeModel, RoyaltyMode, RoyaltySchedule, Scoring,
-    ScoringRules, Surrender, Variant, get_preset, load_variant, preset_names,
+    ScoringRules, Surrender, Variant, get_preset, preset_names, resolve_variant,
 )
 from cpstats.rules.describe import describe, short_label
 from cpstats.rules.components import SCORING_NUMBERS
@@ -327,7 +327,7 @@ class VariantPicker:
     def set_variant(self, variant: Variant | str, source: str | None = None) -> None:
         """Show ``variant`` (a variant, a variant string or a file path): the preset it derives
         from, every control set to its rules, and the variant itself as the controls' base."""
-        v = load_variant(variant) if not isinstance(variant, Variant) else variant
+        v = resolve_variant(variant)
         self._loaded, self._source = v, source
         self._loading = True
         try:
@@ -338,7 +338,7 @@ class VariantPicker:
 
     def load(self, path: str | os.PathLike) -> Variant:
         """Load a variant file (:func:`~cpstats.rules.load_variant`) into the picker."""
-        self.set_variant(load_variant(Path(path)), source=Path(path).name)
+        self.set_variant(resolve_variant(Path(path)), source=Path(path).name)
         return self.variant
 
     def load_bytes(self, name: str, content: bytes) -> Variant | None:

@@ -26,16 +26,19 @@ Decisions (where the rulebook leaves a choice open):
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any, Callable, NamedTuple
+from pathlib import Path
+from typing import Any, Callable, ClassVar, NamedTuple
 
 import numpy as np
 
 from cpstats.errors import OptionError
 from cpstats.hands import tables as _tables
+from cpstats.rules.files import write_file
 from cpstats.rules.check import as_enum, as_number, invalid, suggest
 from cpstats.rules.house import Rake
 from cpstats.rules.text import Key, fmt_number, parse_number, plain, split_variant, to_text
@@ -210,6 +213,8 @@ class OfcVariant:
     True
     """
 
+    #: The game this variant plays (:data:`cpstats.rules.games.GAMES`).
+    game: ClassVar[str] = "open-face"
     name: str = "ofc-pineapple"
     deal: OfcDeal = OfcDeal.PINEAPPLE
     players: int = 2
@@ -277,6 +282,13 @@ class OfcVariant:
             if key not in known:
                 raise invalid(key, data[key], f"unknown option{suggest(key, known)}")
         return cls(**data)
+
+    def to_file(self, path: str | os.PathLike, *, label: str | None = None,
+                description: str | None = None) -> Path:
+        """Save the variant as TOML or JSON (by the suffix of ``path``), as 13-card variants are
+        saved (:meth:`cpstats.rules.Variant.to_file`); :func:`cpstats.rules.load_variant` reads it
+        back equal. Returns the path written."""
+        return write_file(path, str(self), self.to_dict(), label=label, description=description)
 
     def replace(self, **overrides: Any) -> OfcVariant:
         """A validated copy with options changed: any key of the variant string, ``__`` for

@@ -1,0 +1,40 @@
+"""The verbs of each game, registered by the game's own package (the OpenSpiel pattern).
+
+:func:`cpstats.simulate` and :func:`cpstats.compare` play the 13-card game here and hand any
+other game's variant to the functions that game registered: open face registers its runs when
+:mod:`cpstats.ofc` is imported (``import cpstats`` always does), so the results layer never
+imports a game above it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from cpstats.errors import OptionError
+
+__all__ = ["GameRuns", "register_game_runs", "game_runs"]
+
+
+class GameRuns(NamedTuple):
+    """A game's ``simulate(v, deals, **options)`` and ``compare(variants, deals, **options)``,
+    taking the shared verbs' keywords (see :func:`cpstats.simulate`)."""
+
+    simulate: Callable
+    compare: Callable
+
+
+_RUNS: dict[str, GameRuns] = {}
+
+
+def register_game_runs(game: str, runs: GameRuns) -> None:
+    """Make ``game``'s variants playable by the shared verbs."""
+    _RUNS[game] = runs
+
+
+def game_runs(game: str) -> GameRuns:
+    """The registered runs of ``game``; a game that registered none is one line."""
+    if game not in _RUNS:
+        raise OptionError(f"the {game} game has no registered runs: import its package "
+                          f"(cpstats.ofc for open face)")
+    return _RUNS[game]
