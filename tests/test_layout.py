@@ -116,3 +116,33 @@ def test_the_import_check_sees_a_circle_and_an_upward_import(tmp_path):
         test_no_import_circles(graph)
     with pytest.raises(AssertionError, match="cpstats.cards.a -> cpstats.apps.cli"):
         test_imports_never_point_up_a_layer({"cpstats.cards.a": {"cpstats.apps.cli"}})
+
+
+def _value_compared_with_text(tree: ast.AST) -> list[int]:
+    """Lines comparing an enum's ``.value`` with a string literal (``v.deal.value == "D3"``)."""
+    lines = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        has_value = any(isinstance(s, ast.Attribute) and s.attr == "value" for s in sides)
+        literals = [s for s in sides if isinstance(s, ast.Constant) and isinstance(s.value, str)]
+        literals += [e for s in sides if isinstance(s, (ast.Tuple, ast.List, ast.Set)) for e in s.elts
+                     if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        if has_value and literals:
+            lines.append(node.lineno)
+    return lines
+
+
+def test_enum_members_are_compared_as_members_not_as_their_text():
+    """Code compares enum members (``v.deal is Deal.CRISS_CROSS``), never a member's value with
+    a string: a renamed ID would then fail silently."""
+    found = {str(path.relative_to(PACKAGE.parent)): lines for path in PACKAGE.rglob("*.py")
+             if (lines := _value_compared_with_text(ast.parse(path.read_text())))}
+    assert not found, found
+
+
+def test_the_enum_rule_can_fail():
+    bad = ast.parse('if v.deal.value == "D3":\n    pass\nok = v.rake.model.value in ("time", "none")')
+    assert _value_compared_with_text(bad) == [1, 3]
+    assert _value_compared_with_text(ast.parse("ok = v.deal is Deal.CRISS_CROSS")) == []

@@ -222,8 +222,8 @@ def test_natural_names_match_the_detectors() -> None:
 
 
 def test_nat_settlement_options() -> None:
-    assert Naturals().settlement is NaturalSettlement.NAT_2
-    assert get_preset("banked").naturals.settlement is NaturalSettlement.NAT_1
+    assert Naturals().settlement is NaturalSettlement.HIGHER_COLLECTS
+    assert get_preset("banked").naturals.settlement is NaturalSettlement.EACH_COLLECTS
     v = load_variant("pagat-typical(naturals.settlement=NAT-1)")
     assert v.kernel_tables()["natural_settlement"] == 0 and load_variant(str(v)) == v
 
@@ -344,7 +344,7 @@ def test_each_scoring_number_is_an_option(name: str, value: object, before: obje
     assert getattr(base.scoring, name) == before
     text = f"2-4(scoring.{name}={_text(value)})"
     v = load_variant(text)
-    assert getattr(v.scoring, name) == value and v.scoring.system is Scoring.SC_2_4
+    assert getattr(v.scoring, name) == value and v.scoring.system is Scoring.TWO_FOUR
     assert str(v) == text and load_variant(str(v)) == v
     assert base.replace(**{f"scoring__{name}": value}) == v
     assert base.replace(**{f"scoring.{name}": value}) == v
@@ -372,7 +372,7 @@ def test_a_scoring_id_names_its_numbers() -> None:
         assert scoring.params() == SCORING_PARAMS[scoring.system] and str(get_preset(name)) == name
     v = load_variant("2-4(scoring.scoop_bonus=5,scoring=SC-TW)")
     assert (v.scoring.system, v.scoring.scoop_bonus, v.scoring.scoop_multiplier) == (
-        Scoring.SC_TW, 5, 2)
+        Scoring.TAIWANESE, 5, 2)
     assert str(v) == "2-4(scoring=SC-TW,scoring.scoop_bonus=5)"
     assert load_variant("2-4(scoring.middle=2,scoring=SC-1-6)").scoring == ScoringRules(
         "SC-1-6", middle=2)
@@ -394,7 +394,7 @@ def test_scoring_component_given_loosely() -> None:
     """issue 15.1: ``scoring`` takes an ID, a mapping or a :class:`ScoringRules`."""
     rules = ScoringRules(system="SC-1-6", back=3)
     assert Variant(scoring=rules) == Variant(scoring={"system": "sc-1-6", "back": 3})
-    assert Variant(scoring="SC-1-6").scoring == ScoringRules(system=Scoring.SC_1_6)
+    assert Variant(scoring="SC-1-6").scoring == ScoringRules(system=Scoring.ONE_SIX)
     assert get_preset("2-4").replace(scoring=rules).scoring == rules
     assert str(Variant(scoring=rules)) == "basic(scoring=SC-1-6,scoring.back=3)"
 
@@ -593,7 +593,7 @@ def test_s_rake_models() -> None:
 
 def test_d3_criss_cross() -> None:
     v = get_preset("criss-cross")
-    assert v.deal is Deal.D3 and v.players == 2 and v.hands_per_player == 2
+    assert v.deal is Deal.CRISS_CROSS and v.players == 2 and v.hands_per_player == 2
     assert v.pair_order().tolist() == [[0, 2], [0, 3], [1, 2], [1, 3]]
 
 
@@ -634,7 +634,7 @@ def test_presets_dataframe() -> None:
 
 def test_basic_is_the_default_variant() -> None:
     assert get_preset("basic") == Variant() and str(Variant()) == "basic"
-    assert get_preset("basic").scoring.system is Scoring.SC_1_1_1
+    assert get_preset("basic").scoring.system is Scoring.BASIC
 
 
 @pytest.mark.parametrize("name, scoring", [
@@ -734,7 +734,7 @@ def test_text_values_are_escaped() -> None:
 
 def test_replace_accepts_components_enums_and_keys() -> None:
     base = get_preset("2-4")
-    v = base.replace(royalties=Royalties(schedule="R-TW"), scoring=Scoring.SC_1_6,
+    v = base.replace(royalties=Royalties(schedule="R-TW"), scoring=Scoring.ONE_SIX,
                      royalties__middle_quads=8, **{"royalty_mode": RoyaltyMode.ONE})
     assert v.royalties == Royalties(schedule="R-TW", middle_quads=8, mode="RM-ONE")
     aces = AcesBet(enabled=True, payouts=(1, 2, 3, 4))
@@ -823,7 +823,7 @@ def overridden_variants(draw: st.DrawFn) -> tuple[str, dict[str, object]]:
     preset = draw(st.sampled_from(preset_names()))
     overrides: dict[str, object] = {}
     players = get_preset(preset).players
-    if get_preset(preset).deal is Deal.D2:
+    if get_preset(preset).deal is Deal.STANDARD:
         players = draw(st.sampled_from([2, 3, 4]))
         overrides["players"] = players
     for key in draw(st.lists(st.sampled_from(sorted(OPTIONAL)), unique=True, max_size=8)):

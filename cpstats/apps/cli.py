@@ -20,6 +20,7 @@ from typing import NamedTuple, Sequence
 
 import pandas as pd
 
+from cpstats.rules.ids import HandOrdering
 from cpstats.apps._warmup import COMPILE_MESSAGE, needs_compiling, simulation_kernels
 from cpstats.apps.cli_args import OneLineErrorParser
 from cpstats.apps.labels import baseline_label
@@ -121,7 +122,7 @@ def _simulate(args: argparse.Namespace) -> str:
     if args.keep_hands and args.out is None:
         raise OptionError("--keep-hands needs --out: the rows are written there (the printed "
                           "tables do not show them)")
-    low_middle = resolve_variant(args.preset).ranking.value == "H5"
+    low_middle = resolve_variant(args.preset).ranking is HandOrdering.DEUCE_TO_SEVEN
     out = _out_folder(args.out)
     executor, close = _executor(args)
     try:
@@ -284,7 +285,7 @@ def _report(args: argparse.Namespace) -> str:
     executor, close = _executor(args)
     try:
         _notice_compiling(*simulation_kernels(args.strategy,
-                                              low_middle=plan.variant.ranking.value == "H5"))
+                                              low_middle=plan.variant.ranking is HandOrdering.DEUCE_TO_SEVEN))
         result = simulation.simulate(plan.variant, args.deals, strategy=args.strategy,
                                      rng=args.seed, executor=executor, keep_hands=True,
                                      progress=not args.quiet, tables=args.tables)

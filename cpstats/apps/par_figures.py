@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from cpstats.rules.house import RakeModel
 from cpstats.hands.naturals import NATURALS
 from cpstats.rules.ids import ROYALTY_ROW_NAMES, rule_info
 from cpstats.simulation import ROYALTY_ROWS, SimulationResult
@@ -121,7 +122,7 @@ def _house_rows(result: SimulationResult, confidence: float) -> list[dict]:
     house = result.house(confidence=confidence).iloc[0]
     rows = []
     t_means = f"Student's t on {result.metadata.get('batches', 'the')} batch means"
-    charges = v.rake.model.value != "none" or v.bank.commission or v.bank.fee
+    charges = v.rake.model is not RakeModel.NONE or v.bank.commission or v.bank.fee
     if charges:
         seats = v.players
         rows.append(_row("House charge per hand (rake, commission or fee)", house["rake_per_hand"],

@@ -21,6 +21,7 @@ matplotlib.use("Agg")
 import numpy as np
 import pandas as pd
 
+from cpstats.rules.house import RakeModel
 from cpstats.apps import plots
 from cpstats.apps.labels import SETTER_NAMES, baseline_label
 from cpstats.apps.par_figures import seat_outcomes
@@ -71,7 +72,7 @@ def _house_text(result: SimulationResult, hands_per_hour: float) -> str:
     v = result.variant
     parts = [f"Rake per hand and per hour at {hands_per_hour:g} hands an hour; the break-even edge "
              "is the rake per seat per hand."]
-    if v.rake.model.value == "time":
+    if v.rake.model is RakeModel.TIME:
         parts.append(f"The time charge is {v.rake.amount:g} units per seat per hour whatever the pace "
                      f"({v.rake.amount * v.players:g} an hour for the table); per hand it is that "
                      "over the hands played an hour.")

@@ -105,22 +105,22 @@ SCORING_ARRAY = ("front", "majority", "scoop_bonus", "scoop_multiplier", "home_r
 
 
 SCORING_PARAMS: dict[Scoring, ScoringParams] = {
-    Scoring.SC_1_1_1: ScoringParams(),
-    Scoring.SC_2_4: ScoringParams(majority=1),
-    Scoring.SC_2_4_TOTAL: ScoringParams(majority=1, totals_first=True),
-    Scoring.SC_1_4: ScoringParams(scoop_bonus=1),
-    Scoring.SC_1_6: ScoringParams(scoop_bonus=3),
-    Scoring.SC_1_6_HR: ScoringParams(scoop_bonus=3, home_run_bonus=3),
-    Scoring.SC_TW: ScoringParams(scoop_multiplier=2, home_run_multiplier=4),
-    Scoring.SC_MANDARIN: ScoringParams(scoop_multiplier=2, home_run_multiplier=3,
+    Scoring.BASIC: ScoringParams(),
+    Scoring.TWO_FOUR: ScoringParams(majority=1),
+    Scoring.TWO_FOUR_TOTAL: ScoringParams(majority=1, totals_first=True),
+    Scoring.ONE_FOUR: ScoringParams(scoop_bonus=1),
+    Scoring.ONE_SIX: ScoringParams(scoop_bonus=3),
+    Scoring.ONE_SIX_HOME_RUN: ScoringParams(scoop_bonus=3, home_run_bonus=3),
+    Scoring.TAIWANESE: ScoringParams(scoop_multiplier=2, home_run_multiplier=4),
+    Scoring.MANDARIN: ScoringParams(scoop_multiplier=2, home_run_multiplier=3,
                                        home_run_players=4),
-    Scoring.SC_EASTERN: ScoringParams(),
-    Scoring.SC_RACE_11: ScoringParams(scoop_bonus=1, race_target=11),
+    Scoring.EASTERN: ScoringParams(),
+    Scoring.RACE_TO_11: ScoringParams(scoop_bonus=1, race_target=11),
 }
 #: Surrender amount per opponent when none is given (002, 001).
 STANDARD_SURRENDER: dict[Scoring, int] = {
-    Scoring.SC_2_4: 2, Scoring.SC_2_4_TOTAL: 2, Scoring.SC_1_4: 2,
-    Scoring.SC_1_6: 3, Scoring.SC_1_6_HR: 3,
+    Scoring.TWO_FOUR: 2, Scoring.TWO_FOUR_TOTAL: 2, Scoring.ONE_FOUR: 2,
+    Scoring.ONE_SIX: 3, Scoring.ONE_SIX_HOME_RUN: 3,
 }
 #: Fewest players each preset system's home run can happen with (systems with a home run only).
 HOME_RUN_PLAYERS: dict[Scoring, int] = {
@@ -152,7 +152,7 @@ class ScoringRules:
     (``race_target > 0``) the scoop bonus is 000's fourth point, earned four-handed only.
     """
 
-    system: Scoring = Scoring.SC_1_1_1
+    system: Scoring = Scoring.BASIC
     front: float | None = None
     middle: float | None = None
     back: float | None = None
@@ -322,7 +322,7 @@ class Naturals:
 
     schedule: NaturalSchedule = NaturalSchedule.NONE
     payouts: tuple[tuple[str, float | str], ...] | None = None
-    settlement: NaturalSettlement = NaturalSettlement.NAT_2
+    settlement: NaturalSettlement = NaturalSettlement.HIGHER_COLLECTS
     declare_optional: bool = True
     qka_front_straight: bool = True
     straight_flush_counts: bool = True

@@ -21,6 +21,7 @@ from numbers import Real
 
 import pandas as pd
 
+from cpstats.rules.ids import Deal
 from cpstats.rules.components import SCORING_NUMBERS, ScoringRules
 from cpstats.rules.house import Rake, RakeModel
 from cpstats.rules.ids import (NATURAL_NAMES, ROYALTY_ROW_NAMES, ROYALTY_ROWS, RULES, SCOOP,
@@ -204,7 +205,7 @@ def _banking_text(v: Variant) -> str:
 
 def _players_text(v: Variant) -> str:
     text = (f"{v.players} players, " + ("criss-cross (D3): two hands each, each against both of "
-                                        "the other's" if v.deal.value == "D3"
+                                        "the other's" if v.deal is Deal.CRISS_CROSS
                                         else "one 13-card hand each"))
     if v.stakes is None:
         return text + "; every pair plays for 1 unit"

@@ -17,6 +17,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import NamedTuple
 
+from cpstats.hands.ranking import Ordering
+
 __all__ = [
     "Scoring", "RoyaltySchedule", "RoyaltyPayment", "RoyaltyMode", "NaturalSchedule",
     "NaturalSettlement", "HandOrdering", "Deal",
@@ -28,16 +30,16 @@ __all__ = [
 class Scoring(StrEnum):
     """Scoring systems (rulebook section 3). SC-STAKES is :class:`Stakes`, not a system."""
 
-    SC_1_1_1 = "SC-1-1-1"
-    SC_2_4 = "SC-2-4"
-    SC_2_4_TOTAL = "SC-2-4-total"
-    SC_1_4 = "SC-1-4"
-    SC_1_6 = "SC-1-6"
-    SC_1_6_HR = "SC-1-6-HR"
-    SC_TW = "SC-TW"
-    SC_MANDARIN = "SC-MANDARIN"
-    SC_EASTERN = "SC-EASTERN"
-    SC_RACE_11 = "SC-RACE-11"
+    BASIC = "SC-1-1-1"
+    TWO_FOUR = "SC-2-4"
+    TWO_FOUR_TOTAL = "SC-2-4-total"
+    ONE_FOUR = "SC-1-4"
+    ONE_SIX = "SC-1-6"
+    ONE_SIX_HOME_RUN = "SC-1-6-HR"
+    TAIWANESE = "SC-TW"
+    MANDARIN = "SC-MANDARIN"
+    EASTERN = "SC-EASTERN"
+    RACE_TO_11 = "SC-RACE-11"
 
 
 class RoyaltySchedule(StrEnum):
@@ -89,23 +91,20 @@ class NaturalSchedule(StrEnum):
 class NaturalSettlement(StrEnum):
     """Natural against natural: NAT-1 each collects (net difference), NAT-2 the higher collects."""
 
-    NAT_1 = "NAT-1"
-    NAT_2 = "NAT-2"
+    EACH_COLLECTS = "NAT-1"
+    HIGHER_COLLECTS = "NAT-2"
 
 
-class HandOrdering(StrEnum):
-    """Five-card ordering: H1 standard, H4 wheel second, H5 deuce-to-seven low in the middle."""
-
-    H1 = "H1"
-    H4 = "H4"
-    H5 = "H5"
+#: Five-card ordering: H1 standard, H4 wheel second, H5 deuce-to-seven low in the middle (the
+#: hands layer's enum, so that rules and ranking name orderings alike).
+HandOrdering = Ordering
 
 
 class Deal(StrEnum):
     """D2 one 13-card hand per player; D3 criss-cross, heads-up with two hands each."""
 
-    D2 = "D2"
-    D3 = "D3"
+    STANDARD = "D2"
+    CRISS_CROSS = "D3"
 
 
 ROYALTY_ROWS = (

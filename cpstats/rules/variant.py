@@ -108,8 +108,8 @@ class Variant:
     bank: Bank = field(default_factory=Bank)
     rake: Rake = field(default_factory=Rake)
     stakes: Stakes | None = None
-    ranking: HandOrdering = HandOrdering.H1
-    deal: Deal = Deal.D2
+    ranking: HandOrdering = HandOrdering.STANDARD
+    deal: Deal = Deal.STANDARD
 
     def __post_init__(self) -> None:
         put = lambda key, value: object.__setattr__(self, key, value)  # noqa: E731
@@ -140,7 +140,7 @@ class Variant:
 
     def _check_contradictions(self) -> None:
         scoring, players = self.scoring.system, self.players
-        if scoring is Scoring.SC_1_6_HR and not self.home_run:
+        if scoring is Scoring.ONE_SIX_HOME_RUN and not self.home_run:
             raise invalid("home_run", False,
                           "SC-1-6-HR is the 1-6 game with a home run; use SC-1-6")
         need = self.scoring.fewest_players
@@ -154,7 +154,7 @@ class Variant:
         if self.stakes is not None and self.stakes.size != players:
             raise invalid("stakes", f"{self.stakes.size}x{self.stakes.size}",
                           f"the stakes matrix must be {players}x{players} for players={players}")
-        if self.deal is Deal.D3 and players != 2:
+        if self.deal is Deal.CRISS_CROSS and players != 2:
             raise invalid("players", players, "criss-cross (deal=D3) is heads-up: players=2")
 
     # -- numbers for kernels ------------------------------------------------------------------
@@ -173,7 +173,7 @@ class Variant:
     @property
     def hands_per_player(self) -> int:
         """1, or 2 in criss-cross (D3)."""
-        return 2 if self.deal is Deal.D3 else 1
+        return 2 if self.deal is Deal.CRISS_CROSS else 1
 
     def pair_order(self) -> np.ndarray:
         """``uint8[k, 2]`` hand pairs in settlement order, clockwise from the dealer (seat 0).
@@ -181,7 +181,7 @@ class Variant:
         Hand ``h`` belongs to seat ``h // hands_per_player``. Banked: seat 0 against each other
         seat. Criss-cross: each of seat 0's hands against each of seat 1's.
         """
-        if self.deal is Deal.D3:
+        if self.deal is Deal.CRISS_CROSS:
             pairs = [(0, 2), (0, 3), (1, 2), (1, 3)]
         elif self.bank.banked:
             pairs = [(0, j) for j in range(1, self.players)]

@@ -327,7 +327,7 @@ def _natural_payment(ha: HandState, hb: HandState, settlement: NaturalSettlement
         return -hb.natural_payout
     if hb.status != NATURAL:
         return ha.natural_payout
-    if settlement is NaturalSettlement.NAT_1:
+    if settlement is NaturalSettlement.EACH_COLLECTS:
         return ha.natural_payout - hb.natural_payout
     key_a, key_b = (ha.natural_rank, ha.natural_key), (hb.natural_rank, hb.natural_key)
     if key_a > key_b:

@@ -17,6 +17,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from cpstats.rules.house import RakeModel
 from cpstats.errors import OptionError
 from cpstats.rules.describe import short_label
 from cpstats.simulation.result import SimulationResult
@@ -74,7 +75,7 @@ def _house_take(result: SimulationResult, pace: float) -> tuple[float, np.ndarra
     """Rake per hand, a time charge re-priced at ``pace`` (it is charged per hour whatever the pace)."""
     v, s = result.variant, result.summary
     shift = 0.0
-    if v.rake.model.value == "time":
+    if v.rake.model is RakeModel.TIME:
         shift = v.rake.amount * v.players * (1 / pace - 1 / v.rake.hands_per_hour)
     return float(s["rake_s1"]) / result.deals + shift, s["batch_rake"] / s["batch_sizes"] + shift
 

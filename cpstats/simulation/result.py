@@ -11,6 +11,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from cpstats.rules.house import RakeModel
 from cpstats.errors import OptionError
 from cpstats.hands.naturals import NATURALS, natural_mask
 from cpstats.rules import Variant, resolve_variant
@@ -260,7 +261,7 @@ class SimulationResult:
         sizes = s["batch_sizes"]
         rake, _, half = batch_mean_interval(s["batch_rake"], sizes, confidence)
         rake = float(rake)
-        if v.rake.model.value == "time":  # the simulation charged it at the variant's own pace
+        if v.rake.model is RakeModel.TIME:  # the simulation charged it at the variant's own pace
             rake += v.rake.amount * seats * (1 / pace - 1 / v.rake.hands_per_hour)
         gross = float(s["gross"]) / self.deals
         drop = float(v.rake.jackpot_drop)

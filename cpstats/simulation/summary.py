@@ -95,7 +95,7 @@ def setting_summary(v: Variant, size: int, settings, surrender, declared, held) 
     decl_bits = declared.reshape(-1)
     seat_of = np.arange(h) // v.hands_per_player
     opponents = seat_of[:, None] != seat_of[None, :]
-    if v.bank.mode.value != "none":
+    if v.bank.banked:
         opponents &= (seat_of[:, None] == 0) | (seat_of[None, :] == 0)
     home_run = (scoops | ~opponents[None]).all(axis=2) & opponents.any(axis=1)[None] & live
     return {

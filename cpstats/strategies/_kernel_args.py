@@ -12,6 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from cpstats.rules.ids import HandOrdering
 from cpstats.hands import tables as _tables
 from cpstats.rules.variant import Variant
 from cpstats.strategies import _greedy_kernel as _gk
@@ -40,14 +41,14 @@ def _subset_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 def _rank_args(variant: Variant) -> tuple[np.ndarray, ...]:
     """Card keys, five-card tables, three-card table and common scales of the variant's high
     hands (under H5 the back and front are H1 hands; the low middle has its own tables)."""
-    order = "H1" if variant.ranking.value == "H5" else variant.ranking.value
+    order = "H1" if variant.ranking is HandOrdering.DEUCE_TO_SEVEN else variant.ranking.value
     t = _tables.five_card_tables(order)
     return (_tables.CARD_KEY, _tables.CARD_BIT, t.nonflush, t.flush, _tables.three_card_table(),
             t.common, _tables.three_card_common(order))
 
 
 def _low_middle(variant: Variant) -> bool:
-    return variant.ranking.value == "H5"
+    return variant.ranking is HandOrdering.DEUCE_TO_SEVEN
 
 
 @lru_cache(maxsize=None)

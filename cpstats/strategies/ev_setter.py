@@ -20,6 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from cpstats.rules.ids import RoyaltyMode
 from cpstats.errors import OptionError
 from cpstats.hands import tables as _tables
 from cpstats.rules.variant import Variant
@@ -167,7 +168,7 @@ def _build_model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
     kt = variant.kernel_tables()
     order = variant.ranking.value
     by_cat = kt["royalty_by_category"]
-    always = variant.royalties.mode.value == "RM-ALWAYS"
+    always = variant.royalties.mode is RoyaltyMode.ALWAYS
     cat3 = np.array([int(k[0]) for k in _tables.three_card_keys()], dtype=np.int64)
     cat5 = _tables.five_card_tables(order).category.astype(np.int64)
     slopes = (None, None, None) if tables.removal is None else tables.removal.slopes()
@@ -231,7 +232,7 @@ def _build_low_model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, .
     the back's on the high (H1) scale."""
     kt = variant.kernel_tables()
     by_cat = kt["royalty_by_category"]
-    always = variant.royalties.mode.value == "RM-ALWAYS"
+    always = variant.royalties.mode is RoyaltyMode.ALWAYS
     cat3 = np.array([int(k[0]) for k in _tables.three_card_keys()], dtype=np.int64)
     classes3, low_classes = rank_classes("H5")
     high_classes = rank_classes("H1")[1]

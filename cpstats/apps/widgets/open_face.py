@@ -25,6 +25,7 @@ from typing import Any
 import ipywidgets as W
 import matplotlib.pyplot as plt
 
+from cpstats.rules.open_face import OfcDeal
 from cpstats.apps.ofc_charts import METRIC_LABELS, ofc_figures_table, plot_ofc_figures
 from cpstats.apps.widgets._common import (ExportBar, _App, _message, _running, _show_figure,
                                           _table_html, page_style)
@@ -192,7 +193,7 @@ class OpenFaceApp(_App):
     def _preset_changed(self, _change: dict | None = None) -> None:
         v = get_ofc_preset(self.preset.value)
         self._quiet = True
-        self.players.options = (2, 3, 4) if v.deal.value == "classic" else (2, 3)
+        self.players.options = (2, 3, 4) if v.deal is OfcDeal.CLASSIC else (2, 3)
         self.players.value = v.players
         self.fantasy.value = "the preset's"
         self.stay.value = v.fantasyland.stay.value

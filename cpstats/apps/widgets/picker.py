@@ -26,6 +26,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from cpstats.rules.ids import Deal
 from cpstats.apps.widgets._common import _message, download_link
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.rules import (
@@ -201,7 +202,7 @@ class VariantPicker:
         base = self._base()
         scoring = Scoring(self.scoring.value)
         notes = []
-        if base.deal.value == "D3":
+        if base.deal is Deal.CRISS_CROSS:
             players = (2,)
             notes.append("criss-cross is heads-up: 2 players")
         else:

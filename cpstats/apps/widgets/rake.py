@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from cpstats.rules.ids import Deal
 from cpstats.apps import plots
 from cpstats.apps.widgets._common import (
     DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, ExportBar, _App, _message, _running, _show_figure,
@@ -292,8 +293,8 @@ class RakeExplorer(_App):
         if change is not None and change.get("owner") is self.preset:
             base = get_preset(self.preset.value)
             self._quiet = True
-            least = 2 if base.deal.value == "D3" else base.scoring.fewest_players
-            allowed = (2,) if base.deal.value == "D3" else tuple(p for p in (2, 3, 4) if p >= least)
+            least = 2 if base.deal is Deal.CRISS_CROSS else base.scoring.fewest_players
+            allowed = (2,) if base.deal is Deal.CRISS_CROSS else tuple(p for p in (2, 3, 4) if p >= least)
             self.players.options = allowed
             self.players.value = base.players
             self.players.disabled = len(allowed) == 1

@@ -22,6 +22,7 @@ import ipywidgets as W
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from cpstats.rules.house import RakeModel
 from cpstats.apps.sweep_chart import plot_sweep, save_sweep
 from cpstats.apps.widgets._common import (DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, _App,
                                           _message, _running, _show_figure, strategy_label)
@@ -40,10 +41,10 @@ TYPICAL = {
 }
 #: The rules a parameter needs, added when the preset lacks them: (test, overrides).
 _NEEDS = {
-    "rake.percent": (lambda v: v.rake.model.value == "percent", {"rake": "percent"}),
-    "rake.cap": (lambda v: v.rake.model.value == "percent", {"rake": "percent", "rake.percent": 0.05}),
-    "rake.threshold": (lambda v: v.rake.model.value == "percent", {"rake": "percent", "rake.percent": 0.05}),
-    "rake.amount": (lambda v: v.rake.model.value in ("fixed-table", "fixed-player", "time"),
+    "rake.percent": (lambda v: v.rake.model is RakeModel.PERCENT, {"rake": "percent"}),
+    "rake.cap": (lambda v: v.rake.model is RakeModel.PERCENT, {"rake": "percent", "rake.percent": 0.05}),
+    "rake.threshold": (lambda v: v.rake.model is RakeModel.PERCENT, {"rake": "percent", "rake.percent": 0.05}),
+    "rake.amount": (lambda v: v.rake.model in (RakeModel.FIXED_TABLE, RakeModel.FIXED_PLAYER, RakeModel.TIME),
                     {"rake": "time", "rake.amount": 6}),
     "bank.commission": (lambda v: v.bank.banked, {"bank": "S-BANK"}),
     "bank.fee": (lambda v: v.bank.banked, {"bank": "S-BANK"}),
