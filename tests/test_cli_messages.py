@@ -140,7 +140,6 @@ def test_presets_lists_the_open_face_presets(capsys):
 
 
 @pytest.mark.parametrize("argv", [
-    ["compare", "--preset", "ofc-pineapple", "--preset", "ofc-classic"],
     ["par", "ofc-pineapple"],
     ["report", "--preset", "ofc-pineapple"],
     ["sweep", "ofc-pineapple", "players", "2,3"],
@@ -162,10 +161,12 @@ def test_a_13_card_command_refuses_an_open_face_preset_by_name(argv, capsys, mon
 
 
 def test_open_face_refusals_name_the_python_function_and_quote_a_variant_string(capsys):
-    assert main(["compare", "--preset", "2-4", "--preset", "ofc-classic(players=3)"]) == 2
-    err = one_line(capsys, "compare")
-    assert "--preset='ofc-classic(players=3)'" in err and "cpstats.compare_ofc" in err
+    assert main(["skill", "--preset", "ofc-classic(players=3)"]) == 2
+    err = one_line(capsys, "skill")
+    assert "--preset='ofc-classic(players=3)'" in err and "cpstats.simulate" in err
     assert "cpstats simulate --preset 'ofc-classic(players=3)'" in err
+    assert main(["compare", "--preset", "2-4", "--preset", "ofc-classic(players=3)"]) == 2
+    assert "compare plays one game on common deals" in one_line(capsys, "compare")
 
 
 @pytest.mark.parametrize("argv", [

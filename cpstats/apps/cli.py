@@ -530,10 +530,9 @@ def _refuse_open_face(args: argparse.Namespace) -> None:
             if dest == "tables":
                 raise OptionError(f"{named} is an open-face preset: --tables takes the ev tables of a "
                                   "13-card preset or variant string (open-face strategies need none)")
-            python = "cpstats.compare_ofc" if args.command == "compare" else "cpstats.simulate_ofc"
             raise OptionError(f"{named} is an open-face preset; cpstats {args.command} is for 13-card "
-                              f"Chinese poker (open face: cpstats simulate --preset {shlex.quote(text)}, "
-                              f"or {python} in Python)")
+                              f"Chinese poker (open face: cpstats simulate --preset {shlex.quote(text)} "
+                              f"or cpstats compare, cpstats.simulate or cpstats.compare in Python)")
 
 
 def _os_reason(err: OSError, out: object = None) -> str:
