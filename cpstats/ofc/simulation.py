@@ -35,6 +35,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
+from cpstats._atomic import atomic_path
 from cpstats.cards.blocks import BlockPlan, block_seed, check_executor, root_seed
 from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.placement import PLACEMENT_STRATEGIES, STRATEGY_NOTES
@@ -89,9 +90,8 @@ def _run_block(spec: _Spec, block: int, size: int) -> dict:
     if spec.out is not None:
         out = Path(spec.out)
         if spec.rows:
-            tmp = out / f".hands-{block:06d}.parquet"
-            hands_rows(played.boards, played.fantasy_cards, settled, first).to_parquet(tmp, index=False)
-            os.replace(tmp, out / f"hands-{block:06d}.parquet")
+            with atomic_path(out / f"hands-{block:06d}.parquet") as tmp:
+                hands_rows(played.boards, played.fantasy_cards, settled, first).to_parquet(tmp, index=False)
         write_block(out, block, summary, spec.digest)
     return summary
 

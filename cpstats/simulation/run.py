@@ -24,6 +24,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
+from cpstats._atomic import atomic_path
 from cpstats.cards.blocks import BLOCK_DEALS, DEALER, BlockPlan, check_executor, root_seed, shuffled_decks
 from cpstats.errors import OptionError, check_whole
 from cpstats.rules import Variant, resolve_variant
@@ -102,9 +103,8 @@ def _run_block(spec: _Spec, block: int, size: int) -> tuple[dict, dict | None]:
         out = Path(spec.out)
         if kept is not None:
             frame = hands_frame(v, settings, kept["declare"], kept["surrender"], net, rake, held, first)
-            tmp = out / f".hands-{block:06d}.parquet"
-            frame.to_parquet(tmp, index=False)
-            os.replace(tmp, out / f"hands-{block:06d}.parquet")
+            with atomic_path(out / f"hands-{block:06d}.parquet") as tmp:
+                frame.to_parquet(tmp, index=False)
         write_block(out, block, summary, spec.digest)
     return summary, kept
 
@@ -162,7 +162,7 @@ def simulate(variant: Variant | str, deals: int, players: int | None = None, str
         or that do not read are done again (``metadata["blocks_redone"]``).
     tables
         The ``ev`` setter's row tables (:func:`~cpstats.strategies.set_hands`): None for the
-        variant's own (a variant without shipped tables has them trained now, about a minute,
+        variant's own (a variant without shipped tables has them trained now, about half a minute,
         and cached for the next run), or a preset name or variant string to borrow its tables.
         ``metadata["tables"]`` identifies the tables and ``metadata["tables_source"]`` says
         where they came from (shipped, cache, trained now, borrowed).
