@@ -235,7 +235,7 @@ def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable
         core. None: serial, one block.
     tables
         The ``ev`` setter's row tables: None for the variant's own (shipped for a preset's
-        rules, else read from the cache or trained now, about a minute, and cached), a preset
+        rules, else read from the cache or trained now, about half a minute, and cached), a preset
         name or variant string to borrow that variant's, or
         :class:`~cpstats.strategies.RowTables`. Only for a strategy that takes ``tables``.
 
