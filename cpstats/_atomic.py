@@ -1,4 +1,6 @@
-"""Atomic file writes: a file a reader finds is whole, and a failed write leaves nothing behind.
+"""Atomic file writes: a file a reader finds is whole, and a failed write leaves nothing behind;
+and the checks, before any work, that a folder or file can be written (one OptionError line
+instead of the operating system's error after a long run).
 
 Decision: the temporary file sits beside its target (the same folder, so the rename is atomic
 on one file system), keeps the target's suffix (``np.savez`` appends ``.npz`` to a name without
@@ -14,7 +16,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["atomic_path"]
+from cpstats.errors import OptionError
+
+__all__ = ["atomic_path", "writable_folder", "writable_file"]
 
 
 @contextmanager
@@ -43,3 +47,42 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
         except OSError:  # the folder itself went away or refuses: nothing more can be done
             pass
         raise
+
+
+def writable_folder(name: str, path: object) -> Path:
+    """``path`` as a folder that exists (created with its parents if missing) and can be written;
+    else one :class:`~cpstats.errors.OptionError` line naming the option ``name``."""
+    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
+        raise OptionError(f"{name}={path!r} is invalid: a folder path (str or pathlib.Path)")
+    problem = _folder_problem(Path(path))
+    if problem:
+        raise OptionError(f"{name}={str(path)!r} is invalid: {problem}")
+    return Path(path)
+
+
+def writable_file(name: str, path: object) -> Path:
+    """``path`` as a file that can be written (its folder created if missing), never a folder;
+    else one OptionError line naming ``name``."""
+    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
+        raise OptionError(f"{name}={path!r} is invalid: a file path (str or pathlib.Path)")
+    file = Path(path)
+    problem = ("it is a folder; name a file in it" if file.is_dir()
+               else _folder_problem(file.parent, "its folder")
+               or ("the file is not writable" if file.exists() and not os.access(file, os.W_OK)
+                   else None))
+    if problem:
+        raise OptionError(f"{name}={str(path)!r} is invalid: {problem}")
+    return file
+
+
+def _folder_problem(folder: Path, what: str = "the folder") -> str | None:
+    """Why ``folder`` cannot be written to (creating it if missing), or None."""
+    if folder.exists() and not folder.is_dir():
+        return f"{what} {str(folder)!r} is a file" if what != "the folder" else "it is a file, not a folder"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        return f"{what} cannot be created ({err.strerror or err})"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{what} is not writable"
+    return None

@@ -357,3 +357,13 @@ def test_quiet_hides_the_training_progress_bar(cache, capsys):
     err = capsys.readouterr().err
     assert "training them now" in err and "training ev tables" not in err
     assert row_tables._PROGRESS == [True]  # the switch is put back after the command
+
+
+def test_a_cache_file_of_random_bytes_is_named_as_no_tables_file(cache, tmp_path):
+    resolve_tables(FLAT)
+    path = tmp_path / "tables" / f"{strategy_digest(FLAT)}.npz"
+    path.write_bytes(np.random.default_rng(1).bytes(4096))
+    row_tables._READ.clear()
+    with pytest.warns(TablesWarning, match=r"do not read \(.*is not an \.npz file of row tables\)") as seen:
+        _, source = resolve_tables(FLAT)
+    assert source == "trained now" and not any("pickle" in str(w.message) for w in seen)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cpstats._atomic import atomic_path
+from cpstats._atomic import atomic_path, writable_folder
 from cpstats._resources import REFERENCE_DIR
 from cpstats.errors import OptionError
 from cpstats.simulation.result import SimulationResult
@@ -58,7 +58,7 @@ def prepare_out(out, meta: dict, resume: bool) -> Path | None:
     path = Path(out)
     if path.exists() and not path.is_dir():
         raise OptionError(f"out={str(path)!r} is a file: name a folder for the run's blocks")
-    path.mkdir(parents=True, exist_ok=True)
+    writable_folder("out", path)
     run_file = path / "run.json"
     if run_file.exists():
         try:

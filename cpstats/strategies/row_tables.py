@@ -143,7 +143,10 @@ class RowTables:
 
     @classmethod
     def load(cls, path: str | Path) -> RowTables:
-        with np.load(path) as data:
+        with open(path, "rb") as fh:  # np.load would read other bytes as a pickle, and say so
+            if fh.read(4) != b"PK\x03\x04":
+                raise OptionError(f"{path} is not an .npz file of row tables")
+        with np.load(path, allow_pickle=False) as data:
             removal = None
             if "removal_front" in data:
                 removal = CardRemoval(data["removal_front"], data["removal_middle"],
