@@ -11,6 +11,7 @@ import json
 import os
 import warnings
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -367,3 +368,10 @@ def test_a_cache_file_of_random_bytes_is_named_as_no_tables_file(cache, tmp_path
     with pytest.warns(TablesWarning, match=r"do not read \(.*is not an \.npz file of row tables\)") as seen:
         _, source = resolve_tables(FLAT)
     assert source == "trained now" and not any("pickle" in str(w.message) for w in seen)
+
+
+def test_the_readme_says_the_training_time_the_notice_says():
+    """One figure for training on the fly, the one the notice prints (measured on 2 cores)."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert f"trains its own on first use ({row_tables.TRAINING_TIME} on 2 cores" in readme
+    assert "about 15 s" not in readme and "takes about half a minute here" not in readme

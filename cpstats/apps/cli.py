@@ -47,7 +47,7 @@ def _strategy_words(strategy: str) -> str:
 
 def _notice_compiling(*modules: str) -> None:
     """Say on stderr, before the first kernel runs, that numba still has to compile the kernel
-    ``modules`` the command uses (the first call after install pauses for about a minute).
+    ``modules`` the command uses (the first call after install pauses for a few minutes).
     Commands call it once their options are checked, so an option's refusal is not preceded
     by it."""
     if needs_compiling(*modules):
