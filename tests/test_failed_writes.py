@@ -32,10 +32,9 @@ def _left(folder) -> list[str]:
 
 def test_atomic_path_removes_its_temporary_on_any_failure(tmp_path):
     target = tmp_path / "a.npz"
-    with pytest.raises(KeyboardInterrupt):
-        with atomic_path(target) as tmp:
-            tmp.write_bytes(b"half")
-            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt), atomic_path(target) as tmp:
+        tmp.write_bytes(b"half")
+        raise KeyboardInterrupt
     assert list(tmp_path.iterdir()) == []
     with atomic_path(target) as tmp:
         np.savez(tmp, x=np.arange(3))  # the suffix is kept: savez adds none

@@ -6,7 +6,8 @@ tabs, built by :func:`build_dashboard`), and shows its widgets without the code;
 serves it as well as a checkout.
 
 - Decision: Voila dies with the process that started it, however that ends (even SIGKILL):
-  on Linux it is started with a parent-death signal (``prctl(PR_SET_PDEATHSIG, SIGTERM)``), on
+  on Linux it is started with a parent-death signal (``prctl(PR_SET_PDEATHSIG, SIGTERM)``, set by
+  a few lines of Python that then ``exec`` Voila), on
   which Voila stops; its kernels run in sessions of their own but watch their parent (ipykernel's
   parent poller, ``JPY_PARENT_PID``) and exit when Voila is gone. Elsewhere only Ctrl-C and
   SIGTERM are handled (:func:`serve`).
@@ -20,7 +21,6 @@ serves it as well as a checkout.
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import os
 import signal
@@ -84,28 +84,23 @@ def start(port: int = 8866, *, notebook: str | os.PathLike = DASHBOARD_NOTEBOOK,
     """Start Voila in the background and return its process (stop it with ``.terminate()``);
     on Linux it gets SIGTERM when the calling thread's process dies, however it dies."""
     command = voila_command(port, notebook=notebook, open_browser=open_browser)
-    out = open(log, "wb") if log else subprocess.DEVNULL
+    if sys.platform.startswith("linux"):
+        command = [sys.executable, "-c", _DIE_WITH_PARENT, str(os.getpid()), *command]
+    out = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115 - Voila's, kept open
     return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
-                            cwd=Path(notebook).parent, preexec_fn=_die_with_parent())
+                            cwd=Path(notebook).parent)
 
 
-def _die_with_parent():
-    """A ``preexec_fn`` asking Linux to send the child SIGTERM when its parent dies, or None
-    where there is no ``prctl``. libc is loaded before the fork: the child only calls it."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    parent = os.getpid()
-
-    def preexec() -> None:
-        prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-        if os.getppid() != parent:  # the parent died before the request was made
-            os.kill(os.getpid(), signal.SIGTERM)
-
-    return preexec
+#: Run by the child before it becomes Voila (``exec`` keeps the request): SIGTERM when its parent
+#: dies (Linux's PR_SET_PDEATHSIG), and at once if the parent died before the request was made.
+#: A separate program rather than a ``preexec_fn``, which is unsafe in a process with threads.
+_DIE_WITH_PARENT = f"""
+import ctypes, os, signal, sys
+ctypes.CDLL(None).prctl({_PR_SET_PDEATHSIG}, signal.SIGTERM)
+if os.getppid() != int(sys.argv[1]):
+    sys.exit(0)
+os.execv(sys.argv[2], sys.argv[2:])
+"""
 
 
 def check_port(port: object) -> int:
