@@ -265,7 +265,7 @@ def test_compile_message_is_printed_once_before_kernels(monkeypatch, capsys):
 
 
 def test_compile_message_text():
-    assert _warmup.COMPILE_MESSAGE == "compiling kernels, once after install (about a minute)"
+    assert _warmup.COMPILE_MESSAGE == "compiling kernels, once after install (a few minutes)"
 
 
 def _package(tmp_path: Path) -> Path:

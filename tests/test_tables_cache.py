@@ -6,10 +6,12 @@ Training here is tiny (:data:`TINY`, well under a second) and goes to a temporar
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import warnings
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -282,3 +284,94 @@ def test_own_tables_beat_borrowed_ones_where_the_rules_move_the_field(tmp_path, 
     borrowed = row_tables.load_tables(v, tables="2-4")
     result = training.match(v, _ev_with(own), _ev_with(borrowed), deals=20_000, seed=7)
     assert result.ci95[0] > 0.1
+
+
+# -- cached tables whose values cannot be trusted ---------------------------------------------
+
+def test_a_cache_file_holding_nan_tables_is_trained_again(cache, tmp_path):
+    """A cache file that reads but whose distributions hold NaN is not trusted (every ev run
+    of the variant would fail): it is trained again, with the warning naming the bad array."""
+    good, _ = resolve_tables(FLAT)
+    path = tmp_path / "tables" / f"{strategy_digest(FLAT)}.npz"
+    middle = good.middle.copy()
+    middle[:10] = np.nan
+    row_tables.RowTables(good.front, middle, good.back, good.variant, good.meta,
+                         good.removal).save(path)
+    row_tables._READ.clear()
+    with pytest.warns(TablesWarning, match=r"do not read \(RowTables.middle is invalid: a "
+                                           r"probability for each of its 7462 ranks"):
+        tables, source = resolve_tables(FLAT)
+    assert source == "trained now" and len(cache) == 2 and np.isfinite(tables.middle).all()
+    assert set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", FLAT).value is not None
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda t: (t.front * 2, t.middle, t.back, t.removal), r"RowTables.front is invalid"),
+    (lambda t: (t.front, t.middle, -t.back, t.removal), r"RowTables.back is invalid"),
+    (lambda t: (t.front, t.middle, t.back,
+                row_tables.CardRemoval(t.removal.front * np.inf, t.removal.middle,
+                                       t.removal.back, t.removal.meta)),
+     r"CardRemoval.front is invalid: its slopes must be finite"),
+])
+def test_loading_checks_every_table(damage, message, tmp_path):
+    shipped = row_tables.RowTables.load(row_tables.TABLES_DIR / "2-4.npz")
+    front, middle, back, removal = damage(shipped)
+    path = tmp_path / "bad.npz"
+    with np.errstate(invalid="ignore"):
+        row_tables.RowTables(front, middle, back, "2-4", shipped.meta, removal).save(path)
+    with pytest.raises(OptionError, match=message):
+        row_tables.RowTables.load(path)
+
+
+# -- a cache write that fails -----------------------------------------------------------------
+
+def test_a_full_disk_leaves_no_temporary_and_says_the_tables_are_not_kept(cache, tmp_path,
+                                                                         monkeypatch, capsys):
+    """A write that fails (no space left) removes its temporary file, and nothing says the
+    tables were kept in the cache: the warning says they are kept for the session only."""
+    def full(self, path):
+        with open(path, "wb") as fh:
+            fh.write(b"partial")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(row_tables.RowTables, "save", full)
+    with pytest.warns(TablesWarning, match=r"could not be cached in .*\(No space left on device\); "
+                                           r"they are kept for this session only"):
+        _, source = resolve_tables(FLAT)
+    assert source == "trained now"
+    assert list((tmp_path / "tables").iterdir()) == []
+    err = capsys.readouterr().err
+    assert "training them now" in err and "kept in" not in err
+
+
+def test_the_training_notice_says_where_the_tables_were_kept(cache, tmp_path, capsys):
+    resolve_tables(FLAT)
+    err = capsys.readouterr().err
+    path = tmp_path / "tables" / f"{strategy_digest(FLAT)}.npz"
+    assert f"training them now ({row_tables.TRAINING_TIME} on 2 cores)" in err
+    assert f"cpstats: ev tables for {FLAT} kept in {path}" in err
+
+
+def test_quiet_hides_the_training_progress_bar(cache, capsys):
+    """--quiet: no progress bar, the training's included (its one-line notice stays)."""
+    assert main(["simulate", "--preset", FLAT, "--deals", "100", "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "training them now" in err and "training ev tables" not in err
+    assert row_tables._PROGRESS == [True]  # the switch is put back after the command
+
+
+def test_a_cache_file_of_random_bytes_is_named_as_no_tables_file(cache, tmp_path):
+    resolve_tables(FLAT)
+    path = tmp_path / "tables" / f"{strategy_digest(FLAT)}.npz"
+    path.write_bytes(np.random.default_rng(1).bytes(4096))
+    row_tables._READ.clear()
+    with pytest.warns(TablesWarning, match=r"do not read \(.*is not an \.npz file of row tables\)") as seen:
+        _, source = resolve_tables(FLAT)
+    assert source == "trained now" and not any("pickle" in str(w.message) for w in seen)
+
+
+def test_the_readme_says_the_training_time_the_notice_says():
+    """One figure for training on the fly, the one the notice prints (measured on 2 cores)."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert f"trains its own on first use ({row_tables.TRAINING_TIME} on 2 cores" in readme
+    assert "about 15 s" not in readme and "takes about half a minute here" not in readme

@@ -26,7 +26,7 @@ from pathlib import Path
 
 __all__ = ["COMPILE_MESSAGE", "SIMULATION_KERNELS", "needs_compiling", "simulation_kernels"]
 
-COMPILE_MESSAGE = "compiling kernels, once after install (about a minute)"
+COMPILE_MESSAGE = "compiling kernels, once after install (a few minutes)"
 
 #: Kernel modules every simulation compiles: dealing, ranking, naturals, settlement.
 SIMULATION_KERNELS = ("_bits", "_deal_kernel", "_rank_kernel", "_natural_kernel", "_settle_kernel")

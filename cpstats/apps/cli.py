@@ -11,6 +11,7 @@ such in the output's header.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import os
 import shlex
@@ -47,7 +48,7 @@ def _strategy_words(strategy: str) -> str:
 
 def _notice_compiling(*modules: str) -> None:
     """Say on stderr, before the first kernel runs, that numba still has to compile the kernel
-    ``modules`` the command uses (the first call after install pauses for about a minute).
+    ``modules`` the command uses (the first call after install pauses for a few minutes).
     Commands call it once their options are checked, so an option's refusal is not preceded
     by it."""
     if needs_compiling(*modules):
@@ -548,6 +549,14 @@ def _os_reason(err: OSError, out: object = None) -> str:
     return f"--out={str(out)!r} cannot be written: {text}" if inside else text
 
 
+def _quiet_training():
+    """--quiet hides the progress bar of ev tables trained on the fly too (imported only then:
+    the tables' module loads numba)."""
+    from cpstats.strategies.row_tables import training_progress
+
+    return training_progress(False)
+
+
 def _discard_stdout() -> None:
     """Point stdout at the null device, so the interpreter's last flush raises nothing more."""
     try:
@@ -566,7 +575,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         _refuse_open_face(args)
-        print(args.run(args))
+        with _quiet_training() if getattr(args, "quiet", False) else contextlib.nullcontext():
+            print(args.run(args))
     except CpstatsError as err:
         print(f"cpstats {args.command}: error: {err}", file=sys.stderr)
         return 2

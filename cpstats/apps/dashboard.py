@@ -5,6 +5,15 @@ Voila runs the dashboard notebook shipped with the package, ``cpstats/data/dashb
 tabs, built by :func:`build_dashboard`), and shows its widgets without the code; a wheel install
 serves it as well as a checkout.
 
+- Decision: Voila dies with the process that started it, however that ends (even SIGKILL):
+  on Linux it is started with a parent-death signal (``prctl(PR_SET_PDEATHSIG, SIGTERM)``, set by
+  a few lines of Python that then ``exec`` Voila), on
+  which Voila stops; its kernels run in sessions of their own but watch their parent (ipykernel's
+  parent poller, ``JPY_PARENT_PID``) and exit when Voila is gone. Elsewhere only Ctrl-C and
+  SIGTERM are handled (:func:`serve`).
+- Decision: a taken port is refused before Voila starts, naming the process that listens on it
+  when Linux's ``/proc`` shows it (:func:`port_holder`); Voila itself is told not to move to
+  another port (``port_retries=0``), which would leave the printed address wrong.
 - Decision: the tab titles are the apps' names in full ("House edge and rake"), and a page style
   (:func:`cpstats.apps.widgets._common.page_style`) lets each tab be as wide as its title: the
   widgets' tab bar otherwise cuts every title at a fixed width.
@@ -12,8 +21,10 @@ serves it as well as a checkout.
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -21,9 +32,13 @@ import urllib.request
 from pathlib import Path
 
 from cpstats._resources import DASHBOARD_NOTEBOOK
+from cpstats.errors import OptionError, check_whole
 
 __all__ = ["DASHBOARD_NOTEBOOK", "TAB_TITLES", "build_dashboard", "voila_command", "serve",
-           "start", "wait_until_up"]
+           "start", "wait_until_up", "check_port", "port_holder"]
+
+_PR_SET_PDEATHSIG = 1
+_LISTEN = "0A"
 
 #: The dashboard's tabs, in order.
 TAB_TITLES = ("Compare variants", "House edge and rake", "Rule sweep", "Open face")
@@ -60,16 +75,81 @@ def voila_command(port: int = 8866, *, notebook: str | os.PathLike = DASHBOARD_N
     except ImportError:
         raise CpstatsError("the dashboard needs voila: pip install voila") from None
     return [sys.executable, "-m", "voila", str(path), f"--port={int(port)}",
-            "--Voila.ip=127.0.0.1", "--show_tracebacks=False",
+            "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--show_tracebacks=False",
             *([] if open_browser else ["--no-browser"])]
 
 
 def start(port: int = 8866, *, notebook: str | os.PathLike = DASHBOARD_NOTEBOOK,
           open_browser: bool = False, log: str | os.PathLike | None = None) -> subprocess.Popen:
-    """Start Voila in the background and return its process (stop it with ``.terminate()``)."""
-    out = open(log, "wb") if log else subprocess.DEVNULL
-    return subprocess.Popen(voila_command(port, notebook=notebook, open_browser=open_browser),
-                            stdout=out, stderr=subprocess.STDOUT, cwd=Path(notebook).parent)
+    """Start Voila in the background and return its process (stop it with ``.terminate()``);
+    on Linux it gets SIGTERM when the calling thread's process dies, however it dies."""
+    command = voila_command(port, notebook=notebook, open_browser=open_browser)
+    if sys.platform.startswith("linux"):
+        command = [sys.executable, "-c", _DIE_WITH_PARENT, str(os.getpid()), *command]
+    out = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115 - Voila's, kept open
+    return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
+                            cwd=Path(notebook).parent)
+
+
+#: Run by the child before it becomes Voila (``exec`` keeps the request): SIGTERM when its parent
+#: dies (Linux's PR_SET_PDEATHSIG), and at once if the parent died before the request was made.
+#: A separate program rather than a ``preexec_fn``, which is unsafe in a process with threads.
+_DIE_WITH_PARENT = f"""
+import ctypes, os, signal, sys
+ctypes.CDLL(None).prctl({_PR_SET_PDEATHSIG}, signal.SIGTERM)
+if os.getppid() != int(sys.argv[1]):
+    sys.exit(0)
+os.execv(sys.argv[2], sys.argv[2:])
+"""
+
+
+def check_port(port: object) -> int:
+    """``port`` if it is a TCP port free on 127.0.0.1; else one OptionError line saying it is
+    taken and, when it can be found, by what (:func:`port_holder`)."""
+    port = check_whole("port", port, 1)
+    if port > 65535:
+        raise OptionError(f"port={port} is invalid: a TCP port from 1 to 65535")
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as Voila's server binds
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError as err:
+            if err.errno != errno.EADDRINUSE:
+                raise
+            holder = port_holder(port)
+            by = f" by {holder}" if holder else ""
+            raise OptionError(f"port={port} is taken{by}: stop it or choose another "
+                              "port") from None
+    return port
+
+
+def port_holder(port: int) -> str | None:
+    """``pid N (command)`` of the process listening on TCP ``port``, from Linux's
+    ``/proc/net/tcp*`` and ``/proc/*/fd``; None when that cannot be seen (another OS, or a
+    process of another user)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for fields in (line.split() for line in lines):
+            if len(fields) > 9 and fields[3] == _LISTEN and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(f"socket:[{fields[9]}]")
+    for pid in (p for p in Path("/proc").glob("[0-9]*") if inodes):
+        try:
+            if any(os.readlink(fd) in inodes for fd in (pid / "fd").iterdir()):
+                argv = (pid / "cmdline").read_bytes().decode(errors="replace").split("\0")
+                return f"pid {pid.name} ({_short([Path(argv[0]).name, *argv[1:]])})"
+        except OSError:  # gone meanwhile, or another user's
+            continue
+    return None
+
+
+def _short(argv: list[str], width: int = 80) -> str:
+    """The command line, its program without its folder, cut to ``width`` characters."""
+    command = " ".join(a for a in argv if a)
+    return command if len(command) <= width else command[: width - 3] + "..."
 
 
 def wait_until_up(port: int, timeout: float = 60.0) -> bool:
@@ -91,6 +171,7 @@ def serve(port: int = 8866, open_browser: bool = False,
     Returns Voila's exit code (0 after Ctrl-C or SIGTERM, either of which stops Voila, and Voila
     its kernels, before returning: nothing is left running).
     """
+    port = check_port(port)
     proc = start(port, notebook=notebook, open_browser=open_browser)
     print(f"cpstats dashboard: http://127.0.0.1:{port}/  (Ctrl-C stops it)", flush=True)
     previous = signal.signal(signal.SIGTERM, _interrupt)  # kill stops Voila and its kernels too

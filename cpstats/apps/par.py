@@ -17,7 +17,9 @@ from typing import Any
 
 import pandas as pd
 
+from cpstats._atomic import writable_file, writable_folder
 from cpstats.apps import par_figures as figures
+from cpstats.apps.cli_args import out_folder as _out_folder
 from cpstats.apps.cli_args import pace as _pace
 from cpstats.apps.cli_args import positive_int as _positive_int
 from cpstats.apps.cli_args import seed as _seed
@@ -83,13 +85,13 @@ class ParSheet:
         """Write the sheet as one self-contained HTML file (charts inlined); returns the path."""
         from cpstats.apps.par_render import write_html
 
-        return write_html(self, Path(path))
+        return write_html(self, writable_file("path", path))
 
     def to_pdf(self, path: str | Path) -> Path:
         """Write the sheet as an A4 PDF (matplotlib's PDF backend); returns the path."""
         from cpstats.apps.par_render import write_pdf
 
-        return write_pdf(self, Path(path))
+        return write_pdf(self, writable_file("path", path))
 
 
 def _label(v: Variant) -> str:
@@ -143,6 +145,7 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
     v = resolve_variant(variant)
     pace = _check_pace(hands_per_hour, v)
     check_whole("seat_deals", seat_deals, 2)
+    folder = None if out is None else writable_folder("out", out)  # before a long simulation
     seed = 2026 if rng is None else rng
     if result is None:
         result = None if deals is not None else _reference(v, strategy)
@@ -154,9 +157,7 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
         raise OptionError(f"result is of {result.variant}, not of {v}: pass a run of the sheet's variant")
     sheet = ParSheet(v, result, pace, [], _label(v))
     sheet.sections = _sections(sheet, seed, seat_deals)
-    if out is not None:
-        folder = Path(out)
-        folder.mkdir(parents=True, exist_ok=True)
+    if folder is not None:
         sheet.to_html(folder / "par.html")
         sheet.to_pdf(folder / "par.pdf")
     return sheet
@@ -347,11 +348,7 @@ def add_par_command(sub) -> argparse.ArgumentParser:
 
 def run_par_command(args: argparse.Namespace) -> str:
     """Handler of ``cpstats par``: writes ``par.html`` and ``par.pdf``, returns what it wrote."""
-    if not str(args.out).strip():
-        raise OptionError("--out='' is invalid: --out must name a folder (--out . for this one)")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise OptionError(f"--out={args.out!r} is invalid: {args.out} is a file, not a folder")
+    out = _out_folder(args.out)  # refused before the simulation, naming --out
     sheet = par_sheet(args.variant, deals=args.deals, rng=args.seed, strategy=args.strategy,
                       hands_per_hour=args.hands_per_hour, out=out)
     setter = baseline_label(args.strategy) or sheet.result.setter

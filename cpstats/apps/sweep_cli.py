@@ -26,6 +26,7 @@ from cpstats.apps.cli_args import positive_int as _whole
 from cpstats.apps.cli_args import seed as _seed
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError
+from cpstats.rules.text import parse_number
 
 __all__ = ["add_sweep_command", "run_sweep", "parse_values"]
 
@@ -41,13 +42,12 @@ def parse_values(text: str) -> list:
 
 
 def _number(item: str):
-    for kind in (int, float):
-        try:
-            value = kind(item)
-        except ValueError:
-            continue
-        return value if math.isfinite(value) else item
-    return item
+    try:
+        value = parse_number("values", item)
+    except OptionError:
+        return item
+    # an int of any size stays an int: the rules refuse it in one line (math.isfinite would overflow)
+    return value if isinstance(value, int) or math.isfinite(value) else item
 
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpstats.cards import _deal_kernel
-from cpstats.errors import OptionError, check_whole
+from cpstats.errors import OptionError, check_whole, shown
 
 __all__ = ["BLOCK_DEALS", "MAX_DEALS", "BlockPlan", "check_executor", "block_seed", "block_state", "shuffled_decks",
            "root_seed"]
@@ -66,7 +66,7 @@ class BlockPlan:
     def __post_init__(self) -> None:
         if (isinstance(self.deals, bool) or not isinstance(self.deals, (int, np.integer))
                 or not 1 <= self.deals <= MAX_DEALS):
-            raise OptionError(f"deals={self.deals!r} is invalid: deals must be an integer from 1 to "
+            raise OptionError(f"deals={shown(self.deals)} is invalid: deals must be an integer from 1 to "
                               f"{MAX_DEALS:,} (MAX_DEALS)")
         check_whole("block_deals", self.block_deals, 1)
 

@@ -154,9 +154,10 @@ def check_hands(codes: np.ndarray | Iterable, cards: int, *, unique: bool = True
     if unique:
         bad = _bits.first_bad_hand(rows, _bits.CARD_MASK)
         if bad >= 0:
-            raise _hand_error(rows, bad)
+            raise _hand_error(rows, bad, named=arr.ndim > 1)
     elif rows.size and rows.max() >= DECK_SIZE:
-        raise _hand_error(rows, int(np.flatnonzero((rows >= DECK_SIZE).any(axis=1))[0]))
+        raise _hand_error(rows, int(np.flatnonzero((rows >= DECK_SIZE).any(axis=1))[0]),
+                          named=arr.ndim > 1)
     return arr
 
 
@@ -184,21 +185,22 @@ def _as_codes(codes, cards: int) -> np.ndarray:
     if arr.dtype != np.uint8 and arr.size and (arr.min() < 0 or arr.max() >= DECK_SIZE):
         rows = arr.reshape(-1, cards)
         bad = int(np.flatnonzero(((rows < 0) | (rows >= DECK_SIZE)).any(axis=1))[0])
-        raise _hand_error(rows, bad)
+        raise _hand_error(rows, bad, named=arr.ndim > 1)
     return np.ascontiguousarray(arr, dtype=np.uint8)
 
 
-def _hand_error(hands: np.ndarray, row: int) -> CardError:
+def _hand_error(hands: np.ndarray, row: int, *, named: bool = True) -> CardError:
     """The error for ``hands[row]`` (one hand a row), which holds a code out of 0..51 or a card
-    twice: one line naming the hand and the first such card."""
+    twice: one line naming the first such card and, when ``named`` (more than one hand was
+    given), the hand; a caller that knows the hand by another index adds its own name."""
     hand = hands[row]
     wrong = hand[(hand < 0) | (hand >= DECK_SIZE)]
     if wrong.size:
-        return CardError(f"hand {row}: card code {int(wrong[0])} is invalid: codes are 0..51 "
-                         "(4 * rank + suit)")
+        return CardError(f"{f'hand {row}: ' if named else ''}card code {int(wrong[0])} is "
+                         "invalid: codes are 0..51 (4 * rank + suit)")
     values, counts = np.unique(hand, return_counts=True)
-    return CardError(f"hand {row} holds {format_cards(values[counts > 1][:1])} twice: a hand "
-                     "cannot repeat a card")
+    return CardError(f"{f'hand {row}' if named else 'the hand'} holds "
+                     f"{format_cards(values[counts > 1][:1])} twice: a hand cannot repeat a card")
 
 
 def deal(rng: np.random.Generator | int | None, deals: int, hands: int = 4) -> np.ndarray:

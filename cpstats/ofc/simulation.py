@@ -173,6 +173,11 @@ def simulate_ofc(variant: OfcVariant | str, hands: int, *, strategy: str | Seque
     """
     v = resolve_ofc_variant(variant)
     names = _strategies(v, strategy)
+    if "rollout" not in names:  # else the result would be labelled with a budget nobody used
+        for option, value in (("samples", samples), ("top", top)):
+            if value is not None:
+                raise OptionError(f"{option}={value!r} is invalid with strategy "
+                                  f"{'/'.join(names)!r}: only rollout takes samples and top")
     plan = BlockPlan(hands, check_whole("block_hands", block_hands, 1))
     check_executor(executor)
     burn_in = check_whole("burn_in", burn_in, 0)

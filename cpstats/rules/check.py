@@ -12,7 +12,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from cpstats.errors import OptionError
+from cpstats.errors import OptionError, shown
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -21,13 +21,9 @@ E = TypeVar("E", bound=StrEnum)
 MAX_NUMBER = 1e9
 
 
-def _show(value: object) -> str:
-    return repr(value) if isinstance(value, str) else str(value)
-
-
 def invalid(path: str, value: object, reason: str) -> OptionError:
     """The error for an invalid option: ``path=value is invalid: reason``."""
-    return OptionError(f"{path}={_show(value)} is invalid: {reason}")
+    return OptionError(f"{path}={shown(value)} is invalid: {reason}")
 
 
 def suggest(word: str, choices: Iterable[str]) -> str:
@@ -54,13 +50,19 @@ def as_enum(path: str, cls: type[E], value: object) -> E:
 
 def as_number(path: str, value: object, *, minimum: float = 0.0, strict: bool = False,
               integer: bool = False, noun: str = "units") -> int | float:
-    """A finite number ``>= minimum`` (``> minimum`` if ``strict``); integral values become int."""
+    """A finite number ``>= minimum`` (``> minimum`` if ``strict``) and ``<= MAX_NUMBER``;
+    integral values become int. Every numeric rule of both games is read through here, so a
+    number of any size (an int of 400 digits) gets this one-line refusal."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise invalid(path, value, "expected a number")
-    number = float(value)
-    if not math.isfinite(number):
-        raise invalid(path, value, "expected a finite number")
-    if integer and not number.is_integer():
+    try:
+        number = float(value)
+    except OverflowError:  # an int (or fraction) beyond float64: out of range on its side
+        number = math.inf if value > 0 else -math.inf
+    else:
+        if not math.isfinite(number):
+            raise invalid(path, value, "expected a finite number")
+    if integer and math.isfinite(number) and not number.is_integer():
         raise invalid(path, value, "expected a whole number")
     if number < minimum or (strict and number == minimum):
         raise invalid(path, value, f"{noun} must be {'>' if strict else '>='} {minimum:g}")

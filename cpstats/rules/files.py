@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from cpstats._atomic import atomic_path, writable_file
 from cpstats.errors import OptionError
 from cpstats.rules.check import suggest
 
@@ -77,8 +78,8 @@ def write_file(path: str | os.PathLike, text: str, rules: Mapping[str, Any], *,
         body = tomli_w.dumps({**doc, "rules": _drop_none(rules)})
     else:
         body = json.dumps({**doc, "rules": rules}, indent=2) + "\n"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(body, encoding="utf-8")
+    with atomic_path(writable_file("path", out)) as tmp:
+        tmp.write_text(body, encoding="utf-8")
     return out
 
 

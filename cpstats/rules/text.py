@@ -431,6 +431,11 @@ def apply_text(d: Dict, body: str, text: str) -> Dict:
         key, sep, value = item.partition("=")
         if not sep:
             raise OptionError(f"malformed override {item.strip()!r} in {text!r}: write key=value")
+        raw = sorted(set(value) & set("()="))
+        if raw:  # the string's own syntax: inside a value it is escaped (as str(variant) writes it)
+            raise OptionError(f"malformed override {item.strip()!r} in {text!r}: a value cannot "
+                              f"hold a raw {' or '.join(map(repr, raw))}; write "
+                              f"{', '.join(_ESCAPES[c] for c in raw)} for it")
         overrides.append((key.strip(), _unescape(value.strip())))
     return _apply(d, overrides)
 

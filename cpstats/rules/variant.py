@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from cpstats.errors import OptionError
+from cpstats.errors import OptionError, shown
 from cpstats.rules.check import as_bool, as_enum, as_number, invalid, suggest
 from cpstats.rules.files import write_file
 from cpstats.rules.components import (STANDARD_SURRENDER, Naturals, Royalties, ScoringParams,
@@ -256,6 +256,9 @@ class Variant:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Variant:
         """Inverse of :meth:`to_dict`; missing keys take their defaults, unknown keys are errors."""
+        if not isinstance(data, Mapping):
+            raise OptionError(f"a variant's rules must be a mapping of option to value (a JSON "
+                              f"object), not {type(data).__name__} {shown(data)}")
         known = [f.name for f in fields(cls)]
         for key in data:
             if key not in known:
@@ -273,7 +276,11 @@ class Variant:
         """Inverse of :meth:`to_json`."""
         import json
 
-        return cls.from_dict(json.loads(text))
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as err:
+            raise OptionError(f"text={shown(text)} is invalid: not JSON ({err})") from None
+        return cls.from_dict(data)
 
     def to_file(self, path: str | os.PathLike, *, label: str | None = None,
                 description: str | None = None) -> Path:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cpstats._atomic import atomic_path, writable_folder
 from cpstats._resources import REFERENCE_DIR
 from cpstats.errors import OptionError
 from cpstats.simulation.result import SimulationResult
@@ -57,7 +58,7 @@ def prepare_out(out, meta: dict, resume: bool) -> Path | None:
     path = Path(out)
     if path.exists() and not path.is_dir():
         raise OptionError(f"out={str(path)!r} is a file: name a folder for the run's blocks")
-    path.mkdir(parents=True, exist_ok=True)
+    writable_folder("out", path)
     run_file = path / "run.json"
     if run_file.exists():
         try:
@@ -82,7 +83,8 @@ def prepare_out(out, meta: dict, resume: bool) -> Path | None:
                 f"out={str(path)!r} holds blocks of another run (differs in {', '.join(differ)}): "
                 "resume with the same variant, seed, deals and strategy (and ev tables), "
                 "or another folder")
-    run_file.write_text(json.dumps(meta, indent=2))
+    with atomic_path(run_file) as tmp:
+        tmp.write_text(json.dumps(meta, indent=2))
     return path
 
 
@@ -98,12 +100,11 @@ def _content_digest(arrays: dict) -> str:
 
 
 def write_block(out: Path, block: int, summary: dict, digest: str) -> None:
-    """Write a finished block atomically (temporary file, then rename): its presence marks it done."""
-    tmp = out / f".block-{block:06d}.npz"
-    with open(tmp, "wb") as fh:
+    """Write a finished block atomically (temporary file, then rename): its presence marks it
+    done, and a write that fails (a full disk) leaves no file behind."""
+    with atomic_path(out / f"block-{block:06d}.npz") as tmp, open(tmp, "wb") as fh:
         np.savez(fh, run_digest=np.array(digest), content_sha256=np.array(_content_digest(summary)),
                  **summary)
-    os.replace(tmp, out / f"block-{block:06d}.npz")
 
 
 def read_block(out: Path, block: int, digest: str, keys: frozenset[str]) -> tuple[dict | None, bool]:
@@ -128,9 +129,10 @@ def save_result(result: SimulationResult, path: str | os.PathLike) -> Path:
     """Save a result's summaries (``.npz``) and metadata (``.json`` beside it)."""
     path = Path(path).with_suffix(".npz")
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as fh:
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
         np.savez_compressed(fh, **result.summary)
-    path.with_suffix(".json").write_text(json.dumps(result.metadata, indent=2))
+    with atomic_path(path.with_suffix(".json")) as tmp:
+        tmp.write_text(json.dumps(result.metadata, indent=2))
     return path
 
 

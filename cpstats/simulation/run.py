@@ -156,7 +156,7 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
         or that do not read are done again (``metadata["blocks_redone"]``).
     tables
         The ``ev`` setter's row tables (:func:`~cpstats.strategies.set_hands`): None for the
-        variant's own (a variant without shipped tables has them trained now, about a minute,
+        variant's own (a variant without shipped tables has them trained now, about half a minute,
         and cached for the next run), or a preset name or variant string to borrow its tables.
         ``metadata["tables"]`` identifies the tables and ``metadata["tables_source"]`` says
         where they came from (shipped, cache, trained now, borrowed).

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from cpstats._atomic import atomic_path
 from cpstats.cards.blocks import BlockPlan
 from cpstats.simulation.files import read_block, write_block
 from cpstats.simulation.summary import merge
@@ -71,9 +72,8 @@ def run_block(job: BlockJob, block: int, size: int) -> tuple[dict, Any]:
     if job.out is not None:
         out = Path(job.out)
         if output.rows is not None:
-            tmp = out / f".hands-{block:06d}.parquet"
-            output.rows.to_parquet(tmp, index=False)
-            os.replace(tmp, out / f"hands-{block:06d}.parquet")
+            with atomic_path(out / f"hands-{block:06d}.parquet") as tmp:
+                output.rows.to_parquet(tmp, index=False)
         write_block(out, block, output.summary, job.digest)
     return output.summary, output.kept
 

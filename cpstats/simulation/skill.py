@@ -59,7 +59,7 @@ def skill(variant: Variant | str, *, deals: int = 20_000, rng=None,
         Seed, SeedSequence, Generator or None (fresh entropy); ``attrs["seed"]`` repeats it.
     tables
         ev's row tables, as :func:`~cpstats.simulation.simulate`'s: None for the variant's own
-        (shipped, cached, or trained now, about a minute, before the first match), or a preset
+        (shipped, cached, or trained now, about half a minute, before the first match), or a preset
         name or variant string to borrow its tables.
 
     Returns

@@ -235,7 +235,7 @@ def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable
         core. None: serial, one block.
     tables
         The ``ev`` setter's row tables: None for the variant's own (shipped for a preset's
-        rules, else read from the cache or trained now, about a minute, and cached), a preset
+        rules, else read from the cache or trained now, about half a minute, and cached), a preset
         name or variant string to borrow that variant's, or
         :class:`~cpstats.strategies.RowTables`. Only for a strategy that takes ``tables``.
 
@@ -250,6 +250,7 @@ def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable
         that name no variant or go to a strategy that does not take them.
     """
     arr = check_hands(hands, 13)
+    _check_rng(rng)
     fn = get_strategy(strategy)
     name = strategy if isinstance(strategy, str) else getattr(fn, "__name__", type(fn).__name__)
     v = _variant(variant)
@@ -346,3 +347,12 @@ def natural_payout(hands: np.ndarray, variant: Variant) -> np.ndarray:
         index = np.log2(bits[nz].astype(np.float64)).astype(np.int64)
         out[nz] = payout[index]
     return out
+
+
+def _check_rng(rng: object) -> None:
+    """Refuse in one line an ``rng`` numpy would refuse with its own TypeError or ValueError."""
+    seeds = (np.random.SeedSequence, np.random.BitGenerator, np.random.Generator)
+    if isinstance(rng, bool) or not (rng is None or isinstance(rng, (int, np.integer, *seeds))) \
+            or (isinstance(rng, (int, np.integer)) and rng < 0):
+        raise OptionError(f"rng={rng!r} is invalid: pass None, an int seed >= 0, a SeedSequence "
+                          "or a Generator")

@@ -10,8 +10,10 @@ another variant's, *borrowed*, or a :class:`RowTables`); the tables shipped with
 for a preset whose strategy-relevant rules (:func:`strategy_rules`) equal the variant's
 (*shipped*: ``2-4(players=2)`` and ``2-4(rake=...)`` play with ``2-4``'s); tables trained
 earlier for the same rules, read from the cache folder (:func:`cache_dir`, *cache*); otherwise
-they are trained now (:data:`QUICK_TRAINING`, about a minute on 2 cores, with a progress bar)
-and written to the cache (*trained now*). No variant silently plays with another's tables.
+they are trained now (:data:`QUICK_TRAINING`, :data:`TRAINING_TIME` on 2 cores, with a
+progress bar) and written to the cache (*trained now*). No variant silently plays with
+another's tables. A cached file is trusted only if its values are distributions
+(:meth:`RowTables.check_values`); a damaged one is trained again.
 """
 
 from __future__ import annotations
@@ -22,13 +24,15 @@ import os
 import sys
 import threading
 import warnings
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from cpstats._atomic import atomic_path
 from cpstats._resources import STRATEGIES_DIR as TABLES_DIR  # cpstats/data/strategies
 from cpstats.errors import OptionError
 from cpstats.hands import tables as _tables
@@ -40,7 +44,8 @@ from cpstats.strategies import _ev_kernel as _sk
 __all__ = ["TablesWarning", "RowTables", "CardRemoval", "load_tables", "resolve_tables",
            "tables_record", "strategy_rules", "strategy_digest", "cache_dir", "set_trainer",
            "rank_classes", "TABLES_DIR", "CACHE_ENV", "QUICK_TRAINING", "SOURCES",
-           "SUIT_SQUARES_MEAN", "REMOVAL_RATIO_LIMITS", "FRONT_CLASSES", "MAX_CLASSES"]
+           "SUIT_SQUARES_MEAN", "REMOVAL_RATIO_LIMITS", "FRONT_CLASSES", "MAX_CLASSES",
+           "training_progress", "TRAINING_TIME"]
 
 
 class TablesWarning(UserWarning):
@@ -139,14 +144,34 @@ class RowTables:
 
     @classmethod
     def load(cls, path: str | Path) -> RowTables:
-        with np.load(path) as data:
+        with open(path, "rb") as fh:  # np.load would read other bytes as a pickle, and say so
+            if fh.read(4) != b"PK\x03\x04":
+                raise OptionError(f"{path} is not an .npz file of row tables")
+        with np.load(path, allow_pickle=False) as data:
             removal = None
             if "removal_front" in data:
                 removal = CardRemoval(data["removal_front"], data["removal_middle"],
                                       data["removal_back"],
                                       json.loads(str(data["removal_meta"])))
-            return cls(data["front"], data["middle"], data["back"], str(data["variant"]),
-                       json.loads(str(data["meta"])), removal)
+            tables = cls(data["front"], data["middle"], data["back"], str(data["variant"]),
+                         json.loads(str(data["meta"])), removal)
+        tables.check_values()
+        return tables
+
+    def check_values(self) -> None:
+        """Refuse tables no search can trust (a damaged or hand-edited file that still reads):
+        each row a distribution over its ranks (finite, >= 0, summing to 1 within 1e-6) and a
+        finite card-removal correction. An OptionError names the first bad array."""
+        for name, size in (("front", 455), ("middle", 7462), ("back", 7462)):
+            p = np.asarray(getattr(self, name))
+            if (p.shape != (size,) or not np.issubdtype(p.dtype, np.floating)
+                    or not np.isfinite(p).all() or (p < 0).any() or abs(p.sum() - 1) > 1e-6):
+                raise OptionError(f"RowTables.{name} is invalid: a probability for each of its "
+                                  f"{size} ranks (finite, >= 0, summing to 1)")
+        for name, slope in zip(("front", "middle", "back"),
+                               self.removal.slopes() if self.removal is not None else ()):
+            if not np.isfinite(slope).all():
+                raise OptionError(f"CardRemoval.{name} is invalid: its slopes must be finite")
 
 
 # -- where a variant's tables come from ----------------------------------------------------
@@ -171,7 +196,11 @@ QUICK_TRAINING: dict[str, Any] = {
     "deals": 60_000, "rounds": 16, "patience": 2, "refine": 3, "refine_deals": 120_000,
     "check_deals": 60_000, "removal_deals": 30_000, "seed": 20261129}
 
+#: What the training on the fly takes on 2 cores (the notice it prints says it).
+TRAINING_TIME = "about half a minute"
+
 _TRAINER: list[Callable[..., RowTables]] = []
+_PROGRESS = [True]
 _READ: dict[str, tuple[int, RowTables]] = {}
 _UNSAVED: dict[str, RowTables] = {}
 _LOCK = threading.RLock()
@@ -182,6 +211,19 @@ def set_trainer(train: Callable[..., RowTables]) -> None:
     :mod:`cpstats.strategies.training` registers on import: it sits above this module, so it
     is handed in rather than imported)."""
     _TRAINER[:] = [train]
+
+
+@contextmanager
+def training_progress(show: bool) -> Iterator[None]:
+    """Show (or hide) the progress bar of tables trained on the fly inside the ``with`` block:
+    ``cpstats ... --quiet`` hides it. The one line saying that tables are being trained stays,
+    since it explains the wait."""
+    before = _PROGRESS[0]
+    _PROGRESS[0] = bool(show)
+    try:
+        yield
+    finally:
+        _PROGRESS[0] = before
 
 
 def cache_dir() -> Path:
@@ -334,31 +376,34 @@ def _train_now(v: Variant, digest: str, path: Path) -> RowTables:
     options = dict(QUICK_TRAINING)
     # progress: a round, the check, the card-removal fit's three passes
     steps = options["rounds"] + options["refine"] + 1 + 3
-    print(f"cpstats: no ev tables for {target} yet: training them now (about a minute on 2 "
-          f"cores), then kept in {path}", file=sys.stderr, flush=True)
+    print(f"cpstats: no ev tables for {target} yet: training them now ({TRAINING_TIME} on 2 "
+          "cores)", file=sys.stderr, flush=True)
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool, \
-            tqdm(total=steps, desc="training ev tables", unit="step") as bar:
+            tqdm(total=steps, desc="training ev tables", unit="step", disable=not _PROGRESS[0]) as bar:
         t = _TRAINER[0](target, **options, executor=pool, progress=bar.update)
     tables = RowTables(t.front, t.middle, t.back, t.variant,
                        {**t.meta, "rules_digest": digest, "on_the_fly": True}, t.removal)
-    return _write(tables, path, digest)
+    if _write(tables, path, digest):
+        print(f"cpstats: ev tables for {target} kept in {path}", file=sys.stderr, flush=True)
+    return tables
 
 
-def _write(tables: RowTables, path: Path, digest: str) -> RowTables:
-    """Write ``tables`` to the cache atomically; kept in memory only if the folder refuses."""
-    tmp = path.with_name(f".{path.stem}-{os.getpid()}.npz")
+def _write(tables: RowTables, path: Path, digest: str) -> bool:
+    """Write ``tables`` to the cache atomically (no temporary file is left by a failure, a full
+    disk say); whether they were written. If not, they are kept in memory for the session,
+    and a :class:`TablesWarning` says so."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tables.save(tmp)
-        os.replace(tmp, path)
+        with atomic_path(path) as tmp:
+            tables.save(tmp)
     except OSError as err:
         warnings.warn(f"ev: the tables trained for {tables.variant} could not be cached in "
-                      f"{path} ({err}); they are kept for this session only", TablesWarning,
-                      stacklevel=5)
+                      f"{path} ({err.strerror or err}); they are kept for this session only",
+                      TablesWarning, stacklevel=5)
         _UNSAVED[digest] = tables
-        return tables
+        return False
     _READ[str(path)] = (path.stat().st_mtime_ns, tables)
-    return tables
+    return True
 
 
 def _named(tables: Any) -> Variant:
