@@ -68,3 +68,13 @@ def test_wheel_ships_tables_references_and_dashboard(wheel_names):
     assert references - wheel_names == set()
     assert "cpstats/data/dashboard.ipynb" in wheel_names
     assert "cpstats/_resources.py" in wheel_names and "cpstats/py.typed" in wheel_names
+
+
+def test_wheel_leaves_out_the_designers_data_folder(wheel_names):
+    """The top-level data/ (TOML variants and CSV figures for designers, made by ``cpstats
+    data``) is the checkout's, not the package's: the wheel has no file outside cpstats/ but its
+    metadata."""
+    assert (ROOT / "data" / "variants" / "2-4.toml").is_file()
+    outside = {n for n in wheel_names if not n.startswith(("cpstats/", "cpstats-"))}
+    assert outside == set()
+    assert not any(n.endswith((".csv", ".toml")) for n in wheel_names)

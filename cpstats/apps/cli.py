@@ -30,6 +30,7 @@ from cpstats.apps.cli_args import out_folder as _out_folder
 from cpstats.apps.cli_args import pace as _pace
 from cpstats.apps.cli_args import positive_int as _positive_int
 from cpstats.apps.cli_args import seed as _seed
+from cpstats.apps.data_files import add_data_command
 from cpstats.apps.par import add_par_command
 from cpstats.apps.sweep_cli import add_sweep_command
 from cpstats.errors import CpstatsError, OptionError
@@ -386,6 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_tool_commands(sub)
     add_par_command(sub)
     add_sweep_command(sub)
+    add_data_command(sub)
     return parser
 
 
