@@ -143,7 +143,6 @@ def test_presets_lists_the_open_face_presets(capsys):
     ["compare", "--preset", "ofc-pineapple", "--preset", "ofc-classic"],
     ["par", "ofc-pineapple"],
     ["report", "--preset", "ofc-pineapple"],
-    ["sweep", "ofc-pineapple", "players", "2,3"],
     ["skill", "--preset", "ofc-pineapple"],
     ["train", "--preset", "ofc-pineapple"],
     ["match", "--preset", "ofc-pineapple"],

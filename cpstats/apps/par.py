@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import math
 import platform
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from cpstats.apps import par_figures as figures
+from cpstats.apps.cli_args import add_scheduler_options, executor_for
 from cpstats.apps.cli_args import pace as _pace
 from cpstats.apps.cli_args import positive_int as _positive_int
 from cpstats.apps.cli_args import seed as _seed
@@ -117,7 +119,7 @@ def _check_pace(hands_per_hour: Any, v: Variant) -> float:
 def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = None,
               strategy: Any = "ev", hands_per_hour: float | None = None,
               out: str | Path | None = None, result: SimulationResult | None = None,
-              seat_deals: int = SEAT_DEALS) -> ParSheet:
+              seat_deals: int = SEAT_DEALS, executor: Executor | None = None) -> ParSheet:
     """Build the PAR sheet of ``variant``; with ``out`` also write ``par.html`` and ``par.pdf`` there.
 
     Parameters
@@ -139,6 +141,9 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
         A finished run of ``variant`` to reuse (e.g. ``cpstats.load_reference("2-4")``).
     seat_deals
         Deals of each run of the banker-edge-by-seats table (banked variants only).
+    executor
+        Runs the blocks of the live run (any ``concurrent.futures``-style executor, a Dask
+        client's ``get_executor()`` too; None is serial), as :func:`cpstats.simulate`'s.
     """
     v = resolve_variant(variant)
     pace = _check_pace(hands_per_hour, v)
@@ -149,7 +154,8 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
     if result is None:
         from cpstats.simulation import simulate
 
-        result = simulate(v, DEFAULT_DEALS if deals is None else deals, strategy=strategy, rng=seed)
+        result = simulate(v, DEFAULT_DEALS if deals is None else deals, strategy=strategy, rng=seed,
+                          executor=executor)
     elif result.variant != v:
         raise OptionError(f"result is of {result.variant}, not of {v}: pass a run of the sheet's variant")
     sheet = ParSheet(v, result, pace, [], _label(v))
@@ -341,6 +347,7 @@ def add_par_command(sub) -> argparse.ArgumentParser:
                    help="pace of the hourly figures (default: the variant's, 30)")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
+    add_scheduler_options(p)
     p.set_defaults(run=run_par_command)
     return p
 
@@ -352,8 +359,12 @@ def run_par_command(args: argparse.Namespace) -> str:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise OptionError(f"--out={args.out!r} is invalid: {args.out} is a file, not a folder")
-    sheet = par_sheet(args.variant, deals=args.deals, rng=args.seed, strategy=args.strategy,
-                      hands_per_hour=args.hands_per_hour, out=out)
+    executor, close = executor_for(args)
+    try:
+        sheet = par_sheet(args.variant, deals=args.deals, rng=args.seed, strategy=args.strategy,
+                          hands_per_hour=args.hands_per_hour, out=out, executor=executor)
+    finally:
+        close()
     setter = baseline_label(args.strategy) or sheet.result.setter
     return (f"PAR sheet of {sheet.label} ({sheet.result.deals:,} deals, {setter}) "
             f"written: {out / 'par.html'} and {out / 'par.pdf'}")
