@@ -125,10 +125,10 @@ def _point_row(mine: FigureBatches, first: FigureBatches | None, same: bool, han
     """One point's figure and its paired difference to the first point (none where the first
     point lacks the figure, such as a seat it does not seat)."""
     row = {"estimate": mine.estimate, "ci_low": mine.ci_low if signed else max(mine.ci_low, 0.0),
-           "ci_high": mine.ci_high, "method": mine.method}
+           "ci_high": mine.ci_high}
     if first is None:
         return {**row, "diff": np.nan, "diff_ci_low": np.nan, "diff_ci_high": np.nan,
-                "diff_events": np.nan, "diff_note": "", "deals_for_interval": np.nan}
+                "diff_events": np.nan, "diff_note": "", "deals_for_interval": np.nan, "method": mine.method}
     diff = mine.estimate - first.estimate
     differs = (mine.sums != first.sums).any(axis=0).astype(np.float64)
     # the 0/1 batches that differ give the events, the note and the deals an interval needs
@@ -140,7 +140,7 @@ def _point_row(mine: FigureBatches, first: FigureBatches | None, same: bool, han
     else:
         half = 0.0 if events == 0 else _half_width(mine.linear - first.linear, level)
     return {**row, "diff": diff, "diff_ci_low": diff - half, "diff_ci_high": diff + half,
-            "diff_events": events, "diff_note": note, "deals_for_interval": needed}
+            "diff_events": events, "diff_note": note, "deals_for_interval": needed, "method": mine.method}
 
 
 def sweep_ofc(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: int,
@@ -151,7 +151,16 @@ def sweep_ofc(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: in
     """The open-face sweep behind :func:`cpstats.sweep` (its keywords; ``deals`` are hands a
     point, ``strategy="ev"`` is ``rollout``, ``tables`` are refused). Returns the 13-card
     sweep's table with a ``method`` column (each estimate's interval method); ``attrs`` say
-    ``unit="hands"``."""
+    ``unit="hands"``.
+
+    Examples
+    --------
+    >>> import cpstats
+    >>> t = cpstats.sweep("ofc-pineapple", "royalties.back.pair", [0, 1], deals=200,
+    ...                   strategy="random", rng=1, metrics=["royalty"])
+    >>> t[["value", "metric"]].values.tolist(), bool(t["diff"].iloc[1] > 0)
+    ([[0, 'royalty'], [1, 'royalty']], True)
+    """
     level = check_confidence(confidence)
     check_whole("deals", deals, 2, "an interval needs two")
     name, block = _workbench_options(strategy, tables, block_deals)
