@@ -135,9 +135,9 @@ def test_a_full_disk_is_one_line(monkeypatch, tmp_path, capsys):
 def test_an_unreachable_scheduler_is_named(monkeypatch, capsys, no_simulation):
     """audit 13.15: a tcp:// scheduler that does not answer is one line naming the address."""
     pytest.importorskip("distributed")
-    import cpstats.apps.cli
+    import cpstats.apps.cli_args
 
-    monkeypatch.setattr(cpstats.apps.cli, "CONNECT_TIMEOUT", 1)
+    monkeypatch.setattr(cpstats.apps.cli_args, "CONNECT_TIMEOUT", 1)
     assert main(["simulate", "--preset", "2-4", *FAST, "--scheduler", "tcp://127.0.0.1:1"]) == 2
     err = refused(capsys, "simulate")
     assert "tcp://127.0.0.1:1" in err and "cannot reach" in err

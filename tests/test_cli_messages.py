@@ -142,7 +142,6 @@ def test_presets_lists_the_open_face_presets(capsys):
 @pytest.mark.parametrize("argv", [
     ["par", "ofc-pineapple"],
     ["report", "--preset", "ofc-pineapple"],
-    ["sweep", "ofc-pineapple", "players", "2,3"],
     ["skill", "--preset", "ofc-pineapple"],
     ["train", "--preset", "ofc-pineapple"],
     ["match", "--preset", "ofc-pineapple"],

@@ -3,8 +3,8 @@
 Argument parsing is argparse's; every command prints a table, CSV or JSON. Bad input (argparse's
 usage errors included), an unreachable scheduler and operating-system errors (an unwritable
 folder, a full disk) end the command with one line on stderr, ``cpstats CMD: error: ...``, and
-exit status 2. Open-face presets (``ofc-*``) are played by ``simulate`` only; every other command
-refuses them in one line saying so. Figures of a baseline setter (greedy, random) are named as
+exit status 2. Open-face presets (``ofc-*``) are played by ``simulate``, ``compare`` and ``sweep``;
+every other command refuses them in one line saying so. Figures of a baseline setter (greedy, random) are named as
 such in the output's header.
 """
 
@@ -23,7 +23,8 @@ import pandas as pd
 
 from cpstats.rules.ids import HandOrdering
 from cpstats.apps._warmup import COMPILE_MESSAGE, needs_compiling, simulation_kernels
-from cpstats.apps.cli_args import OneLineErrorParser
+from cpstats.apps.cli_args import OneLineErrorParser, add_scheduler_options
+from cpstats.apps.cli_args import executor_for as _executor
 from cpstats.apps.labels import baseline_label
 from cpstats.apps.cli_args import count as _count
 from cpstats.apps.cli_args import out_folder as _out_folder
@@ -37,10 +38,6 @@ from cpstats.errors import CpstatsError, OptionError
 from cpstats.rules import Rake, Variant
 
 __all__ = ["main", "build_parser", "report_plan", "split_systems", "ReportPlan"]
-
-#: Seconds to wait for a ``tcp://`` scheduler before giving up.
-CONNECT_TIMEOUT = 10
-
 
 def _strategy_words(strategy: str) -> str:
     """``strategy X`` for a header, a baseline named as one."""
@@ -87,31 +84,6 @@ def _presets(args: argparse.Namespace) -> str:
     if args.format == "table":
         df = df[["name", "game", "seed", "description"]]
     return _emit(df, args.format)
-
-
-def _executor(args: argparse.Namespace):
-    """(executor, closer) for --scheduler: none (serial), local (a dask LocalCluster), tcp://..."""
-    scheduler = getattr(args, "scheduler", None)
-    if not scheduler or scheduler == "none":
-        return None, lambda: None
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise CpstatsError("--scheduler needs dask: pip install 'cpstats[dask]'") from None
-    if scheduler == "local":
-        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True)
-        client = Client(cluster)
-        return client.get_executor(), lambda: (client.close(), cluster.close())
-    if scheduler.startswith("tcp://"):
-        try:
-            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-        except OSError as err:  # refused, timed out (dask's TimeoutError is an OSError), no host
-            raise CpstatsError(f"cannot reach the scheduler at {scheduler}: {err}") from None
-        except ValueError as err:  # dask could not read the address (a port that is no number)
-            raise CpstatsError(f"--scheduler={scheduler!r} is invalid: expected tcp://HOST:PORT "
-                               f"({err})") from None
-        return client.get_executor(), client.close
-    raise CpstatsError(f"--scheduler={scheduler!r} is invalid: use none, local or tcp://HOST:PORT")
 
 
 def _simulate(args: argparse.Namespace) -> str:
@@ -361,7 +333,11 @@ def _skill(args: argparse.Namespace) -> str:
     from cpstats.simulation import skill
 
     _notice_compiling(*simulation_kernels("ev", "greedy", "random"))
-    table = skill(args.preset, deals=args.deals, rng=args.seed, tables=args.tables)
+    executor, close = _executor(args)
+    try:
+        table = skill(args.preset, deals=args.deals, rng=args.seed, tables=args.tables, executor=executor)
+    finally:
+        close()
     tables = table.attrs["tables"]
     source = f", {tables['source']}" if tables.get("source") else ""
     head = (f"ev (tables trained for {tables['trained_for']}{source}) against each field under "
@@ -396,10 +372,7 @@ def _common(p: argparse.ArgumentParser, deals: int) -> None:
     p.add_argument("--deals", type=_positive_int, default=deals, help=f"deals (default {deals:,})")
     p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
-    p.add_argument("--scheduler", default="none",
-                   help="none (serial), local (a dask LocalCluster) or tcp://HOST:8786")
-    p.add_argument("--workers", type=_positive_int, default=os.cpu_count() or 1,
-                   help="LocalCluster workers, at least 1 (default: the cores)")
+    add_scheduler_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -501,6 +474,7 @@ def _add_tool_commands(sub) -> None:
     sk.add_argument("--preset", required=True, help="preset name or variant string")
     sk.add_argument("--deals", type=_positive_int, default=20_000, help="deals per field (default 20,000)")
     sk.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
+    add_scheduler_options(sk)
     _tables_option(sk)
     sk.set_defaults(run=_skill)
     rv = sub.add_parser("review", help="expected result of a setting, the best one and the loss")
@@ -519,11 +493,11 @@ _PRESET_ARGUMENTS = {"preset": "--preset", "variant": "VARIANT", "tables": "--ta
 def _refuse_open_face(args: argparse.Namespace) -> None:
     """Refuse an open-face preset (``ofc-*``) where a command takes a 13-card one, saying where
     open face is played: the 13-card rules alone would call it an unknown preset. ``simulate
-    --preset`` plays both games, so it is let through."""
+    --preset``, ``compare --preset`` and ``sweep VARIANT`` play both games, so they are let through."""
     from cpstats.ofc import is_ofc_variant
 
     for dest, option in _PRESET_ARGUMENTS.items():
-        if args.command in ("simulate", "compare") and dest == "preset":
+        if (args.command, dest) in (("simulate", "preset"), ("compare", "preset"), ("sweep", "variant")):
             continue
         given = getattr(args, dest, None)
         for text in given if isinstance(given, list) else [given]:

@@ -1,6 +1,7 @@
 """Argument types the command line shares (``cpstats.apps.cli`` and the commands kept in their own
-modules, ``par`` and ``sweep_cli``): whole numbers, a seed, a pace, an output folder, and the
-parser whose errors are one line. Each refuses bad input with argparse's one-line error or an
+modules, ``par`` and ``sweep_cli``): whole numbers, a seed, a pace, an output folder, the
+``--scheduler``/``--workers`` pair and the executor it names, and the parser whose errors are
+one line. Each refuses bad input with argparse's one-line error or an
 :class:`~cpstats.errors.OptionError`."""
 
 from __future__ import annotations
@@ -10,10 +11,13 @@ import math
 import os
 from pathlib import Path
 
-from cpstats.errors import OptionError
+from cpstats.errors import CpstatsError, OptionError
 
 __all__ = ["OneLineErrorParser", "whole_number", "positive_int", "count", "seed", "pace",
-           "out_folder"]
+           "out_folder", "add_scheduler_options", "executor_for", "CONNECT_TIMEOUT"]
+
+#: Seconds to wait for a ``tcp://`` scheduler before giving up.
+CONNECT_TIMEOUT = 10
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
@@ -80,3 +84,44 @@ def out_folder(text: str | None) -> Path | None:
     if not os.access(path, os.W_OK):
         raise OptionError(f"--out={text!r} is invalid: {text} is not writable")
     return path
+
+
+def add_scheduler_options(p: argparse.ArgumentParser, default: str = "none") -> None:
+    """``--scheduler`` (where the blocks run) and ``--workers`` (how many run at once)."""
+    p.add_argument("--scheduler", default=default,
+                   help=f"none (serial), threads (a pool of --workers threads), local (a dask "
+                        f"LocalCluster of --workers processes) or tcp://HOST:8786 (default {default})")
+    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
+                   help="threads or LocalCluster workers, at least 1 (default: the cores)")
+
+
+def executor_for(args: argparse.Namespace):
+    """(executor, closer) for ``args.scheduler``: none (serial: None), threads (a thread pool: the
+    kernels release the GIL), local (a dask LocalCluster of ``args.workers`` one-thread
+    processes), tcp://HOST:PORT (a running dask scheduler). The numbers are the same on each."""
+    scheduler = getattr(args, "scheduler", None)
+    if not scheduler or scheduler == "none":
+        return None, lambda: None
+    if scheduler == "threads":
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = ThreadPoolExecutor(args.workers)
+        return pool, pool.shutdown
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise CpstatsError("--scheduler needs dask: pip install 'cpstats[dask]'") from None
+    if scheduler == "local":
+        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True)
+        client = Client(cluster)
+        return client.get_executor(), lambda: (client.close(), cluster.close())
+    if scheduler.startswith("tcp://"):
+        try:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except OSError as err:  # refused, timed out (dask's TimeoutError is an OSError), no host
+            raise CpstatsError(f"cannot reach the scheduler at {scheduler}: {err}") from None
+        except ValueError as err:  # dask could not read the address (a port that is no number)
+            raise CpstatsError(f"--scheduler={scheduler!r} is invalid: expected tcp://HOST:PORT "
+                               f"({err})") from None
+        return client.get_executor(), client.close
+    raise CpstatsError(f"--scheduler={scheduler!r} is invalid: use none, threads, local or tcp://HOST:PORT")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import math
 import platform
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ import pandas as pd
 
 from cpstats._atomic import writable_file, writable_folder
 from cpstats.apps import par_figures as figures
+from cpstats.apps.cli_args import add_scheduler_options, executor_for
 from cpstats.apps.cli_args import out_folder as _out_folder
 from cpstats.apps.cli_args import pace as _pace
 from cpstats.apps.cli_args import positive_int as _positive_int
@@ -119,7 +121,7 @@ def _check_pace(hands_per_hour: Any, v: Variant) -> float:
 def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = None,
               strategy: Any = "ev", hands_per_hour: float | None = None,
               out: str | Path | None = None, result: SimulationResult | None = None,
-              seat_deals: int = SEAT_DEALS) -> ParSheet:
+              seat_deals: int = SEAT_DEALS, executor: Executor | None = None) -> ParSheet:
     """Build the PAR sheet of ``variant``; with ``out`` also write ``par.html`` and ``par.pdf`` there.
 
     Parameters
@@ -141,6 +143,9 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
         A finished run of ``variant`` to reuse (e.g. ``cpstats.load_reference("2-4")``).
     seat_deals
         Deals of each run of the banker-edge-by-seats table (banked variants only).
+    executor
+        Runs the blocks of the live run (any ``concurrent.futures``-style executor, a Dask
+        client's ``get_executor()`` too; None is serial), as :func:`cpstats.simulate`'s.
     """
     v = resolve_variant(variant)
     pace = _check_pace(hands_per_hour, v)
@@ -152,7 +157,8 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
     if result is None:
         from cpstats.simulation import simulate
 
-        result = simulate(v, DEFAULT_DEALS if deals is None else deals, strategy=strategy, rng=seed)
+        result = simulate(v, DEFAULT_DEALS if deals is None else deals, strategy=strategy, rng=seed,
+                          executor=executor)
     elif result.variant != v:
         raise OptionError(f"result is of {result.variant}, not of {v}: pass a run of the sheet's variant")
     sheet = ParSheet(v, result, pace, [], _label(v))
@@ -342,6 +348,7 @@ def add_par_command(sub) -> argparse.ArgumentParser:
                    help="pace of the hourly figures (default: the variant's, 30)")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
+    add_scheduler_options(p)
     p.set_defaults(run=run_par_command)
     return p
 
@@ -349,8 +356,12 @@ def add_par_command(sub) -> argparse.ArgumentParser:
 def run_par_command(args: argparse.Namespace) -> str:
     """Handler of ``cpstats par``: writes ``par.html`` and ``par.pdf``, returns what it wrote."""
     out = _out_folder(args.out)  # refused before the simulation, naming --out
-    sheet = par_sheet(args.variant, deals=args.deals, rng=args.seed, strategy=args.strategy,
-                      hands_per_hour=args.hands_per_hour, out=out)
+    executor, close = executor_for(args)
+    try:
+        sheet = par_sheet(args.variant, deals=args.deals, rng=args.seed, strategy=args.strategy,
+                          hands_per_hour=args.hands_per_hour, out=out, executor=executor)
+    finally:
+        close()
     setter = baseline_label(args.strategy) or sheet.result.setter
     return (f"PAR sheet of {sheet.label} ({sheet.result.deals:,} deals, {setter}) "
             f"written: {out / 'par.html'} and {out / 'par.pdf'}")

@@ -36,7 +36,8 @@ __all__ = ["plot_sweep", "save_sweep", "mark_no_interval", "FORMATS"]
 
 #: File formats :func:`save_sweep` writes the chart in.
 FORMATS = ("png", "svg", "pdf")
-_RATES = ("scoop_rate", "home_run_rate", "foul_rate")
+_RATES = ("scoop_rate", "home_run_rate", "foul_rate", "fl_entry_rate", "fl_stay_rate", "fl_share",
+          "royalty_rate_front", "royalty_rate_middle", "royalty_rate_back", "rake_share")
 _BLUE, _BAND, _GREY = "#2b6cb0", "#90cdf4", "#718096"
 
 
@@ -57,7 +58,7 @@ def _caption(table: pd.DataFrame) -> str:
         setter += " (a baseline, not good play)"
     level = a.get("confidence", 0.95)
     pairing = a.get("pairing", "common deals")
-    return (f"{setter}; {a.get('deals', 0):,} deals a point on {pairing}, seed {a.get('entropy', '?')}; "
+    return (f"{setter}; {a.get('deals', 0):,} {a.get('unit', 'deals')} a point on {pairing}, seed {a.get('entropy', '?')}; "
             f"bands: {level:.0%} CI")
 
 

@@ -7,19 +7,22 @@ and PDF (:func:`~cpstats.apps.sweep_chart.save_sweep`).
 
 - Decision: values are split at commas and read as numbers where they are numbers (``0,2.5``),
   as text otherwise (``none,standard,2``), exactly as the variant string would read them.
-- Decision: blocks run on a pool of ``--workers`` threads (the kernels release the GIL), so the
-  command uses both cores without a Dask install; this module does not import ``cli`` (which
-  imports it), so its few option helpers are its own.
+- Decision: blocks run by default on a pool of ``--workers`` threads (``--scheduler threads``;
+  the kernels release the GIL), so the command uses the cores without a Dask install;
+  ``--scheduler none|local|tcp://...`` as every long command takes it. This module does not
+  import ``cli`` (which imports it): its option helpers come from ``cli_args``.
+- Decision: either game: an open-face variant (``ofc-*``) is swept over its own keys
+  (``royalties.front.QQ``, ``fantasyland.stay``...), ``--deals`` then counting hands.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import os
 
 import pandas as pd
 
+from cpstats.apps.cli_args import add_scheduler_options, executor_for
 from cpstats.apps.cli_args import out_folder as _out
 from cpstats.apps.cli_args import pace as _pace
 from cpstats.apps.cli_args import positive_int as _whole
@@ -30,7 +33,8 @@ from cpstats.rules.text import parse_number
 
 __all__ = ["add_sweep_command", "run_sweep", "parse_values"]
 
-_EXAMPLE = "cpstats sweep 2-4 royalties.front_trips 0,2,5,10 --deals 100000 --out sweep"
+_EXAMPLE = ("cpstats sweep 2-4 royalties.front_trips 0,2,5,10 --deals 100000 --out sweep; open face: "
+            "cpstats sweep ofc-pineapple royalties.front.QQ 6,7,8,9")
 
 
 def parse_values(text: str) -> list:
@@ -50,24 +54,26 @@ def _number(item: str):
     return value if isinstance(value, int) or math.isfinite(value) else item
 
 
-
-
 def add_sweep_command(sub) -> argparse.ArgumentParser:
     """Add ``sweep`` to the subparsers ``sub`` (from ``parser.add_subparsers``); its ``run``
     default is :func:`run_sweep`. Returns the subparser."""
+    from cpstats.ofc.sweep import OFC_SWEEP_METRICS
     from cpstats.simulation.sweep import METRICS
 
     p = sub.add_parser("sweep", help="one rule parameter over several values on common deals "
                                      "(estimates and paired differences, 95%% CI)",
                        description=f"Example: {_EXAMPLE}")
-    p.add_argument("variant", help="preset name or variant string swept, e.g. 2-4")
+    p.add_argument("variant", help="preset name or variant string swept, e.g. 2-4 or ofc-pineapple")
     p.add_argument("parameter", help="a key of the variant string, e.g. royalties.front_trips, "
-                                     "scoring.scoop_bonus, rake.percent, surrender, players")
+                                     "scoring.scoop_bonus, rake.percent, surrender, players; open "
+                                     "face: royalties.front.QQ, fantasyland.stay, fantasyland.cards")
     p.add_argument("values", help="comma-separated values, the first the baseline, e.g. 0,2,5,10")
-    p.add_argument("--deals", type=_whole, default=100_000, help="deals a point (default 100,000)")
+    p.add_argument("--deals", type=_whole, default=100_000,
+                   help="deals a point, hands for open face (default 100,000)")
     p.add_argument("--metrics", default=None,
                    help=f"comma-separated, from {', '.join(METRICS)} (default: SD, scoop rate, "
-                        "royalties and house take per hand, foul rate; seat 0's mean in a banked game)")
+                        "royalties and house take per hand, foul rate; seat 0's mean in a banked game); "
+                        f"open face: from {', '.join(OFC_SWEEP_METRICS)}")
     p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     p.add_argument("--hands-per-hour", type=_pace, default=None,
@@ -75,8 +81,7 @@ def add_sweep_command(sub) -> argparse.ArgumentParser:
     p.add_argument("--tables", default=None, metavar="VARIANT",
                    help="set every point's hands with the ev tables of this preset or variant "
                         "string (default: each point's own, trained on the fly and cached)")
-    p.add_argument("--workers", type=_whole, default=os.cpu_count() or 1,
-                   help="threads running blocks (default: the cores)")
+    add_scheduler_options(p, default="threads")
     p.add_argument("--out", default=None,
                    help="folder for sweep.csv and the charts (PNG, SVG, PDF), created if missing")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")
@@ -84,13 +89,10 @@ def add_sweep_command(sub) -> argparse.ArgumentParser:
     p.set_defaults(run=run_sweep)
     return p
 
-
-
 def run_sweep(args: argparse.Namespace) -> str:
     """Run the sweep the arguments name; returns the text to print (one-line OptionError on bad
     input, before anything is simulated)."""
     import sys
-    from concurrent.futures import ThreadPoolExecutor
 
     from cpstats.simulation.sweep import sweep, sweep_variants
 
@@ -99,10 +101,13 @@ def run_sweep(args: argparse.Namespace) -> str:
     out = _out(args.out)
     note = (lambda i, v: None) if args.quiet else (
         lambda i, v: print(f"point {i + 1} of {len(values)}: {v}", file=sys.stderr, flush=True))
-    with ThreadPoolExecutor(args.workers) as pool:
+    executor, close = executor_for(args)
+    try:
         table = sweep(args.variant, args.parameter, values, deals=args.deals, metrics=args.metrics,
-                      strategy=args.strategy, rng=args.seed, executor=pool,
+                      strategy=args.strategy, rng=args.seed, executor=executor,
                       hands_per_hour=args.hands_per_hour, tables=args.tables, on_point=note)
+    finally:
+        close()
     written = ""
     if out is not None:
         from cpstats.apps.sweep_chart import save_sweep
@@ -119,9 +124,11 @@ def _format(table: pd.DataFrame, fmt: str) -> str:
         return table.to_json(orient="records", indent=2)
     a = table.attrs
     setters = ", ".join(baseline_label(x) or x for x in dict.fromkeys(a["setters"]))
-    head = (f"{a['parameter_label']} ({a['parameter']}) swept on {a['base']}: {a['deals']:,} deals a "
+    unit = a.get("unit", "deals")
+    head = (f"{a['parameter_label']} ({a['parameter']}) swept on {a['base']}: {a['deals']:,} {unit} a "
             f"point on {a['pairing']}, seed {a['entropy']}, set by {setters}; "
-            f"{a['confidence']:.0%} CI, differences paired against the first value")
+            f"{a['confidence']:.0%} CI, differences paired against the first value, the baseline "
+            f"{a['parameter']}={table['value'].iloc[0]}")
     shown = table[["value", "metric", "estimate", "ci_low", "ci_high", "diff", "diff_ci_low",
                    "diff_ci_high"]]
     text = head + "\n" + shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -30,7 +31,8 @@ from cpstats.simulation.stats import (batch_variance_interval, check_confidence,
                                       wilson_interval, z_value)
 from cpstats.simulation.summary import net_distribution
 
-__all__ = ["OfcResult", "summarise_hands", "summary_keys", "paired_figures", "ROWS"]
+__all__ = ["OfcResult", "summarise_hands", "summary_keys", "paired_figures", "figure_batches",
+           "FigureBatches", "ROWS"]
 
 ROWS = ("front", "middle", "back")
 SUMMARY_FORMAT = "ofc-1"
@@ -270,4 +272,32 @@ def paired_figures(results: list[OfcResult], labels: list[str], confidence: floa
 def _all_linear(r: OfcResult, level: float, hands_per_hour: float | None) -> dict[str, tuple]:
     pace = r.variant.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
     return {name: _figure(kind, sums, level) for name, (kind, sums) in _ratios(r.summary, pace).items()}
+
+
+class FigureBatches(NamedTuple):
+    """One ratio figure of a run with what a paired difference needs: the figure as
+    :meth:`OfcResult.figures` gives it, each batch's linearised value (``linear``, (B,)) and the
+    batch sums it is the ratio of (``sums``, (k, B): numerator and denominator, twice for a
+    difference of two means), which tell the batches where two runs differ."""
+
+    estimate: float
+    ci_low: float
+    ci_high: float
+    linear: np.ndarray
+    sums: np.ndarray
+    method: str
+
+
+def figure_batches(r: OfcResult, confidence: float = 0.95,
+                   hands_per_hour: float | None = None) -> dict[str, FigureBatches]:
+    """Every ratio figure of ``r`` (the figures of :meth:`OfcResult.figures` but the per-seat
+    SDs and hand counts) with its batch values, by metric name."""
+    level = check_confidence(confidence)
+    pace = r.variant.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
+    out = {}
+    for name, (kind, sums) in _ratios(r.summary, pace).items():
+        est, low, high, z, method = _figure(kind, sums, level)
+        flat = np.asarray(sums[0] + sums[1] if kind == "d" else sums, dtype=np.float64)
+        out[name] = FigureBatches(est, low, high, z, flat.reshape(-1, len(z)), method)
+    return out
 

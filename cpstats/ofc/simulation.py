@@ -41,7 +41,6 @@ from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, paired_figures, summar
 from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import settle_hands
 from cpstats.simulation.files import prepare_out, run_digest
-from cpstats.simulation.games import GameRuns, register_game_runs
 from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
 from cpstats.simulation.stats import check_confidence
 from cpstats.simulation.summary import batch_count, batch_of
@@ -273,7 +272,7 @@ def simulate_ofc_text(args: Any, executor: Executor | None = None) -> str:
     return head + "\n\n" + figures.to_string(index=False, float_format=lambda x: f"{x:.4g}")
 
 
-# -- the shared verbs (cpstats.simulate, cpstats.compare) -------------------------------------
+# -- the shared verbs (cpstats.simulate, cpstats.compare; registered in cpstats.ofc) ---------
 
 def _workbench_options(strategy: Any, tables: Any, block_deals: int | None) -> tuple[str, int]:
     """The open-face strategy and block size for the shared verbs' keywords: ``ev`` (the
@@ -308,6 +307,3 @@ def _compare_runs(vs: Sequence[OfcVariant], deals: int, *, strategy: Any = "ev",
     table = compare_ofc(vs, deals, strategy=name, rng=rng, executor=executor, labels=labels,
                         confidence=confidence, block_hands=block, hands_per_hour=hands_per_hour)
     return table.rename(columns={"strategy": "setter"})
-
-
-register_game_runs("open-face", GameRuns(_simulate_runs, _compare_runs))

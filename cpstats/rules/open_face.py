@@ -45,7 +45,7 @@ from cpstats.rules.text import Key, fmt_number, parse_number, plain, split_varia
 
 __all__ = ["OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRules", "OfcScoring", "OfcVariant",
            "OfcTables", "OFC_PRESETS", "get_ofc_preset", "parse_ofc_variant", "resolve_ofc_variant",
-           "FIVE_ROW_CATEGORIES", "RANK_LETTERS", "is_ofc_variant"]
+           "FIVE_ROW_CATEGORIES", "RANK_LETTERS", "is_ofc_variant", "ofc_key_name"]
 
 RANK_LETTERS = "23456789TJQKA"
 #: The royalty categories of the middle and the back: H1's nine, the royal flush apart.
@@ -431,6 +431,13 @@ def _key(name: str, text: str) -> Key:
             close = close.replace(f"'{key.name.lower()}'", f"'{key.name}'")
         raise invalid(name.strip(), text, f"unknown option{close}")
     return KEYS[_INDEX[word]]
+
+
+def ofc_key_name(name: str, value: object = "") -> str:
+    """The key ``name`` as the variant string writes it (``royalties.back.trips`` ->
+    ``royalties.back.three_of_a_kind``); an unknown key is the parser's one line, showing
+    ``value`` as the override would."""
+    return _key(str(name), to_text(value)).name
 
 
 def _apply(d: dict[str, Any], overrides: list[tuple[str, str]]) -> dict[str, Any]:

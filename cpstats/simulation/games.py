@@ -1,7 +1,7 @@
 """The verbs of each game, registered by the game's own package (the OpenSpiel pattern).
 
-:func:`cpstats.simulate` and :func:`cpstats.compare` play the 13-card game here and hand any
-other game's variant to the functions that game registered: open face registers its runs when
+:func:`cpstats.simulate`, :func:`cpstats.compare` and :func:`cpstats.sweep` play the 13-card
+game here and hand any other game's variant to the functions that game registered: open face registers its runs when
 :mod:`cpstats.ofc` is imported (``import cpstats`` always does), so the results layer never
 imports a game above it.
 """
@@ -17,11 +17,13 @@ __all__ = ["GameRuns", "register_game_runs", "game_runs"]
 
 
 class GameRuns(NamedTuple):
-    """A game's ``simulate(v, deals, **options)`` and ``compare(variants, deals, **options)``,
-    taking the shared verbs' keywords (see :func:`cpstats.simulate`)."""
+    """A game's ``simulate(v, deals, **options)``, ``compare(variants, deals, **options)`` and
+    ``sweep(v, parameter, values, **options)``, taking the shared verbs' keywords (see
+    :func:`cpstats.simulate` and :func:`cpstats.sweep`); a game without a sweep leaves it None."""
 
     simulate: Callable
     compare: Callable
+    sweep: Callable | None = None
 
 
 _RUNS: dict[str, GameRuns] = {}

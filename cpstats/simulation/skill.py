@@ -14,17 +14,22 @@ The skill table measures that edge where a designer can compare it across varian
 - Decision: the three fields play the same deals (one seed), so the rows are comparable; the
   ev-against-ev row is the control, zero by symmetry (each seat's net summed over the seats),
   and shown so that a reader sees the harness favours no seat.
+- Decision: with ``executor=`` the unit of work is one field's match (three tasks): a match deals
+  its deals from one seed in one piece (:func:`~cpstats.strategies.training.match`, whose
+  numbers ``cpstats match`` prints too), so the table equals the serial one whoever runs it;
+  cutting a match into seeded blocks would give other numbers than ``match`` for the same seed.
 """
 
 from __future__ import annotations
 
 import numbers
+from concurrent.futures import Executor
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from cpstats.cards.blocks import root_seed
+from cpstats.cards.blocks import check_executor, root_seed
 from cpstats.errors import OptionError
 from cpstats.rules import Variant, resolve_variant
 
@@ -46,7 +51,7 @@ def _match_seed(rng) -> int:
 
 
 def skill(variant: Variant | str, *, deals: int = 20_000, rng=None,
-          tables: Any = None) -> pd.DataFrame:
+          tables: Any = None, executor: Executor | None = None) -> pd.DataFrame:
     """The skill table of ``variant``: ev's mean result per hand against three fields.
 
     Parameters
@@ -61,6 +66,10 @@ def skill(variant: Variant | str, *, deals: int = 20_000, rng=None,
         ev's row tables, as :func:`~cpstats.simulation.simulate`'s: None for the variant's own
         (shipped, cached, or trained now, about half a minute, before the first match), or a preset
         name or variant string to borrow its tables.
+    executor
+        Any ``concurrent.futures``-style executor (a Dask client's ``get_executor()`` too) that
+        plays the three fields' matches at once; None plays them one after another. The table
+        is the same either way.
 
     Returns
     -------
@@ -86,12 +95,18 @@ def skill(variant: Variant | str, *, deals: int = 20_000, rng=None,
     if isinstance(deals, bool) or not isinstance(deals, numbers.Integral) or deals < 2:
         raise OptionError(f"deals={deals!r} is invalid: a skill table needs a whole number of "
                           "deals >= 2 (an interval needs two)")
+    check_executor(executor)
     seed = _match_seed(rng)
     # found (trained if need be) before the matches, which then read them: the source is the run's
     record = tables_record(v, tables=tables, with_source=True)
+    options = {"deals": int(deals), "seed": seed, "tables": tables}
+    if executor is None:
+        matches = [match(v, "ev", field, **options) for field, _ in SKILL_FIELDS]
+    else:
+        futures = [executor.submit(match, v, "ev", field, **options) for field, _ in SKILL_FIELDS]
+        matches = [f.result() for f in futures]
     rows = []
-    for field, label in SKILL_FIELDS:
-        m = match(v, "ev", field, deals=int(deals), seed=seed, tables=tables)
+    for (field, label), m in zip(SKILL_FIELDS, matches):
         rows.append({"field": field, "label": label, "mean": m.mean, "se": m.stderr,
                      "ci_low": m.ci95[0], "ci_high": m.ci95[1], "deals": int(deals)})
     table = pd.DataFrame(rows).set_index("field")

@@ -1,5 +1,10 @@
 """Rule sweeps: one rule parameter over a range of values, every point on the same deals.
 
+Either game: an open-face variant is handed to the sweep its game registered
+(:class:`~cpstats.simulation.games.GameRuns`, :func:`cpstats.ofc.sweep.sweep_ofc`: keys such as
+``royalties.front.QQ``, ``fantasyland.stay``, ``fantasyland.cards``), which returns a table of
+the same layout, so the chart and the command line read both.
+
 :func:`sweep` builds one variant per value (the variant string's keys: ``royalties.front_trips``,
 ``scoring.scoop_bonus``, ``rake.percent``, ``players``...), simulates each on the deals of one
 seed and returns a tidy table: per point and metric the estimate with its interval, and the
@@ -47,9 +52,10 @@ import pandas as pd
 
 from cpstats.cards.blocks import BLOCK_DEALS, root_seed
 from cpstats.errors import OptionError, check_whole
-from cpstats.rules import NATURAL_NAMES, ROYALTY_ROWS, Variant, resolve_variant
+from cpstats.rules import NATURAL_NAMES, ROYALTY_ROWS, AnyVariant, Variant, load_variant, resolve_variant
 from cpstats.rules.check import suggest
 from cpstats.rules.text import ALIASES, KEY_INDEX
+from cpstats.simulation.games import game_runs
 from cpstats.simulation.paired import SIGNED_METRICS, metric_batches, paired_difference
 from cpstats.simulation.result import SimulationResult
 from cpstats.simulation.stats import check_confidence, t_value
@@ -116,8 +122,9 @@ def _canonical(parameter: str) -> str:
     return ALIASES.get(name, name)
 
 
-def sweep_variants(variant: Variant | str, parameter: str, values: Sequence[Any]) -> list[Variant]:
-    """The variant with ``parameter`` set to each value, checked before anything runs.
+def sweep_variants(variant: AnyVariant | str, parameter: str, values: Sequence[Any]) -> list[AnyVariant]:
+    """The variant with ``parameter`` set to each value, checked before anything runs (either
+    game: an open-face variant takes its own variant string's keys).
 
     Raises
     ------
@@ -125,7 +132,12 @@ def sweep_variants(variant: Variant | str, parameter: str, values: Sequence[Any]
         One line for an unknown parameter (with close matches), no values, or a value the rules
         refuse (naming the value and what is allowed).
     """
-    v = resolve_variant(variant)
+    v = load_variant(variant)
+    if v.game != "13-card":  # its replace reads its own keys; an unknown one is its parser's line
+        if not isinstance(parameter, str) or parameter.strip().lower() == "name":
+            raise OptionError(f"parameter={parameter!r} is invalid: a rule key of the variant string "
+                              f"such as royalties.front.QQ or fantasyland.stay")
+        return [v.replace(**{parameter.strip(): x}) for x in _values(values, parameter)]
     if not isinstance(parameter, str) or _canonical(parameter) not in KEY_INDEX \
             or _canonical(parameter) == "name":
         keys = [k for k in KEY_INDEX if k != "name"]
@@ -250,21 +262,27 @@ def _label(metric: str, v: Variant) -> str:
 
 # -- the sweep -----------------------------------------------------------------------------------
 
-def sweep(variant: Variant | str, parameter: str, values: Sequence[Any], *, deals: int,
+def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, deals: int,
           metrics: Sequence[str] | None = None, strategy: Any = "ev", rng=None,
           executor: Executor | None = None, hands_per_hour: float | None = None, tables: Any = None,
-          confidence: float = 0.95, block_deals: int = BLOCK_DEALS,
-          on_point: Callable[[int, Variant], None] | None = None) -> pd.DataFrame:
+          confidence: float = 0.95, block_deals: int | None = None,
+          on_point: Callable[[int, AnyVariant], None] | None = None) -> pd.DataFrame:
     """One rule parameter over ``values``, every point simulated on the same deals.
+
+    Either game: an open-face variant is swept by its game's registered sweep
+    (:func:`cpstats.ofc.sweep.sweep_ofc`: ``deals`` are hands a point, ``strategy="ev"`` is
+    ``rollout``, its own metrics) into a table of the same columns (and ``method``).
 
     Parameters
     ----------
     variant
-        The variant swept (a Variant, preset name or variant string).
+        The variant swept (a Variant or OfcVariant, preset name or variant string).
     parameter
         A key of the variant string (``royalties.front_trips``, ``scoring.scoop_bonus``,
         ``rake.percent``, ``rake.cap``, ``rake.amount``, ``bank.commission``, ``surrender``,
-        ``players``...); each point is ``variant`` with it set to one value.
+        ``players``...; open face: ``royalties.front.QQ``, ``royalties.back.straight``,
+        ``fantasyland.stay``, ``fantasyland.cards``...); each point is ``variant`` with it set to
+        one value.
     values
         The values, first one the baseline of the paired differences; a value may repeat.
     deals
@@ -275,8 +293,11 @@ def sweep(variant: Variant | str, parameter: str, values: Sequence[Any], *, deal
         house take per hand (and per seat-hour with ``hands_per_hour``), foul rate, and seat 0's
         mean where seats differ (banked, stakes).
     strategy, executor, block_deals
-        As :func:`~cpstats.simulation.simulate`. With ``ev`` each point plays tables for its own
-        rules (shipped, cached, or trained on first use and cached: about 15 s a variant).
+        As :func:`~cpstats.simulation.simulate` (``block_deals=None``: the game's own block
+        size). With ``ev`` each point plays tables for its own rules (shipped, cached, or
+        trained on first use and cached: about 15 s a variant). The executor (None for serial,
+        a thread pool, a Dask client's ``get_executor()``) runs each point's blocks; the numbers
+        are the same whichever runs them.
     rng
         Seed, SeedSequence or Generator: one root for every point, so every point deals the same
         decks (a Generator gives its next child once, for the whole sweep).
@@ -311,6 +332,15 @@ def sweep(variant: Variant | str, parameter: str, values: Sequence[Any], *, deal
     >>> float(table.loc[table["value"] == 0, "diff"].abs().max())
     0.0
     """
+    v = load_variant(variant)
+    if v.game != "13-card":
+        run = game_runs(v.game).sweep
+        if run is None:
+            raise OptionError(f"the {v.game} game has no sweep")
+        return run(v, parameter, _values(values, parameter), deals=deals, metrics=metrics,
+                   strategy=strategy, rng=rng, executor=executor, hands_per_hour=hands_per_hour,
+                   tables=tables, confidence=confidence, block_deals=block_deals, on_point=on_point)
+    block_deals = BLOCK_DEALS if block_deals is None else block_deals
     level = check_confidence(confidence)
     check_whole("deals", deals, 2, "an interval needs two")
     if _canonical(parameter).startswith("surrender") and strategy in ("greedy", "random"):
@@ -337,7 +367,7 @@ def sweep(variant: Variant | str, parameter: str, values: Sequence[Any], *, deal
                                       int(deals), level, PAIRED_NAMES.get(m, m) in SIGNED_METRICS)})
     frame = pd.DataFrame(rows)
     frame.attrs.update(parameter=_canonical(parameter), parameter_label=parameter_label(parameter),
-                       base=str(resolve_variant(variant)),
+                       base=str(v), unit="deals", game=v.game,
                        deals=int(deals), entropy=str(root.entropy), strategy=str(strategy),
                        setters=setters, confidence=level,
                        pairing="nested deals" if _canonical(parameter) == "players"

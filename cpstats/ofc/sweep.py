@@ -1,0 +1,191 @@
+"""Open-face rule sweeps: one key of the variant string over several values, every point on the
+same decks, in the table layout of the 13-card sweep (:func:`cpstats.sweep` hands open-face
+variants here; registered as the game's ``sweep`` run).
+
+- Decision: the game owns its sweep (a ``sweep`` entry of its
+  :class:`~cpstats.simulation.games.GameRuns`) rather than the shared sweep reshaping
+  ``compare``'s table: the too-few-events rule needs each figure's batch sums, which only the
+  game's result holds (:func:`~cpstats.ofc.result.figure_batches`), and the metrics and their
+  words are the game's.
+- Decision: each point is ``variant.replace(**{key: value})``, the key as the variant string
+  writes it (``royalties.front.QQ``, ``fantasyland.stay``, ``fantasyland.cards`` =
+  ``14/15/16/17``); every point is played with the sweep's one root seed, so hand h of every
+  point starts from the same deck (:func:`~cpstats.ofc.simulation.compare_ofc`'s pairing).
+- Decision: estimates and intervals are :meth:`~cpstats.ofc.OfcResult.figures`' (batch t on
+  linearised ratios, Wilson for a rare proportion); a paired difference is Student's t on the
+  per-batch differences of the linearised ratios, and it has no interval when fewer than
+  :data:`~cpstats.simulation.paired.MIN_EVENT_BATCHES` batches differ in their sums (the 13-card
+  sweep's rule, :func:`~cpstats.simulation.paired.paired_difference`); a linearised difference is
+  nonzero in every batch once the estimates differ, so the batches are told apart by their sums.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from cpstats.cards.blocks import root_seed
+from cpstats.errors import OptionError, check_whole
+from cpstats.ofc.result import FigureBatches, figure_batches
+from cpstats.ofc.simulation import _workbench_options, simulate_ofc
+from cpstats.rules.check import suggest
+from cpstats.rules.house import RakeModel
+from cpstats.rules.open_face import OfcVariant, ofc_key_name
+from cpstats.simulation.paired import paired_difference
+from cpstats.simulation.stats import check_confidence, t_value
+
+__all__ = ["sweep_ofc", "ofc_sweep_variants", "OFC_SWEEP_METRICS", "OFC_METRIC_LABELS"]
+
+#: What each figure a sweep can report is, as tables and charts name it (table order).
+OFC_METRIC_LABELS = {
+    "royalty": "Royalties per board (units)",
+    "royalty_front": "Front royalties per board (units)",
+    "royalty_middle": "Middle royalties per board (units)",
+    "royalty_back": "Back royalties per board (units)",
+    "royalty_rate_front": "Boards paid a front royalty",
+    "royalty_rate_middle": "Boards paid a middle royalty",
+    "royalty_rate_back": "Boards paid a back royalty",
+    "foul_rate": "Foul rate (per board)",
+    "scoop_rate": "Scoop rate (per player and opponent)",
+    "fl_entry_rate": "Fantasyland entry (per normal board)",
+    "fl_stay_rate": "Fantasyland stay (per Fantasyland board)",
+    "fl_share": "Hands played in Fantasyland",
+    "fl_value": "Fantasyland hand less a normal hand (units)",
+    "rake_per_hand": "Rake per hand, per seat (units)",
+    "rake_per_hour": "Rake per seat-hour (units)",
+    "rake_share": "Rake over the points won",
+    "mean_seat0": "Seat 0 mean per hand (units; symmetric game: noise around minus the rake share)",
+}
+#: Every metric an open-face sweep can report.
+OFC_SWEEP_METRICS = tuple(OFC_METRIC_LABELS)
+_DEFAULT = ("royalty", "foul_rate", "scoop_rate", "fl_entry_rate", "fl_stay_rate", "fl_value")
+_SIGNED = ("fl_value", "mean_seat0")
+
+
+def parameter_words(key: str) -> str:
+    """A key in words: ``royalties.front.QQ`` -> ``Royalty for QQ in front (units)``."""
+    head, _, tail = key.partition(".")
+    if head == "royalties":
+        row, _, hand = tail.partition(".")
+        return f"Royalty for {hand.replace('_', ' ')} in the {row} (units)"
+    words = {"fantasyland.stay": "Fantasyland stay rule", "fantasyland.stay_cards": "Fantasyland stay cards",
+             "fantasyland.cards": "Fantasyland cards for QQ/KK/AA/trips", "players": "Players at the table",
+             "scoring.row": "Points per row", "scoring.scoop": "Scoop bonus (units)", "rake": "Rake model",
+             "deal": "Deal"}
+    return words.get(key, key.replace(".", ": ").replace("_", " ").capitalize())
+
+
+def ofc_sweep_variants(v: OfcVariant, parameter: str, values: Sequence[Any]) -> tuple[str, list[OfcVariant]]:
+    """(the key as the variant string writes it, one variant per value), checked before anything
+    runs: an unknown key or a value the rules refuse is the variant parser's one line."""
+    if not isinstance(parameter, str) or not parameter.strip():
+        raise OptionError(f"parameter={parameter!r} is invalid: a key of the open-face variant string "
+                          f"such as royalties.front.QQ, fantasyland.stay or rake.percent")
+    key = ofc_key_name(parameter, values[0])
+    if key == "name":
+        raise OptionError("parameter='name' is invalid: a label does not change the game; sweep a rule "
+                          "key such as royalties.front.QQ or fantasyland.stay")
+    return key, [v.replace(**{key: value}) for value in values]
+
+
+def _metrics(metrics: Sequence[str] | None, vs: Sequence[OfcVariant],
+             hands_per_hour: float | None) -> list[str]:
+    if metrics is None:
+        chosen = list(_DEFAULT)
+        if any(x.rake.model is not RakeModel.NONE for x in vs):
+            chosen.append("rake_per_hand")
+        if hands_per_hour is not None:
+            chosen.append("rake_per_hour")
+        return chosen
+    if isinstance(metrics, str):
+        metrics = [m for m in metrics.split(",") if m.strip()]
+    out = []
+    for m in metrics:
+        name = str(m).strip().lower()
+        if name not in OFC_METRIC_LABELS:
+            raise OptionError(f"metrics={m!r} is invalid for an open-face sweep: choose from "
+                              f"{', '.join(OFC_SWEEP_METRICS)}{suggest(name, OFC_SWEEP_METRICS)}")
+        out.append(name)
+    if not out:
+        raise OptionError(f"metrics={list(metrics)!r} is invalid: choose from {', '.join(OFC_SWEEP_METRICS)}")
+    return out
+
+
+def _half_width(per_batch: np.ndarray, level: float) -> float:
+    """Student's t half-width on batch values (``batches - 1`` degrees of freedom)."""
+    return t_value(level, len(per_batch)) * float(per_batch.std(ddof=1)) / np.sqrt(len(per_batch))
+
+
+def _point_row(mine: FigureBatches, first: FigureBatches | None, same: bool, hands: int,
+               level: float, signed: bool) -> dict:
+    """One point's figure and its paired difference to the first point (none where the first
+    point lacks the figure, such as a seat it does not seat)."""
+    row = {"estimate": mine.estimate, "ci_low": mine.ci_low if signed else max(mine.ci_low, 0.0),
+           "ci_high": mine.ci_high}
+    if first is None:
+        return {**row, "diff": np.nan, "diff_ci_low": np.nan, "diff_ci_high": np.nan,
+                "diff_events": np.nan, "diff_note": "", "deals_for_interval": np.nan, "method": mine.method}
+    diff = mine.estimate - first.estimate
+    differs = (mine.sums != first.sums).any(axis=0).astype(np.float64)
+    # the 0/1 batches that differ give the events, the note and the deals an interval needs
+    _, events, note, needed = paired_difference(differs, hands, level, same_rules=same)
+    if "too few hands" in (mine.method, first.method):
+        half, note = np.nan, note or "too few hands"
+    elif note or not np.isfinite(diff):
+        half = np.nan
+    else:
+        half = 0.0 if events == 0 else _half_width(mine.linear - first.linear, level)
+    return {**row, "diff": diff, "diff_ci_low": diff - half, "diff_ci_high": diff + half,
+            "diff_events": events, "diff_note": note, "deals_for_interval": needed, "method": mine.method}
+
+
+def sweep_ofc(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: int,
+              metrics: Sequence[str] | None = None, strategy: Any = "ev", rng=None,
+              executor: Executor | None = None, hands_per_hour: float | None = None,
+              tables: Any = None, confidence: float = 0.95, block_deals: int | None = None,
+              on_point: Callable[[int, OfcVariant], None] | None = None) -> pd.DataFrame:
+    """The open-face sweep behind :func:`cpstats.sweep` (its keywords; ``deals`` are hands a
+    point, ``strategy="ev"`` is ``rollout``, ``tables`` are refused). Returns the 13-card
+    sweep's table with a ``method`` column (each estimate's interval method); ``attrs`` say
+    ``unit="hands"``.
+
+    Examples
+    --------
+    >>> import cpstats
+    >>> t = cpstats.sweep("ofc-pineapple", "royalties.back.pair", [0, 1], deals=200,
+    ...                   strategy="random", rng=1, metrics=["royalty"])
+    >>> t[["value", "metric"]].values.tolist(), bool(t["diff"].iloc[1] > 0)
+    ([[0, 'royalty'], [1, 'royalty']], True)
+    """
+    level = check_confidence(confidence)
+    check_whole("deals", deals, 2, "an interval needs two")
+    name, block = _workbench_options(strategy, tables, block_deals)
+    key, vs = ofc_sweep_variants(v, parameter, values)
+    chosen = _metrics(metrics, vs, hands_per_hour)
+    root = root_seed(rng)
+    rows, setters, first = [], [], None
+    for i, (value, point) in enumerate(zip(values, vs)):
+        if on_point is not None:
+            on_point(i, point)
+        result = simulate_ofc(point, deals, strategy=name, rng=root, executor=executor, block_hands=block,
+                              rows=False)
+        figures = figure_batches(result, level, hands_per_hour)
+        first = figures if first is None else first
+        setters.append(name)
+        for m in chosen:
+            if m not in figures:
+                raise OptionError(f"metrics={m!r} is invalid for {point}: it has no such figure")
+            rows.append({"parameter": key, "value": value, "variant": str(point), "metric": m,
+                         "label": OFC_METRIC_LABELS[m],
+                         **_point_row(figures[m], first.get(m), i == 0 or str(point) == str(vs[0]),
+                                      int(deals), level, m in _SIGNED)})
+    frame = pd.DataFrame(rows)
+    frame.attrs.update(parameter=key, parameter_label=parameter_words(key), base=str(v), deals=int(deals),
+                       entropy=str(root.entropy), strategy=name, setters=setters, confidence=level,
+                       pairing="nested deals" if key == "players" else "common deals", unit="hands",
+                       game=v.game)
+    return frame
