@@ -353,17 +353,17 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
     pace = _check_pace(hands_per_hour)
     root = root_seed(rng)
     rows, setters, first = [], [], None
-    for i, (value, v) in enumerate(zip(values, vs)):
+    for i, (value, point) in enumerate(zip(values, vs)):
         if on_point is not None:
-            on_point(i, v)
-        result = _simulate_point(v, deals, strategy, root, executor, tables, block_deals)
+            on_point(i, point)
+        result = _simulate_point(point, deals, strategy, root, executor, tables, block_deals)
         figures = point_batches(result, chosen, pace)
         first = figures if first is None else first
         setters.append(result.setter)
         for m in chosen:
-            rows.append({"parameter": _canonical(parameter), "value": value, "variant": str(v),
-                         "metric": m, "label": _label(m, v),
-                         **_point_row(figures[m], first[m], i == 0 or str(v) == str(vs[0]),
+            rows.append({"parameter": _canonical(parameter), "value": value, "variant": str(point),
+                         "metric": m, "label": _label(m, point),
+                         **_point_row(figures[m], first[m], i == 0 or str(point) == str(vs[0]),
                                       int(deals), level, PAIRED_NAMES.get(m, m) in SIGNED_METRICS)})
     frame = pd.DataFrame(rows)
     frame.attrs.update(parameter=_canonical(parameter), parameter_label=parameter_label(parameter),
