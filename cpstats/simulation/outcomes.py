@@ -58,7 +58,7 @@ _BATCH_KEYS = ("batch_scoops", "batch_pair_live", "batch_home_runs", "batch_foul
 def outcome_keys() -> tuple[str, ...]:
     """The summary keys :func:`outcome_summary` adds (summary format 3 on)."""
     return ("pair_outcomes", "pair_pay_s1", "pair_pay_s2", "seat_outcomes", "seat_pay_s1",
-            "seat_pay_s2", *_BATCH_KEYS)
+            "seat_pay_s2", "seat_charge_s1", "batch_pair_outcomes", "batch_seat_outcomes", *_BATCH_KEYS)
 
 
 def _ranks(v: Variant, flat: np.ndarray) -> np.ndarray:
@@ -152,6 +152,14 @@ def _by_code(codes: np.ndarray, values: np.ndarray, kinds: int) -> np.ndarray:
     return np.bincount(index, weights=values.reshape(-1), minlength=cols * kinds).reshape(cols, kinds)
 
 
+def _by_batch_code(codes: np.ndarray, batch: np.ndarray, batches: int, kinds: int) -> np.ndarray:
+    """(batches, columns, kinds) counts of each code (D, columns) per batch: the per-batch
+    outcome counts behind intervals of outcome rates pooled over pairs or seats."""
+    cols = codes.shape[1]
+    index = ((batch[:, None] * cols + np.arange(cols)[None, :]) * kinds + codes).reshape(-1)
+    return np.bincount(index, minlength=batches * cols * kinds).reshape(batches, cols, kinds)
+
+
 def _royalty_moved(v: Variant, settings, surrender, declared, net) -> np.ndarray:
     """Units that change hands a deal because of royalties: the winners' gain over the same
     deal settled without royalties (zero without a royalty schedule)."""
@@ -163,9 +171,12 @@ def _royalty_moved(v: Variant, settings, surrender, declared, net) -> np.ndarray
 
 
 def outcome_summary(v: Variant, settings: np.ndarray, surrender, declared, net: np.ndarray,
-                    batch: np.ndarray, batches: int) -> dict:
+                    batch: np.ndarray, batches: int, charge: np.ndarray) -> dict:
     """Additive outcome arrays of one block: per pair and per hand the count of each outcome and
-    the sums of its pay and squared pay; per batch the sums behind the paired metrics."""
+    the sums of its pay and squared pay, and per batch the counts; per hand the sum of its seat's share of the house
+    charge in each outcome (``charge``, (D, players), :func:`cpstats.settlement.seat_charges`;
+    in criss-cross a seat's two hands carry its whole share, as they carry its whole net); per
+    batch the sums behind the paired metrics."""
     d, h = settings.shape[:2]
     surrender = np.asarray(surrender, dtype=bool).reshape(d, h)
     declared = np.asarray(declared).reshape(d, h)
@@ -194,6 +205,9 @@ def outcome_summary(v: Variant, settings: np.ndarray, surrender, declared, net: 
         "seat_outcomes": _by_code(hand_codes, np.ones(hand_pays.shape), ks).astype(np.int64),
         "seat_pay_s1": _by_code(hand_codes, hand_pays, ks),
         "seat_pay_s2": _by_code(hand_codes, hand_pays**2, ks),
+        "seat_charge_s1": _by_code(hand_codes, charge[:, np.arange(h) // v.hands_per_player], ks),
+        "batch_pair_outcomes": _by_batch_code(codes, batch, batches, kp),
+        "batch_seat_outcomes": _by_batch_code(hand_codes, batch, batches, ks),
         **{k: _by_batch(x.astype(float), batch, batches) for k, x in per_deal.items()},
     }
 

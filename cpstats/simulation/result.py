@@ -14,7 +14,7 @@ import pandas as pd
 from cpstats.errors import OptionError
 from cpstats.hands.naturals import NATURALS, natural_mask
 from cpstats.rules import Variant, resolve_variant
-from cpstats.settlement import settle_many
+from cpstats.settlement import seat_charges, settle_many
 from cpstats.simulation.outcomes import outcome_summary, outcome_table
 from cpstats.simulation.stats import (VOLATILITY_Z, batch_mean_interval, batch_variance_interval,
                                       moments_from_sums, wilson_interval, z_value)
@@ -329,8 +329,9 @@ class SimulationResult:
             declared = np.where(surrender, 0, held & in_play).astype(np.uint32)
             net, rake = settle_many(v, settings, naturals=declared, surrender=surrender)
             batch = batch_of(kept["first"], size, deals, batches)
-            part = net_summary(net, rake, batch, batches, tie_gain(v, settings, declared, surrender, net))
-            part.update(outcome_summary(v, settings, surrender, declared, net, batch, batches))
+            part = net_summary(v, net, rake, batch, batches, tie_gain(v, settings, declared, surrender, net))
+            part.update(outcome_summary(v, settings, surrender, declared, net, batch, batches,
+                                        seat_charges(v, net, rake)))
             if kept["rules"] == rules_key:
                 part.update(kept["static"])
             else:

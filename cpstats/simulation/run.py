@@ -27,13 +27,14 @@ import pandas as pd
 from cpstats.cards.blocks import BLOCK_DEALS, DEALER, BlockPlan, check_executor, root_seed, shuffled_decks
 from cpstats.errors import OptionError, check_whole
 from cpstats.rules import Variant, resolve_variant
+from cpstats.settlement import seat_charges
 from cpstats.simulation.files import prepare_out, read_block, run_digest, write_block
 from cpstats.simulation.outcomes import outcome_keys, outcome_summary
 from cpstats.simulation.result import SimulationResult
 from cpstats.simulation.stats import batch_mean_interval, check_confidence
 from cpstats.simulation.summary import (SUMMARY_FORMAT, batch_count, batch_of, hands_frame,
-                                        merge, settle_block, setting_summary_keys, static_key,
-                                        summarise, tie_gain)
+                                        merge, net_summary_keys, settle_block, setting_summary_keys,
+                                        static_key, summarise, tie_gain)
 
 __all__ = ["simulate", "compare"]
 
@@ -91,7 +92,7 @@ def _run_block(spec: _Spec, block: int, size: int) -> tuple[dict, dict | None]:
     summary = summarise(v, size, hands, settings, declare, surrender, net, rake, declared, held,
                          batch, spec.batches, gain)
     summary.update(outcome_summary(v, settings, surrender.reshape(size, h), declared, net, batch,
-                                   spec.batches))
+                                   spec.batches, seat_charges(v, net, rake)))
     kept = None
     if spec.keep_hands:
         kept = {"settings": settings, "declare": declare.reshape(size, h),
@@ -247,12 +248,7 @@ def _expected_keys(spec: _Spec) -> list[str]:
     """The summary keys a block of this run holds (to refuse a block of another layout)."""
     from cpstats.rules.variant import load_variant
 
-    keys = ["deals", "net_s1", "net_s2", "net_s3", "net_s4", "hits", "pushes", "rake_s1", "rake_s2",
-            "gross", "batch_sums", "batch_s2", "batch_sizes", "batch_rake", "dist_values", "dist_counts",
-            *setting_summary_keys(), *outcome_keys()]
-    if load_variant(spec.variant).bank.banked:
-        keys.append("batch_tie_gain")
-    return keys
+    return [*net_summary_keys(load_variant(spec.variant)), *setting_summary_keys(), *outcome_keys()]
 
 
 def compare(variants: Sequence[Variant | str], deals: int, *, strategy: Any = "ev", rng=None,
