@@ -23,7 +23,8 @@ from cpstats.settlement import settle_many
 from cpstats.simulation.stats import wilson_interval
 from cpstats.simulation.summary import _by_batch, _row_results
 
-__all__ = ["PAIR_OUTCOMES", "SEAT_OUTCOMES", "outcome_summary", "outcome_keys", "outcome_table"]
+__all__ = ["PAIR_OUTCOMES", "SEAT_OUTCOMES", "outcome_summary", "outcome_keys", "outcome_table",
+           "outcome_batches"]
 
 #: Rows won-lost-tied of two played hands, then naturals, surrenders and fouls (own, opponent's,
 #: both), with their words; the first is the hand of the row's ``seat``.
@@ -219,18 +220,24 @@ def _possible(v: Variant, keys: tuple) -> np.ndarray:
                           or (k.startswith("natural") and not naturals)) for k in keys])
 
 
-def _rows(counts, s1, s2, deals: int, confidence: float, names) -> pd.DataFrame:
-    """One side's outcome rows: probability with Wilson interval, mean pay, contributions."""
+def _rows(counts, s1, s2, deals: int, confidence: float, names, charge=None) -> pd.DataFrame:
+    """One side's outcome rows: probability with Wilson interval, mean pay, contributions; with
+    ``charge`` (sums of the seat's share of the house charge) its mean share per outcome."""
     counts = np.asarray(counts, dtype=float)
     mean = s1.sum() / deals
     low, high = wilson_interval(counts, deals, confidence)
     with np.errstate(divide="ignore", invalid="ignore"):
         pay = np.where(counts > 0, s1 / counts, np.nan)
-    return pd.DataFrame({
+        share = None if charge is None else np.where(counts > 0, charge / counts, np.nan)
+    frame = pd.DataFrame({
         "outcome": [k for k, _ in names], "description": [w for _, w in names],
         "count": counts.astype(np.int64), "probability": counts / deals, "ci_low": low, "ci_high": high,
         "mean_pay": pay, "contribution_to_mean": s1 / deals,
         "contribution_to_variance": (s2 - 2 * mean * s1 + mean**2 * counts) / deals})
+    if share is not None:
+        frame["mean_charge"] = share
+        frame["mean_pay_after_charges"] = pay - share
+    return frame
 
 
 def outcome_table(v: Variant, summary: dict, deals: int, per: str = "pair",
@@ -246,8 +253,9 @@ def outcome_table(v: Variant, summary: dict, deals: int, per: str = "pair",
     if per == "seat":
         keep = _possible(v, tuple(k for k, _ in SEAT_OUTCOMES))
         for hand in range(summary["seat_outcomes"].shape[0]):
+            charge = summary["seat_charge_s1"][hand] if "seat_charge_s1" in summary else None
             rows = _rows(summary["seat_outcomes"][hand], summary["seat_pay_s1"][hand],
-                         summary["seat_pay_s2"][hand], deals, confidence, SEAT_OUTCOMES)
+                         summary["seat_pay_s2"][hand], deals, confidence, SEAT_OUTCOMES, charge)
             rows.insert(0, "hand", hand)
             rows.insert(0, "seat", hand // v.hands_per_player)
             frames.append(rows[keep])
@@ -263,3 +271,22 @@ def outcome_table(v: Variant, summary: dict, deals: int, per: str = "pair",
                 rows.insert(i, name, value)
             frames.append(rows[keep])
     return pd.concat(frames, ignore_index=True)
+
+
+def outcome_batches(v: Variant, summary: dict, per: str = "pair") -> list[tuple[int, str, np.ndarray]]:
+    """Per-batch counts behind :func:`outcome_table`'s rows, side by side with them: one
+    (seat, outcome, counts per batch (B,)) for each row of the full table before rules that
+    cannot happen are dropped, in the table's order (summary format 4 on: KeyError before)."""
+    out = []
+    if per == "seat":
+        names = [k for k, _ in SEAT_OUTCOMES]
+        for hand in range(summary["seat_outcomes"].shape[0]):
+            batch = summary["batch_seat_outcomes"][:, hand, :]
+            out += [(hand // v.hands_per_player, k, batch[:, i]) for i, k in enumerate(names)]
+        return out
+    names = [k for k, _ in PAIR_OUTCOMES]
+    for p, (a, b) in enumerate(v.pair_order().astype(int)):
+        batch = summary["batch_pair_outcomes"][:, p, :]
+        for hand, order in ((a, slice(None)), (b, _MIRROR)):
+            out += [(hand // v.hands_per_player, k, batch[:, order][:, i]) for i, k in enumerate(names)]
+    return out
