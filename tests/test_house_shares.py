@@ -140,7 +140,7 @@ def test_outcome_tables_show_the_result_after_charges():
     assert seat.loc["home run", "mean_pay_after_charges"] == pytest.approx(11.4)
     assert (seat["probability"] * seat["mean_charge"].fillna(0)).sum() == pytest.approx(
         r.after_charges()["charge"].mean())
-    assert seat["method"].str.startswith(("Student's t", "Wilson on")).all()
+    assert seat["method"].str.startswith(("t, 30 batches", "Wilson, ")).all()
     net = figures.seat_outcomes(r, 0).set_index("outcome")
     assert net.loc["+12", "pay_after_charges"] == pytest.approx(11.4)
     assert net.loc["-12", "pay_after_charges"] == pytest.approx(-12)

@@ -21,11 +21,12 @@ from cpstats.apps import par_figures as figures
 from cpstats.apps.cli_args import pace as _pace
 from cpstats.apps.cli_args import positive_int as _positive_int
 from cpstats.apps.cli_args import seed as _seed
-from cpstats.apps.par_example import charges, rules_in_words, worked_example
+from cpstats.apps.par_example import rules_in_words, worked_example
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError, check_whole
 from cpstats.rules import Variant, resolve_variant
 from cpstats.rules.describe import short_label
+from cpstats.settlement import charges_seats as charges
 from cpstats.simulation import SimulationResult
 
 __all__ = ["ParSheet", "ParSection", "ParTable", "par_sheet", "add_par_command", "run_par_command"]

@@ -16,12 +16,12 @@ from cpstats.rules.describe import describe_rules
 from cpstats.cards.codes import deal, format_cards
 from cpstats.hands.naturals import NATURALS
 from cpstats.rules import Variant
-from cpstats.settlement import seat_charges, settle
+from cpstats.settlement import charges_seats, seat_charges, settle
 from cpstats.settlement.engine import Declare, Surrender
 from cpstats.strategies import set_hands
 from cpstats.strategies.api import best_natural_bits
 
-__all__ = ["rules_in_words", "worked_example", "charges"]
+__all__ = ["rules_in_words", "worked_example"]
 
 #: One sentence per scoring system (RULEBOOK.md section 3).
 
@@ -118,18 +118,13 @@ def _pairs_frame(settlement) -> pd.DataFrame:
     return frame
 
 
-def charges(v: Variant) -> bool:
-    """Whether the house takes anything from the seats (a rake, a time fee, a commission or fee)."""
-    return v.rake.model.value != "none" or bool(v.bank.commission or v.bank.fee)
-
-
 def _net_frame(v: Variant, settlement) -> pd.DataFrame:
     """Each seat's net; where the house charges, its share of the charge
     (:func:`cpstats.settlement.seat_charges`) and its result after it."""
     seats = np.arange(v.players)
     who = [("the bank" if v.bank.banked and s == 0 else f"seat {s}") for s in seats]
     frame = pd.DataFrame({"seat": who, "net": settlement.net.astype(float)})
-    if charges(v):
+    if charges_seats(v):
         share = seat_charges(v, settlement.net[None, :], np.array([settlement.rake]))[0]
         frame["house_charge"] = share
         frame["net_after_charges"] = settlement.net - share

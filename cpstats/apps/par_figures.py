@@ -14,6 +14,7 @@ import pandas as pd
 
 from cpstats.hands.naturals import NATURALS
 from cpstats.rules.ids import ROYALTY_ROW_NAMES, rule_info
+from cpstats.settlement import charges_seats as charges
 from cpstats.simulation import ROYALTY_ROWS, SimulationResult
 from cpstats.simulation.stats import VOLATILITY_Z, wilson_interval, z_value
 
@@ -79,6 +80,11 @@ def headline(result: SimulationResult, confidence: float = 0.95) -> pd.DataFrame
     if v.bank.banked:
         rows.append(_row("SD per hand, the bank", m.at[0, "sd"], m.at[0, "sd_ci_low"],
                          m.at[0, "sd_ci_high"], "units per hand", sd_method))
+    if charges(v) and "after_s2" in s:
+        after = result.after_charges(confidence).iloc[seats]
+        rows.append(_row(f"SD per hand after house charges, {who}", after["sd"].mean(),
+                         after["sd_ci_low"].mean(), after["sd_ci_high"].mean(), "units per hand",
+                         sd_method))
     rows.append(_row(f"Volatility index ({VOLATILITY_Z} SD), {who}", VOLATILITY_Z * mp["sd"].mean(),
                      VOLATILITY_Z * mp["sd_ci_low"].mean(), VOLATILITY_Z * mp["sd_ci_high"].mean(),
                      "units per hand", f"{VOLATILITY_Z} x the SD and its interval"))
@@ -122,8 +128,7 @@ def _house_rows(result: SimulationResult, confidence: float) -> list[dict]:
     house = result.house(confidence=confidence).iloc[0]
     rows = []
     t_means = f"Student's t on {result.metadata.get('batches', 'the')} batch means"
-    charges = v.rake.model.value != "none" or v.bank.commission or v.bank.fee
-    if charges:
+    if charges(v):
         seats = v.players
         rows.append(_row("House charge per hand (rake, commission or fee)", house["rake_per_hand"],
                          house["rake_ci_low"], house["rake_ci_high"], "units per hand", t_means))
@@ -247,9 +252,13 @@ def _pooled_intervals(result: SimulationResult, per: str, pooled: pd.DataFrame, 
     for seat, outcome, counts in outcome_batches(result.variant, s, per):
         key = (side_of(seat), outcome)
         events[key] = events.get(key, 0) + counts
-    rows = [rate_interval(events[(side, outcome)], s["batch_sizes"] * n, confidence,
-                          what=f"{per}-deals")[1:]
-            for side, outcome, n in zip(pooled["side"], pooled["outcome"], groups)]
+    rows = []
+    for side, outcome, n in zip(pooled["side"], pooled["outcome"], groups):
+        _, low, high, method = rate_interval(events[(side, outcome)], s["batch_sizes"] * n, confidence)
+        k = int(np.sum(events[(side, outcome)]))
+        # short in the table: the sheet's text names the methods in full
+        rows.append((low, high, f"t, {len(s['batch_sizes'])} batches" if method.startswith("Student")
+                     else f"Wilson, {k:,} event{'' if k == 1 else 's'}"))
     return pd.DataFrame(rows, columns=["ci_low", "ci_high", "method"])
 
 
@@ -439,7 +448,13 @@ def methodology(result: SimulationResult, versions: dict[str, dict]) -> pd.DataF
              ("Batches", f"{batches} equal batches of consecutive deals"),
              ("Means", f"Student's t on the {batches} batch means ({batches} - 1 degrees of freedom)"),
              ("SD and variance", "batch means on the per-batch variances, Student's t"),
-             ("Frequencies", "Wilson score interval"),
+             ("Frequencies", "pooled over seats or pairs (hit, push, scoop, home run, outcomes): "
+                             f"Student's t on the {batches} batch means of the pooled rate; rare ones "
+                             "(under 10 events a batch), fouls, surrenders, naturals, royalties: "
+                             "Wilson score interval"),
+             ("House charge per seat", "a percent rake from the winning seats in proportion to "
+                                       "their winnings; a drop or time fee evenly; a commission or "
+                                       "fee from each player seat that wins"),
              ("Ratios (house edge)", "batch means of the per-batch ratio, Student's t")]
     if result.variant.bank.banked:
         items.append(("House edge estimate", result.house().iloc[0]["house_edge_method"]))

@@ -5,7 +5,7 @@ reference both follow; :func:`seat_charges`, each seat's share of the house char
 Layer 4 of 6 (play): imports cards, hands and rules.
 """
 
-from cpstats.settlement.charges import rake_limits, seat_charges
+from cpstats.settlement.charges import charges_seats, rake_limits, seat_charges
 from cpstats.settlement.engine import Declare, Settlement, Surrender, settle, settle_many
 
-__all__ = ["Declare", "Surrender", "Settlement", "settle", "settle_many", "seat_charges", "rake_limits"]
+__all__ = ["Declare", "Surrender", "Settlement", "settle", "settle_many", "seat_charges", "charges_seats", "rake_limits"]

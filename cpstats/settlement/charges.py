@@ -22,7 +22,13 @@ import numpy as np
 
 from cpstats.rules import RakeModel, Variant
 
-__all__ = ["seat_charges", "rake_limits"]
+__all__ = ["charges_seats", "seat_charges", "rake_limits"]
+
+
+def charges_seats(v: Variant) -> bool:
+    """Whether the house takes anything from the seats: a rake, drop or time fee, or a banked
+    game's commission or fee (the jackpot drop is not a house charge)."""
+    return v.rake.model is not RakeModel.NONE or bool(v.bank.commission or v.bank.fee)
 
 
 def _bank_part(v: Variant, net: np.ndarray) -> np.ndarray:

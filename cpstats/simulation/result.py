@@ -14,7 +14,7 @@ import pandas as pd
 from cpstats.errors import OptionError
 from cpstats.hands.naturals import NATURALS, natural_mask
 from cpstats.rules import Variant, resolve_variant
-from cpstats.settlement import seat_charges, settle_many
+from cpstats.settlement import charges_seats, seat_charges, settle_many
 from cpstats.simulation.outcomes import outcome_summary, outcome_table
 from cpstats.simulation.stats import (VOLATILITY_Z, batch_mean_interval, batch_variance_interval,
                                       moments_from_sums, wilson_interval, z_value)
@@ -132,9 +132,7 @@ class SimulationResult:
     def session_sd(self) -> tuple[np.ndarray, str]:
         """(SD per seat, which) for session bands: the SD of the result after house charges,
         or, in results saved before those were recorded, the SD before them (``which`` says)."""
-        charged = self.variant.rake.model.value != "none" or self.variant.bank.commission \
-            or self.variant.bank.fee
-        if not charged:
+        if not charges_seats(self.variant):
             return self.moments()["sd"].to_numpy(), "after house charges (there are none)"
         if "after_s2" not in self.summary:
             return self.moments()["sd"].to_numpy(), "before house charges (saved before format 4)"
