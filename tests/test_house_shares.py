@@ -203,3 +203,12 @@ def test_pooled_rate_coverage():
     print({k: round(x, 3) for k, x in coverage.items()},
           "old Wilson on deals:", {k: round(x / seeds, 3) for k, x in wilson.items()})
     assert all(abs(x - 0.95) <= 0.035 for x in coverage.values()), coverage
+
+
+def test_the_report_says_when_the_cap_never_bound(tmp_path):
+    """The math report's house section carries the same sentence as the PAR sheet."""
+    from cpstats.apps.report import write_report
+
+    r = simulate(RAKED, 600, strategy="greedy", rng=1)
+    text = write_report(r, tmp_path).read_text()
+    assert figures.rules_in_action(r)[0] in text
