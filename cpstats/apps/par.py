@@ -199,7 +199,7 @@ def _example_charge(v: Variant, ex: dict) -> str:
                and v.rake.model.value == "none" else
                "taken from the winning seats in proportion to their winnings"
                if v.rake.model.value == "percent" and not v.bank.banked else "split over the seats")
-        text = (f" The house took {ex['rake']:,.4g} units on this deal ({who}); each seat's result "
+        text = (f" The house charge on this deal is {ex['rake']:,.4g} units ({who}); each seat's result "
                 "after it is in the last column.")
     if ex["jackpot"]:
         text += f" The jackpot drop of {ex['jackpot']:,.4g} units is apart: it returns to players."
