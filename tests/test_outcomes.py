@@ -126,7 +126,7 @@ def test_old_results_load_but_have_no_outcomes(tmp_path):
     """Issue 16.1: a result saved in summary format 2 (before outcome counts were recorded) loads
     and gives its other tables; outcomes() says in one line why it cannot."""
     ref = load_reference("2-4")
-    assert ref.metadata["summary_format"] == SUMMARY_FORMAT == 3
+    assert ref.metadata["summary_format"] == SUMMARY_FORMAT == 4
     old = copy.copy(ref)
     old.summary = {k: v for k, v in ref.summary.items() if k not in outcome_keys()}
     old.metadata = {**ref.metadata, "summary_format": 2}

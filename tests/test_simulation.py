@@ -164,7 +164,7 @@ def test_session_bands_centre_on_the_true_mean_after_house_charges():
     rake = float(r.house().iloc[0]["rake_per_hand"])
     s = r.sessions(hands=[1000])
     assert rake > 0 and s["expected"].to_numpy() == pytest.approx([-1000 * rake / 3] * 3)
-    sd = r.moments()["sd"].to_numpy()
+    sd = r.after_charges()["sd"].to_numpy()  # the SD of the result after the rake
     assert (s["high"] - s["expected"]).to_numpy() == pytest.approx(1.6449 * sd * np.sqrt(1000), rel=1e-4)
     b = simulate("banked", 600, strategy="greedy", rng=1)
     edge = 3 * float(b.house().iloc[0]["house_edge"])

@@ -30,6 +30,7 @@ from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError, check_whole
 from cpstats.rules import Variant, resolve_variant
 from cpstats.rules.describe import short_label
+from cpstats.settlement import charges_seats as charges
 from cpstats.simulation import SimulationResult
 
 __all__ = ["ParSheet", "ParSection", "ParTable", "par_sheet", "add_par_command", "run_par_command"]
@@ -189,15 +190,32 @@ def _rules_section(sheet: ParSheet, seed: Any) -> ParSection:
                         seed=example_seed)
     return ParSection("1. The rules", [
         f"{sheet.label}: variant string {v}. One unit is one point of the scoring; all figures are "
-        "in units unless they say otherwise.",
+        "in units unless they say otherwise.", *figures.rules_in_action(r),
         f"Worked example: deal {ex['deal'] + 1} dealt from seed {ex['seed']}, each hand set by "
         f"{r.setter}. Each pair compares its rows; a row is won, tied or lost, and the pair's total "
-        "is its points, royalties and bonuses. Each seat's net is the sum of its pairs' totals."],
+        "is its points, royalties and bonuses. Each seat's net is the sum of its pairs' totals."
+        + _example_charge(v, ex)],
         [ParTable("rules", "The rules in words", rules),
          ParTable("example_hands", "Worked example: the hands and how each was set", ex["hands"]),
          ParTable("example_pairs", "Worked example: each pair's rows and payment (from the first "
                   "seat's side)", ex["pairs"]),
-         ParTable("example_net", "Worked example: each seat's net result", ex["net"])])
+         ParTable("example_net", "Worked example: each seat's net result"
+                  + (", before and after the house charge" if charges(v) else ""), ex["net"])])
+
+
+def _example_charge(v: Variant, ex: dict) -> str:
+    """The worked example's house charge in words (empty where the house charges nothing)."""
+    text = ""
+    if charges(v):
+        who = ("paid by each player seat that won against the bank" if v.bank.banked
+               and v.rake.model.value == "none" else
+               "taken from the winning seats in proportion to their winnings"
+               if v.rake.model.value == "percent" and not v.bank.banked else "split over the seats")
+        text = (f" The house charge on this deal is {ex['rake']:,.4g} units ({who}); each seat's result "
+                "after it is in the last column.")
+    if ex["jackpot"]:
+        text += f" The jackpot drop of {ex['jackpot']:,.4g} units is apart: it returns to players."
+    return text
 
 
 def _strategy_section(r: SimulationResult) -> ParSection:
@@ -228,7 +246,9 @@ def _outcome_section(r: SimulationResult) -> ParSection:
     pairs = figures.pooled_outcomes(r, "pair")
     text = ["Each outcome's probability (95% CI), its average pay, and its contribution to the mean "
             "(p × pay) and to the variance (p × E[(pay − mean)² | outcome]); over one side's rows "
-            "they add up to 1, the mean and the variance."]
+            "they add up to 1, the mean and the variance. Pay is before house charges."]
+    if charges(r.variant):
+        text.append(_charge_words(r.variant))
     tables = []
     if pairs is not None:
         text.append("Per pair of players: the rows won, lost and tied of two hands that played "
@@ -247,6 +267,21 @@ def _outcome_section(r: SimulationResult) -> ParSection:
                            f"Results rarer than 1 in {1 / TAIL:,.0f} at either end are lumped into "
                            "one row each." if lumped else ""))
     return ParSection("3. Outcomes", text, tables, ["outcomes"])
+
+
+def _charge_words(v: Variant) -> str:
+    """How the house charge reaches a seat's result, for the outcome tables."""
+    if v.bank.banked and v.rake.model.value == "none":
+        how = ("the bank's commission or fee is paid by each player seat that wins against the "
+               "bank, so it comes off a player's winning outcomes only")
+    elif v.rake.model.value == "percent":
+        how = ("a percent rake is taken from the winning seats in proportion to their winnings "
+               "(capped and thresholded as the table's rake)")
+    else:
+        how = "the charge is the same for every seat, whatever its result"
+    return ("The house charges a seat on its whole result of the deal, not pair by pair: " + how
+            + ". The tables per seat show the seat's average share of the charge in each outcome "
+            "and its average result after it; the per-pair table is before charges.")
 
 
 def _cost_section(r: SimulationResult) -> ParSection:
@@ -290,7 +325,8 @@ def _economics_section(sheet: ParSheet, seed: Any, seat_deals: int) -> ParSectio
     r, pace = sheet.result, sheet.hands_per_hour
     text = [f"At {pace:,.0f} hands an hour. The break-even skill edge is what a seat must win from "
             "the field each hand to pay its share of the house charge. No drop (chips bought) is "
-            "simulated, so no hold is given."]
+            "simulated, so no hold is given.",
+            *[line for line in figures.rules_in_action(r) if not line.startswith("Surrender")]]
     tables = [ParTable("economics", "The operator's figures", figures.economics(r, pace))]
     charts = []
     if r.variant.bank.banked:
@@ -308,10 +344,11 @@ def _economics_section(sheet: ParSheet, seed: Any, seat_deals: int) -> ParSectio
 
 
 def _session_section(r: SimulationResult) -> ParSection:
+    bands = figures.session_bands(r)
     text = ["A session of N hands ends within N × mean ± z × SD × √N with the stated chance "
-            "(z = 1.645 for 90%, 1.96 for 95%); the mean is after house charges."]
+            f"(z = 1.645 for 90%, 1.96 for 95%); the mean is after house charges, the {bands.attrs['sd']}."]
     return ParSection("7. Session bands", text,
-                      [ParTable("sessions", "Session bands", figures.session_bands(r))], ["sessions"])
+                      [ParTable("sessions", "Session bands", bands)], ["sessions"])
 
 
 def _method_section(r: SimulationResult) -> ParSection:

@@ -16,7 +16,7 @@ from cpstats.rules.describe import describe_rules
 from cpstats.cards.codes import deal, format_cards
 from cpstats.hands.naturals import NATURALS
 from cpstats.rules import Variant
-from cpstats.settlement import settle
+from cpstats.settlement import charges_seats, seat_charges, settle
 from cpstats.settlement.engine import Declare, Surrender
 from cpstats.strategies import set_hands
 from cpstats.strategies.api import best_natural_bits
@@ -45,8 +45,10 @@ def _sorted_rows(setting: np.ndarray) -> str:
 def worked_example(v: Variant, *, strategy="ev", tables=None, seed: int = 2026,
                    tries: int = 40) -> dict:
     """One deal set and settled: ``hands`` (seat, cards, setting, decision), ``pairs`` (each
-    pair's rows, points, royalties, bonuses, total) and ``net`` (each seat's result), with
-    ``seed`` and ``deal`` (which of the seeded deals was shown).
+    pair's rows, points, royalties, bonuses, total), ``net`` (each seat's result, and where the
+    house charges its share of the charge and its result after it), ``rake`` (the house's take
+    on the deal: rake, commission or fee; the jackpot drop is apart) and ``jackpot`` (the drop),
+    with ``seed`` and ``deal`` (which of the seeded deals was shown).
 
     Of the first ``tries`` deals from ``seed``, the first in which some pair is scooped is
     shown (a scoop shows the bonus rules at work), else the first deal.
@@ -66,7 +68,8 @@ def worked_example(v: Variant, *, strategy="ev", tables=None, seed: int = 2026,
             break
     i, settlement = chosen
     return {"seed": seed, "deal": i, "hands": _hands_frame(v, d, dealt, i, h),
-            "pairs": _pairs_frame(settlement), "net": _net_frame(v, settlement)}
+            "pairs": _pairs_frame(settlement), "net": _net_frame(v, settlement),
+            "rake": float(settlement.rake), "jackpot": float(settlement.jackpot)}
 
 
 def _entry(d, dealt: np.ndarray, j: int, v: Variant):
@@ -116,6 +119,13 @@ def _pairs_frame(settlement) -> pd.DataFrame:
 
 
 def _net_frame(v: Variant, settlement) -> pd.DataFrame:
+    """Each seat's net; where the house charges, its share of the charge
+    (:func:`cpstats.settlement.seat_charges`) and its result after it."""
     seats = np.arange(v.players)
     who = [("the bank" if v.bank.banked and s == 0 else f"seat {s}") for s in seats]
-    return pd.DataFrame({"seat": who, "net": settlement.net.astype(float)})
+    frame = pd.DataFrame({"seat": who, "net": settlement.net.astype(float)})
+    if charges_seats(v):
+        share = seat_charges(v, settlement.net[None, :], np.array([settlement.rake]))[0]
+        frame["house_charge"] = share
+        frame["net_after_charges"] = settlement.net - share
+    return frame

@@ -12,15 +12,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cpstats.rules.house import RakeModel
 from cpstats.hands.naturals import NATURALS
 from cpstats.rules.ids import ROYALTY_ROW_NAMES, rule_info
+from cpstats.settlement import charges_seats as charges
 from cpstats.simulation import ROYALTY_ROWS, SimulationResult
 from cpstats.simulation.stats import VOLATILITY_Z, wilson_interval, z_value
 
 __all__ = ["headline", "seat_outcomes", "pooled_outcomes", "royalty_table", "natural_table",
            "economics", "charge_models", "session_bands", "methodology",
-           "natural_label", "royalty_label", "banker_by_seats", "SESSION_HANDS"]
+           "natural_label", "royalty_label", "banker_by_seats", "rules_in_action", "SESSION_HANDS"]
 
 #: Session lengths of the session-band table, hands.
 SESSION_HANDS = (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000)
@@ -58,10 +58,13 @@ def headline(result: SimulationResult, confidence: float = 0.95) -> pd.DataFrame
 
     Seat figures average the player seats (every seat, or every seat but the bank); the SD
     interval is the average of the seats' batch-means intervals, which is at least as wide as
-    the average's own. Seat-averaged frequencies get a Wilson interval on the deals (n = deals,
-    not deals x seats: the seats of one deal are not independent, and this is the wider choice).
+    the average's own. Hit, push, scoop and home-run frequencies are pooled over the seats (or
+    pairs) and get Student's t on the batch means of the pooled rate
+    (:meth:`SimulationResult.pooled_rates`): the seats of one deal are linked, so no binomial
+    count of trials fits them. Fouls, surrenders and naturals keep a Wilson interval on the
+    deals.
     """
-    v, s, n = result.variant, result.summary, result.deals
+    v, s = result.variant, result.summary
     m = result.moments(confidence)
     seats = _player_seats(result)
     mp = m.iloc[seats]
@@ -77,36 +80,39 @@ def headline(result: SimulationResult, confidence: float = 0.95) -> pd.DataFrame
     if v.bank.banked:
         rows.append(_row("SD per hand, the bank", m.at[0, "sd"], m.at[0, "sd_ci_low"],
                          m.at[0, "sd_ci_high"], "units per hand", sd_method))
+    if charges(v) and "after_s2" in s:
+        after = result.after_charges(confidence).iloc[seats]
+        rows.append(_row(f"SD per hand after house charges, {who}", after["sd"].mean(),
+                         after["sd_ci_low"].mean(), after["sd_ci_high"].mean(), "units per hand",
+                         sd_method))
     rows.append(_row(f"Volatility index ({VOLATILITY_Z} SD), {who}", VOLATILITY_Z * mp["sd"].mean(),
                      VOLATILITY_Z * mp["sd_ci_low"].mean(), VOLATILITY_Z * mp["sd_ci_high"].mean(),
                      "units per hand", f"{VOLATILITY_Z} x the SD and its interval"))
-    wilson = "Wilson, n = deals"
-    rows.append(_wilson_row(f"Hit frequency (wins the deal), {who}",
-                            np.mean(s["hits"][seats]), n, confidence, wilson))
-    rows.append(_wilson_row(f"Push frequency (breaks even), {who}",
-                            np.mean(s["pushes"][seats]), n, confidence, wilson))
+    rates = result.pooled_rates(confidence).set_index("rate")
+    for name, words in (("hit", "Hit frequency (wins the deal)"), ("push", "Push frequency (breaks even)")):
+        r = rates.loc[name]
+        rows.append(_row(f"{words}, {who}", r["estimate"], r["ci_low"], r["ci_high"], "probability",
+                         r["method"]))
     rows += _event_rows(result, confidence)
     rows += _house_rows(result, confidence)
     return pd.DataFrame(rows)
 
 
 def _event_rows(result: SimulationResult, confidence: float) -> list[dict]:
-    """Scoop, home-run, foul, surrender and natural rates (Wilson)."""
+    """Scoop and home-run rates (batch means of the pooled rate); foul, surrender and natural
+    rates (Wilson)."""
     v, s, n = result.variant, result.summary, result.deals
-    live = s["pair_live"]
-    pairs = live > 0
-    rows = []
-    if pairs.any():
-        rate = s["scoops"][pairs].sum() / live[pairs].sum()
-        rows.append(_wilson_row("Scoop (all three rows) against one opponent",
-                                rate * live[pairs].min(), live[pairs].min(), confidence,
-                                "Wilson, n = deals in which the pair both played their rows"))
+    rates = result.pooled_rates(confidence).set_index("rate")
+    scoop = rates.loc["scoop"]
+    rows = [_row("Scoop (all three rows) against one opponent", scoop["estimate"], scoop["ci_low"],
+                 scoop["ci_high"], "probability", scoop["method"] + ", per pair that played its rows")]
     per_hand = v.hands_per_player
     hands = list(range(per_hand, len(s["home_runs"]))) if v.bank.banked else range(len(s["home_runs"]))
     average = lambda key: float(np.mean(s[key][list(hands)]))  # noqa: E731
-    home = "Home run (scoops every opponent)" if not v.bank.banked else "Scoop of the bank"
     if not v.bank.banked:
-        rows.append(_wilson_row(home, average("home_runs"), n, confidence, "Wilson, n = deals"))
+        home = rates.loc["home_run"]
+        rows.append(_row("Home run (scoops every opponent)", home["estimate"], home["ci_low"],
+                         home["ci_high"], "probability", home["method"]))
     rows.append(_wilson_row("Fouled (mis-set) hand", average("foul"), n, confidence, "Wilson, n = deals"))
     if v.surrender_amount() is not None:
         rows.append(_wilson_row("Surrender", average("surrender"), n, confidence, "Wilson, n = deals"))
@@ -122,8 +128,7 @@ def _house_rows(result: SimulationResult, confidence: float) -> list[dict]:
     house = result.house(confidence=confidence).iloc[0]
     rows = []
     t_means = f"Student's t on {result.metadata.get('batches', 'the')} batch means"
-    charges = v.rake.model is not RakeModel.NONE or v.bank.commission or v.bank.fee
-    if charges:
+    if charges(v):
         seats = v.players
         rows.append(_row("House charge per hand (rake, commission or fee)", house["rake_per_hand"],
                          house["rake_ci_low"], house["rake_ci_high"], "units per hand", t_means))
@@ -144,12 +149,17 @@ def seat_outcomes(result: SimulationResult, seat: int = 0, tail: float = 1e-4,
     """Each net result of a seat: probability with its Wilson interval (deals are independent
     draws; n = deals), pay, contribution to the mean (p x pay) and to the variance
     (p x (pay - mean)^2). Results rarer than ``tail`` at either end are lumped into one row each
-    ("-20 or less"), its pay the average of the lumped results; ``tail=0`` lumps none."""
+    ("-20 or less"), its pay the average of the lumped results; ``tail=0`` lumps none. Where the
+    house charges (and the result records the shares), ``charge`` is the seat's mean share of the
+    charge on those deals and ``pay_after_charges`` the pay less it."""
     dist = result.distribution()
     counts = dist[f"seat_{seat}"].to_numpy(dtype=float)
     pay = dist["net"].to_numpy(dtype=float)
+    column = f"charge_{seat}"
+    charged = column in dist and bool(np.nansum(dist[column].to_numpy()) > 0)
+    fee = dist[column].to_numpy(dtype=float) if charged else np.zeros(len(pay))
     keep = counts > 0
-    counts, pay = counts[keep], pay[keep]
+    counts, pay, fee = counts[keep], pay[keep], fee[keep]
     p = counts / result.deals
     mean = float((p * pay).sum())
     low_cut = np.searchsorted(np.cumsum(p), tail, side="right")
@@ -167,10 +177,14 @@ def seat_outcomes(result: SimulationResult, seat: int = 0, tail: float = 1e-4,
         prob = float(pp.sum())
         low, high = wilson_interval(counts[part].sum(), result.deals, confidence)
         average = float(pv[0]) if len(pv) == 1 else float((pp * pv).sum() / prob)  # a lone result's pay exactly
-        rows.append({"outcome": f"{_units(edge)} {words}".strip(), "pay": average,
-                     "probability": prob, "ci_low": float(low), "ci_high": float(high),
-                     "contribution_to_mean": prob * average,
-                     "contribution_to_variance": float((pp * (pv - mean) ** 2).sum())})
+        row = {"outcome": f"{_units(edge)} {words}".strip(), "pay": average}
+        if charged:
+            row["charge"] = float((pp * fee[part]).sum() / prob)
+            row["pay_after_charges"] = average - row["charge"]
+        row.update({"probability": prob, "ci_low": float(low), "ci_high": float(high),
+                    "contribution_to_mean": prob * average,
+                    "contribution_to_variance": float((pp * (pv - mean) ** 2).sum())})
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -184,9 +198,12 @@ def pooled_outcomes(result: SimulationResult, per: str = "pair", confidence: flo
     """``SimulationResult.outcomes(per=...)`` pooled over the seats that play alike: every
     ordered pair (every seat) of a game between players; in a banked game two sides, a player
     against the bank and the bank against a player. Probability and contributions are the
-    average over the pooled pairs; the mean pay is their ratio; the Wilson interval takes the
-    pooled rate over n = deals (one pair's trials: the wider choice). None where the result
-    holds no outcome counts (results saved before they were recorded)."""
+    average over the pooled pairs; the mean pay is their ratio. The interval (``method``) is
+    Student's t on the batch means of the pooled rate, Wilson for a rare outcome
+    (:func:`~cpstats.simulation.stats.rate_interval`; a result saved before summary format 4:
+    Wilson on n = deals). ``per="seat"`` adds the seat's mean share of the house charge in each
+    outcome (``mean_charge``) and its result after it (``mean_pay_after_charges``). None where
+    the result holds no outcome counts (results saved before they were recorded)."""
     from cpstats.errors import OptionError
 
     try:
@@ -194,28 +211,60 @@ def pooled_outcomes(result: SimulationResult, per: str = "pair", confidence: flo
     except OptionError:
         return None
     banked = result.variant.bank.banked
-    if banked:
-        side = np.where(frame["seat"] == 0, "the bank", "a player")
-    else:
-        side = np.full(len(frame), "a seat" if per == "seat" else "a seat against another")
-    frame = frame.assign(side=side)
+    side_of = lambda seat: "the bank" if banked and seat == 0 else (  # noqa: E731
+        "a player" if banked else "a seat" if per == "seat" else "a seat against another")
+    frame = frame.assign(side=[side_of(x) for x in frame["seat"]])
     keys = ["side", "outcome", "description"]
-    pooled = frame.groupby(keys, sort=False).agg(
-        count=("count", "sum"), probability=("probability", "mean"),
-        contribution_to_mean=("contribution_to_mean", "mean"),
-        contribution_to_variance=("contribution_to_variance", "mean")).reset_index()
+    means = {c: (c, "mean") for c in ("probability", "contribution_to_mean", "contribution_to_variance")}
+    if "mean_charge" in frame:
+        frame["charge_per_deal"] = frame["mean_charge"].fillna(0) * frame["probability"]
+        means["charge_per_deal"] = ("charge_per_deal", "mean")
+    pooled = frame.groupby(keys, sort=False).agg(count=("count", "sum"), **means).reset_index()
     groups = frame.groupby(keys, sort=False).size().to_numpy()
-    low, high = wilson_interval(pooled["probability"] * result.deals, result.deals, confidence)
+    intervals = _pooled_intervals(result, per, pooled, groups, side_of, confidence)
     with np.errstate(divide="ignore", invalid="ignore"):
         pay = np.where(pooled["probability"] > 0, pooled["contribution_to_mean"] / pooled["probability"],
                        np.nan)
-    pooled.insert(5, "ci_low", low)
-    pooled.insert(6, "ci_high", high)
+    pooled.insert(5, "ci_low", intervals["ci_low"])
+    pooled.insert(6, "ci_high", intervals["ci_high"])
     pooled.insert(7, "mean_pay", pay)
+    if "charge_per_deal" in pooled:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            charge = np.where(pooled["probability"] > 0, pooled.pop("charge_per_deal") / pooled["probability"],
+                              np.nan)
+        pooled.insert(8, "mean_charge", charge)
+        pooled.insert(9, "mean_pay_after_charges", pay - charge)
+    pooled["method"] = intervals["method"]
     pooled["pairs_pooled"] = groups
     if not banked:
         pooled = pooled.drop(columns="side")
     return pooled
+
+
+def _pooled_intervals(result: SimulationResult, per: str, pooled: pd.DataFrame, groups, side_of,
+                      confidence: float) -> pd.DataFrame:
+    """ci_low, ci_high and method of each pooled outcome: the per-batch counts of its pooled
+    pairs (or seats) over their per-batch trials."""
+    from cpstats.simulation.outcomes import outcome_batches
+    from cpstats.simulation.stats import rate_interval
+
+    s = result.summary
+    if f"batch_{per}_outcomes" not in s:
+        low, high = wilson_interval(pooled["probability"] * result.deals, result.deals, confidence)
+        return pd.DataFrame({"ci_low": low, "ci_high": high,
+                             "method": "Wilson, n = deals (saved before summary format 4)"})
+    events: dict = {}
+    for seat, outcome, counts in outcome_batches(result.variant, s, per):
+        key = (side_of(seat), outcome)
+        events[key] = events.get(key, 0) + counts
+    rows = []
+    for side, outcome, n in zip(pooled["side"], pooled["outcome"], groups):
+        _, low, high, method = rate_interval(events[(side, outcome)], s["batch_sizes"] * n, confidence)
+        k = int(np.sum(events[(side, outcome)]))
+        # short in the table: the sheet's text names the methods in full
+        rows.append((low, high, f"t, {len(s['batch_sizes'])} batches" if method.startswith("Student")
+                     else f"Wilson, {k:,} event{'' if k == 1 else 's'}"))
+    return pd.DataFrame(rows, columns=["ci_low", "ci_high", "method"])
 
 
 def _opponents(result: SimulationResult) -> int:
@@ -329,31 +378,66 @@ def charge_models(result: SimulationResult, hands_per_hour: float) -> pd.DataFra
 
 def session_bands(result: SimulationResult, hands=SESSION_HANDS) -> pd.DataFrame:
     """N x mean +- z x SD x sqrt(N) for a player seat (and the bank in a banked game), at 90%
-    (z = 1.645) and 95% (z = 1.96), the mean after house charges (the charge per seat is taken
-    off a player's mean; for a percentage rake the SD is the one before the rake). In a banked
-    game the means are those of the house edge (per 3-unit wager, commission included): -3 x edge
-    for a player, 3 x edge x players for the bank."""
+    (z = 1.645) and 95% (z = 1.96), both the mean and the SD those of the result after house
+    charges (the seat's share of the charge taken off each deal's net,
+    :meth:`SimulationResult.session_sd`; ``attrs["sd"]`` says which SD a result saved before
+    those were recorded falls back on). In a banked game the means are those of the house edge
+    (per 3-unit wager, commission included): -3 x edge for a player, 3 x edge x players for the
+    bank."""
     v = result.variant
-    sessions = result.sessions(hands=list(hands), confidence=0.90)
     charge = float(result.house().iloc[0]["rake_per_hand"])
     players = _player_seats(result)
     who = [("a player seat", players)] + ([("the bank", [0])] if v.bank.banked else [])
     moments = result.moments()
+    sds, which = result.session_sd()
     rows = []
     for name, seats in who:
         mean = float(moments["mean"].iloc[seats].mean()) - charge / v.players
         if v.bank.banked:  # the house edge's control variate, far less noisy than the raw means
             edge = float(result.house().iloc[0]["house_edge"]) * 3.0
             mean = -edge if name == "a player seat" else edge * len(players)
-        sd = float(moments["sd"].iloc[seats].mean())
-        for n in sessions["hands"].unique():
+        sd = float(np.mean(sds[seats]))
+        for n in hands:
             row = {"who": name, "hands": int(n), "expected": n * mean}
             for level in (0.90, 0.95):
                 z = z_value(level)
                 row[f"low_{level:.0%}"] = n * mean - z * sd * np.sqrt(n)
                 row[f"high_{level:.0%}"] = n * mean + z * sd * np.sqrt(n)
             rows.append(row)
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    frame.attrs["sd"] = f"SD per hand {which}"
+    return frame
+
+
+def _amount(x: float) -> str:
+    return f"{x:,.2f}".rstrip("0").rstrip(".")
+
+
+def rules_in_action(result: SimulationResult) -> list[str]:
+    """Sentences on rules of the variant that never acted (or acted rarely) in the run: a percent
+    rake's cap that never bound, a threshold that never kept the rake at 0, a surrender never
+    taken; empty where there is nothing to say (or the result predates the counts)."""
+    v, s, n = result.variant, result.summary, result.deals
+    rake, lines = v.rake, []
+    deals = f"these {n:,} deals"
+    if rake.model.value == "percent" and "rake_capped" in s:
+        largest = float(s["pot_max"])
+        if rake.cap is not None:
+            capped = int(s["rake_capped"])
+            taken = f"{rake.percent:.0%} of the largest pot, {_amount(largest)}, was {_amount(rake.percent * largest)}"
+            lines.append(f"The {_amount(rake.cap)}-unit cap never bound in {deals} ({taken})." if capped == 0
+                         else f"The {_amount(rake.cap)}-unit cap bound in {capped:,} of {deals} "
+                              f"({100 * capped / n:.3g}%); {taken}.")
+        if rake.threshold > 0:
+            below = int(s["rake_below_threshold"])
+            lines.append(f"The {_amount(rake.threshold)}-unit threshold never kept the rake at 0 in "
+                         f"{deals}: every pot with a winner reached it." if below == 0
+                         else f"The {_amount(rake.threshold)}-unit threshold kept the rake at 0 in "
+                              f"{below:,} of {deals} ({100 * below / n:.3g}%).")
+    if v.surrender_amount() is not None:
+        if int(np.sum(s["surrender"])) == 0:
+            lines.append(f"Surrender is allowed, but {result.setter} never surrendered a hand in {deals}.")
+    return lines
 
 
 def methodology(result: SimulationResult, versions: dict[str, dict]) -> pd.DataFrame:
@@ -369,7 +453,13 @@ def methodology(result: SimulationResult, versions: dict[str, dict]) -> pd.DataF
              ("Batches", f"{batches} equal batches of consecutive deals"),
              ("Means", f"Student's t on the {batches} batch means ({batches} - 1 degrees of freedom)"),
              ("SD and variance", "batch means on the per-batch variances, Student's t"),
-             ("Frequencies", "Wilson score interval"),
+             ("Frequencies", "pooled over seats or pairs (hit, push, scoop, home run, outcomes): "
+                             f"Student's t on the {batches} batch means of the pooled rate; rare ones "
+                             "(under 10 events a batch), fouls, surrenders, naturals, royalties: "
+                             "Wilson score interval"),
+             ("House charge per seat", "a percent rake from the winning seats in proportion to "
+                                       "their winnings; a drop or time fee evenly; a commission or "
+                                       "fee from each player seat that wins"),
              ("Ratios (house edge)", "batch means of the per-batch ratio, Student's t")]
     if result.variant.bank.banked:
         items.append(("House edge estimate", result.house().iloc[0]["house_edge_method"]))

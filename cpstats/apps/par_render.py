@@ -44,7 +44,8 @@ _HEADERS = {"ci_low": "95% low", "ci_high": "95% high", "mean_pay": "average pay
             "low_90%": "90% low", "high_90%": "90% high", "low_95%": "95% low", "high_95%": "95% high",
             "bank_result_per_hand": "bank's result per hand", "description": "outcome",
             "player_seats": "players", "share_of_gross_wins": "share of gross wins",
-            "held_ci_low": "95% low", "held_ci_high": "95% high"}
+            "held_ci_low": "95% low", "held_ci_high": "95% high",
+            "mean_charge": "average charge", "mean_pay_after_charges": "average pay after charges"}
 _HIDDEN = {"outcome", "pairs_pooled"}
 #: Columns of one quantity, written with the same decimals (a session's expected result and its
 #: bands: "-104" beside "80.0" reads as two kinds of number).

@@ -86,6 +86,9 @@ def _house_text(result: SimulationResult, hands_per_hour: float) -> str:
                      "both 3 units and the house edge equals the element of risk (-mu / 3, mu a "
                      "player's mean after commission). It is estimated from the bank's gain from "
                      "winning tied rows (the game with ties pushed is symmetric), with its 95% CI.")
+    from cpstats.apps.par_figures import rules_in_action
+
+    parts += rules_in_action(result)  # a cap, threshold or surrender that never acted in the run
     return " ".join(parts)
 
 

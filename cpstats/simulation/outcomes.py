@@ -23,7 +23,8 @@ from cpstats.settlement import settle_many
 from cpstats.simulation.stats import wilson_interval
 from cpstats.simulation.summary import _by_batch, _row_results
 
-__all__ = ["PAIR_OUTCOMES", "SEAT_OUTCOMES", "outcome_summary", "outcome_keys", "outcome_table"]
+__all__ = ["PAIR_OUTCOMES", "SEAT_OUTCOMES", "outcome_summary", "outcome_keys", "outcome_table",
+           "outcome_batches"]
 
 #: Rows won-lost-tied of two played hands, then naturals, surrenders and fouls (own, opponent's,
 #: both), with their words; the first is the hand of the row's ``seat``.
@@ -58,7 +59,7 @@ _BATCH_KEYS = ("batch_scoops", "batch_pair_live", "batch_home_runs", "batch_foul
 def outcome_keys() -> tuple[str, ...]:
     """The summary keys :func:`outcome_summary` adds (summary format 3 on)."""
     return ("pair_outcomes", "pair_pay_s1", "pair_pay_s2", "seat_outcomes", "seat_pay_s1",
-            "seat_pay_s2", *_BATCH_KEYS)
+            "seat_pay_s2", "seat_charge_s1", "batch_pair_outcomes", "batch_seat_outcomes", *_BATCH_KEYS)
 
 
 def _ranks(v: Variant, flat: np.ndarray) -> np.ndarray:
@@ -152,6 +153,14 @@ def _by_code(codes: np.ndarray, values: np.ndarray, kinds: int) -> np.ndarray:
     return np.bincount(index, weights=values.reshape(-1), minlength=cols * kinds).reshape(cols, kinds)
 
 
+def _by_batch_code(codes: np.ndarray, batch: np.ndarray, batches: int, kinds: int) -> np.ndarray:
+    """(batches, columns, kinds) counts of each code (D, columns) per batch: the per-batch
+    outcome counts behind intervals of outcome rates pooled over pairs or seats."""
+    cols = codes.shape[1]
+    index = ((batch[:, None] * cols + np.arange(cols)[None, :]) * kinds + codes).reshape(-1)
+    return np.bincount(index, minlength=batches * cols * kinds).reshape(batches, cols, kinds)
+
+
 def _royalty_moved(v: Variant, settings, surrender, declared, net) -> np.ndarray:
     """Units that change hands a deal because of royalties: the winners' gain over the same
     deal settled without royalties (zero without a royalty schedule)."""
@@ -163,9 +172,12 @@ def _royalty_moved(v: Variant, settings, surrender, declared, net) -> np.ndarray
 
 
 def outcome_summary(v: Variant, settings: np.ndarray, surrender, declared, net: np.ndarray,
-                    batch: np.ndarray, batches: int) -> dict:
+                    batch: np.ndarray, batches: int, charge: np.ndarray) -> dict:
     """Additive outcome arrays of one block: per pair and per hand the count of each outcome and
-    the sums of its pay and squared pay; per batch the sums behind the paired metrics."""
+    the sums of its pay and squared pay, and per batch the counts; per hand the sum of its seat's share of the house
+    charge in each outcome (``charge``, (D, players), :func:`cpstats.settlement.seat_charges`;
+    in criss-cross a seat's two hands carry its whole share, as they carry its whole net); per
+    batch the sums behind the paired metrics."""
     d, h = settings.shape[:2]
     surrender = np.asarray(surrender, dtype=bool).reshape(d, h)
     declared = np.asarray(declared).reshape(d, h)
@@ -194,6 +206,9 @@ def outcome_summary(v: Variant, settings: np.ndarray, surrender, declared, net: 
         "seat_outcomes": _by_code(hand_codes, np.ones(hand_pays.shape), ks).astype(np.int64),
         "seat_pay_s1": _by_code(hand_codes, hand_pays, ks),
         "seat_pay_s2": _by_code(hand_codes, hand_pays**2, ks),
+        "seat_charge_s1": _by_code(hand_codes, charge[:, np.arange(h) // v.hands_per_player], ks),
+        "batch_pair_outcomes": _by_batch_code(codes, batch, batches, kp),
+        "batch_seat_outcomes": _by_batch_code(hand_codes, batch, batches, ks),
         **{k: _by_batch(x.astype(float), batch, batches) for k, x in per_deal.items()},
     }
 
@@ -205,18 +220,24 @@ def _possible(v: Variant, keys: tuple) -> np.ndarray:
                           or (k.startswith("natural") and not naturals)) for k in keys])
 
 
-def _rows(counts, s1, s2, deals: int, confidence: float, names) -> pd.DataFrame:
-    """One side's outcome rows: probability with Wilson interval, mean pay, contributions."""
+def _rows(counts, s1, s2, deals: int, confidence: float, names, charge=None) -> pd.DataFrame:
+    """One side's outcome rows: probability with Wilson interval, mean pay, contributions; with
+    ``charge`` (sums of the seat's share of the house charge) its mean share per outcome."""
     counts = np.asarray(counts, dtype=float)
     mean = s1.sum() / deals
     low, high = wilson_interval(counts, deals, confidence)
     with np.errstate(divide="ignore", invalid="ignore"):
         pay = np.where(counts > 0, s1 / counts, np.nan)
-    return pd.DataFrame({
+        share = None if charge is None else np.where(counts > 0, charge / counts, np.nan)
+    frame = pd.DataFrame({
         "outcome": [k for k, _ in names], "description": [w for _, w in names],
         "count": counts.astype(np.int64), "probability": counts / deals, "ci_low": low, "ci_high": high,
         "mean_pay": pay, "contribution_to_mean": s1 / deals,
         "contribution_to_variance": (s2 - 2 * mean * s1 + mean**2 * counts) / deals})
+    if share is not None:
+        frame["mean_charge"] = share
+        frame["mean_pay_after_charges"] = pay - share
+    return frame
 
 
 def outcome_table(v: Variant, summary: dict, deals: int, per: str = "pair",
@@ -232,8 +253,9 @@ def outcome_table(v: Variant, summary: dict, deals: int, per: str = "pair",
     if per == "seat":
         keep = _possible(v, tuple(k for k, _ in SEAT_OUTCOMES))
         for hand in range(summary["seat_outcomes"].shape[0]):
+            charge = summary["seat_charge_s1"][hand] if "seat_charge_s1" in summary else None
             rows = _rows(summary["seat_outcomes"][hand], summary["seat_pay_s1"][hand],
-                         summary["seat_pay_s2"][hand], deals, confidence, SEAT_OUTCOMES)
+                         summary["seat_pay_s2"][hand], deals, confidence, SEAT_OUTCOMES, charge)
             rows.insert(0, "hand", hand)
             rows.insert(0, "seat", hand // v.hands_per_player)
             frames.append(rows[keep])
@@ -249,3 +271,22 @@ def outcome_table(v: Variant, summary: dict, deals: int, per: str = "pair",
                 rows.insert(i, name, value)
             frames.append(rows[keep])
     return pd.concat(frames, ignore_index=True)
+
+
+def outcome_batches(v: Variant, summary: dict, per: str = "pair") -> list[tuple[int, str, np.ndarray]]:
+    """Per-batch counts behind :func:`outcome_table`'s rows, side by side with them: one
+    (seat, outcome, counts per batch (B,)) for each row of the full table before rules that
+    cannot happen are dropped, in the table's order (summary format 4 on: KeyError before)."""
+    out = []
+    if per == "seat":
+        names = [k for k, _ in SEAT_OUTCOMES]
+        for hand in range(summary["seat_outcomes"].shape[0]):
+            batch = summary["batch_seat_outcomes"][:, hand, :]
+            out += [(hand // v.hands_per_player, k, batch[:, i]) for i, k in enumerate(names)]
+        return out
+    names = [k for k, _ in PAIR_OUTCOMES]
+    for p, (a, b) in enumerate(v.pair_order().astype(int)):
+        batch = summary["batch_pair_outcomes"][:, p, :]
+        for hand, order in ((a, slice(None)), (b, _MIRROR)):
+            out += [(hand // v.hands_per_player, k, batch[:, order][:, i]) for i, k in enumerate(names)]
+    return out

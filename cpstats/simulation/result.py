@@ -15,7 +15,7 @@ from cpstats.rules.house import RakeModel
 from cpstats.errors import OptionError
 from cpstats.hands.naturals import NATURALS, natural_mask
 from cpstats.rules import Variant, resolve_variant
-from cpstats.settlement import settle_many
+from cpstats.settlement import charges_seats, seat_charges, settle_many
 from cpstats.simulation.outcomes import outcome_summary, outcome_table
 from cpstats.simulation.stats import (VOLATILITY_Z, batch_mean_interval, batch_variance_interval,
                                       moments_from_sums, wilson_interval, z_value)
@@ -111,6 +111,37 @@ class SimulationResult:
         frame["volatility_index"] = VOLATILITY_Z * frame["sd"]
         return frame
 
+    def after_charges(self, confidence: float = 0.95) -> pd.DataFrame:
+        """Each seat's result after house charges: ``charge`` (its share of the charge per hand,
+        :func:`cpstats.settlement.seat_charges`), ``mean`` and ``sd`` of its net less that share,
+        with Student's t intervals on the batch means (``ci_low``, ``ci_high``) and on the
+        per-batch variances (``sd_ci_low``, ``sd_ci_high``, as :meth:`moments`). Results saved
+        before summary format 4 hold no shares (OptionError)."""
+        s = self.summary
+        if "charge_s1" not in s:
+            raise OptionError("results after house charges are not in this result: it was saved "
+                              "before summary format 4; run it again (reference results: "
+                              "`cpstats reference`)")
+        n = self.deals
+        mean = (s["net_s1"] - s["charge_s1"]) / n
+        sd = np.sqrt(np.maximum(s["after_s2"] / n - mean**2, 0.0))
+        sums = s["batch_sums"] - s["batch_charge"]
+        _, se, half = batch_mean_interval(sums, s["batch_sizes"], confidence)
+        _, var_low, var_high = batch_variance_interval(sums, s["batch_after_s2"], s["batch_sizes"],
+                                                       confidence)
+        return pd.DataFrame({"seat": np.arange(self.variant.players), "charge": s["charge_s1"] / n,
+                             "mean": mean, "se": se, "ci_low": mean - half, "ci_high": mean + half,
+                             "sd": sd, "sd_ci_low": np.sqrt(var_low), "sd_ci_high": np.sqrt(var_high)})
+
+    def session_sd(self) -> tuple[np.ndarray, str]:
+        """(SD per seat, which) for session bands: the SD of the result after house charges,
+        or, in results saved before those were recorded, the SD before them (``which`` says)."""
+        if not charges_seats(self.variant):
+            return self.moments()["sd"].to_numpy(), "after house charges (there are none)"
+        if "after_s2" not in self.summary:
+            return self.moments()["sd"].to_numpy(), "before house charges (saved before format 4)"
+        return self.after_charges()["sd"].to_numpy(), "after house charges"
+
     def sessions(self, hands: Sequence[int] = _SESSION_HANDS, confidence: float = 0.90) -> pd.DataFrame:
         """Session bands per seat: ``expected`` = n x mu, ``low``/``high`` = n x mu -+ z x SD x sqrt(n).
 
@@ -118,9 +149,9 @@ class SimulationResult:
         players win nothing from each other, so in a game without a bank every seat's mu is minus
         its share of the house take (rake per hand / seats); in a banked game mu is -3 x house edge
         for a player and +3 x edge x players for the bank (the house edge per 3-unit wager, its
-        control variate far less noisy than the raw means). SD is the seat's, before house charges.
+        control variate far less noisy than the raw means). SD is that of the seat's result after
+        house charges (:meth:`session_sd`; ``sd`` and ``attrs["sd"]`` say which).
         """
-        m = self.moments()
         z = z_value(confidence)
         v = self.variant
         house = self.house().iloc[0]
@@ -129,13 +160,47 @@ class SimulationResult:
             means = [edge * (v.players - 1)] + [-edge] * (v.players - 1)
         else:
             means = [-float(house["rake_per_hand"]) / v.players] * v.players
+        sds, which = self.session_sd()
         rows = []
         for n in hands:
-            for (_, r), mu in zip(m.iterrows(), means):
-                rows.append({"hands": n, "seat": int(r["seat"]), "expected": n * mu,
-                             "low": n * mu - z * r["sd"] * np.sqrt(n),
-                             "high": n * mu + z * r["sd"] * np.sqrt(n)})
-        return pd.DataFrame(rows)
+            for seat, (mu, sd) in enumerate(zip(means, sds)):
+                rows.append({"hands": n, "seat": seat, "expected": n * mu, "sd": float(sd),
+                             "low": n * mu - z * sd * np.sqrt(n), "high": n * mu + z * sd * np.sqrt(n)})
+        frame = pd.DataFrame(rows)
+        frame.attrs["sd"] = f"SD per hand {which}"
+        return frame
+
+    def pooled_rates(self, confidence: float = 0.95) -> pd.DataFrame:
+        """Hit, push, scoop and (without a bank) home-run frequencies pooled over the seats that
+        play alike (every seat, or the player seats of a banked game), each with its interval
+        and ``method`` (:func:`~cpstats.simulation.stats.rate_interval`: Student's t on the batch
+        means of the pooled rate, Wilson where the frequency is rare). The scoop rate is per pair
+        of opponents that both played their rows; the home-run rate per hand. Results saved
+        before summary format 4 give hit and push a Wilson interval on the deals (too wide).
+        """
+        from cpstats.simulation.stats import rate_interval
+
+        v, s = self.variant, self.summary
+        seats = list(range(1, v.players)) if v.bank.banked else list(range(v.players))
+        sizes = s["batch_sizes"]
+        rows = []
+        for name, key in (("hit", "hits"), ("push", "pushes")):
+            if f"batch_{key}" in s:
+                rate = rate_interval(s[f"batch_{key}"][:, seats].sum(axis=1), sizes * len(seats),
+                                     confidence, what="seat-deals")
+            else:
+                k = float(np.mean(s[key][seats]))
+                low, high = wilson_interval(k, self.deals, confidence)
+                rate = (k / self.deals, float(low), float(high),
+                        "Wilson, n = deals (saved before summary format 4)")
+            rows.append((name, *rate))
+        rows.append(("scoop", *rate_interval(s["batch_scoops"], s["batch_pair_live"], confidence,
+                                             what="pair-deals")))
+        if not v.bank.banked:
+            hands = v.players * v.hands_per_player
+            rows.append(("home_run", *rate_interval(s["batch_home_runs"], sizes * hands, confidence,
+                                                    what="hand-deals")))
+        return pd.DataFrame(rows, columns=["rate", "estimate", "ci_low", "ci_high", "method"])
 
     def naturals(self) -> pd.DataFrame:
         """Natural frequencies per hand (held and declared) with Wilson intervals and exact values."""
@@ -220,12 +285,21 @@ class SimulationResult:
         return pd.concat(out, ignore_index=True)
 
     def distribution(self) -> pd.DataFrame:
-        """Distribution of net units per seat: value, count and probability."""
+        """Distribution of net units per seat: value, count (``seat_i``) and probability
+        (``p_i``); from summary format 4 also ``charge_i``, the seat's mean share of the house
+        charge on the deals where it netted that value (its result after charges is net less
+        that)."""
         s = self.summary
-        frame = pd.DataFrame(s["dist_counts"], columns=[f"seat_{i}" for i in range(s["dist_counts"].shape[1])])
+        seats = s["dist_counts"].shape[1]
+        frame = pd.DataFrame(s["dist_counts"], columns=[f"seat_{i}" for i in range(seats)])
         frame.insert(0, "net", s["dist_values"])
-        for c in frame.columns[1:]:
-            frame[c.replace("seat", "p")] = frame[c] / self.deals
+        for i in range(seats):
+            frame[f"p_{i}"] = frame[f"seat_{i}"] / self.deals
+        if "dist_charge" in s:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                for i in range(seats):
+                    frame[f"charge_{i}"] = np.where(s["dist_counts"][:, i] > 0,
+                                                    s["dist_charge"][:, i] / s["dist_counts"][:, i], np.nan)
         return frame
 
     def house(self, hands_per_hour: float | None = None, confidence: float = 0.95) -> pd.DataFrame:
@@ -333,8 +407,9 @@ class SimulationResult:
             declared = np.where(surrender, 0, held & in_play).astype(np.uint32)
             net, rake = settle_many(v, settings, naturals=declared, surrender=surrender)
             batch = batch_of(kept["first"], size, deals, batches)
-            part = net_summary(net, rake, batch, batches, tie_gain(v, settings, declared, surrender, net))
-            part.update(outcome_summary(v, settings, surrender, declared, net, batch, batches))
+            part = net_summary(v, net, rake, batch, batches, tie_gain(v, settings, declared, surrender, net))
+            part.update(outcome_summary(v, settings, surrender, declared, net, batch, batches,
+                                        seat_charges(v, net, rake)))
             if kept["rules"] == rules_key:
                 part.update(kept["static"])
             else:

@@ -25,6 +25,7 @@ import pandas as pd
 from cpstats.cards.blocks import BLOCK_DEALS, DEALER, BlockPlan, check_executor, root_seed, shuffled_decks
 from cpstats.errors import OptionError, check_whole
 from cpstats.rules import AnyVariant, Variant, load_variant
+from cpstats.settlement import seat_charges
 from cpstats.simulation.games import game_runs
 from cpstats.simulation.files import prepare_out, run_digest
 from cpstats.simulation.outcomes import outcome_keys, outcome_summary
@@ -32,8 +33,8 @@ from cpstats.simulation.result import SimulationResult
 from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
 from cpstats.simulation.stats import check_confidence
 from cpstats.simulation.summary import (SUMMARY_FORMAT, batch_count, batch_of, hands_frame,
-                                        settle_block, setting_summary_keys, static_key,
-                                        summarise, tie_gain)
+                                        net_summary_keys, settle_block, setting_summary_keys,
+                                        static_key, summarise, tie_gain)
 
 __all__ = ["simulate", "compare"]
 
@@ -91,7 +92,7 @@ def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
     summary = summarise(v, size, hands, settings, declare, surrender, net, rake, declared, held,
                          batch, spec.batches, gain)
     summary.update(outcome_summary(v, settings, surrender.reshape(size, h), declared, net, batch,
-                                   spec.batches))
+                                   spec.batches, seat_charges(v, net, rake)))
     if not spec.keep_hands:
         return BlockOutput(summary)
     kept = {"settings": settings, "declare": declare.reshape(size, h),
@@ -198,12 +199,7 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
 
 def _expected_keys(v: Variant) -> frozenset[str]:
     """The summary keys a block of this run holds (to refuse a block of another layout)."""
-    keys = ["deals", "net_s1", "net_s2", "net_s3", "net_s4", "hits", "pushes", "rake_s1", "rake_s2",
-            "gross", "batch_sums", "batch_s2", "batch_sizes", "batch_rake", "dist_values", "dist_counts",
-            *setting_summary_keys(), *outcome_keys()]
-    if v.bank.banked:
-        keys.append("batch_tie_gain")
-    return frozenset(keys)
+    return frozenset([*net_summary_keys(v), *setting_summary_keys(), *outcome_keys()])
 
 
 def compare(variants: Sequence[AnyVariant | str], deals: int, *, strategy: Any = "ev", rng=None,

@@ -11,7 +11,7 @@ from scipy import stats as _st
 
 __all__ = ["wilson_interval", "moments_from_sums", "batch_means_se", "batch_mean_interval", "z_value",
            "t_value", "check_confidence", "batch_variances", "batch_variance_interval",
-           "paired_sd_difference", "VOLATILITY_Z"]
+           "paired_sd_difference", "rate_interval", "MIN_BATCH_EVENTS", "VOLATILITY_Z"]
 
 VOLATILITY_Z = 1.645
 
@@ -184,3 +184,42 @@ def paired_sd_difference(a: tuple, b: tuple, batch_sizes, confidence: float = 0.
     d = np.sqrt(per_batch[0]).mean(axis=1) - np.sqrt(per_batch[1]).mean(axis=1)
     half = float(_t_half_width(d, level))
     return diff, diff - half, diff + half
+
+
+#: Fewest events (and non-events) in every batch for a rate's batch-means interval: below it
+#: the batch rates are too coarse for Student's t, and the rate is taken as rare (Wilson).
+MIN_BATCH_EVENTS = 10
+
+
+def rate_interval(batch_events, batch_trials, confidence: float = 0.95, *, what: str = "trials"
+                  ) -> tuple[float, float, float, str]:
+    """(rate, low, high, method) of a frequency pooled over seats or pairs, from per-batch counts.
+
+    ``batch_events`` and ``batch_trials`` (k,) are each batch's events and trials summed over
+    everything pooled (a trial is one seat's or pair's deal). The seats of a deal are linked
+    (one seat's win is another's loss), so a binomial interval on the trials does not describe
+    the pooled rate's spread (one on deals is several times too wide). Batches of consecutive
+    deals are independent: the rate is the ratio estimator sum(events) / sum(trials), its standard error
+    the batch-means one of the per-batch rates (weighted by the batch's trials, as
+    :func:`batch_means_se`), with Student's t on k - 1 degrees of freedom, clipped to [0, 1].
+    A rare frequency (fewer than :data:`MIN_BATCH_EVENTS` events or non-events in some batch,
+    or under 2 batches) gets the Wilson interval on the pooled counts instead, and its method
+    says how few events it rests on. ``what`` names the trials in that method.
+    """
+    level = check_confidence(confidence)
+    events = np.asarray(batch_events, dtype=float).reshape(-1)
+    trials = np.asarray(batch_trials, dtype=float).reshape(-1)
+    used = trials > 0
+    events, trials = events[used], trials[used]
+    k, n = float(events.sum()), float(trials.sum())
+    if n == 0:
+        return float("nan"), float("nan"), float("nan"), "no trials"
+    rate = k / n
+    if len(trials) >= 2 and min(events.min(), (trials - events).min()) >= MIN_BATCH_EVENTS:
+        _, _, half = batch_mean_interval(events, trials, level)
+        return (rate, max(rate - float(half), 0.0), min(rate + float(half), 1.0),
+                f"Student's t on {len(trials)} batch means of the pooled rate")
+    low, high = wilson_interval(k, n, level)
+    return (rate, float(low), float(high),
+            f"Wilson on {k:,.0f} event{'' if k == 1 else 's'} in {n:,.0f} {what} pooled (too few a "
+            "batch for batch means)")

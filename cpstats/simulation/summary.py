@@ -18,13 +18,13 @@ from cpstats.hands.naturals import NATURALS, natural_mask
 from cpstats.hands.ranking import rank3, rank5
 from cpstats.hands.setting import is_foul
 from cpstats.rules import Variant
-from cpstats.settlement import settle_many
+from cpstats.settlement import rake_limits, seat_charges, settle_many
 
 #: Batch means per run: intervals of means use Student's t with BATCHES - 1 degrees of freedom
 #: (20-30 batches, CASINO-MATH); a run of fewer deals has one batch a deal.
 BATCHES = 30
 #: Version of the block summaries' layout, part of a run's identity (resume refuses older blocks).
-SUMMARY_FORMAT = 3
+SUMMARY_FORMAT = 4
 ROYALTY_ROWS = ("front_trips", "middle_full_house", "middle_quads", "middle_straight_flush",
                 "back_quads", "back_straight_flush")
 
@@ -116,6 +116,13 @@ def net_distribution(net: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Nets in eighths of a unit over a range no wider than the block are counted without sorting;
     anything else (huge stakes, odd fractions) goes through ``np.unique``.
     """
+    return charged_distribution(net, np.zeros(net.shape))[:2]
+
+
+def charged_distribution(net: np.ndarray, charge: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`net_distribution` with, per value and seat, the sum of the seat's share of the
+    house charge over the deals in which it netted that value (for the result after charges)."""
     scaled = np.round(net * 8)
     if scaled.size and np.array_equal(scaled / 8, net):
         low, high = float(scaled.min()), float(scaled.max())
@@ -124,12 +131,17 @@ def net_distribution(net: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             width = int(high - low) + 1
             counts = np.stack([np.bincount(codes[:, s], minlength=width)
                                for s in range(net.shape[1])], axis=1)
+            charges = np.stack([np.bincount(codes[:, s], weights=charge[:, s], minlength=width)
+                                for s in range(net.shape[1])], axis=1)
             keep = counts.any(axis=1)
-            return (np.arange(width)[keep] + low) / 8, counts[keep]
+            return (np.arange(width)[keep] + low) / 8, counts[keep], charges[keep]
     values, inverse = np.unique(np.round(net, 9), return_inverse=True)
     counts = np.zeros((len(values), net.shape[1]), dtype=np.int64)
-    np.add.at(counts, (inverse.reshape(net.shape), np.arange(net.shape[1])), 1)
-    return values, counts
+    charges = np.zeros((len(values), net.shape[1]))
+    where = (inverse.reshape(net.shape), np.arange(net.shape[1]))
+    np.add.at(counts, where, 1)
+    np.add.at(charges, where, charge)
+    return values, counts, charges
 
 
 def setting_summary_keys() -> tuple[str, ...]:
@@ -164,16 +176,27 @@ def _by_batch(values: np.ndarray, batch: np.ndarray, batches: int) -> np.ndarray
                      for j in range(values.shape[1])], axis=1)
 
 
-def net_summary(net: np.ndarray, rake: np.ndarray, batch: np.ndarray, batches: int,
-                 tie_gain: np.ndarray | None = None) -> dict:
+def net_summary(v: Variant, net: np.ndarray, rake: np.ndarray, batch: np.ndarray, batches: int,
+                tie_gain: np.ndarray | None = None) -> dict:
     """The summary parts that depend on the nets and the rake.
 
     Per-batch sums (of nets, squared nets, rake, and in a banked game the bank's gain from
     winning ties) have one row per batch of the whole run, so a block's summary adds to the
     others and memory does not grow with the deals.
+
+    Summary format 4 adds, per seat and per batch, the deals won (``batch_hits``) and broken
+    even (``batch_pushes``), for intervals of frequencies pooled over seats; each seat's share
+    of the house charge (:func:`cpstats.settlement.seat_charges`: ``charge_s1``,
+    ``batch_charge``, per net value ``dist_charge``) and the square of its result after charges
+    (``after_s2``, ``batch_after_s2``); and how often a percent rake's cap bound
+    (``rake_capped``) or its threshold kept it at 0 (``rake_below_threshold``), with the largest
+    pot (``pot_max``, merged by maximum).
     """
-    values, counts = net_distribution(net)
+    charge = seat_charges(v, net, rake)
+    limits = rake_limits(v, net)
+    values, counts, charges = charged_distribution(net, charge)
     sq = net * net
+    after_sq = (net - charge) ** 2
     part = {
         "deals": np.array(len(net), dtype=np.int64),
         "net_s1": net.sum(axis=0), "net_s2": sq.sum(axis=0),
@@ -185,10 +208,28 @@ def net_summary(net: np.ndarray, rake: np.ndarray, batch: np.ndarray, batches: i
         "batch_sizes": np.bincount(batch, minlength=batches).astype(np.int64),
         "batch_rake": _by_batch(rake, batch, batches),
         "dist_values": values, "dist_counts": counts,
+        "batch_hits": _by_batch((net > 0).astype(float), batch, batches),
+        "batch_pushes": _by_batch((net == 0).astype(float), batch, batches),
+        "charge_s1": charge.sum(axis=0), "after_s2": after_sq.sum(axis=0),
+        "batch_charge": _by_batch(charge, batch, batches),
+        "batch_after_s2": _by_batch(after_sq, batch, batches),
+        "dist_charge": charges,
+        "rake_capped": np.array(int(limits["capped"].sum()), dtype=np.int64),
+        "rake_below_threshold": np.array(int(limits["below_threshold"].sum()), dtype=np.int64),
+        "pot_max": np.array(float(limits["pot"].max(initial=0.0))),
     }
     if tie_gain is not None:
         part["batch_tie_gain"] = _by_batch(tie_gain, batch, batches)
     return part
+
+
+def net_summary_keys(v: Variant) -> tuple[str, ...]:
+    """The keys :func:`net_summary` gives for ``v`` (the same for every block of a run)."""
+    keys = ("deals", "net_s1", "net_s2", "net_s3", "net_s4", "hits", "pushes", "rake_s1", "rake_s2",
+            "gross", "batch_sums", "batch_s2", "batch_sizes", "batch_rake", "dist_values",
+            "dist_counts", "batch_hits", "batch_pushes", "charge_s1", "after_s2", "batch_charge",
+            "batch_after_s2", "dist_charge", "rake_capped", "rake_below_threshold", "pot_max")
+    return keys + (("batch_tie_gain",) if v.bank.banked else ())
 
 
 def tie_gain(v: Variant, settings: np.ndarray, declared, surrender, net: np.ndarray) -> np.ndarray | None:
@@ -209,28 +250,42 @@ def tie_gain(v: Variant, settings: np.ndarray, declared, surrender, net: np.ndar
 def summarise(v: Variant, size: int, hands, settings, declare, surrender, net, rake, declared, held,
                batch, batches, tie_gain):
     """Additive summary arrays of one block."""
-    return {**net_summary(net, rake, batch, batches, tie_gain),
+    return {**net_summary(v, net, rake, batch, batches, tie_gain),
             **setting_summary(v, size, settings, surrender, declared, held)}
 
 
-_DIST = ("dist_values", "dist_counts")
+#: Kept by net value, not by position: merged on the union of the values.
+_DIST = ("dist_values", "dist_counts", "dist_charge")
+#: Largest values: merged by maximum, not by sum.
+_MAXIMA = ("pot_max",)
 
 
 def merge(total: dict | None, part: dict) -> dict:
-    """Add a block's summary to the running total (every array adds but the distribution)."""
+    """Add a block's summary to the running total (every array adds but the distribution,
+    merged on its values, and the maxima)."""
     if total is None:
         return {k: np.array(x, copy=True) for k, x in part.items()}
-    out = {key: total[key] + value for key, value in part.items() if key not in _DIST}
+    out = {key: total[key] + value for key, value in part.items() if key not in _DIST + _MAXIMA}
+    out.update({key: np.maximum(total[key], part[key]) for key in _MAXIMA if key in part})
     values = np.union1d(total["dist_values"], part["dist_values"])
-    counts = np.zeros((len(values), total["dist_counts"].shape[1]), dtype=np.int64)
-    counts[np.searchsorted(values, total["dist_values"])] += total["dist_counts"]
-    counts[np.searchsorted(values, part["dist_values"])] += part["dist_counts"]
-    out["dist_values"], out["dist_counts"] = values, counts
+    old, new = np.searchsorted(values, total["dist_values"]), np.searchsorted(values, part["dist_values"])
+    for key in _DIST[1:]:
+        if key in part:
+            merged = np.zeros((len(values), total[key].shape[1]), dtype=total[key].dtype)
+            merged[old] += total[key]
+            merged[new] += part[key]
+            out[key] = merged
+    out["dist_values"] = values
     return out
 
 
 def hands_frame(v: Variant, settings, declare, surrender, net, rake, held, first_deal: int = 0) -> pd.DataFrame:
-    """One row per deal and seat (hand, in criss-cross) with compact dtypes."""
+    """One row per deal and seat (hand, in criss-cross) with compact dtypes.
+
+    ``net`` is the seat's net before house charges (on each of its hands in criss-cross);
+    ``rake`` is the seat's share of the deal's house charge (:func:`cpstats.settlement.seat_charges`),
+    split evenly over its hands in criss-cross, so the column sums to the house's take.
+    """
     d, h = settings.shape[:2]
     flat = settings.reshape(-1, 13)
     names = np.array([r + s for r in "23456789TJQKA" for s in "cdhs"])
@@ -285,5 +340,6 @@ def hands_frame(v: Variant, settings, declare, surrender, net, rake, held, first
     opponents = (np.arange(h)[:, None] // v.hands_per_player) != (np.arange(h)[None, :] // v.hands_per_player)
     frame["home_run"] = ((vs == 3) | ~opponents[None]).all(axis=2).reshape(-1) & live.reshape(-1)
     frame["net"] = net[:, seat[:h]].reshape(-1).astype(np.float32)  # the seat's net, on each of its hands
-    frame["rake"] = np.repeat(rake, h).astype(np.float32)
+    share = seat_charges(v, net, rake)[:, seat[:h]] / v.hands_per_player
+    frame["rake"] = share.reshape(-1).astype(np.float32)
     return frame
