@@ -47,7 +47,7 @@ def test_capped_percent_rake_keeps_the_jackpot_drop_apart(cache):
     only), so the app must not subtract the 0.1 drop from it. Computed here by hand from the
     deals' nets: E[min(0.05 * pot, 1)] (about 0.56 a hand; the audit's run showed 0.5615, the app
     0.4615 = 0.5615 - 0.1). The same deals without the drop give the same rake; the drop is its
-    own line, and the break-even edge counts both, shared by the 4 seats."""
+    own line, and the break-even edge is the rake's share of the 4 seats (the drop returns to players)."""
     app = RakeExplorer("2-4", deals=DEALS, cache=cache)
     app.rake_model.value = "percent"
     app.percent.value = 0.05
@@ -65,7 +65,7 @@ def test_capped_percent_rake_keeps_the_jackpot_drop_apart(cache):
     assert f["rake per hand (units)"] == pytest.approx(by_hand, rel=1e-12)
     assert f["jackpot drop per hand (units)"] == 0.1
     assert f["jackpot drop per hour, table (money)"] == pytest.approx(0.1 * 30)
-    assert f["break-even skill edge (units per hand)"] == pytest.approx((by_hand + 0.1) / 4)
+    assert f["break-even skill edge (units per hand)"] == pytest.approx(by_hand / 4)  # no jackpot drop
     assert f"{by_hand:.4f}" in app.table_html.value
 
 

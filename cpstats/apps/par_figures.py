@@ -16,6 +16,7 @@ from cpstats.hands.naturals import NATURALS
 from cpstats.rules.ids import ROYALTY_ROW_NAMES, rule_info
 from cpstats.settlement import charges_seats as charges
 from cpstats.simulation import ROYALTY_ROWS, SimulationResult
+from cpstats.simulation import house
 from cpstats.simulation.stats import VOLATILITY_Z, wilson_interval, z_value
 
 __all__ = ["headline", "seat_outcomes", "pooled_outcomes", "royalty_table", "natural_table",
@@ -337,7 +338,8 @@ def economics(result: SimulationResult, hands_per_hour: float, confidence: float
             ("House charge per hand", h["rake_per_hand"], low, high, "units"),
             ("House charge per seat-hour", h["rake_per_seat_per_hour"], low * hands_per_hour / seats,
              high * hands_per_hour / seats, "units"),
-            ("Break-even skill edge per hand", h["break_even_edge"], low / seats, high / seats, "units")]
+            ("Break-even skill edge per hand", h["break_even_edge"], h["break_even_edge_ci_low"],
+             h["break_even_edge_ci_high"], "units")]
     if v.bank.banked:
         scale = 3.0 * (seats - 1) * hands_per_hour
         rows.append(("Theoretical win per hour (the bank)", h["house_edge"] * scale,
@@ -363,16 +365,25 @@ def charge_models(result: SimulationResult, hands_per_hour: float) -> pd.DataFra
     gross winnings and the break-even skill edge. Exact from the run: the fixed charges do not
     depend on play and the pot of an uncapped 5% rake is the sum of the winners' nets, whose
     average the run records (a cap or threshold would lower it)."""
-    seats = result.variant.players
+    v = result.variant
+    seats = v.players
     gross = float(result.summary["gross"]) / result.deals
+    ties = 0.0  # a banked game's house edge from its tie advantage alone, per unit of wager
+    if v.bank.banked:
+        sums, _ = house.bank_edge_sums(v, result.summary, charges=False)
+        ties = float(sums.sum() / result.summary["batch_sizes"].sum())
     rows = []
     for name, kind, amount in _CHARGES:
         per_hand = {"table": amount, "player": amount * seats, "percent": amount * gross,
                     "time": amount * seats / hands_per_hour}[kind]
+        charge = house.Estimate(per_hand, per_hand, per_hand)
+        edge = None
+        if v.bank.banked:
+            edge = house.Estimate(*(ties + per_hand / ((seats - 1) * house.BANKED_WAGER),) * 3)
         rows.append({"charge": name, "per_hand": per_hand,
                      "per_seat_hour": per_hand * hands_per_hour / seats,
                      "share_of_gross_wins": per_hand / gross if gross else np.nan,
-                     "break_even_edge": per_hand / seats})
+                     "break_even_edge": house.break_even_edge(v, charge, edge).estimate})
     return pd.DataFrame(rows)
 
 

@@ -21,6 +21,7 @@ from cpstats.rules.house import RakeModel
 from cpstats.errors import OptionError
 from cpstats.rules.describe import short_label
 from cpstats.simulation.result import SimulationResult
+from cpstats.simulation import house
 from cpstats.simulation.stats import batch_variances, check_confidence, t_value
 
 __all__ = ["METRICS", "SIGNED_METRICS", "MIN_EVENT_BATCHES", "TOO_FEW_EVENTS", "metric_batches",
@@ -98,8 +99,7 @@ def metric_batches(result: SimulationResult, hands_per_hour: float | None = None
 
     if banked:
         out["bank_mean"] = float(s["net_s1"][0]) / result.deals, s["batch_sums"][:, 0] / sizes
-        gain = s.get("batch_tie_gain", s["batch_sums"][:, 0])
-        per = (gain + s["batch_rake"]) / (max(v.players - 1, 1) * 3.0)
+        per, _ = house.bank_edge_sums(v, s)
         out["house_edge"] = float(per.sum() / sizes.sum()), per / sizes
     out["sd"] = _player_sd(s, slice(1, None) if banked and v.players > 1 else slice(None))
     for key, top, bottom in (("scoop_rate", "batch_scoops", "batch_pair_live"),

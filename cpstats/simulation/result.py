@@ -11,11 +11,11 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from cpstats.rules.house import RakeModel
 from cpstats.errors import OptionError
 from cpstats.hands.naturals import NATURALS, natural_mask
 from cpstats.rules import Variant, resolve_variant
 from cpstats.settlement import charges_seats, seat_charges, settle_many
+from cpstats.simulation import house
 from cpstats.simulation.outcomes import outcome_summary, outcome_table
 from cpstats.simulation.stats import (VOLATILITY_Z, batch_mean_interval, batch_variance_interval,
                                       moments_from_sums, wilson_interval, z_value)
@@ -324,48 +324,30 @@ class SimulationResult:
         far less noise than the bank's own result (``house_edge_method``). Intervals: Student's
         t on batch means.
         """
-        v = self.variant
-        pace = v.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
-        if isinstance(pace, bool) or not isinstance(pace, (int, float, np.number)) \
-                or not np.isfinite(pace) or pace <= 0:
-            raise OptionError(f"hands_per_hour={pace!r} is invalid: a pace above 0 hands an hour")
-        pace = float(pace)
-        s = self.summary
+        v, s = self.variant, self.summary
+        pace = house.check_pace(v, hands_per_hour)
         seats = v.players
-        sizes = s["batch_sizes"]
-        rake, _, half = batch_mean_interval(s["batch_rake"], sizes, confidence)
-        rake = float(rake)
-        if v.rake.model is RakeModel.TIME:  # the simulation charged it at the variant's own pace
-            rake += v.rake.amount * seats * (1 / pace - 1 / v.rake.hands_per_hour)
+        charge = house.charge_per_hand(v, s, pace, confidence)
+        rake = charge.estimate
         gross = float(s["gross"]) / self.deals
         drop = float(v.rake.jackpot_drop)
-        row = {"hands_per_hour": pace, "rake_per_hand": rake, "rake_ci_low": rake - float(half),
-               "rake_ci_high": rake + float(half), "rake_per_hour": rake * pace,
+        edge, method = house.bank_edge(v, s, confidence) if v.bank.banked else (None, None)
+        even = house.break_even_edge(v, charge, edge)
+        row = {"hands_per_hour": pace, "rake_per_hand": rake, "rake_ci_low": charge.ci_low,
+               "rake_ci_high": charge.ci_high, "rake_per_hour": rake * pace,
                "rake_per_seat_per_hand": rake / seats, "rake_per_seat_per_hour": rake * pace / seats,
                "rake_share_of_gross": rake / gross if gross else np.nan,
-               "break_even_edge": rake / seats,
+               "break_even_edge": even.estimate, "break_even_edge_ci_low": even.ci_low,
+               "break_even_edge_ci_high": even.ci_high,
                "jackpot_drop_per_hand": drop, "jackpot_drop_per_hour": drop * pace}
-        if v.bank.banked:
-            row.update(self._banked_edge(confidence))
+        if edge is not None:
+            opponents = max(seats - 1, 1)
+            row.update({"initial_wager_units": house.BANKED_WAGER, "house_edge": edge.estimate,
+                        "house_edge_se": edge.se, "house_edge_ci_low": edge.ci_low,
+                        "house_edge_ci_high": edge.ci_high, "element_of_risk": edge.estimate,
+                        "bank_result_per_hand": edge.estimate * opponents * house.BANKED_WAGER,
+                        "house_edge_method": method})
         return pd.DataFrame([row])
-
-    def _banked_edge(self, confidence: float) -> dict:
-        """House edge and element of risk of a banked game, per unit of the 3-unit wager."""
-        s = self.summary
-        opponents = max(self.variant.players - 1, 1)
-        wager = 3.0
-        if "batch_tie_gain" in s:
-            per_deal = s["batch_tie_gain"] + s["batch_rake"]
-            method = "control variate: the bank's gain from winning ties (the pushed game's mean is 0)"
-        else:  # results saved before the control variate was recorded
-            per_deal = s["batch_sums"][:, 0] + s["batch_rake"]
-            method = "raw mean of the bank's result"
-        edge, se, half = batch_mean_interval(per_deal / (opponents * wager), s["batch_sizes"], confidence)
-        edge, se, half = float(edge), float(se), float(half)
-        return {"initial_wager_units": wager, "house_edge": edge, "house_edge_se": se,
-                "house_edge_ci_low": edge - half, "house_edge_ci_high": edge + half,
-                "element_of_risk": edge, "bank_result_per_hand": edge * opponents * wager,
-                "house_edge_method": method}
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """Every summary table by name."""

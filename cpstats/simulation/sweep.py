@@ -52,7 +52,7 @@ import pandas as pd
 
 from cpstats.cards.blocks import BLOCK_DEALS, root_seed
 from cpstats.errors import OptionError, check_whole
-from cpstats.rules import NATURAL_NAMES, ROYALTY_ROWS, AnyVariant, Variant, load_variant, resolve_variant
+from cpstats.rules import NATURAL_NAMES, ROYALTY_ROWS, AnyVariant, Variant, load_variant
 from cpstats.rules.check import suggest
 from cpstats.rules.text import ALIASES, KEY_INDEX
 from cpstats.simulation.games import game_runs

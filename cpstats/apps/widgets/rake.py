@@ -29,6 +29,7 @@ from cpstats.apps.widgets.cache import ResultCache
 from cpstats.rules import Rake, RakeModel, Variant, get_preset, preset_names
 from cpstats.rules.describe import short_label
 from cpstats.simulation import SimulationResult
+from cpstats.simulation import house
 from cpstats.simulation.stats import batch_mean_interval, z_value
 
 __all__ = ["rake_figures", "RakeExplorer"]
@@ -60,10 +61,8 @@ def _bank_edge(result: SimulationResult) -> tuple[float, float]:
     which the nets never include (``settlement``). Where the result recorded the bank's gain
     from winning ties, that control variate is used (see ``SimulationResult.house``): its mean
     is the bank's and its noise far smaller; otherwise the bank's own nets."""
-    s = result.summary
-    opponents = max(result.variant.players - 1, 1)
-    per_deal = s["batch_tie_gain"] if "batch_tie_gain" in s else s["batch_sums"][:, 0]
-    mean, se, _ = batch_mean_interval(per_deal / opponents, s["batch_sizes"])
+    sums, _ = house.bank_edge_sums(result.variant, result.summary, charges=False)
+    mean, se, _ = batch_mean_interval(sums * house.BANKED_WAGER, result.summary["batch_sizes"])
     return float(mean), float(se)
 
 
@@ -105,7 +104,7 @@ def rake_figures(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
     result simulated with that rake, whose own rake is used. A time charge is ``rake.amount`` per
     seat per hour whatever the pace: per hand ``amount * seats / hands_per_hour``, at the pace
     asked for here (``rake.hands_per_hour`` is not used). The jackpot drop is a line of its own,
-    never in the rake (it returns to players); the break-even edge counts both.
+    never in the rake or the break-even edge (it returns to players; :mod:`cpstats.simulation.house`).
 
     For a banked game the house edge is the bank's mean win per player seat, from the nets (which
     hold no house charge), plus the commission (``commission * E[max(X, 0)]``) or fee
@@ -131,14 +130,15 @@ def rake_figures(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
         "jackpot drop per hour, table (money)": rake.jackpot_drop * money_per_hour,
         "rake share of gross winnings": per_hand / gross if gross else float("nan"),
     }
-    # what a seat gives up per hand before skill: rake and jackpot shares, and the bank's edge
-    cost = per_seat + rake.jackpot_drop / seats
-    if v.bank.banked:
+    # what a seat gives up per hand before skill (cpstats.simulation.house: the jackpot drop,
+    # which returns to the players, is not in it)
+    cost = per_seat
+    if v.bank.banked:  # the player seats pay the bank's edge and every charge (3 x house edge)
         edge, se = _bank_edge(result)
         figures["commission or fee per player hand (units)"] = charge
         figures["house edge, bank (units per player hand)"] = edge + charge
         figures["house edge SE"] = se
-        cost += edge + charge
+        cost = per_hand / max(seats - 1, 1) + edge + charge
     figures["break-even skill edge (units per hand)"] = cost
     figures["player's expectation (units per hand)"] = skill_edge - cost
     figures["player's expectation per hour (money)"] = (skill_edge - cost) * money_per_hour
