@@ -104,6 +104,7 @@ def _house(result) -> list[pd.DataFrame]:
     folded into the figure they belong to."""
     row = result.house().iloc[0]
     intervals = {"rake_per_hand": ("rake_ci_low", "rake_ci_high", "batch t"),
+                 "break_even_edge": ("break_even_edge_ci_low", "break_even_edge_ci_high", "batch t"),
                  "house_edge": ("house_edge_ci_low", "house_edge_ci_high",
                                 str(row.get("house_edge_method", "")))}
     folded = {c for lo, hi, _ in intervals.values() for c in (lo, hi)} | {"house_edge_se",
