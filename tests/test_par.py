@@ -19,21 +19,22 @@ from cpstats.errors import OptionError
 from cpstats.simulation import simulate
 
 SECTIONS = ("rules", "setting strategy", "outcomes", "royalties and naturals", "headline figures",
-            "operator economics", "session bands", "methodology")
+            "operator economics", "session bands", "sensitivity", "methodology")
 TABLES = ("rules", "example_hands", "example_pairs", "example_net", "strategy", "pair_outcomes",
           "seat_scoops", "seat_outcomes", "royalties", "naturals", "headline", "economics",
-          "charge_models", "sessions", "methodology")
+          "charge_models", "sessions", "sensitivity", "methodology")
 
 
 @pytest.fixture(scope="module")
 def sheet():
-    return par_sheet("2-4", result=simulate("2-4", 3000, strategy="greedy", rng=11), rng=11)
+    return par_sheet("2-4", result=simulate("2-4", 3000, strategy="greedy", rng=11), rng=11,
+                     sensitivity_deals=600)
 
 
 @pytest.fixture(scope="module")
 def banked_sheet():
     return par_sheet("banked", result=simulate("banked", 3000, strategy="greedy", rng=12), rng=12,
-                     seat_deals=1500)
+                     seat_deals=1500, sensitivity_deals=600)
 
 
 def test_every_section_and_table_is_there(sheet):
@@ -140,7 +141,8 @@ def test_cli_writes_html_and_pdf(tmp_path):
     add_par_command(sub)
     parser = sub.choices["par"]
     args = parser.parse_args(["2-4", "--out", str(tmp_path / "par"), "--deals", "2,000",
-                              "--strategy", "greedy", "--hands-per-hour", "40"])
+                              "--strategy", "greedy", "--hands-per-hour", "40",
+                              "--sensitivity-deals", "600"])
     message = args.run(args)
     html_path, pdf_path = tmp_path / "par" / "par.html", tmp_path / "par" / "par.pdf"
     assert str(pdf_path) in message and "2,000 deals" in message

@@ -26,6 +26,7 @@ from cpstats.apps.cli_args import pace as _pace
 from cpstats.apps.cli_args import positive_int as _positive_int
 from cpstats.apps.cli_args import seed as _seed
 from cpstats.apps.par_example import rules_in_words, worked_example
+from cpstats.apps import par_sensitivity as sensitivity_
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError, check_whole
 from cpstats.rules import Variant, resolve_variant
@@ -79,6 +80,8 @@ class ParSheet:
     hands_per_hour: float
     sections: list[ParSection]
     label: str
+    #: The sensitivity section's sweeps, keyed by parameter (:func:`cpstats.sweep` tables).
+    sweeps: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     @property
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -122,7 +125,8 @@ def _check_pace(hands_per_hour: Any, v: Variant) -> float:
 def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = None,
               strategy: Any = "ev", hands_per_hour: float | None = None,
               out: str | Path | None = None, result: SimulationResult | None = None,
-              seat_deals: int = SEAT_DEALS, executor: Executor | None = None) -> ParSheet:
+              seat_deals: int = SEAT_DEALS, executor: Executor | None = None, sensitivity: Any = True,
+              sensitivity_deals: int = sensitivity_.SENSITIVITY_DEALS) -> ParSheet:
     """Build the PAR sheet of ``variant``; with ``out`` also write ``par.html`` and ``par.pdf`` there.
 
     Parameters
@@ -146,11 +150,20 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
         Deals of each run of the banker-edge-by-seats table (banked variants only).
     executor
         Runs the blocks of the live run (any ``concurrent.futures``-style executor, a Dask
-        client's ``get_executor()`` too; None is serial), as :func:`cpstats.simulate`'s.
+        client's ``get_executor()`` too; None is serial), as :func:`cpstats.simulate`'s, and of
+        the sensitivity sweeps.
+    sensitivity
+        The sensitivity section's sweeps: True for the variant's main rule numbers around its
+        own values (:mod:`cpstats.apps.par_sensitivity` says which), False or None for none, a
+        dict or list of (parameter, values) for those (the first value is the base of the
+        paired differences).
+    sensitivity_deals
+        Deals a point of each sweep (20,000), set by the sheet's setter.
     """
     v = resolve_variant(variant)
     pace = _check_pace(hands_per_hour, v)
     check_whole("seat_deals", seat_deals, 2)
+    check_whole("sensitivity_deals", sensitivity_deals, 2, "an interval needs two")
     folder = None if out is None else writable_folder("out", out)  # before a long simulation
     seed = 2026 if rng is None else rng
     if result is None:
@@ -163,6 +176,10 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
     elif result.variant != v:
         raise OptionError(f"result is of {result.variant}, not of {v}: pass a run of the sheet's variant")
     sheet = ParSheet(v, result, pace, [], _label(v))
+    setter = result.metadata.get("strategy", strategy)
+    specs = sensitivity_.parameters(sensitivity, v, setter)
+    sheet.sweeps = sensitivity_.run_sweeps(v, specs, deals=sensitivity_deals, strategy=setter,
+                                           rng=seed, hands_per_hour=pace, executor=executor)
     sheet.sections = _sections(sheet, seed, seat_deals)
     if folder is not None:
         sheet.to_html(folder / "par.html")
@@ -174,7 +191,8 @@ def _sections(sheet: ParSheet, seed: Any, seat_deals: int) -> list[ParSection]:
     r = sheet.result
     return [_rules_section(sheet, seed), _strategy_section(r), _outcome_section(r),
             _cost_section(r), _headline_section(r),
-            _economics_section(sheet, seed, seat_deals), _session_section(r), _method_section(r)]
+            _economics_section(sheet, seed, seat_deals), _session_section(r),
+            _sensitivity_section(sheet), _method_section(r)]
 
 
 def _tables_name(result: SimulationResult) -> str | None:
@@ -351,6 +369,30 @@ def _session_section(r: SimulationResult) -> ParSection:
                       [ParTable("sessions", "Session bands", bands)], ["sessions"])
 
 
+def _sensitivity_section(sheet: ParSheet) -> ParSection:
+    title = "8. Sensitivity"
+    if not sheet.sweeps:
+        return ParSection(title, ["Not run for this sheet (sensitivity=False)."])
+    first = next(iter(sheet.sweeps.values())).attrs
+    setter = baseline_label(first["strategy"]) or first["strategy"]
+    moving = [sensitivity_.words(f.attrs["parameter_label"]) for key, f in sheet.sweeps.items()
+              if first["strategy"] == "ev" and sensitivity_.strategy_moving(
+                  sheet.variant, key, list(dict.fromkeys(f["value"])))]
+    text = ["The rule numbers a designer tunes, present in this variant (its house charge, then the "
+            "numbers that move the setter), each at its own value and three around it (half, 1.5 "
+            "and twice it, or steps of 1 from a small value); the figures are the headline ones.",
+            f"Every point: {first['deals']:,} deals on the same seed (entropy {first['entropy']}), "
+            f"set by {setter}"
+            + (f"; {', '.join(moving)}: each point plays ev tables trained for its own rules"
+               if moving else "") + ". Estimate bands are 95% intervals (Student's t on 30 batch "
+            "means); each difference to the variant's own value is paired on the common deals, "
+            "with its 95% paired interval, or none where it rests on too few differing deals."]
+    charts = [f"sweep:{key}" for key in sheet.sweeps]
+    return ParSection(title, text, [ParTable(
+        "sensitivity", "Figures across each rule's range (difference to this variant's value)",
+        sensitivity_.sensitivity_table(sheet.sweeps), sensitivity_.unmoved_note(sheet.sweeps))], charts)
+
+
 def _method_section(r: SimulationResult) -> ParSection:
     import matplotlib
     import numba
@@ -363,7 +405,7 @@ def _method_section(r: SimulationResult) -> ParSection:
              "Python": platform.python_version()}
     meta = r.metadata
     run = {k: meta[k] for k in ("cpstats", "numpy", "numba", "pandas", "scipy") if k in meta}
-    return ParSection("8. Methodology", ["Simulated, not exact: every figure is an estimate from the "
+    return ParSection("9. Methodology", ["Simulated, not exact: every figure is an estimate from the "
                                          "deals below, with the interval method named."],
                       [ParTable("methodology", "How the figures were made",
                                 figures.methodology(r, {"the run": run, "this sheet": sheet}))])
@@ -386,6 +428,12 @@ def add_par_command(sub) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
     add_scheduler_options(p)
+    p.add_argument("--sensitivity-deals", type=_positive_int, default=sensitivity_.SENSITIVITY_DEALS,
+                   help="deals a point of the sensitivity sweeps (default "
+                        f"{sensitivity_.SENSITIVITY_DEALS:,})")
+    p.add_argument("--no-sensitivity", dest="sensitivity", action="store_false",
+                   help="leave the sensitivity sweeps out (each point of a rule that moves ev's "
+                        "choices trains its tables on first use, about a minute each)")
     p.set_defaults(run=run_par_command)
     return p
 
@@ -396,7 +444,10 @@ def run_par_command(args: argparse.Namespace) -> str:
     executor, close = executor_for(args)
     try:
         sheet = par_sheet(args.variant, deals=args.deals, rng=args.seed, strategy=args.strategy,
-                          hands_per_hour=args.hands_per_hour, out=out, executor=executor)
+                          hands_per_hour=args.hands_per_hour, out=out, executor=executor,
+                          sensitivity=getattr(args, "sensitivity", True),
+                          sensitivity_deals=getattr(args, "sensitivity_deals",
+                                                    sensitivity_.SENSITIVITY_DEALS))
     finally:
         close()
     setter = baseline_label(args.strategy) or sheet.result.setter

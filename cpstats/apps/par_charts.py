@@ -2,21 +2,22 @@
 
 Labels are words, never rule IDs or variant strings; every estimate is drawn with its 95%
 interval (error bars or bands).
+
+Decision: every chart is a :class:`matplotlib.figure.Figure` made here, never through pyplot,
+so drawing a sheet neither selects a backend nor leaves figures open in the caller's session.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
+from cpstats.apps.par_sensitivity import moved
 from cpstats.apps.plots import style
+from cpstats.apps.sweep_chart import plot_sweep
 
 __all__ = ["CHARTS", "chart"]
 
@@ -31,7 +32,8 @@ def _outcomes(sheet: Any):
     p = dist[f"p_{seat}"].to_numpy()
     keep = p > 0
     with style():
-        fig, ax = plt.subplots(figsize=(7.5, 3.4))
+        fig = Figure(figsize=(7.5, 3.4))
+        ax = fig.subplots()
         ax.bar(dist["net"][keep], p[keep], width=0.8, color=_BLUE)
         ax.yaxis.set_major_formatter(_StepPercent(1.0))
         ax.set_xlabel("net result of one deal, units")
@@ -81,8 +83,8 @@ def _frequencies(sheet: Any):
     nat = nat.assign(shown=nat_freq)
     nat = nat[nat["shown"] > 0]
     with style():
-        fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.5, 1.2 + 0.3 * (len(roy) + len(nat))),
-                                          gridspec_kw={"height_ratios": [len(roy), max(len(nat), 1)]})
+        fig = Figure(figsize=(7.5, 1.2 + 0.3 * (len(roy) + len(nat))))
+        top, bottom = fig.subplots(2, 1, gridspec_kw={"height_ratios": [len(roy), max(len(nat), 1)]})
         _interval_rows(top, roy["royalty"], roy["frequency"], roy["ci_low"], roy["ci_high"], _BLUE, "s",
                        "simulated (95% CI)")
         top.set_title("Royalty hands made, per played hand (95% CI)")
@@ -113,7 +115,8 @@ def _sessions(sheet: Any):
     """Expected result of a session and its 90% and 95% bands against the session's length."""
     frame = sheet.tables["sessions"]
     with style():
-        fig, ax = plt.subplots(figsize=(7.5, 3.6))
+        fig = Figure(figsize=(7.5, 3.6))
+        ax = fig.subplots()
         for (who, part), color in zip(frame.groupby("who", sort=False), (_BLUE, _ORANGE)):
             n = part["hands"]
             ax.fill_between(n, part["low_95%"], part["high_95%"], color=color, alpha=0.15,
@@ -137,7 +140,8 @@ def _banker(sheet: Any):
     """The bank's house edge with 1, 2 and 3 player seats, 95% CI."""
     frame = sheet.tables["banker_by_seats"]
     with style():
-        fig, ax = plt.subplots(figsize=(7.5, 3.0))
+        fig = Figure(figsize=(7.5, 3.0))
+        ax = fig.subplots()
         edge = frame["house_edge"].to_numpy()
         err = np.vstack([edge - frame["ci_low"], frame["ci_high"] - edge])
         ax.errorbar(frame["player_seats"], edge, yerr=err, fmt="o-", color=_BLUE, capsize=3)
@@ -151,11 +155,20 @@ def _banker(sheet: Any):
     return fig
 
 
-#: Chart name (as in ``ParSection.charts``) -> function of the sheet returning a figure.
+def _sweep(sheet: Any, parameter: str):
+    """One sensitivity sweep: per headline figure its estimate and 95% band across the values."""
+    table = moved(sheet.sweeps[parameter])
+    return plot_sweep(table, fig=Figure(), columns=min(2, table["metric"].nunique()))
+
+
+#: Chart name (as in ``ParSection.charts``) -> function of the sheet returning a figure;
+#: ``sweep:<parameter>`` names the sensitivity chart of one of ``sheet.sweeps``.
 CHARTS: dict[str, Callable[[Any], Any]] = {"outcomes": _outcomes, "frequencies": _frequencies,
                                            "sessions": _sessions, "banker": _banker}
 
 
 def chart(sheet: Any, name: str):
     """The figure of chart ``name`` for ``sheet``."""
+    if name.startswith("sweep:"):
+        return _sweep(sheet, name.removeprefix("sweep:"))
     return CHARTS[name](sheet)

@@ -3,6 +3,8 @@ backend (``PdfPages``): text, tables split across pages with their header repeat
 
 Numbers are written for reading (:func:`format_cell`): thousands separators, probabilities as
 percentages or "1 in N", shares as percentages, never exponent notation; column names in words.
+Pages and charts are :class:`matplotlib.figure.Figure` objects made here, never through pyplot:
+writing a sheet leaves the caller's backend and open figures as they were.
 """
 
 from __future__ import annotations
@@ -17,14 +19,11 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.figure import Figure
+from matplotlib.image import imread
 from matplotlib.patches import Rectangle
 from matplotlib.textpath import TextPath
 
@@ -45,11 +44,15 @@ _HEADERS = {"ci_low": "95% low", "ci_high": "95% high", "mean_pay": "average pay
             "bank_result_per_hand": "bank's result per hand", "description": "outcome",
             "player_seats": "players", "share_of_gross_wins": "share of gross wins",
             "held_ci_low": "95% low", "held_ci_high": "95% high",
-            "mean_charge": "average charge", "mean_pay_after_charges": "average pay after charges"}
+            "mean_charge": "average charge", "mean_pay_after_charges": "average pay after charges",
+            "diff": "difference to this variant", "diff_ci_low": "difference 95% low",
+            "diff_ci_high": "difference 95% high", "diff_note": "note"}
 _HIDDEN = {"outcome", "pairs_pooled"}
 #: Columns of one quantity, written with the same decimals (a session's expected result and its
 #: bands: "-104" beside "80.0" reads as two kinds of number).
 _SHARED = (("expected", "low_90%", "high_90%", "low_95%", "high_95%"),)
+#: Differences of a row's figure, written in its unit with a sign (rates in percentage points).
+_DIFFS = ("diff", "diff_ci_low", "diff_ci_high")
 
 
 def _kinds(frame: pd.DataFrame) -> dict[str, str]:
@@ -68,6 +71,9 @@ def _kinds(frame: pd.DataFrame) -> dict[str, str]:
             kind = last
         elif "unit" in frame.columns and col in ("estimate", "value"):
             kind = "row"
+        elif "unit" in frame.columns and col in _DIFFS:
+            kinds[col] = "rowdiff"
+            continue
         else:
             kind = "units"
         if kind in ("prob", "share", "units", "row"):
@@ -126,6 +132,8 @@ def format_cell(value: Any, kind: str, unit: str = "") -> str:
     x = float(value)
     if not math.isfinite(x):
         return "–"
+    if kind == "rowdiff":
+        return _difference(x, unit)
     if kind == "row":
         kind = "prob" if unit == "probability" else "share" if unit.startswith("share") else \
             "int" if unit == "hands" else "units"
@@ -138,6 +146,17 @@ def format_cell(value: Any, kind: str, unit: str = "") -> str:
     if kind.startswith("units") and kind != "units":
         return _units(x, int(kind[5:]))
     return _units(x)
+
+
+def _difference(x: float, unit: str) -> str:
+    """A signed difference: a probability's or a share's in percentage points, else in units."""
+    if x == 0:
+        return "0"
+    if unit == "probability" or unit.startswith("share"):
+        points = x * 100
+        digits = 2 if abs(points) >= 0.1 else 3
+        return f"{points:+.{digits}f} pp"
+    return ("+" if x > 0 else "") + _units(x)
 
 
 def display_frame(frame: pd.DataFrame) -> tuple[list[str], list[list[str]], list[bool]]:
@@ -179,7 +198,6 @@ def _html_table(caption: str, frame: pd.DataFrame, note: str, intro: str = "") -
 def _png(fig, dpi: int = 150) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi)
-    plt.close(fig)
     return buffer.getvalue()
 
 
@@ -270,7 +288,7 @@ class _Pdf:
     def new_page(self) -> None:
         self.close_page()
         self.page += 1
-        self.fig = plt.figure(figsize=_PAGE)
+        self.fig = Figure(figsize=_PAGE)
         self.y = _MARGIN
         self.fig.text(0.5, 0.35 / _PAGE[1], f"{self.footer} · page {self.page}", ha="center",
                       fontsize=7, color="#718096")
@@ -278,7 +296,6 @@ class _Pdf:
     def close_page(self) -> None:
         if self.fig is not None:
             self.pdf.savefig(self.fig)
-            plt.close(self.fig)
             self.fig = None
 
     def room(self, height: float) -> bool:
@@ -305,7 +322,7 @@ class _Pdf:
         self.y += size / 72 * 0.5
 
     def image(self, fig) -> None:
-        data = plt.imread(io.BytesIO(_png(fig, dpi=200)))
+        data = imread(io.BytesIO(_png(fig, dpi=200)))
         h, w = data.shape[:2]
         width = self.width * 0.9
         height = width * h / w

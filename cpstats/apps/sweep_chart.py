@@ -63,12 +63,14 @@ def _caption(table: pd.DataFrame) -> str:
 
 
 def plot_sweep(table: pd.DataFrame, *, kind: str = "estimate", title: str | None = None,
-               columns: int | None = None):
+               columns: int | None = None, fig=None):
     """Small multiples of a :func:`~cpstats.simulation.sweep.sweep` table: per metric, the
     estimate (or with ``kind="difference"`` the paired difference to the first point) against
     the parameter's value, with its shaded confidence band. Returns the figure.
 
     ``title`` replaces the default (``<parameter in words>: <short label of the variant swept>``).
+    ``fig``: an empty :class:`matplotlib.figure.Figure` to draw on (sized here), so that a
+    caller such as the PAR sheet keeps pyplot out; None makes a pyplot figure.
     """
     if kind not in ("estimate", "difference"):
         raise OptionError(f"kind={kind!r} is invalid: estimate or difference")
@@ -81,7 +83,10 @@ def plot_sweep(table: pd.DataFrame, *, kind: str = "estimate", title: str | None
         "estimate", "ci_low", "ci_high")
     words = table.attrs.get("parameter_label", table["parameter"].iloc[0])
     with plots.style():
-        fig, axes = plt.subplots(rows, cols, figsize=(3.7 * cols, 2.8 * rows + 0.8), squeeze=False)
+        size = (3.7 * cols, 2.8 * rows + 0.8)
+        fig = plt.figure(figsize=size) if fig is None else fig
+        fig.set_size_inches(size)
+        axes = fig.subplots(rows, cols, squeeze=False)
         for ax, metric in zip(axes.flat, metrics):
             _panel(ax, table[table["metric"] == metric], metric, keys, kind)
         for i, ax in enumerate(axes.flat):
