@@ -31,7 +31,7 @@ import pandas as pd
 from cpstats.errors import OptionError, check_whole
 from cpstats.rules import RakeModel, Variant
 from cpstats.rules.text import KEY_INDEX, KEYS
-from cpstats.simulation.sweep import parameter_label, sweep, sweep_variants
+from cpstats.simulation.sweep import sweep, sweep_variants
 
 __all__ = ["SENSITIVITY_DEALS", "default_parameters", "around", "parameters", "run_sweeps",
            "sensitivity_table", "strategy_moving", "moved", "unmoved", "unmoved_note", "words"]
