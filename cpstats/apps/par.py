@@ -29,7 +29,7 @@ from cpstats.apps.par_example import rules_in_words, worked_example
 from cpstats.apps import par_sensitivity as sensitivity_
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError, check_whole
-from cpstats.rules import Variant, resolve_variant
+from cpstats.rules import RakeModel, Variant, resolve_variant
 from cpstats.rules.describe import short_label
 from cpstats.settlement import charges_seats as charges
 from cpstats.simulation import SimulationResult
@@ -226,9 +226,9 @@ def _example_charge(v: Variant, ex: dict) -> str:
     text = ""
     if charges(v):
         who = ("paid by each player seat that won against the bank" if v.bank.banked
-               and v.rake.model.value == "none" else
+               and v.rake.model is RakeModel.NONE else
                "taken from the winning seats in proportion to their winnings"
-               if v.rake.model.value == "percent" and not v.bank.banked else "split over the seats")
+               if v.rake.model is RakeModel.PERCENT and not v.bank.banked else "split over the seats")
         text = (f" The house charge on this deal is {ex['rake']:,.4g} units ({who}); each seat's result "
                 "after it is in the last column.")
     if ex["jackpot"]:
@@ -289,10 +289,10 @@ def _outcome_section(r: SimulationResult) -> ParSection:
 
 def _charge_words(v: Variant) -> str:
     """How the house charge reaches a seat's result, for the outcome tables."""
-    if v.bank.banked and v.rake.model.value == "none":
+    if v.bank.banked and v.rake.model is RakeModel.NONE:
         how = ("the bank's commission or fee is paid by each player seat that wins against the "
                "bank, so it comes off a player's winning outcomes only")
-    elif v.rake.model.value == "percent":
+    elif v.rake.model is RakeModel.PERCENT:
         how = ("a percent rake is taken from the winning seats in proportion to their winnings "
                "(capped and thresholded as the table's rake)")
     else:
@@ -341,9 +341,11 @@ def _headline_section(r: SimulationResult) -> ParSection:
 
 def _economics_section(sheet: ParSheet, seed: Any, seat_deals: int) -> ParSection:
     r, pace = sheet.result, sheet.hands_per_hour
-    text = [f"At {pace:,.0f} hands an hour. The break-even skill edge is what a seat must win from "
-            "the field each hand to pay its share of the house charge. No drop (chips bought) is "
-            "simulated, so no hold is given.",
+    owed = ("its expected loss to the house, the bank's tie advantage and commission or fee "
+            "included (3 × the house edge)" if r.variant.bank.banked else "its share of the house charge")
+    text = [f"At {pace:,.0f} hands an hour. The break-even skill edge is what a player must win from "
+            f"the field each hand to cover {owed}; the jackpot drop, which returns to the players, is "
+            "not in it. No drop (chips bought) is simulated, so no hold is given.",
             *[line for line in figures.rules_in_action(r) if not line.startswith("Surrender")]]
     tables = [ParTable("economics", "The operator's figures", figures.economics(r, pace))]
     charts = []

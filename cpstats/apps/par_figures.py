@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats.hands.naturals import NATURALS
+from cpstats.rules.house import RakeModel
 from cpstats.rules.ids import ROYALTY_ROW_NAMES, rule_info
 from cpstats.settlement import charges_seats as charges
 from cpstats.simulation import ROYALTY_ROWS, SimulationResult
@@ -431,7 +432,7 @@ def rules_in_action(result: SimulationResult) -> list[str]:
     v, s, n = result.variant, result.summary, result.deals
     rake, lines = v.rake, []
     deals = f"these {n:,} deals"
-    if rake.model.value == "percent" and "rake_capped" in s:
+    if rake.model is RakeModel.PERCENT and "rake_capped" in s:
         largest = float(s["pot_max"])
         if rake.cap is not None:
             capped = int(s["rake_capped"])
