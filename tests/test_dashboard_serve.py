@@ -94,6 +94,7 @@ def test_sigkill_leaves_neither_voila_nor_its_kernel_nor_the_port(tmp_path):
         cli.wait(timeout=10)
         assert _wait_for(lambda: not any(_alive(p) for p in voila + kernels), 30), \
             [p for p in voila + kernels if _alive(p)]
+        assert _wait_for(lambda: _port_is_free(port), 15)  # the OS frees the socket shortly after
         assert check_port(port) == port
     finally:
         for pid in voila + kernels:  # never leave them behind, even when the test fails
@@ -127,3 +128,13 @@ def test_a_port_outside_the_range_is_refused(port, allowed, capsys):
 
     assert main(["dashboard", "--port", str(port)]) == 2
     assert f"port={port} is invalid: {allowed}" in capsys.readouterr().err
+
+
+def _port_is_free(port: int) -> bool:
+    from cpstats.apps.dashboard import check_port
+    from cpstats.errors import OptionError
+
+    try:
+        return check_port(port) == port
+    except OptionError:
+        return False
