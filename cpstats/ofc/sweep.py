@@ -32,9 +32,9 @@ from cpstats.cards.blocks import root_seed
 from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.result import FigureBatches, figure_batches
 from cpstats.ofc.simulation import _workbench_options, simulate_ofc
-from cpstats.rules.check import suggest
 from cpstats.rules.house import RakeModel
 from cpstats.rules.open_face import OfcVariant, ofc_key_name
+from cpstats.simulation.sweep import metric_names
 from cpstats.simulation.paired import paired_difference
 from cpstats.simulation.stats import check_confidence, t_value
 
@@ -101,18 +101,7 @@ def _metrics(metrics: Sequence[str] | None, vs: Sequence[OfcVariant],
         if hands_per_hour is not None:
             chosen.append("rake_per_hour")
         return chosen
-    if isinstance(metrics, str):
-        metrics = [m for m in metrics.split(",") if m.strip()]
-    out = []
-    for m in metrics:
-        name = str(m).strip().lower()
-        if name not in OFC_METRIC_LABELS:
-            raise OptionError(f"metrics={m!r} is invalid for an open-face sweep: choose from "
-                              f"{', '.join(OFC_SWEEP_METRICS)}{suggest(name, OFC_SWEEP_METRICS)}")
-        out.append(name)
-    if not out:
-        raise OptionError(f"metrics={list(metrics)!r} is invalid: choose from {', '.join(OFC_SWEEP_METRICS)}")
-    return out
+    return metric_names(metrics, OFC_SWEEP_METRICS, where=" for an open-face sweep")
 
 
 def _half_width(per_batch: np.ndarray, level: float) -> float:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import fields
 from enum import StrEnum
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -77,3 +78,19 @@ def as_bool(path: str, value: object) -> bool:
         return bool(value)
     raise invalid(path, value, "expected True or False")
 
+
+
+def as_component(path: str, cls: type, value: object, from_id: Any = None) -> Any:
+    """``value`` as a rule component ``cls``: itself, a mapping of its fields (unknown keys
+    refused with close matches) or, with ``from_id``, a rulebook ID that names one."""
+    if isinstance(value, cls):
+        return value
+    if isinstance(value, Mapping):
+        known = [f.name for f in fields(cls)]
+        for key in value:
+            if key not in known:
+                raise invalid(f"{path}.{key}", value[key], f"unknown option{suggest(key, known)}")
+        return cls(**value)
+    if from_id is not None and isinstance(value, (str, StrEnum)):
+        return from_id(value)
+    raise invalid(path, value, f"expected a {cls.__name__} or a mapping of its options")

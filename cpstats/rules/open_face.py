@@ -39,9 +39,9 @@ import numpy as np
 from cpstats.errors import OptionError
 from cpstats.hands import tables as _tables
 from cpstats.rules.files import write_file
-from cpstats.rules.check import as_enum, as_number, invalid, suggest
+from cpstats.rules.check import as_component, as_enum, as_number, invalid, suggest
 from cpstats.rules.house import Rake
-from cpstats.rules.text import Key, fmt_number, parse_number, plain, split_variant, to_text
+from cpstats.rules.text import Key, parse_number, plain, split_variant, to_text
 
 __all__ = ["OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRules", "OfcScoring", "OfcVariant",
            "OfcTables", "OFC_PRESETS", "get_ofc_preset", "parse_ofc_variant", "resolve_ofc_variant",
@@ -183,16 +183,6 @@ _KEPT = {OfcDeal.CLASSIC: (5, 1, 1, 1, 1, 1, 1, 1, 1), OfcDeal.PINEAPPLE: (5, 2,
 _PLAYERS = {OfcDeal.CLASSIC: (2, 3, 4), OfcDeal.PINEAPPLE: (2, 3)}
 
 
-def _component(path: str, cls: type, value: object) -> Any:
-    if isinstance(value, cls):
-        return value
-    if isinstance(value, Mapping):
-        known = [f.name for f in fields(cls)]
-        for key in value:
-            if key not in known:
-                raise invalid(f"{path}.{key}", value[key], f"unknown option{suggest(key, known)}")
-        return cls(**value)
-    raise invalid(path, value, f"expected a {cls.__name__} or a mapping")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -231,7 +221,7 @@ class OfcVariant:
         put("deal", as_enum("deal", OfcDeal, self.deal))
         for key, cls in (("royalties", OfcRoyalties), ("fantasyland", FantasylandRules),
                          ("scoring", OfcScoring), ("rake", Rake)):
-            put(key, _component(key, cls, getattr(self, key)))
+            put(key, as_component(key, cls, getattr(self, key)))
         players = _whole("players", self.players, minimum=-np.inf)
         allowed = _PLAYERS[self.deal]
         if players not in allowed:

@@ -26,7 +26,6 @@ import math
 import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
-from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -35,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats.errors import OptionError, shown
-from cpstats.rules.check import as_bool, as_enum, as_number, invalid, suggest
+from cpstats.rules.check import as_bool, as_component, as_enum, as_number, invalid, suggest
 from cpstats.rules.files import write_file
 from cpstats.rules.components import (STANDARD_SURRENDER, Naturals, Royalties, ScoringParams,
                                       ScoringRules)
@@ -52,18 +51,6 @@ __all__ = ["Variant", "parse_variant", "get_preset", "presets"]
 _FORBIDDEN_NAME = set("(),=%")
 
 
-def _component(path: str, cls: type, value: object, from_id: Any = None) -> Any:
-    if isinstance(value, cls):
-        return value
-    if isinstance(value, Mapping):
-        known = [f.name for f in fields(cls)]
-        for key in value:
-            if key not in known:
-                raise invalid(f"{path}.{key}", value[key], f"unknown option{suggest(key, known)}")
-        return cls(**value)
-    if from_id is not None and isinstance(value, (str, StrEnum)):
-        return from_id(value)
-    raise invalid(path, value, f"expected a {cls.__name__}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -117,20 +104,20 @@ class Variant:
         if not isinstance(name, str) or not name.strip() or _FORBIDDEN_NAME & set(name):
             raise invalid("name", self.name, "a non-empty label without ( ) , = %")
         put("name", self.name.strip())
-        put("scoring", _component("scoring", ScoringRules, self.scoring,
+        put("scoring", as_component("scoring", ScoringRules, self.scoring,
                                   lambda s: ScoringRules(system=s)))
         players = as_number("players", self.players, integer=True, minimum=-math.inf)
         if players not in (2, 3, 4):
             raise invalid("players", self.players, "2, 3 or 4 players (D2)")
         put("players", players)
         put("home_run", as_bool("home_run", self.home_run))
-        put("royalties", _component("royalties", Royalties, self.royalties,
+        put("royalties", as_component("royalties", Royalties, self.royalties,
                                     lambda s: Royalties(schedule=s)))
-        put("naturals", _component("naturals", Naturals, self.naturals,
+        put("naturals", as_component("naturals", Naturals, self.naturals,
                                    lambda s: Naturals(schedule=s)))
         for key, cls in (("surrender", Surrender), ("misset", Misset), ("aces", AcesBet),
                          ("bank", Bank), ("rake", Rake)):
-            put(key, _component(key, cls, getattr(self, key)))
+            put(key, as_component(key, cls, getattr(self, key)))
         put("chips_limit", as_bool("chips_limit", self.chips_limit))
         if self.stakes is not None and not isinstance(self.stakes, Stakes):
             put("stakes", Stakes(self.stakes))

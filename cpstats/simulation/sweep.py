@@ -171,22 +171,31 @@ def _metrics(metrics: Sequence[str] | None, vs: Sequence[Variant],
         if hands_per_hour is None:
             chosen.remove("house_per_seat_hour")
         return chosen
+    out = metric_names(metrics, METRICS, aliases=_FROM_PAIRED)
+    plain = next((v for v in vs if not v.bank.banked), None)
+    if "house_edge" in out and plain is not None:
+        raise OptionError(f"metrics='house_edge' is invalid for {plain}: a house edge is a banked "
+                          f"game's (set bank=, e.g. bank=S-BANK)")
+    return out
+
+
+def metric_names(metrics: Sequence[str] | str, allowed: Sequence[str], *,
+                 aliases: dict[str, str] | None = None, where: str = "") -> list[str]:
+    """The metric names asked for (a list, or one comma-separated text), each checked against
+    ``allowed`` (after ``aliases``) with close matches in the one-line refusal; ``where`` names
+    the sweep in it (``" for an open-face sweep"``)."""
     if isinstance(metrics, str):
         metrics = [m for m in metrics.split(",") if m.strip()]
     out = []
     for m in metrics:
         name = str(m).strip().lower()
-        name = _FROM_PAIRED.get(name, name)
-        if name not in METRICS:
-            raise OptionError(f"metrics={m!r} is invalid: choose from {', '.join(METRICS)}"
-                              f"{suggest(name, METRICS)}")
+        name = (aliases or {}).get(name, name)
+        if name not in allowed:
+            raise OptionError(f"metrics={m!r} is invalid{where}: choose from {', '.join(allowed)}"
+                              f"{suggest(name, allowed)}")
         out.append(name)
     if not out:
-        raise OptionError(f"metrics={list(metrics)!r} is invalid: choose from {', '.join(METRICS)}")
-    plain = next((v for v in vs if not v.bank.banked), None)
-    if "house_edge" in out and plain is not None:
-        raise OptionError(f"metrics='house_edge' is invalid for {plain}: a house edge is a banked "
-                          f"game's (set bank=, e.g. bank=S-BANK)")
+        raise OptionError(f"metrics={list(metrics)!r} is invalid: choose from {', '.join(allowed)}")
     return out
 
 
