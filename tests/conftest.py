@@ -6,6 +6,17 @@ import os
 import pytest
 
 
+def pytest_collection_modifyitems(items):
+    """With pytest-xdist (``-n auto --dist loadgroup``, the README's test command) every test of a
+    module runs on one worker, so a module's cached runs and fixtures are made once; the notebook
+    checks group by notebook instead, as each executes its notebook once and they are the longest."""
+    for item in items:
+        group = item.nodeid.split("::")[0]
+        if group.endswith("test_notebook_claims.py") and hasattr(item, "callspec"):
+            group += "[" + item.callspec.id.split("-")[0] + "]"
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _tables_cache(tmp_path_factory):
     os.environ.setdefault("CPSTATS_CACHE_DIR", str(tmp_path_factory.mktemp("cpstats-cache")))
