@@ -17,6 +17,7 @@ from cpstats.hands.setting import format_setting, is_foul, legal_settings, parse
 from cpstats.settlement.engine import Declare, Settlement, settle, settle_many
 from cpstats.settlement.engine import Surrender as SurrenderHand
 from cpstats.strategies import Decisions, get_strategy, register_strategy, set_hand, set_hands, strategy_names
+from cpstats.strategies import EvSetter, GreedySetter, RandomSetter, Setter
 from cpstats.strategies.training import exploitability, match, train_tables
 from cpstats.strategies.review import review
 from cpstats.simulation import (SimulationResult, compare, compare_presets, load_reference, simulate,
@@ -25,6 +26,7 @@ from cpstats.simulation.paired import paired_metrics
 from cpstats.rules.describe import describe, format_number, glossary, short_label
 from cpstats.rules.ids import RULES, RuleInfo
 from cpstats.apps.par import ParSheet, par_sheet
+from cpstats.ofc import OfcGreedy, OfcRandom, Rollout
 from cpstats.ofc import (OFC_PRESETS, OfcResult, OfcVariant, compare_ofc, fantasyland_table, get_ofc_preset,
                          load_ofc_reference, play_hands, settle_boards, simulate_ofc, solve_fantasyland)
 
@@ -32,6 +34,13 @@ from cpstats._version import __version__
 
 __all__ = [
     "NATURALS",
+    "Setter",
+    "EvSetter",
+    "GreedySetter",
+    "RandomSetter",
+    "Rollout",
+    "OfcGreedy",
+    "OfcRandom",
     "OFC_PRESETS",
     "OfcResult",
     "OfcVariant",

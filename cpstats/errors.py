@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 
-__all__ = ["CpstatsError", "CardError", "OptionError", "check_whole", "shown"]
+__all__ = ["CpstatsError", "CardError", "OptionError", "check_whole", "shown", "renamed"]
 
 _SHOWN = 60
 
@@ -37,3 +38,17 @@ def check_whole(name: str, value: object, minimum: int, why: str = "") -> int:
         detail = f" ({why})" if why else ""
         raise OptionError(f"{name}={shown(value)} is invalid: a whole number >= {minimum}{detail}")
     return int(value)
+
+
+def renamed(old: str, new: str, old_value: object, value: object, default: object = None,
+            *, note: str = "", stacklevel: int = 3) -> object:
+    """``value``, or ``old_value`` given under a keyword's former name ``old`` (None when not
+    given): then a DeprecationWarning says to use ``new=`` (``note`` tells how), and both given
+    (``value`` not its ``default``) is one OptionError line. Old names stay one release."""
+    if old_value is None:
+        return value
+    if value is not default and value != default:
+        raise OptionError(f"{old}= and {new}= are the same option: give {new}= only ({old}= is deprecated)")
+    warnings.warn(f"{old}= is deprecated and goes in the next release: use {new}={note or repr(old_value)}",
+                  DeprecationWarning, stacklevel=stacklevel)
+    return old_value

@@ -12,21 +12,21 @@ from cpstats.errors import OptionError
 @pytest.mark.parametrize("call, message", [
     (lambda: cpstats.match("2-4", "greedy", "random", deals=0),
      r"^deals=0 is invalid: a whole number >= 2"),
-    (lambda: cpstats.match("2-4", "greedy", "random", deals=100, seed=-1), r"^seed=-1 is invalid"),
-    (lambda: cpstats.match("2-4", "greedy", "random", deals=100, seed="x"), r"^seed='x' is invalid: pass None"),
-    (lambda: cpstats.simulate("2-4", 100, strategy="greedy", block_deals=7.5),
+    (lambda: cpstats.match("2-4", "greedy", "random", deals=100, rng=-1), r"^rng=-1 is invalid"),
+    (lambda: cpstats.match("2-4", "greedy", "random", deals=100, rng="x"), r"^rng='x' is invalid: pass None"),
+    (lambda: cpstats.simulate("2-4", 100, setter="greedy", block_deals=7.5),
      r"^block_deals=7\.5 is invalid: a whole number >= 1"),
-    (lambda: cpstats.simulate("2-4", 100, strategy="greedy", out=42), r"^out=42 is invalid: a folder path"),
-    (lambda: cpstats.simulate("2-4", 100, strategy="greedy", executor="local"),
+    (lambda: cpstats.simulate("2-4", 100, setter="greedy", out=42), r"^out=42 is invalid: a folder path"),
+    (lambda: cpstats.simulate("2-4", 100, setter="greedy", executor="local"),
      r"^executor='local' is invalid: None \(serial\) or a concurrent\.futures-style executor"),
-    (lambda: cpstats.simulate("2-4", 100, strategy="greedy", players="3"), r"^players='3' is invalid"),
-    (lambda: cpstats.simulate_ofc("ofc-pineapple", 10, strategy="random", executor="local"),
+    (lambda: cpstats.simulate("2-4", 100, setter="greedy", players="3"), r"^players='3' is invalid"),
+    (lambda: cpstats.simulate_ofc("ofc-pineapple", 10, setter="random", executor="local"),
      r"^executor='local' is invalid"),
-    (lambda: cpstats.compare(["2-4", "1-6"], 100, strategy="greedy", tidy="yes"),
+    (lambda: cpstats.compare(["2-4", "1-6"], 100, setter="greedy", tidy="yes"),
      r"^tidy='yes' is invalid"),
-    (lambda: cpstats.compare(["2-4", "1-6"], 100, strategy="greedy", labels=["a", "a"]),
+    (lambda: cpstats.compare(["2-4", "1-6"], 100, setter="greedy", labels=["a", "a"]),
      r"^labels=\['a', 'a'\] is invalid: each result needs its own name"),
-    (lambda: cpstats.par_sheet("2-4", deals=100, strategy="greedy", seat_deals=0),
+    (lambda: cpstats.par_sheet("2-4", deals=100, setter="greedy", seat_deals=0),
      r"^seat_deals=0 is invalid"),
     (lambda: cpstats.train_tables("2-4", deals=-1), r"^deals=-1 is invalid: must be >= 1000$"),
     (lambda: cpstats.train_tables("2-4", deals=2000, damping=2), r"^damping=2 is invalid: must be in \(0, 1\]$"),
@@ -41,7 +41,7 @@ def test_a_figure_that_cannot_be_negative_never_gets_a_negative_bound():
     cost that cannot be negative), while the bank's mean keeps its sign."""
     from cpstats.simulation.paired import METRICS, paired_metrics
 
-    results = [cpstats.simulate(f"2-4(royalties.front_trips={x})", 3000, strategy="greedy", rng=1)
+    results = [cpstats.simulate(f"2-4(royalties.front_trips={x})", 3000, setter="greedy", rng=1)
                for x in (0, 2)]
     table = paired_metrics(results)
     assert (table["ci_low"] >= 0).all()

@@ -13,7 +13,7 @@ from cpstats.simulation.runner import BlockJob, blocks_in_order
 from cpstats.simulation.summary import net_distribution
 from cpstats.simulation.stats import wilson_interval
 
-KW = dict(strategy="greedy", block_deals=500)
+KW = dict(setter="greedy", block_deals=500)
 
 
 def test_time_rake_per_hour_is_the_fee_per_seat_whatever_the_pace():
@@ -82,7 +82,7 @@ def test_mean_interval_coverage(deals):
     seeds = int(os.environ.get("CPSTATS_COVERAGE_SEEDS", 2_000))
     hits = 0
     for seed in range(seeds):
-        m = simulate("2-4", deals, rng=seed, strategy="greedy").moments().iloc[0]
+        m = simulate("2-4", deals, rng=seed, setter="greedy").moments().iloc[0]
         hits += m["ci_low"] <= 0 <= m["ci_high"]
     coverage = hits / seeds
     print(f"coverage at {deals} deals over {seeds} seeds: {coverage:.4f}")

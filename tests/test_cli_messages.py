@@ -89,7 +89,7 @@ def test_simulate_json_says_what_run_it_is(capsys):
     which keep their keys."""
     assert main(["simulate", "--preset", "1-6", *FAST, "--strategy", "greedy", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["run"] == {"variant": "1-6", "deals": 300, "strategy": "greedy",
+    assert data["run"] == {"variant": "1-6", "deals": 300, "strategy": "greedy", "setter": {"name": "greedy"},
                            "strategy_note": _SETTERS["greedy"]}
     assert {"moments", "rates", "royalties", "naturals", "house", "sessions"} <= set(data)
     assert data["moments"][0]["seat"] == 0

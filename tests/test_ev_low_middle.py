@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from cpstats.strategies import EvSetter
 from cpstats.cards import deal, parse_cards
 from cpstats.errors import OptionError
 from cpstats.hands.ranking import rank3, rank5
@@ -169,7 +170,7 @@ def test_ev_beats_greedy_under_h5(plain):
     def ev_h5(h, v, *, rng=None):
         return ev_setter.ev(h, v, tables=plain)
 
-    res = match(V5, ev_h5, "greedy", deals=1_500, seed=15)
+    res = match(V5, ev_h5, "greedy", deals=1_500, rng=15)
     assert res.ci95[0] > 0, str(res)
     dealt = deal(np.random.default_rng(np.random.SeedSequence(15)), 1_500, 4).reshape(-1, 13)
     predicted = ev_setter.ev(dealt, V5, tables=plain).value.mean()
@@ -182,7 +183,7 @@ def test_simulate_h5_with_ev(plain):
     own, which would be trained now: about a minute)."""
     from cpstats.simulation.run import simulate
 
-    res = simulate("2-4(ranking=H5)", 300, strategy="ev", rng=4, keep_hands=True, tables=plain)
+    res = simulate("2-4(ranking=H5)", 300, setter=EvSetter(tables=plain), rng=4, keep_hands=True)
     settings = np.concatenate([k["settings"] for k in res.kept]).reshape(-1, 13)
     assert len(settings) == 1_200 and not is_foul(settings, ordering="H5").any()
     # Equal-rank cards may change rows with the order they come in: compare values.
@@ -210,6 +211,6 @@ def test_train_tables_under_h5_keeps_the_back_on_the_high_scale():
     from cpstats.hands import tables as _tables
     from cpstats.strategies.training import train_tables
 
-    t = train_tables(V5, deals=2_000, rounds=2, refine=0, check_deals=0, removal_deals=0, seed=1)
+    t = train_tables(V5, deals=2_000, rounds=2, refine=0, check_deals=0, removal_deals=0, rng=1)
     category = _tables.five_card_tables("H1").category
     assert t.back[category >= 1].sum() > 0.9

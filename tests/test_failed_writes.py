@@ -44,7 +44,7 @@ def test_atomic_path_removes_its_temporary_on_any_failure(tmp_path):
 def test_a_full_disk_while_writing_rows_leaves_no_temporary(tmp_path, monkeypatch):
     monkeypatch.setattr(pd.DataFrame, "to_parquet", _partial_parquet)
     with pytest.raises(OSError, match="No space left"):
-        simulate("2-4", 200, strategy="greedy", rng=1, out=tmp_path / "run", keep_hands=True,
+        simulate("2-4", 200, setter="greedy", rng=1, out=tmp_path / "run", keep_hands=True,
                  block_deals=100)
     assert _left(tmp_path / "run") == []
     assert not list((tmp_path / "run").glob("hands-*"))
@@ -57,20 +57,20 @@ def test_a_full_disk_while_writing_a_block_leaves_no_temporary(tmp_path, monkeyp
 
     monkeypatch.setattr(files.np, "savez", half)
     with pytest.raises(OSError, match="No space left"):
-        simulate("2-4", 200, strategy="greedy", rng=1, out=tmp_path / "run", block_deals=100)
+        simulate("2-4", 200, setter="greedy", rng=1, out=tmp_path / "run", block_deals=100)
     assert _left(tmp_path / "run") == [] and not list((tmp_path / "run").glob("block-*"))
 
 
 def test_open_face_rows_on_a_full_disk_leave_no_temporary(tmp_path, monkeypatch):
     monkeypatch.setattr(pd.DataFrame, "to_parquet", _partial_parquet)
     with pytest.raises(OSError, match="No space left"):
-        simulate_ofc("ofc-pineapple", 20, strategy="greedy", rng=1, out=tmp_path / "run",
+        simulate_ofc("ofc-pineapple", 20, setter="greedy", rng=1, out=tmp_path / "run",
                      block_hands=10)
     assert _left(tmp_path / "run") == []
 
 
 def test_a_saved_result_on_a_full_disk_leaves_no_file(tmp_path, monkeypatch):
-    result = simulate("2-4", 100, strategy="greedy", rng=1)
+    result = simulate("2-4", 100, setter="greedy", rng=1)
     monkeypatch.setattr(files.np, "savez_compressed", lambda fh, **a: (fh.write(b"PK"), _full()))
     with pytest.raises(OSError, match="No space left"):
         files.save_result(result, tmp_path / "r")

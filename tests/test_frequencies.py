@@ -78,7 +78,7 @@ def test_n_deals_are_a_prefix_of_2n():
 @pytest.mark.parametrize("kwargs, message", [
     ({"deals": 0}, "deals=0 is invalid"),
     ({"deals": 10, "players": 5}, "players=5 is invalid"),
-    ({"deals": 10, "rng": -1}, "seed=-1 is invalid"),
+    ({"deals": 10, "rng": -1}, "rng=-1 is invalid"),
     ({"deals": 10, "rng": "x"}, "rng='x' is invalid"),
 ])
 def test_bad_arguments(kwargs, message):

@@ -18,7 +18,7 @@ def _par_break_even(result) -> float:
 
 
 def test_a_raked_game_has_one_break_even_edge_without_the_jackpot_drop():
-    result = simulate(RAKED, 2_000, strategy="greedy", rng=1)
+    result = simulate(RAKED, 2_000, setter="greedy", rng=1)
     house = result.house(30).iloc[0]
     assert house["break_even_edge"] == pytest.approx(0.5 / 4)  # the table's 0.5 over 4 seats
     assert house["break_even_edge_ci_low"] == house["break_even_edge_ci_high"] == pytest.approx(0.125)
@@ -32,7 +32,7 @@ def test_a_raked_game_has_one_break_even_edge_without_the_jackpot_drop():
 def test_a_banked_players_break_even_edge_is_its_expected_loss(variant):
     """In a banked game the break-even edge is what a player loses to the house a hand: 3 x the
     house edge (tie advantage and commission included), never 0."""
-    result = simulate(variant, 2_000, strategy="greedy", rng=1)
+    result = simulate(variant, 2_000, setter="greedy", rng=1)
     house = result.house().iloc[0]
     assert house["house_edge"] > 0
     assert house["break_even_edge"] == pytest.approx(3 * house["house_edge"])

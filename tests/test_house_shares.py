@@ -18,7 +18,7 @@ RAKED = "2-4(rake=percent,rake.percent=0.05,rake.cap=3)"
 
 
 def _kept(variant: str, deals: int = 1_500, rng: int = 4):
-    r = simulate(variant, deals, strategy="greedy", rng=rng, keep_hands=True, block_deals=500)
+    r = simulate(variant, deals, setter="greedy", rng=rng, keep_hands=True, block_deals=500)
     net = np.concatenate([k["net"] for k in r.kept])
     rake = np.concatenate([k["rake"] for k in r.kept])
     return r, net, rake
@@ -85,7 +85,7 @@ def test_results_after_charges_match_the_deals():
 def test_session_bands_use_the_sd_after_charges():
     """The bands' SD is that of the result after house charges (smaller under a percent rake,
     which takes from the winners), and the sheet says so."""
-    r = simulate(RAKED, 3_000, strategy="greedy", rng=2)
+    r = simulate(RAKED, 3_000, setter="greedy", rng=2)
     after, before = r.after_charges()["sd"].to_numpy(), r.moments()["sd"].to_numpy()
     assert (after < before - 0.05).all()
     s = r.sessions(hands=[1000])
@@ -97,7 +97,7 @@ def test_session_bands_use_the_sd_after_charges():
 
 
 def test_after_charges_needs_format_4():
-    r = simulate("2-4", 100, strategy="greedy", rng=1)
+    r = simulate("2-4", 100, setter="greedy", rng=1)
     old = {k: x for k, x in r.summary.items() if k not in ("charge_s1", "after_s2")}
     with pytest.raises(OptionError, match="saved before summary format 4"):
         SimulationResult(r.variant, old, r.metadata).after_charges()
@@ -106,7 +106,7 @@ def test_after_charges_needs_format_4():
 def test_pooled_rates_use_batch_means_not_deals():
     """Hit, push, scoop and home-run rates pooled over the seats get Student's t on the batch
     means of the pooled rate: far narrower than a Wilson interval counting one trial a deal."""
-    r = simulate("2-4", 6_000, strategy="greedy", rng=3)
+    r = simulate("2-4", 6_000, setter="greedy", rng=3)
     rates = r.pooled_rates().set_index("rate")
     s = r.summary
     for name, k in (("hit", s["hits"].mean()), ("push", s["pushes"].mean()),
@@ -134,7 +134,7 @@ def test_a_rare_rate_keeps_wilson_and_says_how_few():
 def test_outcome_tables_show_the_result_after_charges():
     """A home run of a 4-handed 2-4 table nets 12 before a 5% rake and 11.4 after (the cap of
     3 never binds on a pot of 12); per seat each outcome has its mean share of the charge."""
-    r = simulate(RAKED, 2_000, strategy="greedy", rng=5)
+    r = simulate(RAKED, 2_000, setter="greedy", rng=5)
     seat = figures.pooled_outcomes(r, "seat").set_index("outcome")
     assert seat.loc["home run", "mean_pay"] == pytest.approx(12)
     assert seat.loc["home run", "mean_pay_after_charges"] == pytest.approx(11.4)
@@ -144,36 +144,36 @@ def test_outcome_tables_show_the_result_after_charges():
     net = figures.seat_outcomes(r, 0).set_index("outcome")
     assert net.loc["+12", "pay_after_charges"] == pytest.approx(11.4)
     assert net.loc["-12", "pay_after_charges"] == pytest.approx(-12)
-    assert "pay_after_charges" not in figures.seat_outcomes(simulate("2-4", 300, strategy="greedy", rng=5))
+    assert "pay_after_charges" not in figures.seat_outcomes(simulate("2-4", 300, setter="greedy", rng=5))
 
 
 def test_the_worked_example_states_the_charge():
-    ex = worked_example(load_variant(RAKED), strategy="greedy", seed=7)
+    ex = worked_example(load_variant(RAKED), setter="greedy", seed=7)
     net = ex["net"]
     assert net["house_charge"].sum() == pytest.approx(ex["rake"]) and ex["rake"] > 0
     assert net["net_after_charges"].to_numpy() == pytest.approx((net["net"] - net["house_charge"]).to_numpy())
-    assert "house_charge" not in worked_example(load_variant("2-4"), strategy="greedy", seed=7)["net"]
+    assert "house_charge" not in worked_example(load_variant("2-4"), setter="greedy", seed=7)["net"]
 
 
 def test_rules_that_never_acted_are_said():
     """A cap that never binds, a threshold that never applies and a surrender never taken are
     said in a sentence; a cap that binds says how often."""
-    r = simulate(RAKED, 2_000, strategy="greedy", rng=1)
+    r = simulate(RAKED, 2_000, setter="greedy", rng=1)
     largest = float(r.summary["pot_max"])
     assert figures.rules_in_action(r) == [
         f"The 3-unit cap never bound in these 2,000 deals (5% of the largest pot, "
         f"{largest:g}, was {0.05 * largest:g})."]
     tight = simulate("2-4(rake=percent,rake.percent=0.05,rake.cap=0.3,rake.threshold=5)", 2_000,
-                     strategy="greedy", rng=1)
+                     setter="greedy", rng=1)
     lines = figures.rules_in_action(tight)
     capped, below = int(tight.summary["rake_capped"]), int(tight.summary["rake_below_threshold"])
     assert 0 < capped < 2_000 and below > 0
     assert lines[0].startswith(f"The 0.3-unit cap bound in {capped:,} of these 2,000 deals")
     assert lines[1].startswith(f"The 5-unit threshold kept the rake at 0 in {below:,} of these")
-    quiet = simulate("2-4(surrender=true)", 500, strategy="greedy", rng=1)
+    quiet = simulate("2-4(surrender=true)", 500, setter="greedy", rng=1)
     assert figures.rules_in_action(quiet) == [
         "Surrender is allowed, but greedy never surrendered a hand in these 500 deals."]
-    assert figures.rules_in_action(simulate("2-4", 200, strategy="greedy", rng=1)) == []
+    assert figures.rules_in_action(simulate("2-4", 200, setter="greedy", rng=1)) == []
 
 
 @pytest.mark.slow
@@ -187,11 +187,11 @@ def test_pooled_rate_coverage():
     for all four."""
     seeds = int(os.environ.get("CPSTATS_COVERAGE_SEEDS", 200))
     truth = simulate("2-4", int(os.environ.get("CPSTATS_COVERAGE_TRUTH_DEALS", 1_000_000)),
-                     strategy="greedy", rng=10_000).pooled_rates().set_index("rate")["estimate"]
+                     setter="greedy", rng=10_000).pooled_rates().set_index("rate")["estimate"]
     hits = dict.fromkeys(truth.index, 0)
     wilson = dict.fromkeys(truth.index, 0)
     for seed in range(seeds):
-        r = simulate("2-4", 2_000, strategy="greedy", rng=seed)
+        r = simulate("2-4", 2_000, setter="greedy", rng=seed)
         rates = r.pooled_rates().set_index("rate")
         trials = {"hit": r.deals, "push": r.deals, "home_run": r.deals,
                   "scoop": r.summary["pair_live"].max()}
@@ -209,6 +209,6 @@ def test_the_report_says_when_the_cap_never_bound(tmp_path):
     """The math report's house section carries the same sentence as the PAR sheet."""
     from cpstats.apps.report import write_report
 
-    r = simulate(RAKED, 600, strategy="greedy", rng=1)
+    r = simulate(RAKED, 600, setter="greedy", rng=1)
     text = write_report(r, tmp_path).read_text()
     assert figures.rules_in_action(r)[0] in text

@@ -32,7 +32,7 @@ def _same(a: pd.DataFrame, b: pd.DataFrame) -> None:
 def test_written_run_loads_back_as_the_run(folder):
     """issue 17.5: a stored run reads back with the figures of the same run played again."""
     stored = load_ofc_reference("ofc-pineapple", folder=folder)
-    live = simulate_ofc("ofc-pineapple", HANDS, strategy="random", rng=REFERENCE_SEED)
+    live = simulate_ofc("ofc-pineapple", HANDS, setter="random", rng=REFERENCE_SEED)
     assert stored.hands == HANDS and stored.metadata["strategy"] == "random/random"
     assert "write_ofc_reference(hands=40, names=['ofc-pineapple']" in stored.metadata["command"]
     _same(stored.figures(), live.figures())
@@ -47,7 +47,7 @@ def test_rake_charged_again_equals_a_live_run(folder, rake):
     (rake never moves play), caps and thresholds included."""
     variant = f"ofc-pineapple({rake})"
     found = find_ofc_reference(variant, "random", folder=folder)
-    live = simulate_ofc(variant, HANDS, strategy="random", rng=REFERENCE_SEED)
+    live = simulate_ofc(variant, HANDS, setter="random", rng=REFERENCE_SEED)
     assert str(found.variant) == variant
     _same(found.figures(), live.figures())
     assert found.figures().set_index("metric").at["rake_per_hand", "estimate"] > 0

@@ -17,7 +17,7 @@ from cpstats.rules.open_face import get_ofc_preset
 from cpstats.ofc.settlement import settle_hands
 from cpstats.ofc.simulation import compare_ofc, simulate_ofc
 
-KW = {"strategy": "random", "block_hands": 150}
+KW = {"setter": "random", "block_hands": 150}
 
 
 def same(a, b):
@@ -122,7 +122,7 @@ def test_figures_refuse_a_pace_or_precision_that_is_not_positive():
 def test_small_runs_say_what_their_intervals_are():
     """A mean that cannot be negative keeps its interval at or above 0 (and says it is clipped);
     a spread without the hands for an interval says so instead of naming a method."""
-    table = simulate_ofc("ofc-classic(players=4)", 40, strategy="random", rng=1).figures().set_index("metric")
+    table = simulate_ofc("ofc-classic(players=4)", 40, setter="random", rng=1).figures().set_index("metric")
     royalty = table.loc[[m for m in table.index if m.startswith(("royalty", "rake_per"))]]
     assert (royalty["ci_low"] >= 0).all()
     assert "batch t (low end clipped at 0)" in set(royalty["method"])
@@ -173,7 +173,7 @@ def test_fantasyland_figures_with_a_stand_in_player(monkeypatch):
     normal): entry 1/3 of normal hands, a quarter of boards in Fantasyland, no stays, and the
     value of Fantasyland 4/3 of seat 0's result (pooled normal hands include seat 1's losses)."""
     monkeypatch.setattr(sim, "play_hands", _stand_in)
-    r = simulate_ofc("ofc-pineapple", 600, rng=1, strategy="random", block_hands=200, burn_in=8)
+    r = simulate_ofc("ofc-pineapple", 600, rng=1, setter="random", block_hands=200, burn_in=8)
     settled = settle_hands("ofc-pineapple", np.array([QQ, FOUL]))
     x = int(settled.net[0])
     assert x == 6 + 13  # three rows, a scoop, royalties 7 + 2 + 4
@@ -190,10 +190,10 @@ def test_rake_burden(monkeypatch):
     rake 5% capped at 0.5: seat 0 wins 19 points a hand, so 0.5 a hand on 2 seats."""
     monkeypatch.setattr(sim, "play_hands", _stand_in)
     v = get_ofc_preset("ofc-pineapple").replace(rake="time", rake__amount=6)
-    r = simulate_ofc(v, 60, rng=1, strategy="random", block_hands=60)
+    r = simulate_ofc(v, 60, rng=1, setter="random", block_hands=60)
     assert fig(r, "rake_per_hand") == pytest.approx(0.2) and fig(r, "rake_per_hour") == pytest.approx(6)
     v = get_ofc_preset("ofc-pineapple").replace(rake="percent", rake__percent=0.05, rake__cap=0.5)
-    r = simulate_ofc(v, 60, rng=1, strategy="random", block_hands=60)
+    r = simulate_ofc(v, 60, rng=1, setter="random", block_hands=60)
     assert fig(r, "rake_per_hand") == pytest.approx(0.25)
     assert fig(r, "rake_share") == pytest.approx(0.5 / 19)
 
@@ -214,14 +214,14 @@ def test_compare_pairs_variants_on_common_decks():
 
 @pytest.mark.parametrize("kwargs,message", [
     ({"hands": 0}, r"deals=0 is invalid"),
-    ({"strategy": ("random",)}, r"one strategy name, or one per seat \(2 seats\)"),
+    ({"setter": ("random",)}, r"one setter, or one per seat \(2 seats\)"),
     ({"block_hands": 0}, r"block_hands=0 is invalid"),
     ({"burn_in": -1}, r"burn_in=-1 is invalid"),
     ({"variant": "ofc-pineapple(players=5)"}, r"players=5 is invalid"),
 ])
 def test_bad_arguments(kwargs, message):
     """Bad arguments are one OptionError line."""
-    args = {"variant": "ofc-pineapple", "hands": 10, "strategy": "random", **kwargs}
+    args = {"variant": "ofc-pineapple", "hands": 10, "setter": "random", **kwargs}
     with pytest.raises(OptionError, match=message):
         simulate_ofc(args.pop("variant"), args.pop("hands"), **args)
     with pytest.raises(OptionError, match="at least two variants"):

@@ -11,7 +11,7 @@ from cpstats.simulation import load_reference, simulate
 from cpstats.simulation.outcomes import PAIR_OUTCOMES, SEAT_OUTCOMES, outcome_keys, pair_codes, pair_pays
 from cpstats.simulation.summary import SUMMARY_FORMAT, settle_block
 
-KW = dict(strategy="greedy", block_deals=1_000)
+KW = dict(setter="greedy", block_deals=1_000)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from cpstats import OptionError
 from cpstats.simulation import BATCHES, compare, load_reference, simulate
 from cpstats.simulation.paired import METRICS, metric_batches, paired_metrics
 
-KW = dict(strategy="greedy", block_deals=2_000)
+KW = dict(setter="greedy", block_deals=2_000)
 RAKED = "2-4(rake=percent,rake.percent=0.05)"
 
 
@@ -149,11 +149,11 @@ def test_scoop_rate_difference_coverage():
     seeds = int(os.environ.get("CPSTATS_COVERAGE_SEEDS", 200))
     long_deals = int(os.environ.get("CPSTATS_COVERAGE_TRUTH_DEALS", 4_000_000))
     pair = ["2-4", "mandarin"]
-    truth = compare(pair, long_deals, rng=10_000, strategy="greedy", tidy=True)
+    truth = compare(pair, long_deals, rng=10_000, setter="greedy", tidy=True)
     true_diff = truth.set_index(["run", "metric"]).loc[(1, "scoop_rate"), "diff"]
     hits = 0
     for seed in range(seeds):
-        row = compare(pair, 20_000, rng=seed, strategy="greedy", tidy=True).set_index(
+        row = compare(pair, 20_000, rng=seed, setter="greedy", tidy=True).set_index(
             ["run", "metric"]).loc[(1, "scoop_rate")]
         hits += row["diff_ci_low"] <= true_diff <= row["diff_ci_high"]
     print(f"true scoop-rate difference {true_diff:.6f}; coverage over {seeds} seeds: {hits / seeds:.3f}")
@@ -237,11 +237,11 @@ def test_rare_event_difference_coverage_where_given():
     without one are those with fewer than 10 differing batches: the rule errs on the safe side."""
     seeds = int(os.environ.get("CPSTATS_COVERAGE_SEEDS", 300))
     pair = ["2-4", "2-4(royalties.front_trips=10)"]
-    truth = paired_metrics([simulate(v, 1_000_000, rng=10_000, strategy="greedy") for v in pair])
+    truth = paired_metrics([simulate(v, 1_000_000, rng=10_000, setter="greedy") for v in pair])
     truth = truth.set_index(["run", "metric"])
     hits = {"royalty_per_hand": [], "sd": []}
     for seed in range(seeds):
-        table = paired_metrics([simulate(v, 10_000, rng=seed, strategy="greedy") for v in pair])
+        table = paired_metrics([simulate(v, 10_000, rng=seed, setter="greedy") for v in pair])
         for m in hits:
             row = table.set_index(["run", "metric"]).loc[(1, m)]
             assert np.isfinite(row["diff_ci_low"]) == (row["diff_events"] >= 10)

@@ -27,13 +27,13 @@ TABLES = ("rules", "example_hands", "example_pairs", "example_net", "strategy", 
 
 @pytest.fixture(scope="module")
 def sheet():
-    return par_sheet("2-4", result=simulate("2-4", 3000, strategy="greedy", rng=11), rng=11,
+    return par_sheet("2-4", result=simulate("2-4", 3000, setter="greedy", rng=11), rng=11,
                      sensitivity_deals=600)
 
 
 @pytest.fixture(scope="module")
 def banked_sheet():
-    return par_sheet("banked", result=simulate("banked", 3000, strategy="greedy", rng=12), rng=12,
+    return par_sheet("banked", result=simulate("banked", 3000, setter="greedy", rng=12), rng=12,
                      seat_deals=1500, sensitivity_deals=600)
 
 
@@ -129,7 +129,7 @@ def test_bad_input_is_one_readable_error():
     """issue 16.1: a bad pace or a result of another variant is refused naming the value."""
     with pytest.raises(OptionError, match="hands_per_hour=0 is invalid"):
         par_sheet("2-4", hands_per_hour=0)
-    result = simulate("1-6", 100, strategy="greedy", rng=1)
+    result = simulate("1-6", 100, setter="greedy", rng=1)
     with pytest.raises(OptionError, match="result is of 1-6, not of 2-4"):
         par_sheet("2-4", result=result)
 

@@ -24,7 +24,7 @@ from cpstats.simulation.sweep import sweep_variants
 @pytest.fixture(scope="module")
 def raked():
     """A raked game with royalties and naturals: a charge, a rare natural (six pairs), a bonus."""
-    return par_sheet("pagat-casino", result=simulate("pagat-casino", 1500, strategy="greedy", rng=5),
+    return par_sheet("pagat-casino", result=simulate("pagat-casino", 1500, setter="greedy", rng=5),
                      rng=5, seat_deals=2, sensitivity_deals=900,
                      sensitivity={"rake.amount": [0.5, 0.25, 1.0], "naturals.six_pairs": [3, 6],
                                   "scoring.scoop_bonus": [3, 0, 6]})
@@ -136,7 +136,7 @@ def test_ev_sheet_trains_tables_only_for_rules_that_move_ev(quick_tables):
 
 
 def test_no_sensitivity_and_bad_options():
-    result = simulate("2-4", 300, strategy="greedy", rng=1)
+    result = simulate("2-4", 300, setter="greedy", rng=1)
     sheet = par_sheet("2-4", result=result, sensitivity=False)
     assert sheet.sweeps == {} and "sensitivity" not in sheet.tables
     assert sheet.sections[7].paragraphs == ["Not run for this sheet (sensitivity=False)."]
@@ -178,7 +178,7 @@ matplotlib.use("svg")
 import matplotlib.pyplot as plt
 from cpstats.apps.par import par_sheet
 from cpstats.simulation import simulate
-sheet = par_sheet("2-4", result=simulate("2-4", 300, strategy="greedy", rng=1), rng=1,
+sheet = par_sheet("2-4", result=simulate("2-4", 300, setter="greedy", rng=1), rng=1,
                   sensitivity={{"scoring.scoop_bonus": [0, 1]}}, sensitivity_deals=300,
                   out={str(tmp_path)!r})
 assert matplotlib.get_backend() == "svg", matplotlib.get_backend()

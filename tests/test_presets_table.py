@@ -70,17 +70,17 @@ def test_rake_and_home_runs_follow_the_rules(reference_table):
 
 def test_a_live_run_plays_every_preset_on_the_given_deals():
     """issue 16.4: deals=N runs each preset with the given strategy; the same seed repeats it."""
-    table = cpstats.compare_presets(200, strategy="greedy", rng=7)
+    table = cpstats.compare_presets(200, setter="greedy", rng=7)
     assert table["preset"].tolist() == list(preset_names())
     assert (table["deals"] == 200).all() and (table["strategy"] == "greedy").all()
-    again = cpstats.compare_presets(200, strategy="greedy", rng=7)
+    again = cpstats.compare_presets(200, setter="greedy", rng=7)
     assert np.allclose(table["sd"], again["sd"])
 
 
 def test_reference_results_are_ev_only():
     """issue 16.4: asking the references for another setter is refused in one line."""
-    with pytest.raises(OptionError, match=r"strategy='greedy' is invalid without deals"):
-        cpstats.compare_presets(strategy="greedy")
+    with pytest.raises(OptionError, match=r"setter='greedy' is invalid without deals"):
+        cpstats.compare_presets(setter="greedy")
 
 
 def test_the_command_line_prints_the_table_and_refuses_a_bad_strategy(capsys):
@@ -90,4 +90,4 @@ def test_the_command_line_prints_the_table_and_refuses_a_bad_strategy(capsys):
     assert table["preset"].tolist() == list(preset_names())
     assert main(["presets-table", "--strategy", "greedy"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("cpstats presets-table: error: strategy='greedy'") and "\n" not in err
+    assert err.startswith("cpstats presets-table: error: setter='greedy'") and "\n" not in err

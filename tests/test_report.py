@@ -16,7 +16,7 @@ from cpstats.simulation import simulate
 
 @pytest.fixture(scope="module")
 def result():
-    return simulate("pagat-typical", 3_000, strategy="greedy", rng=2, keep_hands=True, block_deals=1000)
+    return simulate("pagat-typical", 3_000, setter="greedy", rng=2, keep_hands=True, block_deals=1000)
 
 
 def test_outcome_table_adds_up_to_the_mean_and_variance(result):
@@ -67,7 +67,7 @@ def test_cli_report(tmp_path, capsys):
 def test_house_section_states_time_charges_drops_and_the_banked_wager(tmp_path):
     """Audit 13.1-13.3: the report's house money at the pace asked, the jackpot drop apart, and
     a banked game's wager (house edge = element of risk on 3 units)."""
-    timed = simulate("2-4(rake=time,rake.amount=6,rake.jackpot_drop=0.1)", 500, strategy="greedy",
+    timed = simulate("2-4(rake=time,rake.amount=6,rake.jackpot_drop=0.1)", 500, setter="greedy",
                      rng=1, block_deals=500)
     text = write_report(timed, tmp_path / "t", hands_per_hour=60).read_text()
     house = text[text.index("## 6."):text.index("## 7.")]
@@ -78,7 +78,7 @@ def test_house_section_states_time_charges_drops_and_the_banked_wager(tmp_path):
     row = dict(zip(header.strip("|").split("|"), values.strip("|").split("|")))
     assert float(row[" rake per hour "]) == pytest.approx(24)
     assert float(row[" jackpot drop per hand "]) == pytest.approx(0.1)
-    banked = simulate("banked", 500, strategy="greedy", rng=1, block_deals=500)
+    banked = simulate("banked", 500, setter="greedy", rng=1, block_deals=500)
     text = write_report(banked, tmp_path / "b").read_text()
     assert "house edge equals the element of risk" in text
     with pytest.raises(Exception, match="hands_per_hour=-5 is invalid"):

@@ -12,7 +12,7 @@ from cpstats.simulation.result import SimulationResult
 from cpstats.simulation.stats import (batch_variance_interval, batch_variances,
                                       paired_sd_difference)
 
-KW = dict(strategy="greedy", block_deals=5_000)
+KW = dict(setter="greedy", block_deals=5_000)
 
 
 def _normal_summary(rng, sigma: float, batches: int = BATCHES, size: int = 500, runs: int = 1):
@@ -102,13 +102,13 @@ def test_sd_interval_coverage():
     seat 0 is the seat average of the long run."""
     seeds = int(os.environ.get("CPSTATS_COVERAGE_SEEDS", 200))
     long_deals = int(os.environ.get("CPSTATS_COVERAGE_TRUTH_DEALS", 4_000_000))
-    truth = compare(["2-4", "1-6"], long_deals, rng=10_000, strategy="greedy")
+    truth = compare(["2-4", "1-6"], long_deals, rng=10_000, setter="greedy")
     true_sd, true_diff = truth.loc[0, "sd"], truth.loc[1, "sd_diff"]
     sd_hits = diff_hits = 0
     for seed in range(seeds):
-        m = simulate("2-4", 20_000, rng=seed, strategy="greedy").moments().iloc[0]
+        m = simulate("2-4", 20_000, rng=seed, setter="greedy").moments().iloc[0]
         sd_hits += m["sd_ci_low"] <= true_sd <= m["sd_ci_high"]
-        row = compare(["2-4", "1-6"], 20_000, rng=seed, strategy="greedy").iloc[1]
+        row = compare(["2-4", "1-6"], 20_000, rng=seed, setter="greedy").iloc[1]
         diff_hits += row["sd_diff_ci_low"] <= true_diff <= row["sd_diff_ci_high"]
     sd_cov, diff_cov = sd_hits / seeds, diff_hits / seeds
     print(f"true SD {true_sd:.5f}, true SD difference {true_diff:.5f}; over {seeds} seeds at 20,000 "
@@ -126,11 +126,11 @@ def test_sd_interval_coverage_in_heavy_tailed_games(game):
     least 93% at 2,000 deals, where it falls short (measured 94.2% and 94.7%, misses one-sided:
     the interval lies below the truth 4.3% of the time, above it 1.2%)."""
     seeds = int(os.environ.get("CPSTATS_COVERAGE_SEEDS", 400))
-    long = simulate(game, 2_000_000, rng=10_000, strategy="greedy").moments()
+    long = simulate(game, 2_000_000, rng=10_000, setter="greedy").moments()
     true_sd = float(long["sd"].mean())
     for deals, low in ((10_000, 0.93), (2_000, 0.93)):
         hits = np.mean([((m["sd_ci_low"] <= true_sd) & (true_sd <= m["sd_ci_high"])).mean()
-                        for m in (simulate(game, deals, rng=s, strategy="greedy").moments()
+                        for m in (simulate(game, deals, rng=s, setter="greedy").moments()
                                   for s in range(seeds))])
         print(f"{game}: SD coverage at {deals:,} deals over {seeds} seeds {hits:.3f}")
         assert hits >= low and (deals < 10_000 or abs(hits - 0.95) <= 0.02)

@@ -9,7 +9,7 @@ import pytest
 from cpstats import OptionError
 from cpstats.simulation import compare, simulate
 
-KW = dict(strategy="greedy", block_deals=500)
+KW = dict(setter="greedy", block_deals=500)
 
 
 def same(a, b):
@@ -116,19 +116,19 @@ def test_dask_local_cluster_matches_serial():
 @pytest.mark.parametrize("kwargs, message", [
     ({"deals": 0}, "deals=0 is invalid"),
     ({"deals": 10, "players": 5}, "players"),
-    ({"deals": 10, "strategy": "genius"}, "genius"),
+    ({"deals": 10, "setter": "genius"}, "genius"),
     ({"deals": 10, "variant": "2-5"}, "2-4"),
 ])
 def test_bad_arguments(kwargs, message):
     args = {"variant": "2-4", **kwargs}
     with pytest.raises(OptionError, match=message):
-        simulate(args.pop("variant"), args.pop("deals"), **{"strategy": "greedy", **args})
+        simulate(args.pop("variant"), args.pop("deals"), **{"setter": "greedy", **args})
 
 
 def test_ev_runs_record_their_tables_and_resume_checks_them(tmp_path):
     import json
 
-    res = simulate("2-4", 300, strategy="ev", rng=1, out=tmp_path, block_deals=300)
+    res = simulate("2-4", 300, setter="ev", rng=1, out=tmp_path, block_deals=300)
     record = res.metadata["tables"]
     assert record["trained_for"] == "2-4" and len(record["sha256"]) == 16
     run = json.loads((tmp_path / "run.json").read_text())
@@ -136,7 +136,7 @@ def test_ev_runs_record_their_tables_and_resume_checks_them(tmp_path):
     run["tables"]["sha256"] = "0" * 16  # as if the blocks were set with other tables
     (tmp_path / "run.json").write_text(json.dumps(run))
     with pytest.raises(OptionError, match="differs in tables"):
-        simulate("2-4", 300, strategy="ev", rng=1, out=tmp_path, block_deals=300, resume=True)
+        simulate("2-4", 300, setter="ev", rng=1, out=tmp_path, block_deals=300, resume=True)
 
 
 def test_reference_results_match_the_shipped_tables_and_dealer():
@@ -160,13 +160,13 @@ def test_reference_results_match_the_shipped_tables_and_dealer():
 def test_session_bands_centre_on_the_true_mean_after_house_charges():
     """Identical players win nothing from each other: a seat's session band is centred on minus
     its share of the rake, not on its noisy sample mean; a banked game centres on the house edge."""
-    r = simulate("2-4(rake=percent,rake.percent=0.05,rake.cap=2,players=3)", 600, strategy="greedy", rng=1)
+    r = simulate("2-4(rake=percent,rake.percent=0.05,rake.cap=2,players=3)", 600, setter="greedy", rng=1)
     rake = float(r.house().iloc[0]["rake_per_hand"])
     s = r.sessions(hands=[1000])
     assert rake > 0 and s["expected"].to_numpy() == pytest.approx([-1000 * rake / 3] * 3)
     sd = r.after_charges()["sd"].to_numpy()  # the SD of the result after the rake
     assert (s["high"] - s["expected"]).to_numpy() == pytest.approx(1.6449 * sd * np.sqrt(1000), rel=1e-4)
-    b = simulate("banked", 600, strategy="greedy", rng=1)
+    b = simulate("banked", 600, setter="greedy", rng=1)
     edge = 3 * float(b.house().iloc[0]["house_edge"])
     assert b.sessions(hands=[100])["expected"].to_numpy() == pytest.approx([300 * edge, -100 * edge,
                                                                             -100 * edge, -100 * edge])
@@ -175,7 +175,7 @@ def test_session_bands_centre_on_the_true_mean_after_house_charges():
 @pytest.mark.parametrize("tidy", [False, True])
 def test_a_comparison_says_how_it_was_made(tidy):
     """A comparison handed on carries who set each variant's hands and how the run was made."""
-    table = compare(["2-4", "1-6"], 300, strategy="greedy", rng=2, tidy=tidy)
+    table = compare(["2-4", "1-6"], 300, setter="greedy", rng=2, tidy=tidy)
     assert set(table["setter"]) == {"greedy"}
     assert table.attrs["strategy"] == "greedy" and table.attrs["deals"] == 300
     assert table.attrs["pairing"] == "common deals" and table.attrs["entropy"] == "2"

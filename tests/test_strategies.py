@@ -613,16 +613,16 @@ def test_set_hand_ev_doctest_shape():
 def test_match_ev_beats_greedy():
     from cpstats.strategies.training import match
 
-    res = match("2-4", "ev", "greedy", deals=3_000, seed=11)
+    res = match("2-4", "ev", "greedy", deals=3_000, rng=11)
     assert res.ci95[0] > 0, str(res)
-    same = match("2-4", "greedy", "greedy", deals=500, seed=1)
+    same = match("2-4", "greedy", "greedy", deals=500, rng=1)
     assert same.mean == 0.0
 
 
 def test_exploitability_flags_greedy():
     from cpstats.strategies.training import exploitability
 
-    res = exploitability("greedy", hands=6, opponents=200, seed=2)
+    res = exploitability("greedy", hands=6, opponents=200, rng=2)
     assert res.in_sample >= res.out_of_sample - 1.0 and res.in_sample > 0.3, str(res)
 
 
@@ -643,6 +643,6 @@ def test_match_plays_criss_cross_by_seat():
     """D3: both hands of a seat are set by that seat's strategy; identical strategies tie."""
     from cpstats.strategies.training import match
 
-    res = match("criss-cross", "ev", "greedy", deals=1_500, seed=3)
+    res = match("criss-cross", "ev", "greedy", deals=1_500, rng=3)
     assert res.ci95[0] > 0
-    assert match("criss-cross", "greedy", "greedy", deals=300, seed=3).mean == 0
+    assert match("criss-cross", "greedy", "greedy", deals=300, rng=3).mean == 0

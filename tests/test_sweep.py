@@ -10,8 +10,9 @@ from cpstats.rules import load_variant
 from cpstats.simulation import simulate
 from cpstats.simulation.paired import paired_metrics
 from cpstats.simulation.sweep import METRICS, PAIRED_NAMES, parameter_label, sweep, sweep_variants
+from cpstats.strategies import EvSetter
 
-KW = dict(strategy="greedy", block_deals=1_500)
+KW = dict(setter="greedy", block_deals=1_500)
 
 
 def _rows(table, value, metric):
@@ -91,11 +92,11 @@ def test_ev_points_play_their_own_tables_or_borrowed_ones():
     """Issue 16.3 (tables as issue 15 decided): with ev a point of a preset's rules plays the
     shipped tables; ``tables=`` lends one variant's tables to every other point (no training), and
     each point's setter says so."""
-    own = sweep("2-4", "scoring.scoop_bonus", [0, 0], deals=300, strategy="ev", rng=1,
+    own = sweep("2-4", "scoring.scoop_bonus", [0, 0], deals=300, setter="ev", rng=1,
                 metrics=["sd"])
     assert own.attrs["setters"] == ["ev (tables trained for 2-4, shipped)"] * 2
-    lent = sweep("2-4", "scoring.scoop_bonus", [0, 4], deals=300, strategy="ev", rng=1,
-                 metrics=["sd"], tables="2-4")
+    lent = sweep("2-4", "scoring.scoop_bonus", [0, 4], deals=300, setter=EvSetter(tables="2-4"), rng=1,
+                 metrics=["sd"])
     assert lent.attrs["setters"] == ["ev (tables trained for 2-4, shipped)",
                                      "ev (tables trained for 2-4, borrowed)"]
 
@@ -355,7 +356,7 @@ def test_cli_prints_the_table_and_writes_chart_and_csv(tmp_path):
     assert text.startswith("Scoop bonus (units) (scoring.scoop_bonus) swept on 2-4: 900 deals a point")
     assert "common deals" in text and "scoop_rate" in text and "royalty_per_hand" not in text
     assert (tmp_path / "o" / "sweep.csv").exists() and (tmp_path / "o" / "sweep.png").exists()
-    direct = sweep("2-4", "scoring.scoop_bonus", [0, 3], deals=900, strategy="greedy", rng=4,
+    direct = sweep("2-4", "scoring.scoop_bonus", [0, 3], deals=900, setter="greedy", rng=4,
                    metrics=["sd", "scoop_rate"])
     import pandas as pd
 
@@ -404,5 +405,5 @@ def test_widget_runs_a_sweep_adds_the_rule_a_parameter_needs_and_shows_refusals(
 def test_a_surrender_sweep_refuses_a_baseline_that_never_surrenders(strategy):
     """The baselines never surrender: every point would be the same game and every difference a
     silent 0, so the sweep says so before anything runs."""
-    with pytest.raises(OptionError, match=r"the baselines never surrender.*strategy='ev'"):
-        sweep("2-4", "surrender", ["none", 2, 3], deals=300, strategy=strategy, rng=1)
+    with pytest.raises(OptionError, match=r"the baselines never surrender.*setter='ev'"):
+        sweep("2-4", "surrender", ["none", 2, 3], deals=300, setter=strategy, rng=1)

@@ -9,12 +9,13 @@ import pandas as pd
 import pytest
 
 import cpstats
+from cpstats.strategies import EvSetter
 from cpstats import OptionError
 from cpstats.apps.cli import main
 from cpstats.ofc import simulate_ofc
 from cpstats.simulation.sweep import sweep, sweep_variants
 
-SWEEP = dict(deals=600, strategy="greedy", rng=5, block_deals=200, metrics=["sd", "scoop_rate"])
+SWEEP = dict(deals=600, setter="greedy", rng=5, block_deals=200, metrics=["sd", "scoop_rate"])
 #: The 13-card sweep's columns, which an open-face sweep's table also has (and ``method``).
 COLUMNS = ["parameter", "value", "variant", "metric", "label", "estimate", "ci_low", "ci_high", "diff",
            "diff_ci_low", "diff_ci_high", "diff_events", "diff_note", "deals_for_interval"]
@@ -38,7 +39,7 @@ def test_sweep_is_the_same_serial_on_threads_and_on_dask(dask_executor):
 
 
 def test_an_open_face_sweep_is_the_same_on_dask(dask_executor):
-    kw = dict(deals=300, strategy="random", rng=4, block_deals=100)
+    kw = dict(deals=300, setter="random", rng=4, block_deals=100)
     serial = sweep("ofc-pineapple", "royalties.back.pair", [0, 2], **kw)
     pd.testing.assert_frame_equal(serial, sweep("ofc-pineapple", "royalties.back.pair", [0, 2],
                                                 executor=dask_executor, **kw))
@@ -72,7 +73,7 @@ def test_par_sheet_runs_its_live_run_on_the_executor(monkeypatch):
 
     monkeypatch.setattr(simulation, "simulate", simulate)
     with ThreadPoolExecutor(2) as pool:
-        cpstats.par_sheet("2-4", deals=400, strategy="greedy", rng=1, executor=pool)
+        cpstats.par_sheet("2-4", deals=400, setter="greedy", rng=1, executor=pool)
     assert seen and seen[0] is pool
 
 
@@ -95,7 +96,7 @@ def test_cli_refuses_an_unknown_scheduler_for_sweep(capsys):
 
 @pytest.fixture(scope="module")
 def back_pair():
-    return sweep("ofc-pineapple", "royalties.back.pair", [0, 1, 2], deals=600, strategy="random", rng=11,
+    return sweep("ofc-pineapple", "royalties.back.pair", [0, 1, 2], deals=600, setter="random", rng=11,
                  block_deals=200)
 
 
@@ -114,7 +115,7 @@ def test_back_pair_royalties_rise_with_exact_paired_differences(back_pair):
     assert royalty["estimate"].is_monotonic_increasing and royalty.loc[0, "estimate"] < royalty.loc[2, "estimate"]
     assert (royalty.loc[[1, 2], "diff_ci_low"] > 0).all()
     assert royalty.loc[2, "diff"] == pytest.approx(2 * royalty.loc[1, "diff"])
-    played = simulate_ofc("ofc-pineapple(royalties.back.pair=1)", 600, strategy="random", rng=11,
+    played = simulate_ofc("ofc-pineapple(royalties.back.pair=1)", 600, setter="random", rng=11,
                           block_hands=200, rows=False)
     direct = played.figures().set_index("metric").at["royalty", "estimate"]
     assert royalty.loc[1, "estimate"] == direct  # a point is the direct run of its variant
@@ -125,7 +126,7 @@ def test_back_pair_royalties_rise_with_exact_paired_differences(back_pair):
 
 
 def test_a_stay_rule_sweep_runs_and_names_its_values():
-    table = sweep("ofc-pineapple", "fantasyland.stay", ["A", "B", "none"], deals=300, strategy="random",
+    table = sweep("ofc-pineapple", "fantasyland.stay", ["A", "B", "none"], deals=300, setter="random",
                   rng=2, block_deals=100, metrics=["fl_stay_rate", "foul_rate"])
     assert list(dict.fromkeys(table["variant"]))[2] == "ofc-pineapple(fantasyland.stay=none)"
     assert set(table["metric"]) == {"fl_stay_rate", "foul_rate"} and len(table) == 6
@@ -134,7 +135,7 @@ def test_a_stay_rule_sweep_runs_and_names_its_values():
 def test_open_face_keys_are_written_as_the_variant_string_writes_them():
     vs = sweep_variants("ofc-pineapple", "fantasyland.cards", ["14/15/16/17", "0/15/16/17"])
     assert [v.fantasyland.cards for v in vs] == [(14, 15, 16, 17), (0, 15, 16, 17)]
-    table = sweep("ofc-pineapple", "royalties.back.trips", [2, 3], deals=100, strategy="random", rng=1,
+    table = sweep("ofc-pineapple", "royalties.back.trips", [2, 3], deals=100, setter="random", rng=1,
                   metrics=["royalty"])
     assert set(table["parameter"]) == {"royalties.back.three_of_a_kind"}
 
@@ -148,17 +149,17 @@ def test_bad_open_face_keys_and_values_are_the_parsers_one_line(parameter, value
     with pytest.raises(OptionError, match=message):
         sweep_variants("ofc-pineapple", parameter, values)
     with pytest.raises(OptionError, match=message):
-        sweep("ofc-pineapple", parameter, values, deals=10, strategy="random")
+        sweep("ofc-pineapple", parameter, values, deals=10, setter="random")
 
 
 @pytest.mark.parametrize("options, message", [
     ({"metrics": ["sd"]}, "metrics='sd' is invalid for an open-face sweep"),
-    ({"strategy": "genius"}, "strategy='genius' is invalid for an open-face variant"),
-    ({"tables": "2-4"}, "tables= does not apply to open-face variants"),
+    ({"setter": "genius"}, "setter='genius' is invalid for an open-face variant"),
+    ({"setter": EvSetter(tables="2-4")}, "tables= does not apply to open-face variants"),
 ])
 def test_open_face_sweep_options_are_refused_in_one_line(options, message):
     with pytest.raises(OptionError, match=message):
-        sweep("ofc-pineapple", "royalties.front.QQ", [6, 9], deals=10, **{"strategy": "random", **options})
+        sweep("ofc-pineapple", "royalties.front.QQ", [6, 9], deals=10, **{"setter": "random", **options})
 
 
 def test_cli_open_face_sweep_prints_a_table_naming_the_baseline(capsys):

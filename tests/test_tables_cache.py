@@ -20,11 +20,11 @@ from cpstats.apps.cli import main
 from cpstats.cards import deal
 from cpstats.errors import OptionError
 from cpstats.simulation import compare, simulate
-from cpstats.strategies import row_tables, set_hand, set_hands, training
+from cpstats.strategies import EvSetter, row_tables, set_hand, set_hands, training
 from cpstats.strategies.row_tables import TablesWarning, resolve_tables, strategy_digest
 
 TINY = {"deals": 1000, "rounds": 1, "patience": 1, "refine": 0, "check_deals": 0,
-        "removal_deals": 1000, "seed": 5}
+        "removal_deals": 1000, "rng": 5}
 FLAT = "2-4(royalties=R-FLAT)"
 
 
@@ -188,7 +188,7 @@ def test_bad_tables_are_refused_in_one_line(tables, strategy, message, no_traini
 
 def test_match_passes_the_tables_to_ev(no_training):
     """A match under a custom variant with ``tables=`` trains nothing: ev got them."""
-    result = training.match(FLAT, "ev", "greedy", deals=50, seed=1, tables="2-4")
+    result = training.match(FLAT, "ev", "greedy", deals=50, rng=1, tables="2-4")
     assert result.deals == 50 and np.isfinite(result.mean)
 
 
@@ -211,12 +211,17 @@ def test_simulate_records_trained_now_then_cache_and_resumes(cache, tmp_path):
 
 
 def test_simulate_and_compare_borrow_when_asked(no_training):
-    r = simulate(FLAT, 200, rng=1, tables="2-4")
+    r = simulate(FLAT, 200, rng=1, setter=EvSetter(tables="2-4"))
     assert r.metadata["tables_source"] == "borrowed" and r.metadata["tables"]["trained_for"] == "2-4"
-    df = compare(["2-4", FLAT], 200, rng=1, tables="2-4")
+    assert r.metadata["setter"] == {"name": "ev", "tables": "2-4"}
+    with pytest.warns(DeprecationWarning, match=r"^tables= is deprecated .*setter=EvSetter\(tables='2-4'\)"):
+        old = simulate(FLAT, 200, rng=1, tables="2-4")  # the former keyword, one release more
+    assert old.metadata["run_digest"] == r.metadata["run_digest"]
+    assert (old.moments()["mean"] == r.moments()["mean"]).all()
+    df = compare(["2-4", FLAT], 200, rng=1, setter=EvSetter(tables="2-4"))
     assert list(df["tables"]) == ["2-4", "2-4"]
     assert list(df["tables_source"]) == ["shipped", "borrowed"]
-    greedy = compare(["2-4", FLAT], 200, rng=1, strategy="greedy")
+    greedy = compare(["2-4", FLAT], 200, rng=1, setter="greedy")
     assert "tables" not in greedy.columns
 
 
@@ -282,7 +287,7 @@ def test_own_tables_beat_borrowed_ones_where_the_rules_move_the_field(tmp_path, 
     v = "2-4(scoring.front=5)"
     own = row_tables.load_tables(v)
     borrowed = row_tables.load_tables(v, tables="2-4")
-    result = training.match(v, _ev_with(own), _ev_with(borrowed), deals=20_000, seed=7)
+    result = training.match(v, _ev_with(own), _ev_with(borrowed), deals=20_000, rng=7)
     assert result.ci95[0] > 0.1
 
 

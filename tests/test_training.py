@@ -15,11 +15,11 @@ PER_ROUND = ("convergence", "response_gap", "noise", "weights", "phases", "round
 @pytest.fixture(scope="module")
 def small():
     """A small damped run: 4,000 hands a round, at most 10 damped rounds, 2 refinements."""
-    return train_tables("2-4", deals=4_000, rounds=10, refine=2, seed=17)
+    return train_tables("2-4", deals=4_000, rounds=10, refine=2, rng=17)
 
 
 def test_training_small_run_and_roundtrip(tmp_path):
-    t = train_tables("2-4", deals=2_000, rounds=2, refine=1, seed=3)
+    t = train_tables("2-4", deals=2_000, rounds=2, refine=1, rng=3)
     assert t.front.shape == (455,) and t.middle.shape == (7462,) and t.back.shape == (7462,)
     assert t.meta["seed"] == 3 and t.meta["deals"] == 2_000 and t.meta["rounds"] == 3
     assert len(t.meta["convergence"]) == 3 and t.meta["phases"] == ["damped", "damped", "refine"]
@@ -28,11 +28,11 @@ def test_training_small_run_and_roundtrip(tmp_path):
     t.save(tmp_path / "t.npz")
     back = row_tables.RowTables.load(tmp_path / "t.npz")
     assert back.variant == "2-4" and back.meta == t.meta and np.array_equal(back.middle, t.middle)
-    again = train_tables("2-4", deals=2_000, rounds=2, refine=1, seed=3)
+    again = train_tables("2-4", deals=2_000, rounds=2, refine=1, rng=3)
     assert np.array_equal(again.middle, t.middle)  # seeded: repeatable
     assert np.array_equal(again.front, t.front) and np.array_equal(again.back, t.back)
     assert again.meta["response_gap"] == t.meta["response_gap"]
-    other = train_tables("2-4", deals=2_000, rounds=2, refine=1, seed=4)
+    other = train_tables("2-4", deals=2_000, rounds=2, refine=1, rng=4)
     assert not np.array_equal(other.middle, t.middle)
 
 
@@ -69,7 +69,7 @@ def test_damped_gap_decreases(small):
     assert gaps[-1] < gaps[0] / 10 and small.meta["final_gap"] < 0.06
     # the earlier procedure (fictitious play) is still far from the fixed point after as many
     # rounds on as many hands
-    fp = train_tables("2-4", deals=4_000, rounds=small.meta["rounds"], seed=17,
+    fp = train_tables("2-4", deals=4_000, rounds=small.meta["rounds"], rng=17,
                       method="fictitious", check_deals=8_000)
     assert fp.meta["phases"] == ["fictitious"] * small.meta["rounds"]
     assert fp.meta["weights"][:3] == [1 / 2, 1 / 3, 1 / 4]
@@ -77,7 +77,7 @@ def test_damped_gap_decreases(small):
 
 
 def test_damped_phase_stops_when_the_gap_stops_falling():
-    t = train_tables("2-4", deals=2_000, rounds=40, refine=0, patience=1, seed=5,
+    t = train_tables("2-4", deals=2_000, rounds=40, refine=0, patience=1, rng=5,
                      check_deals=0)
     gaps = t.meta["response_gap"]
     assert len(gaps) < 40 and gaps[-1] >= min(gaps[:-1])  # stopped on the first rise
@@ -89,8 +89,8 @@ def test_heads_up_trains_the_same_tables():
     """Under 2-4 (no royalties, naturals or surrender) the number of opponents only scales the
     expected value, so heads-up training makes the same tables: why ``2-4(players=2)`` plays
     with the shipped 2-4 tables (issue 15.2, ``row_tables.strategy_rules``)."""
-    a = train_tables("2-4", deals=2_000, rounds=3, refine=1, seed=9, check_deals=0)
-    b = train_tables("2-4(players=2)", deals=2_000, rounds=3, refine=1, seed=9, check_deals=0)
+    a = train_tables("2-4", deals=2_000, rounds=3, refine=1, rng=9, check_deals=0)
+    b = train_tables("2-4(players=2)", deals=2_000, rounds=3, refine=1, rng=9, check_deals=0)
     assert b.variant == "2-4(players=2)"
     for x, y in zip((a.front, a.middle, a.back), (b.front, b.middle, b.back)):
         assert np.array_equal(x, y)
@@ -114,7 +114,7 @@ def test_threads_train_the_same_tables_as_one_core():
     the chunks are joined in order, so the tables do not depend on the executor."""
     from concurrent.futures import ThreadPoolExecutor
 
-    options = dict(deals=2_000, rounds=2, refine=1, seed=11, check_deals=2_000,
+    options = dict(deals=2_000, rounds=2, refine=1, rng=11, check_deals=2_000,
                    removal_deals=1_000)
     serial = train_tables("2-4(royalties=R-FLAT)", **options)
     with ThreadPoolExecutor(2) as pool:
@@ -131,6 +131,6 @@ def test_progress_counts_every_step_once(options):
     whether the damped phase plays every round or stops early (the skipped rounds count)."""
     steps = []
     t = train_tables("2-4", deals=1_000, refine=1, check_deals=1_000, removal_deals=1_000,
-                     seed=2, progress=steps.append, **options)
+                     rng=2, progress=steps.append, **options)
     assert sum(steps) == options["rounds"] + 1 + 1 + 3
     assert len(t.meta["response_gap"]) <= options["rounds"] + 1

@@ -78,7 +78,7 @@ def test_other_rules_are_played_live_with_the_apps_seed():
         app.export_files("unused")
     app.run_button.click()
     assert app.source == "live run" and app.result.hands == 100
-    live = simulate_ofc("ofc-pineapple(players=3)", 100, strategy="random", rng=SEED,
+    live = simulate_ofc("ofc-pineapple(players=3)", 100, setter="random", rng=SEED,
                         block_hands=OFC_BLOCK_HANDS).figures().set_index("metric")
     assert _estimate(app, "foul rate (per board)") == live.at["foul_rate", "estimate"]
     assert "random (baseline: no skill)" in app.status.value
@@ -168,7 +168,7 @@ def test_a_figure_without_an_interval_is_drawn_hollow_and_says_why():
     a figure with too few hands for one is a hollow marker with the reason written beside it."""
     from cpstats.apps.ofc_charts import plot_ofc_figures
 
-    result = simulate_ofc("ofc-pineapple(players=3)", 100, strategy="greedy", rng=1, block_hands=100)
+    result = simulate_ofc("ofc-pineapple(players=3)", 100, setter="greedy", rng=1, block_hands=100)
     assert result.figures().set_index("metric").at["fl_value", "method"] == "too few hands"
     fig = plot_ofc_figures({"greedy": result})
     notes = [t for ax in fig.axes for t in ax.texts if t.get_text() == "no interval: too few hands"]

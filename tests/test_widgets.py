@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from cpstats.strategies import EvSetter
 from cpstats.simulation import REFERENCE_DIR, load_reference, simulate
 from cpstats.apps.widgets import (
     SEED, WIDGET_BLOCK_DEALS, RakeExplorer, ResultCache, VariantComparer, VariantPicker,
@@ -220,8 +221,9 @@ def test_banked_commission_matches_a_simulation_with_it(cache):
     app.commission.value = 0.05
     edge = app.figures["house edge, bank (units per player hand)"]
     # the commission is charged outside the nets, so the same deals and tables give the same nets
-    with_c = simulate(base.variant.replace(bank__commission=0.05), DEALS, strategy=app.strategy.value,
-                      rng=SEED, block_deals=WIDGET_BLOCK_DEALS, tables=str(base.variant))
+    assert app.strategy.value == "ev"
+    with_c = simulate(base.variant.replace(bank__commission=0.05), DEALS, setter=EvSetter(tables=str(base.variant)),
+                      rng=SEED, block_deals=WIDGET_BLOCK_DEALS)
     # house() gives the edge per 3-unit wager, commission included: per player hand it is x 3
     house = with_c.house().iloc[0]
     assert edge == pytest.approx(house["house_edge"] * house["initial_wager_units"], rel=1e-9)
@@ -361,7 +363,7 @@ def test_a_table_of_two_strategies_says_so():
     from cpstats.apps.widgets import comparison_table
 
     ev = simulate("2-4", 1_000, rng=SEED, block_deals=WIDGET_BLOCK_DEALS)
-    weak = simulate("2-4", 1_000, strategy="greedy", rng=SEED, block_deals=WIDGET_BLOCK_DEALS)
+    weak = simulate("2-4", 1_000, setter="greedy", rng=SEED, block_deals=WIDGET_BLOCK_DEALS)
     table = comparison_table([ev, weak])
     assert list(table.columns) == ["A: 2-4 [ev]", "B: 2-4 [greedy]"] and table.attrs["mixed"]
     assert list(table.loc["strategy"]) == ["ev (good play)", "greedy (baseline: a weak field)"]

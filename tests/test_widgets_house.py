@@ -29,7 +29,7 @@ def cache():
 def _capped_rake_by_hand(text: str, strategy: str) -> float:
     """Mean of min(0.05 * pot, 1) over the app's deals set by ``strategy``, the pot summed from
     each deal's nets."""
-    kept = simulate(text, DEALS, strategy=strategy, rng=SEED, block_deals=WIDGET_BLOCK_DEALS,
+    kept = simulate(text, DEALS, setter=strategy, rng=SEED, block_deals=WIDGET_BLOCK_DEALS,
                     keep_hands=True)
     total = 0.0
     for block in kept.kept:

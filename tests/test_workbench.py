@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import cpstats
+from cpstats.strategies import EvSetter
 from cpstats.errors import OptionError
 from cpstats.rules import GAMES, OfcVariant, Variant, game_of, get_preset, load_variant, presets
 from cpstats.apps.cli import main
@@ -66,23 +67,23 @@ def test_describe_and_short_label_take_either_game():
 
 def test_simulate_plays_open_face_as_simulate_ofc_does():
     """The shared verb gives the open-face run's numbers (same seed, same decks), serial or not."""
-    shared = cpstats.simulate("ofc-pineapple", 300, strategy="greedy", rng=1)
-    own = cpstats.simulate_ofc("ofc-pineapple", 300, strategy="greedy", rng=1)
+    shared = cpstats.simulate("ofc-pineapple", 300, setter="greedy", rng=1)
+    own = cpstats.simulate_ofc("ofc-pineapple", 300, setter="greedy", rng=1)
     pd.testing.assert_frame_equal(shared.figures(), own.figures())
     with ThreadPoolExecutor(2) as pool:
-        threaded = cpstats.simulate("ofc-pineapple", 300, strategy="greedy", rng=1, executor=pool)
+        threaded = cpstats.simulate("ofc-pineapple", 300, setter="greedy", rng=1, executor=pool)
     pd.testing.assert_frame_equal(threaded.figures(), own.figures())
     with pytest.raises(OptionError, match="tables= does not apply to open-face"):
-        cpstats.simulate("ofc-pineapple", 10, tables="2-4")
-    with pytest.raises(OptionError, match="strategy='ev2' is invalid for an open-face variant"):
-        cpstats.simulate("ofc-pineapple", 10, strategy="ev2")
+        cpstats.simulate("ofc-pineapple", 10, setter=EvSetter(tables="2-4"))
+    with pytest.raises(OptionError, match="setter='ev2' is invalid for an open-face variant"):
+        cpstats.simulate("ofc-pineapple", 10, setter="ev2")
 
 
 def test_simulate_open_face_keeps_rows_with_out_and_resumes(tmp_path):
-    first = cpstats.simulate("ofc-pineapple", 200, strategy="random", rng=3, out=tmp_path, keep_hands=True,
+    first = cpstats.simulate("ofc-pineapple", 200, setter="random", rng=3, out=tmp_path, keep_hands=True,
                              block_deals=100)
     assert len(list(tmp_path.glob("hands-*.parquet"))) == 2
-    again = cpstats.simulate("ofc-pineapple", 200, strategy="random", rng=3, out=tmp_path, keep_hands=True,
+    again = cpstats.simulate("ofc-pineapple", 200, setter="random", rng=3, out=tmp_path, keep_hands=True,
                              block_deals=100, resume=True)
     assert again.metadata["blocks_redone"] == 0
     pd.testing.assert_frame_equal(first.figures(), again.figures())
@@ -90,7 +91,7 @@ def test_simulate_open_face_keeps_rows_with_out_and_resumes(tmp_path):
 
 def test_compare_plays_open_face_on_common_decks_and_refuses_mixed_games():
     table = cpstats.compare(["ofc-pineapple", "ofc-pineapple(royalties.back.pair=1)"], 400,
-                            strategy="random", rng=1)
+                            setter="random", rng=1)
     royalty = table.set_index(["label", "metric"]).loc[("ofc-pineapple(royalties.back.pair=1)", "royalty")]
     assert royalty["diff"] > 0 and royalty["diff_ci_low"] >= 0  # a paid back pair pays more, on the same decks
     assert set(table["setter"]) == {"random/random"}  # one strategy a seat

@@ -31,6 +31,7 @@ from cpstats.apps.cli_args import out_folder as _out_folder
 from cpstats.apps.cli_args import pace as _pace
 from cpstats.apps.cli_args import positive_int as _positive_int
 from cpstats.apps.cli_args import seed as _seed
+from cpstats.apps.cli_args import setter_of
 from cpstats.apps.data_files import add_data_command
 from cpstats.apps.par import add_par_command
 from cpstats.apps.sweep_cli import add_sweep_command
@@ -102,9 +103,9 @@ def _simulate(args: argparse.Namespace) -> str:
     try:
         _notice_compiling(*simulation_kernels(args.strategy, low_middle=low_middle))
         result = simulation.simulate(args.preset, args.deals, players=args.players,
-                                     strategy=args.strategy, rng=args.seed, executor=executor,
+                                     setter=setter_of(args), rng=args.seed, executor=executor,
                                      out=out, resume=args.resume, keep_hands=args.keep_hands,
-                                     progress=not args.quiet, tables=args.tables)
+                                     progress=not args.quiet)
     finally:
         close()
     tables = result.tables()
@@ -113,7 +114,7 @@ def _simulate(args: argparse.Namespace) -> str:
         import json
 
         run = {"variant": str(result.variant), "deals": result.deals, "strategy": strategy,
-               "strategy_note": baseline_label(strategy) or "good play"}
+               "setter": result.metadata.get("setter"), "strategy_note": baseline_label(strategy) or "good play"}
         frames = {k: json.loads(v.to_json(orient="records")) for k, v in tables.items()}
         return json.dumps({"run": run, **frames}, indent=2)
     parts = []
@@ -147,8 +148,8 @@ def _compare(args: argparse.Namespace) -> str:
     try:
         if not open_face:
             _notice_compiling(*simulation_kernels(args.strategy))
-        df = compare(args.preset, args.deals, strategy=strategy, rng=args.seed, executor=executor,
-                     tables=args.tables, tidy=True)
+        df = compare(args.preset, args.deals, setter=setter_of(args), rng=args.seed, executor=executor,
+                     tidy=True)
     finally:
         close()
     shown = ["label", "metric", "estimate", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high"]
@@ -166,7 +167,7 @@ def _presets_table(args: argparse.Namespace) -> str:
 
     if args.deals is not None:
         _notice_compiling(*simulation_kernels(args.strategy))
-    df = compare_presets(args.deals, strategy=args.strategy, rng=args.seed)
+    df = compare_presets(args.deals, setter=args.strategy, rng=args.seed)
     if args.format != "table":
         return _emit(df, args.format)
     head = ("every preset from the shipped reference results (strategy ev)" if args.deals is None
@@ -260,9 +261,9 @@ def _report(args: argparse.Namespace) -> str:
     try:
         _notice_compiling(*simulation_kernels(args.strategy,
                                               low_middle=plan.variant.ranking is HandOrdering.DEUCE_TO_SEVEN))
-        result = simulation.simulate(plan.variant, args.deals, strategy=args.strategy,
+        result = simulation.simulate(plan.variant, args.deals, setter=setter_of(args),
                                      rng=args.seed, executor=executor, keep_hands=True,
-                                     progress=not args.quiet, tables=args.tables)
+                                     progress=not args.quiet)
         systems = [result.rescore(other) for other in plan.systems]
         rakes = [result.rescore(other) for other in plan.rakes]
     finally:
@@ -290,7 +291,7 @@ def _reference(args: argparse.Namespace) -> str:
     try:
         _notice_compiling(*simulation_kernels(args.strategy))
         for name in names:
-            result = simulation.simulate(name, args.deals, strategy=args.strategy, rng=args.seed,
+            result = simulation.simulate(name, args.deals, setter=args.strategy, rng=args.seed,
                                          executor=executor, progress=not args.quiet)
             result.metadata["command"] = (f"cpstats reference --preset {name} --deals {args.deals} "
                                           f"--strategy {args.strategy} --seed {args.seed}")
@@ -322,7 +323,7 @@ def _match(args: argparse.Namespace) -> str:
     from cpstats.strategies.training import match
 
     _notice_compiling(*simulation_kernels(args.a, args.b))
-    result = match(args.preset, args.a, args.b, deals=args.deals, seed=args.seed, tables=args.tables)
+    result = match(args.preset, args.a, args.b, deals=args.deals, rng=args.seed, tables=args.tables)
     lo, hi = result.ci95
     return (f"{result.a} vs {result.b} under {result.variant}, {result.deals:,} duplicate deals: "
             f"{result.mean:+.4f} units per hand (95% CI {lo:+.4f} .. {hi:+.4f})")
@@ -335,7 +336,7 @@ def _skill(args: argparse.Namespace) -> str:
     _notice_compiling(*simulation_kernels("ev", "greedy", "random"))
     executor, close = _executor(args)
     try:
-        table = skill(args.preset, deals=args.deals, rng=args.seed, tables=args.tables, executor=executor)
+        table = skill(args.preset, deals=args.deals, rng=args.seed, setter=setter_of(args), executor=executor)
     finally:
         close()
     tables = table.attrs["tables"]

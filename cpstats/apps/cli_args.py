@@ -14,7 +14,7 @@ from pathlib import Path
 from cpstats.errors import CpstatsError, OptionError
 
 __all__ = ["OneLineErrorParser", "whole_number", "positive_int", "count", "seed", "pace",
-           "out_folder", "add_scheduler_options", "executor_for", "CONNECT_TIMEOUT"]
+           "out_folder", "add_scheduler_options", "executor_for", "setter_of", "CONNECT_TIMEOUT"]
 
 #: Seconds to wait for a ``tcp://`` scheduler before giving up.
 CONNECT_TIMEOUT = 10
@@ -53,6 +53,21 @@ def count(text: str) -> int:
 def seed(text: str) -> int:
     """A random seed: a whole number >= 0 (numpy's seeds are never negative)."""
     return whole_number(text, 0)
+
+
+def setter_of(args: argparse.Namespace):
+    """The setter that ``--strategy`` and ``--tables`` name: ``EvSetter(tables=T)`` for ev with
+    ``--tables T``, else the strategy's name (each game reads its own names; open face refuses
+    tables). ``--tables`` with another strategy is one line."""
+    from cpstats.strategies.setters import EvSetter
+
+    strategy, tables = getattr(args, "strategy", "ev"), getattr(args, "tables", None)
+    if tables is None:
+        return strategy
+    if strategy != "ev":
+        raise OptionError(f"--tables {tables} is invalid with strategy {strategy!r}: only ev plays row "
+                          "tables")
+    return EvSetter(tables=tables)
 
 
 def pace(text: str) -> float:

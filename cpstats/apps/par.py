@@ -33,6 +33,7 @@ from cpstats.rules import RakeModel, Variant, resolve_variant
 from cpstats.rules.describe import short_label
 from cpstats.settlement import charges_seats as charges
 from cpstats.simulation import SimulationResult
+from cpstats.strategies.setters import EvSetter, as_setter, result_setter, setter_option
 
 __all__ = ["ParSheet", "ParSection", "ParTable", "par_sheet", "add_par_command", "run_par_command"]
 
@@ -104,11 +105,11 @@ def _label(v: Variant) -> str:
     return short_label(v)
 
 
-def _reference(v: Variant, strategy: Any) -> SimulationResult | None:
+def _reference(v: Variant, setter: Any) -> SimulationResult | None:
     """The shipped ev reference run of ``v`` when ``v`` is exactly a preset that has one."""
     from cpstats.simulation import REFERENCE_DIR, load_reference
 
-    if strategy != "ev" or str(v) != v.name or not (REFERENCE_DIR / f"{v.name}.npz").exists():
+    if setter != EvSetter() or str(v) != v.name or not (REFERENCE_DIR / f"{v.name}.npz").exists():
         return None
     result = load_reference(v.name)
     # a reference saved before outcome counts were recorded lacks the outcome table: run live
@@ -122,11 +123,11 @@ def _check_pace(hands_per_hour: Any, v: Variant) -> float:
     return float(pace)
 
 
-def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = None,
-              strategy: Any = "ev", hands_per_hour: float | None = None,
+def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = 2026,
+              setter: Any = "ev", hands_per_hour: float | None = None,
               out: str | Path | None = None, result: SimulationResult | None = None,
               seat_deals: int = SEAT_DEALS, executor: Executor | None = None, sensitivity: Any = True,
-              sensitivity_deals: int = sensitivity_.SENSITIVITY_DEALS) -> ParSheet:
+              sensitivity_deals: int = sensitivity_.SENSITIVITY_DEALS, strategy: Any = None) -> ParSheet:
     """Build the PAR sheet of ``variant``; with ``out`` also write ``par.html`` and ``par.pdf`` there.
 
     Parameters
@@ -135,13 +136,15 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
         A Variant, preset name or variant string.
     deals
         Deals to simulate. Default: the shipped ev reference run (1,000,000 deals) when the
-        variant is a preset, ``strategy`` is ``ev`` and the reference holds outcome counts,
-        else a live run of 200,000 deals.
+        variant is a preset, ``setter`` is ``ev`` with its own tables and the reference holds
+        outcome counts, else a live run of 200,000 deals.
     rng
-        Seed of a live run, of the worked example's deal and of the seat-count runs (2026).
-    strategy
-        The setter (default ``ev``, the strategy that plays the game well); any other is named
-        a baseline on the sheet.
+        Seed of a live run, of the sensitivity sweeps and of the seat-count runs (an int seed also
+        deals the worked example, else seed 2026 does); None draws fresh entropy.
+    setter
+        The setter, a name or object (default ``ev``, the strategy that plays the game well, as
+        :func:`cpstats.simulate`'s); any other is named a baseline on the sheet. ``strategy=`` is
+        deprecated.
     hands_per_hour
         Pace of the hourly figures (default: the variant's, ``rake.hands_per_hour``).
     result
@@ -165,20 +168,23 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
     check_whole("seat_deals", seat_deals, 2)
     check_whole("sensitivity_deals", sensitivity_deals, 2, "an interval needs two")
     folder = None if out is None else writable_folder("out", out)  # before a long simulation
-    seed = 2026 if rng is None else rng
-    if result is None:
-        result = None if deals is not None else _reference(v, strategy)
+    seed = rng
+    setter = as_setter(setter_option(setter, strategy))
+    if result is None and deals is None:
+        result = _reference(v, setter)
+    live = result is None
     if result is None:
         from cpstats.simulation import simulate
 
-        result = simulate(v, DEFAULT_DEALS if deals is None else deals, strategy=strategy, rng=seed,
+        result = simulate(v, DEFAULT_DEALS if deals is None else deals, setter=setter, rng=seed,
                           executor=executor)
     elif result.variant != v:
         raise OptionError(f"result is of {result.variant}, not of {v}: pass a run of the sheet's variant")
     sheet = ParSheet(v, result, pace, [], _label(v))
-    setter = result.metadata.get("strategy", strategy)
-    specs = sensitivity_.parameters(sensitivity, v, setter)
-    sheet.sweeps = sensitivity_.run_sweeps(v, specs, deals=sensitivity_deals, strategy=setter,
+    # the sweeps play each point with its own ev tables unless the setter given names some
+    swept = setter if live else as_setter(result.metadata.get("strategy", "ev"))
+    specs = sensitivity_.parameters(sensitivity, v, swept)
+    sheet.sweeps = sensitivity_.run_sweeps(v, specs, deals=sensitivity_deals, setter=swept,
                                            rng=seed, hands_per_hour=pace, executor=executor)
     sheet.sections = _sections(sheet, seed, seat_deals)
     if folder is not None:
@@ -195,17 +201,11 @@ def _sections(sheet: ParSheet, seed: Any, seat_deals: int) -> list[ParSection]:
             _sensitivity_section(sheet), _method_section(r)]
 
 
-def _tables_name(result: SimulationResult) -> str | None:
-    tables = result.metadata.get("tables")
-    return tables.get("trained_for") if tables else None
-
-
 def _rules_section(sheet: ParSheet, seed: Any) -> ParSection:
     v, r = sheet.variant, sheet.result
     rules = pd.DataFrame(rules_in_words(v), columns=["rule", "in words"])
     example_seed = seed if isinstance(seed, int) else 2026
-    ex = worked_example(v, strategy=r.metadata.get("strategy", "ev"), tables=_tables_name(r),
-                        seed=example_seed)
+    ex = worked_example(v, setter=result_setter(r.metadata), seed=example_seed)
     return ParSection("1. The rules", [
         f"{sheet.label}: variant string {v}. One unit is one point of the scoring; all figures are "
         "in units unless they say otherwise.", *figures.rules_in_action(r),
@@ -445,7 +445,7 @@ def run_par_command(args: argparse.Namespace) -> str:
     out = _out_folder(args.out)  # refused before the simulation, naming --out
     executor, close = executor_for(args)
     try:
-        sheet = par_sheet(args.variant, deals=args.deals, rng=args.seed, strategy=args.strategy,
+        sheet = par_sheet(args.variant, deals=args.deals, rng=args.seed, setter=args.strategy,
                           hands_per_hour=args.hands_per_hour, out=out, executor=executor,
                           sensitivity=getattr(args, "sensitivity", True),
                           sensitivity_deals=getattr(args, "sensitivity_deals",

@@ -42,7 +42,7 @@ def _sorted_rows(setting: np.ndarray) -> str:
     return " / ".join(format_cards(np.sort(r)[::-1]) for r in rows)
 
 
-def worked_example(v: Variant, *, strategy="ev", tables=None, seed: int = 2026,
+def worked_example(v: Variant, *, setter="ev", seed: int = 2026,
                    tries: int = 40) -> dict:
     """One deal set and settled: ``hands`` (seat, cards, setting, decision), ``pairs`` (each
     pair's rows, points, royalties, bonuses, total), ``net`` (each seat's result, and where the
@@ -55,7 +55,7 @@ def worked_example(v: Variant, *, strategy="ev", tables=None, seed: int = 2026,
     """
     h = v.players * v.hands_per_player
     dealt = deal(seed, tries, h).reshape(tries * h, 13)
-    d = set_hands(dealt, v, strategy=strategy, rng=seed, tables=tables)
+    d = set_hands(dealt, v, strategy=setter, rng=seed)
     chosen = None
     for i in range(tries):
         settlement = _settle(v, d, dealt, i, h)

@@ -490,18 +490,18 @@ def banker_by_seats(result: SimulationResult, *, deals: int, rng=None) -> pd.Dat
     out."""
     from cpstats.errors import OptionError
     from cpstats.simulation import simulate
+    from cpstats.strategies.setters import result_setter
 
     v = result.variant
     meta = result.metadata
-    tables = (meta.get("tables") or {}).get("trained_for")
+    setter = result_setter(meta)
     rows = []
     for players in (2, 3, 4):
         try:
             seated = v if players == v.players else v.replace(players=players)
         except OptionError:
             continue
-        run = result if seated == v else simulate(seated, deals, strategy=meta.get("strategy", "ev"),
-                                                 rng=rng, tables=tables)
+        run = result if seated == v else simulate(seated, deals, setter=setter, rng=rng)
         h = run.house().iloc[0]
         rows.append({"player_seats": players - 1, "deals": run.deals, "house_edge": h["house_edge"],
                      "ci_low": h["house_edge_ci_low"], "ci_high": h["house_edge_ci_high"],

@@ -32,6 +32,7 @@ from cpstats.errors import OptionError, check_whole
 from cpstats.rules import RakeModel, Variant
 from cpstats.rules.text import KEY_INDEX, KEYS
 from cpstats.simulation.sweep import sweep, sweep_variants
+from cpstats.strategies.setters import BASELINES
 
 __all__ = ["SENSITIVITY_DEALS", "default_parameters", "around", "parameters", "run_sweeps",
            "sensitivity_table", "strategy_moving", "moved", "unmoved", "unmoved_note", "words"]
@@ -87,7 +88,8 @@ def _moving(v: Variant, strategy: Any) -> list[str]:
     keys = []
     if v.royalties.middle_full_house > 0:
         keys.append("royalties.middle_full_house")
-    if v.surrender_amount() is not None and strategy not in ("greedy", "random"):
+    if v.surrender_amount() is not None and not isinstance(strategy, BASELINES) \
+            and strategy not in ("greedy", "random"):
         keys.append("surrender")
     keys.append("scoring.scoop_bonus")
     if (v.scoring.majority or 0) > 0:
@@ -155,14 +157,14 @@ def _metrics(v: Variant, parameter: str, values: Sequence) -> list[str]:
     return chosen
 
 
-def run_sweeps(v: Variant, specs: Sequence[tuple[str, list]], *, deals: int, strategy: Any,
+def run_sweeps(v: Variant, specs: Sequence[tuple[str, list]], *, deals: int, setter: Any,
                rng: Any, hands_per_hour: float | None = None,
                executor: Any = None) -> dict[str, pd.DataFrame]:
     """One :func:`~cpstats.simulation.sweep.sweep` a parameter (the same seed for every one),
     keyed by the parameter as given; ``executor`` runs their blocks."""
     check_whole("sensitivity_deals", deals, 2, "an interval needs two")
     return {key: sweep(v, key, values, deals=deals, metrics=_metrics(v, key, values),
-                       strategy=strategy, rng=rng, hands_per_hour=hands_per_hour, executor=executor)
+                       setter=setter, rng=rng, hands_per_hour=hands_per_hour, executor=executor)
             for key, values in specs}
 
 

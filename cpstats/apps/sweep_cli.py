@@ -27,6 +27,7 @@ from cpstats.apps.cli_args import out_folder as _out
 from cpstats.apps.cli_args import pace as _pace
 from cpstats.apps.cli_args import positive_int as _whole
 from cpstats.apps.cli_args import seed as _seed
+from cpstats.apps.cli_args import setter_of
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError
 from cpstats.rules.text import parse_number
@@ -104,8 +105,8 @@ def run_sweep(args: argparse.Namespace) -> str:
     executor, close = executor_for(args)
     try:
         table = sweep(args.variant, args.parameter, values, deals=args.deals, metrics=args.metrics,
-                      strategy=args.strategy, rng=args.seed, executor=executor,
-                      hands_per_hour=args.hands_per_hour, tables=args.tables, on_point=note)
+                      setter=setter_of(args), rng=args.seed, executor=executor,
+                      hands_per_hour=args.hands_per_hour, on_point=note)
     finally:
         close()
     written = ""

@@ -37,7 +37,7 @@ def root_seed(rng=None, name: str = "rng") -> np.random.SeedSequence:
     """
     if rng is None or isinstance(rng, (int, np.integer)):
         if rng is not None and int(rng) < 0:
-            raise OptionError(f"seed={rng} is invalid: seeds are integers >= 0")
+            raise OptionError(f"{name}={rng} is invalid: seeds are integers >= 0")
         return np.random.SeedSequence(None if rng is None else int(rng))
     if isinstance(rng, np.random.SeedSequence):
         return rng

@@ -12,6 +12,7 @@ imports point one way:
   plain-Python scorer written from the rulebook, for tests);
 - ``_fantasy_kernel`` <- ``fantasyland`` (the exact Fantasyland setter);
 - ``_place_kernel`` <- ``placement`` <- ``play`` (street-by-street strategies, whole hands);
+  ``setters`` (the strategies as named objects carrying their settings: ``Rollout(samples=...)``);
 - ``simulation`` and ``result`` (blocks, seeds, executors, resume, Parquet; result tables and
   paired comparisons), on top of ``play`` and ``settlement``; ``sweep`` (a rule key over values on
   common decks) on top of them; ``shipped`` (the stored rollout runs in
@@ -30,6 +31,7 @@ from cpstats.ofc.play import OfcHands, play_hands
 from cpstats.ofc.result import OfcResult
 from cpstats.ofc.shipped import (find_ofc_reference, load_ofc_reference, ofc_sensitivity,
                                  write_ofc_reference)
+from cpstats.ofc.setters import OfcGreedy, OfcRandom, OfcSetter, Rollout, as_ofc_setter
 from cpstats.ofc.settlement import OfcSettlement, seat_rake, settle_boards, settle_hands
 from cpstats.ofc.simulation import _compare_runs, _simulate_runs, compare_ofc, simulate_ofc
 from cpstats.ofc.sweep import sweep_ofc
@@ -44,4 +46,5 @@ __all__ = ["OfcVariant", "OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRule
            "OfcSettlement", "settle_boards", "settle_hands", "seat_rake", "is_ofc_variant",
            "OfcResult", "simulate_ofc", "compare_ofc", "FantasySetting", "solve_fantasyland",
            "fantasyland_table", "estimate_stay_value", "OfcHands", "play_hands",
-           "load_ofc_reference", "write_ofc_reference", "find_ofc_reference", "ofc_sensitivity"]
+           "load_ofc_reference", "write_ofc_reference", "find_ofc_reference", "ofc_sensitivity",
+           "OfcSetter", "Rollout", "OfcGreedy", "OfcRandom", "as_ofc_setter"]

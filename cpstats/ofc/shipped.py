@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats._resources import REFERENCE_DIR
-from cpstats.errors import OptionError
+from cpstats.errors import OptionError, renamed
 from cpstats.ofc.result import OfcResult, paired_figures
 from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import seat_rake
@@ -164,27 +164,29 @@ def ofc_sensitivity(confidence: float = 0.95, *, hands_per_hour: float | None = 
 
 
 def write_ofc_reference(folder: str | os.PathLike | None = None, hands: int = FULL_HANDS, *,
-                        names=None, seed: int = REFERENCE_SEED, strategy: str = REFERENCE_STRATEGY,
-                        executor: Executor | None = None, progress: bool = False) -> list[Path]:
+                        names=None, rng: int = REFERENCE_SEED, strategy: str = REFERENCE_STRATEGY,
+                        executor: Executor | None = None, progress: bool = False,
+                        seed: int | None = None) -> list[Path]:
     """Play and store the shipped runs (``names``, default all of :data:`OFC_REFERENCE_RUNS`)
     into ``folder`` (default the package data folder); returns the ``.npz`` paths.
 
-    The metadata's ``command`` says how to make the run again.
+    The metadata's ``command`` says how to make the run again. ``seed=`` is deprecated (``rng=``).
     """
+    rng = renamed("seed", "rng", seed, rng, REFERENCE_SEED)
     out = Path(folder or OFC_REFERENCE_DIR)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for name in names or OFC_REFERENCE_RUNS:
         key = _check_name(name)
         with tempfile.TemporaryDirectory(prefix="ofc-reference-") as tmp:
-            result = simulate_ofc(OFC_REFERENCE_RUNS[key], hands, strategy=strategy, rng=seed,
+            result = simulate_ofc(OFC_REFERENCE_RUNS[key], hands, setter=strategy, rng=rng,
                                   executor=executor, out=tmp, progress=progress)
             rows = result.rows().sort_values(["hand", "seat"])
             net = rows["net"].to_numpy().reshape(result.hands, result.variant.players)
         result.out = None
         result.metadata["command"] = (f"python -c \"from cpstats.ofc.shipped import write_ofc_reference; "
                                       f"write_ofc_reference(hands={hands}, names=[{key!r}], "
-                                      f"seed={seed}, strategy={strategy!r})\"")
+                                      f"rng={rng}, strategy={strategy!r})\"")
         paths.append(save_result(result, out / key))
         with open(out / f"{key}-nets.npz", "wb") as fh:
             np.savez_compressed(fh, net=net.astype(np.int16))

@@ -34,12 +34,13 @@ import numpy as np
 import pandas as pd
 
 from cpstats.cards.blocks import BlockPlan, block_seed, check_executor, root_seed
-from cpstats.errors import OptionError, check_whole
-from cpstats.ofc.placement import PLACEMENT_STRATEGIES, STRATEGY_NOTES
+from cpstats.errors import OptionError, check_whole, renamed
+from cpstats.ofc.placement import STRATEGY_NOTES
 from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, paired_figures, summarise_hands, summary_keys
 from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import settle_hands
+from cpstats.ofc.setters import Rollout, as_ofc_setter, seat_budget, seat_setters, seats_label, seats_params
 from cpstats.simulation.files import prepare_out, run_digest
 from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
 from cpstats.simulation.stats import check_confidence
@@ -67,8 +68,8 @@ class _Spec:
     digest: str
     out: str | None
     rows: bool
-    samples: int | None
-    top: int | None
+    samples: tuple[int, ...]
+    top: int
 
 
 def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
@@ -115,31 +116,39 @@ def hands_rows(boards: np.ndarray, fantasy_cards: np.ndarray, s, first: int = 0)
     })
 
 
-def _strategies(v: OfcVariant, strategy: str | Sequence[str]) -> tuple[str, ...]:
-    names = (strategy,) * v.players if isinstance(strategy, str) else tuple(strategy)
-    if len(names) != v.players or not all(isinstance(n, str) for n in names):
-        raise OptionError(f"strategy={strategy!r} is invalid: one strategy name, or one per seat "
-                          f"({v.players} seats)")
-    return names
+def _seats(v: OfcVariant, setter: Any, strategy: Any = None, samples: int | None = None,
+           top: int | None = None) -> tuple:
+    """One setter per seat, the deprecated ``strategy=``, ``samples=`` and ``top=`` mapped onto
+    ``setter`` (the budget goes into every rollout seat)."""
+    seats = seat_setters(renamed("strategy", "setter", strategy, setter, "rollout", stacklevel=4), v.players)
+    if samples is None and top is None:
+        return seats
+    if not any(isinstance(s, Rollout) for s in seats):  # else a budget nobody used would be recorded
+        option, value = ("samples", samples) if samples is not None else ("top", top)
+        raise OptionError(f"{option}={value!r} is invalid with strategy {seats_label(seats)!r}: only "
+                          "rollout takes samples and top")
+    for option, value in (("samples", samples), ("top", top)):
+        renamed(option, "setter", value, None, note=f"Rollout({option}={value!r})", stacklevel=4)
+    return tuple(Rollout(samples=s.samples if samples is None else samples, top=s.top if top is None else top)
+                 if isinstance(s, Rollout) else s for s in seats)
 
 
-
-def _metadata(v: OfcVariant, names, root, hands, block_hands, burn_in, samples, top) -> dict:
-    budget = "" if samples is None and top is None else f"(samples={samples},top={top})"
-    meta = {"game": "ofc", "variant": str(v), "strategy": "/".join(names) + budget,
+def _metadata(v: OfcVariant, seats, root, hands, block_hands, burn_in) -> dict:
+    meta = {"game": "ofc", "variant": str(v), "strategy": seats_label(seats),
             "deals": int(hands), "entropy": str(root.entropy), "spawn_key": list(root.spawn_key),
             "block_deals": int(block_hands), "batches": batch_count(hands), "burn_in": burn_in,
             "dealer": f"numpy default_rng(block child).permutation(52) a hand, burn-in {burn_in}",
             "summary_format": SUMMARY_FORMAT, **versions()}
     meta["run_digest"] = run_digest(meta)
+    meta["setter"] = seats_params(seats)  # beside the identity, which the strategy label carries
     return meta
 
 
-def simulate_ofc(variant: OfcVariant | str, hands: int, *, strategy: str | Sequence[str] = "rollout",
+def simulate_ofc(variant: OfcVariant | str, hands: int, *, setter: Any = "rollout",
                  rng=None, executor: Executor | None = None, out: str | os.PathLike | None = None,
                  resume: bool = False, rows: bool = True, block_hands: int = BLOCK_HANDS,
-                 burn_in: int = BURN_IN, samples: int | None = None, top: int | None = None,
-                 progress: bool = False) -> OfcResult:
+                 burn_in: int = BURN_IN, progress: bool = False, strategy: Any = None,
+                 samples: int | None = None, top: int | None = None) -> OfcResult:
     """Play ``hands`` open-face hands under ``variant`` and summarise them.
 
     Parameters
@@ -148,8 +157,12 @@ def simulate_ofc(variant: OfcVariant | str, hands: int, *, strategy: str | Seque
         An :class:`~cpstats.rules.open_face.OfcVariant`, OFC preset name or variant string.
     hands
         Hands to count (burn-in hands apart).
-    strategy
-        ``"random"``, ``"greedy"`` or ``"rollout"`` for every seat, or one name per seat.
+    setter
+        Who places the cards: a setter object (:class:`~cpstats.ofc.setters.Rollout` with its
+        ``samples`` and ``top``, :class:`~cpstats.ofc.setters.OfcGreedy`,
+        :class:`~cpstats.ofc.setters.OfcRandom`) or a name (``"rollout"``, ``"ev"`` the same,
+        ``"greedy"``, ``"random"``) for every seat, or one per seat. ``metadata["setter"]``
+        records its settings.
     rng
         Seed, SeedSequence, Generator or None (as :func:`cpstats.simulate`).
     executor
@@ -161,31 +174,28 @@ def simulate_ofc(variant: OfcVariant | str, hands: int, *, strategy: str | Seque
         block whose rows were not written.
     block_hands, burn_in
         Hands per block, and uncounted hands each block plays first (see the module).
-    samples, top
-        The rollout strategy's budget (:func:`~cpstats.ofc.play.play_hands`).
+    strategy, samples, top
+        Deprecated (they go in the next release): ``strategy=`` is ``setter=``, ``samples=N`` and
+        ``top=N`` are ``setter=Rollout(samples=N, top=N)``.
 
     Examples
     --------
-    >>> r = simulate_ofc("ofc-pineapple", 200, strategy="random", rng=1, block_hands=100)
+    >>> r = simulate_ofc("ofc-pineapple", 200, setter="random", rng=1, block_hands=100)
     >>> r.hands, bool(r.figures().set_index("metric").at["foul_rate", "estimate"] > 0.5)
     (200, True)
     """
     v = resolve_ofc_variant(variant)
-    names = _strategies(v, strategy)
-    if "rollout" not in names:  # else the result would be labelled with a budget nobody used
-        for option, value in (("samples", samples), ("top", top)):
-            if value is not None:
-                raise OptionError(f"{option}={value!r} is invalid with strategy "
-                                  f"{'/'.join(names)!r}: only rollout takes samples and top")
+    seats = _seats(v, setter, strategy, samples, top)
+    budget, top = seat_budget(seats)
     plan = BlockPlan(hands, check_whole("block_hands", block_hands, 1))
     check_executor(executor)
     burn_in = check_whole("burn_in", burn_in, 0)
     root = root_seed(rng)
-    meta = _metadata(v, names, root, hands, block_hands, burn_in, samples, top)
+    meta = _metadata(v, seats, root, hands, block_hands, burn_in)
     out_path = prepare_out(out, meta, resume)
-    spec = _Spec(str(v), names, root.entropy, tuple(root.spawn_key), int(block_hands), burn_in,
+    spec = _Spec(str(v), tuple(s.name for s in seats), root.entropy, tuple(root.spawn_key), int(block_hands), burn_in,
                  int(hands), meta["batches"], meta["run_digest"],
-                 None if out_path is None else str(out_path), bool(rows), samples, top)
+                 None if out_path is None else str(out_path), bool(rows), budget, top)
     job = BlockJob(_play_block, spec, spec.out, spec.digest)
 
     def reusable(block: int) -> bool:  # a finished block whose rows were not written is played again
@@ -197,11 +207,11 @@ def simulate_ofc(variant: OfcVariant | str, hands: int, *, strategy: str | Seque
     return OfcResult(v, run.summary, meta, out=out_path)
 
 
-def compare_ofc(variants: Sequence[OfcVariant | str], hands: int, *, strategy: str = "rollout",
+def compare_ofc(variants: Sequence[OfcVariant | str], hands: int, *, setter: Any = "rollout",
                 rng=None, executor: Executor | None = None, labels: Sequence[str] | None = None,
                 confidence: float = 0.95, block_hands: int = BLOCK_HANDS, burn_in: int = BURN_IN,
-                samples: int | None = None, top: int | None = None,
-                hands_per_hour: float | None = None) -> pd.DataFrame:
+                hands_per_hour: float | None = None, strategy: Any = None, samples: int | None = None,
+                top: int | None = None) -> pd.DataFrame:
     """Figures of several OFC variants played on common decks, with paired differences.
 
     Every variant is played with the same seed, so hand h of every run starts from the same
@@ -209,7 +219,8 @@ def compare_ofc(variants: Sequence[OfcVariant | str], hands: int, *, strategy: s
     ``diff`` interval (Student's t, ``batches - 1`` degrees of freedom), far tighter than two
     independent runs. Returns :func:`~cpstats.ofc.result.paired_figures`' table: ``label``,
     ``variant``, ``strategy``, ``metric``, ``estimate``, ``ci_low``, ``ci_high``, ``diff``, ``diff_ci_low``,
-    ``diff_ci_high``, ``method``.
+    ``diff_ci_high``, ``method``. ``setter`` is :func:`simulate_ofc`'s (``strategy=``,
+    ``samples=`` and ``top=`` deprecated, as there).
     """
     level = check_confidence(confidence)
     if isinstance(variants, (str, OfcVariant)):
@@ -221,9 +232,8 @@ def compare_ofc(variants: Sequence[OfcVariant | str], hands: int, *, strategy: s
     if len(labels) != len(vs):
         raise OptionError(f"labels={labels!r} is invalid: one label per variant ({len(vs)})")
     root = root_seed(rng)
-    results = [simulate_ofc(v, hands, strategy=strategy, rng=root, executor=executor,
-                            block_hands=block_hands, burn_in=burn_in, samples=samples, top=top)
-               for v in vs]
+    results = [simulate_ofc(v, hands, setter=_seats(v, setter, strategy, samples, top), rng=root,
+                            executor=executor, block_hands=block_hands, burn_in=burn_in) for v in vs]
     return paired_figures(results, labels, level, hands_per_hour)
 
 
@@ -252,20 +262,18 @@ def simulate_ofc_text(args: Any, executor: Executor | None = None) -> str:
     if args.keep_hands and args.out is None:
         raise OptionError("--keep-hands needs --out: the rows are written there (the printed "
                           "figures do not show them)")
-    strategy = "rollout" if args.strategy == "ev" else args.strategy
-    if strategy not in PLACEMENT_STRATEGIES:
-        raise OptionError(f"--strategy {args.strategy!r} is invalid for an open-face preset: allowed "
-                          f"are ev (the same as rollout), {', '.join(PLACEMENT_STRATEGIES)}")
-    result = simulate_ofc(v, args.deals, strategy=strategy, rng=args.seed, executor=executor,
+    setter = as_ofc_setter(args.strategy, "--strategy")
+    result = simulate_ofc(v, args.deals, setter=setter, rng=args.seed, executor=executor,
                           out=args.out, resume=args.resume, rows=bool(args.keep_hands),
                           progress=not args.quiet)
     figures = result.figures()
-    note = STRATEGY_NOTES[strategy]
+    note = STRATEGY_NOTES[setter.name]
     if args.format == "json":
-        run = {"variant": str(result.variant), "hands": result.hands,
-               "strategy": result.metadata["strategy"], "strategy_note": note, "confidence": 0.95}
+        run = {"variant": str(result.variant), "hands": result.hands, "strategy": result.metadata["strategy"],
+               "setter": result.metadata["setter"], "strategy_note": note, "confidence": 0.95}
         return json.dumps({"run": run, "figures": json.loads(figures.to_json(orient="records"))}, indent=2)
-    head = (f"{result.variant}: {result.hands:,} hands, strategy {result.metadata['strategy']} ({note}); "
+    settings = f", setter {setter!r}" if len(setter.params()) > 1 else ""  # the rollout budget
+    head = (f"{result.variant}: {result.hands:,} hands, strategy {result.metadata['strategy']} ({note}){settings}; "
             f"intervals 95%, rake_per_hour per seat at {result.variant.rake.hands_per_hour:g} hands an hour")
     if args.format == "csv":
         return head + "\n\n" + figures.to_csv(index=False)
@@ -274,36 +282,30 @@ def simulate_ofc_text(args: Any, executor: Executor | None = None) -> str:
 
 # -- the shared verbs (cpstats.simulate, cpstats.compare; registered in cpstats.ofc) ---------
 
-def _workbench_options(strategy: Any, tables: Any, block_deals: int | None) -> tuple[str, int]:
-    """The open-face strategy and block size for the shared verbs' keywords: ``ev`` (the
-    13-card strong setter's name) means ``rollout``; ``tables`` do not apply."""
-    if tables is not None:
-        raise OptionError("tables= does not apply to open-face variants: their strategies need no "
-                          "trained tables")
-    name = "rollout" if strategy == "ev" else strategy
-    if not isinstance(name, str) or name not in PLACEMENT_STRATEGIES:
-        raise OptionError(f"strategy={strategy!r} is invalid for an open-face variant: allowed are ev "
-                          f"(the same as rollout), {', '.join(PLACEMENT_STRATEGIES)}")
-    return name, BLOCK_HANDS if block_deals is None else block_deals
+def _workbench_options(setter: Any, block_deals: int | None) -> tuple[Any, int]:
+    """The open-face setter and block size for the shared verbs' keywords: ``ev`` (the 13-card
+    strong setter's name) means ``Rollout()``; an ``EvSetter`` with tables is refused."""
+    seats = setter if isinstance(setter, (list, tuple)) else as_ofc_setter(setter)
+    return seats, BLOCK_HANDS if block_deals is None else block_deals
 
 
-def _simulate_runs(v: OfcVariant, deals: int, *, players=None, strategy: Any = "ev", rng=None,
+def _simulate_runs(v: OfcVariant, deals: int, *, players=None, setter: Any = "ev", rng=None,
                    executor=None, keep_hands: bool = False, out=None, resume: bool = False,
-                   progress: bool = False, block_deals: int | None = None, tables: Any = None) -> OfcResult:
-    name, block = _workbench_options(strategy, tables, block_deals)
+                   progress: bool = False, block_deals: int | None = None) -> OfcResult:
+    chosen, block = _workbench_options(setter, block_deals)
     if players is not None and players != v.players:
         v = v.replace(players=check_whole("players", players, 2))
-    return simulate_ofc(v, deals, strategy=name, rng=rng, executor=executor, out=out, resume=resume,
+    return simulate_ofc(v, deals, setter=chosen, rng=rng, executor=executor, out=out, resume=resume,
                         rows=bool(keep_hands), block_hands=block, progress=progress)
 
 
-def _compare_runs(vs: Sequence[OfcVariant], deals: int, *, strategy: Any = "ev", rng=None, executor=None,
-                  block_deals: int | None = None, confidence: float = 0.95, tables: Any = None,
+def _compare_runs(vs: Sequence[OfcVariant], deals: int, *, setter: Any = "ev", rng=None, executor=None,
+                  block_deals: int | None = None, confidence: float = 0.95,
                   labels: Sequence[str] | None = None, hands_per_hour: float | None = None,
                   tidy: bool = False) -> pd.DataFrame:
     """``compare_ofc``'s table of figures on common decks; open face has one table, tidy, whatever
     ``tidy`` says (its figures are ratios that a wide table would only repeat)."""
-    name, block = _workbench_options(strategy, tables, block_deals)
-    table = compare_ofc(vs, deals, strategy=name, rng=rng, executor=executor, labels=labels,
+    chosen, block = _workbench_options(setter, block_deals)
+    table = compare_ofc(vs, deals, setter=chosen, rng=rng, executor=executor, labels=labels,
                         confidence=confidence, block_hands=block, hands_per_hour=hands_per_hour)
     return table.rename(columns={"strategy": "setter"})

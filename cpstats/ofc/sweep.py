@@ -31,6 +31,7 @@ import pandas as pd
 from cpstats.cards.blocks import root_seed
 from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.result import FigureBatches, figure_batches
+from cpstats.ofc.setters import seat_setters, seats_label, seats_params
 from cpstats.ofc.simulation import _workbench_options, simulate_ofc
 from cpstats.rules.house import RakeModel
 from cpstats.rules.open_face import OfcVariant, ofc_key_name
@@ -133,12 +134,12 @@ def _point_row(mine: FigureBatches, first: FigureBatches | None, same: bool, han
 
 
 def sweep_ofc(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: int,
-              metrics: Sequence[str] | None = None, strategy: Any = "ev", rng=None,
+              metrics: Sequence[str] | None = None, setter: Any = "ev", rng=None,
               executor: Executor | None = None, hands_per_hour: float | None = None,
-              tables: Any = None, confidence: float = 0.95, block_deals: int | None = None,
+              confidence: float = 0.95, block_deals: int | None = None,
               on_point: Callable[[int, OfcVariant], None] | None = None) -> pd.DataFrame:
     """The open-face sweep behind :func:`cpstats.sweep` (its keywords; ``deals`` are hands a
-    point, ``strategy="ev"`` is ``rollout``, ``tables`` are refused). Returns the 13-card
+    point, ``setter="ev"`` is ``Rollout()``, an ``EvSetter`` with tables is refused). Returns the 13-card
     sweep's table with a ``method`` column (each estimate's interval method); ``attrs`` say
     ``unit="hands"``.
 
@@ -146,13 +147,15 @@ def sweep_ofc(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: in
     --------
     >>> import cpstats
     >>> t = cpstats.sweep("ofc-pineapple", "royalties.back.pair", [0, 1], deals=200,
-    ...                   strategy="random", rng=1, metrics=["royalty"])
+    ...                   setter="random", rng=1, metrics=["royalty"])
     >>> t[["value", "metric"]].values.tolist(), bool(t["diff"].iloc[1] > 0)
     ([[0, 'royalty'], [1, 'royalty']], True)
     """
     level = check_confidence(confidence)
     check_whole("deals", deals, 2, "an interval needs two")
-    name, block = _workbench_options(strategy, tables, block_deals)
+    played, block = _workbench_options(setter, block_deals)
+    seats = seat_setters(played, v.players)
+    name = seats[0].name if len(set(seats)) == 1 else seats_label(seats)
     key, vs = ofc_sweep_variants(v, parameter, values)
     chosen = _metrics(metrics, vs, hands_per_hour)
     root = root_seed(rng)
@@ -160,7 +163,7 @@ def sweep_ofc(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: in
     for i, (value, point) in enumerate(zip(values, vs)):
         if on_point is not None:
             on_point(i, point)
-        result = simulate_ofc(point, deals, strategy=name, rng=root, executor=executor, block_hands=block,
+        result = simulate_ofc(point, deals, setter=played, rng=root, executor=executor, block_hands=block,
                               rows=False)
         figures = figure_batches(result, level, hands_per_hour)
         first = figures if first is None else first
@@ -174,7 +177,8 @@ def sweep_ofc(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: in
                                       int(deals), level, m in _SIGNED)})
     frame = pd.DataFrame(rows)
     frame.attrs.update(parameter=key, parameter_label=parameter_words(key), base=str(v), deals=int(deals),
-                       entropy=str(root.entropy), strategy=name, setters=setters, confidence=level,
+                       entropy=str(root.entropy), strategy=name, setter=seats_params(seats), setters=setters,
+                       confidence=level,
                        pairing="nested deals" if key == "players" else "common deals", unit="hands",
                        game=v.game)
     return frame

@@ -254,7 +254,7 @@ def paired_metrics(results: Sequence[SimulationResult], labels: Sequence[str] | 
     Examples
     --------
     >>> from cpstats.simulation import simulate
-    >>> runs = [simulate(v, 1_000, strategy="greedy", rng=1)
+    >>> runs = [simulate(v, 1_000, setter="greedy", rng=1)
     ...         for v in ("2-4", "2-4(rake=percent,rake.percent=0.05)")]
     >>> table = paired_metrics(runs, ["no rake", "5% rake"]).set_index(["label", "metric"])
     >>> bool(table.loc[("5% rake", "cost_per_player"), "diff_ci_low"] > 0)

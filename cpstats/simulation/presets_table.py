@@ -21,7 +21,8 @@ __all__ = ["compare_presets"]
 _NAN = float("nan")
 
 
-def compare_presets(deals: int | None = None, *, strategy: Any = "ev", rng=None) -> pd.DataFrame:
+def compare_presets(deals: int | None = None, *, setter: Any = "ev", rng=None,
+                    strategy: Any = None) -> pd.DataFrame:
     """One row per preset: who plays, how volatile, how often scoops, home runs and fouls
     happen, what the house takes, and for banked games the bank's figures.
 
@@ -30,8 +31,9 @@ def compare_presets(deals: int | None = None, *, strategy: Any = "ev", rng=None)
     deals
         None reads the shipped reference results (``ev``, 1,000,000 deals each; instant); a
         number runs every preset live for that many deals, all on the same seed (common deals).
-    strategy
-        The setter of a live run; the reference results are ``ev`` only.
+    setter
+        The setter of a live run (a name or object, as :func:`~cpstats.simulation.simulate`'s);
+        the reference results are ``ev``'s only. ``strategy=`` is deprecated.
     rng
         Seed of a live run (see :func:`~cpstats.simulation.simulate`).
 
@@ -60,16 +62,19 @@ def compare_presets(deals: int | None = None, *, strategy: Any = "ev", rng=None)
     >>> bool(table.set_index("preset").loc["banked", "house_edge"] > 0)
     True
     """
-    if deals is None and strategy != "ev":
-        raise OptionError(f"strategy={strategy!r} is invalid without deals: the reference results "
-                          "are ev; pass deals=N (--deals N) for a live run with another strategy")
+    from cpstats.strategies.setters import EvSetter, as_setter, setter_label, setter_option
+
+    setter = as_setter(setter_option(setter, strategy))
+    if deals is None and setter != EvSetter():
+        raise OptionError(f"setter={setter_label(setter)!r} is invalid without deals: the reference results "
+                          "are ev's; pass deals=N (--deals N) for a live run with another setter")
     table = presets()
     listed = table[table["game"] == "13-card"].set_index("name")["description"]
     if deals is None:
         results = [load_reference(name) for name in listed.index]
     else:
         root = root_seed(rng)
-        results = [simulate(name, deals, strategy=strategy, rng=root) for name in listed.index]
+        results = [simulate(name, deals, setter=setter, rng=root) for name in listed.index]
     rows = [{"preset": name, "description": listed[name], **_row(r)}
             for name, r in zip(listed.index, results)]
     return pd.DataFrame(rows)

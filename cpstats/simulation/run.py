@@ -41,12 +41,11 @@ __all__ = ["simulate", "compare"]
 
 # -- strategies ------------------------------------------------------------------------------
 
-def _decide(strategy: Any, hands: np.ndarray, variant: Variant, rng: np.random.Generator,
-            tables: Any = None):
-    """(settings, declare, surrender) for hands (N, 13) by a strategy name or callable."""
+def _decide(setter: Any, hands: np.ndarray, variant: Variant, rng: np.random.Generator):
+    """(settings, declare, surrender) for hands (N, 13) by a setter, a strategy name or callable."""
     from cpstats.strategies import set_hands
 
-    decisions = set_hands(hands, variant, strategy=strategy, rng=rng, tables=tables)
+    decisions = set_hands(hands, variant, strategy=setter, rng=rng)
     return (np.ascontiguousarray(decisions.settings, dtype=np.uint8),
             np.asarray(decisions.declare, dtype=bool), np.asarray(decisions.surrender, dtype=bool))
 
@@ -58,7 +57,7 @@ class _Spec:
     """Everything a worker needs for a block: picklable, no open files."""
 
     variant: str
-    strategy: Any
+    setter: Any
     entropy: Any
     spawn_key: tuple
     block_deals: int
@@ -67,7 +66,6 @@ class _Spec:
     deals: int
     batches: int
     digest: str
-    tables: Any = None
 
 
 def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
@@ -82,8 +80,7 @@ def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
     # the strategy's own randomness: a grandchild of the block's seed, apart from the deal's stream
     strategy_rng = np.random.default_rng(
         np.random.SeedSequence(root.entropy, spawn_key=tuple(root.spawn_key) + (block, 0)))
-    settings, declare, surrender = _decide(spec.strategy, hands.reshape(-1, 13), v, strategy_rng,
-                                           spec.tables)
+    settings, declare, surrender = _decide(spec.setter, hands.reshape(-1, 13), v, strategy_rng)
     net, rake, declared, held = settle_block(v, hands, settings, declare, surrender)
     settings = settings.reshape(size, h, 13)
     first = block * spec.block_deals
@@ -105,30 +102,35 @@ def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
     return BlockOutput(summary, rows, kept)
 
 
-def _metadata(v: Variant, strategy, root, deals, block_deals, tables=None) -> dict:
+def _metadata(v: Variant, setter, root, deals, block_deals) -> dict:
+    from cpstats.strategies.setters import EvSetter, Setter, setter_params
+
+    strategy = setter.name if isinstance(setter, Setter) else setter
     meta = {"variant": str(v), "strategy": strategy if isinstance(strategy, str) else repr(strategy),
             "deals": int(deals), "entropy": str(root.entropy), "spawn_key": list(root.spawn_key),
             "block_deals": int(block_deals), "batches": batch_count(deals), "dealer": DEALER,
             "summary_format": SUMMARY_FORMAT, **versions()}
-    if strategy == "ev":
+    if isinstance(setter, EvSetter):
         from cpstats.strategies import tables_record
 
         # found (trained if need be) here, before any block, so workers read them from the cache
-        record = tables_record(v, tables=tables, with_source=True)
+        record = tables_record(v, tables=setter.tables, with_source=True)
         meta["tables_source"] = record.pop("source")
         meta["tables"] = record
     meta["run_digest"] = run_digest(meta)
+    # beside the identity: "strategy" and "tables" already say everything the setter decides
+    meta["setter"] = setter_params(setter)
     return meta
 
 
-def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, strategy: Any = "ev",
+def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, setter: Any = "ev",
              rng=None, executor: Executor | None = None, keep_hands: bool = False,
              out: str | os.PathLike | None = None, *, resume: bool = False, progress: bool = False,
-             block_deals: int | None = None, tables: Any = None) -> SimulationResult:
+             block_deals: int | None = None, strategy: Any = None, tables: Any = None) -> SimulationResult:
     """Deal, set and settle ``deals`` deals under ``variant`` and summarise them.
 
     Either game: an open-face variant (``ofc-*``) is played by :mod:`cpstats.ofc`'s runs with
-    the same keywords (``strategy="ev"`` is its strong strategy, ``rollout``; ``keep_hands``
+    the same keywords (``setter="ev"`` is its strong strategy, ``rollout``; ``keep_hands``
     writes its rows to ``out``; ``block_deals=None`` is each game's own block size) and gives an
     :class:`~cpstats.ofc.OfcResult`.
 
@@ -140,8 +142,12 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
         Number of deals, 1 to :data:`~cpstats.cards.blocks.MAX_DEALS`.
     players
         Seats (2-4); None keeps the variant's.
-    strategy
-        Strategy name (see :mod:`cpstats.strategies`) or callable.
+    setter
+        Who sets the hands: a name (``"ev"``, ``"greedy"``, ``"random"``, or another registered
+        strategy's), a setter object carrying its settings (``EvSetter(tables="2-4")``,
+        ``GreedySetter()``, ``RandomSetter()``; open face: ``Rollout(samples=128)``, ``OfcGreedy()``,
+        ``OfcRandom()``) or a callable (see :mod:`cpstats.strategies`). ``metadata["setter"]``
+        records its name and settings.
     rng
         Seed, SeedSequence, Generator or None (a Generator gives its next child each call).
     executor
@@ -153,29 +159,33 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
         block.
     out
         Folder for finished blocks (and rows); with ``resume=True`` finished blocks of this
-        same run (variant, seed, deals, strategy and tables) are reused; blocks of another run
-        or that do not read are done again (``metadata["blocks_redone"]``).
-    tables
-        The ``ev`` setter's row tables (:func:`~cpstats.strategies.set_hands`): None for the
-        variant's own (a variant without shipped tables has them trained now, about half a minute,
-        and cached for the next run), or a preset name or variant string to borrow its tables.
-        ``metadata["tables"]`` identifies the tables and ``metadata["tables_source"]`` says
-        where they came from (shipped, cache, trained now, borrowed).
+        same run (variant, seed, deals, setter and its tables) are reused; blocks of another run
+        or that do not read are done again (``metadata["blocks_redone"]``). With ``ev``,
+        ``metadata["tables"]`` identifies its row tables (:class:`~cpstats.strategies.EvSetter`:
+        a variant without shipped tables has them trained now, about half a minute, and cached)
+        and ``metadata["tables_source"]`` says where they came from (shipped, cache, trained
+        now, borrowed).
+    strategy, tables
+        Deprecated (they go in the next release): ``strategy=`` is ``setter=``, and
+        ``tables=X`` is ``setter=EvSetter(tables=X)``.
 
     Examples
     --------
-    >>> result = simulate("2-4", 2_000, strategy="greedy", rng=1)
+    >>> result = simulate("2-4", 2_000, setter="greedy", rng=1)
     >>> abs(float(result.moments()["mean"].sum())) < 1e-9  # zero-sum between seats
     True
-    >>> type(simulate("ofc-pineapple", 20, strategy="random", rng=1)).__name__
+    >>> type(simulate("ofc-pineapple", 20, setter="random", rng=1)).__name__
     'OfcResult'
     """
+    from cpstats.strategies.setters import as_setter, setter_option
+
+    setter = setter_option(setter, strategy, tables)
     v = load_variant(variant)
     if v.game != "13-card":
-        return game_runs(v.game).simulate(v, deals, players=players, strategy=strategy, rng=rng,
+        return game_runs(v.game).simulate(v, deals, players=players, setter=setter, rng=rng,
                                           executor=executor, keep_hands=keep_hands, out=out,
-                                          resume=resume, progress=progress, block_deals=block_deals,
-                                          tables=tables)
+                                          resume=resume, progress=progress, block_deals=block_deals)
+    setter = as_setter(setter)
     block_deals = BLOCK_DEALS if block_deals is None else block_deals
     if players is not None:
         check_whole("players", players, 2)
@@ -184,11 +194,11 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
     plan = BlockPlan(deals, block_deals)
     check_executor(executor)
     root = root_seed(rng)
-    meta = _metadata(v, strategy, root, deals, block_deals, tables)
+    meta = _metadata(v, setter, root, deals, block_deals)
     out_path = prepare_out(out, meta, resume)
-    spec = _Spec(str(v), strategy, root.entropy, tuple(root.spawn_key), block_deals, keep_hands,
+    spec = _Spec(str(v), setter, root.entropy, tuple(root.spawn_key), block_deals, keep_hands,
                  None if out_path is None else str(out_path), int(deals), meta["batches"],
-                 meta["run_digest"], tables)
+                 meta["run_digest"])
     job = BlockJob(_play_block, spec, spec.out, spec.digest)
     run = run_blocks(job, plan, executor=executor, out_path=out_path, resume=resume,
                      keys=lambda: _expected_keys(v), keep=keep_hands, progress=progress,
@@ -202,16 +212,19 @@ def _expected_keys(v: Variant) -> frozenset[str]:
     return frozenset([*net_summary_keys(v), *setting_summary_keys(), *outcome_keys()])
 
 
-def compare(variants: Sequence[AnyVariant | str], deals: int, *, strategy: Any = "ev", rng=None,
+def compare(variants: Sequence[AnyVariant | str], deals: int, *, setter: Any = "ev", rng=None,
             executor: Executor | None = None, block_deals: int | None = None,
-            confidence: float = 0.95, tables: Any = None, labels: Sequence[str] | None = None,
-            hands_per_hour: float | None = None, tidy: bool = False) -> pd.DataFrame:
+            confidence: float = 0.95, labels: Sequence[str] | None = None,
+            hands_per_hour: float | None = None, tidy: bool = False, strategy: Any = None,
+            tables: Any = None) -> pd.DataFrame:
     """Side-by-side figures of several variants on common deals, with paired differences.
 
-    Every variant plays the same deals (the same seed); each sets them with its own strategy
-    tables, so where a variant changes how hands are set the settings are redone. ``tables`` (as
-    :func:`simulate`'s) apply to every variant; with ``ev`` the ``tables`` and ``tables_source``
-    columns say which set each variant's hands (trained for which variant, and from where).
+    Every variant plays the same deals (the same seed) with ``setter`` (as :func:`simulate`'s);
+    ``ev`` plays each variant with its own row tables (unless ``EvSetter(tables=...)`` names
+    others), so where a variant changes how hands are set the settings are redone; the
+    ``tables`` and ``tables_source`` columns say which set each variant's hands (trained for
+    which variant, and from where). ``strategy=`` and ``tables=`` are deprecated (as
+    :func:`simulate`'s).
 
     ``tidy=True`` returns :func:`~cpstats.simulation.paired.paired_metrics`: one row per variant
     and figure (SD, scoop, home-run and foul rates, royalties and naturals paid per hand, house
@@ -220,7 +233,8 @@ def compare(variants: Sequence[AnyVariant | str], deals: int, *, strategy: Any =
     ci_high`` and the paired difference to the first variant ``diff, diff_ci_low, diff_ci_high``:
     Student's t (``batches - 1`` degrees of freedom) on the per-batch differences. Both tables
     carry ``setter`` (who set each variant's hands: a baseline's name, or ev with its tables) and
-    ``attrs`` with the strategy, deals, seed entropy, pairing and confidence, so a table handed on
+    ``attrs`` with the strategy (the setter's name), its settings (``setter``), deals, seed
+    entropy, pairing and confidence, so a table handed on
     says how it was made.
 
     The default wide table has one row per variant (``label``, from ``labels`` or the variant
@@ -235,7 +249,9 @@ def compare(variants: Sequence[AnyVariant | str], deals: int, *, strategy: Any =
     deal, under 60 deals).
     """
     from cpstats.simulation.paired import paired_metrics
+    from cpstats.strategies.setters import as_setter, setter_option, setter_params
 
+    setter = setter_option(setter, strategy, tables)
     level = check_confidence(confidence)
     if not isinstance(tidy, (bool, np.bool_)):
         raise OptionError(f"tidy={tidy!r} is invalid: True (one row per figure) or False (one per variant)")
@@ -248,16 +264,17 @@ def compare(variants: Sequence[AnyVariant | str], deals: int, *, strategy: Any =
     if len(games) > 1:
         raise OptionError(f"compare plays one game on common deals: these variants are of {' and '.join(games)}")
     if games != ["13-card"]:
-        return game_runs(games[0]).compare(vs, deals, strategy=strategy, rng=rng, executor=executor,
-                                           block_deals=block_deals, confidence=level, tables=tables,
+        return game_runs(games[0]).compare(vs, deals, setter=setter, rng=rng, executor=executor,
+                                           block_deals=block_deals, confidence=level,
                                            labels=labels, hands_per_hour=hands_per_hour, tidy=tidy)
+    setter = as_setter(setter)
     block_deals = BLOCK_DEALS if block_deals is None else block_deals
     root = root_seed(rng)
-    results = [simulate(v, deals, strategy=strategy, rng=root, executor=executor,
-                        block_deals=block_deals, tables=tables) for v in vs]
+    results = [simulate(v, deals, setter=setter, rng=root, executor=executor,
+                        block_deals=block_deals) for v in vs]
     figures = paired_metrics(results, labels, hands_per_hour=hands_per_hour, confidence=level)
     figures.insert(3, "setter", [results[i].setter for i in figures["run"]])
-    run = {"strategy": strategy, "deals": int(deals), "entropy": str(root.entropy), "pairing": "common deals",
+    run = {"strategy": results[0].metadata["strategy"], "setter": setter_params(setter), "deals": int(deals), "entropy": str(root.entropy), "pairing": "common deals",
            "confidence": level}
     if tidy:
         figures.attrs.update(run)

@@ -50,8 +50,8 @@ def _match_seed(rng) -> int:
     return int(root.generate_state(2, np.uint64).astype(object).dot([1, 2**64]))
 
 
-def skill(variant: Variant | str, *, deals: int = 20_000, rng=None,
-          tables: Any = None, executor: Executor | None = None) -> pd.DataFrame:
+def skill(variant: Variant | str, *, deals: int = 20_000, rng=None, setter: Any = "ev",
+          executor: Executor | None = None, tables: Any = None) -> pd.DataFrame:
     """The skill table of ``variant``: ev's mean result per hand against three fields.
 
     Parameters
@@ -62,10 +62,11 @@ def skill(variant: Variant | str, *, deals: int = 20_000, rng=None,
         Duplicate deals per field (at least 2); every field plays the same deals.
     rng
         Seed, SeedSequence, Generator or None (fresh entropy); ``attrs["seed"]`` repeats it.
-    tables
-        ev's row tables, as :func:`~cpstats.simulation.simulate`'s: None for the variant's own
-        (shipped, cached, or trained now, about half a minute, before the first match), or a preset
-        name or variant string to borrow its tables.
+    setter
+        The player, ``"ev"`` or an :class:`~cpstats.strategies.EvSetter` naming its row tables
+        (``EvSetter(tables="2-4")`` borrows 2-4's; the default plays the variant's own: shipped,
+        cached, or trained now, about half a minute, before the first match); the ev field plays
+        the same tables. ``tables=X`` is deprecated: ``setter=EvSetter(tables=X)``.
     executor
         Any ``concurrent.futures``-style executor (a Dask client's ``get_executor()`` too) that
         plays the three fields' matches at once; None plays them one after another. The table
@@ -77,7 +78,7 @@ def skill(variant: Variant | str, *, deals: int = 20_000, rng=None,
         One row per field (index ``field``: greedy, random, ev), columns ``label``, ``mean``
         (ev's net per hand, units, before house charges), ``se``, ``ci_low`` and ``ci_high``
         (95%, deals independent) and ``deals``. ``attrs`` holds the variant string, the seed,
-        the player (``ev``) and the row tables that set ev's hands
+        the player (``ev``), its settings (``setter``) and the row tables that set ev's hands
         (:func:`cpstats.strategies.tables_record`, with their ``source``).
 
     Examples
@@ -88,9 +89,14 @@ def skill(variant: Variant | str, *, deals: int = 20_000, rng=None,
     >>> bool(table.loc["greedy", "ci_low"] > 0), float(table.loc["ev", "mean"])
     (True, 0.0)
     """
-    from cpstats.strategies import tables_record
+    from cpstats.strategies import EvSetter, as_setter, tables_record
+    from cpstats.strategies.setters import setter_option
     from cpstats.strategies.training import match
 
+    player = as_setter(setter_option(setter, None, tables))
+    if not isinstance(player, EvSetter):
+        raise OptionError(f"setter={setter!r} is invalid: the skill table measures ev "
+                          "(setter='ev' or EvSetter(tables=...))")
     v = resolve_variant(variant)
     if isinstance(deals, bool) or not isinstance(deals, numbers.Integral) or deals < 2:
         raise OptionError(f"deals={deals!r} is invalid: a skill table needs a whole number of "
@@ -98,8 +104,8 @@ def skill(variant: Variant | str, *, deals: int = 20_000, rng=None,
     check_executor(executor)
     seed = _match_seed(rng)
     # found (trained if need be) before the matches, which then read them: the source is the run's
-    record = tables_record(v, tables=tables, with_source=True)
-    options = {"deals": int(deals), "seed": seed, "tables": tables}
+    record = tables_record(v, tables=player.tables, with_source=True)
+    options = {"deals": int(deals), "rng": seed, "tables": player.tables}
     if executor is None:
         matches = [match(v, "ev", field, **options) for field, _ in SKILL_FIELDS]
     else:
@@ -110,5 +116,6 @@ def skill(variant: Variant | str, *, deals: int = 20_000, rng=None,
         rows.append({"field": field, "label": label, "mean": m.mean, "se": m.stderr,
                      "ci_low": m.ci95[0], "ci_high": m.ci95[1], "deals": int(deals)})
     table = pd.DataFrame(rows).set_index("field")
-    table.attrs.update({"variant": str(v), "seed": seed, "player": "ev", "tables": record})
+    table.attrs.update({"variant": str(v), "seed": seed, "player": "ev", "setter": player.params(),
+                        "tables": record})
     return table

@@ -272,14 +272,15 @@ def _label(metric: str, v: Variant) -> str:
 # -- the sweep -----------------------------------------------------------------------------------
 
 def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, deals: int,
-          metrics: Sequence[str] | None = None, strategy: Any = "ev", rng=None,
-          executor: Executor | None = None, hands_per_hour: float | None = None, tables: Any = None,
+          metrics: Sequence[str] | None = None, setter: Any = "ev", rng=None,
+          executor: Executor | None = None, hands_per_hour: float | None = None,
           confidence: float = 0.95, block_deals: int | None = None,
-          on_point: Callable[[int, AnyVariant], None] | None = None) -> pd.DataFrame:
+          on_point: Callable[[int, AnyVariant], None] | None = None, strategy: Any = None,
+          tables: Any = None) -> pd.DataFrame:
     """One rule parameter over ``values``, every point simulated on the same deals.
 
     Either game: an open-face variant is swept by its game's registered sweep
-    (:func:`cpstats.ofc.sweep.sweep_ofc`: ``deals`` are hands a point, ``strategy="ev"`` is
+    (:func:`cpstats.ofc.sweep.sweep_ofc`: ``deals`` are hands a point, ``setter="ev"`` is
     ``rollout``, its own metrics) into a table of the same columns (and ``method``).
 
     Parameters
@@ -301,10 +302,11 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
         sweep's name); None for the defaults: SD, scoop rate, royalties paid per hand,
         house take per hand (and per seat-hour with ``hands_per_hour``), foul rate, and seat 0's
         mean where seats differ (banked, stakes).
-    strategy, executor, block_deals
+    setter, executor, block_deals
         As :func:`~cpstats.simulation.simulate` (``block_deals=None``: the game's own block
         size). With ``ev`` each point plays tables for its own rules (shipped, cached, or
-        trained on first use and cached: about 15 s a variant). The executor (None for serial,
+        trained on first use and cached: about 15 s a variant) unless
+        ``EvSetter(tables=...)`` names the tables of every point. The executor (None for serial,
         a thread pool, a Dask client's ``get_executor()``) runs each point's blocks; the numbers
         are the same whichever runs them.
     rng
@@ -313,9 +315,8 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
     hands_per_hour
         Pace of the per-seat-hour figure and of a time fee's take per hand (default each
         point's ``rake.hands_per_hour``).
-    tables
-        ev's row tables for every point (a preset name or variant string borrows its tables);
-        None plays each point with its own.
+    strategy, tables
+        Deprecated, as :func:`~cpstats.simulation.simulate`'s.
     confidence
         Level of every interval.
     on_point
@@ -329,33 +330,37 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
         ``diff_ci_low``, ``diff_ci_high`` (NaN where it rests on too few differing deals),
         ``diff_events``, ``diff_note`` and ``deals_for_interval`` (as
         :func:`~cpstats.simulation.paired.paired_metrics`); ``attrs`` holds the parameter in words, the variant
-        swept (``base``), deals, seed entropy, strategy, who set each point's hands
+        swept (``base``), deals, seed entropy, strategy, the setter's settings (``setter``), who set each point's hands
         (``setters``), the confidence and the ``pairing``.
 
     Examples
     --------
-    >>> table = sweep("2-4", "scoring.scoop_bonus", [0, 3], deals=600, strategy="greedy", rng=1,
+    >>> table = sweep("2-4", "scoring.scoop_bonus", [0, 3], deals=600, setter="greedy", rng=1,
     ...               metrics=["scoop_rate", "sd"])
     >>> table[["value", "metric"]].values.tolist()
     [[0, 'scoop_rate'], [0, 'sd'], [3, 'scoop_rate'], [3, 'sd']]
     >>> float(table.loc[table["value"] == 0, "diff"].abs().max())
     0.0
     """
+    from cpstats.strategies.setters import BASELINES, as_setter, setter_option, setter_params
+
+    setter = setter_option(setter, strategy, tables)
     v = load_variant(variant)
     if v.game != "13-card":
         run = game_runs(v.game).sweep
         if run is None:
             raise OptionError(f"the {v.game} game has no sweep")
         return run(v, parameter, _values(values, parameter), deals=deals, metrics=metrics,
-                   strategy=strategy, rng=rng, executor=executor, hands_per_hour=hands_per_hour,
-                   tables=tables, confidence=confidence, block_deals=block_deals, on_point=on_point)
+                   setter=setter, rng=rng, executor=executor, hands_per_hour=hands_per_hour,
+                   confidence=confidence, block_deals=block_deals, on_point=on_point)
+    setter = as_setter(setter)
     block_deals = BLOCK_DEALS if block_deals is None else block_deals
     level = check_confidence(confidence)
     check_whole("deals", deals, 2, "an interval needs two")
-    if _canonical(parameter).startswith("surrender") and strategy in ("greedy", "random"):
-        raise OptionError(f"parameter={parameter!r} with strategy={strategy!r} is invalid: the baselines "
+    if _canonical(parameter).startswith("surrender") and isinstance(setter, BASELINES):
+        raise OptionError(f"parameter={parameter!r} with setter={setter.name!r} is invalid: the baselines "
                           f"never surrender, so every point would be the same game; sweep surrender "
-                          f"with strategy='ev'")
+                          f"with setter='ev'")
     values = _values(values, parameter)
     vs = sweep_variants(variant, parameter, values)
     chosen = _metrics(metrics, vs, hands_per_hour)
@@ -365,7 +370,7 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
     for i, (value, point) in enumerate(zip(values, vs)):
         if on_point is not None:
             on_point(i, point)
-        result = _simulate_point(point, deals, strategy, root, executor, tables, block_deals)
+        result = _simulate_point(point, deals, setter, root, executor, block_deals)
         figures = point_batches(result, chosen, pace)
         first = figures if first is None else first
         setters.append(result.setter)
@@ -377,17 +382,16 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
     frame = pd.DataFrame(rows)
     frame.attrs.update(parameter=_canonical(parameter), parameter_label=parameter_label(parameter),
                        base=str(v), unit="deals", game=v.game,
-                       deals=int(deals), entropy=str(root.entropy), strategy=str(strategy),
-                       setters=setters, confidence=level,
+                       deals=int(deals), entropy=str(root.entropy),
+                       strategy=str(setter_params(setter)["name"]), setter=setter_params(setter), setters=setters, confidence=level,
                        pairing="nested deals" if _canonical(parameter) == "players"
                        else "common deals")
     return frame
 
 
-def _simulate_point(v: Variant, deals: int, strategy: Any, root: np.random.SeedSequence,
-                    executor: Executor | None, tables: Any, block_deals: int) -> SimulationResult:
+def _simulate_point(v: Variant, deals: int, setter: Any, root: np.random.SeedSequence,
+                    executor: Executor | None, block_deals: int) -> SimulationResult:
     """One point: the root seed of the sweep, so every point deals the same decks."""
     from cpstats.simulation.run import simulate
 
-    return simulate(v, deals, strategy=strategy, rng=root, executor=executor, block_deals=block_deals,
-                    tables=tables)
+    return simulate(v, deals, setter=setter, rng=root, executor=executor, block_deals=block_deals)

@@ -12,6 +12,7 @@ from cpstats.strategies.row_tables import (TABLES_DIR, CardRemoval, RowTables, T
 # ev_setter before baselines: strategy_names() lists the strategies in the order they register.
 from cpstats.strategies.ev_setter import ev
 from cpstats.strategies.baselines import greedy, random_setter
+from cpstats.strategies.setters import EvSetter, GreedySetter, RandomSetter, Setter, as_setter
 from cpstats.strategies.review import Review, review, setting_values
 from cpstats.strategies.training import (Exploitability, MatchResult, exploitability, match,
                                          train_preset, train_tables)
@@ -20,4 +21,4 @@ __all__ = ["Decisions", "HandDecision", "Strategy", "TablesWarning", "RowTables"
            "register_strategy", "get_strategy", "strategy_names", "set_hands", "set_hand", "greedy",
            "random_setter", "ev", "load_tables", "tables_record", "TABLES_DIR", "train_tables",
            "train_preset", "match", "MatchResult", "exploitability", "Exploitability", "Review",
-           "review", "setting_values"]
+           "review", "setting_values", "Setter", "EvSetter", "GreedySetter", "RandomSetter", "as_setter"]

@@ -225,7 +225,9 @@ def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable
     variant
         A :class:`~cpstats.rules.Variant`, a preset name or a variant string.
     strategy
-        A registered name (:func:`strategy_names`) or a callable following :class:`Strategy`.
+        A registered name (:func:`strategy_names`), a setter object
+        (:class:`~cpstats.strategies.EvSetter` and the others, carrying their settings) or a
+        callable following :class:`Strategy`.
     rng
         Seed or ``numpy.random.Generator`` for randomized strategies.
     executor
@@ -254,7 +256,8 @@ def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable
     fn = get_strategy(strategy)
     name = strategy if isinstance(strategy, str) else getattr(fn, "__name__", type(fn).__name__)
     v = _variant(variant)
-    extra = _tables_keyword(fn, name, v, tables)
+    bind = getattr(fn, "bind", None)  # a setter object resolves its settings once, here
+    fn, extra = bind(v) if callable(bind) and tables is None else (fn, _tables_keyword(fn, name, v, tables))
     flat = arr.reshape(-1, 13)
     dealt = flat.copy()  # what the strategy's settings are checked against, whatever it writes
     if executor is None:

@@ -194,7 +194,7 @@ SOURCES = ("shipped", "cache", "trained now", "borrowed", "given")
 #: train the same tables on any machine.
 QUICK_TRAINING: dict[str, Any] = {
     "deals": 60_000, "rounds": 16, "patience": 2, "refine": 3, "refine_deals": 120_000,
-    "check_deals": 60_000, "removal_deals": 30_000, "seed": 20261129}
+    "check_deals": 60_000, "removal_deals": 30_000, "rng": 20261129}
 
 #: What the training on the fly takes on 2 cores (the notice it prints says it).
 TRAINING_TIME = "about half a minute"

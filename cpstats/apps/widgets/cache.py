@@ -119,7 +119,7 @@ class ResultCache:
                 on_block(int(deals))
             return found
         executor = _InlineExecutor(on_block or (lambda n: None))
-        result = simulate(variant, int(deals), strategy=strategy, rng=self.seed, executor=executor,
+        result = simulate(variant, int(deals), setter=strategy, rng=self.seed, executor=executor,
                           block_deals=self.block_deals)
         self.runs += 1
         self._results[(str(variant), int(deals), str(strategy))] = result

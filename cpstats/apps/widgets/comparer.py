@@ -99,7 +99,7 @@ def comparison_table(results: Sequence[SimulationResult], labels: Sequence[str] 
     Examples
     --------
     >>> from cpstats.simulation import simulate
-    >>> rs = [simulate(p, 1_000, strategy="ev", rng=1) for p in ("2-4", "1-6")]
+    >>> rs = [simulate(p, 1_000, setter="ev", rng=1) for p in ("2-4", "1-6")]
     >>> table = comparison_table(rs)
     >>> list(table.columns)
     ['A: 2-4', 'B: 1-6']

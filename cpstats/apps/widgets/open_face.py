@@ -247,7 +247,7 @@ class OpenFaceApp(_App):
             v, hands, strategy = self.variant(), int(self.hands.value), self.strategy.value
             self.progress.max, self.progress.value, self.progress.bar_style = hands, 0, "info"
             self.status.value = _running(f"playing {hands:,} hands of {short_label(v)}, {_label(strategy)}")
-            result = simulate_ofc(v, hands, strategy=strategy, rng=SEED, block_hands=OFC_BLOCK_HANDS,
+            result = simulate_ofc(v, hands, setter=strategy, rng=SEED, block_hands=OFC_BLOCK_HANDS,
                                   executor=_InlineExecutor(self._advance))
             self.runs[(str(v), hands, strategy)] = result
             self.progress.bar_style = "success"

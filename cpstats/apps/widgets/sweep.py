@@ -185,7 +185,7 @@ class SweepView(_App):
                 self.status.value = _running(f"{note + '; ' if note else ''}simulating {v} "
                                              f"({i + 1} of {len(vs)})", training)
 
-            self.table = sweep(base, self.parameter.value, values, deals=deals, strategy=strategy,
+            self.table = sweep(base, self.parameter.value, values, deals=deals, setter=strategy,
                                rng=SEED, executor=_InlineExecutor(self._advance),
                                block_deals=WIDGET_BLOCK_DEALS, on_point=point)
             self.progress.value, self.progress.bar_style = self.progress.max, "success"

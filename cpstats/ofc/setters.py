@@ -1,0 +1,127 @@
+"""Open-face setters as named objects (as :mod:`cpstats.strategies.setters` for the 13-card game):
+each carries its own settings, so ``samples`` and ``top`` travel inside the setter.
+
+- :class:`Rollout` ``(samples=32, top=24)``: the strong strategy, Monte Carlo rollouts
+  (:mod:`cpstats.ofc.placement`: ``samples`` rollouts a surviving option, ``top`` options in
+  the successive halving);
+- :class:`OfcGreedy` ``()`` and :class:`OfcRandom` ``()``: the baselines.
+
+A name selects the default object (:func:`as_ofc_setter`): ``"rollout"``, ``"greedy"``,
+``"random"``, and ``"ev"`` (the 13-card strong setter's name, and ``EvSetter()``) for ``Rollout()``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Sequence
+
+from cpstats.errors import OptionError, check_whole
+from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, PLACEMENT_STRATEGIES
+from cpstats.strategies.setters import EvSetter, Setter
+
+__all__ = ["OfcSetter", "Rollout", "OfcGreedy", "OfcRandom", "OFC_SETTERS", "as_ofc_setter",
+           "seat_setters", "seat_budget", "seats_label", "seats_params"]
+
+
+@dataclass(frozen=True)
+class OfcSetter(Setter):
+    """A named, frozen open-face setter: ``name`` is its placement strategy
+    (:data:`~cpstats.ofc.placement.PLACEMENT_STRATEGIES`)."""
+
+    game: ClassVar[str] = "open-face"
+
+    def bind(self, variant: Any) -> Any:
+        raise OptionError(f"{self!r} places open-face boards street by street: play it with "
+                          "cpstats.simulate or cpstats.ofc.play_hands, not set_hands")
+
+
+@dataclass(frozen=True)
+class Rollout(OfcSetter):
+    """Monte Carlo rollouts: ``samples`` a surviving option, ``top`` options enter the halving."""
+
+    samples: int = DEFAULT_SAMPLES
+    top: int = DEFAULT_TOP
+    name: ClassVar[str] = "rollout"
+
+    def __post_init__(self) -> None:
+        check_whole("samples", self.samples, 1)
+        check_whole("top", self.top, 1)
+
+
+@dataclass(frozen=True)
+class OfcGreedy(OfcSetter):
+    """The best one-step evaluation a street (a baseline: a weak field)."""
+
+    name: ClassVar[str] = "greedy"
+
+
+@dataclass(frozen=True)
+class OfcRandom(OfcSetter):
+    """A uniform draw among each street's legal options (a baseline: no skill)."""
+
+    name: ClassVar[str] = "random"
+
+
+#: The open-face setters by name; ``ev`` is the strong one, as in the 13-card game.
+OFC_SETTERS: dict[str, type[OfcSetter]] = {"ev": Rollout, "rollout": Rollout, "greedy": OfcGreedy,
+                                           "random": OfcRandom}
+
+
+def as_ofc_setter(setter: Any, where: str = "setter") -> OfcSetter:
+    """The open-face setter for a name or an object (``EvSetter()`` and the 13-card baselines'
+    objects by their names); anything else is one line naming what is allowed."""
+    if isinstance(setter, OfcSetter):
+        return setter
+    if isinstance(setter, EvSetter) and setter.tables is not None:
+        raise OptionError("tables= does not apply to open-face variants: their strategies need no "
+                          "trained tables")
+    name = setter.name if isinstance(setter, Setter) else setter
+    key = name.strip().lower() if isinstance(name, str) else None
+    if key not in OFC_SETTERS:
+        given = f"{where} {setter!r} is invalid for an open-face preset" if where.startswith("--") \
+            else f"{where}={setter!r} is invalid for an open-face variant"
+        raise OptionError(f"{given}: allowed are ev "
+                          f"(the same as rollout), {', '.join(PLACEMENT_STRATEGIES)}, or Rollout(...), "
+                          "OfcGreedy(), OfcRandom()")
+    return OFC_SETTERS[key]()
+
+
+def seat_setters(setter: Any, players: int) -> tuple[OfcSetter, ...]:
+    """One setter per seat: ``setter`` for every seat, or a sequence of one per seat."""
+    if isinstance(setter, (str, Setter)):
+        return (as_ofc_setter(setter),) * players
+    seats = tuple(setter) if isinstance(setter, Sequence) else ()
+    if len(seats) != players:
+        raise OptionError(f"setter={setter!r} is invalid: one setter, or one per seat ({players} seats)")
+    return tuple(as_ofc_setter(s, f"setter[{i}]") for i, s in enumerate(seats))
+
+
+def seats_label(seats: Sequence[OfcSetter]) -> str:
+    """The run's strategy label: the seats' names, and a rollout budget other than the default
+    (``rollout/rollout(samples=128,top=24)``); the label is part of the run's identity."""
+    label = "/".join(s.name for s in seats)
+    rollouts = [s for s in seats if isinstance(s, Rollout)]
+    if any((s.samples, s.top) != (DEFAULT_SAMPLES, DEFAULT_TOP) for s in rollouts):
+        samples = {s.samples for s in rollouts}
+        shown = str(samples.pop()) if len(samples) == 1 else "/".join(str(s.samples) for s in rollouts)
+        label += f"(samples={shown},top={rollouts[0].top})"
+    return label
+
+
+def seat_budget(seats: Sequence[OfcSetter]) -> tuple[tuple[int, ...], int]:
+    """(samples per seat, top) for :func:`~cpstats.ofc.play.play_hands`: the rollout seats'
+    budgets (the baselines ignore theirs); the rollout seats share one ``top``."""
+    tops = {s.top for s in seats if isinstance(s, Rollout)}
+    if len(tops) > 1:
+        raise OptionError(f"setter={tuple(seats)!r} is invalid: the rollout seats play one top "
+                          f"(got {sorted(tops)})")
+    samples = tuple(s.samples if isinstance(s, Rollout) else DEFAULT_SAMPLES for s in seats)
+    return samples, tops.pop() if tops else DEFAULT_TOP
+
+
+def seats_params(seats: Sequence[OfcSetter]) -> dict[str, Any]:
+    """What the metadata records: the setter's :meth:`~Setter.params` when every seat plays the
+    same one, else the label and each seat's."""
+    if len(set(seats)) == 1:
+        return seats[0].params()
+    return {"name": "/".join(s.name for s in seats), "seats": [s.params() for s in seats]}

@@ -1,0 +1,115 @@
+"""Setters as named objects (they carry their settings; the metadata records them), the former
+``strategy=``/``tables=``/``samples=``/``top=`` keywords as deprecated aliases giving the same
+numbers, and one randomness keyword ``rng``."""
+
+import dataclasses
+import inspect
+
+import pytest
+
+import cpstats
+from cpstats.errors import OptionError
+from cpstats.ofc import OfcGreedy, OfcRandom, Rollout, simulate_ofc
+from cpstats.ofc.setters import as_ofc_setter, seat_budget, seats_label
+from cpstats.strategies import EvSetter, GreedySetter, RandomSetter, as_setter
+
+V = "2-4(players=2)"
+
+
+def test_setters_are_frozen_named_and_record_their_settings():
+    s = EvSetter(tables="2-4")
+    assert (s.name, s.params(), repr(s)) == ("ev", {"name": "ev", "tables": "2-4"}, "EvSetter(tables='2-4')")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.tables = "1-6"
+    assert GreedySetter().params() == {"name": "greedy"} and repr(RandomSetter()) == "RandomSetter()"
+    assert Rollout(samples=128).params() == {"name": "rollout", "samples": 128, "top": 24}
+    assert repr(Rollout(samples=128)) == "Rollout(samples=128, top=24)"
+    assert (OfcGreedy().name, OfcRandom().name) == ("greedy", "random")
+
+
+def test_names_select_the_default_objects():
+    assert as_setter("ev") == EvSetter() and as_setter(" Greedy ") == GreedySetter()
+    assert as_setter("random") == RandomSetter()
+    assert as_ofc_setter("ev") == Rollout() == as_ofc_setter("rollout") == as_ofc_setter(EvSetter())
+    assert as_ofc_setter(GreedySetter()) == OfcGreedy()
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: EvSetter(tables=5), r"^tables=5 is invalid: None, a preset name"),
+    (lambda: Rollout(samples=0), r"^samples=0 is invalid: a whole number >= 1"),
+    (lambda: Rollout(top=1.5), r"^top=1.5 is invalid: a whole number >= 1"),
+    (lambda: as_setter(Rollout()), r"^setter=Rollout\(samples=32, top=24\) is an open-face setter"),
+    (lambda: as_setter("genius"), r"^unknown strategy 'genius'"),
+    (lambda: as_ofc_setter(EvSetter(tables="2-4")), r"^tables= does not apply to open-face variants"),
+    (lambda: seat_budget((Rollout(top=4), Rollout(top=8))), r"the rollout seats play one top \(got \[4, 8\]\)"),
+    (lambda: cpstats.simulate(V, 10, setter="greedy", strategy="random"),
+     r"^strategy= and setter= are the same option: give setter= only"),
+    (lambda: cpstats.simulate(V, 10, setter="greedy", tables="2-4"),
+     r"^tables='2-4' is invalid with setter 'greedy': only ev plays row tables"),
+    (lambda: cpstats.skill(V, deals=10, setter="greedy"), r"^setter='greedy' is invalid: the skill table measures ev"),
+])
+def test_bad_setters_are_one_line(make, message):
+    with pytest.raises(OptionError, match=message):
+        make()
+
+
+def test_a_setter_object_plays_as_its_name_and_the_metadata_records_it():
+    """``setter=EvSetter(tables=...)`` is the former ``strategy="ev", tables=...``: the same run
+    (digest) and numbers; ``strategy=`` warns and maps to ``setter=``."""
+    new = cpstats.simulate(V, 300, setter=EvSetter(tables="2-4"), rng=3)
+    with pytest.warns(DeprecationWarning, match=r"^strategy= is deprecated"):
+        old = cpstats.simulate(V, 300, strategy="ev", tables="2-4", rng=3)
+    assert new.metadata["setter"] == {"name": "ev", "tables": "2-4"} and new.metadata["strategy"] == "ev"
+    assert new.metadata["run_digest"] == old.metadata["run_digest"]
+    assert new.summary["net_s1"].tolist() == old.summary["net_s1"].tolist()
+    greedy = cpstats.simulate(V, 300, setter=GreedySetter(), rng=3)
+    assert greedy.metadata["setter"] == {"name": "greedy"}
+    assert greedy.summary["net_s1"].tolist() == cpstats.simulate(V, 300, setter="greedy", rng=3).summary["net_s1"].tolist()
+
+
+def test_the_verbs_take_setter_and_record_it():
+    table = cpstats.compare(["2-4", "1-6"], 200, setter=GreedySetter(), rng=2, tidy=True)
+    assert table.attrs["setter"] == {"name": "greedy"} and table.attrs["strategy"] == "greedy"
+    swept = cpstats.sweep("2-4", "scoring.scoop_bonus", [0, 3], deals=200, setter="random", rng=1,
+                          metrics=["sd"])
+    assert swept.attrs["setter"] == {"name": "random"}
+    with pytest.warns(DeprecationWarning, match=r"^strategy= is deprecated"):
+        again = cpstats.sweep("2-4", "scoring.scoop_bonus", [0, 3], deals=200, strategy="random", rng=1,
+                              metrics=["sd"])
+    assert again["estimate"].tolist() == swept["estimate"].tolist()
+    assert cpstats.skill("2-4", deals=50, rng=1, setter=EvSetter()).attrs["setter"] == {"name": "ev", "tables": None}
+
+
+def test_open_face_rollout_carries_its_budget():
+    """``Rollout(samples=4)`` is the former ``samples=4`` (same numbers); the budget is in the
+    strategy label (the run's identity) and in ``metadata["setter"]``."""
+    new = simulate_ofc("ofc-pineapple", 6, setter=Rollout(samples=4, top=6), rng=1, block_hands=6)
+    with pytest.warns(DeprecationWarning, match=r"^samples= is deprecated .*Rollout\(samples=4\)"):
+        old = simulate_ofc("ofc-pineapple", 6, samples=4, top=6, rng=1, block_hands=6)
+    assert new.metadata["strategy"] == "rollout/rollout(samples=4,top=6)" == old.metadata["strategy"]
+    assert new.metadata["setter"] == {"name": "rollout", "samples": 4, "top": 6}
+    assert new.figures()["estimate"].equals(old.figures()["estimate"])
+    shared = cpstats.simulate("ofc-pineapple", 6, setter=Rollout(samples=4, top=6), rng=1, block_deals=6)
+    assert shared.figures()["estimate"].equals(new.figures()["estimate"])
+    seats = simulate_ofc("ofc-pineapple", 4, setter=("random", OfcGreedy()), rng=1)
+    assert seats.metadata["setter"] == {"name": "random/greedy", "seats": [{"name": "random"}, {"name": "greedy"}]}
+    assert seats_label((Rollout(), OfcGreedy())) == "rollout/greedy"
+
+
+def test_rng_is_the_one_randomness_keyword():
+    """``seed=`` of the exported functions is a deprecated alias of ``rng=``; a default that is
+    a fixed seed is in the signature."""
+    new = cpstats.match("2-4", "greedy", "random", deals=200, rng=5)
+    with pytest.warns(DeprecationWarning, match=r"^seed= is deprecated .*use rng=5"):
+        old = cpstats.match("2-4", "greedy", "random", deals=200, seed=5)
+    assert (new.mean, new.seed) == (old.mean, 5)
+    with pytest.warns(DeprecationWarning, match=r"^seed= is deprecated"):
+        assert cpstats.exploitability("greedy", hands=2, opponents=20, seed=2).in_sample == \
+            cpstats.exploitability("greedy", hands=2, opponents=20, rng=2).in_sample
+    with pytest.raises(OptionError, match=r"^seed= and rng= are the same option"):
+        cpstats.match("2-4", deals=10, rng=1, seed=1)
+    assert inspect.signature(cpstats.par_sheet).parameters["rng"].default == 2026
+    for fn in (cpstats.simulate, cpstats.compare, cpstats.sweep, cpstats.skill, cpstats.compare_presets,
+               cpstats.match, cpstats.exploitability, cpstats.train_tables, cpstats.natural_frequencies,
+               simulate_ofc, cpstats.ofc.write_ofc_reference):
+        assert "rng" in inspect.signature(fn).parameters, fn.__name__
