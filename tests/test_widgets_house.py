@@ -57,10 +57,10 @@ def test_capped_percent_rake_keeps_the_jackpot_drop_apart(cache):
     result = app.result
     assert str(result.variant) == str(load_variant(CAPPED))
     by_hand = _capped_rake_by_hand(CAPPED, app.strategy.value)
-    simulated = float(result.summary["rake_s1"]) / result.deals
+    simulated = float(result.summary.rake_sum) / result.deals
     assert simulated == pytest.approx(by_hand, rel=1e-12)
     no_drop = cache.run(load_variant(CAPPED).replace(rake__jackpot_drop=0), DEALS, app.strategy.value)
-    assert float(no_drop.summary["rake_s1"]) == float(result.summary["rake_s1"])
+    assert float(no_drop.summary.rake_sum) == float(result.summary.rake_sum)
     f = app.figures
     assert f["rake per hand (units)"] == pytest.approx(by_hand, rel=1e-12)
     assert f["jackpot drop per hand (units)"] == 0.1
@@ -94,9 +94,9 @@ def test_a_commission_in_the_result_is_counted_once(cache):
     commission per player hand is the simulated one: rake_s1 / deals / 3 player seats."""
     base = cache.run(load_variant("banked"), DEALS, "greedy")
     with_c = cache.run(load_variant("banked").replace(bank__commission=0.05), DEALS, "greedy")
-    commission = float(with_c.summary["rake_s1"]) / with_c.deals / 3
+    commission = float(with_c.summary.rake_sum) / with_c.deals / 3
     # the bank's edge before commission: its gain from ties (the control variate of house())
-    bank_mean = float(with_c.summary["batch_tie_gain"].sum()) / with_c.deals / 3
+    bank_mean = float(with_c.summary.tie_gain_by_batch.sum()) / with_c.deals / 3
     none = Rake()
     once = rake_figures(base, none, hands_per_hour=30, commission=0.05)
     for figures in (rake_figures(with_c, none, hands_per_hour=30, commission=0.05),
@@ -121,8 +121,8 @@ def test_a_capped_rake_in_a_banked_game_leaves_out_the_commission(cache):
     plain = cache.run(load_variant(capped), DEALS, "greedy")
     with_c = cache.run(load_variant(capped).replace(bank__commission=0.05), DEALS, "greedy")
     f = rake_figures(with_c, with_c.variant.rake, hands_per_hour=30)
-    assert f["rake per hand (units)"] == pytest.approx(float(plain.summary["rake_s1"]) / DEALS)
-    total = float(with_c.summary["rake_s1"]) / DEALS
+    assert f["rake per hand (units)"] == pytest.approx(float(plain.summary.rake_sum) / DEALS)
+    total = float(with_c.summary.rake_sum) / DEALS
     charges = f["rake per hand (units)"] + 3 * f["commission or fee per player hand (units)"]
     assert charges == pytest.approx(total)
 
