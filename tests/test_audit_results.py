@@ -162,11 +162,12 @@ def test_huge_deal_counts_are_planned_lazily_and_bounded():
         simulate("2-4", 10**12, **KW)
     from cpstats.cards.blocks import BlockPlan
     from cpstats.simulation.run import _Spec, _play_block
+    from cpstats.simulation.summary import SimulationSummary
 
     plan = BlockPlan(10**11, 100)
     spec = _Spec("2-4", "greedy", 1, (), 100, False, None, 10**11, 30, "x")
-    first = next(blocks_in_order(BlockJob(_play_block, spec, None, "x"), plan, None, None))
-    assert first[0] == 0 and int(first[1][0]["deals"]) == 100
+    first = next(blocks_in_order(BlockJob(_play_block, spec, None, "x", SimulationSummary), plan, None, None))
+    assert first[0] == 0 and int(first[1][0].deals) == 100
 
 
 def test_distribution_memory_follows_distinct_values_not_the_unit():

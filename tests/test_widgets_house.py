@@ -183,3 +183,56 @@ def test_each_app_says_it_compiles_before_its_first_run(compiling, monkeypatch):
     assert len(seen) == 2 and seen_rake
     for status in seen + seen_rake:
         assert (COMPILE_MESSAGE in status) is compiling and "simulating" in status
+
+
+def test_the_rake_tab_gives_every_figure_an_interval_or_says_why_not():
+    """Each row of the tab's table has a 95% interval around its estimate, exact where the
+    rules set it, or a method saying why it has none."""
+    from cpstats.apps.widgets.rake import rake_table
+
+    r = simulate("2-4", 3_000, strategy="greedy", rng=3)
+    fixed = rake_table(r, Rake(model=RakeModel.FIXED_TABLE, amount=0.5, jackpot_drop=0.1), hands_per_hour=30)
+    row = fixed.loc["rake per hand (units)"]
+    assert row["estimate"] == row["ci_low"] == row["ci_high"] == 0.5 and row["method"].startswith("exact")
+    share = fixed.loc["rake share of gross winnings"]
+    assert share["ci_low"] < share["estimate"] < share["ci_high"]
+    percent = rake_table(r, Rake(model=RakeModel.PERCENT, percent=0.05), hands_per_hour=30)
+    from cpstats.simulation.stats import batch_mean_interval
+
+    _, _, half = batch_mean_interval(0.05 * r.gross_batches(), r.net_batches()[1])
+    row = percent.loc["rake per hand (units)"]
+    assert row["ci_high"] - row["estimate"] == pytest.approx(float(half)) and half > 0
+    seat = percent.loc["rake per seat per hour (money)"]
+    assert seat["ci_high"] - seat["estimate"] == pytest.approx(float(half) / 4 * 30)
+    for table in (fixed, percent):
+        lacking = table[table["ci_low"].isna()]
+        assert lacking.empty, lacking
+        assert ((table["ci_low"] <= table["estimate"]) & (table["estimate"] <= table["ci_high"])).all()
+
+
+def test_a_repriced_commission_gets_a_conservative_interval():
+    """The commission at a price the run did not charge has no per-batch sums; its SE bound from
+    the seats' net distributions is at least the batch SE a run charged that commission gives
+    (same deals: the commission never moves the nets); the capped rake in such a run has none."""
+    from cpstats.apps.widgets.rake import rake_table
+
+    bare = simulate("banked", 6_000, strategy="greedy", rng=5)
+    charged = simulate("banked(bank.commission=0.05)", 6_000, strategy="greedy", rng=5)
+    table = rake_table(bare, Rake(), hands_per_hour=30, commission=0.05)
+    row = table.loc["commission or fee per player hand (units)"]
+    from cpstats.simulation.stats import batch_mean_interval, t_value
+
+    sums, sizes = charged.rake_batches()
+    mean, se, _ = batch_mean_interval(sums / (charged.variant.players - 1), sizes)
+    assert row["estimate"] == pytest.approx(float(mean), rel=1e-9)
+    bound = (row["ci_high"] - row["estimate"]) / t_value(0.95, 30)
+    assert bound >= float(se)
+    assert "conservative" in row["method"]
+    edge = table.loc["house edge, bank (units per player hand)"]
+    assert edge["ci_low"] < edge["estimate"] < edge["ci_high"]
+    assert np.isnan(table.loc["house edge SE", "ci_low"])
+    capped = simulate("banked(bank.commission=0.05,rake=percent,rake.percent=0.05,rake.cap=1)", 600,
+                      strategy="greedy", rng=5)
+    row = rake_table(capped, capped.variant.rake, hands_per_hour=30).loc["rake per hand (units)"]
+    assert np.isnan(row["ci_low"]) and row["method"].startswith("no interval: the bank's charge")
+
