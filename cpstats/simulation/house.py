@@ -23,6 +23,7 @@ import numpy as np
 from cpstats.errors import OptionError
 from cpstats.rules import RakeModel, Variant
 from cpstats.simulation.stats import batch_mean_interval
+from cpstats.simulation.summary import SimulationSummary
 
 __all__ = ["BANKED_WAGER", "Estimate", "check_pace", "charge_per_hand", "bank_edge_sums", "bank_edge",
            "break_even_edge"]
@@ -54,7 +55,7 @@ def check_pace(variant: Variant, hands_per_hour: float | None) -> float:
     return float(pace)
 
 
-def charge_per_hand(variant: Variant, summary, hands_per_hour: float,
+def charge_per_hand(variant: Variant, summary: SimulationSummary, hands_per_hour: float,
                     confidence: float = 0.95) -> Estimate:
     """The house's charge per hand (table), Student's t on the batch means; a time charge is
     re-priced at ``hands_per_hour`` (the run charged it at the variant's own pace)."""
@@ -66,7 +67,7 @@ def charge_per_hand(variant: Variant, summary, hands_per_hour: float,
     return Estimate(mean, mean - float(half), mean + float(half), float(se))
 
 
-def bank_edge_sums(variant: Variant, summary, *, charges: bool = True) -> tuple[np.ndarray, str]:
+def bank_edge_sums(variant: Variant, summary: SimulationSummary, *, charges: bool = True) -> tuple[np.ndarray, str]:
     """(Per-batch sums of the house edge per deal, method) of a banked game: the bank's gain per
     player seat from winning ties (a control variate: the game with ties pushed has mean 0 when
     every seat plays alike) plus, with ``charges``, the house's charges, over the 3-unit wager."""
@@ -82,7 +83,7 @@ def bank_edge_sums(variant: Variant, summary, *, charges: bool = True) -> tuple[
     return per_deal / (opponents * BANKED_WAGER), method
 
 
-def bank_edge(variant: Variant, summary, confidence: float = 0.95) -> tuple[Estimate, str]:
+def bank_edge(variant: Variant, summary: SimulationSummary, confidence: float = 0.95) -> tuple[Estimate, str]:
     """(House edge per unit of the 3-unit wager, method) of a banked game (:func:`bank_edge_sums`),
     Student's t on the batch means."""
     sums, method = bank_edge_sums(variant, summary)

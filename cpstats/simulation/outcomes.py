@@ -21,7 +21,7 @@ from cpstats.hands.setting import is_foul
 from cpstats.rules import Royalties, Stakes, Variant
 from cpstats.settlement import settle_many
 from cpstats.simulation.stats import wilson_interval
-from cpstats.simulation.summary import _by_batch, _row_results
+from cpstats.simulation.summary import SimulationSummary, _by_batch, _row_results
 
 __all__ = ["PAIR_OUTCOMES", "SEAT_OUTCOMES", "outcome_summary", "outcome_table", "outcome_batches"]
 
@@ -232,7 +232,7 @@ def _rows(counts, s1, s2, deals: int, confidence: float, names, charge=None) -> 
     return frame
 
 
-def outcome_table(v: Variant, summary, deals: int, per: str = "pair",
+def outcome_table(v: Variant, summary: SimulationSummary, deals: int, per: str = "pair",
                   confidence: float = 0.95) -> pd.DataFrame:
     """The outcome table of :meth:`SimulationResult.outcomes` from a merged
     :class:`~cpstats.simulation.summary.SimulationSummary`."""
@@ -266,7 +266,7 @@ def outcome_table(v: Variant, summary, deals: int, per: str = "pair",
     return pd.concat(frames, ignore_index=True)
 
 
-def outcome_batches(v: Variant, summary, per: str = "pair") -> list[tuple[int, str, np.ndarray]] | None:
+def outcome_batches(v: Variant, summary: SimulationSummary, per: str = "pair") -> list[tuple[int, str, np.ndarray]] | None:
     """Per-batch counts behind :func:`outcome_table`'s rows, side by side with them: one
     (seat, outcome, counts per batch (B,)) for each row of the full table before rules that
     cannot happen are dropped, in the table's order (None for results saved before summary
