@@ -34,7 +34,7 @@ def test_jackpot_drop_is_reported_apart_from_the_rake():
     house = result.tables()["house"].iloc[0]
     assert house["jackpot_drop_per_hand"] == 0.1
     assert house["jackpot_drop_per_hour"] == pytest.approx(0.1 * 30)
-    assert house["rake_per_hand"] == pytest.approx(float(result.summary["rake_s1"]) / result.deals)
+    assert house["rake_per_hand"] == pytest.approx(float(result.summary.rake_sum) / result.deals)
     assert house["break_even_edge"] == pytest.approx(house["rake_per_hand"] / 4)
 
 
@@ -64,13 +64,13 @@ def test_banked_game_with_ties_pushed_and_no_commission_has_no_edge():
 def test_intervals_use_student_t_on_the_run_batches():
     """Audit 13.4: 30 batches at 2,000 deals and the interval half-width is t(29) x SE."""
     result = simulate("2-4", 2_000, rng=5, **KW)
-    assert len(result.summary["batch_sizes"]) == BATCHES == result.metadata["batches"]
-    assert result.summary["batch_sizes"].sum() == 2_000
-    assert np.ptp(result.summary["batch_sizes"]) <= 1
+    assert len(result.summary.batch_sizes) == BATCHES == result.metadata["batches"]
+    assert result.summary.batch_sizes.sum() == 2_000
+    assert np.ptp(result.summary.batch_sizes) <= 1
     m = result.moments().iloc[0]
     assert (m["ci_high"] - m["mean"]) == pytest.approx(st.t.ppf(0.975, BATCHES - 1) * m["se"])
     tiny = simulate("2-4", 7, rng=5, **KW)
-    assert len(tiny.summary["batch_sizes"]) == 7  # one batch a deal below 30 deals
+    assert len(tiny.summary.batch_sizes) == 7  # one batch a deal below 30 deals
 
 
 @pytest.mark.slow
@@ -95,8 +95,8 @@ def test_rescore_into_naturals_declares_them_and_says_whose_settings_they_are():
                     keep_hands=True, **KW)
     natural = base.rescore("pagat-typical")
     direct = simulate("pagat-typical", 2_000, rng=6, **KW)
-    assert natural.summary["declared"].sum() > 0
-    assert np.array_equal(natural.summary["declared"], direct.summary["declared"])
+    assert natural.summary.declared.sum() > 0
+    assert np.array_equal(natural.summary.declared, direct.summary.declared)
     assert natural.metadata["settings_variant"] == str(base.variant)
     assert any("settings are those greedy chose" in n for n in natural.metadata["rescore_notes"])
     plain = base.rescore("2-4")
@@ -125,7 +125,7 @@ def test_resume_redoes_blocks_of_another_run_or_damaged(tmp_path):
     other = simulate("2-4", 2_000, rng=9, out=tmp_path / "a", resume=True, **KW)
     fresh = simulate("2-4", 2_000, rng=9, **KW)
     assert other.metadata["blocks_redone"] == 4
-    assert np.array_equal(other.summary["net_s2"], fresh.summary["net_s2"])
+    assert np.array_equal(other.summary.net_sq_sum, fresh.summary.net_sq_sum)
 
     simulate("2-4", 2_000, rng=10, out=tmp_path / "b", **KW)
     blocks = sorted((tmp_path / "b").glob("block-*.npz"))
@@ -138,8 +138,9 @@ def test_resume_redoes_blocks_of_another_run_or_damaged(tmp_path):
     resumed = simulate("2-4", 2_000, rng=10, out=tmp_path / "b", resume=True, **KW)
     assert resumed.metadata["blocks_redone"] == 4
     again = simulate("2-4", 2_000, rng=10, **KW)
-    for key in again.summary:
-        assert np.array_equal(resumed.summary[key], again.summary[key]), key
+    resumed, again = resumed.summary.to_arrays(), again.summary.to_arrays()
+    for key in again:
+        assert np.array_equal(resumed[key], again[key]), key
 
 
 def test_corrupt_or_misplaced_out_is_refused(tmp_path):
@@ -161,11 +162,12 @@ def test_huge_deal_counts_are_planned_lazily_and_bounded():
         simulate("2-4", 10**12, **KW)
     from cpstats.cards.blocks import BlockPlan
     from cpstats.simulation.run import _Spec, _play_block
+    from cpstats.simulation.summary import SimulationSummary
 
     plan = BlockPlan(10**11, 100)
     spec = _Spec("2-4", "greedy", 1, (), 100, False, None, 10**11, 30, "x")
-    first = next(blocks_in_order(BlockJob(_play_block, spec, None, "x"), plan, None, None))
-    assert first[0] == 0 and int(first[1][0]["deals"]) == 100
+    first = next(blocks_in_order(BlockJob(_play_block, spec, None, "x", SimulationSummary), plan, None, None))
+    assert first[0] == 0 and int(first[1][0].deals) == 100
 
 
 def test_distribution_memory_follows_distinct_values_not_the_unit():
@@ -182,7 +184,7 @@ def test_distribution_memory_follows_distinct_values_not_the_unit():
 def test_hands_without_out_come_from_memory():
     """Audit 13.16."""
     result = simulate("2-4", 300, rng=3, keep_hands=True, **KW)
-    rows = result.hands
+    rows = result.rows()
     assert len(rows) == 300 * 4 and rows["deal"].max() == 299
 
 
@@ -197,7 +199,7 @@ def test_a_generator_passed_twice_gives_two_runs_repeatably():
     """Audit 13.19: a Generator is a stream; the same seed's Generator repeats both runs."""
     def two(seed):
         rng = np.random.default_rng(seed)
-        return [simulate("2-4", 200, rng=rng, **KW).summary["net_s2"] for _ in range(2)]
+        return [simulate("2-4", 200, rng=rng, **KW).summary.net_sq_sum for _ in range(2)]
 
     first, second = two(5)
     assert not np.array_equal(first, second)

@@ -62,7 +62,7 @@ def test_the_rows_rake_column_sums_to_the_house_take():
     rake on every row: the column sums to the house's take."""
     for variant in (RAKED, "criss-cross(rake=percent,rake.percent=0.05)"):
         r, _, rake = _kept(variant, 300)
-        rows = r.hands
+        rows = r.rows()
         assert rows["rake"].sum() == pytest.approx(rake.sum(), rel=1e-5)
         assert rows.groupby("deal")["rake"].sum().to_numpy() == pytest.approx(rake, abs=1e-5)
 
@@ -77,9 +77,9 @@ def test_results_after_charges_match_the_deals():
     assert frame["sd"].to_numpy() == pytest.approx(after.std(axis=0))
     assert (frame["sd_ci_low"] < frame["sd"]).all() and (frame["sd"] < frame["sd_ci_high"]).all()
     assert frame["charge"].sum() == pytest.approx(rake.mean())
-    assert r.summary["dist_charge"].sum(axis=0) == pytest.approx(r.summary["charge_s1"])
-    assert float(r.summary["pot_max"]) == np.where(net > 0, net, 0).sum(axis=1).max()
-    assert int(r.summary["rake_capped"]) == int((0.05 * np.where(net > 0, net, 0).sum(axis=1) > 3).sum())
+    assert r.summary.charge_by_net.sum(axis=0) == pytest.approx(r.summary.charge_sum)
+    assert float(r.summary.pot_max) == np.where(net > 0, net, 0).sum(axis=1).max()
+    assert int(r.summary.rake_capped) == int((0.05 * np.where(net > 0, net, 0).sum(axis=1) > 3).sum())
 
 
 def test_session_bands_use_the_sd_after_charges():
@@ -98,7 +98,7 @@ def test_session_bands_use_the_sd_after_charges():
 
 def test_after_charges_needs_format_4():
     r = simulate("2-4", 100, setter="greedy", rng=1)
-    old = {k: x for k, x in r.summary.items() if k not in ("charge_s1", "after_s2")}
+    old = {k: x for k, x in r.summary.to_arrays().items() if k not in ("charge_s1", "after_s2")}
     with pytest.raises(OptionError, match="saved before summary format 4"):
         SimulationResult(r.variant, old, r.metadata).after_charges()
 
@@ -109,8 +109,8 @@ def test_pooled_rates_use_batch_means_not_deals():
     r = simulate("2-4", 6_000, setter="greedy", rng=3)
     rates = r.pooled_rates().set_index("rate")
     s = r.summary
-    for name, k in (("hit", s["hits"].mean()), ("push", s["pushes"].mean()),
-                    ("home_run", s["home_runs"].mean())):
+    for name, k in (("hit", s.wins.mean()), ("push", s.pushes.mean()),
+                    ("home_run", s.home_runs.mean())):
         row = rates.loc[name]
         assert row["estimate"] == pytest.approx(k / r.deals)
         assert row["method"].startswith("Student's t on 30 batch means")
@@ -159,14 +159,14 @@ def test_rules_that_never_acted_are_said():
     """A cap that never binds, a threshold that never applies and a surrender never taken are
     said in a sentence; a cap that binds says how often."""
     r = simulate(RAKED, 2_000, setter="greedy", rng=1)
-    largest = float(r.summary["pot_max"])
+    largest = float(r.summary.pot_max)
     assert figures.rules_in_action(r) == [
         f"The 3-unit cap never bound in these 2,000 deals (5% of the largest pot, "
         f"{largest:g}, was {0.05 * largest:g})."]
     tight = simulate("2-4(rake=percent,rake.percent=0.05,rake.cap=0.3,rake.threshold=5)", 2_000,
                      setter="greedy", rng=1)
     lines = figures.rules_in_action(tight)
-    capped, below = int(tight.summary["rake_capped"]), int(tight.summary["rake_below_threshold"])
+    capped, below = int(tight.summary.rake_capped), int(tight.summary.rake_below_threshold)
     assert 0 < capped < 2_000 and below > 0
     assert lines[0].startswith(f"The 0.3-unit cap bound in {capped:,} of these 2,000 deals")
     assert lines[1].startswith(f"The 5-unit threshold kept the rake at 0 in {below:,} of these")
@@ -194,7 +194,7 @@ def test_pooled_rate_coverage():
         r = simulate("2-4", 2_000, setter="greedy", rng=seed)
         rates = r.pooled_rates().set_index("rate")
         trials = {"hit": r.deals, "push": r.deals, "home_run": r.deals,
-                  "scoop": r.summary["pair_live"].max()}
+                  "scoop": r.summary.pairs_played.max()}
         for name, row in rates.iterrows():
             hits[name] += row["ci_low"] <= truth[name] <= row["ci_high"]
             low, high = wilson_interval(row["estimate"] * trials[name], trials[name])

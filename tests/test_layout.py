@@ -147,3 +147,30 @@ def test_the_enum_rule_can_fail():
     bad = ast.parse('if v.deal.value == "D3":\n    pass\nok = v.rake.model.value in ("time", "none")')
     assert _value_compared_with_text(bad) == [1, 3]
     assert _value_compared_with_text(ast.parse("ok = v.deal is Deal.CRISS_CROSS")) == []
+
+
+#: The results layers: the only code that reads a result's ``summary`` (views read results
+#: through their methods). The open-face run builds its result from the runner's totals.
+RESULTS_MODULES = ("cpstats/simulation/", "cpstats/ofc/result.py", "cpstats/ofc/simulation.py")
+
+
+def _summary_reads(tree: ast.AST) -> list[int]:
+    """Lines reading an attribute named ``summary`` (``result.summary``, ``run.summary[...]``)."""
+    return sorted({node.lineno for node in ast.walk(tree)
+                   if isinstance(node, ast.Attribute) and node.attr == "summary"})
+
+
+def test_only_the_results_layers_read_a_summary():
+    """Apps, widgets and the shipped-run loader read results through methods, never their
+    block summary: a summary's fields can then change without a view noticing."""
+    found = {rel: lines for path in PACKAGE.rglob("*.py")
+             if not (rel := str(path.relative_to(PACKAGE.parent))).startswith(RESULTS_MODULES)
+             and (lines := _summary_reads(ast.parse(path.read_text())))}
+    assert not found, found
+
+
+def test_the_summary_rule_can_fail():
+    bad = ast.parse('gross = float(result.summary["gross"]) / result.deals\n'
+                    'ok = result.gross_per_deal()\nsizes = r.summary.batch_sizes')
+    assert _summary_reads(bad) == [1, 3]
+    assert _summary_reads(ast.parse("from cpstats.simulation.summary import batch_of")) == []

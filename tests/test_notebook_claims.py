@@ -230,9 +230,9 @@ def _independent(name: str) -> dict[str, float]:
         r = cpstats.load_reference("2-4")
         s = r.summary
         return {"sd_2_4": float(r.moments()["sd"].mean()),
-                "scoop_2_4": float(s["scoops"][0, 1] / s["pair_live"][0, 1]),
-                "home_2_4": float(s["home_runs"][0] / r.deals),
-                "home_seat": float(s["home_runs"][0] / r.deals)}  # the outcome table's home runs, section 4
+                "scoop_2_4": float(s.scoops[0, 1] / s.pairs_played[0, 1]),
+                "home_2_4": float(s.home_runs[0] / r.deals),
+                "home_seat": float(s.home_runs[0] / r.deals)}  # the outcome table's home runs, section 4
     if name == "04_house_edge_and_rake":
         return {}
     return {}

@@ -46,7 +46,7 @@ def _expected(params: dict) -> dict[str, tuple[float, float, float]]:
         f = result.figures(hands_per_hour=pace).set_index("metric").loc[metric]
         return f["estimate"] * scale, f["ci_low"] * scale, f["ci_high"] * scale
 
-    out = {"hands": (runs["p"].hands,) * 3}
+    out = {"hands": (runs["p"].deals,) * 3}
     for k, r in runs.items():
         out[f"foul_{k}"], out[f"roy_{k}"], out[f"sd_{k}"] = (fig(r, m)
                                                              for m in ("foul_rate", "royalty", "sd_seat0"))

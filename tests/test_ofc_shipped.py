@@ -33,7 +33,7 @@ def test_written_run_loads_back_as_the_run(folder):
     """issue 17.5: a stored run reads back with the figures of the same run played again."""
     stored = load_ofc_reference("ofc-pineapple", folder=folder)
     live = simulate_ofc("ofc-pineapple", HANDS, setter="random", rng=REFERENCE_SEED)
-    assert stored.hands == HANDS and stored.metadata["strategy"] == "random/random"
+    assert stored.deals == HANDS and stored.metadata["strategy"] == "random/random"
     assert "write_ofc_reference(hands=40, names=['ofc-pineapple']" in stored.metadata["command"]
     _same(stored.figures(), live.figures())
     assert (folder / "ofc-pineapple-nets.npz").exists() and (folder / "ofc-pineapple.json").exists()
@@ -77,14 +77,14 @@ def test_shipped_runs_are_complete_and_consistent():
         r = load_ofc_reference(key)
         assert str(r.variant) == str(load_ofc_reference(key).variant) and r.variant.players == 2
         assert r.metadata["strategy"] == "rollout/rollout" and r.metadata["entropy"] == str(REFERENCE_SEED)
-        hands.add(r.hands)
+        hands.add(r.deals)
         with np.load(OFC_REFERENCE_DIR / f"{key}-nets.npz") as data:
             net = data["net"].astype(np.int64)
-        assert net.shape == (r.hands, 2) and (net.sum(axis=1) == 0).all()
-        batches = r.summary["batch_sizes"].size
+        assert net.shape == (r.deals, 2) and (net.sum(axis=1) == 0).all()
+        batches = r.summary.batch_sizes.size
         sums = np.zeros((batches, 2))
-        np.add.at(sums, batch_of(0, r.hands, r.hands, batches), net)
-        np.testing.assert_array_equal(sums, r.summary["batch_net"])
+        np.add.at(sums, batch_of(0, r.deals, r.deals, batches), net)
+        np.testing.assert_array_equal(sums, r.summary.net_by_batch)
     assert len(hands) == 1
 
 
@@ -144,8 +144,8 @@ def test_readme_open_face_figures_name_their_denominators_and_are_the_packages()
     f = run.figures().set_index("metric")
     s = run.summary
     entry = f.loc["fl_entry_rate"]
-    assert entry["estimate"] == pytest.approx(s["batch_entries"].sum() / s["batch_normal"].sum())
-    every = s["batch_entries"].sum() / (s["batch_normal"].sum() + s["batch_fl"].sum())
+    assert entry["estimate"] == pytest.approx(s.entries_by_batch.sum() / s.normal_by_batch.sum())
+    every = s.entries_by_batch.sum() / (s.normal_by_batch.sum() + s.fantasyland_by_batch.sum())
     assert f"{every:.1%}" != f"{entry['estimate']:.1%}"  # the two denominators read differently
 
     def cited(row, fmt, scale=1.0):

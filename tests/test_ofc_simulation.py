@@ -21,9 +21,10 @@ KW = {"setter": "random", "block_hands": 150}
 
 
 def same(a, b):
-    assert a.summary.keys() == b.summary.keys()
-    for key in a.summary:
-        np.testing.assert_array_equal(a.summary[key], b.summary[key], err_msg=key)
+    a, b = a.summary.to_arrays(), b.summary.to_arrays()
+    assert a.keys() == b.keys()
+    for key in a:
+        np.testing.assert_array_equal(a[key], b[key], err_msg=key)
 
 
 def fig(result, metric, column="estimate"):
@@ -43,8 +44,8 @@ def test_blocks_replay_from_their_seed_child():
         s = settle_hands("ofc-pineapple", played.boards)
         fouls += s.fouled.sum()
         net += s.net[:, 0].sum()
-    assert r.summary["batch_fouls"].sum() == fouls and r.summary["batch_net"][:, 0].sum() == net
-    assert r.hands == 400 and r.metadata["burn_in"] == 3
+    assert r.summary.fouls_by_batch.sum() == fouls and r.summary.net_by_batch[:, 0].sum() == net
+    assert r.deals == 400 and r.metadata["burn_in"] == 3
 
 
 def test_executors_give_identical_numbers():
@@ -92,8 +93,8 @@ def test_parquet_rows_agree_with_the_summary(tmp_path):
     r = simulate_ofc("ofc-pineapple", 300, rng=3, out=tmp_path / "a", **KW)
     rows = r.rows()
     assert len(rows) == 600 and rows["hand"].tolist()[::2] == list(range(300))
-    assert rows["foul"].sum() == r.summary["batch_fouls"].sum()
-    assert rows.groupby("seat")["net"].sum().tolist() == r.summary["batch_net"].sum(axis=0).tolist()
+    assert rows["foul"].sum() == r.summary.fouls_by_batch.sum()
+    assert rows.groupby("seat")["net"].sum().tolist() == r.summary.net_by_batch.sum(axis=0).tolist()
     longer = simulate_ofc("ofc-pineapple", 450, rng=3, out=tmp_path / "b", **KW).rows()
     assert longer.iloc[:600].equals(rows)
 
@@ -108,7 +109,7 @@ def test_resume_writes_the_rows_a_finished_block_lacks(tmp_path):
     same(bare, resumed)
     assert resumed.metadata["blocks_redone"] == 0
     rows = resumed.rows()
-    assert len(rows) == 600 and rows["foul"].sum() == bare.summary["batch_fouls"].sum()
+    assert len(rows) == 600 and rows["foul"].sum() == bare.summary.fouls_by_batch.sum()
 
 
 def test_figures_refuse_a_pace_or_precision_that_is_not_positive():

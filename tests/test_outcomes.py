@@ -8,7 +8,7 @@ import pytest
 from cpstats import OptionError
 from cpstats.settlement import settle
 from cpstats.simulation import load_reference, simulate
-from cpstats.simulation.outcomes import PAIR_OUTCOMES, SEAT_OUTCOMES, outcome_keys, pair_codes, pair_pays
+from cpstats.simulation.outcomes import PAIR_OUTCOMES, SEAT_OUTCOMES, pair_codes, pair_pays
 from cpstats.simulation.summary import SUMMARY_FORMAT, settle_block
 
 KW = dict(setter="greedy", block_deals=1_000)
@@ -119,7 +119,7 @@ def test_rescore_recounts_the_pays_and_keeps_the_outcomes(four):
     assert not np.allclose(before["mean_pay"].fillna(0), after["mean_pay"].fillna(0))
     by_seat = after.groupby("seat")["contribution_to_mean"].sum()
     assert np.allclose(by_seat.to_numpy(), other.moments()["mean"].to_numpy(), atol=1e-9)
-    assert other.summary["batch_royalty"].sum() > 0 == four.summary["batch_royalty"].sum()
+    assert other.summary.royalty_paid_by_batch.sum() > 0 == four.summary.royalty_paid_by_batch.sum()
 
 
 def test_old_results_load_but_have_no_outcomes(tmp_path):
@@ -128,7 +128,13 @@ def test_old_results_load_but_have_no_outcomes(tmp_path):
     ref = load_reference("2-4")
     assert ref.metadata["summary_format"] == SUMMARY_FORMAT == 4
     old = copy.copy(ref)
-    old.summary = {k: v for k, v in ref.summary.items() if k not in outcome_keys()}
+    # the arrays summary format 3 added
+    outcome_keys = ("pair_outcomes", "pair_pay_s1", "pair_pay_s2", "seat_outcomes", "seat_pay_s1",
+                    "seat_pay_s2", "seat_charge_s1", "batch_pair_outcomes", "batch_seat_outcomes",
+                    "batch_scoops", "batch_pair_live", "batch_home_runs", "batch_fouls",
+                    "batch_royalty", "batch_natural", "batch_gross")
+    old.summary = type(ref.summary).from_arrays(
+        {k: v for k, v in ref.summary.to_arrays().items() if k not in outcome_keys})
     old.metadata = {**ref.metadata, "summary_format": 2}
     assert len(old.moments()) == 4
     with pytest.raises(OptionError, match="summary format 3") as err:

@@ -37,11 +37,11 @@ def test_paired_interval_is_t_on_the_batch_differences(runs):
     the independent-runs one (common deals)."""
     a, b = runs[0], runs[3]
     table = paired_metrics([a, b]).set_index(["run", "metric"])
-    ra = a.summary["batch_scoops"] / a.summary["batch_pair_live"]
-    rb = b.summary["batch_scoops"] / b.summary["batch_pair_live"]
+    ra = a.summary.scoops_by_batch / a.summary.pairs_played_by_batch
+    rb = b.summary.scoops_by_batch / b.summary.pairs_played_by_batch
     half = st.t.ppf(0.975, BATCHES - 1) * (rb - ra).std(ddof=1) / np.sqrt(BATCHES)
     row = table.loc[(1, "scoop_rate")]
-    whole = b.summary["scoops"].sum() / b.summary["pair_live"].sum()
+    whole = b.summary.scoops.sum() / b.summary.pairs_played.sum()
     assert row["estimate"] == pytest.approx(whole, rel=1e-12)
     assert row["diff_ci_high"] - row["diff"] == pytest.approx(half, rel=1e-9)
     independent = np.hypot(row["ci_high"] - row["estimate"],

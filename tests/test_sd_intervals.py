@@ -29,8 +29,8 @@ def test_sd_and_variance_intervals_hold_the_estimate_and_follow_the_method():
     assert (m["variance_ci_low"] < m["variance"]).all() and (m["variance"] < m["variance_ci_high"]).all()
     assert (m["sd_ci_low"] < m["sd"]).all() and (m["sd"] < m["sd_ci_high"]).all()
     s = r.summary
-    n = s["batch_sizes"][:, None]
-    v = (s["batch_s2"] / n - (s["batch_sums"] / n) ** 2) * n / (n - 1)
+    n = s.batch_sizes[:, None]
+    v = (s.net_sq_by_batch / n - (s.net_by_batch / n) ** 2) * n / (n - 1)
     half = st.t.ppf(0.975, BATCHES - 1) * v.std(axis=0, ddof=1) / np.sqrt(BATCHES)
     assert np.allclose(m["variance_ci_high"] - m["variance"], half, rtol=1e-9)
     assert np.allclose(m["sd_ci_low"] ** 2, m["variance_ci_low"], rtol=1e-12)
@@ -56,14 +56,14 @@ def test_sd_intervals_are_nan_without_batch_sums_of_squares_or_with_one_deal_a_b
     """Issue 16.2: older saved results lack ``batch_s2`` and runs under 60 deals have batches of
     one deal: the SD and variance intervals are NaN, the other figures unchanged, nothing fails."""
     r = simulate("2-4", 3_000, rng=2, **KW)
-    old = SimulationResult(r.variant, {k: x for k, x in r.summary.items() if k != "batch_s2"},
+    old = SimulationResult(r.variant, {k: x for k, x in r.summary.to_arrays().items() if k != "batch_s2"},
                            r.metadata)
     m, m_old = r.moments(), old.moments()
     assert m_old[["sd_ci_low", "sd_ci_high", "variance_ci_low", "variance_ci_high"]].isna().all().all()
     assert np.array_equal(m["ci_low"], m_old["ci_low"]) and np.array_equal(m["sd"], m_old["sd"])
-    assert np.isnan(paired_sd_difference((r.summary["batch_sums"], None),
-                                         (r.summary["batch_sums"], r.summary["batch_s2"]),
-                                         r.summary["batch_sizes"])[1])
+    assert np.isnan(paired_sd_difference((r.summary.net_by_batch, None),
+                                         (r.summary.net_by_batch, r.summary.net_sq_by_batch),
+                                         r.summary.batch_sizes)[1])
     tiny = simulate("2-4", 40, rng=2, **KW).moments()
     assert tiny["sd_ci_low"].isna().all() and (tiny["sd"] > 0).all()
     assert batch_variances(np.zeros((2, 1)), np.zeros((2, 1)), [1, 2]) is None

@@ -13,9 +13,10 @@ KW = dict(setter="greedy", block_deals=500)
 
 
 def same(a, b):
-    assert a.summary.keys() == b.summary.keys()
-    for key in a.summary:
-        assert np.array_equal(a.summary[key], b.summary[key]), key
+    a, b = a.summary.to_arrays(), b.summary.to_arrays()
+    assert a.keys() == b.keys()
+    for key in a:
+        assert np.array_equal(a[key], b[key]), key
 
 
 @pytest.fixture(scope="module")
@@ -27,14 +28,14 @@ def test_same_seed_same_result_whatever_the_executor(serial):
     with ThreadPoolExecutor(2) as pool:
         same(serial, simulate("pagat-typical", 2_000, rng=11, executor=pool, **KW))
     other = simulate("pagat-typical", 2_000, rng=12, **KW)
-    assert not np.array_equal(other.summary["net_s2"], serial.summary["net_s2"])
+    assert not np.array_equal(other.summary.net_sq_sum, serial.summary.net_sq_sum)
 
 
 def test_n_deals_are_a_prefix_of_2n():
     """The deals (and so every row) of an n-deal run are the first n of the 2n run; the batches
     differ, since a run's batches are cut from its own deal count."""
-    short = simulate("pagat-typical", 1_000, rng=11, keep_hands=True, **KW).hands
-    longer = simulate("pagat-typical", 2_000, rng=11, keep_hands=True, **KW).hands
+    short = simulate("pagat-typical", 1_000, rng=11, keep_hands=True, **KW).rows()
+    longer = simulate("pagat-typical", 2_000, rng=11, keep_hands=True, **KW).rows()
     pd.testing.assert_frame_equal(longer.iloc[: len(short)], short)
 
 
@@ -75,14 +76,14 @@ def test_out_folder_of_another_run_is_refused(tmp_path):
 
 def test_hands_rows_in_parquet(tmp_path):
     result = simulate("pagat-typical", 600, rng=3, out=tmp_path, keep_hands=True, **KW)
-    rows = result.hands
+    rows = result.rows()
     assert len(rows) == 600 * 4
     assert rows["middle_category"].dtype.ordered and rows["seat"].dtype == np.int8
     by_deal = rows.groupby("deal")["net"].sum()
     assert np.allclose(by_deal, 0, atol=1e-4)
     # scoops and scooped are two views of the same pairs; the summary counts them too
     assert rows["scoops"].sum() == rows["scooped"].sum()
-    assert rows["scoops"].sum() == result.summary["scoops"].sum()
+    assert rows["scoops"].sum() == result.summary.scoops.sum()
     for j in range(4):
         assert (rows.loc[rows["hand"] == j, f"rows_vs_{j}"] == 0).all()
     import pyarrow.parquet as pq

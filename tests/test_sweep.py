@@ -82,9 +82,9 @@ def test_a_sweep_point_equals_a_direct_simulation_of_its_variant():
                                                                     rel=1e-12)
         assert _rows(table, cap, "house_per_hand")["estimate"] == pytest.approx(
             float(r.house()["rake_per_hand"].iloc[0]), rel=1e-12)
-        assert _rows(table, cap, "scoop_rate")["estimate"] == s["scoops"].sum() / s["pair_live"].sum()
-        assert _rows(table, cap, "foul_rate")["estimate"] == s["foul"].sum() / (3_000 * 4)
-        assert _rows(table, cap, "home_run_rate")["estimate"] == s["home_runs"].sum() / (3_000 * 4)
+        assert _rows(table, cap, "scoop_rate")["estimate"] == s.scoops.sum() / s.pairs_played.sum()
+        assert _rows(table, cap, "foul_rate")["estimate"] == s.fouls.sum() / (3_000 * 4)
+        assert _rows(table, cap, "home_run_rate")["estimate"] == s.home_runs.sum() / (3_000 * 4)
     assert _rows(table, 2, "house_per_hand")["estimate"] > _rows(table, 0.5, "house_per_hand")["estimate"]
 
 

@@ -77,7 +77,7 @@ def test_other_rules_are_played_live_with_the_apps_seed():
     with pytest.raises(OptionError, match="nothing to export"):
         app.export_files("unused")
     app.run_button.click()
-    assert app.source == "live run" and app.result.hands == 100
+    assert app.source == "live run" and app.result.deals == 100
     live = simulate_ofc("ofc-pineapple(players=3)", 100, setter="random", rng=SEED,
                         block_hands=OFC_BLOCK_HANDS).figures().set_index("metric")
     assert _estimate(app, "foul rate (per board)") == live.at["foul_rate", "estimate"]

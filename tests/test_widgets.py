@@ -192,7 +192,7 @@ def test_percent_rake_from_the_gross_and_capped_needs_a_run(rake_app, cache):
     r = rake_app.result
     rake_app.rake_model.value = "percent"
     rake_app.percent.value = 0.05
-    gross = float(r.summary["gross"]) / r.deals
+    gross = float(r.summary.gross_sum) / r.deals
     assert rake_app.figures["rake per hand (units)"] == pytest.approx(0.05 * gross)
     rake_app.cap.value = 0.5
     assert "click Simulate" in rake_app.status.value
@@ -201,7 +201,7 @@ def test_percent_rake_from_the_gross_and_capped_needs_a_run(rake_app, cache):
     assert "rake.cap=0.5" in str(capped.variant)
     # the cap binds: less than the uncapped 5%, exactly the simulated rake
     per_hand = rake_app.figures["rake per hand (units)"]
-    assert per_hand == pytest.approx(float(capped.summary["rake_s1"]) / capped.deals)
+    assert per_hand == pytest.approx(float(capped.summary.rake_sum) / capped.deals)
     assert 0 < per_hand < 0.05 * gross
 
 
@@ -382,12 +382,13 @@ def test_rake_explorer_names_the_setter_and_offers_the_reference_only_to_ev():
         pytest.skip("no reference results in cpstats/data/reference (run `cpstats reference`)")
     app = RakeExplorer("2-4", deals=DEALS, cache=ResultCache())
     assert "ev (good play)" in app.status.value and "1,000,000 deals" in app.status.value
-    assert list(app.table.columns) == ["2-4: ev (good play), 1,000,000 deals"]
+    intervals = ["95% CI low", "95% CI high", "interval"]
+    assert list(app.table.columns) == ["2-4: ev (good play), 1,000,000 deals", *intervals]
     app.strategy.value = "greedy"
     assert "click Simulate" in app.status.value and app.result.metadata["strategy"] == "ev"
     app.simulate_button.click()
     assert app.result.metadata["strategy"] == "greedy"
-    assert list(app.table.columns) == [f"2-4: greedy (baseline: a weak field), {DEALS:,} deals"]
+    assert list(app.table.columns) == [f"2-4: greedy (baseline: a weak field), {DEALS:,} deals", *intervals]
     assert "greedy (baseline: a weak field)" in app.status.value
     assert "greedy (baseline: a weak field)" in app.figure._suptitle.get_text()
 

@@ -57,10 +57,10 @@ def test_capped_percent_rake_keeps_the_jackpot_drop_apart(cache):
     result = app.result
     assert str(result.variant) == str(load_variant(CAPPED))
     by_hand = _capped_rake_by_hand(CAPPED, app.strategy.value)
-    simulated = float(result.summary["rake_s1"]) / result.deals
+    simulated = float(result.summary.rake_sum) / result.deals
     assert simulated == pytest.approx(by_hand, rel=1e-12)
     no_drop = cache.run(load_variant(CAPPED).replace(rake__jackpot_drop=0), DEALS, app.strategy.value)
-    assert float(no_drop.summary["rake_s1"]) == float(result.summary["rake_s1"])
+    assert float(no_drop.summary.rake_sum) == float(result.summary.rake_sum)
     f = app.figures
     assert f["rake per hand (units)"] == pytest.approx(by_hand, rel=1e-12)
     assert f["jackpot drop per hand (units)"] == 0.1
@@ -94,9 +94,9 @@ def test_a_commission_in_the_result_is_counted_once(cache):
     commission per player hand is the simulated one: rake_s1 / deals / 3 player seats."""
     base = cache.run(load_variant("banked"), DEALS, "greedy")
     with_c = cache.run(load_variant("banked").replace(bank__commission=0.05), DEALS, "greedy")
-    commission = float(with_c.summary["rake_s1"]) / with_c.deals / 3
+    commission = float(with_c.summary.rake_sum) / with_c.deals / 3
     # the bank's edge before commission: its gain from ties (the control variate of house())
-    bank_mean = float(with_c.summary["batch_tie_gain"].sum()) / with_c.deals / 3
+    bank_mean = float(with_c.summary.tie_gain_by_batch.sum()) / with_c.deals / 3
     none = Rake()
     once = rake_figures(base, none, hands_per_hour=30, commission=0.05)
     for figures in (rake_figures(with_c, none, hands_per_hour=30, commission=0.05),
@@ -121,8 +121,8 @@ def test_a_capped_rake_in_a_banked_game_leaves_out_the_commission(cache):
     plain = cache.run(load_variant(capped), DEALS, "greedy")
     with_c = cache.run(load_variant(capped).replace(bank__commission=0.05), DEALS, "greedy")
     f = rake_figures(with_c, with_c.variant.rake, hands_per_hour=30)
-    assert f["rake per hand (units)"] == pytest.approx(float(plain.summary["rake_s1"]) / DEALS)
-    total = float(with_c.summary["rake_s1"]) / DEALS
+    assert f["rake per hand (units)"] == pytest.approx(float(plain.summary.rake_sum) / DEALS)
+    total = float(with_c.summary.rake_sum) / DEALS
     charges = f["rake per hand (units)"] + 3 * f["commission or fee per player hand (units)"]
     assert charges == pytest.approx(total)
 
@@ -183,3 +183,56 @@ def test_each_app_says_it_compiles_before_its_first_run(compiling, monkeypatch):
     assert len(seen) == 2 and seen_rake
     for status in seen + seen_rake:
         assert (COMPILE_MESSAGE in status) is compiling and "simulating" in status
+
+
+def test_the_rake_tab_gives_every_figure_an_interval_or_says_why_not():
+    """Each row of the tab's table has a 95% interval around its estimate, exact where the
+    rules set it, or a method saying why it has none."""
+    from cpstats.apps.widgets.rake import rake_table
+
+    r = simulate("2-4", 3_000, strategy="greedy", rng=3)
+    fixed = rake_table(r, Rake(model=RakeModel.FIXED_TABLE, amount=0.5, jackpot_drop=0.1), hands_per_hour=30)
+    row = fixed.loc["rake per hand (units)"]
+    assert row["estimate"] == row["ci_low"] == row["ci_high"] == 0.5 and row["method"].startswith("exact")
+    share = fixed.loc["rake share of gross winnings"]
+    assert share["ci_low"] < share["estimate"] < share["ci_high"]
+    percent = rake_table(r, Rake(model=RakeModel.PERCENT, percent=0.05), hands_per_hour=30)
+    from cpstats.simulation.stats import batch_mean_interval
+
+    _, _, half = batch_mean_interval(0.05 * r.gross_batches(), r.net_batches()[1])
+    row = percent.loc["rake per hand (units)"]
+    assert row["ci_high"] - row["estimate"] == pytest.approx(float(half)) and half > 0
+    seat = percent.loc["rake per seat per hour (money)"]
+    assert seat["ci_high"] - seat["estimate"] == pytest.approx(float(half) / 4 * 30)
+    for table in (fixed, percent):
+        lacking = table[table["ci_low"].isna()]
+        assert lacking.empty, lacking
+        assert ((table["ci_low"] <= table["estimate"]) & (table["estimate"] <= table["ci_high"])).all()
+
+
+def test_a_repriced_commission_gets_a_conservative_interval():
+    """The commission at a price the run did not charge has no per-batch sums; its SE bound from
+    the seats' net distributions is at least the batch SE a run charged that commission gives
+    (same deals: the commission never moves the nets); the capped rake in such a run has none."""
+    from cpstats.apps.widgets.rake import rake_table
+
+    bare = simulate("banked", 6_000, strategy="greedy", rng=5)
+    charged = simulate("banked(bank.commission=0.05)", 6_000, strategy="greedy", rng=5)
+    table = rake_table(bare, Rake(), hands_per_hour=30, commission=0.05)
+    row = table.loc["commission or fee per player hand (units)"]
+    from cpstats.simulation.stats import batch_mean_interval, t_value
+
+    sums, sizes = charged.rake_batches()
+    mean, se, _ = batch_mean_interval(sums / (charged.variant.players - 1), sizes)
+    assert row["estimate"] == pytest.approx(float(mean), rel=1e-9)
+    bound = (row["ci_high"] - row["estimate"]) / t_value(0.95, 30)
+    assert bound >= float(se)
+    assert "conservative" in row["method"]
+    edge = table.loc["house edge, bank (units per player hand)"]
+    assert edge["ci_low"] < edge["estimate"] < edge["ci_high"]
+    assert np.isnan(table.loc["house edge SE", "ci_low"])
+    capped = simulate("banked(bank.commission=0.05,rake=percent,rake.percent=0.05,rake.cap=1)", 600,
+                      strategy="greedy", rng=5)
+    row = rake_table(capped, capped.variant.rake, hands_per_hour=30).loc["rake per hand (units)"]
+    assert np.isnan(row["ci_low"]) and row["method"].startswith("no interval: the bank's charge")
+

@@ -6,14 +6,11 @@ table a preset (``reference/PRESET.csv``), written by ``cpstats data`` and check
 The binary data the package reads stays in ``cpstats/data``; ``data/`` is made from it and is
 not in the wheel. Each CSV row is one figure: ``preset, game, setter, deals, seed`` (the run,
 repeated so every row reads alone in a spreadsheet), ``table`` (the result's method it comes
-from), ``metric``, ``estimate, ci_low, ci_high`` (95%) and ``method`` (how the interval was
-made; ``no interval`` for a figure its table gives without one). The figures are the result's
-own tables, only reshaped here, so each keeps its one definition.
+from; ``figures`` for open face), ``metric``, ``estimate, ci_low, ci_high`` (95%) and ``method``:
+the result's own ``figures()``, both games, written as they are.
 
-- Decision: rows stay in the order the tables give them (table by table, seat by seat), which
-  is fixed, rather than sorted by name, which would put ``seat10`` before ``seat2``; floats are
-  written ``%.10g`` with ``\\n`` line ends, so a regeneration from unchanged data is
-  byte-identical.
+- Decision: floats are written ``%.10g`` with ``\\n`` line ends, so a regeneration from unchanged
+  data is byte-identical.
 - Decision: a preset gets a CSV only when it has a shipped reference (13-card:
   ``cpstats/data/reference/PRESET.npz``; open face: a shipped run that plays it,
   :func:`~cpstats.ofc.shipped.find_ofc_reference`); open-face ``deals`` counts hands (decks).
@@ -24,9 +21,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 from pathlib import Path
-from typing import Iterable
 
-import numpy as np
 import pandas as pd
 
 from cpstats.errors import CpstatsError, OptionError
@@ -39,7 +34,6 @@ COLUMNS = ("preset", "game", "setter", "deals", "seed", "table", "metric", "esti
            "ci_high", "method")
 #: The folders of ``data/`` this module owns, and the files it writes there.
 _OWNED = {"variants": "*.toml", "reference": "*.csv"}
-_NO_INTERVAL = "no interval"
 
 
 def checkout_data_folder() -> Path | None:
@@ -52,71 +46,6 @@ def checkout_data_folder() -> Path | None:
     if project.is_file() and 'name = "cpstats"' in project.read_text(encoding="utf-8"):
         return root / "data"
     return None
-
-
-def _rows(table: str, metrics: Iterable[str], estimate, low=None, high=None,
-          method: str | Iterable[str] = _NO_INTERVAL) -> pd.DataFrame:
-    """One tidy frame of a table's figures; ``low``/``high`` None for figures without interval."""
-    metrics = list(metrics)
-    nan = np.full(len(metrics), np.nan)
-    return pd.DataFrame({"table": table, "metric": metrics,
-                         "estimate": np.asarray(estimate, dtype=float),
-                         "ci_low": nan if low is None else np.asarray(low, dtype=float),
-                         "ci_high": nan if high is None else np.asarray(high, dtype=float),
-                         "method": method})
-
-
-def _moments(result) -> list[pd.DataFrame]:
-    m = result.moments()
-    seat = [f"_seat{s}" for s in m["seat"]]
-    out = [_rows("moments", [f"mean{s}" for s in seat], m["mean"], m["ci_low"], m["ci_high"], "batch t"),
-           _rows("moments", [f"sd{s}" for s in seat], m["sd"], m["sd_ci_low"], m["sd_ci_high"],
-                 "batch t (variances)"),
-           _rows("moments", [f"variance{s}" for s in seat], m["variance"], m["variance_ci_low"],
-                 m["variance_ci_high"], "batch t (variances)")]
-    for name in ("skewness", "kurtosis", "hit_frequency", "push_rate", "volatility_index"):
-        out.append(_rows("moments", [f"{name}{s}" for s in seat], m[name]))
-    return out
-
-
-def _rates(result) -> list[pd.DataFrame]:
-    r = result.rates()
-    rates = _rows("rates", [f"{k}_rate_hand{h}" for k, h in zip(r["rate"], r["hand"])],
-                  r["frequency"], r["ci_low"], r["ci_high"], "wilson")
-    y = result.royalties()
-    royalties = _rows("royalties", [f"royalty_rate_{row}" for row in y["row"]], y["rate"],
-                      y["ci_low"], y["ci_high"], "wilson")
-    n = result.naturals()
-    naturals = [_rows("naturals", [f"natural_rate_{k}" for k in n["natural"]], n["frequency"],
-                      n["ci_low"], n["ci_high"], "wilson"),
-                _rows("naturals", [f"natural_exact_{k}" for k in n["natural"]],
-                      n["exact_probability"], method="exact")]
-    sc = result.scoops()
-    home = sc.attrs.get("home_run_rate", [])
-    scoops = [_rows("scoops", [f"scoop_rate_hand{a}_vs_hand{b}" for a, b in zip(sc["hand"], sc["against"])],
-                    sc["rate"], sc["ci_low"], sc["ci_high"], "wilson"),
-              _rows("scoops", [f"home_run_rate_hand{h}" for h in range(len(home))], home)]
-    return [rates, royalties, *naturals, *scoops]
-
-
-def _house(result) -> list[pd.DataFrame]:
-    """The house's one row, a figure a column; the columns giving an interval or a method are
-    folded into the figure they belong to."""
-    row = result.house().iloc[0]
-    intervals = {"rake_per_hand": ("rake_ci_low", "rake_ci_high", "batch t"),
-                 "break_even_edge": ("break_even_edge_ci_low", "break_even_edge_ci_high", "batch t"),
-                 "house_edge": ("house_edge_ci_low", "house_edge_ci_high",
-                                str(row.get("house_edge_method", "")))}
-    folded = {c for lo, hi, _ in intervals.values() for c in (lo, hi)} | {"house_edge_se",
-                                                                          "house_edge_method"}
-    out = []
-    for name, value in row.items():
-        if name in folded:
-            continue
-        low, high, method = intervals.get(name, (None, None, _NO_INTERVAL))
-        out.append(_rows("house", [name], [value], None if low is None else [row[low]],
-                         None if high is None else [row[high]], method))
-    return out
 
 
 def reference_table(name: str) -> pd.DataFrame | None:
@@ -133,12 +62,12 @@ def reference_table(name: str) -> pd.DataFrame | None:
         if result is None:
             return None
         frame = result.figures().assign(table="figures")
-        head = {"setter": result.metadata.get("strategy", "?"), "deals": result.hands}
+        head = {"setter": result.metadata.get("strategy", "?"), "deals": result.deals}
     else:
         if not (REFERENCE_DIR / f"{name}.npz").is_file():
             return None
         result = load_reference(name)
-        frame = pd.concat([*_moments(result), *_rates(result), *_house(result)], ignore_index=True)
+        frame = result.figures()
         head = {"setter": result.setter, "deals": result.deals}
     frame = frame.assign(preset=name, game=v.game, seed=str(result.metadata.get("entropy", "")), **head)
     return frame[list(COLUMNS)]

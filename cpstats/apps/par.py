@@ -113,7 +113,7 @@ def _reference(v: Variant, setter: Any) -> SimulationResult | None:
         return None
     result = load_reference(v.name)
     # a reference saved before outcome counts were recorded lacks the outcome table: run live
-    return result if result.variant == v and "pair_outcomes" in result.summary else None
+    return result if result.variant == v and result.has_outcomes else None
 
 
 def _check_pace(hands_per_hour: Any, v: Variant) -> float:

@@ -66,7 +66,7 @@ def headline(result: SimulationResult, confidence: float = 0.95) -> pd.DataFrame
     count of trials fits them. Fouls, surrenders and naturals keep a Wilson interval on the
     deals.
     """
-    v, s = result.variant, result.summary
+    v = result.variant
     m = result.moments(confidence)
     seats = _player_seats(result)
     mp = m.iloc[seats]
@@ -82,7 +82,7 @@ def headline(result: SimulationResult, confidence: float = 0.95) -> pd.DataFrame
     if v.bank.banked:
         rows.append(_row("SD per hand, the bank", m.at[0, "sd"], m.at[0, "sd_ci_low"],
                          m.at[0, "sd_ci_high"], "units per hand", sd_method))
-    if charges(v) and "after_s2" in s:
+    if charges(v) and result.has_charge_shares:
         after = result.after_charges(confidence).iloc[seats]
         rows.append(_row(f"SD per hand after house charges, {who}", after["sd"].mean(),
                          after["sd_ci_low"].mean(), after["sd_ci_high"].mean(), "units per hand",
@@ -103,14 +103,14 @@ def headline(result: SimulationResult, confidence: float = 0.95) -> pd.DataFrame
 def _event_rows(result: SimulationResult, confidence: float) -> list[dict]:
     """Scoop and home-run rates (batch means of the pooled rate); foul, surrender and natural
     rates (Wilson)."""
-    v, s, n = result.variant, result.summary, result.deals
+    v, n = result.variant, result.deals
     rates = result.pooled_rates(confidence).set_index("rate")
     scoop = rates.loc["scoop"]
     rows = [_row("Scoop (all three rows) against one opponent", scoop["estimate"], scoop["ci_low"],
                  scoop["ci_high"], "probability", scoop["method"] + ", per pair that played its rows")]
-    per_hand = v.hands_per_player
-    hands = list(range(per_hand, len(s["home_runs"]))) if v.bank.banked else range(len(s["home_runs"]))
-    average = lambda key: float(np.mean(s[key][list(hands)]))  # noqa: E731
+    per_hand, counts = v.hands_per_player, result.rates().set_index(["rate", "hand"])["count"]
+    hands = list(range(per_hand if v.bank.banked else 0, v.players * per_hand))
+    average = lambda key: float(np.mean(counts[key].loc[hands]))  # noqa: E731
     if not v.bank.banked:
         home = rates.loc["home_run"]
         rows.append(_row("Home run (scoops every opponent)", home["estimate"], home["ci_low"],
@@ -247,24 +247,24 @@ def _pooled_intervals(result: SimulationResult, per: str, pooled: pd.DataFrame, 
                       confidence: float) -> pd.DataFrame:
     """ci_low, ci_high and method of each pooled outcome: the per-batch counts of its pooled
     pairs (or seats) over their per-batch trials."""
-    from cpstats.simulation.outcomes import outcome_batches
     from cpstats.simulation.stats import rate_interval
 
-    s = result.summary
-    if f"batch_{per}_outcomes" not in s:
+    batches = result.outcome_batches(per)
+    if batches is None:
         low, high = wilson_interval(pooled["probability"] * result.deals, result.deals, confidence)
         return pd.DataFrame({"ci_low": low, "ci_high": high,
                              "method": "Wilson, n = deals (saved before summary format 4)"})
+    _, sizes = result.net_batches()
     events: dict = {}
-    for seat, outcome, counts in outcome_batches(result.variant, s, per):
+    for seat, outcome, counts in batches:
         key = (side_of(seat), outcome)
         events[key] = events.get(key, 0) + counts
     rows = []
     for side, outcome, n in zip(pooled["side"], pooled["outcome"], groups):
-        _, low, high, method = rate_interval(events[(side, outcome)], s["batch_sizes"] * n, confidence)
+        _, low, high, method = rate_interval(events[(side, outcome)], sizes * n, confidence)
         k = int(np.sum(events[(side, outcome)]))
         # short in the table: the sheet's text names the methods in full
-        rows.append((low, high, f"t, {len(s['batch_sizes'])} batches" if method.startswith("Student")
+        rows.append((low, high, f"t, {result.batches} batches" if method.startswith("Student")
                      else f"Wilson, {k:,} event{'' if k == 1 else 's'}"))
     return pd.DataFrame(rows, columns=["ci_low", "ci_high", "method"])
 
@@ -368,11 +368,10 @@ def charge_models(result: SimulationResult, hands_per_hour: float) -> pd.DataFra
     average the run records (a cap or threshold would lower it)."""
     v = result.variant
     seats = v.players
-    gross = float(result.summary["gross"]) / result.deals
+    gross = result.gross_per_deal()
     ties = 0.0  # a banked game's house edge from its tie advantage alone, per unit of wager
     if v.bank.banked:
-        sums, _ = house.bank_edge_sums(v, result.summary, charges=False)
-        ties = float(sums.sum() / result.summary["batch_sizes"].sum())
+        ties = result.bank_edge(charges=False).estimate
     rows = []
     for name, kind, amount in _CHARGES:
         per_hand = {"table": amount, "player": amount * seats, "percent": amount * gross,
@@ -429,25 +428,25 @@ def rules_in_action(result: SimulationResult) -> list[str]:
     """Sentences on rules of the variant that never acted (or acted rarely) in the run: a percent
     rake's cap that never bound, a threshold that never kept the rake at 0, a surrender never
     taken; empty where there is nothing to say (or the result predates the counts)."""
-    v, s, n = result.variant, result.summary, result.deals
+    v, n, limits = result.variant, result.deals, result.rake_limits()
     rake, lines = v.rake, []
     deals = f"these {n:,} deals"
-    if rake.model is RakeModel.PERCENT and "rake_capped" in s:
-        largest = float(s["pot_max"])
+    if rake.model is RakeModel.PERCENT and limits is not None:
+        largest = limits.pot_max
         if rake.cap is not None:
-            capped = int(s["rake_capped"])
+            capped = limits.capped
             taken = f"{rake.percent:.0%} of the largest pot, {_amount(largest)}, was {_amount(rake.percent * largest)}"
             lines.append(f"The {_amount(rake.cap)}-unit cap never bound in {deals} ({taken})." if capped == 0
                          else f"The {_amount(rake.cap)}-unit cap bound in {capped:,} of {deals} "
                               f"({100 * capped / n:.3g}%); {taken}.")
         if rake.threshold > 0:
-            below = int(s["rake_below_threshold"])
+            below = limits.below_threshold
             lines.append(f"The {_amount(rake.threshold)}-unit threshold never kept the rake at 0 in "
                          f"{deals}: every pot with a winner reached it." if below == 0
                          else f"The {_amount(rake.threshold)}-unit threshold kept the rake at 0 in "
                               f"{below:,} of {deals} ({100 * below / n:.3g}%).")
     if v.surrender_amount() is not None:
-        if int(np.sum(s["surrender"])) == 0:
+        if int(result.rates().query("rate == 'surrender'")["count"].sum()) == 0:
             lines.append(f"Surrender is allowed, but {result.setter} never surrendered a hand in {deals}.")
     return lines
 

@@ -1,8 +1,8 @@
 """Open-face results: additive per-batch summaries of played hands, and their tables.
 
-A block of hands becomes one dict of arrays (:func:`summarise_hands`), each indexed by batch
-(30 batches of consecutive hands, :func:`cpstats.simulation.summary.batch_of`) and seat, which
-blocks add up (:func:`cpstats.simulation.summary.merge`). Every figure is a ratio of two batch
+A block of hands becomes one :class:`OfcSummary` (:func:`summarise_hands`), its arrays indexed
+by batch (30 batches of consecutive hands, :func:`cpstats.simulation.summary.batch_of`) and
+seat, which blocks add up (``a + b``). Every figure is a ratio of two batch
 sums (fouls per board, royalty units per board, entries per normal hand ...): its estimate is
 the ratio of the totals and its interval Student's t on the batches' linearised ratios
 (``(num_b - r den_b) / mean(den)``, ``batches - 1`` degrees of freedom; CASINO-MATH's batch
@@ -15,7 +15,10 @@ side has no interval (``too few hands``). Paired differences of two runs on the 
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
+import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -29,9 +32,11 @@ from cpstats.rules.open_face import OfcVariant
 from cpstats.ofc.settlement import OfcSettlement
 from cpstats.simulation.stats import (batch_variance_interval, check_confidence, t_value,
                                       wilson_interval, z_value)
+from cpstats.simulation.additive import Additive, by_value, summed
+from cpstats.simulation.base import Result
 from cpstats.simulation.summary import net_distribution
 
-__all__ = ["OfcResult", "summarise_hands", "summary_keys", "paired_figures", "figure_batches",
+__all__ = ["OfcResult", "OfcSummary", "summarise_hands", "paired_figures", "figure_batches",
            "FigureBatches", "ROWS"]
 
 ROWS = ("front", "middle", "back")
@@ -46,8 +51,33 @@ def _by_batch(values: np.ndarray, batch: np.ndarray, batches: int) -> np.ndarray
     return out
 
 
+@dataclass(frozen=True)
+class OfcSummary(Additive):
+    """An open-face block's (or run's) additive arrays. Shapes: B batches, P seats, V distinct
+    nets; a board is one seat's hand."""
+
+    deals: np.ndarray = summed("hands")  # () hands played
+    batch_sizes: np.ndarray = summed("batch_sizes")  # (B,) hands in each batch
+    net_by_batch: np.ndarray = summed("batch_net")  # (B, P)
+    net_sq_by_batch: np.ndarray = summed("batch_net2")  # (B, P)
+    normal_by_batch: np.ndarray = summed("batch_normal")  # (B, P) boards played normally
+    fantasyland_by_batch: np.ndarray = summed("batch_fl")  # (B, P) boards played in Fantasyland
+    fouls_by_batch: np.ndarray = summed("batch_fouls")  # (B, P)
+    scoops_by_batch: np.ndarray = summed("batch_scoops")  # (B, P) opponents scooped
+    royalty_by_batch: np.ndarray = summed("batch_royalty")  # (B, P, 3) units by row
+    royalty_hits_by_batch: np.ndarray = summed("batch_royalty_hits")  # (B, P, 3) rows paid one
+    entries_by_batch: np.ndarray = summed("batch_entries")  # (B, P) Fantasyland entries
+    entry_cards_by_batch: np.ndarray = summed("batch_entry_cards")  # (B, 5) entries by 13..17 cards
+    stays_by_batch: np.ndarray = summed("batch_stays")  # (B, P) Fantasyland stays
+    fantasyland_net_by_batch: np.ndarray = summed("batch_net_fl")  # (B, P) net of Fantasyland boards
+    rake_by_batch: np.ndarray = summed("batch_rake")  # (B, P) each seat's rake
+    gross_by_batch: np.ndarray = summed("batch_gross")  # (B,) points won
+    net_values: np.ndarray = by_value("dist_values", "net_values")  # (V,) sorted
+    net_counts: np.ndarray = by_value("dist_counts", "net_values")  # (V, P)
+
+
 def summarise_hands(v: OfcVariant, fantasy_cards: np.ndarray, s: OfcSettlement,
-                    batch: np.ndarray, batches: int) -> dict[str, np.ndarray]:
+                    batch: np.ndarray, batches: int) -> OfcSummary:
     """The additive summary of played hands: ``fantasy_cards`` (N, P) from
     :func:`~cpstats.ofc.play.play_hands`, their settlement ``s`` and each hand's batch."""
     in_fl = fantasy_cards > 0
@@ -56,26 +86,17 @@ def summarise_hands(v: OfcVariant, fantasy_cards: np.ndarray, s: OfcSettlement,
     entry_cards = np.stack([(entered & (s.fl_cards == n)).sum(axis=1) for n in range(13, 18)], 1)
     values, counts = net_distribution(net)
     add = lambda x: _by_batch(np.asarray(x, dtype=np.float64), batch, batches)  # noqa: E731
-    return {
-        "hands": np.array(len(batch), dtype=np.int64),
-        "batch_sizes": np.bincount(batch, minlength=batches).astype(np.float64),
-        "batch_net": add(net), "batch_net2": add(net**2),
-        "batch_normal": add(~in_fl), "batch_fl": add(in_fl),
-        "batch_fouls": add(s.fouled), "batch_scoops": add(s.scoops),
-        "batch_royalty": add(s.royalty), "batch_royalty_hits": add(s.royalty > 0),
-        "batch_entries": add(entered), "batch_entry_cards": add(entry_cards),
-        "batch_stays": add(in_fl & s.stays), "batch_net_fl": add(np.where(in_fl, net, 0.0)),
-        "batch_rake": add(s.rake), "batch_gross": add(np.maximum(net, 0).sum(axis=1)),
-        "dist_values": values, "dist_counts": counts,
-    }
-
-
-def summary_keys() -> frozenset[str]:
-    """The keys of a block summary (a stored block holding others belongs to another layout)."""
-    return frozenset({"hands", "batch_sizes", "batch_net", "batch_net2", "batch_normal", "batch_fl",
-                      "batch_fouls", "batch_scoops", "batch_royalty", "batch_royalty_hits",
-                      "batch_entries", "batch_entry_cards", "batch_stays", "batch_net_fl",
-                      "batch_rake", "batch_gross", "dist_values", "dist_counts"})
+    return OfcSummary(
+        deals=np.array(len(batch), dtype=np.int64),
+        batch_sizes=np.bincount(batch, minlength=batches).astype(np.float64),
+        net_by_batch=add(net), net_sq_by_batch=add(net**2),
+        normal_by_batch=add(~in_fl), fantasyland_by_batch=add(in_fl),
+        fouls_by_batch=add(s.fouled), scoops_by_batch=add(s.scoops),
+        royalty_by_batch=add(s.royalty), royalty_hits_by_batch=add(s.royalty > 0),
+        entries_by_batch=add(entered), entry_cards_by_batch=add(entry_cards),
+        stays_by_batch=add(in_fl & s.stays), fantasyland_net_by_batch=add(np.where(in_fl, net, 0.0)),
+        rake_by_batch=add(s.rake), gross_by_batch=add(np.maximum(net, 0).sum(axis=1)),
+        net_values=values, net_counts=counts)
 
 
 # -- figures as ratios of batch sums ----------------------------------------------------------
@@ -92,31 +113,32 @@ def _check_positive(name: str, value: object) -> None:
         raise OptionError(f"{name}={value!r} is invalid: a number > 0 is needed")
 
 
-def _ratios(s: dict, hands_per_hour: float) -> dict[str, tuple[str, Ratio | tuple[Ratio, Ratio]]]:
+def _ratios(s: OfcSummary, hands_per_hour: float) -> dict[str, tuple[str, Ratio | tuple[Ratio, Ratio]]]:
     """Every ratio figure: (kind, per-batch sums). ``kind`` is ``p`` for a proportion (Wilson
     when events are few), ``m`` for a mean, ``n`` for a mean that cannot be negative (its
     interval's low end clipped at 0), ``d`` for a difference of two means."""
-    boards = _seats(s["batch_normal"] + s["batch_fl"])
-    players = s["batch_net"].shape[1]
-    normal_net = _seats(s["batch_net"] - s["batch_net_fl"])
+    boards = _seats(s.normal_by_batch + s.fantasyland_by_batch)
+    players = s.net_by_batch.shape[1]
+    normal_net = _seats(s.net_by_batch - s.fantasyland_net_by_batch)
+    rake = _seats(s.rake_by_batch)
     out: dict = {
-        "foul_rate": ("p", (_seats(s["batch_fouls"]), boards)),
-        "scoop_rate": ("p", (_seats(s["batch_scoops"]), boards * (players - 1))),
-        "fl_entry_rate": ("p", (_seats(s["batch_entries"]), _seats(s["batch_normal"]))),
-        "fl_stay_rate": ("p", (_seats(s["batch_stays"]), _seats(s["batch_fl"]))),
-        "fl_share": ("p", (_seats(s["batch_fl"]), boards)),
-        "fl_value": ("d", ((_seats(s["batch_net_fl"]), _seats(s["batch_fl"])),
-                           (normal_net, _seats(s["batch_normal"])))),
-        "royalty": ("n", (s["batch_royalty"].sum(axis=(1, 2)), boards)),
-        "rake_per_hand": ("n", (_seats(s["batch_rake"]), boards)),
-        "rake_per_hour": ("n", (_seats(s["batch_rake"]) * hands_per_hour, boards)),
-        "rake_share": ("n", (_seats(s["batch_rake"]), s["batch_gross"])),
+        "foul_rate": ("p", (_seats(s.fouls_by_batch), boards)),
+        "scoop_rate": ("p", (_seats(s.scoops_by_batch), boards * (players - 1))),
+        "fl_entry_rate": ("p", (_seats(s.entries_by_batch), _seats(s.normal_by_batch))),
+        "fl_stay_rate": ("p", (_seats(s.stays_by_batch), _seats(s.fantasyland_by_batch))),
+        "fl_share": ("p", (_seats(s.fantasyland_by_batch), boards)),
+        "fl_value": ("d", ((_seats(s.fantasyland_net_by_batch), _seats(s.fantasyland_by_batch)),
+                           (normal_net, _seats(s.normal_by_batch)))),
+        "royalty": ("n", (s.royalty_by_batch.sum(axis=(1, 2)), boards)),
+        "rake_per_hand": ("n", (rake, boards)),
+        "rake_per_hour": ("n", (rake * hands_per_hour, boards)),
+        "rake_share": ("n", (rake, s.gross_by_batch)),
     }
     for r, row in enumerate(ROWS):
-        out[f"royalty_rate_{row}"] = ("p", (_seats(s["batch_royalty_hits"][:, :, r]), boards))
-        out[f"royalty_{row}"] = ("n", (_seats(s["batch_royalty"][:, :, r]), boards))
+        out[f"royalty_rate_{row}"] = ("p", (_seats(s.royalty_hits_by_batch[:, :, r]), boards))
+        out[f"royalty_{row}"] = ("n", (_seats(s.royalty_by_batch[:, :, r]), boards))
     for p in range(players):
-        out[f"mean_seat{p}"] = ("m", (s["batch_net"][:, p], s["batch_sizes"]))
+        out[f"mean_seat{p}"] = ("m", (s.net_by_batch[:, p], s.batch_sizes))
     return out
 
 
@@ -156,21 +178,36 @@ def _figure(kind: str, sums, level: float) -> tuple[float, float, float, np.ndar
 
 
 @dataclass
-class OfcResult:
+class OfcResult(Result):
     """Merged summaries of an OFC simulation, with tables as DataFrames.
 
-    ``metadata`` holds the variant string, strategies, hands, root entropy, block size, burn-in
-    and package versions; ``out`` the run's folder (its Parquet rows are :meth:`hands`).
+    ``summary`` is the merged :class:`OfcSummary` (a mapping of its arrays under their keys on
+    disk is taken too); ``metadata`` holds the variant string, strategies, hands, root entropy,
+    block size, burn-in and package versions; ``out`` the run's folder (its Parquet rows are
+    :meth:`rows`). ``deals`` is the hands played.
     """
 
     variant: OfcVariant
-    summary: dict
+    summary: OfcSummary
     metadata: dict
     out: Path | None = field(default=None)
 
+    def __post_init__(self) -> None:
+        if isinstance(self.summary, Mapping):
+            self.summary = OfcSummary.from_arrays(self.summary)
+
     @property
     def hands(self) -> int:
-        return int(self.summary["hands"])
+        """Deprecated: :attr:`deals`, the hands played."""
+        warnings.warn("OfcResult.hands is deprecated: use deals", DeprecationWarning, stacklevel=2)
+        return self.deals
+
+    def recharged(self, variant: OfcVariant, rake_by_batch: np.ndarray, **metadata) -> OfcResult:
+        """The same hands under ``variant``, whose rake differs only: each seat's rake per batch
+        ``rake_by_batch`` (B, P) replaces the run's (rake never moves play nor the nets);
+        ``metadata`` entries are added to the run's."""
+        summary = dataclasses.replace(self.summary, rake_by_batch=rake_by_batch)
+        return OfcResult(variant, summary, {**self.metadata, "variant": str(variant), **metadata})
 
     def figures(self, confidence: float = 0.95, *, precision: float = 1.0,
                 hands_per_hour: float | None = None) -> pd.DataFrame:
@@ -206,9 +243,9 @@ class OfcResult:
 
     def _spread(self, level: float, precision: float) -> list[tuple]:
         s, z, rows = self.summary, z_value(level), []
-        for p in range(s["batch_net"].shape[1]):
-            var, low, high = batch_variance_interval(s["batch_net"][:, p], s["batch_net2"][:, p],
-                                                     s["batch_sizes"], level)
+        for p in range(s.net_by_batch.shape[1]):
+            var, low, high = batch_variance_interval(s.net_by_batch[:, p], s.net_sq_by_batch[:, p],
+                                                     s.batch_sizes, level)
             sd = np.sqrt([var, low, high])
             method = "batch t (variances)" if np.isfinite(sd).all() else "too few hands"
             rows.append((f"sd_seat{p}", *map(float, sd), method))
@@ -218,23 +255,23 @@ class OfcResult:
 
     def entry_cards(self) -> pd.DataFrame:
         """Fantasyland entries by cards dealt (13..17): count and share of normal hands."""
-        counts = self.summary["batch_entry_cards"].sum(axis=0)
-        normal = self.summary["batch_normal"].sum()
+        counts = self.summary.entry_cards_by_batch.sum(axis=0)
+        normal = self.summary.normal_by_batch.sum()
         return pd.DataFrame({"cards": np.arange(13, 18), "entries": counts.astype(np.int64),
                              "rate": counts / normal if normal else np.nan})
 
     def distribution(self) -> pd.DataFrame:
         """Net per hand: value and count per seat."""
-        counts = self.summary["dist_counts"]
+        counts = self.summary.net_counts
         frame = pd.DataFrame(counts, columns=[f"seat{p}" for p in range(counts.shape[1])])
-        frame.insert(0, "net", self.summary["dist_values"])
+        frame.insert(0, "net", self.summary.net_values)
         return frame
 
     def rows(self) -> pd.DataFrame:
         """The Parquet rows of the run's hands (written with ``out=``), in hand order."""
         if self.out is None:
             raise OptionError("this result has no rows: run simulate_ofc with out=DIR")
-        blocks = BlockPlan(self.hands, int(self.metadata["block_deals"])).blocks
+        blocks = BlockPlan(self.deals, int(self.metadata["block_deals"])).blocks
         files = [Path(self.out) / f"hands-{b:06d}.parquet" for b in range(blocks)]
         missing = [b for b, f in enumerate(files) if not f.exists()]
         if missing:

@@ -30,7 +30,7 @@ import pandas as pd
 
 from cpstats._resources import REFERENCE_DIR
 from cpstats.errors import OptionError, renamed
-from cpstats.ofc.result import OfcResult, paired_figures
+from cpstats.ofc.result import OfcResult, OfcSummary, paired_figures
 from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import seat_rake
 from cpstats.ofc.simulation import simulate_ofc
@@ -96,7 +96,7 @@ def load_ofc_reference(name: str, *, rake: Rake | None = None,
         raise OptionError(f"no shipped OFC run at {str(path)!r}: write it with write_ofc_reference")
     meta = json.loads(path.with_suffix(".json").read_text())
     with np.load(path, allow_pickle=False) as data:
-        summary = {k: data[k] for k in data.files}
+        summary = OfcSummary.from_arrays({k: data[k] for k in data.files})
     result = OfcResult(parse_ofc_variant(meta["variant"]), summary, meta)
     return result if rake is None else rerake(result, rake, folder=folder)
 
@@ -126,12 +126,10 @@ def rerake(result: OfcResult, rake: Rake, *, folder: str | os.PathLike | None = 
                           "charge a rake on")
     v = dataclasses.replace(result.variant, rake=rake)
     net = _nets(key, folder)
-    batches = result.summary["batch_sizes"].size
-    batch = batch_of(0, len(net), len(net), batches)
-    charged = np.zeros((batches, net.shape[1]))
+    batch = batch_of(0, len(net), len(net), result.batches)
+    charged = np.zeros((result.batches, net.shape[1]))
     np.add.at(charged, batch, seat_rake(rake, net))
-    meta = {**result.metadata, "variant": str(v), "rake_charged": "again, from the shipped nets"}
-    return OfcResult(v, {**result.summary, "batch_rake": charged}, meta)
+    return result.recharged(v, charged, rake_charged="again, from the shipped nets")
 
 
 def find_ofc_reference(variant: OfcVariant | str, strategy: str = REFERENCE_STRATEGY, *,
@@ -182,7 +180,7 @@ def write_ofc_reference(folder: str | os.PathLike | None = None, hands: int = FU
             result = simulate_ofc(OFC_REFERENCE_RUNS[key], hands, setter=strategy, rng=rng,
                                   executor=executor, out=tmp, progress=progress)
             rows = result.rows().sort_values(["hand", "seat"])
-            net = rows["net"].to_numpy().reshape(result.hands, result.variant.players)
+            net = rows["net"].to_numpy().reshape(result.deals, result.variant.players)
         result.out = None
         result.metadata["command"] = (f"python -c \"from cpstats.ofc.shipped import write_ofc_reference; "
                                       f"write_ofc_reference(hands={hands}, names=[{key!r}], "

@@ -37,7 +37,7 @@ from cpstats.cards.blocks import BlockPlan, block_seed, check_executor, root_see
 from cpstats.errors import OptionError, check_whole, renamed
 from cpstats.ofc.placement import STRATEGY_NOTES
 from cpstats.ofc.play import play_hands
-from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, paired_figures, summarise_hands, summary_keys
+from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, OfcSummary, paired_figures, summarise_hands
 from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import settle_hands
 from cpstats.ofc.setters import Rollout, as_ofc_setter, seat_budget, seat_setters, seats_label, seats_params
@@ -181,7 +181,7 @@ def simulate_ofc(variant: OfcVariant | str, hands: int, *, setter: Any = "rollou
     Examples
     --------
     >>> r = simulate_ofc("ofc-pineapple", 200, setter="random", rng=1, block_hands=100)
-    >>> r.hands, bool(r.figures().set_index("metric").at["foul_rate", "estimate"] > 0.5)
+    >>> r.deals, bool(r.figures().set_index("metric").at["foul_rate", "estimate"] > 0.5)
     (200, True)
     """
     v = resolve_ofc_variant(variant)
@@ -196,12 +196,12 @@ def simulate_ofc(variant: OfcVariant | str, hands: int, *, setter: Any = "rollou
     spec = _Spec(str(v), tuple(s.name for s in seats), root.entropy, tuple(root.spawn_key), int(block_hands), burn_in,
                  int(hands), meta["batches"], meta["run_digest"],
                  None if out_path is None else str(out_path), bool(rows), budget, top)
-    job = BlockJob(_play_block, spec, spec.out, spec.digest)
+    job = BlockJob(_play_block, spec, spec.out, spec.digest, OfcSummary)
 
     def reusable(block: int) -> bool:  # a finished block whose rows were not written is played again
         return not spec.rows or (out_path / f"hands-{block:06d}.parquet").exists()
 
-    run = run_blocks(job, plan, executor=executor, out_path=out_path, resume=resume, keys=summary_keys,
+    run = run_blocks(job, plan, executor=executor, out_path=out_path, resume=resume, keys=lambda: frozenset(OfcSummary.keys()),
                      reusable=reusable, progress=progress, desc=f"playing {v}", unit="hand")
     meta["blocks_redone"] = run.redone
     return OfcResult(v, run.summary, meta, out=out_path)
@@ -269,11 +269,11 @@ def simulate_ofc_text(args: Any, executor: Executor | None = None) -> str:
     figures = result.figures()
     note = STRATEGY_NOTES[setter.name]
     if args.format == "json":
-        run = {"variant": str(result.variant), "hands": result.hands, "strategy": result.metadata["strategy"],
+        run = {"variant": str(result.variant), "hands": result.deals, "strategy": result.metadata["strategy"],
                "setter": result.metadata["setter"], "strategy_note": note, "confidence": 0.95}
         return json.dumps({"run": run, "figures": json.loads(figures.to_json(orient="records"))}, indent=2)
     settings = f", setter {setter!r}" if len(setter.params()) > 1 else ""  # the rollout budget
-    head = (f"{result.variant}: {result.hands:,} hands, strategy {result.metadata['strategy']} ({note}){settings}; "
+    head = (f"{result.variant}: {result.deals:,} hands, strategy {result.metadata['strategy']} ({note}){settings}; "
             f"intervals 95%, rake_per_hour per seat at {result.variant.rake.hands_per_hour:g} hands an hour")
     if args.format == "csv":
         return head + "\n\n" + figures.to_csv(index=False)

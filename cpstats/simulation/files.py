@@ -21,7 +21,9 @@ import numpy as np
 from cpstats._atomic import atomic_path, writable_folder
 from cpstats._resources import REFERENCE_DIR
 from cpstats.errors import OptionError
+from cpstats.simulation.additive import Additive
 from cpstats.simulation.result import SimulationResult
+from cpstats.simulation.summary import SimulationSummary
 
 __all__ = ["IDENTITY_KEYS", "run_digest", "prepare_out", "write_block", "read_block", "save_result",
            "load_result", "load_reference", "REFERENCE_DIR"]
@@ -99,16 +101,18 @@ def _content_digest(arrays: dict) -> str:
     return h.hexdigest()
 
 
-def write_block(out: Path, block: int, summary: dict, digest: str) -> None:
+def write_block(out: Path, block: int, summary: Additive, digest: str) -> None:
     """Write a finished block atomically (temporary file, then rename): its presence marks it
-    done, and a write that fails (a full disk) leaves no file behind."""
+    done, and a write that fails (a full disk) leaves no file behind. The arrays go under their
+    keys on disk (:meth:`~cpstats.simulation.additive.Additive.to_arrays`)."""
+    arrays = summary.to_arrays()
     with atomic_path(out / f"block-{block:06d}.npz") as tmp, open(tmp, "wb") as fh:
-        np.savez(fh, run_digest=np.array(digest), content_sha256=np.array(_content_digest(summary)),
-                 **summary)
+        np.savez(fh, run_digest=np.array(digest), content_sha256=np.array(_content_digest(arrays)),
+                 **arrays)
 
 
 def read_block(out: Path, block: int, digest: str, keys: frozenset[str]) -> tuple[dict | None, bool]:
-    """(summary, redo): the block's summary if it belongs to this run and reads whole; otherwise
+    """(arrays, redo): the block's summary arrays if it belongs to this run and reads whole; otherwise
     None, with ``redo`` true when a file was there (of another run, or damaged)."""
     path = out / f"block-{block:06d}.npz"
     if not path.exists():
@@ -130,7 +134,7 @@ def save_result(result: SimulationResult, path: str | os.PathLike) -> Path:
     path = Path(path).with_suffix(".npz")
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as tmp, open(tmp, "wb") as fh:
-        np.savez_compressed(fh, **result.summary)
+        np.savez_compressed(fh, **result.summary.to_arrays())
     with atomic_path(path.with_suffix(".json")) as tmp:
         tmp.write_text(json.dumps(result.metadata, indent=2))
     return path
@@ -145,7 +149,7 @@ def load_result(path: str | os.PathLike) -> SimulationResult:
         raise OptionError(f"no saved result at {str(path)!r}")
     meta = json.loads(path.with_suffix(".json").read_text())
     with np.load(path) as data:
-        summary = {k: data[k] for k in data.files}
+        summary = SimulationSummary.from_arrays({k: data[k] for k in data.files})
     return SimulationResult(resolve_variant(meta["variant"]), summary, meta)
 
 

@@ -23,6 +23,7 @@ import numpy as np
 from cpstats.errors import OptionError
 from cpstats.rules import RakeModel, Variant
 from cpstats.simulation.stats import batch_mean_interval
+from cpstats.simulation.summary import SimulationSummary
 
 __all__ = ["BANKED_WAGER", "Estimate", "check_pace", "charge_per_hand", "bank_edge_sums", "bank_edge",
            "break_even_edge"]
@@ -54,11 +55,11 @@ def check_pace(variant: Variant, hands_per_hour: float | None) -> float:
     return float(pace)
 
 
-def charge_per_hand(variant: Variant, summary: dict, hands_per_hour: float,
+def charge_per_hand(variant: Variant, summary: SimulationSummary, hands_per_hour: float,
                     confidence: float = 0.95) -> Estimate:
     """The house's charge per hand (table), Student's t on the batch means; a time charge is
     re-priced at ``hands_per_hour`` (the run charged it at the variant's own pace)."""
-    mean, se, half = batch_mean_interval(summary["batch_rake"], summary["batch_sizes"], confidence)
+    mean, se, half = batch_mean_interval(summary.rake_by_batch, summary.batch_sizes, confidence)
     shift = 0.0
     if variant.rake.model is RakeModel.TIME:
         shift = variant.rake.amount * variant.players * (1 / hands_per_hour - 1 / variant.rake.hands_per_hour)
@@ -66,27 +67,27 @@ def charge_per_hand(variant: Variant, summary: dict, hands_per_hour: float,
     return Estimate(mean, mean - float(half), mean + float(half), float(se))
 
 
-def bank_edge_sums(variant: Variant, summary: dict, *, charges: bool = True) -> tuple[np.ndarray, str]:
+def bank_edge_sums(variant: Variant, summary: SimulationSummary, *, charges: bool = True) -> tuple[np.ndarray, str]:
     """(Per-batch sums of the house edge per deal, method) of a banked game: the bank's gain per
     player seat from winning ties (a control variate: the game with ties pushed has mean 0 when
     every seat plays alike) plus, with ``charges``, the house's charges, over the 3-unit wager."""
     opponents = max(variant.players - 1, 1)
-    if "batch_tie_gain" in summary:
-        per_deal = summary["batch_tie_gain"].astype(float)
+    if summary.tie_gain_by_batch is not None:
+        per_deal = summary.tie_gain_by_batch.astype(float)
         method = "control variate: the bank's gain from winning ties (the pushed game's mean is 0)"
     else:  # results saved before the control variate was recorded
-        per_deal = summary["batch_sums"][:, 0].astype(float)
+        per_deal = summary.net_by_batch[:, 0].astype(float)
         method = "raw mean of the bank's result"
     if charges:
-        per_deal = per_deal + summary["batch_rake"]
+        per_deal = per_deal + summary.rake_by_batch
     return per_deal / (opponents * BANKED_WAGER), method
 
 
-def bank_edge(variant: Variant, summary: dict, confidence: float = 0.95) -> tuple[Estimate, str]:
+def bank_edge(variant: Variant, summary: SimulationSummary, confidence: float = 0.95) -> tuple[Estimate, str]:
     """(House edge per unit of the 3-unit wager, method) of a banked game (:func:`bank_edge_sums`),
     Student's t on the batch means."""
     sums, method = bank_edge_sums(variant, summary)
-    edge, se, half = batch_mean_interval(sums, summary["batch_sizes"], confidence)
+    edge, se, half = batch_mean_interval(sums, summary.batch_sizes, confidence)
     edge, half = float(edge), float(half)
     return Estimate(edge, edge - half, edge + half, float(se)), method
 

@@ -21,10 +21,9 @@ from cpstats.hands.setting import is_foul
 from cpstats.rules import Royalties, Stakes, Variant
 from cpstats.settlement import settle_many
 from cpstats.simulation.stats import wilson_interval
-from cpstats.simulation.summary import _by_batch, _row_results
+from cpstats.simulation.summary import SimulationSummary, _by_batch, _row_results
 
-__all__ = ["PAIR_OUTCOMES", "SEAT_OUTCOMES", "outcome_summary", "outcome_keys", "outcome_table",
-           "outcome_batches"]
+__all__ = ["PAIR_OUTCOMES", "SEAT_OUTCOMES", "outcome_summary", "outcome_table", "outcome_batches"]
 
 #: Rows won-lost-tied of two played hands, then naturals, surrenders and fouls (own, opponent's,
 #: both), with their words; the first is the hand of the row's ``seat``.
@@ -52,14 +51,6 @@ SEAT_OUTCOMES = (
 _PATTERN = np.array([[9, 8, 6, 3], [7, 5, 2, -1], [4, 1, -1, -1], [0, -1, -1, -1]])
 _MIRROR = np.array([3, 2, 1, 0, 6, 5, 4, 8, 7, 9, 11, 10, 12, 14, 13, 15, 17, 16, 18])
 _NORMAL, _FOUL, _SURRENDER, _NATURAL = 0, 1, 2, 3
-_BATCH_KEYS = ("batch_scoops", "batch_pair_live", "batch_home_runs", "batch_fouls", "batch_royalty",
-               "batch_natural", "batch_gross")
-
-
-def outcome_keys() -> tuple[str, ...]:
-    """The summary keys :func:`outcome_summary` adds (summary format 3 on)."""
-    return ("pair_outcomes", "pair_pay_s1", "pair_pay_s2", "seat_outcomes", "seat_pay_s1",
-            "seat_pay_s2", "seat_charge_s1", "batch_pair_outcomes", "batch_seat_outcomes", *_BATCH_KEYS)
 
 
 def _ranks(v: Variant, flat: np.ndarray) -> np.ndarray:
@@ -173,7 +164,8 @@ def _royalty_moved(v: Variant, settings, surrender, declared, net) -> np.ndarray
 
 def outcome_summary(v: Variant, settings: np.ndarray, surrender, declared, net: np.ndarray,
                     batch: np.ndarray, batches: int, charge: np.ndarray) -> dict:
-    """Additive outcome arrays of one block: per pair and per hand the count of each outcome and
+    """The :class:`~cpstats.simulation.summary.SimulationSummary` outcome fields (by name) of
+    one block: per pair and per hand the count of each outcome and
     the sums of its pay and squared pay, and per batch the counts; per hand the sum of its seat's share of the house
     charge in each outcome (``charge``, (D, players), :func:`cpstats.settlement.seat_charges`;
     in criss-cross a seat's two hands carry its whole share, as they carry its whole net); per
@@ -191,24 +183,24 @@ def outcome_summary(v: Variant, settings: np.ndarray, surrender, declared, net: 
     ones = np.ones_like(pays)
     natural_paid = np.where((codes >= 10) & (codes <= 12), np.abs(pays), 0.0).sum(axis=1)
     per_deal = {
-        "batch_scoops": ((rows == 3) & opponents[None]).sum(axis=(1, 2)),
-        "batch_pair_live": ((live[:, :, None] & live[:, None, :]) & opponents[None]).sum(axis=(1, 2)),
-        "batch_home_runs": (hand_codes == 3).sum(axis=1),
-        "batch_fouls": is_foul(settings.reshape(-1, 13), ordering=v.ranking.value,
-                               check=False).reshape(d, h).sum(axis=1),  # as the summary's "foul"
-        "batch_royalty": _royalty_moved(v, settings, surrender, declared, net),
-        "batch_natural": natural_paid,
-        "batch_gross": np.where(net > 0, net, 0).sum(axis=1),
+        "scoops_by_batch": ((rows == 3) & opponents[None]).sum(axis=(1, 2)),
+        "pairs_played_by_batch": ((live[:, :, None] & live[:, None, :]) & opponents[None]).sum(axis=(1, 2)),
+        "home_runs_by_batch": (hand_codes == 3).sum(axis=1),
+        "fouls_by_batch": is_foul(settings.reshape(-1, 13), ordering=v.ranking.value,
+                                  check=False).reshape(d, h).sum(axis=1),  # as the summary's fouls
+        "royalty_paid_by_batch": _royalty_moved(v, settings, surrender, declared, net),
+        "natural_paid_by_batch": natural_paid,
+        "gross_by_batch": np.where(net > 0, net, 0).sum(axis=1),
     }
     return {
         "pair_outcomes": _by_code(codes, ones, kp).astype(np.int64),
-        "pair_pay_s1": _by_code(codes, pays, kp), "pair_pay_s2": _by_code(codes, pays**2, kp),
+        "pair_pay_sum": _by_code(codes, pays, kp), "pair_pay_sq_sum": _by_code(codes, pays**2, kp),
         "seat_outcomes": _by_code(hand_codes, np.ones(hand_pays.shape), ks).astype(np.int64),
-        "seat_pay_s1": _by_code(hand_codes, hand_pays, ks),
-        "seat_pay_s2": _by_code(hand_codes, hand_pays**2, ks),
-        "seat_charge_s1": _by_code(hand_codes, charge[:, np.arange(h) // v.hands_per_player], ks),
-        "batch_pair_outcomes": _by_batch_code(codes, batch, batches, kp),
-        "batch_seat_outcomes": _by_batch_code(hand_codes, batch, batches, ks),
+        "seat_pay_sum": _by_code(hand_codes, hand_pays, ks),
+        "seat_pay_sq_sum": _by_code(hand_codes, hand_pays**2, ks),
+        "seat_charge_sum": _by_code(hand_codes, charge[:, np.arange(h) // v.hands_per_player], ks),
+        "pair_outcomes_by_batch": _by_batch_code(codes, batch, batches, kp),
+        "seat_outcomes_by_batch": _by_batch_code(hand_codes, batch, batches, ks),
         **{k: _by_batch(x.astype(float), batch, batches) for k, x in per_deal.items()},
     }
 
@@ -240,10 +232,11 @@ def _rows(counts, s1, s2, deals: int, confidence: float, names, charge=None) -> 
     return frame
 
 
-def outcome_table(v: Variant, summary: dict, deals: int, per: str = "pair",
+def outcome_table(v: Variant, summary: SimulationSummary, deals: int, per: str = "pair",
                   confidence: float = 0.95) -> pd.DataFrame:
-    """The outcome table of :meth:`SimulationResult.outcomes` from merged summary arrays."""
-    if "pair_outcomes" not in summary:
+    """The outcome table of :meth:`SimulationResult.outcomes` from a merged
+    :class:`~cpstats.simulation.summary.SimulationSummary`."""
+    if summary.pair_outcomes is None:
         raise OptionError("outcomes are not in this result: it was saved before outcome counts were "
                           "recorded (summary format 3); run it again (reference results: "
                           "`cpstats reference`)")
@@ -252,17 +245,17 @@ def outcome_table(v: Variant, summary: dict, deals: int, per: str = "pair",
     frames = []
     if per == "seat":
         keep = _possible(v, tuple(k for k, _ in SEAT_OUTCOMES))
-        for hand in range(summary["seat_outcomes"].shape[0]):
-            charge = summary["seat_charge_s1"][hand] if "seat_charge_s1" in summary else None
-            rows = _rows(summary["seat_outcomes"][hand], summary["seat_pay_s1"][hand],
-                         summary["seat_pay_s2"][hand], deals, confidence, SEAT_OUTCOMES, charge)
+        for hand in range(summary.seat_outcomes.shape[0]):
+            charge = None if summary.seat_charge_sum is None else summary.seat_charge_sum[hand]
+            rows = _rows(summary.seat_outcomes[hand], summary.seat_pay_sum[hand],
+                         summary.seat_pay_sq_sum[hand], deals, confidence, SEAT_OUTCOMES, charge)
             rows.insert(0, "hand", hand)
             rows.insert(0, "seat", hand // v.hands_per_player)
             frames.append(rows[keep])
         return pd.concat(frames, ignore_index=True)
     keep = _possible(v, tuple(k for k, _ in PAIR_OUTCOMES))
     for p, (a, b) in enumerate(v.pair_order().astype(int)):
-        counts, s1, s2 = (summary[k][p] for k in ("pair_outcomes", "pair_pay_s1", "pair_pay_s2"))
+        counts, s1, s2 = summary.pair_outcomes[p], summary.pair_pay_sum[p], summary.pair_pay_sq_sum[p]
         for hand, other, sign, order in ((a, b, 1, slice(None)), (b, a, -1, _MIRROR)):
             rows = _rows(counts[order], sign * s1[order], s2[order], deals, confidence, PAIR_OUTCOMES)
             for i, (name, value) in enumerate((("seat", hand // v.hands_per_player),
@@ -273,20 +266,23 @@ def outcome_table(v: Variant, summary: dict, deals: int, per: str = "pair",
     return pd.concat(frames, ignore_index=True)
 
 
-def outcome_batches(v: Variant, summary: dict, per: str = "pair") -> list[tuple[int, str, np.ndarray]]:
+def outcome_batches(v: Variant, summary: SimulationSummary, per: str = "pair") -> list[tuple[int, str, np.ndarray]] | None:
     """Per-batch counts behind :func:`outcome_table`'s rows, side by side with them: one
     (seat, outcome, counts per batch (B,)) for each row of the full table before rules that
-    cannot happen are dropped, in the table's order (summary format 4 on: KeyError before)."""
+    cannot happen are dropped, in the table's order (None for results saved before summary
+    format 4)."""
     out = []
+    if summary.pair_outcomes_by_batch is None:
+        return None
     if per == "seat":
         names = [k for k, _ in SEAT_OUTCOMES]
-        for hand in range(summary["seat_outcomes"].shape[0]):
-            batch = summary["batch_seat_outcomes"][:, hand, :]
+        for hand in range(summary.seat_outcomes.shape[0]):
+            batch = summary.seat_outcomes_by_batch[:, hand, :]
             out += [(hand // v.hands_per_player, k, batch[:, i]) for i, k in enumerate(names)]
         return out
     names = [k for k, _ in PAIR_OUTCOMES]
     for p, (a, b) in enumerate(v.pair_order().astype(int)):
-        batch = summary["batch_pair_outcomes"][:, p, :]
+        batch = summary.pair_outcomes_by_batch[:, p, :]
         for hand, order in ((a, slice(None)), (b, _MIRROR)):
             out += [(hand // v.hands_per_player, k, batch[:, order][:, i]) for i, k in enumerate(names)]
     return out

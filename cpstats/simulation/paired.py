@@ -64,10 +64,10 @@ def _pace(result: SimulationResult, hands_per_hour: float | None) -> float:
     return float(pace)
 
 
-def _player_sd(s: dict, seats: slice) -> tuple[float, np.ndarray | None]:
-    n = s["batch_sizes"].sum()
-    var = np.maximum(s["net_s2"] / n - (s["net_s1"] / n) ** 2, 0.0)
-    per_batch = batch_variances(s["batch_sums"], s.get("batch_s2"), s["batch_sizes"])
+def _player_sd(s, seats: slice) -> tuple[float, np.ndarray | None]:
+    n = s.batch_sizes.sum()
+    var = np.maximum(s.net_sq_sum / n - (s.net_sum / n) ** 2, 0.0)
+    per_batch = batch_variances(s.net_by_batch, s.net_sq_by_batch, s.batch_sizes)
     whole = float(np.sqrt(var[seats]).mean())
     return whole, None if per_batch is None else np.sqrt(per_batch[:, seats]).mean(axis=1)
 
@@ -78,7 +78,7 @@ def _house_take(result: SimulationResult, pace: float) -> tuple[float, np.ndarra
     shift = 0.0
     if v.rake.model is RakeModel.TIME:
         shift = v.rake.amount * v.players * (1 / pace - 1 / v.rake.hands_per_hour)
-    return float(s["rake_s1"]) / result.deals + shift, s["batch_rake"] / s["batch_sizes"] + shift
+    return result.rake_per_deal() + shift, s.rake_by_batch / s.batch_sizes + shift
 
 
 def metric_batches(result: SimulationResult, hands_per_hour: float | None = None
@@ -86,27 +86,26 @@ def metric_batches(result: SimulationResult, hands_per_hour: float | None = None
     """Every figure of :data:`METRICS` shown for ``result``'s game: (whole-run value, per-batch
     values or None where the result lacks them, e.g. saved before summary format 3)."""
     v, s = result.variant, result.summary
-    sizes = s["batch_sizes"].astype(float)
+    sizes = s.batch_sizes.astype(float)
     banked = v.bank.banked
     hands = v.players * v.hands_per_player
     out: dict[str, tuple[float, np.ndarray | None]] = {}
 
-    def ratio(key: str, top: str, bottom: np.ndarray | str) -> None:
-        if top in s:
-            den = s[bottom] if isinstance(bottom, str) else bottom
+    def ratio(key: str, top: np.ndarray | None, den: np.ndarray | None) -> None:
+        if top is not None:
             with np.errstate(divide="ignore", invalid="ignore"):
-                out[key] = float(s[top].sum() / den.sum()), s[top] / den
+                out[key] = float(top.sum() / den.sum()), top / den
 
     if banked:
-        out["bank_mean"] = float(s["net_s1"][0]) / result.deals, s["batch_sums"][:, 0] / sizes
+        out["bank_mean"] = float(s.net_sum[0]) / result.deals, s.net_by_batch[:, 0] / sizes
         per, _ = house.bank_edge_sums(v, s)
         out["house_edge"] = float(per.sum() / sizes.sum()), per / sizes
     out["sd"] = _player_sd(s, slice(1, None) if banked and v.players > 1 else slice(None))
-    for key, top, bottom in (("scoop_rate", "batch_scoops", "batch_pair_live"),
-                             ("home_run_rate", "batch_home_runs", sizes * hands),
-                             ("foul_rate", "batch_fouls", sizes * hands),
-                             ("royalty_per_hand", "batch_royalty", sizes),
-                             ("natural_per_hand", "batch_natural", sizes)):
+    for key, top, bottom in (("scoop_rate", s.scoops_by_batch, s.pairs_played_by_batch),
+                             ("home_run_rate", s.home_runs_by_batch, sizes * hands),
+                             ("foul_rate", s.fouls_by_batch, sizes * hands),
+                             ("royalty_per_hand", s.royalty_paid_by_batch, sizes),
+                             ("natural_per_hand", s.natural_paid_by_batch, sizes)):
         ratio(key, top, bottom)
     pace = _pace(result, hands_per_hour)
     take, take_batches = _house_take(result, pace)
@@ -114,17 +113,17 @@ def metric_batches(result: SimulationResult, hands_per_hour: float | None = None
     if not banked:
         out["cost_per_player"] = take / v.players, take_batches / v.players
     out["house_take_per_seat_hour"] = take * pace / v.players, take_batches * pace / v.players
-    if "batch_gross" in s:
+    if s.gross_by_batch is not None:
         with np.errstate(divide="ignore", invalid="ignore"):
-            out["rake_share"] = (take * result.deals / float(s["gross"]) if s["gross"] else np.nan,
-                                 (take_batches * sizes) / s["batch_gross"])
+            out["rake_share"] = (take * result.deals / float(s.gross_sum) if s.gross_sum else np.nan,
+                                 (take_batches * sizes) / s.gross_by_batch)
     return out
 
 
 def _common_deals(a: SimulationResult, b: SimulationResult) -> bool:
     keys = ("entropy", "spawn_key", "deals", "batches", "block_deals")
     return (all(a.metadata.get(k) == b.metadata.get(k) for k in keys)
-            and np.array_equal(a.summary["batch_sizes"], b.summary["batch_sizes"]))
+            and np.array_equal(a.summary.batch_sizes, b.summary.batch_sizes))
 
 
 def _same_rules(a: SimulationResult, b: SimulationResult) -> bool:

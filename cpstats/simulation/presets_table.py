@@ -94,10 +94,10 @@ def _row(r: SimulationResult) -> dict[str, Any]:
     m = r.moments()
     players = m.iloc[1:] if banked else m
     has_sd_ci = "sd_ci_low" in m.columns
-    opponents = np.bincount(v.pair_order().reshape(-1), minlength=len(s["home_runs"]))
+    opponents = np.bincount(v.pair_order().reshape(-1), minlength=len(s.home_runs))
     wide = opponents >= 2
-    home = s["home_runs"][wide].sum() / (n * wide.sum()) if wide.any() else _NAN
-    scoop = s["scoops"].sum() / max(s["pair_live"].sum(), 1)
+    home = s.home_runs[wide].sum() / (n * wide.sum()) if wide.any() else _NAN
+    scoop = s.scoops.sum() / max(s.pairs_played.sum(), 1)
     house = r.house().iloc[0]
     row = {"players": v.players, "banked": banked, "deals": n,
            "strategy": str(r.metadata.get("strategy", "?")),
@@ -108,7 +108,7 @@ def _row(r: SimulationResult) -> dict[str, Any]:
            "sd_ci_low": float(players["sd_ci_low"].mean()) if has_sd_ci else _NAN,
            "sd_ci_high": float(players["sd_ci_high"].mean()) if has_sd_ci else _NAN,
            **_rate("scoop_rate", float(scoop), n), **_rate("home_run_rate", float(home), n),
-           **_rate("foul_rate", float(s["foul"].sum() / (n * len(s["foul"]))), n),
+           **_rate("foul_rate", float(s.fouls.sum() / (n * len(s.fouls))), n),
            "rake_per_hand": house["rake_per_hand"], "rake_ci_low": house["rake_ci_low"],
            "rake_ci_high": house["rake_ci_high"], "rake_per_seat_hour": house["rake_per_seat_per_hour"]}
     for key in ("house_edge", "house_edge_ci_low", "house_edge_ci_high", "element_of_risk"):

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
@@ -19,16 +21,27 @@ from cpstats.simulation import house
 from cpstats.simulation.outcomes import outcome_summary, outcome_table
 from cpstats.simulation.stats import (VOLATILITY_Z, batch_mean_interval, batch_variance_interval,
                                       moments_from_sums, wilson_interval, z_value)
-from cpstats.simulation.summary import (ROYALTY_ROWS, batch_count, batch_of, hands_frame, merge,
-                                        net_summary, setting_summary, static_key, tie_gain)
+from cpstats.simulation.base import Result
+from cpstats.simulation.summary import (ROYALTY_ROWS, SimulationSummary, batch_count, batch_of,
+                                        hands_frame, net_summary, setting_summary, static_key,
+                                        tie_gain)
 
 __all__ = ["SimulationResult"]
 
 _SESSION_HANDS = (100, 1_000, 10_000)
 
 
+class RakeLimits(NamedTuple):
+    """How often a percent rake's limits acted: deals its cap bound, deals its threshold kept it
+    at 0, and the largest pot."""
+
+    capped: int
+    below_threshold: int
+    pot_max: float
+
+
 @dataclass
-class SimulationResult:
+class SimulationResult(Result):
     """Merged summaries of a simulation, with tables as DataFrames.
 
     Attributes
@@ -36,7 +49,9 @@ class SimulationResult:
     variant
         The variant simulated.
     summary
-        The merged additive summary arrays (counts and power sums).
+        The merged :class:`~cpstats.simulation.summary.SimulationSummary` (counts, power sums,
+        per-batch sums); read it through the result's methods. A mapping of its arrays under
+        their keys on disk is taken too.
     metadata
         Variant string, strategy, deals, root entropy, block size, package versions; with
         ``ev``, ``tables`` (which row tables set the hands) and ``tables_source`` (shipped,
@@ -44,14 +59,14 @@ class SimulationResult:
     """
 
     variant: Variant
-    summary: dict
+    summary: SimulationSummary
     metadata: dict
     kept: list | None = field(default=None, repr=False)
     out: Path | None = None
 
-    @property
-    def deals(self) -> int:
-        return int(self.summary["deals"])
+    def __post_init__(self) -> None:
+        if isinstance(self.summary, Mapping):
+            self.summary = SimulationSummary.from_arrays(self.summary)
 
     @property
     def setter(self) -> str:
@@ -69,6 +84,12 @@ class SimulationResult:
 
     @property
     def hands(self) -> pd.DataFrame:
+        """Deprecated: :meth:`rows` (``deals`` says how many deals were played)."""
+        warnings.warn("SimulationResult.hands is deprecated: use rows()", DeprecationWarning,
+                      stacklevel=2)
+        return self.rows()
+
+    def rows(self) -> pd.DataFrame:
         """One row per deal and seat (needs ``keep_hands=True``): built from the rows kept in
         memory, or read back from the run's Parquet files when it was written to ``out=``."""
         if self.kept:
@@ -80,6 +101,76 @@ class SimulationResult:
             raise OptionError("hands are not kept: run simulate(..., keep_hands=True)")
         return pd.concat([pd.read_parquet(p) for p in sorted(self.out.glob("hands-*.parquet"))],
                          ignore_index=True)
+
+    @property
+    def has_charge_shares(self) -> bool:
+        """Whether each seat's share of the house charge is recorded (summary format 4 on)."""
+        return self.summary.after_charge_sq_sum is not None
+
+    @property
+    def has_outcomes(self) -> bool:
+        """Whether the outcome counts are recorded (summary format 3 on)."""
+        return self.summary.pair_outcomes is not None
+
+    def rake_per_deal(self) -> float:
+        """The house's charge per deal as simulated (rake, a bank's commission or fee; never the
+        jackpot drop), the mean over every deal."""
+        return float(self.summary.rake_sum) / self.deals
+
+    def gross_per_deal(self) -> float:
+        """The winners' nets per deal (the pot an uncapped percent rake is charged on)."""
+        return float(self.summary.gross_sum) / self.deals
+
+    def net_batches(self) -> tuple[np.ndarray, np.ndarray]:
+        """(Sums of each seat's net per batch (B, P), deals per batch (B,)): for paired
+        differences of two runs on common deals."""
+        return self.summary.net_by_batch, self.summary.batch_sizes
+
+    def gross_batches(self) -> np.ndarray | None:
+        """Sums of the winners' nets per batch (B,); None for results saved before summary
+        format 3."""
+        return self.summary.gross_by_batch
+
+    def outcome_batches(self, per: str = "pair") -> list[tuple[int, str, np.ndarray]] | None:
+        """Per-batch counts behind :meth:`outcomes` (:func:`~cpstats.simulation.outcomes.outcome_batches`);
+        None for results saved before summary format 4."""
+        from cpstats.simulation.outcomes import outcome_batches
+
+        return outcome_batches(self.variant, self.summary, per)
+
+    def rake_limits(self) -> RakeLimits | None:
+        """How often a percent rake's cap and threshold acted, and the largest pot; None for
+        results saved before summary format 4."""
+        s = self.summary
+        if s.rake_capped is None:
+            return None
+        return RakeLimits(int(s.rake_capped), int(s.rake_below_threshold), float(s.pot_max))
+
+    def rake_batches(self) -> tuple[np.ndarray, np.ndarray]:
+        """(The house's charge as simulated, summed per batch (B,), deals per batch (B,))."""
+        return self.summary.rake_by_batch, self.summary.batch_sizes
+
+    def bank_edge_batches(self, *, charges: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """(A banked game's house edge per unit of wager summed per batch (B,), deals per batch):
+        :func:`cpstats.simulation.house.bank_edge_sums`."""
+        sums, _ = house.bank_edge_sums(self.variant, self.summary, charges=charges)
+        return sums, self.summary.batch_sizes
+
+    def bank_edge(self, confidence: float = 0.95, *, charges: bool = True) -> house.Estimate:
+        """A banked game's house edge per unit of the 3-unit wager (:meth:`bank_edge_batches`),
+        Student's t on the batch means; ``charges=False`` leaves the house's commission or fee
+        out (the bank's tie advantage alone)."""
+        sums, sizes = self.bank_edge_batches(charges=charges)
+        mean, se, half = batch_mean_interval(sums, sizes, confidence)
+        mean, half = float(mean), float(half)
+        return house.Estimate(mean, mean - half, mean + half, float(se))
+
+    def figures(self, confidence: float = 0.95, *, hands_per_hour: float | None = None) -> pd.DataFrame:
+        """Every figure of the result's tables, one row each (:data:`~cpstats.simulation.base.FIGURE_COLUMNS`
+        and ``table``, the method it comes from): :func:`cpstats.simulation.figures.tidy_figures`."""
+        from cpstats.simulation.figures import tidy_figures
+
+        return tidy_figures(self, confidence, hands_per_hour)
 
     def moments(self, confidence: float = 0.95) -> pd.DataFrame:
         """Mean, SD, variance, skewness, kurtosis per seat, with intervals of the mean, SD and variance.
@@ -97,17 +188,17 @@ class SimulationResult:
         of one deal).
         """
         s = self.summary
-        m = moments_from_sums(self.deals, s["net_s1"], s["net_s2"], s["net_s3"], s["net_s4"])
-        _, se, half = batch_mean_interval(s["batch_sums"], s["batch_sizes"], confidence)
-        _, var_low, var_high = batch_variance_interval(s["batch_sums"], s.get("batch_s2"),
-                                                       s["batch_sizes"], confidence)
+        m = moments_from_sums(self.deals, s.net_sum, s.net_sq_sum, s.net_cube_sum, s.net_fourth_sum)
+        _, se, half = batch_mean_interval(s.net_by_batch, s.batch_sizes, confidence)
+        _, var_low, var_high = batch_variance_interval(s.net_by_batch, s.net_sq_by_batch,
+                                                       s.batch_sizes, confidence)
         frame = pd.DataFrame({"seat": np.arange(self.variant.players), **m, "se": se})
         frame["ci_low"] = frame["mean"] - half
         frame["ci_high"] = frame["mean"] + half
         frame["sd_ci_low"], frame["sd_ci_high"] = np.sqrt(var_low), np.sqrt(var_high)
         frame["variance_ci_low"], frame["variance_ci_high"] = var_low, var_high
-        frame["hit_frequency"] = s["hits"] / self.deals
-        frame["push_rate"] = s["pushes"] / self.deals
+        frame["hit_frequency"] = s.wins / self.deals
+        frame["push_rate"] = s.pushes / self.deals
         frame["volatility_index"] = VOLATILITY_Z * frame["sd"]
         return frame
 
@@ -118,18 +209,18 @@ class SimulationResult:
         per-batch variances (``sd_ci_low``, ``sd_ci_high``, as :meth:`moments`). Results saved
         before summary format 4 hold no shares (OptionError)."""
         s = self.summary
-        if "charge_s1" not in s:
+        if not self.has_charge_shares:
             raise OptionError("results after house charges are not in this result: it was saved "
                               "before summary format 4; run it again (reference results: "
                               "`cpstats reference`)")
         n = self.deals
-        mean = (s["net_s1"] - s["charge_s1"]) / n
-        sd = np.sqrt(np.maximum(s["after_s2"] / n - mean**2, 0.0))
-        sums = s["batch_sums"] - s["batch_charge"]
-        _, se, half = batch_mean_interval(sums, s["batch_sizes"], confidence)
-        _, var_low, var_high = batch_variance_interval(sums, s["batch_after_s2"], s["batch_sizes"],
+        mean = (s.net_sum - s.charge_sum) / n
+        sd = np.sqrt(np.maximum(s.after_charge_sq_sum / n - mean**2, 0.0))
+        sums = s.net_by_batch - s.charge_by_batch
+        _, se, half = batch_mean_interval(sums, s.batch_sizes, confidence)
+        _, var_low, var_high = batch_variance_interval(sums, s.after_charge_sq_by_batch, s.batch_sizes,
                                                        confidence)
-        return pd.DataFrame({"seat": np.arange(self.variant.players), "charge": s["charge_s1"] / n,
+        return pd.DataFrame({"seat": np.arange(self.variant.players), "charge": s.charge_sum / n,
                              "mean": mean, "se": se, "ci_low": mean - half, "ci_high": mean + half,
                              "sd": sd, "sd_ci_low": np.sqrt(var_low), "sd_ci_high": np.sqrt(var_high)})
 
@@ -138,7 +229,7 @@ class SimulationResult:
         or, in results saved before those were recorded, the SD before them (``which`` says)."""
         if not charges_seats(self.variant):
             return self.moments()["sd"].to_numpy(), "after house charges (there are none)"
-        if "after_s2" not in self.summary:
+        if not self.has_charge_shares:
             return self.moments()["sd"].to_numpy(), "before house charges (saved before format 4)"
         return self.after_charges()["sd"].to_numpy(), "after house charges"
 
@@ -182,62 +273,66 @@ class SimulationResult:
 
         v, s = self.variant, self.summary
         seats = list(range(1, v.players)) if v.bank.banked else list(range(v.players))
-        sizes = s["batch_sizes"]
+        sizes = s.batch_sizes
         rows = []
-        for name, key in (("hit", "hits"), ("push", "pushes")):
-            if f"batch_{key}" in s:
-                rate = rate_interval(s[f"batch_{key}"][:, seats].sum(axis=1), sizes * len(seats),
+        for name, counts, by_batch in (("hit", s.wins, s.wins_by_batch),
+                                       ("push", s.pushes, s.pushes_by_batch)):
+            if by_batch is not None:
+                rate = rate_interval(by_batch[:, seats].sum(axis=1), sizes * len(seats),
                                      confidence, what="seat-deals")
             else:
-                k = float(np.mean(s[key][seats]))
+                k = float(np.mean(counts[seats]))
                 low, high = wilson_interval(k, self.deals, confidence)
                 rate = (k / self.deals, float(low), float(high),
                         "Wilson, n = deals (saved before summary format 4)")
             rows.append((name, *rate))
-        rows.append(("scoop", *rate_interval(s["batch_scoops"], s["batch_pair_live"], confidence,
+        rows.append(("scoop", *rate_interval(s.scoops_by_batch, s.pairs_played_by_batch, confidence,
                                              what="pair-deals")))
         if not v.bank.banked:
             hands = v.players * v.hands_per_player
-            rows.append(("home_run", *rate_interval(s["batch_home_runs"], sizes * hands, confidence,
+            rows.append(("home_run", *rate_interval(s.home_runs_by_batch, sizes * hands, confidence,
                                                     what="hand-deals")))
         return pd.DataFrame(rows, columns=["rate", "estimate", "ci_low", "ci_high", "method"])
 
-    def naturals(self) -> pd.DataFrame:
+    def naturals(self, confidence: float = 0.95) -> pd.DataFrame:
         """Natural frequencies per hand (held and declared) with Wilson intervals and exact values."""
         from cpstats.hands.exact import exact_naturals
 
         s = self.summary
         hands = self.deals * self.variant.players * self.variant.hands_per_player
         exact = exact_naturals(qka_front_straight=self.variant.naturals.qka_front_straight)
-        low, high = wilson_interval(s["natural_held"], hands)
-        return pd.DataFrame({"natural": list(NATURALS), "held": s["natural_held"],
-                             "frequency": s["natural_held"] / hands, "ci_low": low, "ci_high": high,
+        low, high = wilson_interval(s.naturals_held, hands, confidence)
+        return pd.DataFrame({"natural": list(NATURALS), "held": s.naturals_held,
+                             "frequency": s.naturals_held / hands, "ci_low": low, "ci_high": high,
                              "exact_probability": exact.set_index("natural")["probability"].reindex(
                                  list(NATURALS)).to_numpy(),
-                             "declared": s["natural_declared"]})
+                             "declared": s.naturals_declared})
 
-    def royalties(self) -> pd.DataFrame:
-        """Rate of each royalty row made, per played (non-fouled, non-natural, non-surrender) hand."""
+    def royalties(self, confidence: float = 0.95) -> pd.DataFrame:
+        """Rate of each royalty row made, per played (non-fouled, non-natural, non-surrender)
+        hand; ``attrs["played"]`` is that count of hands."""
         s = self.summary
-        played = max(int(s["rows_played"]), 1)
-        low, high = wilson_interval(s["royalty_made"], played)
-        return pd.DataFrame({"row": list(ROYALTY_ROWS), "made": s["royalty_made"],
-                             "rate": s["royalty_made"] / played, "ci_low": low, "ci_high": high})
+        played = max(int(s.hands_played), 1)
+        low, high = wilson_interval(s.royalties_made, played, confidence)
+        frame = pd.DataFrame({"row": list(ROYALTY_ROWS), "made": s.royalties_made,
+                              "rate": s.royalties_made / played, "ci_low": low, "ci_high": high})
+        frame.attrs["played"] = int(s.hands_played)
+        return frame
 
-    def scoops(self) -> pd.DataFrame:
+    def scoops(self, confidence: float = 0.95) -> pd.DataFrame:
         """Scoop probability per pair of hands, and home-run rate per hand."""
         s = self.summary
         rows = []
-        h = s["scoops"].shape[0]
+        h = s.scoops.shape[0]
         for a in range(h):
             for b in range(h):
-                if s["pair_live"][a, b]:
-                    k, n = s["scoops"][a, b], s["pair_live"][a, b]
-                    low, high = wilson_interval(k, n)
+                if s.pairs_played[a, b]:
+                    k, n = s.scoops[a, b], s.pairs_played[a, b]
+                    low, high = wilson_interval(k, n, confidence)
                     rows.append({"hand": a, "against": b, "scoops": int(k), "pairs": int(n),
                                  "rate": k / n, "ci_low": float(low), "ci_high": float(high)})
         frame = pd.DataFrame(rows)
-        frame.attrs["home_run_rate"] = (s["home_runs"] / self.deals).tolist()
+        frame.attrs["home_run_rate"] = (s.home_runs / self.deals).tolist()
         return frame
 
     def outcomes(self, confidence: float = 0.95, per: str = "pair") -> pd.DataFrame:
@@ -274,14 +369,14 @@ class SimulationResult:
 
         return outcome_table(self.variant, self.summary, self.deals, per, check_confidence(confidence))
 
-    def rates(self) -> pd.DataFrame:
+    def rates(self, confidence: float = 0.95) -> pd.DataFrame:
         """Foul, surrender and declaration rates per hand position."""
         s = self.summary
         out = []
-        for name in ("foul", "surrender", "declared"):
-            low, high = wilson_interval(s[name], self.deals)
-            out.append(pd.DataFrame({"rate": name, "hand": np.arange(len(s[name])), "count": s[name],
-                                     "frequency": s[name] / self.deals, "ci_low": low, "ci_high": high}))
+        for name, counts in (("foul", s.fouls), ("surrender", s.surrenders), ("declared", s.declared)):
+            low, high = wilson_interval(counts, self.deals, confidence)
+            out.append(pd.DataFrame({"rate": name, "hand": np.arange(len(counts)), "count": counts,
+                                     "frequency": counts / self.deals, "ci_low": low, "ci_high": high}))
         return pd.concat(out, ignore_index=True)
 
     def distribution(self) -> pd.DataFrame:
@@ -290,16 +385,16 @@ class SimulationResult:
         charge on the deals where it netted that value (its result after charges is net less
         that)."""
         s = self.summary
-        seats = s["dist_counts"].shape[1]
-        frame = pd.DataFrame(s["dist_counts"], columns=[f"seat_{i}" for i in range(seats)])
-        frame.insert(0, "net", s["dist_values"])
+        seats = s.net_counts.shape[1]
+        frame = pd.DataFrame(s.net_counts, columns=[f"seat_{i}" for i in range(seats)])
+        frame.insert(0, "net", s.net_values)
         for i in range(seats):
             frame[f"p_{i}"] = frame[f"seat_{i}"] / self.deals
-        if "dist_charge" in s:
+        if s.charge_by_net is not None:
             with np.errstate(divide="ignore", invalid="ignore"):
                 for i in range(seats):
-                    frame[f"charge_{i}"] = np.where(s["dist_counts"][:, i] > 0,
-                                                    s["dist_charge"][:, i] / s["dist_counts"][:, i], np.nan)
+                    frame[f"charge_{i}"] = np.where(s.net_counts[:, i] > 0,
+                                                    s.charge_by_net[:, i] / s.net_counts[:, i], np.nan)
         return frame
 
     def house(self, hands_per_hour: float | None = None, confidence: float = 0.95) -> pd.DataFrame:
@@ -329,7 +424,7 @@ class SimulationResult:
         seats = v.players
         charge = house.charge_per_hand(v, s, pace, confidence)
         rake = charge.estimate
-        gross = float(s["gross"]) / self.deals
+        gross = self.gross_per_deal()
         drop = float(v.rake.jackpot_drop)
         edge, method = house.bank_edge(v, s, confidence) if v.bank.banked else (None, None)
         even = house.break_even_edge(v, charge, edge)
@@ -376,7 +471,7 @@ class SimulationResult:
         in_play = np.uint32(sum(1 << i for i, r in enumerate(v.kernel_tables()["natural_rank"]) if r >= 0))
         deals, batches = self.deals, int(self.metadata.get("batches", batch_count(self.deals)))
 
-        def one(kept: dict) -> dict:
+        def one(kept: dict) -> SimulationSummary:
             settings, surrender = kept["settings"], kept["surrender"]
             size, h = settings.shape[:2]
             if v.surrender_amount() is None:
@@ -389,14 +484,12 @@ class SimulationResult:
             declared = np.where(surrender, 0, held & in_play).astype(np.uint32)
             net, rake = settle_many(v, settings, naturals=declared, surrender=surrender)
             batch = batch_of(kept["first"], size, deals, batches)
-            part = net_summary(v, net, rake, batch, batches, tie_gain(v, settings, declared, surrender, net))
-            part.update(outcome_summary(v, settings, surrender, declared, net, batch, batches,
-                                        seat_charges(v, net, rake)))
-            if kept["rules"] == rules_key:
-                part.update(kept["static"])
-            else:
-                part.update(setting_summary(v, size, settings, surrender, declared, held))
-            return part
+            static = (kept["static"] if kept["rules"] == rules_key
+                      else setting_summary(v, size, settings, surrender, declared, held))
+            return SimulationSummary(
+                **net_summary(v, net, rake, batch, batches, tie_gain(v, settings, declared, surrender, net)),
+                **outcome_summary(v, settings, surrender, declared, net, batch, batches,
+                                  seat_charges(v, net, rake)), **static)
 
         # The kernels release the GIL, so threads use every core; merging in block order keeps
         # the result bit-identical to a serial pass.
@@ -404,9 +497,9 @@ class SimulationResult:
 
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
             parts = list(pool.map(one, self.kept))
-        total = None
-        for part in parts:
-            total = merge(total, part)
+        total = parts[0]
+        for part in parts[1:]:
+            total = total + part
         meta = dict(self.metadata, variant=str(v), rescored_from=str(self.variant),
                     settings_variant=self.metadata.get("settings_variant", str(self.variant)),
                     rescore_notes=_rescore_notes(self.variant, v, self.metadata.get("strategy")))

@@ -28,13 +28,13 @@ from cpstats.rules import AnyVariant, Variant, load_variant
 from cpstats.settlement import seat_charges
 from cpstats.simulation.games import game_runs
 from cpstats.simulation.files import prepare_out, run_digest
-from cpstats.simulation.outcomes import outcome_keys, outcome_summary
+from cpstats.simulation.outcomes import outcome_summary
 from cpstats.simulation.result import SimulationResult
 from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
 from cpstats.simulation.stats import check_confidence
-from cpstats.simulation.summary import (SUMMARY_FORMAT, batch_count, batch_of, hands_frame,
-                                        net_summary_keys, settle_block, setting_summary_keys,
-                                        static_key, summarise, tie_gain)
+from cpstats.simulation.summary import (SUMMARY_FORMAT, SimulationSummary, batch_count, batch_of,
+                                        hands_frame, net_summary, settle_block, setting_summary,
+                                        static_key, tie_gain)
 
 __all__ = ["simulate", "compare"]
 
@@ -86,16 +86,16 @@ def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
     first = block * spec.block_deals
     batch = batch_of(first, size, spec.deals, spec.batches)
     gain = tie_gain(v, settings, declared, surrender.reshape(size, h), net)
-    summary = summarise(v, size, hands, settings, declare, surrender, net, rake, declared, held,
-                         batch, spec.batches, gain)
-    summary.update(outcome_summary(v, settings, surrender.reshape(size, h), declared, net, batch,
-                                   spec.batches, seat_charges(v, net, rake)))
+    static = setting_summary(v, size, settings, surrender, declared, held)
+    summary = SimulationSummary(
+        **net_summary(v, net, rake, batch, spec.batches, gain), **static,
+        **outcome_summary(v, settings, surrender.reshape(size, h), declared, net, batch,
+                          spec.batches, seat_charges(v, net, rake)))
     if not spec.keep_hands:
         return BlockOutput(summary)
     kept = {"settings": settings, "declare": declare.reshape(size, h),
             "surrender": surrender.reshape(size, h), "held": held, "net": net, "rake": rake,
-            "first": first, "static": {k: summary[k] for k in setting_summary_keys()},
-            "rules": static_key(v)}
+            "first": first, "static": static, "rules": static_key(v)}
     rows = None
     if spec.out is not None:
         rows = hands_frame(v, settings, kept["declare"], kept["surrender"], net, rake, held, first)
@@ -155,7 +155,7 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
         Blocks are submitted a window at a time and merged in block order as they finish.
     keep_hands
         Keep the settings in memory (for :meth:`SimulationResult.rescore` and
-        :attr:`SimulationResult.hands`) and, with ``out``, write one Parquet file of rows per
+        :meth:`SimulationResult.rows`) and, with ``out``, write one Parquet file of rows per
         block.
     out
         Folder for finished blocks (and rows); with ``resume=True`` finished blocks of this
@@ -199,17 +199,12 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
     spec = _Spec(str(v), setter, root.entropy, tuple(root.spawn_key), block_deals, keep_hands,
                  None if out_path is None else str(out_path), int(deals), meta["batches"],
                  meta["run_digest"])
-    job = BlockJob(_play_block, spec, spec.out, spec.digest)
+    job = BlockJob(_play_block, spec, spec.out, spec.digest, SimulationSummary)
     run = run_blocks(job, plan, executor=executor, out_path=out_path, resume=resume,
-                     keys=lambda: _expected_keys(v), keep=keep_hands, progress=progress,
+                     keys=lambda: SimulationSummary.layout(v), keep=keep_hands, progress=progress,
                      desc=f"simulating {v}")
     meta["blocks_redone"] = run.redone
     return SimulationResult(v, run.summary, meta, kept=run.kept, out=out_path)
-
-
-def _expected_keys(v: Variant) -> frozenset[str]:
-    """The summary keys a block of this run holds (to refuse a block of another layout)."""
-    return frozenset([*net_summary_keys(v), *setting_summary_keys(), *outcome_keys()])
 
 
 def compare(variants: Sequence[AnyVariant | str], deals: int, *, setter: Any = "ev", rng=None,
@@ -283,7 +278,7 @@ def compare(variants: Sequence[AnyVariant | str], deals: int, *, setter: Any = "
     for i, (v, r) in enumerate(zip(vs, results)):
         mine = figures[figures["run"] == i].set_index("metric")
         row = {"label": mine["label"].iloc[0], "variant": str(v), "setter": r.setter,
-               "rake_per_hand": float(r.summary["rake_s1"]) / r.deals}
+               "rake_per_hand": r.rake_per_deal()}
         for key in figures["metric"].unique():
             for suffix, column in (("", "estimate"), ("_ci_low", "ci_low"), ("_ci_high", "ci_high"),
                                    ("_diff", "diff"), ("_diff_ci_low", "diff_ci_low"),

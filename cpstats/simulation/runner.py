@@ -28,8 +28,8 @@ import pandas as pd
 
 from cpstats._atomic import atomic_path
 from cpstats.cards.blocks import BlockPlan
+from cpstats.simulation.additive import Additive
 from cpstats.simulation.files import read_block, write_block
-from cpstats.simulation.summary import merge
 
 __all__ = ["BlockOutput", "BlockJob", "RunTotals", "run_blocks", "versions"]
 
@@ -38,7 +38,7 @@ class BlockOutput(NamedTuple):
     """What a game's block function returns: the block's additive summary, the rows to write
     with ``out`` (or None) and what the caller keeps in memory (or None)."""
 
-    summary: dict
+    summary: Additive
     rows: pd.DataFrame | None = None
     kept: Any = None
 
@@ -49,24 +49,25 @@ class BlockJob:
 
     ``play`` is a module-level function ``(spec, block, size) -> BlockOutput`` and ``spec`` the
     game's own picklable description of the run; ``out`` and ``digest`` say where finished blocks
-    go and whose they are.
+    go and whose they are; ``summary`` is the game's summary type, which reads stored blocks back.
     """
 
     play: Callable[[Any, int, int], BlockOutput]
     spec: Any
     out: str | None
     digest: str
+    summary: type[Additive]
 
 
 class RunTotals(NamedTuple):
     """A whole run: the merged summary, what each block kept (None unless asked), blocks redone."""
 
-    summary: dict
+    summary: Additive
     kept: list | None
     redone: int
 
 
-def run_block(job: BlockJob, block: int, size: int) -> tuple[dict, Any]:
+def run_block(job: BlockJob, block: int, size: int) -> tuple[Additive, Any]:
     """Play one block and, with ``job.out``, write its rows and then its block file."""
     output = job.play(job.spec, block, size)
     if job.out is not None:
@@ -96,7 +97,7 @@ def run_blocks(job: BlockJob, plan: BlockPlan, *, executor: Executor | None = No
     with tqdm(total=int(plan.deals), unit=unit, unit_scale=True, disable=not progress, desc=desc) as bar:
         for block, (summary, block_kept), was_redone in blocks_in_order(
                 job, plan, executor, None if keep or not resume else out_path, keys, reusable):
-            total = merge(total, summary)
+            total = summary if total is None else total + summary
             if keep:
                 kept.append(block_kept)
             redone += was_redone
@@ -114,13 +115,14 @@ def blocks_in_order(job: BlockJob, plan: BlockPlan, executor: Executor | None, s
     """
     wanted: frozenset[str] | None = None
 
-    def stored(b: int) -> tuple[dict | None, bool]:
+    def stored(b: int) -> tuple[Additive | None, bool]:
         nonlocal wanted
         if stored_in is None or keys is None or not reusable(b):
             return None, False
         if wanted is None:
             wanted = frozenset(keys())
-        return read_block(stored_in, b, job.digest, wanted)
+        arrays, redo = read_block(stored_in, b, job.digest, wanted)
+        return (None if arrays is None else job.summary.from_arrays(arrays)), redo
 
     def work(b: int):
         done, redo = stored(b)

@@ -1,14 +1,15 @@
 """Block summaries: one block's deals, settings and results reduced to additive arrays.
 
 Counts, power sums and per-batch sums (one row per batch of the whole run) add from block to
-block, so merging in block order gives bit-identical results whatever the executor and memory
-does not grow with the deals; the net distribution is kept sparse. Also the rows of one block as
-a DataFrame (``keep_hands``).
+block (:class:`SimulationSummary`, ``a + b``), so merging in block order gives bit-identical
+results whatever the executor and memory does not grow with the deals; the net distribution is
+kept sparse. Also the rows of one block as a DataFrame (``keep_hands``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -19,6 +20,7 @@ from cpstats.hands.ranking import rank3, rank5
 from cpstats.hands.setting import is_foul
 from cpstats.rules import Variant
 from cpstats.settlement import rake_limits, seat_charges, settle_many
+from cpstats.simulation.additive import Additive, by_value, largest, summed
 
 #: Batch means per run: intervals of means use Student's t with BATCHES - 1 degrees of freedom
 #: (20-30 batches, CASINO-MATH); a run of fewer deals has one batch a deal.
@@ -27,6 +29,78 @@ BATCHES = 30
 SUMMARY_FORMAT = 4
 ROYALTY_ROWS = ("front_trips", "middle_full_house", "middle_quads", "middle_straight_flush",
                 "back_quads", "back_straight_flush")
+_F4 = "summary format 4"  # saved before it: no charge shares, rake limits or pooled batch counts
+_F3 = "summary format 3"  # saved before it: no outcome counts
+
+
+@dataclass(frozen=True)
+class SimulationSummary(Additive):
+    """A 13-card block's (or a whole run's) additive arrays. Shapes: P seats, H hands (seats x
+    hands per seat), B batches of the run, V distinct nets, K pairs of hands, O outcomes.
+
+    The first group depends on the nets and the rake (:func:`net_summary`), the second only on
+    the settings and decisions (:func:`setting_summary`, reused by a rescore), the third on the
+    outcomes between hands (:func:`cpstats.simulation.outcomes.outcome_summary`).
+    """
+
+    deals: np.ndarray = summed("deals")  # () deals summarised
+    net_sum: np.ndarray = summed("net_s1")  # (P,) power sums of each seat's net: sum of x
+    net_sq_sum: np.ndarray = summed("net_s2")  # (P,) sum of x^2
+    net_cube_sum: np.ndarray = summed("net_s3")  # (P,) sum of x^3
+    net_fourth_sum: np.ndarray = summed("net_s4")  # (P,) sum of x^4
+    wins: np.ndarray = summed("hits")  # (P,) deals the seat netted above 0
+    pushes: np.ndarray = summed("pushes")  # (P,) deals it netted exactly 0
+    rake_sum: np.ndarray = summed("rake_s1")  # () the house's charge (rake, commission, fee)
+    rake_sq_sum: np.ndarray = summed("rake_s2")  # () its squares
+    gross_sum: np.ndarray = summed("gross")  # () the winners' nets (the pot a percent rake takes)
+    net_by_batch: np.ndarray = summed("batch_sums")  # (B, P)
+    net_sq_by_batch: np.ndarray = summed("batch_s2", optional="results saved before per-batch squares")  # (B, P)
+    batch_sizes: np.ndarray = summed("batch_sizes")  # (B,) deals in each batch
+    rake_by_batch: np.ndarray = summed("batch_rake")  # (B,)
+    net_values: np.ndarray = by_value("dist_values", "net_values")  # (V,) sorted
+    net_counts: np.ndarray = by_value("dist_counts", "net_values")  # (V, P) deals at each net
+    wins_by_batch: np.ndarray = summed("batch_hits", optional=_F4)  # (B, P)
+    pushes_by_batch: np.ndarray = summed("batch_pushes", optional=_F4)  # (B, P)
+    charge_sum: np.ndarray = summed("charge_s1", optional=_F4)  # (P,) seat's share of the charge
+    after_charge_sq_sum: np.ndarray = summed("after_s2", optional=_F4)  # (P,) (net - share)^2
+    charge_by_batch: np.ndarray = summed("batch_charge", optional=_F4)  # (B, P)
+    after_charge_sq_by_batch: np.ndarray = summed("batch_after_s2", optional=_F4)  # (B, P)
+    charge_by_net: np.ndarray = by_value("dist_charge", "net_values", optional=_F4)  # (V, P)
+    rake_capped: np.ndarray = summed("rake_capped", optional=_F4)  # () deals a percent cap bound
+    rake_below_threshold: np.ndarray = summed("rake_below_threshold", optional=_F4)  # ()
+    pot_max: np.ndarray = largest("pot_max", optional=_F4)  # () the largest pot
+    tie_gain_by_batch: np.ndarray = summed("batch_tie_gain", optional="banked games")  # (B,)
+    fouls: np.ndarray = summed("foul")  # (H,) fouled hands by position
+    surrenders: np.ndarray = summed("surrender")  # (H,)
+    declared: np.ndarray = summed("declared")  # (H,) naturals declared
+    naturals_held: np.ndarray = summed("natural_held")  # (naturals,) hands holding each
+    naturals_declared: np.ndarray = summed("natural_declared")  # (naturals,)
+    royalties_made: np.ndarray = summed("royalty_made")  # (6,) ROYALTY_ROWS made
+    hands_played: np.ndarray = summed("rows_played")  # () hands that played rows, not fouled
+    scoops: np.ndarray = summed("scoops")  # (H, H) hand a scooped hand b
+    pairs_played: np.ndarray = summed("pair_live")  # (H, H) both played their rows
+    home_runs: np.ndarray = summed("home_runs")  # (H,)
+    pair_outcomes: np.ndarray = summed("pair_outcomes", optional=_F3)  # (K, O) counts
+    pair_pay_sum: np.ndarray = summed("pair_pay_s1", optional=_F3)  # (K, O)
+    pair_pay_sq_sum: np.ndarray = summed("pair_pay_s2", optional=_F3)  # (K, O)
+    seat_outcomes: np.ndarray = summed("seat_outcomes", optional=_F3)  # (H, O)
+    seat_pay_sum: np.ndarray = summed("seat_pay_s1", optional=_F3)  # (H, O)
+    seat_pay_sq_sum: np.ndarray = summed("seat_pay_s2", optional=_F3)  # (H, O)
+    seat_charge_sum: np.ndarray = summed("seat_charge_s1", optional=_F4)  # (H, O)
+    pair_outcomes_by_batch: np.ndarray = summed("batch_pair_outcomes", optional=_F4)  # (B, K, O)
+    seat_outcomes_by_batch: np.ndarray = summed("batch_seat_outcomes", optional=_F4)  # (B, H, O)
+    scoops_by_batch: np.ndarray = summed("batch_scoops", optional=_F3)  # (B,) paired metrics:
+    pairs_played_by_batch: np.ndarray = summed("batch_pair_live", optional=_F3)  # (B,)
+    home_runs_by_batch: np.ndarray = summed("batch_home_runs", optional=_F3)  # (B,)
+    fouls_by_batch: np.ndarray = summed("batch_fouls", optional=_F3)  # (B,)
+    royalty_paid_by_batch: np.ndarray = summed("batch_royalty", optional=_F3)  # (B,) units moved
+    natural_paid_by_batch: np.ndarray = summed("batch_natural", optional=_F3)  # (B,)
+    gross_by_batch: np.ndarray = summed("batch_gross", optional=_F3)  # (B,)
+
+    @classmethod
+    def layout(cls, v: Variant) -> frozenset[str]:
+        """The keys every block of a run of ``v`` holds (the bank's tie gain in banked games only)."""
+        return frozenset(k for k in cls.keys() if v.bank.banked or k != "batch_tie_gain")
 
 
 def settle_block(v: Variant, hands: np.ndarray, settings, declare, surrender):
@@ -80,7 +154,7 @@ def _row_results(v: Variant, settings: np.ndarray, live: np.ndarray) -> np.ndarr
 
 
 def setting_summary(v: Variant, size: int, settings, surrender, declared, held) -> dict:
-    """The summary parts that depend only on the settings and decisions, not on scoring:
+    """The :class:`SimulationSummary` fields (by name) that depend only on the settings and decisions, not on scoring:
     fouls, royalty hands made, scoops and home runs, natural and decision counts. Rescoring
     under rules with the same ranking, naturals and seats reuses them."""
     h = v.players * v.hands_per_player
@@ -99,13 +173,14 @@ def setting_summary(v: Variant, size: int, settings, surrender, declared, held) 
         opponents &= (seat_of[:, None] == 0) | (seat_of[None, :] == 0)
     home_run = (scoops | ~opponents[None]).all(axis=2) & opponents.any(axis=1)[None] & live
     return {
-        "foul": foul.sum(axis=0), "surrender": surrender.reshape(d, h).sum(axis=0),
+        "fouls": foul.sum(axis=0), "surrenders": surrender.reshape(d, h).sum(axis=0),
         "declared": (declared != 0).sum(axis=0),
-        "natural_held": np.array([(hand_bits >> i & 1).sum() for i in range(len(NATURALS))]),
-        "natural_declared": np.array([(decl_bits >> i & 1).sum() for i in range(len(NATURALS))]),
-        "royalty_made": made.sum(axis=0), "rows_played": np.array(live.sum() - (foul & live).sum()),
+        "naturals_held": np.array([(hand_bits >> i & 1).sum() for i in range(len(NATURALS))]),
+        "naturals_declared": np.array([(decl_bits >> i & 1).sum() for i in range(len(NATURALS))]),
+        "royalties_made": made.sum(axis=0),
+        "hands_played": np.array(live.sum() - (foul & live).sum()),
         "scoops": (scoops & opponents[None]).sum(axis=0),
-        "pair_live": ((live[:, :, None] & live[:, None, :]) & opponents[None]).sum(axis=0),
+        "pairs_played": ((live[:, :, None] & live[:, None, :]) & opponents[None]).sum(axis=0),
         "home_runs": home_run.sum(axis=0),
     }
 
@@ -144,11 +219,6 @@ def charged_distribution(net: np.ndarray, charge: np.ndarray
     return values, counts, charges
 
 
-def setting_summary_keys() -> tuple[str, ...]:
-    return ("foul", "surrender", "declared", "natural_held", "natural_declared", "royalty_made",
-            "rows_played", "scoops", "pair_live", "home_runs")
-
-
 def static_key(v: Variant) -> tuple:
     """What the setting summary depends on besides the settings: rescoring keeps it if equal."""
     rank = v.kernel_tables()["natural_rank"]
@@ -178,19 +248,16 @@ def _by_batch(values: np.ndarray, batch: np.ndarray, batches: int) -> np.ndarray
 
 def net_summary(v: Variant, net: np.ndarray, rake: np.ndarray, batch: np.ndarray, batches: int,
                 tie_gain: np.ndarray | None = None) -> dict:
-    """The summary parts that depend on the nets and the rake.
+    """The :class:`SimulationSummary` fields (by name) that depend on the nets and the rake.
 
     Per-batch sums (of nets, squared nets, rake, and in a banked game the bank's gain from
     winning ties) have one row per batch of the whole run, so a block's summary adds to the
     others and memory does not grow with the deals.
 
-    Summary format 4 adds, per seat and per batch, the deals won (``batch_hits``) and broken
-    even (``batch_pushes``), for intervals of frequencies pooled over seats; each seat's share
-    of the house charge (:func:`cpstats.settlement.seat_charges`: ``charge_s1``,
-    ``batch_charge``, per net value ``dist_charge``) and the square of its result after charges
-    (``after_s2``, ``batch_after_s2``); and how often a percent rake's cap bound
-    (``rake_capped``) or its threshold kept it at 0 (``rake_below_threshold``), with the largest
-    pot (``pot_max``, merged by maximum).
+    Summary format 4 adds, per seat and per batch, the deals won and broken even, for intervals
+    of frequencies pooled over seats; each seat's share of the house charge
+    (:func:`cpstats.settlement.seat_charges`) and the square of its result after charges; and how
+    often a percent rake's cap bound or its threshold kept it at 0, with the largest pot.
     """
     charge = seat_charges(v, net, rake)
     limits = rake_limits(v, net)
@@ -199,37 +266,28 @@ def net_summary(v: Variant, net: np.ndarray, rake: np.ndarray, batch: np.ndarray
     after_sq = (net - charge) ** 2
     part = {
         "deals": np.array(len(net), dtype=np.int64),
-        "net_s1": net.sum(axis=0), "net_s2": sq.sum(axis=0),
-        "net_s3": (sq * net).sum(axis=0), "net_s4": (sq * sq).sum(axis=0),
-        "hits": (net > 0).sum(axis=0), "pushes": (net == 0).sum(axis=0),
-        "rake_s1": np.array(rake.sum()), "rake_s2": np.array((rake**2).sum()),
-        "gross": np.array(np.where(net > 0, net, 0).sum()),
-        "batch_sums": _by_batch(net, batch, batches), "batch_s2": _by_batch(sq, batch, batches),
+        "net_sum": net.sum(axis=0), "net_sq_sum": sq.sum(axis=0),
+        "net_cube_sum": (sq * net).sum(axis=0), "net_fourth_sum": (sq * sq).sum(axis=0),
+        "wins": (net > 0).sum(axis=0), "pushes": (net == 0).sum(axis=0),
+        "rake_sum": np.array(rake.sum()), "rake_sq_sum": np.array((rake**2).sum()),
+        "gross_sum": np.array(np.where(net > 0, net, 0).sum()),
+        "net_by_batch": _by_batch(net, batch, batches), "net_sq_by_batch": _by_batch(sq, batch, batches),
         "batch_sizes": np.bincount(batch, minlength=batches).astype(np.int64),
-        "batch_rake": _by_batch(rake, batch, batches),
-        "dist_values": values, "dist_counts": counts,
-        "batch_hits": _by_batch((net > 0).astype(float), batch, batches),
-        "batch_pushes": _by_batch((net == 0).astype(float), batch, batches),
-        "charge_s1": charge.sum(axis=0), "after_s2": after_sq.sum(axis=0),
-        "batch_charge": _by_batch(charge, batch, batches),
-        "batch_after_s2": _by_batch(after_sq, batch, batches),
-        "dist_charge": charges,
+        "rake_by_batch": _by_batch(rake, batch, batches),
+        "net_values": values, "net_counts": counts,
+        "wins_by_batch": _by_batch((net > 0).astype(float), batch, batches),
+        "pushes_by_batch": _by_batch((net == 0).astype(float), batch, batches),
+        "charge_sum": charge.sum(axis=0), "after_charge_sq_sum": after_sq.sum(axis=0),
+        "charge_by_batch": _by_batch(charge, batch, batches),
+        "after_charge_sq_by_batch": _by_batch(after_sq, batch, batches),
+        "charge_by_net": charges,
         "rake_capped": np.array(int(limits["capped"].sum()), dtype=np.int64),
         "rake_below_threshold": np.array(int(limits["below_threshold"].sum()), dtype=np.int64),
         "pot_max": np.array(float(limits["pot"].max(initial=0.0))),
     }
     if tie_gain is not None:
-        part["batch_tie_gain"] = _by_batch(tie_gain, batch, batches)
+        part["tie_gain_by_batch"] = _by_batch(tie_gain, batch, batches)
     return part
-
-
-def net_summary_keys(v: Variant) -> tuple[str, ...]:
-    """The keys :func:`net_summary` gives for ``v`` (the same for every block of a run)."""
-    keys = ("deals", "net_s1", "net_s2", "net_s3", "net_s4", "hits", "pushes", "rake_s1", "rake_s2",
-            "gross", "batch_sums", "batch_s2", "batch_sizes", "batch_rake", "dist_values",
-            "dist_counts", "batch_hits", "batch_pushes", "charge_s1", "after_s2", "batch_charge",
-            "batch_after_s2", "dist_charge", "rake_capped", "rake_below_threshold", "pot_max")
-    return keys + (("batch_tie_gain",) if v.bank.banked else ())
 
 
 def tie_gain(v: Variant, settings: np.ndarray, declared, surrender, net: np.ndarray) -> np.ndarray | None:
@@ -245,38 +303,6 @@ def tie_gain(v: Variant, settings: np.ndarray, declared, surrender, net: np.ndar
         return np.zeros(len(net))
     push_net, _ = settle_many(pushed, settings, naturals=declared, surrender=surrender)
     return net[:, 0] - push_net[:, 0]
-
-
-def summarise(v: Variant, size: int, hands, settings, declare, surrender, net, rake, declared, held,
-               batch, batches, tie_gain):
-    """Additive summary arrays of one block."""
-    return {**net_summary(v, net, rake, batch, batches, tie_gain),
-            **setting_summary(v, size, settings, surrender, declared, held)}
-
-
-#: Kept by net value, not by position: merged on the union of the values.
-_DIST = ("dist_values", "dist_counts", "dist_charge")
-#: Largest values: merged by maximum, not by sum.
-_MAXIMA = ("pot_max",)
-
-
-def merge(total: dict | None, part: dict) -> dict:
-    """Add a block's summary to the running total (every array adds but the distribution,
-    merged on its values, and the maxima)."""
-    if total is None:
-        return {k: np.array(x, copy=True) for k, x in part.items()}
-    out = {key: total[key] + value for key, value in part.items() if key not in _DIST + _MAXIMA}
-    out.update({key: np.maximum(total[key], part[key]) for key in _MAXIMA if key in part})
-    values = np.union1d(total["dist_values"], part["dist_values"])
-    old, new = np.searchsorted(values, total["dist_values"]), np.searchsorted(values, part["dist_values"])
-    for key in _DIST[1:]:
-        if key in part:
-            merged = np.zeros((len(values), total[key].shape[1]), dtype=total[key].dtype)
-            merged[old] += total[key]
-            merged[new] += part[key]
-            out[key] = merged
-    out["dist_values"] = values
-    return out
 
 
 def hands_frame(v: Variant, settings, declare, surrender, net, rake, held, first_deal: int = 0) -> pd.DataFrame:

@@ -225,15 +225,15 @@ def point_batches(result: SimulationResult, metrics: Sequence[str],
     """
     s = result.summary
     figures = metric_batches(result, hands_per_hour)
-    figures.setdefault("bank_mean", (float(s["net_s1"][0]) / result.deals,
-                                     s["batch_sums"][:, 0] / s["batch_sizes"]))
+    figures.setdefault("bank_mean", (float(s.net_sum[0]) / result.deals,
+                                     s.net_by_batch[:, 0] / s.batch_sizes))
     out = {}
     for m in metrics:
         if PAIRED_NAMES[m] not in figures:
             raise OptionError(f"metrics={m!r} is invalid for this result: it was saved before the summary "
                               f"recorded per-batch counts (summary format 3); run it again")
         est, per = figures[PAIRED_NAMES[m]]
-        out[m] = est, np.full(len(s["batch_sizes"]), np.nan) if per is None else per
+        out[m] = est, np.full(len(s.batch_sizes), np.nan) if per is None else per
     return out
 
 

@@ -112,21 +112,22 @@ def comparison_table(results: Sequence[SimulationResult], labels: Sequence[str] 
     labels = list(labels or default_labels(results, mixed))
     paired = _paired(results)
     base = results[0]
-    base_mean = float(base.summary["net_s1"][0]) / base.deals
+    base_mean = float(base.moments()["mean"].iloc[0])
     base_se = float(base.moments()["se"].iloc[0])
     columns = {}
     for label, r in zip(labels, results):
-        s, m = r.summary, r.moments()
-        hands = r.deals * len(s["foul"])
+        m, rates = r.moments(), r.rates().groupby("rate")["count"].sum()
+        hands = r.deals * r.variant.players * r.variant.hands_per_player
         mean = float(m["mean"].iloc[0])
         if paired:  # per-deal differences: Student's t on their batch means
-            diff = s["batch_sums"][:, :1] - base.summary["batch_sums"][:, :1]
-            half = float(batch_mean_interval(diff, s["batch_sizes"], confidence)[2][0]) if r is not base else 0.0
+            (sums, sizes), (base_sums, _) = r.net_batches(), base.net_batches()
+            diff = sums[:, :1] - base_sums[:, :1]
+            half = float(batch_mean_interval(diff, sizes, confidence)[2][0]) if r is not base else 0.0
         else:
             se = 0.0 if r is base else float(np.hypot(m["se"].iloc[0], base_se))
-            half = t_value(confidence, len(s["batch_sizes"])) * se
+            half = t_value(confidence, r.batches) * se
         d = mean - base_mean
-        scoops = r.scoops()
+        scoops, royalties = r.scoops(), r.royalties()
         columns[label] = {
             "strategy": strategy_label(r.metadata.get("strategy")),
             "tables": _tables_text(r) or "none",
@@ -137,11 +138,11 @@ def comparison_table(results: Sequence[SimulationResult], labels: Sequence[str] 
             "push rate seat 0": float(m["push_rate"].iloc[0]),
             "scoop rate (per pair)": float(scoops["rate"].mean()) if len(scoops) else 0.0,
             "home-run rate (per hand)": float(np.mean(scoops.attrs["home_run_rate"])),
-            "foul rate": float(s["foul"].sum() / hands),
-            "surrender rate": float(s["surrender"].sum() / hands),
-            "royalty hands per played hand": float(s["royalty_made"].sum() / max(int(s["rows_played"]), 1)),
-            "naturals declared per hand": float(s["declared"].sum() / hands),
-            "rake per hand (units)": float(s["rake_s1"]) / r.deals,
+            "foul rate": float(rates["foul"] / hands),
+            "surrender rate": float(rates["surrender"] / hands),
+            "royalty hands per played hand": float(royalties["made"].sum() / max(royalties.attrs["played"], 1)),
+            "naturals declared per hand": float(rates["declared"] / hands),
+            "rake per hand (units)": r.rake_per_deal(),
             "difference vs A, seat 0 (units)": d,
             "difference 95% CI low": d - half, "difference 95% CI high": d + half,
         }

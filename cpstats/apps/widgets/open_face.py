@@ -256,7 +256,7 @@ class OpenFaceApp(_App):
     def _show(self, result, source: str) -> None:
         self.result, self.source = result, source
         strategy = result.metadata.get("strategy", "").split("/")[0]
-        said = f"{short_label(result.variant)}: {result.hands:,} hands, {_label(strategy)}, seed " \
+        said = f"{short_label(result.variant)}: {result.deals:,} hands, {_label(strategy)}, seed " \
                f"{result.metadata.get('entropy')}; {source}"
         self.status.value = _message("ok", said)
         self.table = ofc_figures_table(result, hands_per_hour=float(self.hands_per_hour.value))
@@ -265,10 +265,10 @@ class OpenFaceApp(_App):
         self.table_html.value = _table_html(shown, formats, "cpstats-ofc")
         label = short_label(result.variant)
         self.figure = plot_ofc_figures({label: result},
-                                       title=f"{label}; {result.hands:,} hands, {_label(strategy)}")
+                                       title=f"{label}; {result.deals:,} hands, {_label(strategy)}")
         _show_figure(self.output, self.figure)
         self.export.show(self.figure, self.table.assign(variant=str(result.variant), strategy=_label(strategy),
-                                                        hands=result.hands, seed=result.metadata.get("entropy"),
+                                                        hands=result.deals, seed=result.metadata.get("entropy"),
                                                         source=source))
 
     def export_files(self, folder: str | os.PathLike) -> list[Path]:

@@ -3,6 +3,12 @@ hand and per hour, a player's session outcomes and a banked game's house edge.
 
 - Decision: :func:`rake_figures` shows the jackpot drop apart from the rake, as the settlement
   does, and computes a banked game's commission or fee once, on nets that never hold it.
+- Decision: every figure shows its 95% interval (:func:`rake_table`, the tab's table): exact
+  for what the rules set; batch t where the run's per-batch sums give it; for a bank's
+  commission or fee at another price, whose per-batch sums no run records, a conservative SE
+  bounded from the player seats' net distributions. Without an interval (the ``interval``
+  column says why): a capped or thresholded percentage rake where the simulated rake also holds
+  a bank's commission, and the house edge's SE, itself a standard error.
 - Decision: the game's figures (SD, a bank's edge) are of ``ev`` by default, as the reference
   results are; the status line and the charts' titles name the setter, its row tables and the
   deals, and a baseline (greedy, random) is named as one. A reference result is shown only for
@@ -30,9 +36,9 @@ from cpstats.rules import Rake, RakeModel, Variant, get_preset, preset_names
 from cpstats.rules.describe import short_label
 from cpstats.simulation import SimulationResult
 from cpstats.simulation import house
-from cpstats.simulation.stats import batch_mean_interval, z_value
+from cpstats.simulation.stats import batch_mean_interval, t_value, z_value
 
-__all__ = ["rake_figures", "RakeExplorer"]
+__all__ = ["rake_figures", "rake_table", "RakeExplorer"]
 
 
 _RAKE_FORMATS = {
@@ -61,43 +67,139 @@ def _bank_edge(result: SimulationResult) -> tuple[float, float]:
     which the nets never include (``settlement``). Where the result recorded the bank's gain
     from winning ties, that control variate is used (see ``SimulationResult.house``): its mean
     is the bank's and its noise far smaller; otherwise the bank's own nets."""
-    sums, _ = house.bank_edge_sums(result.variant, result.summary, charges=False)
-    mean, se, _ = batch_mean_interval(sums * house.BANKED_WAGER, result.summary["batch_sizes"])
+    sums, sizes = result.bank_edge_batches(charges=False)
+    mean, se, _ = batch_mean_interval(sums * house.BANKED_WAGER, sizes)
     return float(mean), float(se)
 
 
 def _bank_charges(result: SimulationResult, commission: float | None,
-                  fee: float | None) -> tuple[float, float]:
-    """(The commission or fee charged per player hand, the one the result was simulated with):
-    ``commission * E[max(X, 0)] + fee * P(X > 0)`` over the player seats, X a seat's net."""
-    bank = result.variant.bank
-    e_pos, p_win = _positive_part(result, range(1, result.variant.players))
+                  fee: float | None) -> tuple[float, float, float]:
+    """(The commission or fee charged per player hand, the one the result was simulated with,
+    the first one's SE): ``commission * E[max(X, 0)] + fee * P(X > 0)`` over the player seats,
+    X a seat's net. The SE bounds the player seats' joint spread by the sum of their own (from
+    each seat's net distribution; deals are independent), as no per-batch sums of the charge
+    at another commission are recorded: a conservative interval."""
+    bank, seats = result.variant.bank, range(1, result.variant.players)
+    e_pos, p_win = _positive_part(result, seats)
     simulated = bank.commission * e_pos + bank.fee * p_win
     commission = bank.commission if commission is None else commission
     fee = bank.fee if fee is None else fee
-    return commission * e_pos + fee * p_win, simulated
+    dist = result.distribution()
+    net = dist["net"].to_numpy()
+    charged = commission * np.maximum(net, 0) + fee * (net > 0)
+    sds = [np.sqrt(max(float((dist[f"p_{s}"] * charged**2).sum())
+                       - float((dist[f"p_{s}"] * charged).sum()) ** 2, 0.0)) for s in seats]
+    return commission * e_pos + fee * p_win, simulated, float(np.mean(sds)) / np.sqrt(result.deals)
 
 
 def _rake_per_hand(result: SimulationResult, rake: Rake, hands_per_hour: float,
-                   simulated_bank: float) -> float:
-    """The house's rake per hand (no jackpot drop, no bank's charge) for ``rake`` on ``result``.
+                   simulated_bank: float) -> tuple[float, np.ndarray | None, str]:
+    """(The house's rake per hand (no jackpot drop, no bank's charge) for ``rake`` on ``result``,
+    its sums per batch or None, how its interval is made).
 
     A capped or thresholded percentage is the simulated rake less the bank's charges in it
-    (``simulated_bank`` per deal); the settlement's rake never holds the jackpot drop."""
+    (``simulated_bank`` per deal); the settlement's rake never holds the jackpot drop. A fixed
+    or time charge is set by the rules (sums per batch without spread); an uncapped percentage
+    is ``percent`` of each batch's winners' nets."""
     seats = result.variant.players
+    rake_sums, sizes = result.rake_batches()
     if rake.model is RakeModel.PERCENT and (rake.cap is not None or rake.threshold > 0):
-        return float(result.summary["rake_s1"]) / result.deals - simulated_bank
+        if simulated_bank:
+            return (result.rake_per_deal() - simulated_bank, None,
+                    "no interval: the bank's charge inside the simulated rake is not recorded batch by batch")
+        return result.rake_per_deal(), rake_sums, "batch t"
     if rake.model is RakeModel.PERCENT:
-        return rake.percent * float(result.summary["gross"]) / result.deals
-    if rake.model is RakeModel.TIME:
-        return rake.amount * seats / hands_per_hour
-    return rake.per_hand(0.0, seats)
+        gross = result.gross_batches()
+        return (rake.percent * result.gross_per_deal(), None if gross is None else rake.percent * gross,
+                "batch t" if gross is not None else "no interval: saved before summary format 3")
+    per_hand = (rake.amount * seats / hands_per_hour if rake.model is RakeModel.TIME
+                else rake.per_hand(0.0, seats))
+    return per_hand, per_hand * sizes.astype(float), "exact: set by the rules"
+
+
+def _interval(estimate: float, se: float, method: str, batches: int) -> tuple:
+    """(estimate, ci_low, ci_high, method): Student's t, ``batches - 1`` degrees of freedom."""
+    if not np.isfinite(se):
+        return estimate, np.nan, np.nan, method
+    half = t_value(0.95, batches) * se
+    return estimate, estimate - half, estimate + half, method
+
+
+def _share_of_gross(result: SimulationResult, per_hand: float, rake_sums) -> tuple:
+    """The rake's share of the winners' nets: ratio of totals, its interval Student's t on the
+    batches' linearised ratios."""
+    gross = result.gross_per_deal()
+    share = per_hand / gross if gross else float("nan")
+    batches = result.gross_batches()
+    if rake_sums is None or batches is None or not gross:
+        return share, np.nan, np.nan, "no interval: no per-batch sums of the rake or the pot"
+    linear = (rake_sums - share * batches) / batches.mean()
+    return _interval(share, float(linear.std(ddof=1)) / np.sqrt(len(linear)), "batch t (ratio)",
+                     len(linear))
+
+
+def rake_table(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
+               unit_value: float = 1.0, skill_edge: float = 0.0, commission: float | None = None,
+               fee: float | None = None) -> pd.DataFrame:
+    """:func:`rake_figures` with 95% intervals: one row a figure (the index), columns
+    ``estimate, ci_low, ci_high, method``.
+
+    Intervals are Student's t on the batch means. A figure the rules set (a fixed or time
+    charge, the jackpot drop) is exact; a banked game's commission or fee at a price other than
+    the simulated one has no per-batch sums, so its SE is bounded from the player seats' net
+    distributions (conservative), and a sum of parts adds their SEs (conservative). A capped or
+    thresholded percentage rake in a game whose simulated rake also holds a bank's commission
+    has no interval (the method says so); so has ``house edge SE``, itself a standard error.
+    """
+    v, seats = result.variant, result.variant.players
+    b = result.batches
+    charge = simulated = charge_se = 0.0
+    if v.bank.banked:
+        charge, simulated, charge_se = _bank_charges(result, commission, fee)
+    per_hand, rake_sums, how = _rake_per_hand(result, rake, hands_per_hour, simulated * (seats - 1))
+    _, sizes = result.rake_batches()
+    rake_se = np.nan if rake_sums is None else float(batch_mean_interval(rake_sums, sizes)[1])
+    money = hands_per_hour * unit_value
+    exact = "exact: set by the rules"
+    rows = {"rake per hand (units)": _interval(per_hand, rake_se, how, b),
+            "rake per seat per hand (units)": _interval(per_hand / seats, rake_se / seats, how, b),
+            "jackpot drop per hand (units)": (rake.jackpot_drop,) * 3 + (exact,),
+            "rake per seat per hour (money)": _interval(per_hand / seats * money, rake_se / seats * money, how, b),
+            "rake per hour, table (money)": _interval(per_hand * money, rake_se * money, how, b),
+            "jackpot drop per hour, table (money)": (rake.jackpot_drop * money,) * 3 + (exact,),
+            "rake share of gross winnings": _share_of_gross(result, per_hand, rake_sums)}
+    # what a seat gives up per hand before skill (cpstats.simulation.house: the jackpot drop,
+    # which returns to the players, is not in it)
+    cost, cost_se, cost_how = per_hand / seats, rake_se / seats, how
+    if v.bank.banked:  # the player seats pay the bank's edge and every charge (3 x house edge)
+        ties, ties_sizes = result.bank_edge_batches(charges=False)
+        edge, se = _bank_edge(result)
+        both = house.BANKED_WAGER * ties + (0 if rake_sums is None else rake_sums / max(seats - 1, 1))
+        parts_se = float(batch_mean_interval(both, ties_sizes)[1]) + (np.nan if rake_sums is None else 0)
+        sum_how = "batch t; the commission's SE added (conservative)" if charge_se else "batch t"
+        rows["commission or fee per player hand (units)"] = _interval(
+            charge, charge_se, "SE bounded from the seats' net distributions (conservative)"
+            if charge_se else exact, b)
+        rows["house edge, bank (units per player hand)"] = _interval(edge + charge, se + charge_se, sum_how, b)
+        rows["house edge SE"] = (se, np.nan, np.nan, "no interval: itself the house edge's standard error")
+        cost = per_hand / max(seats - 1, 1) + edge + charge
+        cost_se, cost_how = parts_se + charge_se, sum_how if rake_sums is not None else how
+    rows["break-even skill edge (units per hand)"] = _interval(cost, cost_se, cost_how, b)
+    rows["player's expectation (units per hand)"] = _interval(skill_edge - cost, cost_se, cost_how, b)
+    rows["player's expectation per hour (money)"] = _interval((skill_edge - cost) * money, cost_se * money,
+                                                              cost_how, b)
+    m = result.moments()
+    m = m.iloc[1:] if v.bank.banked else m
+    rows["SD per hand, seat (units)"] = (float(m["sd"].mean()), float(m["sd_ci_low"].mean()),
+                                         float(m["sd_ci_high"].mean()), "batch t (variances), seats averaged")
+    return pd.DataFrame.from_dict(rows, orient="index", columns=["estimate", "ci_low", "ci_high", "method"])
 
 
 def rake_figures(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
                  unit_value: float = 1.0, skill_edge: float = 0.0,
                  commission: float | None = None, fee: float | None = None) -> dict[str, float]:
-    """House money per hand and per hour for ``rake`` charged on ``result``'s game.
+    """House money per hand and per hour for ``rake`` charged on ``result``'s game (the
+    estimates of :func:`rake_table`, which gives their intervals).
 
     The fixed and per-player models, and a percentage with no cap or threshold, follow from the
     result's summaries (E[rake] = percent * E[pot]); a capped or thresholded percentage needs a
@@ -112,39 +214,9 @@ def rake_figures(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
     (None: those the result was simulated with). A simulated commission or fee, which the result's
     rake holds, is taken out of a capped rake's figure, so it is never counted twice.
     """
-    v = result.variant
-    seats = v.players
-    charge = simulated = 0.0
-    if v.bank.banked:
-        charge, simulated = _bank_charges(result, commission, fee)
-    per_hand = _rake_per_hand(result, rake, hands_per_hour, simulated * (seats - 1))
-    gross = float(result.summary["gross"]) / result.deals
-    per_seat = per_hand / seats
-    money_per_hour = hands_per_hour * unit_value
-    moments = result.moments()
-    figures = {
-        "rake per hand (units)": per_hand, "rake per seat per hand (units)": per_seat,
-        "jackpot drop per hand (units)": rake.jackpot_drop,
-        "rake per seat per hour (money)": per_seat * money_per_hour,
-        "rake per hour, table (money)": per_hand * money_per_hour,
-        "jackpot drop per hour, table (money)": rake.jackpot_drop * money_per_hour,
-        "rake share of gross winnings": per_hand / gross if gross else float("nan"),
-    }
-    # what a seat gives up per hand before skill (cpstats.simulation.house: the jackpot drop,
-    # which returns to the players, is not in it)
-    cost = per_seat
-    if v.bank.banked:  # the player seats pay the bank's edge and every charge (3 x house edge)
-        edge, se = _bank_edge(result)
-        figures["commission or fee per player hand (units)"] = charge
-        figures["house edge, bank (units per player hand)"] = edge + charge
-        figures["house edge SE"] = se
-        cost = per_hand / max(seats - 1, 1) + edge + charge
-    figures["break-even skill edge (units per hand)"] = cost
-    figures["player's expectation (units per hand)"] = skill_edge - cost
-    figures["player's expectation per hour (money)"] = (skill_edge - cost) * money_per_hour
-    figures["SD per hand, seat (units)"] = float(moments["sd"].iloc[1:].mean() if v.bank.banked
-                                                 else moments["sd"].mean())
-    return figures
+    table = rake_table(result, rake, hands_per_hour=hands_per_hour, unit_value=unit_value,
+                       skill_edge=skill_edge, commission=commission, fee=fee)
+    return {name: float(x) for name, x in table["estimate"].items()}
 
 
 class RakeExplorer(_App):
@@ -375,14 +447,15 @@ class RakeExplorer(_App):
                 self.status.value = _message("stale", "a capped or thresholded percentage rake "
                                              "depends on each pot: click Simulate")
                 return
-            self.figures = rake_figures(self.result, rake, hands_per_hour=self.hands_per_hour.value,
-                                        unit_value=self.unit_value.value,
-                                        skill_edge=self.skill_edge.value,
-                                        commission=self.commission.value)
-            r = self.result  # the column names whose hands these figures describe
-            self.table = pd.DataFrame({f"{short_label(r.variant)}: "
-                                       f"{strategy_label(r.metadata.get('strategy'))}, "
-                                       f"{r.deals:,} deals": self.figures})
+            table = rake_table(self.result, rake, hands_per_hour=self.hands_per_hour.value,
+                               unit_value=self.unit_value.value, skill_edge=self.skill_edge.value,
+                               commission=self.commission.value)
+            self.figures = {name: float(x) for name, x in table["estimate"].items()}
+            r = self.result  # the first column names whose hands these figures describe
+            self.table = table.rename(columns={
+                "estimate": f"{short_label(r.variant)}: {strategy_label(r.metadata.get('strategy'))}, "
+                            f"{r.deals:,} deals",
+                "ci_low": "95% CI low", "ci_high": "95% CI high", "method": "interval"})
             self.table_html.value = (_table_html(self.table, _RAKE_FORMATS, "cpstats-rake")
                                      + self._sessions_html())
             self.figure = self._draw()

@@ -1,0 +1,97 @@
+"""The 13-card result's figures as one tidy table (:meth:`SimulationResult.figures`).
+
+Each row is one figure of one of the result's own tables (moments, rates, royalties, naturals,
+scoops, house), only reshaped here, so each keeps its one definition: ``metric``, ``estimate``,
+``ci_low``, ``ci_high``, ``method`` (how the interval was made; ``no interval`` for a figure its
+table gives without one) and ``table``, the result's method it comes from.
+
+- Decision: rows stay in the order the tables give them (table by table, seat by seat), which is
+  fixed, rather than sorted by name, which would put ``seat10`` before ``seat2``.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+import pandas as pd
+
+from cpstats.simulation.base import FIGURE_COLUMNS
+
+__all__ = ["tidy_figures", "NO_INTERVAL"]
+
+NO_INTERVAL = "no interval"
+_NO_INTERVAL = NO_INTERVAL
+
+
+def _rows(table: str, metrics: Iterable[str], estimate, low=None, high=None,
+          method: str | Iterable[str] = _NO_INTERVAL) -> pd.DataFrame:
+    """One tidy frame of a table's figures; ``low``/``high`` None for figures without interval."""
+    metrics = list(metrics)
+    nan = np.full(len(metrics), np.nan)
+    return pd.DataFrame({"table": table, "metric": metrics,
+                         "estimate": np.asarray(estimate, dtype=float),
+                         "ci_low": nan if low is None else np.asarray(low, dtype=float),
+                         "ci_high": nan if high is None else np.asarray(high, dtype=float),
+                         "method": method})
+
+
+def _moments(result, confidence: float) -> list[pd.DataFrame]:
+    m = result.moments(confidence)
+    seat = [f"_seat{s}" for s in m["seat"]]
+    out = [_rows("moments", [f"mean{s}" for s in seat], m["mean"], m["ci_low"], m["ci_high"], "batch t"),
+           _rows("moments", [f"sd{s}" for s in seat], m["sd"], m["sd_ci_low"], m["sd_ci_high"],
+                 "batch t (variances)"),
+           _rows("moments", [f"variance{s}" for s in seat], m["variance"], m["variance_ci_low"],
+                 m["variance_ci_high"], "batch t (variances)")]
+    for name in ("skewness", "kurtosis", "hit_frequency", "push_rate", "volatility_index"):
+        out.append(_rows("moments", [f"{name}{s}" for s in seat], m[name]))
+    return out
+
+
+def _rates(result, confidence: float) -> list[pd.DataFrame]:
+    r = result.rates(confidence)
+    rates = _rows("rates", [f"{k}_rate_hand{h}" for k, h in zip(r["rate"], r["hand"])],
+                  r["frequency"], r["ci_low"], r["ci_high"], "wilson")
+    y = result.royalties(confidence)
+    royalties = _rows("royalties", [f"royalty_rate_{row}" for row in y["row"]], y["rate"],
+                      y["ci_low"], y["ci_high"], "wilson")
+    n = result.naturals(confidence)
+    naturals = [_rows("naturals", [f"natural_rate_{k}" for k in n["natural"]], n["frequency"],
+                      n["ci_low"], n["ci_high"], "wilson"),
+                _rows("naturals", [f"natural_exact_{k}" for k in n["natural"]],
+                      n["exact_probability"], method="exact")]
+    sc = result.scoops(confidence)
+    home = sc.attrs.get("home_run_rate", [])
+    scoops = [_rows("scoops", [f"scoop_rate_hand{a}_vs_hand{b}" for a, b in zip(sc["hand"], sc["against"])],
+                    sc["rate"], sc["ci_low"], sc["ci_high"], "wilson"),
+              _rows("scoops", [f"home_run_rate_hand{h}" for h in range(len(home))], home)]
+    return [rates, royalties, *naturals, *scoops]
+
+
+def _house(result, confidence: float, hands_per_hour: float | None) -> list[pd.DataFrame]:
+    """The house's one row, a figure a column; the columns giving an interval or a method are
+    folded into the figure they belong to."""
+    row = result.house(hands_per_hour, confidence).iloc[0]
+    intervals = {"rake_per_hand": ("rake_ci_low", "rake_ci_high", "batch t"),
+                 "break_even_edge": ("break_even_edge_ci_low", "break_even_edge_ci_high", "batch t"),
+                 "house_edge": ("house_edge_ci_low", "house_edge_ci_high",
+                                str(row.get("house_edge_method", "")))}
+    folded = {c for lo, hi, _ in intervals.values() for c in (lo, hi)} | {"house_edge_se",
+                                                                          "house_edge_method"}
+    out = []
+    for name, value in row.items():
+        if name in folded:
+            continue
+        low, high, method = intervals.get(name, (None, None, _NO_INTERVAL))
+        out.append(_rows("house", [name], [value], None if low is None else [row[low]],
+                         None if high is None else [row[high]], method))
+    return out
+
+
+def tidy_figures(result, confidence: float = 0.95, hands_per_hour: float | None = None) -> pd.DataFrame:
+    """Every figure of ``result`` (a :class:`~cpstats.simulation.SimulationResult`):
+    :data:`~cpstats.simulation.base.FIGURE_COLUMNS` and ``table``."""
+    frames = [*_moments(result, confidence), *_rates(result, confidence),
+              *_house(result, confidence, hands_per_hour)]
+    return pd.concat(frames, ignore_index=True)[[*FIGURE_COLUMNS, "table"]]
