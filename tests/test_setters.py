@@ -61,10 +61,10 @@ def test_a_setter_object_plays_as_its_name_and_the_metadata_records_it():
         old = cpstats.simulate(V, 300, strategy="ev", tables="2-4", rng=3)
     assert new.metadata["setter"] == {"name": "ev", "tables": "2-4"} and new.metadata["strategy"] == "ev"
     assert new.metadata["run_digest"] == old.metadata["run_digest"]
-    assert new.summary["net_s1"].tolist() == old.summary["net_s1"].tolist()
+    assert new.summary.net_sum.tolist() == old.summary.net_sum.tolist()
     greedy = cpstats.simulate(V, 300, setter=GreedySetter(), rng=3)
     assert greedy.metadata["setter"] == {"name": "greedy"}
-    assert greedy.summary["net_s1"].tolist() == cpstats.simulate(V, 300, setter="greedy", rng=3).summary["net_s1"].tolist()
+    assert greedy.summary.net_sum.tolist() == cpstats.simulate(V, 300, setter="greedy", rng=3).summary.net_sum.tolist()
 
 
 def test_the_verbs_take_setter_and_record_it():

@@ -21,7 +21,7 @@ from cpstats.simulation.base import FIGURE_COLUMNS
 from cpstats.simulation.files import REFERENCE_DIR
 from cpstats.simulation.summary import SimulationSummary
 
-KW = dict(strategy="greedy", block_deals=300)
+KW = dict(setter="greedy", block_deals=300)
 
 
 def _old_merge(total: dict, part: dict) -> dict:
@@ -103,7 +103,7 @@ def test_shipped_references_load_unchanged_and_write_back_the_same_arrays(tmp_pa
 
 def test_both_results_share_one_table_api():
     thirteen = cpstats.simulate("2-4", 600, rng=1, keep_hands=True, **KW)
-    ofc = cpstats.simulate("ofc-pineapple", 30, strategy="random", rng=1, block_deals=30)
+    ofc = cpstats.simulate("ofc-pineapple", 30, setter="random", rng=1, block_deals=30)
     for r, deals in ((thirteen, 600), (ofc, 30)):
         assert r.deals == deals and r.batches == 30 and isinstance(r.metadata, dict)
         figures = r.figures()

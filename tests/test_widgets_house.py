@@ -190,7 +190,7 @@ def test_the_rake_tab_gives_every_figure_an_interval_or_says_why_not():
     rules set it, or a method saying why it has none."""
     from cpstats.apps.widgets.rake import rake_table
 
-    r = simulate("2-4", 3_000, strategy="greedy", rng=3)
+    r = simulate("2-4", 3_000, setter="greedy", rng=3)
     fixed = rake_table(r, Rake(model=RakeModel.FIXED_TABLE, amount=0.5, jackpot_drop=0.1), hands_per_hour=30)
     row = fixed.loc["rake per hand (units)"]
     assert row["estimate"] == row["ci_low"] == row["ci_high"] == 0.5 and row["method"].startswith("exact")
@@ -216,8 +216,8 @@ def test_a_repriced_commission_gets_a_conservative_interval():
     (same deals: the commission never moves the nets); the capped rake in such a run has none."""
     from cpstats.apps.widgets.rake import rake_table
 
-    bare = simulate("banked", 6_000, strategy="greedy", rng=5)
-    charged = simulate("banked(bank.commission=0.05)", 6_000, strategy="greedy", rng=5)
+    bare = simulate("banked", 6_000, setter="greedy", rng=5)
+    charged = simulate("banked(bank.commission=0.05)", 6_000, setter="greedy", rng=5)
     table = rake_table(bare, Rake(), hands_per_hour=30, commission=0.05)
     row = table.loc["commission or fee per player hand (units)"]
     from cpstats.simulation.stats import batch_mean_interval, t_value
@@ -232,7 +232,7 @@ def test_a_repriced_commission_gets_a_conservative_interval():
     assert edge["ci_low"] < edge["estimate"] < edge["ci_high"]
     assert np.isnan(table.loc["house edge SE", "ci_low"])
     capped = simulate("banked(bank.commission=0.05,rake=percent,rake.percent=0.05,rake.cap=1)", 600,
-                      strategy="greedy", rng=5)
+                      setter="greedy", rng=5)
     row = rake_table(capped, capped.variant.rake, hands_per_hour=30).loc["rake per hand (units)"]
     assert np.isnan(row["ci_low"]) and row["method"].startswith("no interval: the bank's charge")
 
