@@ -29,7 +29,8 @@ from cpstats.apps.par_example import rules_in_words, worked_example
 from cpstats.apps import par_sensitivity as sensitivity_
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError, check_whole
-from cpstats.rules import RakeModel, Variant, resolve_variant
+from cpstats.rules import RakeModel, Variant
+from cpstats.rules.games import load_variant
 from cpstats.rules.describe import short_label
 from cpstats.settlement import charges_seats as charges
 from cpstats.simulation import SimulationResult
@@ -159,8 +160,17 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
         paired differences).
     sensitivity_deals
         Deals a point of each sweep (20,000), set by the sheet's setter.
+
+    An open-face variant's sheet is its game's (:func:`cpstats.apps.ofc_par.ofc_par_sheet`: a
+    live run of 400 hands by default, ``strategy="ev"`` meaning rollout, ``result`` a run with
+    rows); ``seat_deals`` and the sensitivity options are the 13-card sheet's only.
     """
-    v = resolve_variant(variant)
+    v = load_variant(variant)
+    if v.game != "13-card":
+        from cpstats.apps.ofc_par import ofc_par_sheet
+
+        return ofc_par_sheet(v, deals=deals, rng=rng, strategy=strategy, hands_per_hour=hands_per_hour,
+                             out=out, result=result, executor=executor)
     pace = _check_pace(hands_per_hour, v)
     check_whole("seat_deals", seat_deals, 2)
     check_whole("sensitivity_deals", sensitivity_deals, 2, "an interval needs two")
@@ -420,11 +430,11 @@ def _method_section(r: SimulationResult) -> ParSection:
 def add_par_command(sub) -> argparse.ArgumentParser:
     """Add ``cpstats par VARIANT --out DIR`` to the subparsers ``sub``; returns the parser."""
     p = sub.add_parser("par", help="write a variant's PAR sheet (HTML and PDF)")
-    p.add_argument("variant", help="preset name or variant string")
+    p.add_argument("variant", help="preset name or variant string (either game)")
     p.add_argument("--out", default="par", help="output folder, created if missing (default ./par)")
     p.add_argument("--deals", type=_positive_int, default=None,
                    help="deals to simulate (default: the shipped ev reference of a preset, "
-                        f"else {DEFAULT_DEALS:,})")
+                        f"else {DEFAULT_DEALS:,}; open face: 400 hands)")
     p.add_argument("--hands-per-hour", type=_pace, default=None,
                    help="pace of the hourly figures (default: the variant's, 30)")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
@@ -452,6 +462,9 @@ def run_par_command(args: argparse.Namespace) -> str:
                                                     sensitivity_.SENSITIVITY_DEALS))
     finally:
         close()
+    if sheet.variant.game != "13-card":
+        return (f"PAR sheet of {sheet.label} ({sheet.result.hands:,} hands, {sheet.setter_words}) "
+                f"written: {out / 'par.html'} and {out / 'par.pdf'}")
     setter = baseline_label(args.strategy) or sheet.result.setter
     return (f"PAR sheet of {sheet.label} ({sheet.result.deals:,} deals, {setter}) "
             f"written: {out / 'par.html'} and {out / 'par.pdf'}")
