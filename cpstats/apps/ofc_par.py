@@ -319,13 +319,13 @@ def _economics_section(sheet: OfcParSheet, boards: T.Boards) -> ParSection:
     pace = sheet.hands_per_hour
     text = [f"At {pace:g} hands an hour (the variant's pace: a time rake's own, else the one default "
             "of both games). The house's charge is reported apart from the nets, which it never "
-            "changes; its share is that of the points won (the sum of the winning seats' nets).",
-            "What typical cardroom charges would cost a seat at this table, charged on the run's own "
-            "nets (rake never moves play):"]
+            "changes; its share is that of the points won (the sum of the winning seats' nets)."]
     return ParSection("7. Operator economics", text,
                       [ParTable("house", "This variant's house charge", T.house_table(sheet.result, pace)),
                        ParTable("charge_models", "Typical charges at this table",
-                                T.charge_models(boards, pace))])
+                                T.charge_models(boards, pace),
+                                intro="What typical cardroom charges would cost a seat at this table, "
+                                      "charged on the run's own nets (rake never moves play):")])
 
 
 def _session_section(sheet: OfcParSheet) -> ParSection:

@@ -296,5 +296,5 @@ def session_bands(result: OfcResult, pace: float, hands=SESSION_HANDS) -> pd.Dat
             row[f"high_{level:.0%}"] = n * mean + z * sd * np.sqrt(n)
         rows.append(row)
     frame = pd.DataFrame(rows)
-    frame.attrs["sd"] = "SD the seats' average SD per hand (before rake)"
+    frame.attrs["sd"] = "SD the seats' average per hand, before rake"
     return frame
