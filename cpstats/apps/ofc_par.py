@@ -128,16 +128,17 @@ def _live_run(v: OfcVariant, deals: int, strategy: str, seed: Any, executor) -> 
 def ofc_par_sheet(variant: OfcVariant | str, *, deals: int | None = None, rng: Any = None,
                   strategy: Any = "ev", hands_per_hour: float | None = None,
                   out: str | Path | None = None, result: OfcResult | None = None,
-                  executor: Executor | None = None, strength_deals: int = STRENGTH_DEALS) -> OfcParSheet:
+                  executor: Executor | None = None, strength_deals: int | None = None) -> OfcParSheet:
     """Build the PAR sheet of an open-face ``variant``; with ``out`` also write ``par.html`` and
     ``par.pdf`` there. Parameters as :func:`cpstats.par_sheet`'s; ``deals`` defaults to
     :data:`DEFAULT_DEALS` hands, ``strategy`` ``ev`` means ``rollout``, ``result`` must be a
     run of ``variant`` with rows (``keep_hands=True`` and ``out=``), and ``strength_deals`` are
-    the hands a seat of the strength match."""
+    the hands a seat of the strength match (default :data:`STRENGTH_DEALS`)."""
     v = resolve_ofc_variant(variant)
     pace = _check_pace(hands_per_hour, v)
     name = _strategy(strategy)
-    check_whole("strength_deals", strength_deals, 2, "an interval needs two")
+    strength_deals = check_whole("strength_deals", STRENGTH_DEALS if strength_deals is None
+                                 else strength_deals, 2, "an interval needs two")
     folder = None if out is None else writable_folder("out", out)
     seed = 2026 if rng is None else rng
     if result is None:

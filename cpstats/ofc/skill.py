@@ -102,7 +102,7 @@ def ofc_skill(variant: OfcVariant | str, *, deals: int | None = None, rng=None,
 
     Examples
     --------
-    >>> table = ofc_skill("ofc-pineapple", deals=60, rng=1, fields=["random"])
+    >>> table = ofc_skill("ofc-pineapple", deals=30, rng=1, fields=["random"])
     >>> bool(table.loc["random", "ci_low"] > 0)
     True
     """
