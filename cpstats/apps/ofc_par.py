@@ -32,7 +32,7 @@ import pandas as pd
 from cpstats._atomic import writable_file, writable_folder
 from cpstats.apps import ofc_par_tables as T
 from cpstats.apps.ofc_par_charts import OFC_CHARTS
-from cpstats.apps.par import ParSection, ParTable, _check_pace
+from cpstats.apps.par_parts import ParSection, ParTable, check_pace
 from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.board import board_values
 from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, PLACEMENT_STRATEGIES, STRATEGY_NOTES
@@ -135,7 +135,7 @@ def ofc_par_sheet(variant: OfcVariant | str, *, deals: int | None = None, rng: A
     run of ``variant`` with rows (``keep_hands=True`` and ``out=``), and ``strength_deals`` are
     the hands a seat of the strength match (default :data:`STRENGTH_DEALS`)."""
     v = resolve_ofc_variant(variant)
-    pace = _check_pace(hands_per_hour, v)
+    pace = check_pace(hands_per_hour, v)
     name = _strategy(strategy)
     strength_deals = check_whole("strength_deals", STRENGTH_DEALS if strength_deals is None
                                  else strength_deals, 2, "an interval needs two")

@@ -9,7 +9,6 @@ it out (:mod:`cpstats.apps.par_render`). ``cpstats par VARIANT --out DIR`` does 
 from __future__ import annotations
 
 import argparse
-import math
 import platform
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -28,6 +27,8 @@ from cpstats.apps.cli_args import seed as _seed
 from cpstats.apps.par_example import rules_in_words, worked_example
 from cpstats.apps import par_sensitivity as sensitivity_
 from cpstats.apps.labels import baseline_label
+from cpstats.apps.par_parts import ParSection, ParTable
+from cpstats.apps.par_parts import check_pace as _check_pace
 from cpstats.errors import OptionError, check_whole
 from cpstats.rules import RakeModel, Variant
 from cpstats.rules.games import load_variant
@@ -43,29 +44,6 @@ DEFAULT_DEALS = 200_000
 SEAT_DEALS = 50_000
 #: Net results rarer than this at either end of the net-result table share one row.
 TAIL = 1e-4
-
-
-@dataclass
-class ParTable:
-    """One table of the sheet: a key (``sheet.tables[key]``), its caption and the numbers; an
-    ``intro`` sentence printed just before it (after the section's paragraphs and any tables
-    before it) and a ``note`` after it."""
-
-    key: str
-    caption: str
-    frame: pd.DataFrame
-    note: str = ""
-    intro: str = ""
-
-
-@dataclass
-class ParSection:
-    """One section: a title, paragraphs, tables and chart names (see ``par_render.CHARTS``)."""
-
-    title: str
-    paragraphs: list[str] = field(default_factory=list)
-    tables: list[ParTable] = field(default_factory=list)
-    charts: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -114,13 +92,6 @@ def _reference(v: Variant, strategy: Any) -> SimulationResult | None:
     result = load_reference(v.name)
     # a reference saved before outcome counts were recorded lacks the outcome table: run live
     return result if result.variant == v and "pair_outcomes" in result.summary else None
-
-
-def _check_pace(hands_per_hour: Any, v: Variant) -> float:
-    pace = v.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
-    if isinstance(pace, bool) or not isinstance(pace, (int, float)) or not math.isfinite(pace) or pace <= 0:
-        raise OptionError(f"hands_per_hour={hands_per_hour!r} is invalid: a pace above 0 hands an hour")
-    return float(pace)
 
 
 def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = None,
