@@ -215,3 +215,21 @@ def test_the_open_face_app_opens_at_the_one_default_pace():
     from cpstats.apps.widgets.open_face import OpenFaceApp
 
     assert OpenFaceApp().hands_per_hour.value == HANDS_PER_HOUR
+
+
+def test_the_sweep_view_sweeps_an_open_face_preset_and_variant_string():
+    """The dashboard's Rule sweep takes open-face presets and variant strings: every point's
+    interval holds its estimate and the status names the variant swept."""
+    pytest.importorskip("ipywidgets")
+    from cpstats.apps.widgets import SweepView
+
+    app = SweepView("ofc-pineapple", "royalties.front.QQ", "7,10", deals=6, strategy="greedy")
+    app.run_button.click()
+    assert sorted(set(app.table["value"])) == [7, 10] and app.figure is not None
+    assert "royalties.front.QQ on ofc-pineapple" in app.status.value
+    shown = app.table.dropna(subset=["estimate", "ci_low"])  # no Fantasyland board: no stay rate
+    assert ((shown["ci_low"] <= shown["estimate"]) & (shown["estimate"] <= shown["ci_high"])).all()
+    app.preset.value, app.parameter.value = "ofc-pineapple(players=3)", "fantasyland.stay"
+    assert app.values.value == "B,A,none"
+    app.run()
+    assert "3 values of fantasyland.stay on ofc-pineapple(players=3)" in app.status.value
