@@ -140,9 +140,7 @@ def test_presets_lists_the_open_face_presets(capsys):
 
 
 @pytest.mark.parametrize("argv", [
-    ["par", "ofc-pineapple"],
     ["report", "--preset", "ofc-pineapple"],
-    ["skill", "--preset", "ofc-pineapple"],
     ["train", "--preset", "ofc-pineapple"],
     ["match", "--preset", "ofc-pineapple"],
     ["review", CARDS, SETTING, "--preset", "ofc-pineapple"],
@@ -160,8 +158,8 @@ def test_a_13_card_command_refuses_an_open_face_preset_by_name(argv, capsys, mon
 
 
 def test_open_face_refusals_name_the_python_function_and_quote_a_variant_string(capsys):
-    assert main(["skill", "--preset", "ofc-classic(players=3)"]) == 2
-    err = one_line(capsys, "skill")
+    assert main(["train", "--preset", "ofc-classic(players=3)"]) == 2
+    err = one_line(capsys, "train")
     assert "--preset='ofc-classic(players=3)'" in err and "cpstats.simulate" in err
     assert "cpstats simulate --preset 'ofc-classic(players=3)'" in err
     assert main(["compare", "--preset", "2-4", "--preset", "ofc-classic(players=3)"]) == 2

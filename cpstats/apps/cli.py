@@ -330,22 +330,10 @@ def _match(args: argparse.Namespace) -> str:
 
 
 def _skill(args: argparse.Namespace) -> str:
-    """The skill table (:func:`cpstats.simulation.skill`) under a header naming the run."""
-    from cpstats.simulation import skill
+    """The skill table of either game (:mod:`cpstats.apps.skill_cli`)."""
+    from cpstats.apps.skill_cli import skill_text
 
-    _notice_compiling(*simulation_kernels("ev", "greedy", "random"))
-    executor, close = _executor(args)
-    try:
-        table = skill(args.preset, deals=args.deals, rng=args.seed, setter=setter_of(args), executor=executor)
-    finally:
-        close()
-    tables = table.attrs["tables"]
-    source = f", {tables['source']}" if tables.get("source") else ""
-    head = (f"ev (tables trained for {tables['trained_for']}{source}) against each field under "
-            f"{table.attrs['variant']}, {args.deals:,} duplicate deals, seed {table.attrs['seed']}: "
-            "ev's mean net per hand, units, before house charges (95% CI)")
-    frame = table.reset_index()[["field", "label", "mean", "se", "ci_low", "ci_high"]]
-    return f"{head}\n{_emit(frame, 'table', '{:.4f}')}"
+    return skill_text(args)
 
 
 def _review(args: argparse.Namespace) -> str:
@@ -470,10 +458,11 @@ def _add_tool_commands(sub) -> None:
     ma.add_argument("--seed", type=_seed, default=2026)
     _tables_option(ma)
     ma.set_defaults(run=_match)
-    sk = sub.add_parser("skill", help="ev against a greedy, a random and an ev field on common "
-                                      "deals: how much the variant rewards skill (95%% CI)")
-    sk.add_argument("--preset", required=True, help="preset name or variant string")
-    sk.add_argument("--deals", type=_positive_int, default=20_000, help="deals per field (default 20,000)")
+    sk = sub.add_parser("skill", help="ev (open face: rollout) against a greedy, a random and an ev "
+                                      "field on common deals: how much the variant rewards skill (95%% CI)")
+    sk.add_argument("--preset", required=True, help="preset name or variant string (either game)")
+    sk.add_argument("--deals", type=_positive_int, default=None,
+                    help="deals per field (default 20,000; open face 200 hands a seat)")
     sk.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     add_scheduler_options(sk)
     _tables_option(sk)
@@ -494,11 +483,13 @@ _PRESET_ARGUMENTS = {"preset": "--preset", "variant": "VARIANT", "tables": "--ta
 def _refuse_open_face(args: argparse.Namespace) -> None:
     """Refuse an open-face preset (``ofc-*``) where a command takes a 13-card one, saying where
     open face is played: the 13-card rules alone would call it an unknown preset. ``simulate
-    --preset``, ``compare --preset`` and ``sweep VARIANT`` play both games, so they are let through."""
+    --preset``, ``compare --preset``, ``sweep VARIANT``, ``par VARIANT`` and ``skill --preset``
+    play both games, so they are let through."""
     from cpstats.ofc import is_ofc_variant
 
     for dest, option in _PRESET_ARGUMENTS.items():
-        if (args.command, dest) in (("simulate", "preset"), ("compare", "preset"), ("sweep", "variant")):
+        if (args.command, dest) in (("simulate", "preset"), ("compare", "preset"), ("sweep", "variant"),
+                                    ("par", "variant"), ("skill", "preset")):
             continue
         given = getattr(args, dest, None)
         for text in given if isinstance(given, list) else [given]:

@@ -9,7 +9,6 @@ it out (:mod:`cpstats.apps.par_render`). ``cpstats par VARIANT --out DIR`` does 
 from __future__ import annotations
 
 import argparse
-import math
 import platform
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -28,8 +27,11 @@ from cpstats.apps.cli_args import seed as _seed
 from cpstats.apps.par_example import rules_in_words, worked_example
 from cpstats.apps import par_sensitivity as sensitivity_
 from cpstats.apps.labels import baseline_label
+from cpstats.apps.par_parts import ParSection, ParTable
+from cpstats.apps.par_parts import check_pace as _check_pace
 from cpstats.errors import OptionError, check_whole
-from cpstats.rules import RakeModel, Variant, resolve_variant
+from cpstats.rules import RakeModel, Variant
+from cpstats.rules.games import load_variant
 from cpstats.rules.describe import short_label
 from cpstats.settlement import charges_seats as charges
 from cpstats.simulation import SimulationResult
@@ -43,29 +45,6 @@ DEFAULT_DEALS = 200_000
 SEAT_DEALS = 50_000
 #: Net results rarer than this at either end of the net-result table share one row.
 TAIL = 1e-4
-
-
-@dataclass
-class ParTable:
-    """One table of the sheet: a key (``sheet.tables[key]``), its caption and the numbers; an
-    ``intro`` sentence printed just before it (after the section's paragraphs and any tables
-    before it) and a ``note`` after it."""
-
-    key: str
-    caption: str
-    frame: pd.DataFrame
-    note: str = ""
-    intro: str = ""
-
-
-@dataclass
-class ParSection:
-    """One section: a title, paragraphs, tables and chart names (see ``par_render.CHARTS``)."""
-
-    title: str
-    paragraphs: list[str] = field(default_factory=list)
-    tables: list[ParTable] = field(default_factory=list)
-    charts: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -116,13 +95,6 @@ def _reference(v: Variant, setter: Any) -> SimulationResult | None:
     return result if result.variant == v and result.has_outcomes else None
 
 
-def _check_pace(hands_per_hour: Any, v: Variant) -> float:
-    pace = v.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
-    if isinstance(pace, bool) or not isinstance(pace, (int, float)) or not math.isfinite(pace) or pace <= 0:
-        raise OptionError(f"hands_per_hour={hands_per_hour!r} is invalid: a pace above 0 hands an hour")
-    return float(pace)
-
-
 def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = 2026,
               setter: Any = "ev", hands_per_hour: float | None = None,
               out: str | Path | None = None, result: SimulationResult | None = None,
@@ -162,8 +134,17 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = 20
         paired differences).
     sensitivity_deals
         Deals a point of each sweep (20,000), set by the sheet's setter.
+
+    An open-face variant's sheet is its game's (:func:`cpstats.apps.ofc_par.ofc_par_sheet`: a
+    live run of 400 hands by default, ``setter="ev"`` meaning rollout, ``result`` a run with
+    rows); ``seat_deals`` and the sensitivity options are the 13-card sheet's only.
     """
-    v = resolve_variant(variant)
+    v = load_variant(variant)
+    if v.game != "13-card":
+        from cpstats.apps.ofc_par import ofc_par_sheet
+
+        return ofc_par_sheet(v, deals=deals, rng=rng, setter=setter_option(setter, strategy),
+                             hands_per_hour=hands_per_hour, out=out, result=result, executor=executor)
     pace = _check_pace(hands_per_hour, v)
     check_whole("seat_deals", seat_deals, 2)
     check_whole("sensitivity_deals", sensitivity_deals, 2, "an interval needs two")
@@ -420,11 +401,11 @@ def _method_section(r: SimulationResult) -> ParSection:
 def add_par_command(sub) -> argparse.ArgumentParser:
     """Add ``cpstats par VARIANT --out DIR`` to the subparsers ``sub``; returns the parser."""
     p = sub.add_parser("par", help="write a variant's PAR sheet (HTML and PDF)")
-    p.add_argument("variant", help="preset name or variant string")
+    p.add_argument("variant", help="preset name or variant string (either game)")
     p.add_argument("--out", default="par", help="output folder, created if missing (default ./par)")
     p.add_argument("--deals", type=_positive_int, default=None,
                    help="deals to simulate (default: the shipped ev reference of a preset, "
-                        f"else {DEFAULT_DEALS:,})")
+                        f"else {DEFAULT_DEALS:,}; open face: 400 hands)")
     p.add_argument("--hands-per-hour", type=_pace, default=None,
                    help="pace of the hourly figures (default: the variant's, 30)")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
@@ -452,6 +433,9 @@ def run_par_command(args: argparse.Namespace) -> str:
                                                     sensitivity_.SENSITIVITY_DEALS))
     finally:
         close()
+    if sheet.variant.game != "13-card":
+        return (f"PAR sheet of {sheet.label} ({sheet.result.hands:,} hands, {sheet.setter_words}) "
+                f"written: {out / 'par.html'} and {out / 'par.pdf'}")
     setter = baseline_label(args.strategy) or sheet.result.setter
     return (f"PAR sheet of {sheet.label} ({sheet.result.deals:,} deals, {setter}) "
             f"written: {out / 'par.html'} and {out / 'par.pdf'}")

@@ -33,7 +33,8 @@ from cpstats.apps.par_charts import chart
 __all__ = ["write_html", "write_pdf", "format_cell", "display_frame"]
 
 _PROB = {"probability", "frequency", "held_frequency", "exact_probability", "declared_frequency"}
-_SHARE = {"share_of_variance", "share_of_gross_wins", "house_edge"}
+_SHARE = {"share_of_variance", "share_of_gross_wins", "house_edge", "share_of_royalties",
+          "share_ci_low", "share_ci_high"}
 _INTS = {"count", "made", "deals", "hands", "player_seats", "seat", "pairs_pooled"}
 _HEADERS = {"ci_low": "95% low", "ci_high": "95% high", "mean_pay": "average pay",
             "contribution_to_mean": "contribution to mean",
@@ -46,7 +47,9 @@ _HEADERS = {"ci_low": "95% low", "ci_high": "95% high", "mean_pay": "average pay
             "held_ci_low": "95% low", "held_ci_high": "95% high",
             "mean_charge": "average charge", "mean_pay_after_charges": "average pay after charges",
             "diff": "difference to this variant", "diff_ci_low": "difference 95% low",
-            "diff_ci_high": "difference 95% high", "diff_note": "note"}
+            "diff_ci_high": "difference 95% high", "diff_note": "note",
+            "share_ci_low": "share 95% low", "share_ci_high": "share 95% high",
+            "share_of_royalties": "share of royalties"}
 _HIDDEN = {"outcome", "pairs_pooled"}
 #: Columns of one quantity, written with the same decimals (a session's expected result and its
 #: bands: "-104" beside "80.0" reads as two kinds of number).
@@ -207,16 +210,26 @@ def _baseline(sheet: Any) -> str | None:
 
 
 def _subtitle(sheet: Any) -> str:
+    if hasattr(sheet, "subtitle"):  # a sheet of another game words its own (OfcParSheet)
+        return sheet.subtitle
     r = sheet.result
     return (f"Variant {r.variant} · {r.deals:,} deals · set by {_baseline(sheet) or r.setter} · "
             f"{datetime.date.today():%d %B %Y}")
 
 
 def _footer(sheet: Any) -> str:
+    if hasattr(sheet, "footer"):
+        return sheet.footer
     words = _baseline(sheet)
     strategy = str(sheet.result.metadata.get("strategy", ""))
     return f"cpstats PAR sheet · {sheet.label}" + (f" · set by {strategy}, a baseline: not the figures "
                                                     f"of good play" if words else "")
+
+
+def _chart(sheet: Any, name: str):
+    """Chart ``name`` of ``sheet``: a sheet of another game draws its own (``sheet.chart``)."""
+    draw = getattr(sheet, "chart", None)
+    return draw(name) if callable(draw) else chart(sheet, name)
 
 
 def write_html(sheet: Any, path: Path) -> Path:
@@ -228,7 +241,7 @@ def write_html(sheet: Any, path: Path) -> Path:
         parts += [f"<p>{html.escape(p)}</p>" for p in section.paragraphs]
         parts += [_html_table(t.caption, t.frame, t.note, t.intro) for t in section.tables]
         for name in section.charts:
-            data = base64.b64encode(_png(chart(sheet, name))).decode()
+            data = base64.b64encode(_png(_chart(sheet, name))).decode()
             parts.append(f"<p><img alt='{html.escape(name)} chart' src='data:image/png;base64,{data}'></p>")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("<!doctype html><html><head><meta charset='utf-8'>"
@@ -438,6 +451,6 @@ def write_pdf(sheet: Any, path: Path) -> Path:
             for table in section.tables:
                 _table(doc, table.caption, table.frame, table.note, table.intro)
             for name in section.charts:
-                doc.image(chart(sheet, name))
+                doc.image(_chart(sheet, name))
         doc.close_page()
     return path

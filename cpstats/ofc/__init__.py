@@ -14,7 +14,8 @@ imports point one way:
 - ``_place_kernel`` <- ``placement`` <- ``play`` (street-by-street strategies, whole hands);
   ``setters`` (the strategies as named objects carrying their settings: ``Rollout(samples=...)``);
 - ``simulation`` and ``result`` (blocks, seeds, executors, resume, Parquet; result tables and
-  paired comparisons), on top of ``play`` and ``settlement``; ``sweep`` (a rule key over values on
+  paired comparisons), on top of ``play`` and ``settlement``; ``skill`` (rollout against weak
+  fields, duplicate) and ``sweep`` (a rule key over values on
   common decks) on top of them; ``shipped`` (the stored rollout runs in
   ``cpstats/data/reference/ofc``, opened by the notebook and the dashboard).
 
@@ -35,10 +36,11 @@ from cpstats.ofc.setters import OfcGreedy, OfcRandom, OfcSetter, Rollout, as_ofc
 from cpstats.ofc.settlement import OfcSettlement, seat_rake, settle_boards, settle_hands
 from cpstats.ofc.simulation import _compare_runs, _simulate_runs, compare_ofc, simulate_ofc
 from cpstats.ofc.sweep import sweep_ofc
+from cpstats.ofc.skill import ofc_skill
 from cpstats.simulation.games import GameRuns, register_game_runs
 
-# the shared verbs (cpstats.simulate, compare, sweep) play open face through these
-register_game_runs("open-face", GameRuns(_simulate_runs, _compare_runs, sweep_ofc))
+# the shared verbs (cpstats.simulate, compare, sweep, skill) play open face through these
+register_game_runs("open-face", GameRuns(_simulate_runs, _compare_runs, sweep_ofc, ofc_skill))
 
 __all__ = ["OfcVariant", "OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRules", "OfcScoring",
            "OfcTables", "OFC_PRESETS", "get_ofc_preset", "parse_ofc_variant", "resolve_ofc_variant",
@@ -47,4 +49,4 @@ __all__ = ["OfcVariant", "OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRule
            "OfcResult", "simulate_ofc", "compare_ofc", "FantasySetting", "solve_fantasyland",
            "fantasyland_table", "estimate_stay_value", "OfcHands", "play_hands",
            "load_ofc_reference", "write_ofc_reference", "find_ofc_reference", "ofc_sensitivity",
-           "OfcSetter", "Rollout", "OfcGreedy", "OfcRandom", "as_ofc_setter"]
+           "OfcSetter", "Rollout", "OfcGreedy", "OfcRandom", "as_ofc_setter", "ofc_skill"]

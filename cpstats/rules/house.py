@@ -12,7 +12,14 @@ import numpy as np
 
 from cpstats.rules.check import as_bool, as_enum, as_number, invalid
 
-__all__ = ["BankMode", "RakeModel", "Surrender", "Misset", "AcesBet", "Bank", "Rake", "Stakes"]
+__all__ = ["BankMode", "RakeModel", "Surrender", "Misset", "AcesBet", "Bank", "Rake", "Stakes",
+           "HANDS_PER_HOUR"]
+
+#: The pace of every hourly figure (rake per seat-hour, win per hour) of both games when the
+#: variant sets none: only a time rake carries its own ``rake.hands_per_hour``; any other
+#: variant's ``rake.hands_per_hour`` is this. The CLI, the dashboard, the notebooks and the PAR
+#: sheets all read the variant's, so one run gives one hourly figure everywhere.
+HANDS_PER_HOUR = 30.0
 
 
 class BankMode(StrEnum):
@@ -145,7 +152,7 @@ class Rake:
     percent: float = 0.0
     cap: float | None = None
     threshold: float = 0.0
-    hands_per_hour: float = 30.0
+    hands_per_hour: float = HANDS_PER_HOUR
     jackpot_drop: float = 0.0
     jackpot_trigger: str = ""
 

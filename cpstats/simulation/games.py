@@ -17,13 +17,15 @@ __all__ = ["GameRuns", "register_game_runs", "game_runs"]
 
 
 class GameRuns(NamedTuple):
-    """A game's ``simulate(v, deals, **options)``, ``compare(variants, deals, **options)`` and
-    ``sweep(v, parameter, values, **options)``, taking the shared verbs' keywords (see
-    :func:`cpstats.simulate` and :func:`cpstats.sweep`); a game without a sweep leaves it None."""
+    """A game's ``simulate(v, deals, **options)``, ``compare(variants, deals, **options)``,
+    ``sweep(v, parameter, values, **options)`` and ``skill(v, **options)``, taking the shared
+    verbs' keywords (see :func:`cpstats.simulate`, :func:`cpstats.sweep` and
+    :func:`cpstats.skill`); a game without a sweep or a skill table leaves it None."""
 
     simulate: Callable
     compare: Callable
     sweep: Callable | None = None
+    skill: Callable | None = None
 
 
 _RUNS: dict[str, GameRuns] = {}

@@ -31,9 +31,14 @@ import pandas as pd
 
 from cpstats.cards.blocks import check_executor, root_seed
 from cpstats.errors import OptionError
-from cpstats.rules import Variant, resolve_variant
+from cpstats.rules import Variant
+from cpstats.rules.games import load_variant
+from cpstats.simulation.games import game_runs
 
-__all__ = ["skill", "SKILL_FIELDS"]
+__all__ = ["skill", "SKILL_FIELDS", "SKILL_DEALS", "match_seed"]
+
+#: Duplicate deals per field of a 13-card table by default (open face has its own default).
+SKILL_DEALS = 20_000
 
 #: The fields ev plays against, in the table's order, with the label each is shown under.
 SKILL_FIELDS = (("greedy", "greedy (baseline: a weak field)"),
@@ -41,7 +46,7 @@ SKILL_FIELDS = (("greedy", "greedy (baseline: a weak field)"),
                 ("ev", "ev (control: the same play)"))
 
 
-def _match_seed(rng) -> int:
+def match_seed(rng) -> int:
     """One integer seed for every field's match (the same deals for all three): the root's
     entropy, or for a spawned root (a Generator's child) an integer drawn from it."""
     root = root_seed(rng)
@@ -50,16 +55,18 @@ def _match_seed(rng) -> int:
     return int(root.generate_state(2, np.uint64).astype(object).dot([1, 2**64]))
 
 
-def skill(variant: Variant | str, *, deals: int = 20_000, rng=None, setter: Any = "ev",
+def skill(variant: Variant | str, *, deals: int | None = None, rng=None, setter: Any = "ev",
           executor: Executor | None = None, tables: Any = None) -> pd.DataFrame:
     """The skill table of ``variant``: ev's mean result per hand against three fields.
 
     Parameters
     ----------
     variant
-        A Variant, preset name or variant string.
+        A Variant, preset name or variant string, of either game: an open-face variant's table
+        is its game's (:func:`cpstats.ofc.skill.ofc_skill`, rollout against the same fields).
     deals
-        Duplicate deals per field (at least 2); every field plays the same deals.
+        Duplicate deals per field (at least 2; default :data:`SKILL_DEALS`, open face its own);
+        every field plays the same deals.
     rng
         Seed, SeedSequence, Generator or None (fresh entropy); ``attrs["seed"]`` repeats it.
     setter
@@ -93,16 +100,22 @@ def skill(variant: Variant | str, *, deals: int = 20_000, rng=None, setter: Any 
     from cpstats.strategies.setters import setter_option
     from cpstats.strategies.training import match
 
+    v = load_variant(variant)
+    if v.game != "13-card":
+        run = game_runs(v.game).skill
+        if run is None:
+            raise OptionError(f"the {v.game} game has no skill table")
+        return run(v, deals=deals, rng=rng, setter=setter, tables=tables, executor=executor)
     player = as_setter(setter_option(setter, None, tables))
     if not isinstance(player, EvSetter):
         raise OptionError(f"setter={setter!r} is invalid: the skill table measures ev "
                           "(setter='ev' or EvSetter(tables=...))")
-    v = resolve_variant(variant)
+    deals = SKILL_DEALS if deals is None else deals
     if isinstance(deals, bool) or not isinstance(deals, numbers.Integral) or deals < 2:
         raise OptionError(f"deals={deals!r} is invalid: a skill table needs a whole number of "
                           "deals >= 2 (an interval needs two)")
     check_executor(executor)
-    seed = _match_seed(rng)
+    seed = match_seed(rng)
     # found (trained if need be) before the matches, which then read them: the source is the run's
     record = tables_record(v, tables=player.tables, with_source=True)
     options = {"deals": int(deals), "rng": seed, "tables": player.tables}

@@ -141,7 +141,9 @@ class OpenFaceApp(_App):
                                 description="rake share of points")
         self.rake_cap = box(W.BoundedFloatText, min=0, max=1000, step=0.5, value=0.0,
                             description="rake cap (0: none)")
-        self.hands_per_hour = box(W.BoundedIntText, min=1, max=500, value=60,
+        # the variant's own pace, the one default of every hourly figure (rules.house.HANDS_PER_HOUR)
+        self.hands_per_hour = box(W.BoundedIntText, min=1, max=500,
+                                  value=round(get_ofc_preset(preset).rake.hands_per_hour),
                                   description="hands per hour")
         self.hands = box(W.Dropdown, options=[(f"{h:,}", h) for h in sorted({*OFC_HAND_CHOICES, hands})],
                          value=hands, description="hands (live run)")

@@ -6,6 +6,9 @@ confidence bands (:func:`~cpstats.apps.sweep_chart.plot_sweep`).
   of the variant string); where the preset lacks the rule the parameter refines (a rake percent
   on a game without a percentage rake, a commission on an unbanked game), the app adds it
   (:func:`prepared_variant`) and says so in the status line, rather than refusing.
+- Decision: open-face presets are offered beside the 13-card ones (the preset box also takes a
+  variant string of either game); their sweeps play ``rollout`` where ``ev`` is chosen (open
+  face's strong strategy) and train no tables.
 - Decision: every point plays the apps' seed (:data:`~cpstats.apps.widgets.cache.SEED`) in their
   block size, serially, so the progress bar moves once per block of every point; a sweep is not
   cached (each click runs it).
@@ -28,7 +31,9 @@ from cpstats.apps.widgets._common import (DEAL_CHOICES, DEFAULT_STRATEGY, _STRAT
                                           _message, _running, _show_figure, strategy_label)
 from cpstats.apps.widgets.cache import SEED, WIDGET_BLOCK_DEALS, _InlineExecutor, trains_tables
 from cpstats.errors import OptionError
-from cpstats.rules import Variant, get_preset, preset_names
+from cpstats.rules import Variant, preset_names
+from cpstats.rules.games import load_variant
+from cpstats.rules.open_face import OFC_PRESETS
 from cpstats.simulation.paired import MIN_EVENT_BATCHES
 
 __all__ = ["SweepView", "TYPICAL", "prepared_variant", "sweep_table_html"]
@@ -38,6 +43,7 @@ TYPICAL = {
     "royalties.front_trips": "0,2,5,10", "scoring.scoop_bonus": "0,1,3,6",
     "rake.percent": "0.02,0.05,0.08,0.1", "rake.cap": "0.5,1,2,4", "rake.amount": "3,6,9,12",
     "bank.commission": "0,0.025,0.05", "surrender": "none,1,2,3", "players": "4,3,2",
+    "royalties.front.QQ": "7,6,8,9", "fantasyland.stay": "B,A,none",
 }
 #: The rules a parameter needs, added when the preset lacks them: (test, overrides).
 _NEEDS = {
@@ -53,9 +59,12 @@ _NEEDS = {
 
 
 def prepared_variant(preset: str, parameter: str) -> tuple[Variant, str]:
-    """The preset with the rules ``parameter`` needs added, and a note saying what was added
-    (``""`` when nothing was)."""
-    v = get_preset(preset)
+    """The preset (or variant string, of either game) with the rules ``parameter`` needs added,
+    and a note saying what was added (``""`` when nothing was; an open-face variant is swept as
+    it is)."""
+    v = load_variant(preset)
+    if v.game != "13-card":
+        return v, ""
     test, overrides = _NEEDS.get(parameter.strip().lower(), (lambda _: True, {}))
     if test(v):
         return v, ""
@@ -135,7 +144,9 @@ class SweepView(_App):
         self.table: pd.DataFrame | None = None
         self.figure = None
         style = {"description_width": "90px"}
-        self.preset = W.Dropdown(options=preset_names(), value=preset, description="preset", style=style)
+        self.preset = W.Combobox(options=(*preset_names(), *OFC_PRESETS), value=preset, description="preset",
+                                 placeholder="a preset or variant string of either game",
+                                 ensure_option=False, style=style)
         self.parameter = W.Combobox(value=parameter, options=tuple(TYPICAL), description="parameter",
                                     placeholder="a key of the variant string", ensure_option=False,
                                     style=style)
@@ -179,7 +190,7 @@ class SweepView(_App):
             vs = sweep_variants(base, self.parameter.value, values)
             deals, strategy = int(self.deals.value), self.strategy.value
             self.progress.max, self.progress.value, self.progress.bar_style = deals * len(vs), 0, "info"
-            training = strategy == "ev" and any(trains_tables(v) for v in vs)
+            training = strategy == "ev" and base.game == "13-card" and any(trains_tables(v) for v in vs)
 
             def point(i: int, v: Any) -> None:
                 self.status.value = _running(f"{note + '; ' if note else ''}simulating {v} "

@@ -1,0 +1,361 @@
+"""The PAR sheet of an open-face variant: rules with a worked hand, the strategy assumed and its
+measured strength, outcomes, royalties, Fantasyland, headline figures, operator economics,
+session bands and method, every figure with its 95% interval (CASINO-MATH, "A PAR sheet").
+
+:func:`cpstats.par_sheet` hands an open-face variant to :func:`ofc_par_sheet`; the sheet is
+written by the 13-card sheet's renderer (:mod:`cpstats.apps.par_render`), with its own charts
+(:mod:`cpstats.apps.ofc_par_charts`) and tables (:mod:`cpstats.apps.ofc_par_tables`).
+
+- Decision: one live run with its rows (every board is needed for the pairs' outcomes, the rows'
+  results and the royalties by hand), :data:`DEFAULT_DEALS` hands by default so the command
+  finishes in a couple of minutes; ``deals=`` buys narrower intervals (the shipped runs keep no
+  boards, so they cannot fill these tables).
+- Decision: the strategy's strength is a short duplicate match (:func:`cpstats.ofc.skill.ofc_skill`)
+  of the sheet's strategy against greedy and random fields, :data:`STRENGTH_DEALS` hands a seat.
+- Decision: the hourly figures use the variant's own pace (``rake.hands_per_hour``, which is
+  :data:`cpstats.rules.house.HANDS_PER_HOUR` unless a time rake sets it), as the CLI and the
+  dashboard do.
+"""
+
+from __future__ import annotations
+
+import platform
+import tempfile
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from cpstats._atomic import writable_file, writable_folder
+from cpstats.apps import ofc_par_tables as T
+from cpstats.apps.ofc_par_charts import OFC_CHARTS
+from cpstats.apps.par_parts import ParSection, ParTable, check_pace
+from cpstats.errors import OptionError, check_whole
+from cpstats.ofc.board import board_values
+from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, STRATEGY_NOTES
+from cpstats.ofc.play import play_hands
+from cpstats.ofc.result import ROWS, OfcResult
+from cpstats.ofc.settlement import settle_hands
+from cpstats.ofc.setters import as_ofc_setter
+from cpstats.rules.describe import describe_rules, short_label
+from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
+from cpstats.strategies.setters import setter_option
+
+__all__ = ["OfcParSheet", "ofc_par_sheet", "DEFAULT_DEALS", "STRENGTH_DEALS"]
+
+#: Hands of the sheet's live run by default.
+DEFAULT_DEALS = 400
+#: Hands a seat of each duplicate match that measures the strategy's strength.
+STRENGTH_DEALS = 100
+_NAMES = np.array([r + s for r in "23456789TJQKA" for s in "cdhs"])
+
+
+@dataclass
+class OfcParSheet:
+    """An open-face PAR sheet: the sections in reading order, from one :class:`OfcResult`.
+
+    ``tables`` maps each table's key (``"rules"``, ``"example_boards"``, ``"strength"``,
+    ``"pair_outcomes"``, ``"row_results"``, ``"royalties"``, ``"fantasyland"``, ``"headline"``,
+    ``"house"``, ``"charge_models"``, ``"sessions"``, ``"methodology"``) to its DataFrame.
+    """
+
+    variant: OfcVariant
+    result: OfcResult
+    hands_per_hour: float
+    sections: list[ParSection]
+    label: str
+    strategy: str = "rollout"
+    seed: Any = None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def tables(self) -> dict[str, pd.DataFrame]:
+        return {t.key: t.frame for s in self.sections for t in s.tables}
+
+    @property
+    def setter_words(self) -> str:
+        note = STRATEGY_NOTES[self.strategy]
+        return f"{self.strategy} ({note})"
+
+    @property
+    def subtitle(self) -> str:
+        import datetime
+
+        return (f"Variant {self.variant} · {self.result.hands:,} hands · placed by "
+                f"{self.setter_words} · {datetime.date.today():%d %B %Y}")
+
+    @property
+    def footer(self) -> str:
+        base = f"cpstats PAR sheet · {self.label}"
+        return base if self.strategy == "rollout" else f"{base} · placed by {self.strategy}, a baseline"
+
+    def chart(self, name: str):
+        """The figure of chart ``name`` (:data:`~cpstats.apps.ofc_par_charts.OFC_CHARTS`)."""
+        return OFC_CHARTS[name](self)
+
+    def to_html(self, path: str | Path) -> Path:
+        """Write the sheet as one self-contained HTML file (charts inlined); returns the path."""
+        from cpstats.apps.par_render import write_html
+
+        return write_html(self, writable_file("path", path))
+
+    def to_pdf(self, path: str | Path) -> Path:
+        """Write the sheet as an A4 PDF; returns the path."""
+        from cpstats.apps.par_render import write_pdf
+
+        return write_pdf(self, writable_file("path", path))
+
+
+def _live_run(v: OfcVariant, deals: int, setter: Any, seed: Any, executor) -> tuple[OfcResult, Any]:
+    from cpstats.ofc.simulation import simulate_ofc
+
+    with tempfile.TemporaryDirectory(prefix="cpstats-ofc-par-") as tmp:
+        result = simulate_ofc(v, deals, setter=setter, rng=seed, executor=executor, out=tmp)
+        boards = T.boards_of(result)
+    result.out = None
+    return result, boards
+
+
+def ofc_par_sheet(variant: OfcVariant | str, *, deals: int | None = None, rng: Any = 2026,
+                  setter: Any = "ev", hands_per_hour: float | None = None,
+                  out: str | Path | None = None, result: OfcResult | None = None,
+                  executor: Executor | None = None, strength_deals: int | None = None,
+                  strategy: Any = None) -> OfcParSheet:
+    """Build the PAR sheet of an open-face ``variant``; with ``out`` also write ``par.html`` and
+    ``par.pdf`` there. Parameters as :func:`cpstats.par_sheet`'s; ``deals`` defaults to
+    :data:`DEFAULT_DEALS` hands, ``setter`` ``ev`` means ``rollout``, ``result`` must be a
+    run of ``variant`` with rows (``keep_hands=True`` and ``out=``), and ``strength_deals`` are
+    the hands a seat of the strength match (default :data:`STRENGTH_DEALS`)."""
+    v = resolve_ofc_variant(variant)
+    pace = check_pace(hands_per_hour, v)
+    player = as_ofc_setter(setter_option(setter, strategy, stacklevel=3))
+    name = player.name
+    strength_deals = check_whole("strength_deals", STRENGTH_DEALS if strength_deals is None
+                                 else strength_deals, 2, "an interval needs two")
+    folder = None if out is None else writable_folder("out", out)
+    seed = rng
+    if result is None:
+        result, boards = _live_run(v, check_whole("deals", DEFAULT_DEALS if deals is None else deals, 2,
+                                                  "an interval needs two"), player, seed, executor)
+    elif result.variant != v:
+        raise OptionError(f"result is of {result.variant}, not of {v}: pass a run of the sheet's variant")
+    else:
+        boards = T.boards_of(result)
+        name = result.metadata["strategy"].split("/")[0].split("(")[0]
+    sheet = OfcParSheet(v, result, pace, [], short_label(v), name, seed)
+    sheet.sections = _sections(sheet, boards, strength_deals, executor)
+    if folder is not None:
+        sheet.to_html(folder / "par.html")
+        sheet.to_pdf(folder / "par.pdf")
+    return sheet
+
+
+def _sections(sheet: OfcParSheet, boards: T.Boards, strength_deals: int, executor) -> list[ParSection]:
+    v, r = sheet.variant, sheet.result
+    return [_rules_section(sheet), _strategy_section(sheet, strength_deals, executor),
+            _outcome_section(v, boards), _royalty_section(v, boards),
+            _fantasyland_section(r, boards), _headline_section(r),
+            _economics_section(sheet, boards), _session_section(sheet), _method_section(sheet)]
+
+
+# -- 1. rules and a worked hand ---------------------------------------------------------------
+
+def _cards(codes: np.ndarray) -> str:
+    return " ".join(_NAMES[codes.astype(np.int64)])
+
+
+def worked_hand(v: OfcVariant, strategy: str, seed: int) -> dict[str, pd.DataFrame]:
+    """One hand from a fresh deck (nobody in Fantasyland), placed by ``strategy`` and settled row
+    by row: the boards, each pair's rows and points, each seat's net."""
+    played = play_hands(v, 1, np.random.default_rng(seed), strategies=strategy)
+    boards = played.boards[0]
+    s = settle_hands(v, played.boards, check=False)
+    values = board_values(v, boards, check=False)
+    names = T.row_hand_names(values.ranks)
+    slots = ((0, 3), (3, 8), (8, 13))
+    board_rows = [(p, row, _cards(boards[p, a:b]), names[p, k],
+                   0 if values.fouled[p] else int(values.royalty[p, k]),
+                   "fouled" if values.fouled[p] else "clean")
+                  for p in range(v.players) for k, (row, (a, b)) in enumerate(zip(ROWS, slots))]
+    pair_rows = []
+    for i in range(v.players):
+        for j in range(i + 1, v.players):
+            pair_rows += _pair_lines(v, values, names, i, j)
+    net = pd.DataFrame({"seat": range(v.players), "net": s.net[0], "rake": s.rake[0]})
+    return {"boards": pd.DataFrame(board_rows, columns=["seat", "row", "cards", "hand", "royalty", "board"]),
+            "pairs": pd.DataFrame(pair_rows, columns=["pair", "item", "result", "points"]), "net": net}
+
+
+def _pair_lines(v: OfcVariant, values, names, i: int, j: int) -> list[tuple]:
+    """A pair's settlement line by line, points from seat i's side."""
+    pair, fi, fj = f"seat {i} v seat {j}", bool(values.fouled[i]), bool(values.fouled[j])
+    lines, won = [], 0
+    for k, row in enumerate(ROWS):
+        a, b = values.ranks[i, k], values.ranks[j, k]
+        if fi or fj:
+            win = 0 if fi == fj else (1 if fj else -1)
+            text = "both foul" if fi and fj else f"seat {j if fi else i} wins: the other board fouls"
+        else:
+            win = int(np.sign(a - b))
+            text = (f"{names[i, k]} against {names[j, k]}: "
+                    + ("tie" if win == 0 else f"seat {i if win > 0 else j} wins"))
+        won += win
+        lines.append((pair, f"{row} row", text, v.scoring.row * win))
+    sweep = 3 if won == 3 else -3 if won == -3 else 0
+    if sweep:
+        lines.append((pair, "scoop", f"seat {i if sweep > 0 else j} wins all three rows",
+                      v.scoring.scoop * np.sign(sweep)))
+    roy = np.where(values.fouled, 0, values.royalty.sum(axis=-1))
+    lines.append((pair, "royalties", f"seat {i} {roy[i]}, seat {j} {roy[j]}", int(roy[i] - roy[j])))
+    lines.append((pair, "total", f"points to seat {i} from seat {j}", int(sum(x[3] for x in lines))))
+    return lines
+
+
+def _rules_section(sheet: OfcParSheet) -> ParSection:
+    v = sheet.variant
+    seed = sheet.seed if isinstance(sheet.seed, int) else 2026
+    ex = worked_hand(v, sheet.strategy, seed)
+    rules = pd.DataFrame(describe_rules(v), columns=["rule", "in words"])
+    return ParSection("1. The rules", [
+        f"{sheet.label}: variant string {v}. One unit is one point of the scoring; all figures are in "
+        "units unless they say otherwise. Each player builds a board of three rows (front 3 cards, "
+        "middle 5, back 5) face up, street by street; the back must be at least the middle and the "
+        "middle at least the front, or the board fouls.",
+        f"Worked hand: one deck dealt from seed {seed}, nobody in Fantasyland, every board placed by "
+        f"{sheet.setter_words}. Each pair compares its rows one by one; a row won pays "
+        f"{v.scoring.row}, all three {v.scoring.scoop} more, and royalties are paid on top. Each "
+        "seat's net is the sum over its pairs."],
+        [ParTable("rules", "The rules in words", rules),
+         ParTable("example_boards", "Worked hand: the boards, row by row", ex["boards"]),
+         ParTable("example_pairs", "Worked hand: each pair settled row by row (points to the first seat)",
+                  ex["pairs"]),
+         ParTable("example_net", "Worked hand: each seat's net (before rake) and rake", ex["net"])])
+
+
+# -- 2. strategy ------------------------------------------------------------------------------
+
+def _strategy_section(sheet: OfcParSheet, deals: int, executor) -> ParSection:
+    from cpstats.ofc.skill import OFC_SKILL_FIELDS, ofc_skill
+
+    meta = sheet.result.metadata
+    text = [f"Every board is placed by {sheet.setter_words}."]
+    if sheet.strategy == "rollout":
+        text.append(f"rollout scores each street's best {DEFAULT_TOP} options by Monte Carlo rollouts "
+                    f"of the unseen cards ({DEFAULT_SAMPLES} samples an option, successive halving), "
+                    "finishing each rollout by hindsight; a Fantasyland hand is set by an exact solver. "
+                    "It is the strategy that plays the game well, so the figures describe the game.")
+    else:
+        text.append(f"Baseline: {sheet.strategy} is a weak strategy; these figures describe a field "
+                    "of such players, not the game as played well.")
+    fields = [f for f, _ in OFC_SKILL_FIELDS if f != "rollout"]
+    strength = ofc_skill(sheet.variant, deals=deals, rng=sheet.seed if isinstance(sheet.seed, int)
+                         else 2026, executor=executor, fields=fields)
+    interval = strength.attrs["interval"]
+    strength = strength.reset_index()[["field", "label", "mean", "ci_low", "ci_high", "deals"]]
+    strength = strength.rename(columns={"deals": "hands"})
+    text.append(f"Its strength: rollout against a greedy and a random field, {deals:,} hands with "
+                "rollout in each seat in turn on the same decks (duplicate); its mean net per hand "
+                f"with a 95% interval ({interval}).")
+    rows = [("Strategy", meta.get("strategy", sheet.strategy)), ("Rollout options a street", DEFAULT_TOP),
+            ("Rollout samples an option", DEFAULT_SAMPLES), ("Fantasyland setter", "exact solver"),
+            ("Burn-in hands a block", meta.get("burn_in", "-"))]
+    frame = pd.DataFrame([(k, str(x)) for k, x in rows], columns=["item", "value"])
+    return ParSection("2. The strategy assumed", text,
+                      [ParTable("strategy", "Strategy", frame),
+                       ParTable("strength", "Measured strength: rollout's mean net per hand against "
+                                "each field (duplicate, 95% CI)", strength)], ["strength"])
+
+
+# -- 3-5. outcomes, royalties, Fantasyland ----------------------------------------------------
+
+def _outcome_section(v: OfcVariant, boards: T.Boards) -> ParSection:
+    text = ["Each outcome of a pair of players, pooled over every ordered pair (both sides): its "
+            "probability (95% CI), average pay and contributions to the mean (p × pay) and to the "
+            "variance (p × E[(pay − mean)² | outcome]); they add up to 1, the mean (0: the game is "
+            "zero-sum before rake) and the variance of a pair's result. Fouls on each side come first "
+            "and last: a fouled board loses every row and earns no royalty.",
+            "Each row's result between two players: won, tied or lost where both boards are clean, "
+            "or decided by a foul."]
+    return ParSection("3. Outcomes", text,
+                      [ParTable("pair_outcomes", "Outcomes per pair of players", T.pair_outcomes(v, boards)),
+                       ParTable("row_results", "Row results per pair of players", T.row_results(boards))],
+                      ["outcomes"])
+
+
+def _royalty_section(v: OfcVariant, boards: T.Boards) -> ParSection:
+    text = ["Every hand the variant pays a royalty for, by row: how often a board is paid it (all "
+            "boards, Fantasyland ones too; a fouled board is paid none), its royalty, the units it pays "
+            "a board on average and its share of all royalty units paid. A hand never made shows 0 "
+            "with its 95% upper bound."]
+    return ParSection("4. Royalties", text, [ParTable("royalties", "Royalties by row and hand",
+                                                      T.royalty_table(v, boards))], ["royalties"])
+
+
+def _fantasyland_section(r: OfcResult, boards: T.Boards) -> ParSection:
+    text = ["Fantasyland: a clean board whose front qualifies enters, and its next hand is dealt at "
+            "once; the stay rule keeps a Fantasyland player there. Entry is per normal board, stay per "
+            "Fantasyland board; the value is the mean result of a Fantasyland hand less that of a "
+            "normal hand (a stay's next hand counts as a hand of its own)."]
+    return ParSection("5. Fantasyland", text, [ParTable("fantasyland", "Fantasyland entry, stay and "
+                                                        "value", T.fantasyland_table(r, boards))])
+
+
+# -- 6-9. headline, economics, sessions, method -----------------------------------------------
+
+def _headline_section(r: OfcResult) -> ParSection:
+    text = ["The headline figures per board or seat, with 95% intervals; the volatility index is "
+            "1.645 × SD, the SD being that of one seat's result per hand (batch means on per-batch "
+            "variances)."]
+    return ParSection("6. Headline figures", text, [ParTable("headline", "Headline figures", T.headline(r))])
+
+
+def _economics_section(sheet: OfcParSheet, boards: T.Boards) -> ParSection:
+    pace = sheet.hands_per_hour
+    text = [f"At {pace:g} hands an hour (the variant's pace: a time rake's own, else the one default "
+            "of both games). The house's charge is reported apart from the nets, which it never "
+            "changes; its share is that of the points won (the sum of the winning seats' nets)."]
+    return ParSection("7. Operator economics", text,
+                      [ParTable("house", "This variant's house charge", T.house_table(sheet.result, pace)),
+                       ParTable("charge_models", "Typical charges at this table",
+                                T.charge_models(boards, pace),
+                                intro="What typical cardroom charges would cost a seat at this table, "
+                                      "charged on the run's own nets (rake never moves play):")])
+
+
+def _session_section(sheet: OfcParSheet) -> ParSection:
+    bands = T.session_bands(sheet.result, sheet.hands_per_hour)
+    text = ["A session of N hands ends within N × mean ± z × SD × √N with the stated chance "
+            f"(z = 1.645 for 90%, 1.96 for 95%); the mean is after the seat's rake, the {bands.attrs['sd']}."]
+    return ParSection("8. Session bands", text, [ParTable("sessions", "Session bands", bands)], ["sessions"])
+
+
+def _method_section(sheet: OfcParSheet) -> ParSection:
+    import matplotlib
+    import numba
+
+    meta = sheet.result.metadata
+    batches = meta.get("batches", "?")
+    items = [("Method", "Simulated (Monte Carlo): hands dealt street by street, placed by the strategy, "
+                        "settled pair by pair"),
+             ("Variant", str(sheet.variant)), ("Hands", f"{sheet.result.hands:,}"),
+             ("Strategy", meta.get("strategy", sheet.strategy)),
+             ("Root seed (entropy)", str(meta.get("entropy"))),
+             ("Blocks", f"{int(meta.get('block_deals', 0)):,} hands; block i uses SeedSequence child i, "
+                        f"after {meta.get('burn_in', '?')} uncounted burn-in hands (Fantasyland carries "
+                        "over within a block)"),
+             ("Batches", f"{batches} equal batches of consecutive hands"),
+             ("Means and ratios", f"Student's t on the {batches} batches' linearised ratios"),
+             ("SD", "batch means on the per-batch variances, Student's t"),
+             ("Frequencies", "pooled over seats or pairs: Student's t on the batch means of the pooled "
+                             "rate; rare ones (under 10 events a batch) Wilson score interval"),
+             ("Worked hand and strength", f"seed {sheet.seed}; strength by duplicate matches"),
+             ("Versions", f"cpstats {meta.get('cpstats', '?')}, numpy {np.__version__}, numba "
+                          f"{numba.__version__}, pandas {pd.__version__}, matplotlib "
+                          f"{matplotlib.__version__}, Python {platform.python_version()}")]
+    return ParSection("9. Methodology", ["Simulated, not exact: every figure is an estimate from the "
+                                         "hands below, with the interval method named."],
+                      [ParTable("methodology", "How the figures were made",
+                                pd.DataFrame(items, columns=["item", "value"]))])

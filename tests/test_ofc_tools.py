@@ -1,0 +1,235 @@
+"""Every designer tool for open face: the OFC PAR sheet (``cpstats.par_sheet``, ``cpstats par``),
+the skill table (``cpstats.skill``, ``cpstats skill``) and one hands-per-hour default for both
+games. Small runs on fixed seeds: every interval must hold its estimate."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+
+import matplotlib
+import pandas as pd
+import pytest
+
+import cpstats
+from cpstats.apps import ofc_par
+from cpstats.apps.cli import main
+from cpstats.errors import OptionError
+from cpstats.ofc.settlement import settle_hands
+from cpstats.rules.house import HANDS_PER_HOUR, Rake
+
+SECTIONS = ["1. The rules", "2. The strategy assumed", "3. Outcomes", "4. Royalties", "5. Fantasyland",
+            "6. Headline figures", "7. Operator economics", "8. Session bands", "9. Methodology"]
+
+
+@pytest.fixture(scope="module")
+def sheet(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ofc-par")
+    backend = matplotlib.get_backend()
+    # greedy places fast; the sheet names it a baseline (rollout's sheet: the command-line test)
+    made = ofc_par.ofc_par_sheet("ofc-pineapple", deals=64, rng=3, out=out, strength_deals=12,
+                                 setter="greedy")
+    assert matplotlib.get_backend() == backend  # rendering leaves the caller's backend alone
+    return made, out
+
+
+def test_par_sheet_dispatches_on_the_game(monkeypatch):
+    """cpstats.par_sheet hands an open-face variant to the OFC sheet with its own options."""
+    seen = {}
+    monkeypatch.setattr(ofc_par, "ofc_par_sheet", lambda v, **kw: seen.update(v=v, **kw) or "sheet")
+    assert cpstats.par_sheet("ofc-pineapple(players=3)", deals=10, rng=1) == "sheet"
+    assert str(seen["v"]) == "ofc-pineapple(players=3)" and seen["deals"] == 10 and seen["rng"] == 1
+
+
+def test_html_and_pdf_name_every_section(sheet):
+    s, out = sheet
+    html = (out / "par.html").read_text()
+    for title in SECTIONS:
+        assert f"<h2>{title}</h2>" in html
+    for caption in ("Worked hand: each pair settled row by row", "Measured strength", "Royalties by row "
+                    "and hand", "Outcomes per pair of players", "Row results per pair of players",
+                    "Typical charges at this table", "Session bands"):
+        assert caption in html
+    assert html.count("<img alt=") == 4
+    assert "placed by greedy (a baseline: a weak field, not the figures of good play)" in html
+    assert s.footer.endswith("placed by greedy, a baseline")
+    assert [sec.title for sec in s.sections] == SECTIONS
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", str(out / "par.pdf"), "-"], capture_output=True, text=True,
+                              check=True).stdout
+        for title in SECTIONS:
+            assert title in text
+
+
+def test_every_interval_holds_its_estimate(sheet):
+    s, _ = sheet
+    checked = 0
+    for key, frame in s.tables.items():
+        for est in ("estimate", "probability", "frequency", "mean", "per_seat_hour"):
+            if est in frame and "ci_low" in frame:
+                # 64 hands give every batch two, so even the SD has its interval; only a figure
+                # resting on too few hands (greedy rarely reaches Fantasyland) has none, and says so
+                few = frame.get("method", pd.Series("", index=frame.index)).eq("too few hands")
+                ok = (frame["ci_low"] <= frame[est] + 1e-12) & (frame[est] <= frame["ci_high"] + 1e-12)
+                assert (ok | few).all() and frame.loc[few, "ci_low"].isna().all(), key
+                checked += 1
+    assert checked == 8
+    shares = s.tables["charge_models"]
+    assert ((shares["share_ci_low"] <= shares["share_of_gross_wins"] + 1e-12)
+            & (shares["share_of_gross_wins"] <= shares["share_ci_high"] + 1e-12)).all()
+
+
+def test_outcomes_add_up_and_the_game_is_zero_sum(sheet):
+    """A pair's outcomes cover every hand once from each side: probabilities add to 1 and the
+    contributions to the mean to 0; each row's four results add to 1."""
+    s, _ = sheet
+    pairs = s.tables["pair_outcomes"]
+    assert pairs["probability"].sum() == pytest.approx(1.0)
+    assert pairs["contribution_to_mean"].sum() == pytest.approx(0.0, abs=1e-9)
+    assert pairs["count"].sum() == 64 * 2  # 64 hands, two ordered pairs heads-up
+    rows = s.tables["row_results"]
+    assert rows.groupby("row")["probability"].sum().to_numpy() == pytest.approx([1, 1, 1])
+    fouls = pairs.set_index("description")["probability"]
+    assert fouls["own board fouls (scooped)"] == fouls["the opponent's board fouls (a scoop)"]
+
+
+def test_the_worked_hand_settles_as_the_engine_does(sheet):
+    s, _ = sheet
+    pairs, net = s.tables["example_pairs"], s.tables["example_net"]
+    total = pairs[pairs["item"] == "total"]["points"].iloc[0]
+    assert net["net"].tolist() == [total, -total]
+    boards = s.tables["example_boards"]
+    assert len(boards) == 6 and set(boards["row"]) == {"front", "middle", "back"}
+    text = [" / ".join(boards[boards["seat"] == p]["cards"]) for p in (0, 1)]
+    assert settle_hands("ofc-pineapple", [text]).net[0].tolist() == net["net"].tolist()
+
+
+def test_royalties_fantasyland_and_headline_agree_with_the_result(sheet):
+    s, _ = sheet
+    f = s.result.figures().set_index("metric")
+    roy = s.tables["royalties"]
+    for row in ("front", "middle", "back"):
+        paid = roy[roy["row"] == row]["paid_per_hand"].sum()
+        assert paid == pytest.approx(f.at[f"royalty_{row}", "estimate"])
+    head = s.tables["headline"].set_index("figure")
+    sd = f.at["sd_seat0", "estimate"]
+    assert head.at["volatility index (1.645 × SD)", "estimate"] == pytest.approx(1.645 * sd)
+    fl = s.tables["fantasyland"].set_index("figure")
+    assert fl.at["entry, per normal board", "estimate"] == pytest.approx(f.at["fl_entry_rate", "estimate"])
+    assert s.tables["strength"]["field"].tolist() == ["greedy", "random"]
+
+
+def test_hourly_figures_use_the_variants_pace(sheet):
+    """One hands-per-hour default: the sheet's is the variant's (HANDS_PER_HOUR without a time
+    rake), and the time collection costs exactly its fee a seat-hour at that pace."""
+    s, _ = sheet
+    assert s.hands_per_hour == HANDS_PER_HOUR == Rake().hands_per_hour == 30
+    charges = s.tables["charge_models"].set_index("charge")
+    assert charges.iloc[0]["per_seat_hour"] == pytest.approx(6.0)
+
+
+@pytest.mark.parametrize("options, match", [
+    ({"strategy": "best"}, r"strategy='best' is invalid for an open-face variant: allowed are ev"),
+    ({"hands_per_hour": 0}, r"hands_per_hour=0 is invalid"),
+    ({"deals": 1}, r"deals=1 is invalid: a whole number >= 2"),
+    ({"strength_deals": 1.5}, r"strength_deals=1.5 is invalid"),
+])
+def test_bad_sheet_options_are_one_line(options, match):
+    build = ofc_par.ofc_par_sheet if "strength_deals" in options else cpstats.par_sheet
+    with pytest.raises(OptionError, match=match):
+        build("ofc-pineapple", **options)
+
+
+def test_a_result_of_another_variant_or_without_rows_is_refused():
+    run = cpstats.simulate("ofc-pineapple", 4, setter="random", rng=1)
+    with pytest.raises(OptionError, match=r"result is of ofc-pineapple, not of ofc-classic"):
+        cpstats.par_sheet("ofc-classic", result=run)
+    with pytest.raises(OptionError, match=r"this result has no rows"):
+        cpstats.par_sheet("ofc-pineapple", result=run)
+
+
+# -- skill ------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def skill_table():
+    return cpstats.skill("ofc-pineapple", deals=30, rng=4)
+
+
+def test_skill_rollout_beats_the_weak_fields_and_the_control_is_zero(skill_table):
+    """Rollout's edge over random is about 8-10 units a hand (SE about 1 at 30 hands): its CI
+    is far above 0; the rollout control is exactly 0 (the seats' nets sum to 0)."""
+    t = skill_table
+    assert list(t.index) == ["greedy", "random", "rollout"]
+    assert list(t.columns) == ["label", "mean", "se", "ci_low", "ci_high", "deals"]
+    assert t.loc["random", "ci_low"] > 0 and t.loc["greedy", "mean"] > 0
+    assert t.loc["rollout", "mean"] == pytest.approx(0.0, abs=1e-12)
+    assert (t["ci_low"] <= t["mean"]).all() and (t["mean"] <= t["ci_high"]).all()
+    assert t.attrs["variant"] == "ofc-pineapple" and t.attrs["player"] == "rollout" and t.attrs["seed"] == 4
+    assert "baseline" in t.loc["greedy", "label"] and "control" in t.loc["rollout", "label"]
+
+
+def test_skill_repeats_serial_or_on_an_executor():
+    from cpstats.ofc.skill import ofc_skill
+
+    serial = ofc_skill("ofc-pineapple", deals=12, rng=9, fields=["random"])
+    with ThreadPoolExecutor(2) as pool:
+        threaded = ofc_skill("ofc-pineapple", deals=12, rng=9, executor=pool, fields=["random"])
+    assert threaded.equals(serial) and threaded.attrs == serial.attrs
+
+
+@pytest.mark.parametrize("options, match", [
+    ({"deals": 1}, r"deals=1 is invalid: a whole number >= 2"),
+    ({"tables": "2-4"}, r"tables= does not apply to open-face variants"),
+])
+def test_bad_skill_options_are_one_line(options, match):
+    with pytest.raises(OptionError, match=match):
+        cpstats.skill("ofc-pineapple", **options)
+
+
+def test_bad_skill_fields_are_one_line():
+    from cpstats.ofc.skill import ofc_skill
+
+    with pytest.raises(OptionError, match=r"fields=\['ev'\] is invalid: one or more of greedy, random, rollout"):
+        ofc_skill("ofc-pineapple", fields=["ev"])
+
+
+def test_skill_cli_for_open_face(capsys):
+    assert main(["skill", "--preset", "ofc-pineapple", "--deals", "6", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("rollout (open face's strong strategy) against each field under ofc-pineapple, "
+                          "6 hands a seat, seat-swapped, seed 2")
+    assert "Student's t on 6 batch means" in out and "random (baseline: no skill)" in out
+
+
+def test_par_cli_for_open_face(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(ofc_par, "STRENGTH_DEALS", 4)
+    assert main(["par", "ofc-pineapple", "--deals", "8", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("PAR sheet of ofc-pineapple (8 hands, rollout (good play)) written")
+    assert (tmp_path / "par.pdf").stat().st_size > 0 and "9. Methodology" in (tmp_path / "par.html").read_text()
+
+
+def test_the_open_face_app_opens_at_the_one_default_pace():
+    pytest.importorskip("ipywidgets")
+    from cpstats.apps.widgets.open_face import OpenFaceApp
+
+    assert OpenFaceApp().hands_per_hour.value == HANDS_PER_HOUR
+
+
+def test_the_sweep_view_sweeps_an_open_face_preset_and_variant_string():
+    """The dashboard's Rule sweep takes open-face presets and variant strings: every point's
+    interval holds its estimate and the status names the variant swept."""
+    pytest.importorskip("ipywidgets")
+    from cpstats.apps.widgets import SweepView
+
+    app = SweepView("ofc-pineapple", "royalties.front.QQ", "7,10", deals=6, setter="greedy")
+    app.run_button.click()
+    assert sorted(set(app.table["value"])) == [7, 10] and app.figure is not None
+    assert "royalties.front.QQ on ofc-pineapple" in app.status.value
+    shown = app.table.dropna(subset=["estimate", "ci_low"])  # no Fantasyland board: no stay rate
+    assert ((shown["ci_low"] <= shown["estimate"]) & (shown["estimate"] <= shown["ci_high"])).all()
+    app.preset.value, app.parameter.value = "ofc-pineapple(players=3)", "fantasyland.stay"
+    assert app.values.value == "B,A,none"
+    app.run()
+    assert "3 values of fantasyland.stay on ofc-pineapple(players=3)" in app.status.value
