@@ -130,7 +130,7 @@ def test_hourly_figures_use_the_variants_pace(sheet):
 
 
 @pytest.mark.parametrize("options, match", [
-    ({"strategy": "best"}, r"strategy='best' is invalid for an open-face variant: allowed are ev"),
+    ({"setter": "best"}, r"setter='best' is invalid for an open-face variant: allowed are ev"),
     ({"hands_per_hour": 0}, r"hands_per_hour=0 is invalid"),
     ({"deals": 1}, r"deals=1 is invalid: a whole number >= 2"),
     ({"strength_deals": 1.5}, r"strength_deals=1.5 is invalid"),
@@ -223,7 +223,7 @@ def test_the_sweep_view_sweeps_an_open_face_preset_and_variant_string():
     pytest.importorskip("ipywidgets")
     from cpstats.apps.widgets import SweepView
 
-    app = SweepView("ofc-pineapple", "royalties.front.QQ", "7,10", deals=6, setter="greedy")
+    app = SweepView("ofc-pineapple", "royalties.front.QQ", "7,10", deals=6, strategy="greedy")
     app.run_button.click()
     assert sorted(set(app.table["value"])) == [7, 10] and app.figure is not None
     assert "royalties.front.QQ on ofc-pineapple" in app.status.value
