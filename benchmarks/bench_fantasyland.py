@@ -16,7 +16,6 @@ import os
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import statistics  # noqa: E402
-import sys  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -80,4 +79,7 @@ def main(hands: int = 300) -> dict[int, float]:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 300)
+    from _record import arguments, recording
+
+    with recording("bench_fantasyland"):
+        main(*(int(a) for a in arguments()[:1]))

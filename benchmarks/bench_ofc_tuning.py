@@ -158,6 +158,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--variant", default="ofc-pineapple")
     parser.add_argument("--only", help="run only the alternatives whose name contains this text")
+    parser.add_argument("--record", action="store_true", help="also write the output into docs/measurements.md")
     opts = parser.parse_args()
     variant = get_ofc_preset(opts.variant)
     print(f"{variant}: default rollout (foul aversion {pl.FOUL_AVERSION}, hindsight {pl.DEFAULT_HINDSIGHT} "
@@ -175,4 +176,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from _record import recording
+
+    with recording("bench_ofc_tuning"):
+        main()

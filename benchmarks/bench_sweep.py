@@ -24,6 +24,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=100_000)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--record", action="store_true", help="also write the output into docs/measurements.md")
     args = parser.parse_args()
     os.environ["CPSTATS_CACHE_DIR"] = tempfile.mkdtemp(prefix="cpstats-bench-sweep-")
 
@@ -55,4 +56,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from _record import recording
+
+    with recording("bench_sweep"):
+        main()
