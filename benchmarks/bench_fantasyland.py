@@ -1,4 +1,4 @@
-"""Benchmark of the exact Fantasyland solver (issue 17 item 2): median ms a hand of 13..17 cards.
+"""Benchmark of the exact Fantasyland solver: median ms a hand of 13..17 cards.
 
 Run ``python benchmarks/bench_fantasyland.py [hands]``. One thread (the kernel is serial; numba
 is held to one thread), ``ofc-pineapple-progressive`` tables (stay B) at its default stay value,

@@ -1,4 +1,4 @@
-"""The OFC rollout's tuned settings against the alternatives (issue 17.3), heads-up Pineapple.
+"""The OFC rollout's tuned settings against the alternatives, heads-up Pineapple.
 
 Each line is a seat-swapped match on common decks: the package's default ``rollout`` against the
 same strategy with one setting changed (:mod:`cpstats.ofc.placement`: ``FOUL_AVERSION``,

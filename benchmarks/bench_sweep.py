@@ -1,4 +1,4 @@
-"""Sweep benchmark (issue 16.3 acceptance): ``royalties.front_trips`` of ``2-4`` over 5 values at
+"""Sweep benchmark (its acceptance test): ``royalties.front_trips`` of ``2-4`` over 5 values at
 100,000 deals each with ``ev`` on 2 threads must finish in <= 5 minutes, ev's tables trained per
 point included.
 

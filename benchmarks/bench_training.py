@@ -1,4 +1,4 @@
-"""Benchmark of the ev tables trained on the fly (issue 15.2): time, strength, and statistics.
+"""Benchmark of the ev tables trained on the fly: time, strength, and statistics.
 
 Run ``python benchmarks/bench_training.py [runs] [match_deals] [self_play_deals]``. Prints:
 

@@ -545,7 +545,7 @@ class Exploitability:
 
 def exploitability(strategy: str | Callable[..., Any] = "ev", *, hands: int = 2_000,
                    opponents: int = 1_000, rng=None, seed=None) -> Exploitability:
-    """Exploitability of ``strategy`` under heads-up ``2-4`` (issue 4, item 5c).
+    """Exploitability of ``strategy`` under heads-up ``2-4``: how far it is from a fixed point.
 
     For each sample hand, ``opponents`` opponent hands are dealt from the other 39 cards and
     set by the strategy itself; every legal setting of the sample hand is scored against them
