@@ -87,7 +87,7 @@ def rank5(codes, *, ordering: str | Ordering = "H1", scale: str = "five", check:
     check
         Validate shape, codes and duplicates (internal callers with dealt cards skip it). The
         codes and duplicates are checked inside the ranking kernel (a 52-bit mask per hand), so
-        the check costs little next to a separate pass (measured: docs/measurements.md#bench_foundation).
+        the check costs little next to a separate pass (docs/measurements.md#bench_foundation).
     out
         Optional ``uint16`` buffer of ``codes.size // 5`` elements to write the ranks into
         (saves the allocation in loops over chunks; ignored with ``scale="common"``).
