@@ -8,7 +8,9 @@ that made them. Run a benchmark with ``--record`` to update its section.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import io
 import os
 import re
 import sys
@@ -28,3 +30,39 @@ def record(name: str, lines: list[str], path: Path = MEASUREMENTS) -> None:
              f"{os.getloadavg()[0]:.1f}: `python {' '.join(sys.argv)}`*")
     body = "\n".join([begin, "", stamp, "", *lines, "", end])
     path.write_text(pattern.sub(lambda _: body, text), encoding="utf-8")
+
+
+FLAG = "--record"
+
+
+def arguments() -> list[str]:
+    """The command line's arguments, ``--record`` left out (a script's positional numbers)."""
+    return [a for a in sys.argv[1:] if a != FLAG]
+
+
+class _Tee(io.StringIO):
+    """Prints go on to the terminal and are kept for the section."""
+
+    def __init__(self, out) -> None:
+        super().__init__()
+        self.out = out
+
+    def write(self, text: str) -> int:
+        self.out.write(text)
+        return super().write(text)
+
+    def flush(self) -> None:
+        self.out.flush()
+
+
+@contextlib.contextmanager
+def recording(name: str, enabled: bool | None = None):
+    """With ``--record`` on the command line (or ``enabled``), what the block prints also becomes
+    section ``name``, as a text block; without it the block just prints."""
+    if not (FLAG in sys.argv if enabled is None else enabled):
+        yield
+        return
+    tee = _Tee(sys.stdout)
+    with contextlib.redirect_stdout(tee):
+        yield
+    record(name, ["```text", *tee.getvalue().rstrip("\n").splitlines(), "```"])

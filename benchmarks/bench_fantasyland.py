@@ -1,4 +1,4 @@
-"""Benchmark of the exact Fantasyland solver (issue 17 item 2): median ms a hand of 13..17 cards.
+"""Benchmark of the exact Fantasyland solver: median ms a hand of 13..17 cards.
 
 Run ``python benchmarks/bench_fantasyland.py [hands]``. One thread (the kernel is serial; numba
 is held to one thread), ``ofc-pineapple-progressive`` tables (stay B) at its default stay value,
@@ -16,7 +16,6 @@ import os
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import statistics  # noqa: E402
-import sys  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -80,4 +79,7 @@ def main(hands: int = 300) -> dict[int, float]:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 300)
+    from _record import arguments, recording
+
+    with recording("bench_fantasyland"):
+        main(*(int(a) for a in arguments()[:1]))

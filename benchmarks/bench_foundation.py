@@ -1,9 +1,9 @@
 """Foundation benchmarks: rank5, rank3, deal + detect naturals, memory of ``cpstats naturals``.
 
-Also the price of the default card check (audit 13.22): each public entry that checks cards
-(``rank5``, ``rank3``, ``natural_mask``, ``is_foul``) timed with ``check=True`` (the default,
-validated in the kernel) and ``check=False``, interleaved in the same process; the ratio of the
-medians is the checked speed as a fraction of the unchecked one (target >= 0.8).
+Also the price of the default card check, which must stay cheap to stay on: each public entry that
+checks cards (``rank5``, ``rank3``, ``natural_mask``, ``is_foul``) timed with ``check=True`` (the
+default, validated in the kernel) and ``check=False``, interleaved in the same process; the ratio of
+the medians is the checked speed as a fraction of the unchecked one (target >= 0.8).
 
 Prints medians of several runs on one core, with baselines (phevaluator's and eval7's per-hand
 Python calls, if installed) measured in the same process. Run: ``python benchmarks/bench_foundation.py``.
@@ -111,4 +111,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from _record import recording
+
+    with recording("bench_foundation"):
+        main()

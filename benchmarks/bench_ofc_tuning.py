@@ -1,4 +1,4 @@
-"""The OFC rollout's tuned settings against the alternatives (issue 17.3), heads-up Pineapple.
+"""The OFC rollout's tuned settings against the alternatives, heads-up Pineapple.
 
 Each line is a seat-swapped match on common decks: the package's default ``rollout`` against the
 same strategy with one setting changed (:mod:`cpstats.ofc.placement`: ``FOUL_AVERSION``,
@@ -158,6 +158,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--variant", default="ofc-pineapple")
     parser.add_argument("--only", help="run only the alternatives whose name contains this text")
+    parser.add_argument("--record", action="store_true", help="also write the output into docs/measurements.md")
     opts = parser.parse_args()
     variant = get_ofc_preset(opts.variant)
     print(f"{variant}: default rollout (foul aversion {pl.FOUL_AVERSION}, hindsight {pl.DEFAULT_HINDSIGHT} "
@@ -175,4 +176,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from _record import recording
+
+    with recording("bench_ofc_tuning"):
+        main()

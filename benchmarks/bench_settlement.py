@@ -9,7 +9,6 @@ are every natural the hands hold, found once before timing (detection is not set
 from __future__ import annotations
 
 import statistics
-import sys
 import time
 
 import numpy as np
@@ -44,4 +43,7 @@ def main(deals: int = 1_000_000, runs: int = 5) -> float:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000)
+    from _record import arguments, recording
+
+    with recording("bench_settlement"):
+        main(*(int(a) for a in arguments()[:1]))

@@ -49,4 +49,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from _record import recording
+
+    with recording("bench_simulation"):
+        main()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import statistics
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -70,5 +69,7 @@ def main(greedy_hands: int = 200_000, ev_hands: int = 20_000, runs: int = 5) -> 
 
 
 if __name__ == "__main__":
-    args = [int(a) for a in sys.argv[1:3]]
-    main(*args)
+    from _record import arguments, recording
+
+    with recording("bench_strategies"):
+        main(*(int(a) for a in arguments()[:2]))

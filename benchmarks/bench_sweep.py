@@ -1,4 +1,4 @@
-"""Sweep benchmark (issue 16.3 acceptance): ``royalties.front_trips`` of ``2-4`` over 5 values at
+"""Sweep benchmark (its acceptance test): ``royalties.front_trips`` of ``2-4`` over 5 values at
 100,000 deals each with ``ev`` on 2 threads must finish in <= 5 minutes, ev's tables trained per
 point included.
 
@@ -24,6 +24,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=100_000)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--record", action="store_true", help="also write the output into docs/measurements.md")
     args = parser.parse_args()
     os.environ["CPSTATS_CACHE_DIR"] = tempfile.mkdtemp(prefix="cpstats-bench-sweep-")
 
@@ -55,4 +56,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from _record import recording
+
+    with recording("bench_sweep"):
+        main()

@@ -1,4 +1,4 @@
-"""Benchmark of the ev tables trained on the fly (issue 15.2): time, strength, and statistics.
+"""Benchmark of the ev tables trained on the fly: time, strength, and statistics.
 
 Run ``python benchmarks/bench_training.py [runs] [match_deals] [self_play_deals]``. Prints:
 
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import statistics
-import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -142,4 +141,7 @@ def main(runs: int = 3, match_deals: int = 20_000, self_play_deals: int = 400_00
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:]))
+    from _record import arguments, recording
+
+    with recording("bench_training"):
+        main(*(int(a) for a in arguments()))

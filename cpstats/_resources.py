@@ -1,4 +1,5 @@
-"""Where the files shipped inside the package are (audit 13.21).
+"""Where the files shipped inside the package are, so a regular install finds them as an editable
+one does.
 
 The library needs three kinds of data at run time, so they are package data under
 ``cpstats/data`` and install with the wheel: the ev setter's row tables (``strategies/*.npz``,

@@ -1,4 +1,4 @@
-"""Sphinx configuration of the cpstats documentation (issue 16.8).
+"""Sphinx configuration of the cpstats documentation.
 
 Build: ``python -m sphinx -W --keep-going -b html docs docs/_build/html`` (what ``.ci/docs`` runs).
 At build time this file writes ``docs/generated/``: the API page from ``cpstats.__all__``, the

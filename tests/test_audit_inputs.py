@@ -31,7 +31,7 @@ def _others() -> tuple[np.ndarray, np.ndarray]:
 # -- audit 13.19: cards and hands -------------------------------------------------------------
 
 def test_one_is_not_a_rank():
-    """audit 13.19: '1h' was parsed as the ace of hearts."""
+    """'1h' was parsed as the ace of hearts."""
     with pytest.raises(CardError, match=r"^1h is not a card: ranks are 2-9, T \(or 10\), J, Q, K, A$"):
         parse_cards("As 1h")
     for text in ("10h", "10♥", "T♡", "th"):
@@ -46,7 +46,7 @@ def test_one_is_not_a_rank():
     ([51, 45], r"card tokens must be strings such as 'As', got 51 \(int\)"),
 ])
 def test_parse_cards_refuses_non_text(value, match):
-    """audit 13.19: parse_cards(None) and bytes raised TypeError or read byte values as tokens."""
+    """parse_cards(None) and bytes raised TypeError or read byte values as tokens."""
     with pytest.raises(CardError, match=match):
         parse_cards(value)
 
@@ -58,13 +58,13 @@ def test_parse_cards_refuses_non_text(value, match):
     ((2, 0), r"hands=0 is invalid"),
 ])
 def test_deal_refuses_bad_counts(args, match):
-    """audit 13.19: deal(-5) raised numpy's 'negative dimensions are not allowed'."""
+    """deal(-5) raised numpy's 'negative dimensions are not allowed'."""
     with pytest.raises(OptionError, match=match):
         deal(np.random.default_rng(0), *args)
 
 
 def test_deal_takes_a_seed_like_every_rng_argument():
-    """audit 13.19: deal(0, ...) raised AttributeError; a seed is normalised by default_rng."""
+    """deal(0, ...) raised AttributeError; a seed is normalised by default_rng."""
     assert (deal(7, 3) == deal(np.random.default_rng(7), 3)).all()
     assert deal(np.random.default_rng(0), 0).shape == (0, 4, 13)
     with pytest.raises(OptionError, match=r"rng='x' is invalid"):
@@ -73,7 +73,7 @@ def test_deal_takes_a_seed_like_every_rng_argument():
 
 @pytest.mark.parametrize("bits", [-1, 1 << 18, 2.5, None, "3", np.array([1, 2])])
 def test_natural_names_refuses_what_is_not_one_mask(bits):
-    """audit 13.19: natural_names(-1) listed all 18 naturals, 2.5 was truncated."""
+    """natural_names(-1) listed all 18 naturals, 2.5 was truncated."""
     with pytest.raises(OptionError, match=r"bits=.* is invalid: one natural bit mask, an integer "
                                           r"in 0\.\.262143"):
         natural_names(bits)
@@ -85,7 +85,7 @@ def test_natural_names_takes_numpy_scalars():
 
 
 def test_hands_as_lists_of_tokens():
-    """audit 13.19: set_hand given a list of tokens raised 'must be integers, got dtype <U2'."""
+    """set_hand given a list of tokens raised 'must be integers, got dtype <U2'."""
     tokens = HAND.split()
     d = api.set_hand(tokens, "2-4", strategy="greedy")
     assert d.setting == api.set_hand(HAND, "2-4", strategy="greedy").setting
@@ -96,7 +96,7 @@ def test_hands_as_lists_of_tokens():
 
 
 def test_parse_setting_refuses_non_text():
-    """audit 13.19: parse_setting(None) raised AttributeError."""
+    """parse_setting(None) raised AttributeError."""
     with pytest.raises(CardError, match=r"setting=None is invalid: write 'front / middle / back'"):
         parse_setting(None)
 
@@ -113,7 +113,7 @@ def _reference_first_bad(flat: np.ndarray) -> int:
 
 @pytest.mark.parametrize("cards", [3, 5, 13])
 def test_kernel_check_finds_the_same_row_as_the_sort(cards):
-    """audit 13.22: the in-kernel mask check names the first bad row, as numpy's sort did."""
+    """The in-kernel mask check names the first bad row, as numpy's sort did."""
     rng = np.random.default_rng(cards)
     hands = deal(rng, 2000, 4).reshape(-1, 52)[:, :cards].copy()
     for trial in range(40):
@@ -143,7 +143,7 @@ def test_kernel_check_finds_the_same_row_as_the_sort(cards):
 
 
 def test_kernel_check_messages_name_the_card():
-    """audit 13.22: one line naming the hand and the card, for a repeat and for a bad code."""
+    """One line naming the hand and the card, for a repeat and for a bad code."""
     hands = np.array([[0, 1, 2, 3, 4], [0, 1, 2, 3, 3], [0, 1, 2, 3, 4]], dtype=np.uint8)
     with pytest.raises(CardError, match=r"^hand 1 holds 2s twice: a hand cannot repeat a card$"):
         rank5(hands)
@@ -159,7 +159,7 @@ def test_kernel_check_messages_name_the_card():
 
 
 def test_checked_results_equal_unchecked_ones():
-    """audit 13.22: the checked kernels rank exactly as the unchecked ones, with or without out=."""
+    """The checked kernels rank exactly as the unchecked ones, with or without out=."""
     hands = deal(np.random.default_rng(5), 500, 4).reshape(-1, 52)
     five = np.ascontiguousarray(hands[:, :10].reshape(-1, 5))
     three = np.ascontiguousarray(hands[:, :39].reshape(-1, 3))
@@ -180,7 +180,7 @@ def _returning(settings_of):
 
 
 def test_strategy_returning_other_cards_is_refused():
-    """audit 13.14: a setting holding cards not dealt to that hand was settled silently."""
+    """A setting holding cards not dealt to that hand was settled silently."""
     hands = deal(np.random.default_rng(2), 3, 4).reshape(-1, 13)
 
     def swap(h):
@@ -195,7 +195,7 @@ def test_strategy_returning_other_cards_is_refused():
 
 
 def test_strategy_repeating_a_card_is_refused():
-    """audit 13.14: a setting holding one card twice (and missing one) is not the hand dealt."""
+    """A setting holding one card twice (and missing one) is not the hand dealt."""
     hands = deal(np.random.default_rng(3), 2, 4).reshape(-1, 13)
 
     def repeat(h):
@@ -214,14 +214,14 @@ def test_strategy_repeating_a_card_is_refused():
     (lambda h: np.where(np.arange(13) == 0, 60, h).astype(np.uint8), r"card code 60 in setting 0"),
 ])
 def test_strategy_codes_out_of_range_are_refused_before_any_cast(change, match):
-    """audit 13.14: codes of 256 and up wrapped to real cards, floats were truncated."""
+    """Codes of 256 and up wrapped to real cards, floats were truncated."""
     hands = deal(np.random.default_rng(4), 2, 4).reshape(-1, 13)
     with pytest.raises(CardError, match=r"^strategy 'mine' .*" + match):
         api.set_hands(hands, "2-4", strategy=_returning(change))
 
 
 def test_strategy_code_wrap_is_not_a_real_card():
-    """audit 13.14: code c + 256 used to settle as card c; now it is refused, naming the setting."""
+    """Code c + 256 used to settle as card c; now it is refused, naming the setting."""
     hands = deal(np.random.default_rng(5), 1, 4).reshape(-1, 13)
     wrap = _returning(lambda h: np.where(np.arange(13) == 0, h.astype(np.int64) + 256, h))
     with pytest.raises(CardError, match=r"strategy 'mine' returned card code \d+ in setting 0"):
@@ -229,7 +229,7 @@ def test_strategy_code_wrap_is_not_a_real_card():
 
 
 def test_honest_strategies_pass_the_check():
-    """audit 13.14: a permutation of the hand (any order) is accepted, in blocks too."""
+    """A permutation of the hand (any order) is accepted, in blocks too."""
     from concurrent.futures import ThreadPoolExecutor
 
     hands = deal(np.random.default_rng(6), 3, 4).reshape(-1, 13)
@@ -241,7 +241,7 @@ def test_honest_strategies_pass_the_check():
 
 
 def test_strategy_error_names_the_setting_across_blocks():
-    """audit 13.14: with an executor the hands are set in blocks of 4,096; the error names the
+    """With an executor the hands are set in blocks of 4,096; the error names the
     setting's index among all hands, not within its block."""
     from concurrent.futures import ThreadPoolExecutor
 
@@ -271,13 +271,13 @@ def _pair() -> np.ndarray:
     (np.where(np.arange(13) == 12, 60, _pair()).astype(np.uint8), r"deal 0 holds card code 60"),
 ])
 def test_settle_many_refuses_codes_that_are_not_cards(settings, match):
-    """audit 13.14: float codes were truncated and -1 reported as card 255."""
+    """Float codes were truncated and -1 reported as card 255."""
     with pytest.raises(CardError, match=match):
         settle_many("2-4(players=2)", settings)
 
 
 def test_settle_many_refuses_a_card_dealt_twice():
-    """audit 13.14: a deal holding one card in two hands (or twice in one) was settled."""
+    """A deal holding one card in two hands (or twice in one) was settled."""
     deals = np.repeat(_pair(), 3, axis=0)
     deals[2, 1, 0] = deals[2, 0, 0]
     with pytest.raises(CardError, match=r"^settings deal 2 holds 6s twice: a card is dealt once"):
@@ -285,7 +285,7 @@ def test_settle_many_refuses_a_card_dealt_twice():
 
 
 def test_settle_many_check_deck_off_still_refuses_a_hand_repeating_a_card():
-    """audit 13.14: check_deck=False (002's misprint) allows a card in two hands, never twice in
+    """check_deck=False (002's misprint) allows a card in two hands, never twice in
     one hand."""
     deals = np.repeat(_pair(), 2, axis=0)
     deals[1, 1, 0] = deals[1, 0, 0]
@@ -300,7 +300,7 @@ def test_settle_many_check_deck_off_still_refuses_a_hand_repeating_a_card():
 # -- audit 13.17: the number of hands given is the number of players --------------------------
 
 def test_settle_seats_as_many_players_as_hands_given():
-    """audit 13.17: settle('2-4', [two settings]) refused because the preset seats four."""
+    """settle('2-4', [two settings]) refused because the preset seats four."""
     two = settle("2-4", [AMY, BOB])
     assert two.net.tolist() == settle("2-4(players=2)", [AMY, BOB]).net.tolist() == [2.0, -2.0]
     assert two.variant.players == 2
@@ -310,13 +310,13 @@ def test_settle_seats_as_many_players_as_hands_given():
 
 
 def test_settle_many_seats_as_many_players_as_hands_given():
-    """audit 13.17: the same for settle_many, whose second axis is the number of hands."""
+    """The same for settle_many, whose second axis is the number of hands."""
     net, rake = settle_many("2-4", _pair())
     assert net.tolist() == [[2.0, -2.0]] and rake.tolist() == [0.0]
 
 
 def test_seating_refused_where_the_rules_fix_the_table():
-    """audit 13.17: criss-cross is heads-up with two hands each; a stakes matrix has its size."""
+    """criss-cross is heads-up with two hands each; a stakes matrix has its size."""
     c, d = _others()
     with pytest.raises(OptionError, match=r"^hands has 2 entries: criss-cross \(deal=D3\) deals "
                                           r"two hands to each of 2 players, so 4 are needed$"):
@@ -332,7 +332,7 @@ def test_seating_refused_where_the_rules_fix_the_table():
 
 
 def test_settle_refuses_hands_that_are_not_a_list():
-    """audit 13.19: settle('2-4', None) raised TypeError; one string is not a list of hands."""
+    """settle('2-4', None) raised TypeError; one string is not a list of hands."""
     with pytest.raises(OptionError, match=r"hands=None is invalid: a list of hands"):
         settle("2-4", None)
     with pytest.raises(OptionError, match=r"hands='6s .*' is invalid: a list of hands"):
@@ -343,7 +343,7 @@ def test_settle_refuses_hands_that_are_not_a_list():
 
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), -1.0, "ten"])
 def test_settle_refuses_stacks_that_are_not_chips(bad):
-    """audit 13.19: a NaN stack passed the '>= 0' test and changed the nets."""
+    """A NaN stack passed the '>= 0' test and changed the nets."""
     c, _ = _others()
     with pytest.raises(OptionError, match=rf"stacks\[1\]={re.escape(repr(bad))} is invalid: chips "
                                           r"are a finite number >= 0"):
@@ -351,7 +351,7 @@ def test_settle_refuses_stacks_that_are_not_chips(bad):
 
 
 def test_settle_many_refuses_nan_stacks():
-    """audit 13.19: the same check in settle_many, naming the deal and the seat."""
+    """The same check in settle_many, naming the deal and the seat."""
     c, _ = _others()
     deals = np.array([[parse_setting(AMY), parse_setting(BOB), c]] * 2)
     stacks = np.full((2, 3), 10.0)
@@ -361,7 +361,7 @@ def test_settle_many_refuses_nan_stacks():
 
 
 def test_settle_names_the_hand_of_any_card_error():
-    """audit 13.19: a hand of two rows raised numpy's reshape ValueError; text errors now name
+    """A hand of two rows raised numpy's reshape ValueError; text errors now name
     the hand as code errors did."""
     c, d = _others()
     with pytest.raises(CardError, match=r"^hand 1: expected one hand of 13 cards, got shape \(2, 13\)$"):
@@ -371,7 +371,7 @@ def test_settle_names_the_hand_of_any_card_error():
 
 
 def test_ragged_input_is_one_clear_line():
-    """audit 13.19: ragged lists raised numpy's 'inhomogeneous shape' ValueError (as CardError
+    """Ragged lists raised numpy's 'inhomogeneous shape' ValueError (as CardError
     or OptionError now, one line naming what was expected)."""
     with pytest.raises(CardError, match=r"^hands of 5 cards must form an array of codes: "):
         rank5([[0, 1, 2, 3, 4], [5, 6]])
@@ -386,7 +386,7 @@ def test_ragged_input_is_one_clear_line():
 
 
 def test_decisions_checked_by_count_only_still_refuse_bad_codes():
-    """audit 13.14: callers that pass only the number of hands (training's matches) still get
+    """Callers that pass only the number of hands (training's matches) still get
     codes 0..51 and no card twice, never a silent wrap."""
     hands = deal(np.random.default_rng(9), 1, 2).reshape(-1, 13)
     none = np.zeros(2, bool)

@@ -17,7 +17,7 @@ KW = dict(setter="greedy", block_deals=500)
 
 
 def test_time_rake_per_hour_is_the_fee_per_seat_whatever_the_pace():
-    """Audit 13.1: a time charge of 6 a seat-hour at 4 seats is 24 an hour at any pace; the
+    """A time charge of 6 a seat-hour at 4 seats is 24 an hour at any pace; the
     per-hand figure is 24 / hands per hour."""
     result = simulate("2-4(rake=time,rake.amount=6)", 1_000, rng=1, **KW)
     for pace in (20, 30, 60):
@@ -28,7 +28,7 @@ def test_time_rake_per_hour_is_the_fee_per_seat_whatever_the_pace():
 
 
 def test_jackpot_drop_is_reported_apart_from_the_rake():
-    """Audit 13.2: the drop shows in house() and tables(), and the rake is the settled rake."""
+    """The drop shows in house() and tables(), and the rake is the settled rake."""
     result = simulate("2-4(rake=percent,rake.percent=0.05,rake.cap=1,rake.jackpot_drop=0.1)",
                       1_000, rng=2, **KW)
     house = result.tables()["house"].iloc[0]
@@ -39,7 +39,7 @@ def test_jackpot_drop_is_reported_apart_from_the_rake():
 
 
 def test_banked_house_edge_equals_element_of_risk_on_the_three_unit_wager():
-    """Audit 13.3: one unit on each row before the deal, nothing added: both figures are -mu/3;
+    """One unit on each row before the deal, nothing added: both figures are -mu/3;
     the control variate (the bank's gain from ties) agrees with the raw mean and is far tighter."""
     result = simulate("banked", 4_000, rng=3, **KW)
     house = result.house().iloc[0]
@@ -62,7 +62,7 @@ def test_banked_game_with_ties_pushed_and_no_commission_has_no_edge():
 
 
 def test_intervals_use_student_t_on_the_run_batches():
-    """Audit 13.4: 30 batches at 2,000 deals and the interval half-width is t(29) x SE."""
+    """30 batches at 2,000 deals and the interval half-width is t(29) x SE."""
     result = simulate("2-4", 2_000, rng=5, **KW)
     assert len(result.summary.batch_sizes) == BATCHES == result.metadata["batches"]
     assert result.summary.batch_sizes.sum() == 2_000
@@ -77,7 +77,7 @@ def test_intervals_use_student_t_on_the_run_batches():
 @pytest.mark.skipif(not os.environ.get("CPSTATS_SLOW"), reason="opt-in: CPSTATS_SLOW=1")
 @pytest.mark.parametrize("deals", [2_000, 5_000, 20_000])
 def test_mean_interval_coverage(deals):
-    """Audit 13.4: the 95% interval of a seat's mean holds the true mean (0: seats are
+    """The 95% interval of a seat's mean holds the true mean (0: seats are
     exchangeable) in 95% +- 1.5 points of 2,000 runs; the measurement's own SE is 0.49 points."""
     seeds = int(os.environ.get("CPSTATS_COVERAGE_SEEDS", 2_000))
     hits = 0
@@ -105,20 +105,20 @@ def test_rescore_into_naturals_declares_them_and_says_whose_settings_they_are():
 
 
 def test_wilson_bounds_are_exact_at_the_edges():
-    """Audit 13.8: no hits gives a lower bound of exactly 0, all hits an upper bound of 1."""
+    """No hits gives a lower bound of exactly 0, all hits an upper bound of 1."""
     low, high = wilson_interval(np.array([0, 10]), np.array([10, 10]))
     assert low[0] == 0.0 and high[1] == 1.0
 
 
 def test_resume_with_other_deals_is_refused(tmp_path):
-    """Audit 13.9: the deal count is part of the run's identity."""
+    """The deal count is part of the run's identity."""
     simulate("2-4", 1_000, rng=7, out=tmp_path, **KW)
     with pytest.raises(OptionError, match="differs in deals"):
         simulate("2-4", 1_500, rng=7, out=tmp_path, resume=True, **KW)
 
 
 def test_resume_redoes_blocks_of_another_run_or_damaged(tmp_path):
-    """Audit 13.10: with run.json gone a resume with another seed redoes every block; a block
+    """With run.json gone a resume with another seed redoes every block; a block
     copied from another run, a truncated, an empty and a garbage block are redone and counted."""
     simulate("2-4", 2_000, rng=8, out=tmp_path / "a", **KW)
     (tmp_path / "a" / "run.json").unlink()
@@ -157,7 +157,7 @@ def test_corrupt_or_misplaced_out_is_refused(tmp_path):
 
 
 def test_huge_deal_counts_are_planned_lazily_and_bounded():
-    """Audit 13.11: past MAX_DEALS is refused; below it, blocks are made one at a time."""
+    """Past MAX_DEALS is refused; below it, blocks are made one at a time."""
     with pytest.raises(OptionError, match="from 1 to 100,000,000,000"):
         simulate("2-4", 10**12, **KW)
     from cpstats.cards.blocks import BlockPlan
@@ -171,7 +171,7 @@ def test_huge_deal_counts_are_planned_lazily_and_bounded():
 
 
 def test_distribution_memory_follows_distinct_values_not_the_unit():
-    """Audit 13.13: nets a million units apart give a short distribution, not a dense one."""
+    """Nets a million units apart give a short distribution, not a dense one."""
     net = np.array([[1e6, -1e6], [-3e6, 3e6], [1e6, -1e6]])
     values, counts = net_distribution(net)
     assert values.tolist() == [-3e6, -1e6, 1e6, 3e6]
@@ -190,13 +190,13 @@ def test_hands_without_out_come_from_memory():
 
 @pytest.mark.parametrize("confidence", [1.5, 0, 1, float("nan"), "high"])
 def test_compare_refuses_a_confidence_outside_0_1(confidence):
-    """Audit 13.19: compare(confidence=1.5) gave NaN/inf intervals."""
+    """compare(confidence=1.5) gave NaN/inf intervals."""
     with pytest.raises(OptionError, match="confidence=.* is invalid: a level strictly between 0 and 1"):
         compare(["2-4", "1-6"], 100, confidence=confidence, **KW)
 
 
 def test_a_generator_passed_twice_gives_two_runs_repeatably():
-    """Audit 13.19: a Generator is a stream; the same seed's Generator repeats both runs."""
+    """A Generator is a stream; the same seed's Generator repeats both runs."""
     def two(seed):
         rng = np.random.default_rng(seed)
         return [simulate("2-4", 200, rng=rng, **KW).summary.net_sq_sum for _ in range(2)]
@@ -209,14 +209,14 @@ def test_a_generator_passed_twice_gives_two_runs_repeatably():
 
 @pytest.mark.parametrize("pace", [-1, 0, float("nan"), float("inf")])
 def test_house_refuses_a_pace_that_is_not_positive(pace):
-    """Audit 13.19: negative or NaN hands per hour were printed into the report."""
+    """Negative or NaN hands per hour were printed into the report."""
     result = simulate("2-4", 100, rng=1, **KW)
     with pytest.raises(OptionError, match="hands_per_hour=.* is invalid"):
         result.house(pace)
 
 
 def test_run_json_records_the_run_digest(tmp_path):
-    """Audit 13.10: every block carries the digest of the run that wrote it."""
+    """Every block carries the digest of the run that wrote it."""
     simulate("2-4", 600, rng=1, out=tmp_path, **KW)
     run = json.loads((tmp_path / "run.json").read_text())
     with np.load(tmp_path / "block-000000.npz") as block:
@@ -226,6 +226,6 @@ def test_run_json_records_the_run_digest(tmp_path):
 @pytest.mark.parametrize("text", ["2-4(royalties.front_trips=1e300)",
                                   "2-4(players=2,stakes=1e10:1e10/1e10:1e10)"])
 def test_numbers_past_the_documented_limit_are_refused(text):
-    """Audit 13.13: a royalty of 1e300 crashed the summaries; every number is at most 1e9."""
+    """A royalty of 1e300 crashed the summaries; every number is at most 1e9."""
     with pytest.raises(OptionError, match="must be at most 1e\\+09"):
         load_variant(text)

@@ -58,7 +58,7 @@ def no_simulation(monkeypatch):
 
 @pytest.mark.parametrize("command", [[], *([c] for c in _commands())])
 def test_every_help_prints(command, capsys):
-    """audit 13.18: ``--help`` of the program and of each subcommand (read from the parser, so a
+    """``--help`` of the program and of each subcommand (read from the parser, so a
     new command is covered) exits 0 and prints its usage (an unescaped % crashed ``match``)."""
     with pytest.raises(SystemExit) as exit_:
         main([*command, "--help"])
@@ -67,7 +67,7 @@ def test_every_help_prints(command, capsys):
 
 
 def test_match_help_shows_the_percent(capsys):
-    """audit 13.18: the escaped % reads as one % in the output."""
+    """The escaped % reads as one % in the output."""
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "95% CI" in capsys.readouterr().out
@@ -77,7 +77,7 @@ def test_match_help_shows_the_percent(capsys):
 
 @pytest.mark.parametrize("workers", ["0", "-2", "two"])
 def test_workers_below_one_are_refused(workers, capsys):
-    """audit 13.12: ``--scheduler local --workers 0`` hung at 0% forever."""
+    """``--scheduler local --workers 0`` hung at 0% forever."""
     with pytest.raises(SystemExit) as exit_:
         main(["simulate", "--preset", "2-4", "--scheduler", "local", "--workers", workers])
     assert exit_.value.code == 2
@@ -87,7 +87,7 @@ def test_workers_below_one_are_refused(workers, capsys):
 # -- item 15: folders, disks and schedulers ---------------------------------------------------
 
 def test_empty_out_is_refused(capsys, no_simulation):
-    """audit 13.15: ``--out ""`` wrote into the current folder."""
+    """``--out ""`` wrote into the current folder."""
     assert main(["simulate", "--preset", "2-4", *FAST, "--out", ""]) == 2
     assert "--out must name a folder" in refused(capsys, "simulate")
     assert main(["report", "--preset", "2-4", *FAST, "--out", ""]) == 2
@@ -95,14 +95,14 @@ def test_empty_out_is_refused(capsys, no_simulation):
 
 
 def test_keep_hands_needs_out(capsys, no_simulation):
-    """audit 13.15: ``--keep-hands`` without ``--out`` kept nothing and said nothing."""
+    """``--keep-hands`` without ``--out`` kept nothing and said nothing."""
     assert main(["simulate", "--preset", "2-4", *FAST, "--keep-hands"]) == 2
     assert "--keep-hands needs --out" in refused(capsys, "simulate")
 
 
 @pytest.mark.parametrize("command", ["simulate", "report", "reference"])
 def test_a_file_in_place_of_out_is_refused_before_simulating(command, tmp_path, capsys, no_simulation):
-    """audit 13.15: a file where --out's folder should be is named, before any simulation."""
+    """A file where --out's folder should be is named, before any simulation."""
     path = tmp_path / "taken"
     path.write_text("not a folder")
     assert main([command, "--preset", "2-4", *FAST, "--out", str(path)]) == 2
@@ -112,7 +112,7 @@ def test_a_file_in_place_of_out_is_refused_before_simulating(command, tmp_path, 
 
 @pytest.mark.skipif(not Path("/sys").is_dir(), reason="needs Linux's read-only /sys")
 def test_an_unwritable_out_names_the_path_and_reason(capsys, no_simulation):
-    """audit 13.15: an unwritable --out gives the path and the OS reason (under /sys, which
+    """An unwritable --out gives the path and the OS reason (under /sys, which
     even root cannot write), before simulating."""
     assert main(["report", "--preset", "2-4", *FAST, "--out", "/sys/cpstats-report"]) == 2
     err = refused(capsys, "report")
@@ -120,7 +120,7 @@ def test_an_unwritable_out_names_the_path_and_reason(capsys, no_simulation):
 
 
 def test_a_full_disk_is_one_line(monkeypatch, tmp_path, capsys):
-    """audit 13.15: an OSError raised while running (a full disk) is one line, exit 2."""
+    """An OSError raised while running (a full disk) is one line, exit 2."""
     target = str(tmp_path / "out" / "block-0.npz")
 
     def full(*args, **kwargs):
@@ -133,7 +133,7 @@ def test_a_full_disk_is_one_line(monkeypatch, tmp_path, capsys):
 
 
 def test_an_unreachable_scheduler_is_named(monkeypatch, capsys, no_simulation):
-    """audit 13.15: a tcp:// scheduler that does not answer is one line naming the address."""
+    """A tcp:// scheduler that does not answer is one line naming the address."""
     pytest.importorskip("distributed")
     import cpstats.apps.cli_args
 
@@ -145,7 +145,7 @@ def test_an_unreachable_scheduler_is_named(monkeypatch, capsys, no_simulation):
 
 @pytest.mark.parametrize("address", ["udp://x", "tcp://host:notaport"])
 def test_a_malformed_scheduler_is_refused(address, capsys, no_simulation):
-    """audit 13.15: an address that is not none, local or tcp://HOST:PORT is refused."""
+    """An address that is not none, local or tcp://HOST:PORT is refused."""
     if address.startswith("tcp"):
         pytest.importorskip("distributed")
     assert main(["simulate", "--preset", "2-4", *FAST, "--scheduler", address]) == 2
@@ -153,7 +153,7 @@ def test_a_malformed_scheduler_is_refused(address, capsys, no_simulation):
 
 
 def test_a_corrupt_run_json_is_one_line(tmp_path, capsys):
-    """audit 13.15: an --out whose run.json does not read is refused in one line (simulation
+    """An --out whose run.json does not read is refused in one line (simulation
     refuses it; the CLI prints its OptionError)."""
     out = tmp_path / "run"
     out.mkdir()
@@ -166,7 +166,7 @@ def test_a_corrupt_run_json_is_one_line(tmp_path, capsys):
 
 @pytest.mark.parametrize("pace", ["-1", "0", "nan", "inf", "fast"])
 def test_hands_per_hour_must_be_a_positive_pace(pace, capsys):
-    """audit 13.19: a negative or NaN pace was printed into the report."""
+    """A negative or NaN pace was printed into the report."""
     with pytest.raises(SystemExit) as exit_:
         main(["report", "--preset", "2-4", *FAST, "--hands-per-hour", pace])
     assert exit_.value.code == 2
@@ -188,7 +188,7 @@ def test_the_raked_presets_are_the_three_known():
 
 @pytest.mark.parametrize("preset", RAKED)
 def test_report_plan_of_raked_presets_validates(preset):
-    """audit 13.20: every alternative rake model is a whole new Rake (a percent model no longer
+    """Every alternative rake model is a whole new Rake (a percent model no longer
     inherits the preset's fixed amount), keeping the preset's jackpot drop."""
     v = get_preset(preset)
     plan = report_plan(preset, "2-4,1-4,1-6,basic,2-4-total")
@@ -202,7 +202,7 @@ def test_report_plan_of_raked_presets_validates(preset):
 
 
 def test_report_plan_rakes_are_fresh_models():
-    """audit 13.20: the percent model takes 5% capped at 1, nothing of a fixed model."""
+    """The percent model takes 5% capped at 1, nothing of a fixed model."""
     plan = report_plan("pagat-casino", "2-4")
     percent = next(r.rake for r in plan.rakes if r.rake.model is RakeModel.PERCENT)
     assert percent == Rake(model=RakeModel.PERCENT, percent=0.05, cap=1.0, jackpot_drop=0.1,
@@ -210,7 +210,7 @@ def test_report_plan_rakes_are_fresh_models():
 
 
 def test_systems_split_at_the_top_level_only():
-    """audit 13.20: commas inside a variant's parentheses do not split it."""
+    """Commas inside a variant's parentheses do not split it."""
     text = "2-4, 1-6(royalties=R-FUTUREBET,rake=percent,rake.percent=0.05),,basic"
     assert split_systems(text) == ["2-4", "1-6(royalties=R-FUTUREBET,rake=percent,rake.percent=0.05)",
                                    "basic"]
@@ -219,7 +219,7 @@ def test_systems_split_at_the_top_level_only():
 
 
 def test_a_bad_system_is_refused_before_simulating(capsys, no_simulation, tmp_path):
-    """audit 13.20: a system that does not load is refused before the simulation."""
+    """A system that does not load is refused before the simulation."""
     assert main(["report", "--preset", "2-4", *FAST, "--out", str(tmp_path / "r"),
                  "--systems", "2-4,1-6(players=3"]) == 2
     assert "--systems" in refused(capsys, "report")
@@ -236,7 +236,7 @@ def test_report_plan_seats_systems_at_the_played_table():
 
 
 def test_report_of_a_raked_preset_runs(tmp_path, capsys):
-    """audit 13.20: ``report --preset pagat-casino`` failed after simulating; now exit 0."""
+    """``report --preset pagat-casino`` failed after simulating; now exit 0."""
     out = tmp_path / "report"
     assert main(["report", "--preset", "pagat-casino", *FAST, "--out", str(out)]) == 0
     assert (out / "report.md").exists() and (out / "rake_burden.png").exists()
@@ -246,7 +246,7 @@ def test_report_of_a_raked_preset_runs(tmp_path, capsys):
 # -- item 23: the compile notice --------------------------------------------------------------
 
 def test_compile_message_is_printed_once_before_kernels(monkeypatch, capsys):
-    """audit 13.23: the first call after install compiles silently for a long while."""
+    """The first call after install compiles silently for a long while."""
     import cpstats.apps.cli
 
     asked = []
@@ -278,7 +278,7 @@ def _package(tmp_path: Path) -> Path:
 
 
 def test_needs_compiling_until_every_kernel_module_has_a_cache(tmp_path, monkeypatch):
-    """audit 13.23: true while a kernel module has no numba index file (``*.nbi``) at least as
+    """True while a kernel module has no numba index file (``*.nbi``) at least as
     new as its source, in a __pycache__ below the package or under NUMBA_CACHE_DIR."""
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     package = _package(tmp_path)
@@ -295,7 +295,7 @@ def test_needs_compiling_until_every_kernel_module_has_a_cache(tmp_path, monkeyp
 
 
 def test_needs_compiling_reads_numba_cache_dir(tmp_path, monkeypatch):
-    """audit 13.23: with NUMBA_CACHE_DIR set, numba writes its index files there (in folders
+    """With NUMBA_CACHE_DIR set, numba writes its index files there (in folders
     named after the source's path)."""
     package = _package(tmp_path)
     cache_dir = tmp_path / "numba-cache"
@@ -315,7 +315,7 @@ def test_a_package_without_kernels_needs_no_compiling(tmp_path, monkeypatch):
 
 
 def test_the_named_kernel_modules_exist():
-    """audit 13.23: every module the CLI asks about is a kernel module of cpstats, so moving one
+    """Every module the CLI asks about is a kernel module of cpstats, so moving one
     cannot silence the notice unnoticed."""
     stems = {p.stem for p in _warmup._kernel_sources(_warmup._PACKAGE)}
     assert {*_warmup.simulation_kernels("greedy", "ev"), "review"} <= stems
@@ -325,7 +325,7 @@ def test_the_named_kernel_modules_exist():
 
 
 def test_needs_compiling_defaults_to_the_simulation_kernels(tmp_path, monkeypatch):
-    """audit 13.23: with no module named, a fresh cache of the simulation kernels is enough."""
+    """With no module named, a fresh cache of the simulation kernels is enough."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     package = tmp_path / "pkg"
     package.mkdir()
@@ -339,7 +339,7 @@ def test_needs_compiling_defaults_to_the_simulation_kernels(tmp_path, monkeypatc
 
 
 def test_simulate_plays_an_open_face_preset(capsys):
-    """Issue 17.5: ``cpstats simulate --preset ofc-pineapple`` plays open-face hands (here with
+    """``cpstats simulate --preset ofc-pineapple`` plays open-face hands (here with
     the random baseline, named as such) and prints the figures with their intervals; a player
     count the deal cannot seat is one line, exit 2."""
     assert main(["simulate", "--preset", "ofc-pineapple", "--deals", "60", "--strategy", "random",

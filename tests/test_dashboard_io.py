@@ -34,7 +34,7 @@ def _links(html: str) -> dict[str, bytes]:
 
 @pytest.mark.parametrize("suffix", [".toml", ".json"])
 def test_picker_saves_and_loads_a_variant_file(tmp_path, suffix):
-    """Issue 16.6: save writes the variant shown, load brings it back equal, with the options
+    """Save writes the variant shown, load brings it back equal, with the options
     the controls do not show (a custom royalty amount, a stakes matrix) kept."""
     picker = VariantPicker("2-4")
     picker.set_variant(CUSTOM)
@@ -53,7 +53,7 @@ def test_picker_saves_and_loads_a_variant_file(tmp_path, suffix):
 
 
 def test_picker_download_links_and_upload_round_trip():
-    """Issue 16.6: the save links hold the variant's file (TOML and JSON); an upload of that
+    """The save links hold the variant's file (TOML and JSON); an upload of that
     file (the FileUpload's value) loads it; a refused file is explained, the variant kept."""
     picker = VariantPicker("2-4")
     picker.set_variant(CUSTOM)
@@ -72,7 +72,7 @@ def test_picker_download_links_and_upload_round_trip():
 
 
 def test_export_writes_valid_png_svg_pdf_and_csv(tmp_path):
-    """Issue 16.6: every chart exports as PNG, SVG and PDF, every table as CSV, both as files
+    """Every chart exports as PNG, SVG and PDF, every table as CSV, both as files
     and as download links."""
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1])
@@ -97,7 +97,7 @@ def test_export_writes_valid_png_svg_pdf_and_csv(tmp_path):
 
 
 def test_rake_explorer_exports_its_chart_and_tables(tmp_path):
-    """Issue 16.6: the rake tab's chart and both tables, as on show."""
+    """The rake tab's chart and both tables, as on show."""
     app = RakeExplorer("2-4", deals=1_000, cache=ResultCache())
     app.rake_model.value = "fixed-player"
     app.amount.value = 0.25
@@ -110,7 +110,7 @@ def test_rake_explorer_exports_its_chart_and_tables(tmp_path):
 
 
 def test_tables_write_numbers_for_reading_and_apps_print_words():
-    """Issue 16.5: no 1e+06 in an app's table; a notebook rendered without its widgets shows the
+    """No 1e+06 in an app's table; a notebook rendered without its widgets shows the
     app's status in words, not raw <span> HTML."""
     frame = pd.DataFrame({"A": [1e6, 2.5e-7, float("nan")]}, index=["deals", "rate", "none"])
     table = _table_html(frame, {}, "t")
@@ -121,7 +121,7 @@ def test_tables_write_numbers_for_reading_and_apps_print_words():
 
 
 def test_dashboard_tab_titles_are_whole():
-    """Issue 16.5: the tab titles are set in full and the page style lets each tab fit its title
+    """The tab titles are set in full and the page style lets each tab fit its title
     (the tab bar cut "House edge and rake" at a fixed width)."""
     from cpstats.apps.dashboard import TAB_TITLES, build_dashboard
 
@@ -132,7 +132,7 @@ def test_dashboard_tab_titles_are_whole():
 
 
 def test_picker_choices_are_named_in_words():
-    """Issue 16.5: the picker's rule dropdowns show short names ('2-4', 'TW royalties'), never a
+    """The picker's rule dropdowns show short names ('2-4', 'TW royalties'), never a
     raw rule ID, while their values stay the IDs the variant string uses."""
     import re
 

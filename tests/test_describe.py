@@ -32,7 +32,7 @@ def _ids_in_use() -> set[str]:
 
 
 def test_every_rule_id_in_use_has_a_name_and_a_one_line_description():
-    """Issue 16.5: a human name, a short label and one line for every ID presets and schedules use."""
+    """A human name, a short label and one line for every ID presets and schedules use."""
     missing = sorted(_ids_in_use() - set(RULES))
     assert not missing, f"rule IDs without a glossary entry: {missing}"
     for rule, info in RULES.items():
@@ -46,7 +46,7 @@ def test_every_rule_id_in_use_has_a_name_and_a_one_line_description():
 
 
 def test_glossary_is_a_plain_table_of_every_rule():
-    """Issue 16.5: the docs' glossary is built from the same data."""
+    """The docs' glossary is built from the same data."""
     table = glossary()
     assert list(table.columns) == ["id", "name", "short", "description", "section", "section_name"]
     assert set(table["id"]) == set(RULES)
@@ -81,7 +81,7 @@ CHANGES = [
 
 @pytest.mark.parametrize("override,line,words", CHANGES)
 def test_describe_mentions_each_rule_changed_from_the_default(override, line, words):
-    """Issue 16.5: describe() writes every changed rule in words on its own line."""
+    """describe() writes every changed rule in words on its own line."""
     base = dict(describe_rules("2-4"))
     changed = dict(describe_rules(f"2-4({override})"))
     assert changed[line] != base.get(line), line
@@ -90,7 +90,7 @@ def test_describe_mentions_each_rule_changed_from_the_default(override, line, wo
 
 
 def test_describe_writes_nine_rules_in_words():
-    """Issue 16.5: scoring, royalties, naturals, surrender, mis-set, rake, banking, players, ordering."""
+    """Scoring, royalties, naturals, surrender, mis-set, rake, banking, players, ordering."""
     text = describe("futurebet-2-4")
     assert [line.split(":")[0] for line in text.splitlines()[1:]] == [
         "scoring", "royalties", "naturals", "surrender", "mis-set", "house charge", "banking",
@@ -107,7 +107,7 @@ VARIANTS = [*preset_names(), "1-6(royalties=R-FUTUREBET,rake=percent,rake.percen
 
 @pytest.mark.parametrize("text", VARIANTS)
 def test_a_label_never_holds_a_raw_variant_string(text):
-    """Issue 16.5: short labels are words: no parentheses, no key=value, no rule codes."""
+    """Short labels are words: no parentheses, no key=value, no rule codes."""
     label = short_label(text)
     v = load_variant(text)
     assert label.startswith(v.name)
@@ -117,7 +117,7 @@ def test_a_label_never_holds_a_raw_variant_string(text):
 
 
 def test_short_label_names_the_changes():
-    """Issue 16.5: "2-4, 5% rake capped 3" rather than the variant string."""
+    """"2-4, 5% rake capped 3" rather than the variant string."""
     assert short_label("2-4(rake=percent,rake.percent=0.05,rake.cap=3)") == "2-4, 5% rake capped 3"
     assert short_label("2-4") == "2-4"
     assert short_label("1-6(royalties=R-TW,players=3)") == "1-6, 3 players, TW royalties"
@@ -131,7 +131,7 @@ def test_short_label_names_the_changes():
     (float("nan"), "–"), (None, "–"), (float("inf"), "∞"), (True, "yes"), ("x", "x"),
 ])
 def test_numbers_are_written_for_reading(value, text):
-    """Issue 16.5: no 1e+06, no nan, no trailing zeros."""
+    """No 1e+06, no nan, no trailing zeros."""
     assert format_number(value) == text
     assert "e+" not in format_number(value) and "e-" not in format_number(value)
 

@@ -89,7 +89,7 @@ def _model_values(hand: np.ndarray, settings: np.ndarray, tables: RowTables) -> 
 
 
 def test_low_of_high_is_the_h5_rank_of_the_same_cards():
-    """issue 15.3: the search ranks a five once (H1) and reads its low rank from a map; the
+    """The search ranks a five once (H1) and reads its low rank from a map; the
     map is the H5 rank of the same cards, the wheel (a straight in H1) included."""
     rng = np.random.default_rng(3)
     fives = np.argsort(rng.random((20_000, 52)), axis=1)[:, :5].astype(np.uint8)
@@ -101,7 +101,7 @@ def test_low_of_high_is_the_h5_rank_of_the_same_cards():
 
 
 def test_h5_search_prunes_exactly(hands, tables):
-    """issue 15.3: the pruned H5 search returns the same settings and values as the full one
+    """The pruned H5 search returns the same settings and values as the full one
     over all 72,072 ordered splits, and evaluates far fewer of them."""
     a, va, na = ev_setter.ev_search(hands[:40], V5, tables, prune=True)
     b, vb, nb = ev_setter.ev_search(hands[:40], V5, tables, prune=False)
@@ -112,7 +112,7 @@ def test_h5_search_prunes_exactly(hands, tables):
 @pytest.mark.parametrize("text", ["taiwanese", "pagat-casino", "banked", "criss-cross",
                                   "2-4(scoring.front=1,scoring.middle=2,scoring.back=3)"])
 def test_h5_search_prunes_exactly_with_royalties_and_home_runs(hands, tables, text):
-    """issue 15.3: the bounds stay exact where front and back royalties are not monotone in
+    """The bounds stay exact where front and back royalties are not monotone in
     the rank, royalties are paid win or lose (banked: RM-ALWAYS), a home run pays (taiwanese,
     pagat-casino: the value is not linear in the rows), two hands sit per seat and the rows
     pay different points (issue 15.1)."""
@@ -126,7 +126,7 @@ def test_h5_search_prunes_exactly_with_royalties_and_home_runs(hands, tables, te
 
 
 def test_h5_search_is_the_best_ordered_split_under_its_model(hands, tables):
-    """issue 15.3: a plain numpy evaluation of every ordered legal split (back >= front only)
+    """A plain numpy evaluation of every ordered legal split (back >= front only)
     agrees with the kernel's choice and value, card removal included."""
     settings, value, _ = ev_setter.ev_search(hands[:3], V5, tables)
     for hand, chosen, v in zip(hands[:3], settings, value):
@@ -136,7 +136,7 @@ def test_h5_search_is_the_best_ordered_split_under_its_model(hands, tables):
 
 
 def test_ev_sets_legal_h5_hands(hands, tables):
-    """issue 15.3: ev sets H5 hands (no longer refused): legal (back >= front), the same
+    """Ev sets H5 hands (no longer refused): legal (back >= front), the same
     cards, and its setting's model value is its reported value."""
     d = ev_setter.ev(hands, V5, tables=tables)
     assert not is_foul(d.settings, ordering="H5").any()
@@ -148,7 +148,7 @@ def test_ev_sets_legal_h5_hands(hands, tables):
 @pytest.mark.parametrize("trained_for,variant", [("2-4", "2-4(ranking=H5)"),
                                                  ("2-4(ranking=H5)", "2-4")])
 def test_tables_of_the_other_middle_scale_are_refused(hands, trained_for, variant):
-    """issue 15.3: tables trained with a high middle say nothing of a low one (and the other
+    """Tables trained with a high middle say nothing of a low one (and the other
     way round): ev refuses them in one line naming both variants and how to train."""
     t = row_tables.load_tables("2-4")
     other = RowTables(t.front, t.middle, t.back, trained_for, {}, None)
@@ -192,7 +192,7 @@ def test_simulate_h5_with_ev(plain):
 
 
 def test_review_values_h5_settings(tables):
-    """issue 15.3: review under H5 values settings with ev's model: its best is ev's setting
+    """Review under H5 values settings with ev's model: its best is ev's setting
     and value, ev's own setting loses nothing, a fouled one pays the mis-set penalty to each
     of the three opponents."""
     hand = parse_cards("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h")
@@ -205,7 +205,7 @@ def test_review_values_h5_settings(tables):
 
 
 def test_train_tables_under_h5_keeps_the_back_on_the_high_scale():
-    """issue 15.3: training under H5 runs ev (no refusal) and must record the back on the high
+    """Training under H5 runs ev (no refusal) and must record the back on the high
     (H1) scale the model reads it on, as the settlement ranks it: nearly every back is a pair
     or better (the greedy start and ev's responses alike)."""
     from cpstats.hands import tables as _tables

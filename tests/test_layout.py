@@ -8,6 +8,7 @@ Every import counts, at module level or inside a function.
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -174,3 +175,32 @@ def test_the_summary_rule_can_fail():
                     'ok = result.gross_per_deal()\nsizes = r.summary.batch_sizes')
     assert _summary_reads(bad) == [1, 3]
     assert _summary_reads(ast.parse("from cpstats.simulation.summary import batch_of")) == []
+
+
+#: A reference to the tracker ("(issue 16.5)", "audit 13.21", "item 6"): it tells a reader where a
+#: change was asked for, not why the code is so, and means nothing to whoever has not the tracker.
+CITATION = re.compile(r"\b(?:issue|audit)s?(?: item)?[ :]*\d|\bitem \d", re.I)
+#: Sources being rewritten elsewhere, whose notes move with the rewrite.
+CITATIONS_PENDING = {"cpstats/ofc/placement.py", "benchmarks/bench_ofc_play.py"}
+
+
+def _citations(text: str) -> list[int]:
+    """Lines of ``text`` citing an issue or audit item."""
+    return [n for n, line in enumerate(text.splitlines(), 1) if CITATION.search(line)]
+
+
+def test_sources_say_why_instead_of_citing_the_tracker():
+    """Comments and docstrings of the package and the benchmarks state the reason for a choice;
+    an issue or audit number is no reason (the measured figures are in docs/measurements.md)."""
+    found = {rel: lines for folder in ("cpstats", "benchmarks")
+             for path in sorted((PACKAGE.parent / folder).rglob("*.py"))
+             if (rel := str(path.relative_to(PACKAGE.parent))) not in CITATIONS_PENDING
+             and (lines := _citations(path.read_text()))}
+    assert not found, found
+
+
+def test_the_citation_rule_can_fail():
+    bad = ('"""Where files are (audit 13.21)."""\nx = 1  # issue 16.5\n# within issue 17\'s 20%\n'
+           '"""Review (issue: strategies, item 6)."""\n# Issue 4 item 5c\n')
+    assert _citations(bad) == [1, 2, 3, 4, 5]
+    assert _citations('"""A tissue of 16 items; issued to 2 players, audited."""\nitems = 3\n') == []

@@ -108,7 +108,7 @@ def _written(f: dict) -> list[str]:
 
 
 def test_every_cited_number_comes_from_the_run(run):
-    """issue 16.7: a sentence's numbers are all recorded figures; its template writes none itself."""
+    """A sentence's numbers are all recorded figures; its template writes none itself."""
     path, _, claims, _ = run
     assert claims, f"{path.name} cites no figure from code"
     for c in claims:
@@ -125,7 +125,7 @@ def test_every_cited_number_comes_from_the_run(run):
 
 
 def test_every_interval_supports_its_sentence(run):
-    """issue 16.7: an estimate lies in its interval; a difference said to be above or below 0 has its
+    """An estimate lies in its interval; a difference said to be above or below 0 has its
     interval on that side, one said to be unresolved holds 0; only exact figures go without one."""
     path, _, claims, _ = run
     for name, f in _figures(claims).items():
@@ -145,7 +145,7 @@ def test_every_interval_supports_its_sentence(run):
 
 
 def test_static_text_states_no_measured_number(run):
-    """issue 16.7: figures live only in generated sentences; the notebook's own Markdown cites none."""
+    """Figures live only in generated sentences; the notebook's own Markdown cites none."""
     path, nb, _, _ = run
     for cell in nb.cells:
         if cell.cell_type == "markdown":
@@ -160,7 +160,7 @@ def _outputs(nb):
 
 
 def test_outputs_read_as_numbers_for_people(run):
-    """issue 16.5: no exponent notation, no raw <span>, no NaN in the text, no error output."""
+    """No exponent notation, no raw <span>, no NaN in the text, no error output."""
     path, nb, _, _ = run
     for i, out in _outputs(nb):
         assert out["output_type"] != "error", f"{path.name} cell {i}: {out.get('evalue')}"
@@ -176,7 +176,7 @@ def test_outputs_read_as_numbers_for_people(run):
 
 
 def test_stored_outputs_are_a_fresh_run(run):
-    """issue 16.8: the sentences stored in the notebooks (what the docs render) are this code's."""
+    """The sentences stored in the notebooks (what the docs render) are this code's."""
     path, nb, _, _ = run
     stored = nbformat.read(path, as_version=4)
     said = [[o["data"]["text/markdown"] for _, o in _outputs(n) if "text/markdown" in o.get("data", {})]
@@ -191,7 +191,7 @@ def _raw_labels(texts) -> list[str]:
 
 
 def test_charts_and_tables_use_readable_labels(run):
-    """issue 16.5: chart titles, axes, ticks and legends, and table headers, index and captions, name
+    """Chart titles, axes, ticks and legends, and table headers, index and captions, name
     rules in words (``cpstats.short_label``, ``RULES[id].short``), never by a raw ID or a variant string."""
     path, nb, _, _ = run
     charts = _CHART_TEXTS[path.name]
@@ -204,7 +204,7 @@ def test_charts_and_tables_use_readable_labels(run):
 
 
 def test_label_check_catches_raw_labels():
-    """issue 16.5: the check above flags IDs and variant strings, and passes short labels."""
+    """The check above flags IDs and variant strings, and passes short labels."""
     import cpstats
 
     raw = ["NS-PAGAT-TYPICAL", "R-PAGAT-EXTRA-B", "A: SC-2-4", "1-6(royalties=R-FUTUREBET,surrender=3)"]
@@ -239,7 +239,7 @@ def _independent(name: str) -> dict[str, float]:
 
 
 def test_key_figures_are_the_packages_own(run):
-    """issue 16.7: figures a sentence cites equal the package's values computed independently."""
+    """Figures a sentence cites equal the package's values computed independently."""
     path, _, claims, _ = run
     figures = _figures(claims)
     for name, value in _independent(path.stem).items():

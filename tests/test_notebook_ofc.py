@@ -79,7 +79,7 @@ def _expected(params: dict) -> dict[str, tuple[float, float, float]]:
 
 
 def test_notebook_runs_in_ci_time(run):
-    """issue 17.5: notebook 06 executes from the shipped runs in well under a minute."""
+    """Notebook 06 executes from the shipped runs in well under a minute."""
     _, claims, seconds, params = run
     assert params["USE_SHIPPED"] is True and params["CUSTOM"] is None
     assert seconds < 90, f"notebook 06 took {seconds:.0f} s"
@@ -87,7 +87,7 @@ def test_notebook_runs_in_ci_time(run):
 
 
 def test_cited_numbers_are_the_packages_own(run):
-    """issue 17.5: every figure a sentence of notebook 06 cites, and its interval, is the value the
+    """Every figure a sentence of notebook 06 cites, and its interval, is the value the
     package computes from the shipped runs (foul, royalty, Fantasyland, SD, rake, paired diffs)."""
     _, claims, _, params = run
     cited = _figures(claims)
@@ -101,7 +101,7 @@ def test_cited_numbers_are_the_packages_own(run):
 
 
 def test_verdicts_follow_their_intervals(run):
-    """issue 17.5: a sentence says a rule moves a figure only when the paired interval excludes 0."""
+    """A sentence says a rule moves a figure only when the paired interval excludes 0."""
     _, claims, _, _ = run
     words = {"above 0": ("rises", "more often", "pays more", "seat zero wins"),
              "below 0": ("falls", "less often", "pays less", "seat zero loses"),
@@ -122,7 +122,7 @@ def test_verdicts_follow_their_intervals(run):
                                    "test_stored_outputs_are_a_fresh_run",
                                    "test_charts_and_tables_use_readable_labels"])
 def test_the_notebook_checks_of_issue_16_hold(run, check):
-    """issue 17.5: notebook 06 passes every check the story notebooks pass (typed numbers, intervals,
+    """Notebook 06 passes every check the story notebooks pass (typed numbers, intervals,
     static text, readable outputs and labels, fresh stored outputs)."""
     nb, claims, seconds, _ = run
     body = getattr(claims_checks, check, None)

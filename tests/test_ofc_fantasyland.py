@@ -65,7 +65,7 @@ def _check_against_brute(cards, tables, stay_value) -> None:
 
 @pytest.mark.parametrize("preset", ["ofc-classic", "ofc-pineapple"])
 def test_thirteen_cards_match_brute_force(preset):
-    """Issue 17 item 2: exact against all 72,072 settings (stay A and B, several stay values)."""
+    """Exact against all 72,072 settings (stay A and B, several stay values)."""
     tables = get_ofc_preset(preset).kernel_tables()
     rng = np.random.default_rng(170)
     for i in range(12):
@@ -73,7 +73,7 @@ def test_thirteen_cards_match_brute_force(preset):
 
 
 def test_fourteen_cards_match_brute_force():
-    """Issue 17 item 2: 14 cards, all 14 discards x 72,072 settings, on a few deals."""
+    """14 cards, all 14 discards x 72,072 settings, on a few deals."""
     tables = get_ofc_preset("ofc-pineapple").kernel_tables()
     rng = np.random.default_rng(171)
     for stay_value in (0.0, 14.0, 30.0):
@@ -81,7 +81,7 @@ def test_fourteen_cards_match_brute_force():
 
 
 def test_odd_tables_match_brute_force():
-    """Issue 17 item 2: the bounds assume no monotone table (random royalties and stay flags)."""
+    """The bounds assume no monotone table (random royalties and stay flags)."""
     rng = np.random.default_rng(172)
     base = get_ofc_preset("ofc-pineapple").kernel_tables()
     tables = SimpleNamespace(
@@ -94,7 +94,7 @@ def test_odd_tables_match_brute_force():
 
 
 def test_answer_depends_only_on_the_card_set():
-    """Issue 17 item 2: ties are broken the same way whatever the order of the cards."""
+    """Ties are broken the same way whatever the order of the cards."""
     rng = np.random.default_rng(173)
     cards = rng.permutation(52)[:15].astype(np.int8)
     first = fl.solve_fantasyland(cards, "ofc-pineapple-progressive", stay_value=14.0)
@@ -131,7 +131,7 @@ def test_middle_full_house_stays_under_a_only():
 
 
 def test_solve_many_matches_one_by_one():
-    """Issue 17 item 2: the batch kernel gives the single solver's answers."""
+    """The batch kernel gives the single solver's answers."""
     v = get_ofc_preset("ofc-pineapple")
     deals = fl._random_deals(np.random.default_rng(174), 5, 14)
     boards, royalty, stays, value = fl._solve_deals(deals, v, 14.0)
@@ -142,7 +142,7 @@ def test_solve_many_matches_one_by_one():
 
 
 def test_stay_value_is_the_fixed_point():
-    """Issue 17 item 2: V = mean(royalty + stays * V) on the estimate's own deals (V = r/(1-p))."""
+    """V = mean(royalty + stays * V) on the estimate's own deals (V = r/(1-p))."""
     v = get_ofc_preset("ofc-pineapple")
     value = fl.estimate_stay_value(v, deals=80, rng=5)
     deals = fl._random_deals(np.random.default_rng(5), 80, 14)
@@ -154,7 +154,7 @@ def test_stay_value_is_the_fixed_point():
 
 
 def test_fantasyland_table_sizes_and_intervals():
-    """Issue 17 item 2: progressive deals 14..17 cards; intervals bracket the estimates; 17 cards
+    """Progressive deals 14..17 cards; intervals bracket the estimates; 17 cards
     earn more royalty than 14 (means near 24 and 12, SE under 1 on 60 hands: far apart)."""
     table = fl.fantasyland_table("ofc-pineapple-progressive", hands_per_size=60, rng=3,
                                  stay_value=14.0, batches=6)
@@ -172,7 +172,7 @@ def test_fantasyland_table_sizes_and_intervals():
 
 
 def test_default_stay_value_is_the_estimate():
-    """Issue 17 item 2: the default stay value is estimate_stay_value's (1,000 seeded deals),
+    """The default stay value is estimate_stay_value's (1,000 seeded deals),
     shared by variants that differ only in players, scoring or rake; a 14-card Fantasyland hand
     is worth a mean royalty of about 12 over a stay rate of about 0.12 (far inside 8..25)."""
     expected = fl.estimate_stay_value("ofc-pineapple")
@@ -191,13 +191,13 @@ def test_default_stay_value_is_the_estimate():
     (np.zeros(14) + 0.5, r"must be integers"),
 ])
 def test_card_errors(cards, match):
-    """Issue 17 item 2: one CardError line for a bad hand."""
+    """One CardError line for a bad hand."""
     with pytest.raises(CardError, match=match):
         fl.solve_fantasyland(cards, "ofc-pineapple", stay_value=0)
 
 
 def test_option_errors():
-    """Issue 17 item 2: one OptionError line for a bad stay value, variant, table option."""
+    """One OptionError line for a bad stay value, variant, table option."""
     cards = list(range(14))
     for bad in (-1, float("nan"), "x", float("inf")):
         with pytest.raises(OptionError, match=r"stay_value=.* is invalid: a finite value >= 0"):

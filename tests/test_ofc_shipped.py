@@ -30,7 +30,7 @@ def _same(a: pd.DataFrame, b: pd.DataFrame) -> None:
 
 
 def test_written_run_loads_back_as_the_run(folder):
-    """issue 17.5: a stored run reads back with the figures of the same run played again."""
+    """A stored run reads back with the figures of the same run played again."""
     stored = load_ofc_reference("ofc-pineapple", folder=folder)
     live = simulate_ofc("ofc-pineapple", HANDS, setter="random", rng=REFERENCE_SEED)
     assert stored.deals == HANDS and stored.metadata["strategy"] == "random/random"
@@ -43,7 +43,7 @@ def test_written_run_loads_back_as_the_run(folder):
                                   "rake=percent,rake.percent=0.1,rake.threshold=4",
                                   "rake=time,rake.amount=6,rake.hands_per_hour=60"])
 def test_rake_charged_again_equals_a_live_run(folder, rake):
-    """issue 17.5: a shipped run charged another rake has the figures of a live run with that rake
+    """A shipped run charged another rake has the figures of a live run with that rake
     (rake never moves play), caps and thresholds included."""
     variant = f"ofc-pineapple({rake})"
     found = find_ofc_reference(variant, "random", folder=folder)
@@ -54,7 +54,7 @@ def test_rake_charged_again_equals_a_live_run(folder, rake):
 
 
 def test_find_refuses_other_rules_or_strategy(folder):
-    """issue 17.5: only a run of the same rules (rake and label aside) and strategy is offered."""
+    """Only a run of the same rules (rake and label aside) and strategy is offered."""
     assert find_ofc_reference("ofc-pineapple", "rollout", folder=folder) is None
     assert find_ofc_reference("ofc-pineapple(players=3)", "random", folder=folder) is None
     assert find_ofc_reference("ofc-pineapple(fantasyland.stay=A)", "random", folder=folder) is None
@@ -62,13 +62,13 @@ def test_find_refuses_other_rules_or_strategy(folder):
 
 
 def test_unknown_run_is_one_readable_line():
-    """issue 17.5: a wrong name says which runs exist."""
+    """A wrong name says which runs exist."""
     with pytest.raises(OptionError, match=r"name='ofc-pinapple' is invalid.*did you mean"):
         load_ofc_reference("ofc-pinapple")
 
 
 def test_shipped_runs_are_complete_and_consistent():
-    """issue 17.5: every shipped run has its summary, metadata and nets; all are rollout on the same
+    """Every shipped run has its summary, metadata and nets; all are rollout on the same
     seed and hand count, and the nets add up to the summary's per-batch nets."""
     if not all((OFC_REFERENCE_DIR / f"{k}.npz").exists() for k in OFC_REFERENCE_RUNS):
         pytest.skip("no shipped OFC runs (write_ofc_reference)")
@@ -89,7 +89,7 @@ def test_shipped_runs_are_complete_and_consistent():
 
 
 def test_sensitivity_is_paired_on_the_pineapple_decks():
-    """issue 17.5: the sensitivity table compares every run with stay B (its own differences 0)."""
+    """The sensitivity table compares every run with stay B (its own differences 0)."""
     if not all((OFC_REFERENCE_DIR / f"{k}.npz").exists() for k in SENSITIVITY_RUNS):
         pytest.skip("no shipped OFC runs (write_ofc_reference)")
     table = ofc_sensitivity()
@@ -101,7 +101,7 @@ def test_sensitivity_is_paired_on_the_pineapple_decks():
 
 
 def test_package_data_globs_ship_the_ofc_runs():
-    """issue 17.5: the wheel ships cpstats/data/reference/ofc (pyproject's package-data globs match
+    """The wheel ships cpstats/data/reference/ofc (pyproject's package-data globs match
     every file there; ``data/reference/*.npz`` does not reach the subfolder)."""
     import fnmatch
     import tomllib
@@ -122,7 +122,7 @@ def test_package_data_globs_ship_the_ofc_runs():
 
 
 def test_rake_must_be_a_rake(folder):
-    """issue 17.5: a rake given as anything but a Rake is one readable line."""
+    """A rake given as anything but a Rake is one readable line."""
     with pytest.raises(OptionError, match=r"rake='time' is invalid: a cpstats.rules.Rake"):
         load_ofc_reference("ofc-pineapple", rake="time", folder=folder)
 

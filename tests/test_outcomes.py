@@ -29,7 +29,7 @@ def _sides(table):
 
 
 def test_pair_outcomes_partition_the_deals_and_add_to_the_pair_mean_and_variance(four):
-    """Issue 16.1: one side's outcomes sum to probability 1; contributions to the mean and
+    """One side's outcomes sum to probability 1; contributions to the mean and
     variance add to the pair's mean and population variance; in a symmetric game summed over a
     seat's opponents the pair means give the seat's mean (the pays are split exactly)."""
     table = four.outcomes()
@@ -47,7 +47,7 @@ def test_pair_outcomes_partition_the_deals_and_add_to_the_pair_mean_and_variance
 
 
 def test_pair_pays_and_codes_agree_with_the_one_deal_settlement(four):
-    """Issue 16.1: the pay of each pair (isolated by zero stakes elsewhere) and its outcome are
+    """The pay of each pair (isolated by zero stakes elsewhere) and its outcome are
     those :func:`settle` reports pair by pair, on real deals of a four-player game."""
     k = four.kept[0]
     v = four.variant
@@ -72,7 +72,7 @@ def test_pair_pays_and_codes_agree_with_the_one_deal_settlement(four):
 
 
 def test_the_two_sides_mirror_each_other(four):
-    """Issue 16.1: seat a's scoop won is seat b's scoop lost, with the pay negated."""
+    """Seat a's scoop won is seat b's scoop lost, with the pay negated."""
     table = four.outcomes().set_index(["hand", "against_hand", "outcome"])
     for a, b in ((0, 1), (2, 3)):
         assert table.loc[(a, b, "3-0-0"), "count"] == table.loc[(b, a, "0-3-0"), "count"]
@@ -81,7 +81,7 @@ def test_the_two_sides_mirror_each_other(four):
 
 
 def test_seat_outcomes_add_to_the_seat_mean_and_variance(four, banked):
-    """Issue 16.1: per seat (against all opponents) the outcomes partition the deals and their
+    """Per seat (against all opponents) the outcomes partition the deals and their
     contributions add to the seat's mean and variance from moments(); the home-run row is the
     home-run rate of scoops()."""
     for r in (four, banked):
@@ -99,7 +99,7 @@ def test_seat_outcomes_add_to_the_seat_mean_and_variance(four, banked):
 
 
 def test_banked_pair_pay_is_the_players_result(banked):
-    """Issue 16.1: in a banked game each pair is the bank against a player, the player's side
+    """In a banked game each pair is the bank against a player, the player's side
     pays add to the player's mean, and a 95% Wilson interval holds each probability."""
     table = banked.outcomes()
     players = table[table["against"] == 0].groupby("seat")["contribution_to_mean"].sum()
@@ -111,7 +111,7 @@ def test_banked_pair_pay_is_the_players_result(banked):
 
 
 def test_rescore_recounts_the_pays_and_keeps_the_outcomes(four):
-    """Issue 16.1: a rescore under royalties keeps each outcome's count (same settings) and
+    """A rescore under royalties keeps each outcome's count (same settings) and
     gives pays whose contributions add to the rescored mean."""
     other = four.rescore("2-4(royalties=R-FUTUREBET)")
     before, after = four.outcomes(), other.outcomes()
@@ -123,7 +123,7 @@ def test_rescore_recounts_the_pays_and_keeps_the_outcomes(four):
 
 
 def test_old_results_load_but_have_no_outcomes(tmp_path):
-    """Issue 16.1: a result saved in summary format 2 (before outcome counts were recorded) loads
+    """A result saved in summary format 2 (before outcome counts were recorded) loads
     and gives its other tables; outcomes() says in one line why it cannot."""
     ref = load_reference("2-4")
     assert ref.metadata["summary_format"] == SUMMARY_FORMAT == 4
@@ -143,7 +143,7 @@ def test_old_results_load_but_have_no_outcomes(tmp_path):
 
 
 def test_bad_options_are_one_line_errors(four):
-    """Issue 16.1: per= and confidence= outside their choices are refused by name."""
+    """per= and confidence= outside their choices are refused by name."""
     with pytest.raises(OptionError, match="per='hand' is invalid"):
         four.outcomes(per="hand")
     with pytest.raises(OptionError, match="confidence=2"):

@@ -50,7 +50,7 @@ def _shipped(folder: Path, pattern: str) -> set[str]:
 
 
 def test_package_data_covers_every_preset():
-    """audit 13.21: every preset has its row tables and its reference result in cpstats/data."""
+    """Every preset has its row tables and its reference result in cpstats/data."""
     names = set(preset_names())
     assert {p.stem for p in STRATEGIES_DIR.glob("*.npz")} == names
     assert {p.stem for p in REFERENCE_DIR.glob("*.npz")} == names
@@ -59,7 +59,7 @@ def test_package_data_covers_every_preset():
 
 
 def test_wheel_ships_tables_references_and_dashboard(wheel_names):
-    """audit 13.21: the wheel holds every strategy table, every reference result (.npz and .json)
+    """The wheel holds every strategy table, every reference result (.npz and .json)
     and the dashboard notebook, at the paths cpstats._resources reads them from."""
     tables = _shipped(STRATEGIES_DIR, "*.npz")
     references = _shipped(REFERENCE_DIR, "*.npz") | _shipped(REFERENCE_DIR, "*.json")

@@ -23,7 +23,7 @@ def runs():
 
 
 def test_a_variant_against_itself_differs_by_exactly_zero(runs):
-    """Issue 16.4: every paired difference of a run with itself is 0 with a zero-width interval."""
+    """Every paired difference of a run with itself is 0 with a zero-width interval."""
     table = paired_metrics([runs[2], runs[2]], ["A", "B"])
     b = table[table["label"] == "B"]
     assert len(b) == len(METRICS) - 2  # symmetric: no bank's mean, no house edge
@@ -32,7 +32,7 @@ def test_a_variant_against_itself_differs_by_exactly_zero(runs):
 
 
 def test_paired_interval_is_t_on_the_batch_differences(runs):
-    """Issue 16.2: the scoop-rate difference's half-width is t(29) * sd(batch differences) /
+    """The scoop-rate difference's half-width is t(29) * sd(batch differences) /
     sqrt(30), centred on the difference of whole-run rates; the interval is far narrower than
     the independent-runs one (common deals)."""
     a, b = runs[0], runs[3]
@@ -50,7 +50,7 @@ def test_paired_interval_is_t_on_the_batch_differences(runs):
 
 
 def test_figures_agree_with_the_result_tables(runs):
-    """Issue 16.4: the figures are those of the result's own tables: scoop and home-run rates
+    """The figures are those of the result's own tables: scoop and home-run rates
     from scoops(), the SD from moments(), the house take per hand from house()."""
     base, raked = runs[0], runs[1]
     f = {k: v[0] for k, v in metric_batches(base).items()}
@@ -75,7 +75,7 @@ def test_the_rake_shows_as_a_cost_per_player_not_as_seat_zeros_mean(runs):
 
 
 def test_royalties_and_naturals_paid(runs):
-    """Issue 16.4: royalties paid per hand are 0 without a schedule and positive with one (its
+    """Royalties paid per hand are 0 without a schedule and positive with one (its
     interval clear of 0); naturals paid likewise; a time fee costs amount per seat-hour at any
     pace, and its cost per hand falls as the pace rises."""
     plain = metric_batches(runs[0])
@@ -90,7 +90,7 @@ def test_royalties_and_naturals_paid(runs):
 
 
 def test_banked_games_show_the_bank_and_the_house_edge():
-    """Issue 16.4: a banked game's table has the bank's mean (seat 0) and the house edge, equal
+    """A banked game's table has the bank's mean (seat 0) and the house edge, equal
     to house(); a symmetric base has neither, so their differences are NaN."""
     runs = [simulate(v, 3_000, rng=5, **KW) for v in ("2-4", "banked")]
     table = paired_metrics(runs).set_index(["run", "metric"])
@@ -106,7 +106,7 @@ def test_banked_games_show_the_bank_and_the_house_edge():
 
 
 def test_runs_on_other_deals_are_compared_as_independent(runs):
-    """Issue 16.2: different seeds are not paired: the SEs add in quadrature."""
+    """Different seeds are not paired: the SEs add in quadrature."""
     other = simulate("2-4", 6_000, rng=22, **KW)
     table = paired_metrics([runs[0], other]).set_index(["run", "metric"])
     row, base = table.loc[(1, "scoop_rate")], table.loc[(0, "scoop_rate")]
@@ -116,7 +116,7 @@ def test_runs_on_other_deals_are_compared_as_independent(runs):
 
 
 def test_reference_results_are_paired_on_their_common_deals():
-    """Issue 16.4: the shipped reference results share their deals (seed 2026), so they pair;
+    """The shipped reference results share their deals (seed 2026), so they pair;
     figures their format lacks (scoop counts per batch before format 3) are left out."""
     table = paired_metrics([load_reference("2-4"), load_reference("1-6")], ["2-4", "1-6"])
     sd = table.set_index(["label", "metric"]).loc[("1-6", "sd")]
@@ -124,7 +124,7 @@ def test_reference_results_are_paired_on_their_common_deals():
 
 
 def test_compare_carries_labels_and_every_figure(runs):
-    """Issue 16.4: compare() labels its rows and carries each figure's estimate, interval and
+    """compare() labels its rows and carries each figure's estimate, interval and
     paired difference; tidy=True gives the long table; bad options are one line."""
     wide = compare(["2-4", RAKED], 1_000, rng=3, labels=["plain", "raked"], hands_per_hour=25, **KW)
     assert wide["label"].tolist() == ["plain", "raked"]
@@ -143,7 +143,7 @@ def test_compare_carries_labels_and_every_figure(runs):
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("CPSTATS_SLOW"), reason="opt-in: CPSTATS_SLOW=1 (about 5 min)")
 def test_scoop_rate_difference_coverage():
-    """Issue 16.2: over 200 seeds at 20,000 deals (greedy) the 95% interval of the paired
+    """Over 200 seeds at 20,000 deals (greedy) the 95% interval of the paired
     scoop-rate difference mandarin minus 2-4 holds the true difference 95% +- 3 points of the
     time (the measurement's SE is 1.5 points); the truth from 4M common deals."""
     seeds = int(os.environ.get("CPSTATS_COVERAGE_SEEDS", 200))
@@ -161,7 +161,7 @@ def test_scoop_rate_difference_coverage():
 
 
 def test_figures_table_reads_in_words(runs):
-    """Issue 16.4: the comparer's headline table names figures in words and columns by short
+    """The comparer's headline table names figures in words and columns by short
     labels (no variant strings), gives each figure its interval and each column after the first
     its difference to A; a symmetric game has no seat-0 mean; the pace moves the per-hour take."""
     from cpstats.apps.widgets.comparer import figures_table
@@ -182,7 +182,7 @@ def test_figures_table_reads_in_words(runs):
 
 
 def test_comparer_shows_the_figures_and_follows_the_pace():
-    """Issue 16.4: the comparer opens on the reference results with the figures in words first,
+    """The comparer opens on the reference results with the figures in words first,
     the user's labels on the columns, and redraws the take per seat-hour when the pace changes."""
     from cpstats.apps.widgets import ResultCache, VariantComparer
 

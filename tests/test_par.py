@@ -38,7 +38,7 @@ def banked_sheet():
 
 
 def test_every_section_and_table_is_there(sheet):
-    """issue 16.1: the sections in the order CASINO-MATH reads them, each with its tables."""
+    """The sections in the order CASINO-MATH reads them, each with its tables."""
     titles = [s.title.lower() for s in sheet.sections]
     assert len(titles) == len(SECTIONS)
     for title, words in zip(titles, SECTIONS):
@@ -48,7 +48,7 @@ def test_every_section_and_table_is_there(sheet):
 
 
 def test_every_headline_figure_has_a_finite_interval(sheet, banked_sheet):
-    """issue 16.1: ci_low <= estimate <= ci_high, all finite, on every headline figure."""
+    """ci_low <= estimate <= ci_high, all finite, on every headline figure."""
     for s in (sheet, banked_sheet):
         head = s.tables["headline"]
         values = head[["estimate", "ci_low", "ci_high"]].to_numpy(dtype=float)
@@ -64,7 +64,7 @@ def test_every_headline_figure_has_a_finite_interval(sheet, banked_sheet):
 
 
 def test_sd_and_scoop_match_the_run(sheet):
-    """issue 16.1: the headline SD is the seats' SD and the scoop rate the run's pooled rate."""
+    """The headline SD is the seats' SD and the scoop rate the run's pooled rate."""
     head = sheet.tables["headline"].set_index("figure")
     r = sheet.result
     assert head.loc["SD per hand, a seat", "estimate"] == pytest.approx(r.moments()["sd"].mean())
@@ -74,13 +74,13 @@ def test_sd_and_scoop_match_the_run(sheet):
 
 
 def test_greedy_is_named_a_baseline(sheet):
-    """issue 16.1: a sheet on a weak setter says so in its strategy section."""
+    """A sheet on a weak setter says so in its strategy section."""
     text = " ".join(sheet.sections[1].paragraphs)
     assert "Baseline: greedy" in text
 
 
 def test_worked_example_settles_to_zero_and_follows_the_pairs(sheet):
-    """issue 16.1: the worked deal's nets add to zero and each seat's net is its pairs' totals."""
+    """The worked deal's nets add to zero and each seat's net is its pairs' totals."""
     pairs, net = sheet.tables["example_pairs"], sheet.tables["example_net"]
     assert net["net"].sum() == pytest.approx(0)
     for seat in range(4):
@@ -92,7 +92,7 @@ def test_worked_example_settles_to_zero_and_follows_the_pairs(sheet):
 
 
 def test_outcome_tables_add_up(sheet):
-    """issue 16.1: over one side of a pair, probabilities add to 1 and contributions to the mean
+    """Over one side of a pair, probabilities add to 1 and contributions to the mean
     and variance to the run's mean and variance of a pair's pay."""
     pairs = sheet.tables["pair_outcomes"]
     assert pairs["probability"].sum() == pytest.approx(1)
@@ -104,7 +104,7 @@ def test_outcome_tables_add_up(sheet):
 
 
 def test_banker_edge_by_seats(banked_sheet):
-    """issue 16.1: a banked sheet gives the bank's edge with 1, 2 and 3 players, each with a CI."""
+    """A banked sheet gives the bank's edge with 1, 2 and 3 players, each with a CI."""
     table = banked_sheet.tables["banker_by_seats"]
     assert list(table["player_seats"]) == [1, 2, 3]
     assert (table["ci_low"] <= table["house_edge"]).all() and (table["house_edge"] <= table["ci_high"]).all()
@@ -126,7 +126,7 @@ def test_numbers_are_written_for_reading(sheet, banked_sheet):
 
 
 def test_bad_input_is_one_readable_error():
-    """issue 16.1: a bad pace or a result of another variant is refused naming the value."""
+    """A bad pace or a result of another variant is refused naming the value."""
     with pytest.raises(OptionError, match="hands_per_hour=0 is invalid"):
         par_sheet("2-4", hands_per_hour=0)
     result = simulate("1-6", 100, setter="greedy", rng=1)
@@ -135,7 +135,7 @@ def test_bad_input_is_one_readable_error():
 
 
 def test_cli_writes_html_and_pdf(tmp_path):
-    """issue 16.1: ``cpstats par VARIANT --out DIR`` writes par.html and par.pdf holding every
+    """``cpstats par VARIANT --out DIR`` writes par.html and par.pdf holding every
     section (the PDF's text is read with pdftotext where it is installed)."""
     sub = argparse.ArgumentParser().add_subparsers()
     add_par_command(sub)
@@ -163,7 +163,7 @@ def test_cli_writes_html_and_pdf(tmp_path):
 
 
 def test_cli_refuses_a_file_as_out(tmp_path):
-    """issue 16.1: --out naming a file is refused in one line before anything runs."""
+    """--out naming a file is refused in one line before anything runs."""
     target = tmp_path / "file.txt"
     target.write_text("x")
     sub = argparse.ArgumentParser().add_subparsers()

@@ -28,7 +28,7 @@ def _intervals(table: pd.DataFrame) -> list[tuple[str, str, str]]:
 
 
 def test_every_preset_appears_once_with_its_description(reference_table):
-    """issue 16.4: one row per preset, in the presets' order, from the ev reference results."""
+    """One row per preset, in the presets' order, from the ev reference results."""
     assert reference_table["preset"].tolist() == list(preset_names())
     assert reference_table["description"].str.len().gt(0).all()
     assert (reference_table["strategy"] == "ev").all()
@@ -36,7 +36,7 @@ def test_every_preset_appears_once_with_its_description(reference_table):
 
 
 def test_intervals_contain_their_estimates(reference_table):
-    """issue 16.4: every interval holds its estimate, and has width where the figure varies."""
+    """Every interval holds its estimate, and has width where the figure varies."""
     for name, low, high in _intervals(reference_table):
         rows = reference_table[reference_table[name].notna()]
         assert len(rows), name
@@ -46,7 +46,7 @@ def test_intervals_contain_their_estimates(reference_table):
 
 
 def test_banked_rows_have_the_house_edge_and_the_others_do_not(reference_table):
-    """issue 16.4: house edge, element of risk and seat 0's mean only where the game is banked."""
+    """House edge, element of risk and seat 0's mean only where the game is banked."""
     banked = reference_table[reference_table["banked"]]
     others = reference_table[~reference_table["banked"]]
     assert banked["preset"].tolist() == ["banked"]
@@ -59,7 +59,7 @@ def test_banked_rows_have_the_house_edge_and_the_others_do_not(reference_table):
 
 
 def test_rake_and_home_runs_follow_the_rules(reference_table):
-    """issue 16.4: a raked preset shows its rake per seat-hour; heads-up games have no home run."""
+    """A raked preset shows its rake per seat-hour; heads-up games have no home run."""
     table = reference_table.set_index("preset")
     row = table.loc["pagat-casino"]
     assert row["rake_per_hand"] > 0
@@ -69,7 +69,7 @@ def test_rake_and_home_runs_follow_the_rules(reference_table):
 
 
 def test_a_live_run_plays_every_preset_on_the_given_deals():
-    """issue 16.4: deals=N runs each preset with the given strategy; the same seed repeats it."""
+    """deals=N runs each preset with the given strategy; the same seed repeats it."""
     table = cpstats.compare_presets(200, setter="greedy", rng=7)
     assert table["preset"].tolist() == list(preset_names())
     assert (table["deals"] == 200).all() and (table["strategy"] == "greedy").all()
@@ -78,13 +78,13 @@ def test_a_live_run_plays_every_preset_on_the_given_deals():
 
 
 def test_reference_results_are_ev_only():
-    """issue 16.4: asking the references for another setter is refused in one line."""
+    """Asking the references for another setter is refused in one line."""
     with pytest.raises(OptionError, match=r"setter='greedy' is invalid without deals"):
         cpstats.compare_presets(setter="greedy")
 
 
 def test_the_command_line_prints_the_table_and_refuses_a_bad_strategy(capsys):
-    """issue 16.4: `cpstats presets-table` prints every preset; a refusal is one line, status 2."""
+    """`cpstats presets-table` prints every preset; a refusal is one line, status 2."""
     assert main(["presets-table", "--format", "csv"]) == 0
     table = pd.read_csv(io.StringIO(capsys.readouterr().out))
     assert table["preset"].tolist() == list(preset_names())

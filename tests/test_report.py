@@ -86,7 +86,7 @@ def test_house_section_states_time_charges_drops_and_the_banked_wager(tmp_path):
 
 
 def test_report_rules_in_words_and_numbers_for_reading(result, tmp_path):
-    """Issue 16.5: the rules table is the rules in words (no `rake.cap nan`, no `stakes nan`),
+    """The rules table is the rules in words (no `rake.cap nan`, no `stakes nan`),
     numbers are written for reading (no 1e+06, no nan) and `label=` names the game."""
     path = write_report(result, tmp_path, label="pagat's typical game",
                         rakes=[("house fee", result.rescore(result.variant.replace(
@@ -103,7 +103,7 @@ def test_report_rules_in_words_and_numbers_for_reading(result, tmp_path):
 
 
 def test_chart_labels_are_short_and_value_labels_fit():
-    """Issue 16.5: the rake-burden chart names rows by short labels, never raw variant strings,
+    """The rake-burden chart names rows by short labels, never raw variant strings,
     and every value label lies inside the axes (it was clipped)."""
     frame = pd.DataFrame({
         "variant": ["1-6(royalties=R-FUTUREBET,rake=percent,rake.percent=0.05)",

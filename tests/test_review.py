@@ -60,7 +60,7 @@ def test_review_under_h5_refuses_tables_with_a_high_middle():
 
 
 def test_review_under_h5_compares_every_ordered_split():
-    """issue 15.3: under H5 review compares every split whose back beats its front, the
+    """Under H5 review compares every split whose back beats its front, the
     weaker high five in back included (legal_settings lists the stronger in back only), and
     values a setting as ev's model does: its middle on the low scale."""
     from cpstats.cards import deal
@@ -103,7 +103,7 @@ SETTING = "2c 2d 3h / 9h 9d 9c 4h 5h / As Ks Qs Js Ts"
     (CARDS, parse_setting(SETTING).tolist()),
 ])
 def test_review_takes_lists(cards, setting):
-    """audit 13.19: cards and settings given as lists (of tokens, rows or codes) review the same
+    """Cards and settings given as lists (of tokens, rows or codes) review the same
     as their text, instead of a raw ValueError from numpy."""
     expected = review(CARDS, SETTING)
     got = review(cards, setting)
@@ -117,25 +117,25 @@ def test_review_takes_lists(cards, setting):
     (CARDS, [1.5] * 13, "card codes must be integers"),
 ])
 def test_review_refuses_bad_lists(cards, setting, message):
-    """audit 13.19: malformed lists give one CardError line."""
+    """Malformed lists give one CardError line."""
     with pytest.raises(CardError, match=re.escape(message)):
         review(cards, setting)
 
 
 @pytest.mark.parametrize("top", [-1, 2.5, "3", True])
 def test_review_refuses_a_bad_top(top):
-    """audit 13.19: top must be a whole number >= 0 (-1 listed all 20,683 settings)."""
+    """Top must be a whole number >= 0 (-1 listed all 20,683 settings)."""
     with pytest.raises(OptionError, match=r"^top=.* is invalid: expected a whole number >= 0"):
         review(CARDS, SETTING, top=top)
 
 
 def test_review_top_zero_lists_nothing():
-    """audit 13.19: top=0 is allowed and lists no alternatives."""
+    """top=0 is allowed and lists no alternatives."""
     assert review(CARDS, SETTING, top=0).alternatives.empty
 
 
 def test_cli_review_refuses_a_negative_top(capsys):
-    """audit 13.19: ``review --top -1`` is an argparse error (exit 2), not 20,689 lines."""
+    """``review --top -1`` is an argparse error (exit 2), not 20,689 lines."""
     with pytest.raises(SystemExit) as exit_:
         main(["review", CARDS, SETTING, "--top", "-1"])
     assert exit_.value.code == 2

@@ -338,7 +338,7 @@ SCORING_CHANGES = [
 
 @pytest.mark.parametrize("name, value, before", SCORING_CHANGES)
 def test_each_scoring_number_is_an_option(name: str, value: object, before: object) -> None:
-    """issue 15.1: ``scoring.<number>`` reaches every number from the string and from
+    """``scoring.<number>`` reaches every number from the string and from
     ``replace``, and the variant prints as the preset plus that number."""
     base = get_preset("2-4")
     assert getattr(base.scoring, name) == before
@@ -352,7 +352,7 @@ def test_each_scoring_number_is_an_option(name: str, value: object, before: obje
 
 
 def test_scoring_examples_of_the_issue() -> None:
-    """issue 15.1: the issue's examples; a number written equal to the preset's is not printed."""
+    """The issue's examples; a number written equal to the preset's is not printed."""
     v = load_variant("2-4(scoring.scoop_bonus=5)")
     assert v.scoring_params().scoop_value == 9 and str(v) == "2-4(scoring.scoop_bonus=5)"
     game = load_variant("1-6(scoring.front=1,scoring.middle=2,scoring.back=3)")
@@ -363,7 +363,7 @@ def test_scoring_examples_of_the_issue() -> None:
 
 
 def test_a_scoring_id_names_its_numbers() -> None:
-    """issue 15.1: each preset's scoring is its ID with the ID's numbers (SCORING_PARAMS);
+    """Each preset's scoring is its ID with the ID's numbers (SCORING_PARAMS);
     ``scoring=`` sets every number, and the numbers written apply after it in any order."""
     from cpstats.rules import SCORING_PARAMS
 
@@ -381,7 +381,7 @@ def test_a_scoring_id_names_its_numbers() -> None:
 
 
 def test_scoring_row_sets_all_three_rows() -> None:
-    """issue 15.1: ``scoring.row`` is every row's points at once; equal rows print as it."""
+    """``scoring.row`` is every row's points at once; equal rows print as it."""
     v = load_variant("2-4(scoring.row=2)")
     assert v.scoring_params().rows == (2, 2, 2) and v.scoring_params().scoop_value == 7
     assert load_variant("2-4(scoring.front=2,scoring.middle=2,scoring.back=2)") == v
@@ -391,7 +391,7 @@ def test_scoring_row_sets_all_three_rows() -> None:
 
 
 def test_scoring_component_given_loosely() -> None:
-    """issue 15.1: ``scoring`` takes an ID, a mapping or a :class:`ScoringRules`."""
+    """``scoring`` takes an ID, a mapping or a :class:`ScoringRules`."""
     rules = ScoringRules(system="SC-1-6", back=3)
     assert Variant(scoring=rules) == Variant(scoring={"system": "sc-1-6", "back": 3})
     assert Variant(scoring="SC-1-6").scoring == ScoringRules(system=Scoring.ONE_SIX)
@@ -409,7 +409,7 @@ def test_scoring_component_given_loosely() -> None:
            "home_run_players": st.sampled_from([3, 4]), "totals_first": st.booleans(),
            "race_target": st.integers(0, 50)}))
 def test_any_scoring_numbers_round_trip(preset: str, numbers: dict[str, object]) -> None:
-    """issue 15.1: any valid numbers survive the string, ``replace``, dict and JSON round trips,
+    """Any valid numbers survive the string, ``replace``, dict and JSON round trips,
     and the string names only the numbers that differ from the preset's."""
     overrides = {f"scoring.{k}": v for k, v in numbers.items()}
     try:
@@ -456,14 +456,14 @@ def test_any_scoring_numbers_round_trip(preset: str, numbers: dict[str, object])
     ("2-4(scoring.midle=2)", "(did you mean 'scoring.middle'"),
 ])
 def test_scoring_number_refusals(text: str, message: str) -> None:
-    """issue 15.1: the rulebook's limits (section 3), one line naming the number and the limit;
+    """The rulebook's limits (section 3), one line naming the number and the limit;
     unknown keys get "did you mean"."""
     with option_error(message):
         load_variant(text)
 
 
 def test_scoring_component_refusals() -> None:
-    """issue 15.1: the same limits from the API: mappings, ``replace`` and the component."""
+    """The same limits from the API: mappings, ``replace`` and the component."""
     with option_error("scoring.scop_bonus=5 is invalid: unknown option (did you mean 'scoop_bonus'"):
         Variant(scoring={"scop_bonus": 5})
     with option_error("scoring.middle=0 is invalid: points must be > 0"):
@@ -477,7 +477,7 @@ def test_scoring_component_refusals() -> None:
 
 
 def test_home_run_off_and_fewest_players() -> None:
-    """issue 15.1: a home run written as numbers needs its table size like a preset's;
+    """A home run written as numbers needs its table size like a preset's;
     ``home_run=false`` turns it off, and without one any table size goes."""
     v = load_variant("2-4(scoring.home_run_bonus=3,scoring.home_run_players=4)")
     assert v.scoring.fewest_players == 4 and v.scoring_params().home_run_bonus == 3
@@ -489,7 +489,7 @@ def test_home_run_off_and_fewest_players() -> None:
 
 
 def test_scoring_numbers_move_the_scoop_and_what_follows_it() -> None:
-    """issue 15.1: a scoop's value follows the numbers, and so do the mis-set penalty (a
+    """A scoop's value follows the numbers, and so do the mis-set penalty (a
     scoop, 000) and NS-AUTOWIN's payouts (worth a scoop); the standard surrender stays the
     ID's (002)."""
     v = load_variant("2-4(scoring.back=3,scoring.scoop_bonus=2)")
@@ -500,7 +500,7 @@ def test_scoring_numbers_move_the_scoop_and_what_follows_it() -> None:
 
 
 def test_royalty_amounts_are_options() -> None:
-    """issue 15.1: every royalty amount (hand and row) is reachable from the string and from
+    """Every royalty amount (hand and row) is reachable from the string and from
     ``replace``, printed as the schedule plus the amounts that differ."""
     base = get_preset("futurebet-2-4")
     for row in ROYALTY_ROWS:
@@ -514,7 +514,7 @@ def test_royalty_amounts_are_options() -> None:
 
 
 def test_natural_payouts_are_options_printed_one_by_one() -> None:
-    """issue 15.1: every natural's payout is reachable from the string and from ``replace``; a
+    """Every natural's payout is reachable from the string and from ``replace``; a
     variant that changes some prints as the schedule plus those payouts (``naturals.payouts``
     only for a ranking of the user's own)."""
     base = get_preset("taiwanese")
@@ -930,7 +930,7 @@ def test_sc_1_6_hr_without_home_run() -> None:
 
 
 def test_race_target_is_a_scoring_number() -> None:
-    """Issue 15.1: the race target is one of the scoring's numbers (0: no race), written
+    """The race target is one of the scoring's numbers (0: no race), written
     ``scoring.race_target`` or, as before, ``race_target``."""
     v = load_variant("race-to-11(race_target=15)")
     assert v == load_variant("race-to-11(scoring.race_target=15)")
@@ -959,7 +959,7 @@ def test_surrender_amount_errors() -> None:
 @pytest.mark.parametrize("preset", ["2-4", "1-6", "basic", "taiwanese"])
 @pytest.mark.parametrize("amount", [1, 2, 3, 4, 2.5, 0.5, 1.0])
 def test_surrender_amount_round_trips(preset: str, amount: float) -> None:
-    """audit 13.6: every amount prints as itself and reads back as itself (1 is not "standard"),
+    """Every amount prints as itself and reads back as itself (1 is not "standard"),
     whether given as a component, a number or its text, so a simulation rebuilt from the
     variant string settles at that amount."""
     base = get_preset(preset)
@@ -975,14 +975,14 @@ def test_surrender_amount_round_trips(preset: str, amount: float) -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 1000) | st.floats(0.001, 1e6, allow_nan=False, allow_infinity=False))
 def test_any_surrender_amount_round_trips(amount: float) -> None:
-    """audit 13.6: any positive amount survives the string round trip exactly."""
+    """Any positive amount survives the string round trip exactly."""
     v = get_preset("2-4").replace(surrender={"enabled": True, "amount": amount})
     assert load_variant(str(v)) == v
     assert load_variant(str(v)).surrender_amount() == amount
 
 
 def test_surrender_words_and_zero() -> None:
-    """audit 13.6: words still mean standard / none; 0 is a number, refused with the way out."""
+    """Words still mean standard / none; 0 is a number, refused with the way out."""
     assert load_variant("2-4(surrender=true)").surrender == Surrender(enabled=True)
     assert load_variant("2-4(surrender=yes)").surrender_amount() == 2
     assert load_variant("2-4(surrender=standard)").surrender_amount() == 2
@@ -1119,7 +1119,7 @@ def _rules_imports(path) -> set[str]:
 
 
 def test_rules_modules_import_one_way() -> None:
-    """Issue 14: inside cpstats.rules every import points down RULES_ORDER (no presets -> variant
+    """Inside cpstats.rules every import points down RULES_ORDER (no presets -> variant
     -> text -> presets circle, function-level imports included), and every module fits 600 lines."""
     from pathlib import Path
 
@@ -1136,7 +1136,7 @@ def test_rules_modules_import_one_way() -> None:
 
 
 def test_presets_are_data_that_get_preset_builds() -> None:
-    """Issue 14: the preset definitions are plain data (components and values, no Variant), and
+    """The preset definitions are plain data (components and values, no Variant), and
     get_preset and presets() build and list exactly them."""
     from cpstats.rules.presets import PRESETS
 

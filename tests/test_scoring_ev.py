@@ -1,4 +1,4 @@
-"""issue 15.1: the ``ev`` row model reads the scoring's numbers, rows paying their own points.
+"""The ``ev`` row model reads the scoring's numbers, rows paying their own points.
 
 The tables are the shipped ``2-4`` ones, given explicitly, so these tests measure the row model
 alone (no training, no borrowed-tables warning).
@@ -24,7 +24,7 @@ def tables():
 
 @pytest.mark.parametrize("name", ["2-4", "banked", "futurebet-2-4"])
 def test_rows_paying_1_keep_the_preset_model(tables, name):
-    """issue 15.1: with every row paying 1 the row arrays are those of before, bit for bit
+    """With every row paying 1 the row arrays are those of before, bit for bit
     (``banked`` pays its royalties win or lose, RM-ALWAYS), so presets are set as before."""
     v = get_preset(name)
     by_cat = v.kernel_tables()["royalty_by_category"]
@@ -40,7 +40,7 @@ def test_rows_paying_1_keep_the_preset_model(tables, name):
 @pytest.mark.parametrize("mode, collect, win_or_lose", [("RM-WINNER", 7.0, 0.0),
                                                          ("RM-ALWAYS", 5.0, 2.0)])
 def test_a_row_collects_its_points_plus_its_royalty(tables, mode, collect, win_or_lose):
-    """issue 15.1: front worth 5 under R-FUTUREBET (front trips 2 extra): front trips collect
+    """Front worth 5 under R-FUTUREBET (front trips 2 extra): front trips collect
     5 + 2 when they win; under RM-ALWAYS they collect 5 on a win and the 2 win or lose."""
     v = load_variant(f"2-4(scoring.front=5,royalties=R-FUTUREBET,royalty_mode={mode})")
     tf, _, _, cst = ev_setter._build_model(v, tables)[:4]
@@ -51,7 +51,7 @@ def test_a_row_collects_its_points_plus_its_royalty(tables, mode, collect, win_o
 
 
 def test_ev_puts_strength_where_the_points_are(tables):
-    """issue 15.1: on the same 2,000 hands, a row worth more gets stronger cards on average.
+    """On the same 2,000 hands, a row worth more gets stronger cards on average.
     With every row paying 1 (2-4) the mean ranks are about 304 (front, of 455), 4,522 (middle)
     and 6,331 (back, of 7,462); a front worth 5 lifts the front to about 372, a middle worth 3
     the middle to about 4,998, a back worth 5 the back to about 6,688 (measured). The margins

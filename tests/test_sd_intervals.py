@@ -1,4 +1,4 @@
-"""Issue 16 item 2: intervals on the SD and variance per hand, and on paired SD differences."""
+"""Intervals on the SD and variance per hand, and on paired SD differences."""
 
 import os
 
@@ -22,7 +22,7 @@ def _normal_summary(rng, sigma: float, batches: int = BATCHES, size: int = 500, 
 
 
 def test_sd_and_variance_intervals_hold_the_estimate_and_follow_the_method():
-    """Issue 16.2: every seat's SD and variance interval holds its estimate; the variance's
+    """Every seat's SD and variance interval holds its estimate; the variance's
     half-width is t(B - 1) * sd(unbiased batch variances) / sqrt(B), the SD's ends its square roots."""
     r = simulate("2-4", 20_000, rng=11, **KW)
     m = r.moments()
@@ -39,7 +39,7 @@ def test_sd_and_variance_intervals_hold_the_estimate_and_follow_the_method():
 
 
 def test_variance_interval_holds_the_known_variance_of_normal_draws():
-    """Issue 16.2: on normal draws of variance 4 the intervals hold 4 and SD 2, and over 400
+    """On normal draws of variance 4 the intervals hold 4 and SD 2, and over 400
     samples of 30 x 200 draws the 95% interval holds the true variance 95% +- 3.5 points of the
     time (the coverage's own SE is 1.1 points). Seed 16's first sample is one of the 5% misses."""
     rng = np.random.default_rng(17)
@@ -53,7 +53,7 @@ def test_variance_interval_holds_the_known_variance_of_normal_draws():
 
 
 def test_sd_intervals_are_nan_without_batch_sums_of_squares_or_with_one_deal_a_batch():
-    """Issue 16.2: older saved results lack ``batch_s2`` and runs under 60 deals have batches of
+    """Older saved results lack ``batch_s2`` and runs under 60 deals have batches of
     one deal: the SD and variance intervals are NaN, the other figures unchanged, nothing fails."""
     r = simulate("2-4", 3_000, rng=2, **KW)
     old = SimulationResult(r.variant, {k: x for k, x in r.summary.to_arrays().items() if k != "batch_s2"},
@@ -70,14 +70,14 @@ def test_sd_intervals_are_nan_without_batch_sums_of_squares_or_with_one_deal_a_b
 
 
 def test_paired_sd_difference_of_a_variant_with_itself_is_exactly_zero():
-    """Issue 16.2: the same variant on the same deals has SD difference 0 with a [0, 0] interval."""
+    """The same variant on the same deals has SD difference 0 with a [0, 0] interval."""
     table = compare(["2-4", "1-6", "2-4"], 6_000, rng=4, **KW)
     for row in (0, 2):
         assert table.loc[row, ["sd_diff", "sd_diff_ci_low", "sd_diff_ci_high"]].tolist() == [0, 0, 0]
 
 
 def test_one_six_is_more_volatile_than_two_four_with_confidence():
-    """Issue 16.2: 1-6 pays 6 for a scoop against 4, so on the same deals its SD is higher and
+    """1-6 pays 6 for a scoop against 4, so on the same deals its SD is higher and
     the paired interval lies above 0; the estimate is the difference of the ``sd`` column."""
     table = compare(["2-4", "1-6"], 20_000, rng=5, **KW)
     row = table.iloc[1]
@@ -86,7 +86,7 @@ def test_one_six_is_more_volatile_than_two_four_with_confidence():
 
 
 def test_paired_sd_difference_rejects_a_bad_confidence():
-    """Issue 16.2: a confidence outside (0, 1) is one readable OptionError."""
+    """A confidence outside (0, 1) is one readable OptionError."""
     s1, s2, sizes = _normal_summary(np.random.default_rng(0), 1.0)
     with pytest.raises(OptionError, match="confidence=1.5 is invalid"):
         paired_sd_difference((s1, s2), (s1, s2), sizes, 1.5)
@@ -95,7 +95,7 @@ def test_paired_sd_difference_rejects_a_bad_confidence():
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("CPSTATS_SLOW"), reason="opt-in: CPSTATS_SLOW=1 (about 2 min)")
 def test_sd_interval_coverage():
-    """Issue 16.2: over 200 seeds at 20,000 deals (greedy) the 95% intervals of seat 0's SD in 2-4
+    """Over 200 seeds at 20,000 deals (greedy) the 95% intervals of seat 0's SD in 2-4
     and of the paired SD difference 1-6 minus 2-4 hold the true values 95% +- 3 points of the time
     (the measurement's SE is 1.5 points). True values from 4M deals on common deals: their own
     error is under a tenth of a 20,000-deal SE. Seats of 2-4 are exchangeable, so the true SD of

@@ -100,7 +100,7 @@ def test_engine_equals_reference_other_rules(variant):
 
 @pytest.mark.parametrize("variant", SCORING_VARIANTS)
 def test_engine_equals_reference_custom_scoring(variant):
-    """issue 15.1: rows paying their own points, a scoop bonus of 5, a home-run multiplier,
+    """Rows paying their own points, a scoop bonus of 5, a home-run multiplier,
     fractional numbers, totals first and a custom race settle alike in both, deal by deal."""
     _differential(variant, 1_000, seed=15)
 

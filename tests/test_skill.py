@@ -20,7 +20,7 @@ def table():
 
 
 def test_ev_beats_both_weak_fields_and_the_control_is_zero(table):
-    """issue 15.5: on 2-4, ev's edge over a greedy and over a random field has its 95% CI above
+    """On 2-4, ev's edge over a greedy and over a random field has its 95% CI above
     zero at 1,000 deals (the edges are about 3.7 and 11 units a hand, SEs about 0.06 and 0.03);
     the ev-against-ev control's CI contains 0 (it is exactly 0: the seats' nets sum to 0)."""
     assert list(table.index) == ["greedy", "random", "ev"]
@@ -42,7 +42,7 @@ def test_the_fields_are_labelled_and_the_tables_named(table):
 
 
 def test_every_field_plays_the_same_deals_and_a_seed_repeats(table):
-    """issue 15.5: the rows are duplicate matches on one seed's deals (each equals the match of
+    """The rows are duplicate matches on one seed's deals (each equals the match of
     that seed), and the same seed, or a Generator made from it, gives the same table again."""
     seed = table.attrs["seed"]
     assert seed == 7
@@ -57,13 +57,13 @@ def test_every_field_plays_the_same_deals_and_a_seed_repeats(table):
 
 @pytest.mark.parametrize("deals", [1, 0, 2.5, True, "100"])
 def test_bad_deal_counts_are_one_readable_line(deals):
-    """issue 15.5: a deal count that cannot give an interval is refused by name."""
+    """A deal count that cannot give an interval is refused by name."""
     with pytest.raises(OptionError, match=rf"deals={deals!r} is invalid: .* >= 2"):
         cpstats.skill("2-4", deals=deals)
 
 
 def test_skill_is_public():
-    """issue 15.5: ``cpstats.skill`` is the results layer's function, in the curated API."""
+    """``cpstats.skill`` is the results layer's function, in the curated API."""
     from cpstats.simulation import skill
 
     assert "skill" in cpstats.__all__ and cpstats.skill is skill
@@ -71,7 +71,7 @@ def test_skill_is_public():
 
 
 def test_cli_skill_prints_the_table_with_its_run(capsys):
-    """issue 15.5: ``cpstats skill --preset 2-4 --deals N --seed S`` prints the three rows under
+    """``cpstats skill --preset 2-4 --deals N --seed S`` prints the three rows under
     a line naming the tables, the deals and the seed."""
     assert main(["skill", "--preset", "2-4", "--deals", "500", "--seed", "11"]) == 0
     out = capsys.readouterr().out

@@ -95,7 +95,7 @@ def test_bad_strategy_output_rejected():
 
 
 def test_ev_under_h5_refuses_tables_with_a_high_middle():
-    """issue 15.3: ev sets H5 hands (tests/test_ev_low_middle.py); what it refuses is tables
+    """Ev sets H5 hands (tests/test_ev_low_middle.py); what it refuses is tables
     whose middle is a high hand, such as 2-4's borrowed, in one line saying how to train."""
     with pytest.raises(OptionError, match=r"^ev: the row tables trained for '2-4' cannot set hands "
                                           r"of '2-4\(ranking=H5\)'.*low \(H5\) middle.*train_tables"):
@@ -582,7 +582,7 @@ def test_ev_legal_and_permutation(hands):
 
 
 def test_ev_other_variant_tables_are_borrowed_only_when_asked():
-    """Issue 15.2: another variant's tables only when asked, without a warning."""
+    """Another variant's tables only when asked, without a warning."""
     v = load_variant("2-4(royalties=R-FLAT)")
     with warnings.catch_warnings():
         warnings.simplefilter("error")

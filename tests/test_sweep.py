@@ -1,4 +1,4 @@
-"""Issue 16 item 3: rule sweeps on common deals (cpstats.simulation.sweep)."""
+"""Rule sweeps on common deals (cpstats.simulation.sweep)."""
 
 import numpy as np
 import pytest
@@ -41,7 +41,7 @@ def _cards(result) -> np.ndarray:
 
 
 def test_every_point_deals_the_same_decks(monkeypatch):
-    """Issue 16.3: one root seed for every point, so every point holds the same hands (the cards of
+    """One root seed for every point, so every point holds the same hands (the cards of
     each hand, whatever the setting); with another seed they differ. The points keep no hands
     (refactor of session 4: the figures come from the summary's per-batch arrays)."""
     seen = _recorded_points(monkeypatch)
@@ -56,7 +56,7 @@ def test_every_point_deals_the_same_decks(monkeypatch):
 
 
 def test_a_players_sweep_deals_nested_hands_and_says_so(monkeypatch):
-    """Issue 16.3: over ``players`` the decks are the same, so seats 0 and 1 hold the same cards
+    """Over ``players`` the decks are the same, so seats 0 and 1 hold the same cards
     with 2 or 4 players (nested deals), and the table says the pairing is partial."""
     seen = _recorded_points(monkeypatch)
     table = sweep("2-4(home_run=false)", "players", [4, 3, 2], deals=2_000, rng=3,
@@ -70,7 +70,7 @@ def test_a_players_sweep_deals_nested_hands_and_says_so(monkeypatch):
 
 
 def test_a_sweep_point_equals_a_direct_simulation_of_its_variant():
-    """Issue 16.3: each point's figures are those of ``simulate`` of that variant with the same seed:
+    """Each point's figures are those of ``simulate`` of that variant with the same seed:
     SD (seat average), rake per hand, scoop rate (every live pair), foul rate (every hand set)."""
     base = "2-4(rake=percent,rake.percent=0.05)"
     table = sweep(base, "rake.cap", [0.5, 2], deals=3_000, rng=9,
@@ -120,7 +120,7 @@ def test_a_value_given_twice_differs_by_exactly_zero_and_a_change_never_seen_has
 
 
 def test_royalties_paid_follow_the_amount_and_move_sd_with_a_paired_interval():
-    """Issue 16.3: with greedy (whose settings ignore royalties) the royalties paid are linear in
+    """With greedy (whose settings ignore royalties) the royalties paid are linear in
     the front-trips amount, start at 0, and the paired SD difference's interval lies inside the
     width of the unpaired one (common deals cancel the shared noise); 20,000 deals meet front
     trips in enough batches for an interval."""
@@ -135,7 +135,7 @@ def test_royalties_paid_follow_the_amount_and_move_sd_with_a_paired_interval():
 
 
 def test_intervals_are_student_t_on_batch_values_and_cover_a_symmetric_mean():
-    """Issue 16.3: seat 0's mean in a symmetric game is 0 in expectation: its interval is t(29) on
+    """Seat 0's mean in a symmetric game is 0 in expectation: its interval is t(29) on
     the batch means (half-width equal to simulate's), and the estimate is within 5 of its SEs
     (SE = half-width / t(0.975, 29)), the label says the game is symmetric."""
     table = sweep("1-6", "scoring.scoop_bonus", [3, 6], deals=3_000, rng=12, metrics=["mean_seat0"],
@@ -201,7 +201,7 @@ def test_a_rare_difference_is_drawn_hollow_and_printed_with_the_deals_it_needs(t
 
 
 def test_banked_sweep_shows_the_bank_and_the_house_take_of_a_commission():
-    """Issue 16.3: a banked sweep of the commission reports the bank's mean by default and the
+    """A banked sweep of the commission reports the bank's mean by default and the
     house take per hand is paired.py's: the commission per hand of ``house()`` (0 without one),
     the bank's own gain being its mean, ``mean_seat0``."""
     table = sweep("banked", "bank.commission", [0, 0.05], deals=2_000, rng=8, **KW)
@@ -238,7 +238,7 @@ def test_sweep_figures_are_paired_metrics_figures(base, parameter, values, pace)
 
 
 def test_time_fee_per_seat_hour_is_the_fee_and_default_metrics_follow_the_pace():
-    """Issue 16.3: a time fee of A a seat-hour is A per seat-hour at any pace (house take per
+    """A time fee of A a seat-hour is A per seat-hour at any pace (house take per
     seat-hour, exact) and the per-seat-hour metric is a default only with ``hands_per_hour``."""
     table = sweep("2-4(rake=time,rake.amount=6)", "rake.amount", [6, 9], deals=600, rng=1,
                   hands_per_hour=45, **KW)
@@ -260,7 +260,7 @@ def test_time_fee_per_seat_hour_is_the_fee_and_default_metrics_follow_the_pace()
     ("surrender", [], r"^values=\[\] is invalid"),
 ])
 def test_bad_parameters_and_values_are_one_line(parameter, values, match):
-    """Issue 16.3: an unknown parameter or a bad value is one OptionError line naming it and what
+    """An unknown parameter or a bad value is one OptionError line naming it and what
     is allowed, raised before anything is simulated."""
     with pytest.raises(OptionError, match=match) as err:
         sweep_variants("2-4", parameter, values)
@@ -268,7 +268,7 @@ def test_bad_parameters_and_values_are_one_line(parameter, values, match):
 
 
 def test_numpy_values_are_plain_numbers_in_the_table():
-    """Issue 16.3: a numpy range of values (the usual way to write a sweep) is accepted and its
+    """A numpy range of values (the usual way to write a sweep) is accepted and its
     values are plain Python numbers in the table and the variant strings."""
     table = sweep("2-4(rake=percent)", "rake.percent", np.array([0.02, 0.04]), deals=300, rng=1,
                   metrics=["house_per_hand"], **KW)
@@ -278,7 +278,7 @@ def test_numpy_values_are_plain_numbers_in_the_table():
 
 
 def test_bad_metrics_and_pace_are_one_line():
-    """Issue 16.3: unknown metrics and a pace of 0 are refused in one line before simulating."""
+    """Unknown metrics and a pace of 0 are refused in one line before simulating."""
     with pytest.raises(OptionError, match=r"^metrics='sdd' is invalid: choose from .*'sd'"):
         sweep("2-4", "scoring.scoop_bonus", [3], deals=100, metrics=["sdd"], **KW)
     with pytest.raises(OptionError, match=r"^hands_per_hour=0 is invalid"):
@@ -287,7 +287,7 @@ def test_bad_metrics_and_pace_are_one_line():
 
 
 def test_parameter_labels_are_words():
-    """Issue 16.3: charts name the parameter in words."""
+    """Charts name the parameter in words."""
     assert parameter_label("royalties.front_trips") == "Royalty for front trips (units)"
     assert parameter_label("scoring.scoop_bonus") == "Scoop bonus (units)"
     assert parameter_label("rake.model") == "Rake model"
@@ -303,7 +303,7 @@ def _small_table():
 
 
 def test_chart_has_a_panel_and_a_band_per_metric_and_saves_every_format(tmp_path):
-    """Issue 16.3: the chart draws one panel per metric, each with a shaded band (a
+    """The chart draws one panel per metric, each with a shaded band (a
     PolyCollection) and the parameter in words on the x axis; save_sweep writes the CSV and PNG,
     SVG and PDF of both charts, and the CSV reads back as the table."""
     import matplotlib.pyplot as plt
@@ -347,7 +347,7 @@ def _parser():
 
 
 def test_cli_prints_the_table_and_writes_chart_and_csv(tmp_path):
-    """Issue 16.3: ``cpstats sweep 2-4 scoring.scoop_bonus 0,3 --out DIR`` prints the table with a
+    """``cpstats sweep 2-4 scoring.scoop_bonus 0,3 --out DIR`` prints the table with a
     header naming the parameter in words, the deals and the pairing, and writes CSV and charts."""
     args = _parser().parse_args(["sweep", "2-4", "scoring.scoop_bonus", "0,3", "--deals", "900",
                                  "--strategy", "greedy", "--seed", "4", "--quiet", "--metrics",
@@ -365,7 +365,7 @@ def test_cli_prints_the_table_and_writes_chart_and_csv(tmp_path):
 
 
 def test_cli_refuses_bad_input_in_one_line_before_simulating(tmp_path):
-    """Issue 16.3: a bad parameter, value list or value is one OptionError line, and no --out
+    """A bad parameter, value list or value is one OptionError line, and no --out
     folder is made for a refused sweep."""
     from cpstats.apps.sweep_cli import parse_values
 
@@ -383,7 +383,7 @@ def test_cli_refuses_bad_input_in_one_line_before_simulating(tmp_path):
 
 
 def test_widget_runs_a_sweep_adds_the_rule_a_parameter_needs_and_shows_refusals():
-    """Issue 16.3: the dashboard tab runs a sweep on a preset (adding a percentage rake for a
+    """The dashboard tab runs a sweep on a preset (adding a percentage rake for a
     rake-cap sweep, and saying so), shows the table (a row per metric, a column per value) and the
     chart, and shows a bad value as one line in its status."""
     from cpstats.apps.widgets.sweep import SweepView, prepared_variant

@@ -1,4 +1,4 @@
-"""Issue 15.2: the ev setter's tables for any variant: shipped for a preset's rules, trained on
+"""The ev setter's tables for any variant: shipped for a preset's rules, trained on
 the fly and cached, borrowed only when asked; every result says which tables set its hands.
 
 Training here is tiny (:data:`TINY`, well under a second) and goes to a temporary cache folder.
@@ -279,7 +279,7 @@ def _ev_with(tables):
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("CPSTATS_SLOW"), reason="opt-in: CPSTATS_SLOW=1 (about 40 s)")
 def test_own_tables_beat_borrowed_ones_where_the_rules_move_the_field(tmp_path, monkeypatch):
-    """Issue 15.2: under ``2-4(scoring.front=5)`` the field sets much stronger fronts than under
+    """Under ``2-4(scoring.front=5)`` the field sets much stronger fronts than under
     2-4, and ev with tables trained for the variant beats ev with 2-4's tables in a duplicate
     match (measured +0.336 a hand, 95% CI +0.327..+0.345, on 100,000 deals; here 20,000, whose
     CI half-width is about 0.02, far below the edge)."""

@@ -110,7 +110,7 @@ def test_shipped_2_4_tables_converged():
 
 
 def test_threads_train_the_same_tables_as_one_core():
-    """Issue 15.2: the ev search runs in chunks on a thread pool (its kernel releases the GIL);
+    """The ev search runs in chunks on a thread pool (its kernel releases the GIL);
     the chunks are joined in order, so the tables do not depend on the executor."""
     from concurrent.futures import ThreadPoolExecutor
 

@@ -22,7 +22,7 @@ VARIANTS = [
 @pytest.mark.parametrize("suffix", [".toml", ".json"])
 @pytest.mark.parametrize("text", VARIANTS)
 def test_a_variant_file_loads_back_equal(tmp_path, text, suffix):
-    """issue 16.6: to_file then load_variant gives the same variant, from a Path or a str."""
+    """to_file then load_variant gives the same variant, from a Path or a str."""
     v = load_variant(text)
     path = v.to_file(tmp_path / f"v{suffix}", label="my game", description="for the owner")
     assert load_variant(path) == v
@@ -32,7 +32,7 @@ def test_a_variant_file_loads_back_equal(tmp_path, text, suffix):
 
 
 def test_custom_variant_with_its_own_name_and_stakes_round_trips(tmp_path):
-    """issue 16.6: a name that is no preset, a stakes matrix and a surrender amount survive."""
+    """A name that is no preset, a stakes matrix and a surrender amount survive."""
     v = Variant(name="house-game", players=3, stakes=[[0, 1, 2], [1, 0, 1], [2, 1, 0]],
                 surrender={"enabled": True, "amount": 2.5})
     for suffix in (".toml", ".json"):
@@ -40,7 +40,7 @@ def test_custom_variant_with_its_own_name_and_stakes_round_trips(tmp_path):
 
 
 def test_the_file_holds_the_string_and_the_rules_in_full(tmp_path):
-    """issue 16.6: a reader finds every option; TOML leaves out the None ones (no null in TOML)."""
+    """A reader finds every option; TOML leaves out the None ones (no null in TOML)."""
     v = load_variant("banked(rake=percent,rake.percent=0.05)")
     toml = tomllib.loads(v.to_file(tmp_path / "v.toml").read_text())
     data = json.loads(v.to_file(tmp_path / "v.json").read_text())
@@ -52,7 +52,7 @@ def test_the_file_holds_the_string_and_the_rules_in_full(tmp_path):
 
 @pytest.mark.parametrize("suffix", [".toml", ".json"])
 def test_a_hand_edited_rule_is_refused_naming_the_field(tmp_path, suffix):
-    """issue 16.6: rules edited without the string are refused, not silently half-read."""
+    """Rules edited without the string are refused, not silently half-read."""
     path = load_variant("2-4").to_file(tmp_path / f"v{suffix}")
     text = path.read_text()
     edited = text.replace('"front_trips": 0', '"front_trips": 5') if suffix == ".json" \
@@ -65,7 +65,7 @@ def test_a_hand_edited_rule_is_refused_naming_the_field(tmp_path, suffix):
 
 
 def test_a_bool_written_as_a_number_and_an_unknown_rule_are_refused(tmp_path):
-    """issue 16.6: home_run = 1 is not true, and a rule the variant does not have is named."""
+    """home_run = 1 is not true, and a rule the variant does not have is named."""
     path = tmp_path / "v.json"
     data = json.loads(load_variant("2-4").to_file(path).read_text())
     data["rules"]["home_run"] = 1
@@ -80,7 +80,7 @@ def test_a_bool_written_as_a_number_and_an_unknown_rule_are_refused(tmp_path):
 
 
 def test_a_file_with_only_the_variant_string_loads(tmp_path):
-    """issue 16.6: the string is the identity; the rules table is for a reader and optional."""
+    """The string is the identity; the rules table is for a reader and optional."""
     path = tmp_path / "short.toml"
     path.write_text('variant = "2-4(surrender=2)"\nlabel = "2-4 with surrender"\n')
     assert load_variant(path) == load_variant("2-4(surrender=2)")
@@ -88,7 +88,7 @@ def test_a_file_with_only_the_variant_string_loads(tmp_path):
 
 @pytest.mark.parametrize("name", ["v.yaml", "v.txt", "v"])
 def test_a_bad_suffix_is_refused(tmp_path, name):
-    """issue 16.6: only .toml and .json, in one line, both to write and to read."""
+    """Only .toml and .json, in one line, both to write and to read."""
     with pytest.raises(OptionError, match=r"is invalid: a variant file ends in \.toml or \.json"):
         get_preset("2-4").to_file(tmp_path / name)
     (tmp_path / name).write_text('variant = "2-4"')
@@ -98,7 +98,7 @@ def test_a_bad_suffix_is_refused(tmp_path, name):
 
 @pytest.mark.parametrize("path", ["missing.toml", "missing.JSON"])
 def test_a_missing_file_is_refused(tmp_path, path):
-    """issue 16.6: a string ending in .toml/.json names a file; a missing one is named."""
+    """A string ending in .toml/.json names a file; a missing one is named."""
     with pytest.raises(OptionError, match=r"missing\.(toml|JSON)'? is invalid: no such variant file"):
         load_variant(str(tmp_path / path))
     with pytest.raises(OptionError, match="no such variant file"):
@@ -113,7 +113,7 @@ def test_a_missing_file_is_refused(tmp_path, path):
     ('variant = "2-4"\nrules = "all"\n', r"rules='all' is invalid: expected a table"),
 ])
 def test_a_broken_file_is_refused_in_one_line(tmp_path, body, match):
-    """issue 16.6: bad TOML, unknown keys, wrong types and a bad string each get one line."""
+    """Bad TOML, unknown keys, wrong types and a bad string each get one line."""
     path = tmp_path / "bad.toml"
     path.write_text(body)
     with pytest.raises(OptionError, match=match) as err:
@@ -122,7 +122,7 @@ def test_a_broken_file_is_refused_in_one_line(tmp_path, body, match):
 
 
 def test_a_json_file_that_is_not_an_object_is_refused(tmp_path):
-    """issue 16.6: a JSON list is not a variant file."""
+    """A JSON list is not a variant file."""
     path = tmp_path / "list.json"
     path.write_text('["2-4"]')
     with pytest.raises(OptionError, match=r"expected a table with variant"):
@@ -130,13 +130,13 @@ def test_a_json_file_that_is_not_an_object_is_refused(tmp_path):
 
 
 def test_a_label_that_is_not_a_string_is_refused(tmp_path):
-    """issue 16.6: label and description are text."""
+    """Label and description are text."""
     with pytest.raises(OptionError, match=r"label=3 is invalid: a string, or None"):
         get_preset("2-4").to_file(tmp_path / "v.toml", label=3)
 
 
 def test_preset_names_and_variant_strings_still_load_as_before(tmp_path, monkeypatch):
-    """issue 16.6: "2-4" is a preset even beside a file called 2-4; strings with dots still parse."""
+    """"2-4" is a preset even beside a file called 2-4; strings with dots still parse."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "2-4").write_text('variant = "1-6"')
     assert load_variant("2-4") == get_preset("2-4")

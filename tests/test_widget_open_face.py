@@ -25,7 +25,7 @@ def _estimate(app, label: str) -> float:
 
 @shipped
 def test_opens_on_the_shipped_run_without_playing():
-    """issue 17.5: the tab opens at once on the preset's shipped rollout run, its figures shown."""
+    """The tab opens at once on the preset's shipped rollout run, its figures shown."""
     app = OpenFaceApp()
     ref = load_ofc_reference("ofc-pineapple").figures().set_index("metric")
     assert app.runs == {} and "shipped run" in app.source
@@ -37,7 +37,7 @@ def test_opens_on_the_shipped_run_without_playing():
 
 @shipped
 def test_a_shipped_rule_change_is_shown_from_its_run():
-    """issue 17.5: stay A on Pineapple is a shipped run: shown, not played."""
+    """Stay A on Pineapple is a shipped run: shown, not played."""
     app = OpenFaceApp()
     app.stay.value = "A"
     assert str(app.result.variant) == "ofc-pineapple(fantasyland.stay=A)" and app.runs == {}
@@ -47,7 +47,7 @@ def test_a_shipped_rule_change_is_shown_from_its_run():
 
 @shipped
 def test_rake_is_charged_on_the_shipped_run():
-    """issue 17.5: a time rake costs exactly its amount per seat-hour; a per-point rake is the
+    """A time rake costs exactly its amount per seat-hour; a per-point rake is the
     shipped run charged again, as a live run would be."""
     app = OpenFaceApp()
     app.rake_model.value = "time"
@@ -65,7 +65,7 @@ def test_rake_is_charged_on_the_shipped_run():
 
 
 def test_other_rules_are_played_live_with_the_apps_seed():
-    """issue 17.5: a choice no shipped run plays asks for Run (the figures of the earlier choice
+    """A choice no shipped run plays asks for Run (the figures of the earlier choice
     taken down, the status in words), then shows the live run's figures."""
     app = OpenFaceApp(hands=100)
     assert app.table_html.value and app.output.outputs  # the shipped rollout run
@@ -89,7 +89,7 @@ def test_other_rules_are_played_live_with_the_apps_seed():
 
 
 def test_invalid_choice_is_one_line_and_disables_run():
-    """issue 17.5: rules that do not fit the deck are refused in the status line."""
+    """Rules that do not fit the deck are refused in the status line."""
     app = OpenFaceApp("ofc-classic", strategy="random")
     app.players.value = 4
     app.fantasy.value = "14/15/16/17 (progressive)"
@@ -98,7 +98,7 @@ def test_invalid_choice_is_one_line_and_disables_run():
 
 
 def test_variant_from_the_controls():
-    """issue 17.5: the controls' variant: Fantasyland cards set the stay deal to a QQ entry's,
+    """The controls' variant: Fantasyland cards set the stay deal to a QQ entry's,
     one royalty entry changes, the rake is attached; an unknown royalty key is refused."""
     v = ofc_variant("ofc-classic", fantasy="14/15/16/17", royalty=("royalties.front.QQ", 10),
                     rake=Rake(model="time", amount=5))
@@ -110,7 +110,7 @@ def test_variant_from_the_controls():
 
 
 def test_export_writes_chart_and_table(tmp_path):
-    """issue 17.5: the figures table exports as CSV and the chart as PNG, SVG and PDF."""
+    """The figures table exports as CSV and the chart as PNG, SVG and PDF."""
     app = OpenFaceApp(hands=100, strategy="random")
     app.players.value = 3
     app.run()

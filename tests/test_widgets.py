@@ -117,7 +117,7 @@ def test_options_that_do_not_combine_are_not_offered():
 
 
 def test_picker_sets_every_scoring_number():
-    """issue 15.1: the picker has a control per scoring number; a changed number becomes a
+    """The picker has a control per scoring number; a changed number becomes a
     ``scoring.<number>`` override, choosing a system resets them all to its numbers, and a
     number the rules refuse is explained and leaves no variant."""
     p = VariantPicker("2-4")
@@ -242,7 +242,7 @@ def test_rake_explorer_error_is_shown(rake_app, monkeypatch):
 
 
 def test_one_module_per_app_and_every_public_name_at_the_package():
-    """Issue 14: the widgets are a package, one module per app; the names notebooks import
+    """The widgets are a package, one module per app; the names notebooks import
     (``from cpstats.apps.widgets import RakeExplorer, rake_figures, ...``) stay at its top."""
     from cpstats.apps import widgets
 
@@ -260,7 +260,7 @@ def test_one_module_per_app_and_every_public_name_at_the_package():
 # -- issue 15.4: ev is the default, baselines are named, figures say who set the hands -----------
 
 def test_live_runs_use_ev_and_the_baselines_are_named():
-    """issue 15.4: the apps' live runs set hands with ev unless asked; greedy and random are
+    """The apps' live runs set hands with ev unless asked; greedy and random are
     offered under labels that say they are baselines of a weak field."""
     from cpstats.apps.widgets import DEFAULT_STRATEGY, STRATEGY_LABELS
 
@@ -282,7 +282,7 @@ def _sd_and_se(result) -> tuple[float, float]:
 
 
 def test_opening_on_the_reference_then_simulating_gives_comparable_numbers():
-    """issue 15.4: the comparer opens on the reference results (ev, 1,000,000 deals) and a live
+    """The comparer opens on the reference results (ev, 1,000,000 deals) and a live
     run plays the same strategy, the deal counts stated in the status line and the chart title.
     Seat 0's SD per hand of the live 2-4 run is within 5 standard errors of the reference's
     (5.62 against 5.58, 0.6 SE; with greedy live runs, the old default, 6.58: 14 SEs off)."""
@@ -343,7 +343,7 @@ def test_comparer_on_a_custom_scoring_shows_its_strategy_and_tables(monkeypatch)
 
 
 def test_a_baseline_is_named_wherever_its_figures_appear():
-    """issue 15.4: a comparer asked for greedy does not open on the (ev) reference results; its
+    """A comparer asked for greedy does not open on the (ev) reference results; its
     run is named "greedy (baseline: a weak field)" in the status, the table and the chart."""
     app = VariantComparer(("2-4", "1-6"), deals=DEALS, strategy="greedy", cache=ResultCache())
     assert not app.results and "greedy (baseline: a weak field)" in app.status.value
@@ -358,7 +358,7 @@ def test_a_baseline_is_named_wherever_its_figures_appear():
 
 
 def test_a_table_of_two_strategies_says_so():
-    """issue 15.4: no table mixes figures of two strategies without saying so: the columns'
+    """No table mixes figures of two strategies without saying so: the columns'
     labels carry the strategy and ``attrs["mixed"]`` is set; the comparer warns under it."""
     from cpstats.apps.widgets import comparison_table
 
@@ -376,7 +376,7 @@ def test_a_table_of_two_strategies_says_so():
 
 
 def test_rake_explorer_names_the_setter_and_offers_the_reference_only_to_ev():
-    """issue 15.4: the rake explorer's status, table header and chart name the setter and the
+    """The rake explorer's status, table header and chart name the setter and the
     deals; the reference result (ev) is shown for ev only, greedy asks for a run."""
     if not (REFERENCE_DIR / "2-4.npz").exists():
         pytest.skip("no reference results in cpstats/data/reference (run `cpstats reference`)")
@@ -396,7 +396,7 @@ def test_rake_explorer_names_the_setter_and_offers_the_reference_only_to_ev():
 # -- issue 15.5: the skill section -------------------------------------------------------------
 
 def test_the_comparer_shows_the_skill_table_of_its_variants():
-    """issue 15.5: the comparer's skill section runs cpstats.skill for the variants shown, on the
+    """The comparer's skill section runs cpstats.skill for the variants shown, on the
     deals chosen and the apps' seed, and shows ev against each field with its interval; a
     second click reuses the tables, and a change of variant marks the table as stale."""
     import cpstats

@@ -42,7 +42,7 @@ def _capped_rake_by_hand(text: str, strategy: str) -> float:
 
 
 def test_capped_percent_rake_keeps_the_jackpot_drop_apart(cache):
-    """audit 13.2: the settlement's rake ("rake_s1") is the house's take without the jackpot drop
+    """The settlement's rake ("rake_s1") is the house's take without the jackpot drop
     (``settlement._settle_kernel.settle_kernel`` sets ``out_rake`` from the rake model and a bank's charges
     only), so the app must not subtract the 0.1 drop from it. Computed here by hand from the
     deals' nets: E[min(0.05 * pot, 1)] (about 0.56 a hand; the audit's run showed 0.5615, the app
@@ -70,7 +70,7 @@ def test_capped_percent_rake_keeps_the_jackpot_drop_apart(cache):
 
 
 def test_time_rake_is_per_seat_hour_whatever_the_pace(cache):
-    """audit 13.1: a time charge of 6 a seat-hour at a 4-seat table is 24 an hour at any pace;
+    """A time charge of 6 a seat-hour at a 4-seat table is 24 an hour at any pace;
     per hand it is 6 x 4 / hands per hour, from the pace asked for (not the Rake's own 30)."""
     result = cache.run(load_variant("2-4"), DEALS, "greedy")
     rake = Rake(model=RakeModel.TIME, amount=6)
@@ -88,7 +88,7 @@ def test_time_rake_is_per_seat_hour_whatever_the_pace(cache):
 
 
 def test_a_commission_in_the_result_is_counted_once(cache):
-    """audit 13.2: a banked result simulated with a 5% commission already has it in its rake
+    """A banked result simulated with a 5% commission already has it in its rake
     (the kernel adds commission * net of each winning player seat to ``out_rake``); figures of
     that result with the same commission equal those of the game simulated without it, and the
     commission per player hand is the simulated one: rake_s1 / deals / 3 player seats."""
@@ -114,7 +114,7 @@ def test_a_commission_in_the_result_is_counted_once(cache):
 
 
 def test_a_capped_rake_in_a_banked_game_leaves_out_the_commission(cache):
-    """audit 13.2: with a capped percentage simulated in a banked game with a commission, the
+    """With a capped percentage simulated in a banked game with a commission, the
     result's rake holds both; the rake line is the table rake alone (the same deals without the
     commission), and the commission is its own line."""
     capped = "banked(rake=percent,rake.percent=0.05,rake.cap=1)"
@@ -131,7 +131,7 @@ def test_a_capped_rake_in_a_banked_game_leaves_out_the_commission(cache):
 
 @pytest.mark.parametrize("choice, amount", [("1", 1), ("2", 2), ("3", 3)])
 def test_surrender_units_are_the_units_chosen(choice, amount):
-    """audit 13.6: the picker's "1" built the standard surrender (2 units in 2-4), read as "true";
+    """The picker's "1" built the standard surrender (2 units in 2-4), read as "true";
     each number is the exact amount, and the string shown loads back to the same variant."""
     p = VariantPicker("2-4")
     p.surrender.value = choice
@@ -143,7 +143,7 @@ def test_surrender_units_are_the_units_chosen(choice, amount):
 
 
 def test_standard_surrender_is_the_scoring_systems_amount():
-    """audit 13.6: "standard" is the scoring system's own amount (2 in 2-4, 3 in 1-6)."""
+    """"standard" is the scoring system's own amount (2 in 2-4, 3 in 1-6)."""
     for preset, amount in (("2-4", 2), ("1-6", 3)):
         p = VariantPicker(preset)
         p.surrender.value = "standard"
@@ -169,7 +169,7 @@ def _status_when_running(app, monkeypatch) -> list[str]:
 
 @pytest.mark.parametrize("compiling", [True, False])
 def test_each_app_says_it_compiles_before_its_first_run(compiling, monkeypatch):
-    """audit 13.23: the first run after install compiles the kernels for a minute with no word;
+    """The first run after install compiles the kernels for a minute with no word;
     each app shows COMPILE_MESSAGE beside its progress bar while it runs, and only then."""
     monkeypatch.setattr(_common, "needs_compiling", lambda: compiling)
     comparer = VariantComparer(("2-4", "1-6"), deals=1_000, cache=ResultCache())

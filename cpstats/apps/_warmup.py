@@ -1,4 +1,5 @@
-"""Whether numba still has to compile the package's kernels (audit 13.23).
+"""Whether numba still has to compile the package's kernels, so a first
+run can say why it pauses.
 
 The kernels are ``@njit(cache=True)``: the first call after install compiles them (about a
 minute on a small machine) and writes numba's cache, an ``*.nbi`` index file per compiled

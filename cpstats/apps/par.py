@@ -1,5 +1,5 @@
 """The PAR sheet of a variant: its rules, strategy, outcomes, costs, figures and economics on
-a few pages, as a regulator or an owner reads them (issue 16.1; CASINO-MATH.md, "A PAR sheet").
+a few pages, as a regulator or an owner reads them (CASINO-MATH.md, "A PAR sheet").
 
 :func:`par_sheet` builds every table as a pandas DataFrame (:mod:`cpstats.apps.par_figures`,
 :mod:`cpstats.apps.par_example`); :meth:`ParSheet.to_html` and :meth:`ParSheet.to_pdf` write

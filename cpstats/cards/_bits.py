@@ -4,7 +4,7 @@ into one int64 (suit s's 13-bit rank mask at bits 16 s) with its per-rank multip
 The card check of the default (checked) public calls is made in the kernel that reads the cards:
 codes below 52 and no card twice, by the OR of each hand's card bits (``CARD_MASK``); a kernel
 returns the index of the first bad hand (or -1) for the public function to name, far cheaper than
-a separate numpy pass (audit 13.22).
+a separate numpy pass, so the default check costs little.
 """
 
 from __future__ import annotations

@@ -86,8 +86,8 @@ def rank5(codes, *, ordering: str | Ordering = "H1", scale: str = "five", check:
         ``"five"``: 0..7461; ``"common"``: position on the front/middle scale of H3.
     check
         Validate shape, codes and duplicates (internal callers with dealt cards skip it). The
-        codes and duplicates are checked inside the ranking kernel (a 52-bit mask per hand), at
-        over 80% of the unchecked speed (``benchmarks/bench_foundation.py``).
+        codes and duplicates are checked inside the ranking kernel (a 52-bit mask per hand), so
+        the check costs little next to a separate pass (docs/measurements.md#bench_foundation).
     out
         Optional ``uint16`` buffer of ``codes.size // 5`` elements to write the ranks into
         (saves the allocation in loops over chunks; ignored with ``scale="common"``).

@@ -7,7 +7,7 @@ what it is not given from its rulebook ID: a scoring system's numbers from
 :data:`SCORING_PARAMS`, a schedule's amounts from :mod:`cpstats.rules.schedules`. The section-6
 components are in :mod:`cpstats.rules.house`; :class:`~cpstats.rules.Variant` holds them all.
 
-Choice (issue 15.1): the scoring is a component like the royalties, holding its ID *and* every
+Choice: the scoring is a component like the royalties, holding its ID *and* every
 number, filled from the ID where not given. So the variant string needs no new grammar: the ID
 key (``scoring=SC-TW``) sets all the numbers, a number key refines one
 (``2-4(scoring.scoop_bonus=5)``, ``1-6(scoring.middle=2,scoring.back=3)``), and a variant

@@ -1,5 +1,5 @@
 """Rules in words: :func:`describe` writes a variant out line by line, :func:`short_label` names it
-in a few words for a chart or a table, :func:`glossary` lists every rule ID (issue 16.5).
+in a few words for a chart or a table, :func:`glossary` lists every rule ID.
 
 All three read the names of :data:`cpstats.rules.ids.RULES`; numbers are written for reading
 by :func:`format_number` (``1,000,000``, ``0.05``, never ``1e+06``).

@@ -1,4 +1,4 @@
-"""Variant files: a variant saved as TOML or JSON and read back (issue 16 item 6).
+"""Variant files: a variant saved as TOML or JSON and read back, to share or edit by hand.
 
 A file holds the variant string ``variant = "2-4(royalties=R-TW)"`` (the one identity: it is what
 :func:`~cpstats.rules.load_variant` builds the variant from), an optional ``label`` and

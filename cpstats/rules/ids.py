@@ -8,7 +8,7 @@ these names, and this module reads none of them.
 - Decision: ``R-NONE`` and ``NS-NONE`` (not rulebook IDs) name "no royalties" and "no naturals".
 
 :data:`RULES` gives every ID the package implements a human name, a short label for charts and
-a one-line description (issue 16.5), as plain data: :func:`cpstats.describe` writes a variant's
+a one-line description, as plain data: :func:`cpstats.describe` writes a variant's
 rules in words from it and the docs' glossary page is built from it.
 """
 

@@ -294,7 +294,7 @@ def _read_surrender(d: Dict) -> str:
 
 def _write_surrender(d: Dict, text: str) -> None:
     """``none``/``false`` turn surrender off, ``standard``/``true`` take the scoring system's
-    amount, and a number is always the amount itself (audit 13.6: ``1`` and ``0`` are units,
+    amount, and a number is always the amount itself (``1`` and ``0`` are units,
     not the booleans they also spell)."""
     word = text.strip().lower()
     try:

@@ -147,9 +147,10 @@ def _codes(value: Any, index: int) -> np.ndarray:
 
 
 def _seated(v: Variant, n_hands: int, what: str) -> Variant:
-    """``v`` seating as many players as ``n_hands`` hands make (audit 13.17): ``v`` itself when
-    it does, else ``v.replace(players=n_hands)``; refused where the rules fix the table
-    (criss-cross, a stakes matrix of another size, a home run needing more players)."""
+    """``v`` seating as many players as ``n_hands`` hands make, so the seat count follows the hands
+    given: ``v`` itself when it does, else ``v.replace(players=n_hands)``; refused where the rules
+    fix the table (criss-cross, a stakes matrix of another size, a home run needing more
+    players)."""
     per_seat = v.hands_per_player
     if n_hands == v.players * per_seat:
         return v

@@ -1,4 +1,4 @@
-"""Outcome tables (PAR sheet, issue 16.1/16.2): what happens between two players and to one seat.
+"""Outcome tables (of the PAR sheet): what happens between two players and to one seat.
 
 A block's deals are sorted into outcomes of each pair of hands (rows won-lost-tied, naturals,
 surrenders, fouls) and of each hand against its whole table (home run, scoops, scooped...), with

@@ -1,5 +1,5 @@
 """The designer's figures of several results side by side, each with its interval and its paired
-difference to the first (issue 16.2 and 16.4).
+difference to the first.
 
 Every figure is computed for the whole run and for each of its batches (30 by default). Its
 interval is Student's t (``batches - 1`` degrees of freedom) on the batch values; a ratio (a rate

@@ -1,4 +1,4 @@
-"""One table of every preset (issue 16 item 4): the designer's figures side by side, each with its
+"""One table of every preset: the designer's figures side by side, each with its
 interval, from the shipped reference results or from a live run per preset."""
 
 from __future__ import annotations

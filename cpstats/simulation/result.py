@@ -182,8 +182,8 @@ class SimulationResult(Result):
         ``batches - 1`` degrees of freedom, low end clipped at 0; the SD's (``sd_ci_low``,
         ``sd_ci_high``) are the square roots of those ends. No chi-square formula: results are
         discrete and skewed. They hold 95% from about 10,000 deals in heavy-tailed games
-        (taiwanese, pagat-casino; 94.2-94.7% at 2,000 deals, the misses one-sided, below the
-        truth) and from 2,000 in 2-4 (README "Statistics"). The SD and variance intervals are NaN
+        (taiwanese, pagat-casino; a little less at 2,000, the misses below the truth) and from
+        2,000 in 2-4 (measured: docs/measurements.md#coverage_sd). The SD and variance intervals are NaN
         for results saved without per-batch sums of squares and for runs under 60 deals (batches
         of one deal).
         """

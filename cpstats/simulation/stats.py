@@ -145,9 +145,9 @@ def batch_variance_interval(batch_sums, batch_s2, batch_sizes, confidence: float
     its standard error is sd(batch variances) / sqrt(k), with Student's t on k - 1 degrees of
     freedom (batch means on per-batch variances, CASINO-MATH); the low end is clipped at 0. NaN
     ends where :func:`batch_variances` gives None (no ``batch_s2``, batches of one deal).
-    Measured coverage of 95%: 94.2-94.7% at 2,000 deals in heavy-tailed games (an interval below
-    the truth 4%, above it 1%), 95% from about 10,000; a log transform, t on batch SDs, a
-    bootstrap over batches and Johnson's skew correction were no better there.
+    It holds 95% from about 10,000 deals in heavy-tailed games and a little less at 2,000 (the
+    misses mostly below the truth); the alternatives tried were no better there (coverage
+    measured: docs/measurements.md#coverage_sd).
     """
     level = check_confidence(confidence)
     sizes = np.asarray(batch_sizes, dtype=float)

@@ -305,7 +305,7 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
     setter, executor, block_deals
         As :func:`~cpstats.simulation.simulate` (``block_deals=None``: the game's own block
         size). With ``ev`` each point plays tables for its own rules (shipped, cached, or
-        trained on first use and cached: about 15 s a variant) unless
+        trained on first use and cached: about half a minute a variant on 2 cores) unless
         ``EvSetter(tables=...)`` names the tables of every point. The executor (None for serial,
         a thread pool, a Dask client's ``get_executor()``) runs each point's blocks; the numbers
         are the same whichever runs them.

@@ -1,4 +1,4 @@
-"""Setting strategies (issue 4): the protocol, the registry, and setting hands with a strategy.
+"""Setting strategies: the protocol, the registry, and setting hands with a strategy.
 
 A *strategy* is any callable ``strategy(hands, variant, *, rng=None)`` taking dealt hands
 (``uint8[N, 13]``) and a :class:`~cpstats.rules.Variant` and returning a :class:`Decisions`
@@ -173,11 +173,11 @@ def _as_decisions(result: Any, hands: np.ndarray | int, name: str = "strategy",
                   start: int = 0) -> Decisions:
     """A strategy's ``result`` as :class:`Decisions`, checked against the ``hands`` it was given.
 
-    Every strategy's output passes here (audit 13.14): the shapes, then the settings, refused
-    unless each is its hand rearranged (codes that are not integers 0..51 are refused before
-    any cast, so nothing wraps; see ``setting._check_settings_of``). Errors name the strategy
-    ``name`` and the setting (``start`` + its row). Given only the count of hands (an int),
-    the settings are checked as hands (codes 0..51, no card twice), not against the deal.
+    Every strategy's output passes here, since a user's strategy may return anything: the shapes,
+    then the settings, refused unless each is its hand rearranged (codes that are not integers 0..51
+    are refused before any cast, so nothing wraps; see ``setting._check_settings_of``). Errors name
+    the strategy ``name`` and the setting (``start`` + its row). Given only the count of hands (an
+    int), the settings are checked as hands (codes 0..51, no card twice), not against the deal.
     """
     from cpstats.hands.setting import _check_settings_of
 
@@ -246,7 +246,7 @@ def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable
     CardError
         For hands that are not 13 distinct valid cards, and for a strategy returning a setting
         that is not its hand rearranged (other cards, a card twice, codes out of 0..51 or not
-        integers): strategy output is checked, never trusted (audit 13.14).
+        integers): strategy output is checked, never trusted.
     OptionError
         For an unknown strategy name, a strategy's output of the wrong shapes, or ``tables``
         that name no variant or go to a strategy that does not take them.

@@ -154,7 +154,7 @@ def _model(variant: Variant, tables: RowTables) -> tuple[np.ndarray, ...]:
 
 def _scored_row(dist: np.ndarray, bonus: np.ndarray, points: float, always: bool,
                 classes: np.ndarray) -> tuple[np.ndarray, ...]:
-    """:func:`_row_arrays` for a row that pays ``points`` when won (issue 15.1: rows may pay
+    """:func:`_row_arrays` for a row that pays ``points`` when won (rows may pay
     differently): the points stand for the row's 1 and the royalty ``bonus`` stays on top,
     collected win or lose under RM-ALWAYS."""
     if not always:

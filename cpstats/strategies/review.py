@@ -1,5 +1,5 @@
 """Review a setting: its expected result under the ``ev`` model, the best setting, the loss, and
-the best alternatives (issue: strategies, item 6).
+the best alternatives, so a player sees what a setting costs and why.
 
 Values are the ``ev`` setter's model (row win/tie tables trained for the variant, rows and
 opponents independent, see :mod:`cpstats.strategies`), in units against every opponent.

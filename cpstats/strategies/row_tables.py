@@ -5,7 +5,7 @@ on, and where a variant's tables come from (:func:`load_tables`, :func:`tables_r
 :mod:`cpstats.strategies.training` trains and fits them; :mod:`cpstats.strategies.ev_setter`
 turns them into the search's kernel arrays.
 
-Where tables come from (issue 15.2), in this order: tables the caller names (``tables="2-4"``:
+Where tables come from, in this order: tables the caller names (``tables="2-4"``:
 another variant's, *borrowed*, or a :class:`RowTables`); the tables shipped with the package
 for a preset whose strategy-relevant rules (:func:`strategy_rules`) equal the variant's
 (*shipped*: ``2-4(players=2)`` and ``2-4(rake=...)`` play with ``2-4``'s); tables trained

@@ -40,19 +40,14 @@ reproduces the tables exactly.
 ``method="fictitious"`` is the earlier procedure (fictitious play, ``rounds`` rounds, no
 early stop and no refinement), kept for comparison.
 
-With the defaults (200,000 hands a round, :func:`train_preset`) every preset stops its damped
-phase after 15 rounds (16 for futurebet-2-4) and trains in 2.3 to 4.5 minutes on one core; the
-check's gap is 0.002 to 0.009 against a sampling noise of 0.0014 to 0.0019 (fictitious play: 0.077
-after 12 rounds). It is within the noise where a scoop pays extra (1-6, Taiwanese, Mandarin,
-pagat-casino: 0.002 to 0.003) and stays above it with smaller or no bonuses (1-4 and
-race-to-11 0.004, 2-4 and its relatives 0.005, the 1-1-1 games 0.008 to 0.009). The residual
-sits in the middle row around a pair of aces, where the best response is steep: moving the
-field by ``d`` there moves the response by about ``-3 d`` to ``-6 d`` (measured for
-pagat-typical), so the field's own sampling noise shows up amplified in the gap and more rounds
-do not shrink it (the hands that flip are close to indifferent).
+With the defaults (200,000 hands a round, :func:`train_preset`) a preset trains in a few minutes
+on one core and its check's gap stays near the sampling noise: more rounds do not shrink what is
+left, since the best response is steep around a middle pair of aces and amplifies the field's
+own noise (rounds, gaps and times of each preset: docs/measurements.md#training_presets).
 
 Any other variant is trained at its first use, on fewer hands (``row_tables.QUICK_TRAINING``),
-on threads (``executor``), and cached (issue 15.2, :func:`~cpstats.strategies.load_tables`).
+on threads (``executor``), and cached, so a variant without shipped tables costs its training
+once (:func:`~cpstats.strategies.load_tables`).
 
 :func:`match` plays two strategies on the same deals, seats swapped (duplicate); :func:`exploitability`
 measures how much a best response gains over a strategy's own choice under heads-up ``2-4``.
@@ -550,7 +545,7 @@ class Exploitability:
 
 def exploitability(strategy: str | Callable[..., Any] = "ev", *, hands: int = 2_000,
                    opponents: int = 1_000, rng=None, seed=None) -> Exploitability:
-    """Exploitability of ``strategy`` under heads-up ``2-4`` (issue 4, item 5c).
+    """Exploitability of ``strategy`` under heads-up ``2-4``: how far it is from a fixed point.
 
     For each sample hand, ``opponents`` opponent hands are dealt from the other 39 cards and
     set by the strategy itself; every legal setting of the sample hand is scored against them

@@ -2,7 +2,7 @@
 shown as PNG, and :class:`_App`, the common frame of an app.
 
 - Decision: live runs set hands with ``ev`` by default, the setter that plays the variant well
-  (issue 15: every figure that describes a game is of good play); 20,000 four-handed deals take
+  (every figure that describes a game is of good play); 20,000 four-handed deals take
   about a second per variant. ``greedy`` and ``random`` stay offered, labelled as baselines of
   a weak field (:data:`STRATEGY_LABELS`) in the dropdown, the status line, chart titles and
   tables, and the row tables that set ev's hands are named beside its figures
@@ -12,7 +12,7 @@ shown as PNG, and :class:`_App`, the common frame of an app.
   in Jupyter, in Voila and in tests.
 - Decision: a run that will compile the kernels (the first after install) says so in the
   status beside the progress bar (:data:`cpstats.apps._warmup.COMPILE_MESSAGE`).
-- Decision (issue 16.6): exports are downloads, links whose ``href`` is a ``data:`` URI with a
+- Decision: exports are downloads, links whose ``href`` is a ``data:`` URI with a
   ``download`` file name (:class:`ExportBar`), because in Voila the browser, not the server's
   folder, is where a user wants the file; the same bar writes files with :meth:`ExportBar.save`
   in a notebook. A table's CSV link is made with the table (it is cheap); a chart's PNG, SVG
@@ -126,13 +126,13 @@ def _message(kind: str, text: str) -> str:
     return f'<span style="color:{colour}">{html.escape(text)}</span>'
 
 
-#: Said beside a run that trains ev's tables first (issue 15.2).
+#: Said beside a run that trains ev's tables first, so the wait is explained.
 TRAINING_MESSAGE = "ev has no tables for these rules yet: training them first (under a minute, once)"
 
 
 def _running(text: str, training: bool = False) -> str:
     """The status of a simulation about to start, with :data:`COMPILE_MESSAGE` while numba has
-    not yet compiled the kernels (audit 13.23: the first run after install pauses with no word)
+    not yet compiled the kernels (otherwise the first run after install pauses with no word)
     and :data:`TRAINING_MESSAGE` when ev must first train its tables."""
     text = f"{text}; {TRAINING_MESSAGE}" if training else text
     return _message("note", f"{text}; {COMPILE_MESSAGE}" if needs_compiling() else text)
@@ -201,7 +201,7 @@ class _App:
             self.run_button.disabled = False
 
 
-# -- export (issue 16.6) ----------------------------------------------------------------------
+# -- export ----------------------------------------------------------------------------------
 
 #: The formats a chart is exported in, with their MIME types; a table is exported as CSV.
 CHART_FORMATS = {"png": "image/png", "svg": "image/svg+xml", "pdf": "application/pdf"}

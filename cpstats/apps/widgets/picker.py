@@ -3,11 +3,11 @@
 The comparer shows two or three pickers side by side; each shows the variant string it builds,
 or the rules' own message when a choice is rejected.
 
-- Decision: every number of the scoring (issue 15.1) has a control, under "scoring numbers"
+- Decision: every number of the scoring has a control, under "scoring numbers"
   below the scoring system; choosing a system sets them all to its numbers (as ``scoring=`` does
   in a variant string), and a number changed from the system's becomes a ``scoring.<number>``
   override, so the string shown names the system plus the changed numbers.
-- Decision (issue 16.6): a variant is saved as a download (links to a TOML and a JSON file,
+- Decision: a variant is saved as a download (links to a TOML and a JSON file,
   :meth:`Variant.to_file`'s format, kept up to date with the variant shown; a ``data:`` link
   works in Voila, where the server's folder is not the user's) or with :meth:`VariantPicker.save`
   in a notebook, and loaded with the *Load* button (an upload). A loaded variant becomes the
@@ -298,7 +298,7 @@ class VariantPicker:
         if self._on_change is not None:
             self._on_change()
 
-    # -- files (issue 16.6) --------------------------------------------------------------------
+    # -- files --------------------------------------------------------------------------------
 
     def file_bytes(self, suffix: str = ".toml") -> bytes:
         """The variant shown as a variant file (``.toml`` or ``.json``, :meth:`Variant.to_file`),
