@@ -117,7 +117,7 @@ def test_a_label_never_holds_a_raw_variant_string(text):
 
 
 def test_short_label_names_the_changes():
-    """"2-4, 5% rake capped 3" rather than the variant string."""
+    """The label reads "2-4, 5% rake capped 3" rather than the variant string."""
     assert short_label("2-4(rake=percent,rake.percent=0.05,rake.cap=3)") == "2-4, 5% rake capped 3"
     assert short_label("2-4") == "2-4"
     assert short_label("1-6(royalties=R-TW,players=3)") == "1-6, 3 players, TW royalties"

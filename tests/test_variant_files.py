@@ -136,7 +136,7 @@ def test_a_label_that_is_not_a_string_is_refused(tmp_path):
 
 
 def test_preset_names_and_variant_strings_still_load_as_before(tmp_path, monkeypatch):
-    """"2-4" is a preset even beside a file called 2-4; strings with dots still parse."""
+    """The name "2-4" is a preset even beside a file called 2-4; strings with dots still parse."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "2-4").write_text('variant = "1-6"')
     assert load_variant("2-4") == get_preset("2-4")

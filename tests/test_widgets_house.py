@@ -143,7 +143,7 @@ def test_surrender_units_are_the_units_chosen(choice, amount):
 
 
 def test_standard_surrender_is_the_scoring_systems_amount():
-    """"standard" is the scoring system's own amount (2 in 2-4, 3 in 1-6)."""
+    """The "standard" amount is the scoring system's own amount (2 in 2-4, 3 in 1-6)."""
     for preset, amount in (("2-4", 2), ("1-6", 3)):
         p = VariantPicker(preset)
         p.surrender.value = "standard"
