@@ -65,10 +65,10 @@ def test_describe_and_short_label_take_either_game():
     assert "(" not in cpstats.short_label("ofc-pineapple(royalties.front.QQ=9)")
 
 
-def test_simulate_plays_open_face_as_simulate_ofc_does():
+def test_simulate_plays_open_face_as_the_game_runs_it():
     """The shared verb gives the open-face run's numbers (same seed, same decks), serial or not."""
     shared = cpstats.simulate("ofc-pineapple", 300, setter="greedy", rng=1)
-    own = cpstats.simulate_ofc("ofc-pineapple", 300, setter="greedy", rng=1)
+    own = cpstats.ofc.simulation.simulate("ofc-pineapple", 300, setter="greedy", rng=1)
     pd.testing.assert_frame_equal(shared.figures(), own.figures())
     with ThreadPoolExecutor(2) as pool:
         threaded = cpstats.simulate("ofc-pineapple", 300, setter="greedy", rng=1, executor=pool)
