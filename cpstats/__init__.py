@@ -29,7 +29,8 @@ from cpstats.apps.par import ParSheet, par_sheet
 from cpstats.ofc import OfcGreedy, OfcRandom, Rollout
 from cpstats.ofc import OfcResult, OfcVariant, fantasyland_table, play_hands, settle_boards, solve_fantasyland
 # former open-face names, one release more: they warn and call the shared verbs' open-face runs
-from cpstats.ofc import compare_ofc, get_ofc_preset, load_ofc_reference, simulate_ofc
+from cpstats.ofc import compare_ofc as compare_ofc, get_ofc_preset as get_ofc_preset
+from cpstats.ofc import load_ofc_reference as load_ofc_reference, simulate_ofc as simulate_ofc
 from cpstats.errors import deprecated_constants as _deprecated_constants
 from cpstats.rules import open_face as _open_face
 

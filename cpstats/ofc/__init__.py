@@ -32,20 +32,27 @@ from cpstats.ofc.board import BoardValues, as_boards, board_ranks, board_values,
 from cpstats.errors import deprecated_constants
 from cpstats.rules import open_face as _rules
 from cpstats.rules.open_face import (FantasylandRules, OfcDeal, OfcRoyalties, OfcScoring,
-                               OfcTables, OfcVariant, StayRule, get_ofc_preset, parse_ofc_variant,
+                               OfcTables, OfcVariant, StayRule, parse_ofc_variant,
                                is_ofc_variant, resolve_ofc_variant)
 from cpstats.ofc.fantasyland import (FantasySetting, estimate_stay_value, fantasyland_table,
                                      solve_fantasyland)
 from cpstats.ofc.play import OfcHands, play_hands
 from cpstats.ofc.result import OfcResult
-from cpstats.ofc.shipped import (OFC_REFERENCE_RUNS, find_ofc_reference, load_ofc_reference, load_shipped,
-                                 ofc_sensitivity, write_ofc_reference)
+from cpstats.ofc.shipped import (OFC_REFERENCE_RUNS, find_ofc_reference, load_shipped, ofc_sensitivity,
+                                 write_ofc_reference)
 from cpstats.ofc.setters import OfcGreedy, OfcRandom, OfcSetter, Rollout, as_ofc_setter
 from cpstats.ofc.settlement import OfcSettlement, seat_rake, settle_boards, settle_hands
-from cpstats.ofc.simulation import _compare_runs, _simulate_runs, compare_ofc, simulate_ofc
-from cpstats.ofc.sweep import run_sweep, sweep_ofc
-from cpstats.ofc.skill import ofc_skill, skill_table
+from cpstats.ofc.simulation import _compare_runs, _simulate_runs
+from cpstats.ofc.sweep import run_sweep
+from cpstats.ofc.skill import skill_table
 from cpstats.simulation.games import GameRuns, register_game_runs
+
+# the former names, one release more (aliases that warn; explicit re-exports, not in __all__)
+from cpstats.ofc.shipped import load_ofc_reference as load_ofc_reference
+from cpstats.ofc.simulation import compare_ofc as compare_ofc, simulate_ofc as simulate_ofc
+from cpstats.ofc.skill import ofc_skill as ofc_skill
+from cpstats.ofc.sweep import sweep_ofc as sweep_ofc
+from cpstats.rules.open_face import get_ofc_preset as get_ofc_preset
 
 # the shared verbs (cpstats.simulate, compare, sweep, skill, load_reference) play open face through these
 register_game_runs("open-face", GameRuns(_simulate_runs, _compare_runs, run_sweep, skill_table,
