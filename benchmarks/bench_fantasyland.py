@@ -24,7 +24,7 @@ from cpstats.hands.ranking import rank3, rank5  # noqa: E402
 from cpstats.hands.setting import split_positions  # noqa: E402
 from cpstats.ofc import _fantasy_kernel as fk  # noqa: E402
 from cpstats.ofc.fantasyland import estimate_stay_value, kernel_args  # noqa: E402
-from cpstats.rules.open_face import get_ofc_preset  # noqa: E402
+from cpstats.rules import get_preset  # noqa: E402
 
 VARIANT = "ofc-pineapple-progressive"
 
@@ -57,7 +57,7 @@ def _time_sizes(hands: int, stay_value: float) -> dict[int, list[float]]:
 
 
 def main(hands: int = 300) -> dict[int, float]:
-    variant = get_ofc_preset(VARIANT)
+    variant = get_preset(VARIANT)
     stay_value = estimate_stay_value(variant)  # the solver's default (and its compile)
     times = _time_sizes(hands, stay_value)
     rng = np.random.default_rng(7)

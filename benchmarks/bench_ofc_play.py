@@ -25,10 +25,10 @@ import numpy as np  # noqa: E402
 from cpstats.ofc.board import board_values  # noqa: E402
 from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP  # noqa: E402
 from cpstats.ofc.play import _next_state, _play_hand, play_hands  # noqa: E402
-from cpstats.rules.open_face import get_ofc_preset  # noqa: E402
+from cpstats.rules import get_preset  # noqa: E402
 from cpstats.ofc.settlement import settle_boards  # noqa: E402
 
-V = get_ofc_preset("ofc-pineapple")
+V = get_preset("ofc-pineapple")
 
 
 def ms_per_hand(repeats: int = 7, hands: int = 10) -> tuple[float, float]:

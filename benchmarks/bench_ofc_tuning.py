@@ -26,7 +26,7 @@ from cpstats.ofc import _place_kernel as _pk  # noqa: E402
 from cpstats.ofc import placement as pl  # noqa: E402
 from cpstats.ofc.board import board_ranks, board_values  # noqa: E402
 from cpstats.ofc.play import _next_state  # noqa: E402
-from cpstats.rules.open_face import get_ofc_preset  # noqa: E402
+from cpstats.rules import get_preset  # noqa: E402
 from cpstats.ofc.settlement import settle_boards  # noqa: E402
 
 
@@ -160,7 +160,7 @@ def main() -> None:
     parser.add_argument("--only", help="run only the alternatives whose name contains this text")
     parser.add_argument("--record", action="store_true", help="also write the output into docs/measurements.md")
     opts = parser.parse_args()
-    variant = get_ofc_preset(opts.variant)
+    variant = get_preset(opts.variant)
     print(f"{variant}: default rollout (foul aversion {pl.FOUL_AVERSION}, hindsight {pl.DEFAULT_HINDSIGHT} "
           f"streets, weight {pl.HINDSIGHT_FOUL_WEIGHT}, {pl.DEFAULT_SAMPLES} samples) against each; "
           f"{opts.deals} deals x 2 seats, seed {opts.seed}")

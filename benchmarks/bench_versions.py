@@ -21,6 +21,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# The shared verb where it plays open face; a version from before it has only simulate_ofc.
+# (strategy= is the keyword both versions read; the warnings it gives are silenced.)
+OFC_SIMULATE = """
+import warnings
+import cpstats
+try:
+    is_open_face = cpstats.load_variant("ofc-pineapple").game == "open-face"
+except Exception:
+    is_open_face = False
+simulate = cpstats.simulate if is_open_face else cpstats.simulate_ofc
+"""
+
 # Each case is timed inside the child interpreter after one untimed call (numba compiles there);
 # the snippets use names both versions have.
 CASES = {
@@ -52,21 +64,17 @@ import cpstats
 def run():
     cpstats.simulate("2-4", 10_000, strategy="ev", rng=4)
 """,
-    "ofc rollout simulate 40 hands": """
-import warnings
-import cpstats
+    "ofc rollout simulate 40 hands": OFC_SIMULATE + """
 def run():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        cpstats.simulate_ofc("ofc-pineapple", 40, rng=5)
+        simulate("ofc-pineapple", 40, rng=5)
 """,
-    "ofc greedy simulate 2k hands": """
-import warnings
-import cpstats
+    "ofc greedy simulate 2k hands": OFC_SIMULATE + """
 def run():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        cpstats.simulate_ofc("ofc-pineapple", 2_000, strategy="greedy", rng=6)
+        simulate("ofc-pineapple", 2_000, strategy="greedy", rng=6)
 """,
 }
 

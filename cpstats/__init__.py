@@ -27,10 +27,16 @@ from cpstats.rules.describe import describe, format_number, glossary, short_labe
 from cpstats.rules.ids import RULES, RuleInfo
 from cpstats.apps.par import ParSheet, par_sheet
 from cpstats.ofc import OfcGreedy, OfcRandom, Rollout
-from cpstats.ofc import (OFC_PRESETS, OfcResult, OfcVariant, compare_ofc, fantasyland_table, get_ofc_preset,
-                         load_ofc_reference, play_hands, settle_boards, simulate_ofc, solve_fantasyland)
+from cpstats.ofc import OfcResult, OfcVariant, fantasyland_table, play_hands, settle_boards, solve_fantasyland
+# former open-face names, one release more: they warn and call the shared verbs' open-face runs
+from cpstats.ofc import compare_ofc as compare_ofc, get_ofc_preset as get_ofc_preset
+from cpstats.ofc import load_ofc_reference as load_ofc_reference, simulate_ofc as simulate_ofc
+from cpstats.errors import deprecated_constants as _deprecated_constants
+from cpstats.rules import open_face as _open_face
 
 from cpstats._version import __version__
+
+__getattr__ = _deprecated_constants(__name__, {"OFC_PRESETS": ("cpstats.presets()", lambda: _open_face.PRESETS)})
 
 __all__ = [
     "NATURALS",
@@ -41,16 +47,11 @@ __all__ = [
     "Rollout",
     "OfcGreedy",
     "OfcRandom",
-    "OFC_PRESETS",
     "OfcResult",
     "OfcVariant",
-    "compare_ofc",
     "fantasyland_table",
-    "get_ofc_preset",
-    "load_ofc_reference",
     "play_hands",
     "settle_boards",
-    "simulate_ofc",
     "solve_fantasyland",
     "RULES",
     "RuleInfo",

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import numbers
 import warnings
+from collections.abc import Callable
+from typing import Any
 
-__all__ = ["CpstatsError", "CardError", "OptionError", "check_whole", "shown", "renamed"]
+__all__ = ["CpstatsError", "CardError", "OptionError", "check_whole", "shown", "renamed",
+           "deprecated_alias", "deprecated_constants"]
 
 _SHOWN = 60
 
@@ -52,3 +56,37 @@ def renamed(old: str, new: str, old_value: object, value: object, default: objec
     warnings.warn(f"{old}= is deprecated and goes in the next release: use {new}={note or repr(old_value)}",
                   DeprecationWarning, stacklevel=stacklevel)
     return old_value
+
+
+def _warn_old(old: str, new: str, stacklevel: int) -> None:
+    warnings.warn(f"{old} is deprecated and goes in the next release: use {new}",
+                  DeprecationWarning, stacklevel=stacklevel + 1)
+
+
+def deprecated_alias(old: str, new: str, target: Callable) -> Callable:
+    """``target`` under a former public name ``old``: each call warns (a DeprecationWarning naming
+    ``new``, the replacement) and does exactly what ``target`` does, so an old name never has an
+    implementation of its own. Old names stay one release; nothing in cpstats calls them."""
+    @functools.wraps(target)
+    def alias(*args: Any, **kwargs: Any) -> Any:
+        _warn_old(old, new, 2)
+        return target(*args, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = old
+    alias.__doc__ = f"Deprecated (goes in the next release): use {new}, which this calls."
+    return alias
+
+
+def deprecated_constants(module: str, names: dict[str, tuple[str, Callable[[], object]]]
+                         ) -> Callable[[str], object]:
+    """A ``__getattr__`` for ``module`` serving former constants: ``names`` maps an old name to its
+    replacement's words and a function giving its value; reading one warns as
+    :func:`deprecated_alias` does, and any other missing name is the usual AttributeError."""
+    def __getattr__(name: str) -> object:
+        if name not in names:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        new, value = names[name]
+        _warn_old(name, new, 2)
+        return value()
+
+    return __getattr__

@@ -20,7 +20,7 @@ from cpstats.errors import OptionError
     (lambda: cpstats.simulate("2-4", 100, setter="greedy", executor="local"),
      r"^executor='local' is invalid: None \(serial\) or a concurrent\.futures-style executor"),
     (lambda: cpstats.simulate("2-4", 100, setter="greedy", players="3"), r"^players='3' is invalid"),
-    (lambda: cpstats.simulate_ofc("ofc-pineapple", 10, setter="random", executor="local"),
+    (lambda: cpstats.simulate("ofc-pineapple", 10, setter="random", executor="local"),
      r"^executor='local' is invalid"),
     (lambda: cpstats.compare(["2-4", "1-6"], 100, setter="greedy", tidy="yes"),
      r"^tidy='yes' is invalid"),

@@ -26,7 +26,7 @@ def compiled(monkeypatch):
 @pytest.mark.parametrize("write, message", [
     (lambda: cpstats.simulate("2-4", 100, setter="greedy", out=MISSING),
      rf"^out='{MISSING}' is invalid: the folder cannot be created \(No such file or directory\)$"),
-    (lambda: cpstats.simulate_ofc("ofc-pineapple", 10, setter="greedy", out=MISSING),
+    (lambda: cpstats.simulate("ofc-pineapple", 10, setter="greedy", out=MISSING),
      rf"^out='{MISSING}' is invalid: the folder cannot be created"),
     (lambda: cpstats.par_sheet("2-4(royalties=R-FLAT)", out=MISSING),
      rf"^out='{MISSING}' is invalid: the folder cannot be created"),
@@ -95,4 +95,4 @@ def test_a_value_cannot_hold_the_strings_own_syntax(text, raw):
 def test_a_rollout_budget_is_refused_without_rollout():
     with pytest.raises(OptionError, match=r"^samples=8 is invalid with strategy 'greedy/greedy': "
                                           "only rollout takes samples and top$"):
-        cpstats.simulate_ofc("ofc-pineapple", 8, setter="greedy", samples=8)
+        cpstats.ofc.simulation.simulate("ofc-pineapple", 8, setter="greedy", samples=8)

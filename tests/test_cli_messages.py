@@ -16,7 +16,7 @@ import pytest
 import cpstats.simulation
 from cpstats.apps.cli import main
 from cpstats.apps.labels import SETTER_NAMES as _SETTERS
-from cpstats.ofc import OFC_PRESETS
+from cpstats.rules.games import GAMES
 from cpstats.rules import preset_names
 
 CARDS = "As Ks Qs Js Ts 9h 9d 9c 2c 2d 3h 4h 5h"
@@ -129,9 +129,9 @@ def test_presets_lists_the_open_face_presets(capsys):
     assert main(["presets", "--format", "csv"]) == 0
     table = pd.read_csv(io.StringIO(capsys.readouterr().out), dtype=str, keep_default_na=False)
     assert list(table.columns) == ["name", "game", "description", "seed", "variant"]
-    assert table["name"].tolist() == [*preset_names(), *OFC_PRESETS]
+    assert table["name"].tolist() == [*preset_names(), *GAMES["open-face"].presets]
     open_face = table[table["game"] == "open-face"]
-    assert open_face["name"].tolist() == list(OFC_PRESETS)
+    assert open_face["name"].tolist() == list(GAMES["open-face"].presets)
     for name, description in zip(open_face["name"], open_face["description"]):
         assert f"cpstats simulate --preset {name}" in description
     assert set(table.loc[table["game"] != "open-face", "game"]) == {"13-card"}

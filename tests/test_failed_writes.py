@@ -12,7 +12,7 @@ import pytest
 import cpstats.apps.cli
 from cpstats._atomic import atomic_path
 from cpstats.apps.cli import main
-from cpstats.ofc import simulate_ofc
+from cpstats.ofc import simulation as ofc_sim
 from cpstats.simulation import files, simulate
 
 
@@ -64,8 +64,8 @@ def test_a_full_disk_while_writing_a_block_leaves_no_temporary(tmp_path, monkeyp
 def test_open_face_rows_on_a_full_disk_leave_no_temporary(tmp_path, monkeypatch):
     monkeypatch.setattr(pd.DataFrame, "to_parquet", _partial_parquet)
     with pytest.raises(OSError, match="No space left"):
-        simulate_ofc("ofc-pineapple", 20, setter="greedy", rng=1, out=tmp_path / "run",
-                     block_hands=10)
+        ofc_sim.simulate("ofc-pineapple", 20, setter="greedy", rng=1, out=tmp_path / "run",
+                         block_hands=10)
     assert _left(tmp_path / "run") == []
 
 

@@ -17,7 +17,8 @@ import test_notebook_claims as claims_checks  # noqa: E402
 from test_notebook_claims import _execute, _figures  # noqa: E402
 
 from cpstats.ofc.shipped import (OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS, SENSITIVITY_RUNS,  # noqa: E402
-                                 load_ofc_reference, ofc_sensitivity)
+                                 ofc_sensitivity)
+from cpstats.simulation import load_reference  # noqa: E402
 from cpstats.ofc import fantasyland_table  # noqa: E402
 from cpstats.ofc.result import paired_figures  # noqa: E402
 from cpstats.rules.house import Rake  # noqa: E402
@@ -40,7 +41,7 @@ def _expected(params: dict) -> dict[str, tuple[float, float, float]]:
     """(estimate, low, high) of every cited figure, from the package and the shipped runs."""
     pace = params["HANDS_PER_HOUR"]
     names = {"c": "ofc-classic", "p": "ofc-pineapple", "g": "ofc-pineapple-progressive"}
-    runs = {k: load_ofc_reference(n) for k, n in names.items()}
+    runs = {k: load_reference(n) for k, n in names.items()}
 
     def fig(result, metric, scale=1.0):
         f = result.figures(hands_per_hour=pace).set_index("metric").loc[metric]
@@ -52,8 +53,8 @@ def _expected(params: dict) -> dict[str, tuple[float, float, float]]:
                                                              for m in ("foul_rate", "royalty", "sd_seat0"))
         out[f"entry_{k}"], out[f"stay_{k}"] = fig(r, "fl_entry_rate"), fig(r, "fl_stay_rate")
         rake = Rake(model="percent", percent=params["POINT_RAKE"])
-        out[f"pp_{k}"] = fig(load_ofc_reference(names[k], rake=rake), "rake_per_hour")
-        won = fig(load_ofc_reference(names[k], rake=Rake(model="percent", percent=1.0)), "rake_per_hour")
+        out[f"pp_{k}"] = fig(load_reference(names[k], rake=rake), "rake_per_hour")
+        won = fig(load_reference(names[k], rake=Rake(model="percent", percent=1.0)), "rake_per_hour")
         out[f"m_{k}"] = tuple(params["TIME_RAKE"] / w for w in (won[0], won[2], won[1]))
     out["n_p"] = fig(runs["p"], "hands_seat0")
     paired = paired_figures([runs["p"], runs["c"], runs["g"]], ["p", "c", "g"], hands_per_hour=pace)

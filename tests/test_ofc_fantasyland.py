@@ -1,4 +1,4 @@
-"""The exact Fantasyland solver (issue 17 item 2): brute force, known hands, figures, errors."""
+"""The exact Fantasyland solver: brute force, known hands, figures, errors."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from cpstats.hands.setting import split_positions
 from cpstats.ofc import _fantasy_kernel as fk
 from cpstats.ofc import fantasyland as fl
 from cpstats.ofc.board import board_values
-from cpstats.rules.open_face import get_ofc_preset
+from cpstats.rules import get_preset
 
 
 def _brute13(cards: np.ndarray, tables, stay_value: float) -> tuple[float, float]:
@@ -66,7 +66,7 @@ def _check_against_brute(cards, tables, stay_value) -> None:
 @pytest.mark.parametrize("preset", ["ofc-classic", "ofc-pineapple"])
 def test_thirteen_cards_match_brute_force(preset):
     """Exact against all 72,072 settings (stay A and B, several stay values)."""
-    tables = get_ofc_preset(preset).kernel_tables()
+    tables = get_preset(preset).kernel_tables()
     rng = np.random.default_rng(170)
     for i in range(12):
         _check_against_brute(rng.permutation(52)[:13], tables, (0.0, 9.5, 14.0, 40.0)[i % 4])
@@ -74,7 +74,7 @@ def test_thirteen_cards_match_brute_force(preset):
 
 def test_fourteen_cards_match_brute_force():
     """14 cards, all 14 discards x 72,072 settings, on a few deals."""
-    tables = get_ofc_preset("ofc-pineapple").kernel_tables()
+    tables = get_preset("ofc-pineapple").kernel_tables()
     rng = np.random.default_rng(171)
     for stay_value in (0.0, 14.0, 30.0):
         _check_against_brute(rng.permutation(52)[:14], tables, stay_value)
@@ -83,7 +83,7 @@ def test_fourteen_cards_match_brute_force():
 def test_odd_tables_match_brute_force():
     """The bounds assume no monotone table (random royalties and stay flags)."""
     rng = np.random.default_rng(172)
-    base = get_ofc_preset("ofc-pineapple").kernel_tables()
+    base = get_preset("ofc-pineapple").kernel_tables()
     tables = SimpleNamespace(
         front_royalty=rng.integers(0, 6, 455), middle_royalty=rng.integers(0, 6, 7462),
         back_royalty=rng.integers(0, 6, 7462), front_common=base.front_common,
@@ -104,7 +104,7 @@ def test_answer_depends_only_on_the_card_set():
 
 
 def test_named_deal_royalty():
-    """Issue 17 item 2 (OFC-R-STANDARD): AAA front 22, 7-high flush middle 8, kings full back 6."""
+    """OFC-R-STANDARD: AAA front 22, 7-high flush middle 8, kings full back 6."""
     s = fl.solve_fantasyland("Ac Ad Ah Kc Kd 7s 7h 7d 7c 2s 3s 4s 5s 9d", "ofc-pineapple", stay_value=10)
     assert (s.royalty, s.stays, s.value) == (36, True, 46.0)
     assert str(s) == "Ah Ad Ac / 7s 5s 4s 3s 2s / Kd Kc 7h 7d 7c  royalty 36, stays  (discard 9d)"
@@ -132,7 +132,7 @@ def test_middle_full_house_stays_under_a_only():
 
 def test_solve_many_matches_one_by_one():
     """The batch kernel gives the single solver's answers."""
-    v = get_ofc_preset("ofc-pineapple")
+    v = get_preset("ofc-pineapple")
     deals = fl._random_deals(np.random.default_rng(174), 5, 14)
     boards, royalty, stays, value = fl._solve_deals(deals, v, 14.0)
     for i in range(5):
@@ -143,7 +143,7 @@ def test_solve_many_matches_one_by_one():
 
 def test_stay_value_is_the_fixed_point():
     """V = mean(royalty + stays * V) on the estimate's own deals (V = r/(1-p))."""
-    v = get_ofc_preset("ofc-pineapple")
+    v = get_preset("ofc-pineapple")
     value = fl.estimate_stay_value(v, deals=80, rng=5)
     deals = fl._random_deals(np.random.default_rng(5), 80, 14)
     _, royalty, stays, objective = fl._solve_deals(deals, v, value)

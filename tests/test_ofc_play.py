@@ -13,11 +13,11 @@ from cpstats.ofc.board import board_values
 from cpstats.ofc.fantasyland import solve_fantasyland
 from cpstats.ofc.placement import fantasy_values, place_args
 from cpstats.ofc.play import _play_hand, play_hands
-from cpstats.rules.open_face import get_ofc_preset
+from cpstats.rules import get_preset
 from cpstats.ofc.settlement import settle_boards
 
-PINE = get_ofc_preset("ofc-pineapple")
-CLASSIC = get_ofc_preset("ofc-classic")
+PINE = get_preset("ofc-pineapple")
+CLASSIC = get_preset("ofc-classic")
 
 
 def _check_boards(boards):

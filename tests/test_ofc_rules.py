@@ -8,8 +8,10 @@ from hypothesis import strategies as st
 
 from cpstats.errors import CardError, OptionError
 from cpstats.hands.ranking import category3, category5, rank3, rank5
-from cpstats.ofc import (OFC_PRESETS, FantasylandRules, OfcDeal, OfcVariant, StayRule,
-                         board_ranks, board_values, get_ofc_preset, parse_ofc_variant, table_args)
+from cpstats.ofc import (FantasylandRules, OfcDeal, OfcVariant, StayRule,
+                         board_ranks, board_values, parse_ofc_variant, table_args)
+from cpstats.rules import get_preset
+from cpstats.rules.open_face import PRESETS as OPEN_FACE_PRESETS
 from cpstats.ofc import _board_kernel as bk
 from cpstats.rules.open_face import FIVE_ROW_CATEGORIES
 
@@ -23,7 +25,7 @@ def value(variant, board):
 
 def test_ofc_deal_classic():
     """OFC-DEAL-CLASSIC: 5 cards then 1 a street for 8 streets, all kept; 2-4 players."""
-    v = get_ofc_preset("ofc-classic")
+    v = get_preset("ofc-classic")
     assert v.deal is OfcDeal.CLASSIC and v.cards_dealt == (5,) + (1,) * 8
     assert v.cards_kept == v.cards_dealt and v.cards_per_hand == 13
     assert v.replace(players=4).players == 4
@@ -33,7 +35,7 @@ def test_ofc_deal_classic():
 
 def test_ofc_deal_pineapple():
     """OFC-DEAL-PINEAPPLE: 5 cards, then 3 cards four times keeping 2; 2-3 players."""
-    v = get_ofc_preset("ofc-pineapple")
+    v = get_preset("ofc-pineapple")
     assert v.cards_dealt == (5, 3, 3, 3, 3) and v.cards_kept == (5, 2, 2, 2, 2)
     assert sum(v.cards_kept) == 13 and v.cards_per_hand == 17
     with pytest.raises(OptionError, match=r"^players=4 is invalid: 2-3 players \(OFC-DEAL-PINEAPPLE\)$"):
@@ -86,7 +88,7 @@ def test_ofc_r_standard_royal_middle_over_lesser_back_fouls():
 def test_ofc_r_standard_tables_against_category_names():
     """OFC-R-STANDARD: every rank3 and rank5 entry of the tables, recomputed from the category
     names of cpstats.hands.ranking."""
-    t = get_ofc_preset("ofc-pineapple").kernel_tables()
+    t = get_preset("ofc-pineapple").kernel_tables()
     by_rank = _front_hands()
     front = [0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
     for r in range(455):
@@ -148,7 +150,7 @@ def test_ofc_fl_stay_a():
     """OFC-FL-STAY-A (classic): trips front, full house+ middle or quads+ back stay."""
     stays = [value("ofc-classic", b)[3] for b in (FRONT_TRIPS, MIDDLE_FULL, BACK_QUADS, NOTHING)]
     assert stays == [True, True, True, False]
-    assert get_ofc_preset("ofc-classic").kernel_tables().fl_stay_cards.tolist() == [13]
+    assert get_preset("ofc-classic").kernel_tables().fl_stay_cards.tolist() == [13]
 
 
 def test_ofc_fl_stay_b():
@@ -156,7 +158,7 @@ def test_ofc_fl_stay_b():
     under OFC-FL-PROGRESSIVE."""
     stays = [value("ofc-pineapple", b)[3] for b in (FRONT_TRIPS, MIDDLE_FULL, BACK_QUADS, NOTHING)]
     assert stays == [True, False, True, False]
-    t = get_ofc_preset("ofc-pineapple-progressive").kernel_tables()
+    t = get_preset("ofc-pineapple-progressive").kernel_tables()
     assert t.fl_stay_cards.tolist() == [14]
 
 
@@ -205,7 +207,7 @@ def test_board_kernel_matches_hands_ranking():
 def test_table_args_order_and_types():
     """table_args follows OfcTables' field order with contiguous int64/bool arrays."""
     args = table_args("ofc-pineapple-progressive")
-    t = get_ofc_preset("ofc-pineapple-progressive").kernel_tables()
+    t = get_preset("ofc-pineapple-progressive").kernel_tables()
     assert len(args) == len(t._fields) == 11
     for a, name in zip(args, t._fields):
         assert a is getattr(t, name) and a.flags.c_contiguous
@@ -226,17 +228,17 @@ def test_board_values_refuses_incomplete_boards():
 
 # -- strings and validation -------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", list(OFC_PRESETS))
+@pytest.mark.parametrize("name", list(OPEN_FACE_PRESETS))
 def test_presets_round_trip(name):
     """Every preset prints as its name and parses back equal."""
-    v = get_ofc_preset(name)
+    v = get_preset(name)
     assert str(v) == name and parse_ofc_variant(str(v)) == v
     assert OfcVariant.from_dict(v.to_dict()) == v
 
 
 def test_progressive_preset_is_pineapple_with_progressive_cards():
     """OFC-FL-PROGRESSIVE preset: Pineapple with 14/15/16/17 and stay B dealing 14."""
-    v = get_ofc_preset("ofc-pineapple-progressive")
+    v = get_preset("ofc-pineapple-progressive")
     assert str(v.replace(name="ofc-pineapple")) == "ofc-pineapple(fantasyland.cards=14/15/16/17)"
     assert v.fantasyland == FantasylandRules(cards=(14, 15, 16, 17), stay=StayRule.B, stay_cards=14)
 
@@ -259,12 +261,12 @@ _OPTIONS = st.fixed_dictionaries({}, optional={
 
 
 @settings(max_examples=150, deadline=None)
-@given(base=st.sampled_from(list(OFC_PRESETS)), options=_OPTIONS)
+@given(base=st.sampled_from(list(OPEN_FACE_PRESETS)), options=_OPTIONS)
 def test_random_variants_round_trip(base, options):
     """Random option combinations print to a string that parses back equal (hypothesis)."""
     rake = options.pop("rake", "none")
     extra = {"percent": {"rake__percent": 0.05, "rake__cap": 3}, "time": {"rake__amount": 6}}
-    v = get_ofc_preset(base).replace(**options, rake=rake, **extra.get(rake, {}))
+    v = get_preset(base).replace(**options, rake=rake, **extra.get(rake, {}))
     assert parse_ofc_variant(str(v)) == v
     assert OfcVariant.from_dict(v.to_dict()) == v
 

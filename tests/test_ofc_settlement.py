@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from cpstats.cards.codes import parse_cards
 from cpstats.errors import CardError
 from cpstats.hands.setting import parse_setting
-from cpstats.ofc import get_ofc_preset, parse_ofc_variant
+from cpstats.ofc import parse_ofc_variant
+from cpstats.rules import get_preset
 from cpstats.ofc.reference import reference_board, reference_settle
 from cpstats.ofc.settlement import seat_rake, settle_boards, settle_hands
 from cpstats.rules import Rake
@@ -67,7 +68,7 @@ def test_ofc_foul_two_fouls_score_zero():
                                           (4, "ofc-classic")])
 def test_agrees_with_reference_on_random_boards(players, name):
     """settle_hands equals the plain-Python reference on 1,500 random hands (many fouls)."""
-    v = get_ofc_preset(name).replace(players=players)
+    v = get_preset(name).replace(players=players)
     boards = random_hands(players, 1500, players)
     s = settle_hands(v, boards)
     fouls = 0
@@ -97,7 +98,7 @@ hand_seeds = st.integers(0, 2**32 - 1)
 def test_properties_zero_sum_swap_and_fouls(seed, players):
     """Zero-sum, seat swap (permuting seats permutes nets), fouled boards never collect, two
     fouls score 0 between them (hypothesis over random hands)."""
-    v = get_ofc_preset("ofc-pineapple").replace(players=players)
+    v = get_preset("ofc-pineapple").replace(players=players)
     boards = random_hands(seed, 20, players)
     s = settle_hands(v, boards)
     assert (s.net.sum(axis=-1) == 0).all()

@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 
 from cpstats.errors import OptionError
-from cpstats.ofc import simulate_ofc
+import cpstats
 from cpstats.ofc.shipped import (OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS, REFERENCE_SEED, SENSITIVITY_RUNS,
-                                 find_ofc_reference, load_ofc_reference, ofc_sensitivity,
+                                 find_ofc_reference, load_shipped, ofc_sensitivity,
                                  write_ofc_reference)
 from cpstats.simulation.summary import batch_of
 
@@ -31,8 +31,8 @@ def _same(a: pd.DataFrame, b: pd.DataFrame) -> None:
 
 def test_written_run_loads_back_as_the_run(folder):
     """A stored run reads back with the figures of the same run played again."""
-    stored = load_ofc_reference("ofc-pineapple", folder=folder)
-    live = simulate_ofc("ofc-pineapple", HANDS, setter="random", rng=REFERENCE_SEED)
+    stored = load_shipped("ofc-pineapple", folder=folder)
+    live = cpstats.simulate("ofc-pineapple", HANDS, setter="random", rng=REFERENCE_SEED)
     assert stored.deals == HANDS and stored.metadata["strategy"] == "random/random"
     assert "write_ofc_reference(hands=40, names=['ofc-pineapple']" in stored.metadata["command"]
     _same(stored.figures(), live.figures())
@@ -47,7 +47,7 @@ def test_rake_charged_again_equals_a_live_run(folder, rake):
     (rake never moves play), caps and thresholds included."""
     variant = f"ofc-pineapple({rake})"
     found = find_ofc_reference(variant, "random", folder=folder)
-    live = simulate_ofc(variant, HANDS, setter="random", rng=REFERENCE_SEED)
+    live = cpstats.simulate(variant, HANDS, setter="random", rng=REFERENCE_SEED)
     assert str(found.variant) == variant
     _same(found.figures(), live.figures())
     assert found.figures().set_index("metric").at["rake_per_hand", "estimate"] > 0
@@ -64,7 +64,21 @@ def test_find_refuses_other_rules_or_strategy(folder):
 def test_unknown_run_is_one_readable_line():
     """A wrong name says which runs exist."""
     with pytest.raises(OptionError, match=r"name='ofc-pinapple' is invalid.*did you mean"):
-        load_ofc_reference("ofc-pinapple")
+        cpstats.load_reference("ofc-pinapple")
+
+
+def test_load_reference_opens_every_shipped_run_of_either_game():
+    """The shared verb opens the shipped open-face runs (the sensitivity runs too), charged a rake
+    as the game's own loader charges it; a 13-card reference has no nets, so rake= is refused."""
+    if not all((OFC_REFERENCE_DIR / f"{k}.npz").exists() for k in OFC_REFERENCE_RUNS):
+        pytest.skip("no shipped OFC runs (write_ofc_reference)")
+    rake = cpstats.rules.Rake(model="percent", percent=0.05, cap=1.0)
+    _same(cpstats.load_reference("OFC-Pineapple", rake=rake).figures(),
+          load_shipped("ofc-pineapple", rake=rake).figures())
+    assert str(cpstats.load_reference("pineapple-stay-a").variant) == "ofc-pineapple(fantasyland.stay=A)"
+    assert cpstats.load_reference("2-4").variant.game == "13-card"
+    with pytest.raises(OptionError, match=r"^rake= is invalid for the 13-card reference '2-4': only open-face"):
+        cpstats.load_reference("2-4", rake=rake)
 
 
 def test_shipped_runs_are_complete_and_consistent():
@@ -74,8 +88,8 @@ def test_shipped_runs_are_complete_and_consistent():
         pytest.skip("no shipped OFC runs (write_ofc_reference)")
     hands = set()
     for key, text in OFC_REFERENCE_RUNS.items():
-        r = load_ofc_reference(key)
-        assert str(r.variant) == str(load_ofc_reference(key).variant) and r.variant.players == 2
+        r = load_shipped(key)
+        assert str(r.variant) == str(load_shipped(key).variant) and r.variant.players == 2
         assert r.metadata["strategy"] == "rollout/rollout" and r.metadata["entropy"] == str(REFERENCE_SEED)
         hands.add(r.deals)
         with np.load(OFC_REFERENCE_DIR / f"{key}-nets.npz") as data:
@@ -124,7 +138,7 @@ def test_package_data_globs_ship_the_ofc_runs():
 def test_rake_must_be_a_rake(folder):
     """A rake given as anything but a Rake is one readable line."""
     with pytest.raises(OptionError, match=r"rake='time' is invalid: a cpstats.rules.Rake"):
-        load_ofc_reference("ofc-pineapple", rake="time", folder=folder)
+        load_shipped("ofc-pineapple", rake="time", folder=folder)
 
 
 def test_readme_open_face_figures_name_their_denominators_and_are_the_packages():
@@ -140,7 +154,7 @@ def test_readme_open_face_figures_name_their_denominators_and_are_the_packages()
     if not (OFC_REFERENCE_DIR / "ofc-pineapple.npz").exists():
         pytest.skip("no shipped OFC runs (write_ofc_reference)")
     readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
-    run = load_ofc_reference("ofc-pineapple")
+    run = load_shipped("ofc-pineapple")
     f = run.figures().set_index("metric")
     s = run.summary
     entry = f.loc["fl_entry_rate"]

@@ -13,9 +13,8 @@ from cpstats.ofc import _board_kernel as bk
 from cpstats.ofc import simulation as sim
 from cpstats.ofc.board import table_args
 from cpstats.ofc.play import OfcHands, play_hands
-from cpstats.rules.open_face import get_ofc_preset
+from cpstats.rules import get_preset
 from cpstats.ofc.settlement import settle_hands
-from cpstats.ofc.simulation import compare_ofc, simulate_ofc
 
 KW = {"setter": "random", "block_hands": 150}
 
@@ -34,7 +33,7 @@ def fig(result, metric, column="estimate"):
 def test_blocks_replay_from_their_seed_child():
     """Block i plays from SeedSequence child i after the burn-in: the run's foul count and nets
     equal play_hands driven by the same children."""
-    r = simulate_ofc("ofc-pineapple", 400, rng=11, burn_in=3, **KW)
+    r = sim.simulate("ofc-pineapple", 400, rng=11, burn_in=3, **KW)
     root = root_seed(11)
     fouls = net = 0
     for block, size in enumerate((150, 150, 100)):
@@ -50,9 +49,9 @@ def test_blocks_replay_from_their_seed_child():
 
 def test_executors_give_identical_numbers():
     """None, a thread pool and the run split into different windows give the same summaries."""
-    serial = simulate_ofc("ofc-pineapple", 500, rng=7, **KW)
+    serial = sim.simulate("ofc-pineapple", 500, rng=7, **KW)
     with ThreadPoolExecutor(2) as pool:
-        pooled = simulate_ofc("ofc-pineapple", 500, rng=7, executor=pool, **KW)
+        pooled = sim.simulate("ofc-pineapple", 500, rng=7, executor=pool, **KW)
     same(serial, pooled)
 
 
@@ -61,51 +60,51 @@ def test_dask_executor_matches_serial():
     distributed = pytest.importorskip("dask.distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
-        result = simulate_ofc("ofc-pineapple", 450, rng=21, executor=client.get_executor(), **KW)
-    same(result, simulate_ofc("ofc-pineapple", 450, rng=21, **KW))
+        result = sim.simulate("ofc-pineapple", 450, rng=21, executor=client.get_executor(), **KW)
+    same(result, sim.simulate("ofc-pineapple", 450, rng=21, **KW))
 
 
 def test_resume_keeps_finished_blocks_and_redoes_foreign_ones(tmp_path):
     """A resumed run equals an uninterrupted one; a block of another run is done again; a
     folder of another run is refused without resume."""
-    full = simulate_ofc("ofc-pineapple", 450, rng=5, out=tmp_path / "a", **KW)
+    full = sim.simulate("ofc-pineapple", 450, rng=5, out=tmp_path / "a", **KW)
     (tmp_path / "a" / "block-000001.npz").unlink()
-    resumed = simulate_ofc("ofc-pineapple", 450, rng=5, out=tmp_path / "a", resume=True, **KW)
+    resumed = sim.simulate("ofc-pineapple", 450, rng=5, out=tmp_path / "a", resume=True, **KW)
     same(full, resumed)
     assert resumed.metadata["blocks_redone"] == 0
-    simulate_ofc("ofc-pineapple", 450, rng=6, out=tmp_path / "b", **KW)
+    sim.simulate("ofc-pineapple", 450, rng=6, out=tmp_path / "b", **KW)
     foreign = (tmp_path / "b" / "block-000002.npz").read_bytes()
     (tmp_path / "a" / "block-000002.npz").write_bytes(foreign)
-    again = simulate_ofc("ofc-pineapple", 450, rng=5, out=tmp_path / "a", resume=True, **KW)
+    again = sim.simulate("ofc-pineapple", 450, rng=5, out=tmp_path / "a", resume=True, **KW)
     same(full, again)
     assert again.metadata["blocks_redone"] == 1
     with pytest.raises(OptionError, match="holds blocks of another run"):
-        simulate_ofc("ofc-pineapple", 450, rng=5, out=tmp_path / "b", **KW)
+        sim.simulate("ofc-pineapple", 450, rng=5, out=tmp_path / "b", **KW)
     with pytest.raises(OptionError, match=r"already holds blocks of this run: pass resume=True \(--resume\)"):
-        simulate_ofc("ofc-pineapple", 450, rng=6, out=tmp_path / "b", **KW)
+        sim.simulate("ofc-pineapple", 450, rng=6, out=tmp_path / "b", **KW)
     with pytest.raises(OptionError, match="differs in entropy"):
-        simulate_ofc("ofc-pineapple", 450, rng=9, out=tmp_path / "b", resume=True, **KW)
+        sim.simulate("ofc-pineapple", 450, rng=9, out=tmp_path / "b", resume=True, **KW)
 
 
 def test_parquet_rows_agree_with_the_summary(tmp_path):
     """Rows (one a hand and seat) add up to the summary; the first blocks of a longer run are
     the shorter run's hands."""
-    r = simulate_ofc("ofc-pineapple", 300, rng=3, out=tmp_path / "a", **KW)
+    r = sim.simulate("ofc-pineapple", 300, rng=3, out=tmp_path / "a", **KW)
     rows = r.rows()
     assert len(rows) == 600 and rows["hand"].tolist()[::2] == list(range(300))
     assert rows["foul"].sum() == r.summary.fouls_by_batch.sum()
     assert rows.groupby("seat")["net"].sum().tolist() == r.summary.net_by_batch.sum(axis=0).tolist()
-    longer = simulate_ofc("ofc-pineapple", 450, rng=3, out=tmp_path / "b", **KW).rows()
+    longer = sim.simulate("ofc-pineapple", 450, rng=3, out=tmp_path / "b", **KW).rows()
     assert longer.iloc[:600].equals(rows)
 
 
 def test_resume_writes_the_rows_a_finished_block_lacks(tmp_path):
     """A run resumed with rows over blocks played without them plays those blocks again (same
     numbers) and writes their rows; rows() of a run without them is one line naming the fix."""
-    bare = simulate_ofc("ofc-pineapple", 300, rng=3, out=tmp_path, rows=False, **KW)
+    bare = sim.simulate("ofc-pineapple", 300, rng=3, out=tmp_path, rows=False, **KW)
     with pytest.raises(OptionError, match=r"2 of the run's 2 blocks have no rows .*resume=True"):
         bare.rows()
-    resumed = simulate_ofc("ofc-pineapple", 300, rng=3, out=tmp_path, resume=True, **KW)
+    resumed = sim.simulate("ofc-pineapple", 300, rng=3, out=tmp_path, resume=True, **KW)
     same(bare, resumed)
     assert resumed.metadata["blocks_redone"] == 0
     rows = resumed.rows()
@@ -113,7 +112,7 @@ def test_resume_writes_the_rows_a_finished_block_lacks(tmp_path):
 
 
 def test_figures_refuse_a_pace_or_precision_that_is_not_positive():
-    r = simulate_ofc("ofc-pineapple", 60, rng=1, **KW)
+    r = sim.simulate("ofc-pineapple", 60, rng=1, **KW)
     for kwargs in ({"hands_per_hour": -5}, {"precision": 0}, {"precision": float("nan")}):
         with pytest.raises(OptionError, match=r"is invalid: a number > 0 is needed"):
             r.figures(**kwargs)
@@ -123,7 +122,7 @@ def test_figures_refuse_a_pace_or_precision_that_is_not_positive():
 def test_small_runs_say_what_their_intervals_are():
     """A mean that cannot be negative keeps its interval at or above 0 (and says it is clipped);
     a spread without the hands for an interval says so instead of naming a method."""
-    table = simulate_ofc("ofc-classic(players=4)", 40, setter="random", rng=1).figures().set_index("metric")
+    table = sim.simulate("ofc-classic(players=4)", 40, setter="random", rng=1).figures().set_index("metric")
     royalty = table.loc[[m for m in table.index if m.startswith(("royalty", "rake_per"))]]
     assert (royalty["ci_low"] >= 0).all()
     assert "batch t (low end clipped at 0)" in set(royalty["method"])
@@ -135,7 +134,7 @@ def test_small_runs_say_what_their_intervals_are():
 def test_symmetric_seats_mean_within_five_standard_errors():
     """Random against random: each seat's mean is 0 in expectation; the estimate lies within
     5 SE (SE from the batch interval: half-width / t(29) at 95%) and the seats sum to 0."""
-    r = simulate_ofc("ofc-pineapple", 1500, rng=13, **KW)
+    r = sim.simulate("ofc-pineapple", 1500, rng=13, **KW)
     f = r.figures().set_index("metric")
     half = (f.at["mean_seat0", "ci_high"] - f.at["mean_seat0", "ci_low"]) / 2
     se = half / 2.045
@@ -152,7 +151,7 @@ FOUL = parse_setting("Ks Kc 2d / 6h 6d 8s 9c Tc / As Ad 7c Jc 3s").astype(np.int
 
 
 def _stand_in(variant, hands, rng, *, strategies, fantasy=None, samples=None, top=None):
-    v = get_ofc_preset("ofc-pineapple") if isinstance(variant, str) else variant
+    v = get_preset("ofc-pineapple") if isinstance(variant, str) else variant
     tables = table_args(v)
     state = np.zeros(2, dtype=np.int64) if fantasy is None else np.array(fantasy)
     boards = np.empty((hands, 2, 13), dtype=np.int8)
@@ -174,7 +173,7 @@ def test_fantasyland_figures_with_a_stand_in_player(monkeypatch):
     normal): entry 1/3 of normal hands, a quarter of boards in Fantasyland, no stays, and the
     value of Fantasyland 4/3 of seat 0's result (pooled normal hands include seat 1's losses)."""
     monkeypatch.setattr(sim, "play_hands", _stand_in)
-    r = simulate_ofc("ofc-pineapple", 600, rng=1, setter="random", block_hands=200, burn_in=8)
+    r = sim.simulate("ofc-pineapple", 600, rng=1, setter="random", block_hands=200, burn_in=8)
     settled = settle_hands("ofc-pineapple", np.array([QQ, FOUL]))
     x = int(settled.net[0])
     assert x == 6 + 13  # three rows, a scoop, royalties 7 + 2 + 4
@@ -190,11 +189,11 @@ def test_rake_burden(monkeypatch):
     """Time rake 6 a seat-hour at 30 hands an hour: 0.2 a seat a hand, 6 an hour; per-point
     rake 5% capped at 0.5: seat 0 wins 19 points a hand, so 0.5 a hand on 2 seats."""
     monkeypatch.setattr(sim, "play_hands", _stand_in)
-    v = get_ofc_preset("ofc-pineapple").replace(rake="time", rake__amount=6)
-    r = simulate_ofc(v, 60, rng=1, setter="random", block_hands=60)
+    v = get_preset("ofc-pineapple").replace(rake="time", rake__amount=6)
+    r = sim.simulate(v, 60, rng=1, setter="random", block_hands=60)
     assert fig(r, "rake_per_hand") == pytest.approx(0.2) and fig(r, "rake_per_hour") == pytest.approx(6)
-    v = get_ofc_preset("ofc-pineapple").replace(rake="percent", rake__percent=0.05, rake__cap=0.5)
-    r = simulate_ofc(v, 60, rng=1, setter="random", block_hands=60)
+    v = get_preset("ofc-pineapple").replace(rake="percent", rake__percent=0.05, rake__cap=0.5)
+    r = sim.simulate(v, 60, rng=1, setter="random", block_hands=60)
     assert fig(r, "rake_per_hand") == pytest.approx(0.25)
     assert fig(r, "rake_share") == pytest.approx(0.5 / 19)
 
@@ -202,11 +201,11 @@ def test_rake_burden(monkeypatch):
 def test_compare_pairs_variants_on_common_decks():
     """The same variant twice differs by exactly 0 with a zero-width interval (common decks);
     progressive Fantasyland against plain Pineapple shares the hands' first decks."""
-    df = compare_ofc(["ofc-pineapple", "ofc-pineapple(name=copy)"], 300, rng=4, **KW)
+    df = sim.compare(["ofc-pineapple", "ofc-pineapple(name=copy)"], 300, rng=4, **KW)
     two = df[df["label"] == "ofc-pineapple(name=copy)"].set_index("metric")
     assert two["diff"].notna().sum() > 15 and (two["diff"].dropna().abs() < 1e-12).all()
     assert (two.loc["foul_rate", ["diff_ci_low", "diff_ci_high"]].abs() < 1e-12).all()
-    df = compare_ofc(["ofc-pineapple", "ofc-pineapple-progressive"], 300, rng=4,
+    df = sim.compare(["ofc-pineapple", "ofc-pineapple-progressive"], 300, rng=4,
                      labels=["plain", "progressive"], **KW)
     assert set(df["label"]) == {"plain", "progressive"} and set(df["strategy"]) == {"random/random"}
     row = df[(df["label"] == "progressive") & (df["metric"] == "foul_rate")].iloc[0]
@@ -224,11 +223,11 @@ def test_bad_arguments(kwargs, message):
     """Bad arguments are one OptionError line."""
     args = {"variant": "ofc-pineapple", "hands": 10, "setter": "random", **kwargs}
     with pytest.raises(OptionError, match=message):
-        simulate_ofc(args.pop("variant"), args.pop("hands"), **args)
+        sim.simulate(args.pop("variant"), args.pop("hands"), **args)
     with pytest.raises(OptionError, match="at least two variants"):
-        compare_ofc(["ofc-pineapple"], 10)
+        sim.compare(["ofc-pineapple"], 10)
     with pytest.raises(OptionError, match=r"variants='ofc-pineapple' is invalid: a list"):
-        compare_ofc("ofc-pineapple", 10)
+        sim.compare("ofc-pineapple", 10)
 
 
 def test_cli_text_for_an_ofc_preset(tmp_path):

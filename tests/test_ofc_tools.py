@@ -170,11 +170,11 @@ def test_skill_rollout_beats_the_weak_fields_and_the_control_is_zero(skill_table
 
 
 def test_skill_repeats_serial_or_on_an_executor():
-    from cpstats.ofc.skill import ofc_skill
+    from cpstats.ofc import skill
 
-    serial = ofc_skill("ofc-pineapple", deals=12, rng=9, fields=["random"])
+    serial = skill.skill_table("ofc-pineapple", deals=12, rng=9, fields=["random"])
     with ThreadPoolExecutor(2) as pool:
-        threaded = ofc_skill("ofc-pineapple", deals=12, rng=9, executor=pool, fields=["random"])
+        threaded = skill.skill_table("ofc-pineapple", deals=12, rng=9, executor=pool, fields=["random"])
     assert threaded.equals(serial) and threaded.attrs == serial.attrs
 
 
@@ -188,10 +188,10 @@ def test_bad_skill_options_are_one_line(options, match):
 
 
 def test_bad_skill_fields_are_one_line():
-    from cpstats.ofc.skill import ofc_skill
+    from cpstats.ofc import skill
 
     with pytest.raises(OptionError, match=r"fields=\['ev'\] is invalid: one or more of greedy, random, rollout"):
-        ofc_skill("ofc-pineapple", fields=["ev"])
+        skill.skill_table("ofc-pineapple", fields=["ev"])
 
 
 def test_skill_cli_for_open_face(capsys):

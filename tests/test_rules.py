@@ -617,13 +617,13 @@ def test_required_presets_exist() -> None:
 
 
 def test_presets_dataframe() -> None:
-    from cpstats.rules.open_face import OFC_PRESETS, OfcVariant
+    from cpstats.rules.open_face import PRESETS as OPEN_FACE, OfcVariant
 
     table = presets()
     assert isinstance(table, pd.DataFrame)
     assert list(table.columns) == ["name", "game", "description", "seed", "variant"]
-    assert list(table["name"]) == [*preset_names(), *OFC_PRESETS]
-    assert list(table["game"]) == ["13-card"] * len(preset_names()) + ["open-face"] * len(OFC_PRESETS)
+    assert list(table["name"]) == [*preset_names(), *OPEN_FACE]
+    assert list(table["game"]) == ["13-card"] * len(preset_names()) + ["open-face"] * len(OPEN_FACE)
     cards = table[table["game"] == "13-card"]
     assert set(cards["seed"]) <= {"000", "001", "002", "004"}
     assert all(isinstance(get_preset(n), OfcVariant) for n in table[table["game"] == "open-face"]["name"])

@@ -9,7 +9,8 @@ import pytest
 
 import cpstats
 from cpstats.errors import OptionError
-from cpstats.ofc import OfcGreedy, OfcRandom, Rollout, simulate_ofc
+from cpstats.ofc import OfcGreedy, OfcRandom, Rollout
+from cpstats.ofc import simulation as ofc_sim
 from cpstats.ofc.setters import as_ofc_setter, seat_budget, seats_label
 from cpstats.strategies import EvSetter, GreedySetter, RandomSetter, as_setter
 
@@ -83,15 +84,15 @@ def test_the_verbs_take_setter_and_record_it():
 def test_open_face_rollout_carries_its_budget():
     """``Rollout(samples=4)`` is the former ``samples=4`` (same numbers); the budget is in the
     strategy label (the run's identity) and in ``metadata["setter"]``."""
-    new = simulate_ofc("ofc-pineapple", 6, setter=Rollout(samples=4, top=6), rng=1, block_hands=6)
+    new = ofc_sim.simulate("ofc-pineapple", 6, setter=Rollout(samples=4, top=6), rng=1, block_hands=6)
     with pytest.warns(DeprecationWarning, match=r"^samples= is deprecated .*Rollout\(samples=4\)"):
-        old = simulate_ofc("ofc-pineapple", 6, samples=4, top=6, rng=1, block_hands=6)
+        old = ofc_sim.simulate("ofc-pineapple", 6, samples=4, top=6, rng=1, block_hands=6)
     assert new.metadata["strategy"] == "rollout/rollout(samples=4,top=6)" == old.metadata["strategy"]
     assert new.metadata["setter"] == {"name": "rollout", "samples": 4, "top": 6}
     assert new.figures()["estimate"].equals(old.figures()["estimate"])
     shared = cpstats.simulate("ofc-pineapple", 6, setter=Rollout(samples=4, top=6), rng=1, block_deals=6)
     assert shared.figures()["estimate"].equals(new.figures()["estimate"])
-    seats = simulate_ofc("ofc-pineapple", 4, setter=("random", OfcGreedy()), rng=1)
+    seats = ofc_sim.simulate("ofc-pineapple", 4, setter=("random", OfcGreedy()), rng=1)
     assert seats.metadata["setter"] == {"name": "random/greedy", "seats": [{"name": "random"}, {"name": "greedy"}]}
     assert seats_label((Rollout(), OfcGreedy())) == "rollout/greedy"
 
@@ -111,5 +112,5 @@ def test_rng_is_the_one_randomness_keyword():
     assert inspect.signature(cpstats.par_sheet).parameters["rng"].default == 2026
     for fn in (cpstats.simulate, cpstats.compare, cpstats.sweep, cpstats.skill, cpstats.compare_presets,
                cpstats.match, cpstats.exploitability, cpstats.train_tables, cpstats.natural_frequencies,
-               simulate_ofc, cpstats.ofc.write_ofc_reference):
+               ofc_sim.simulate, cpstats.ofc.write_ofc_reference):
         assert "rng" in inspect.signature(fn).parameters, fn.__name__

@@ -94,11 +94,11 @@ def test_shipped_references_load_unchanged_and_write_back_the_same_arrays(tmp_pa
             stored = {k: data[k] for k in data.files}
         _bits(ref.summary.to_arrays(), stored)
         assert ref.metadata["summary_format"] == 4
-    from cpstats.ofc.shipped import OFC_REFERENCE_DIR, load_ofc_reference
+    from cpstats.ofc.shipped import OFC_REFERENCE_DIR
 
     with np.load(OFC_REFERENCE_DIR / "ofc-pineapple.npz") as data:
         stored = {k: data[k] for k in data.files}
-    _bits(load_ofc_reference("ofc-pineapple").summary.to_arrays(), stored)
+    _bits(load_reference("ofc-pineapple").summary.to_arrays(), stored)
 
 
 def test_both_results_share_one_table_api():

@@ -12,7 +12,7 @@ import cpstats
 from cpstats.strategies import EvSetter
 from cpstats import OptionError
 from cpstats.apps.cli import main
-from cpstats.ofc import simulate_ofc
+from cpstats.ofc import simulation as ofc_sim
 from cpstats.simulation.sweep import sweep, sweep_variants
 
 SWEEP = dict(deals=600, setter="greedy", rng=5, block_deals=200, metrics=["sd", "scoop_rate"])
@@ -115,8 +115,8 @@ def test_back_pair_royalties_rise_with_exact_paired_differences(back_pair):
     assert royalty["estimate"].is_monotonic_increasing and royalty.loc[0, "estimate"] < royalty.loc[2, "estimate"]
     assert (royalty.loc[[1, 2], "diff_ci_low"] > 0).all()
     assert royalty.loc[2, "diff"] == pytest.approx(2 * royalty.loc[1, "diff"])
-    played = simulate_ofc("ofc-pineapple(royalties.back.pair=1)", 600, setter="random", rng=11,
-                          block_hands=200, rows=False)
+    played = ofc_sim.simulate("ofc-pineapple(royalties.back.pair=1)", 600, setter="random", rng=11,
+                              block_hands=200, rows=False)
     direct = played.figures().set_index("metric").at["royalty", "estimate"]
     assert royalty.loc[1, "estimate"] == direct  # a point is the direct run of its variant
     fouls = back_pair[(back_pair["metric"] == "foul_rate") & (back_pair["value"] == 2)].iloc[0]

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from cpstats.errors import OptionError
-from cpstats.ofc import simulate_ofc
-from cpstats.ofc.shipped import OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS, load_ofc_reference
+from cpstats.ofc.shipped import OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS
+from cpstats.simulation import load_reference, simulate
 from cpstats.apps.widgets.cache import SEED
 from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS, OpenFaceApp, ofc_variant
 from cpstats.rules.describe import short_label
@@ -27,7 +27,7 @@ def _estimate(app, label: str) -> float:
 def test_opens_on_the_shipped_run_without_playing():
     """The tab opens at once on the preset's shipped rollout run, its figures shown."""
     app = OpenFaceApp()
-    ref = load_ofc_reference("ofc-pineapple").figures().set_index("metric")
+    ref = load_reference("ofc-pineapple").figures().set_index("metric")
     assert app.runs == {} and "shipped run" in app.source
     assert _estimate(app, "foul rate (per board)") == pytest.approx(ref.at["foul_rate", "estimate"])
     assert f"{ref.at['foul_rate', 'estimate']:.1%}" in app.table_html.value
@@ -57,7 +57,7 @@ def test_rake_is_charged_on_the_shipped_run():
     assert _estimate(app, "rake per seat per hand (units)") == pytest.approx(0.1)
     app.rake_model.value = "percent"
     app.rake_cap.value = 1.0
-    want = load_ofc_reference("ofc-pineapple", rake=Rake(model="percent", percent=0.05, cap=1.0))
+    want = load_reference("ofc-pineapple", rake=Rake(model="percent", percent=0.05, cap=1.0))
     want = want.figures(hands_per_hour=60).set_index("metric")
     assert _estimate(app, "rake per seat per hour (units)") == \
         pytest.approx(want.at["rake_per_hour", "estimate"])
@@ -78,8 +78,8 @@ def test_other_rules_are_played_live_with_the_apps_seed():
         app.export_files("unused")
     app.run_button.click()
     assert app.source == "live run" and app.result.deals == 100
-    live = simulate_ofc("ofc-pineapple(players=3)", 100, setter="random", rng=SEED,
-                        block_hands=OFC_BLOCK_HANDS).figures().set_index("metric")
+    live = simulate("ofc-pineapple(players=3)", 100, setter="random", rng=SEED,
+                    block_deals=OFC_BLOCK_HANDS).figures().set_index("metric")
     assert _estimate(app, "foul rate (per board)") == live.at["foul_rate", "estimate"]
     assert "random (baseline: no skill)" in app.status.value
     assert app.progress.value == 100 and app.progress.bar_style == "success"
@@ -155,7 +155,7 @@ def test_a_failed_run_is_one_line_and_gives_the_button_back(monkeypatch, error, 
     def fail(*args, **kwargs):
         raise error
 
-    monkeypatch.setattr(tab, "simulate_ofc", fail)
+    monkeypatch.setattr(tab, "simulate", fail)
     app = OpenFaceApp()
     app.players.value = 3
     app.run()
@@ -168,7 +168,7 @@ def test_a_figure_without_an_interval_is_drawn_hollow_and_says_why():
     a figure with too few hands for one is a hollow marker with the reason written beside it."""
     from cpstats.apps.ofc_charts import plot_ofc_figures
 
-    result = simulate_ofc("ofc-pineapple(players=3)", 100, setter="greedy", rng=1, block_hands=100)
+    result = simulate("ofc-pineapple(players=3)", 100, setter="greedy", rng=1, block_deals=100)
     assert result.figures().set_index("metric").at["fl_value", "method"] == "too few hands"
     fig = plot_ofc_figures({"greedy": result})
     notes = [t for ax in fig.axes for t in ax.texts if t.get_text() == "no interval: too few hands"]

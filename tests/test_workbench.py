@@ -54,7 +54,7 @@ def test_an_option_of_the_other_game_names_both_games(text, other):
 
 def test_a_13_card_only_verb_refuses_an_open_face_variant_in_one_line():
     with pytest.raises(OptionError, match="'ofc-pineapple' is an open-face variant: this plays 13-card"):
-        cpstats.skill("ofc-pineapple", deals=100)
+        cpstats.set_hand("As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s", "ofc-pineapple")
 
 
 def test_describe_and_short_label_take_either_game():
@@ -65,10 +65,10 @@ def test_describe_and_short_label_take_either_game():
     assert "(" not in cpstats.short_label("ofc-pineapple(royalties.front.QQ=9)")
 
 
-def test_simulate_plays_open_face_as_simulate_ofc_does():
+def test_simulate_plays_open_face_as_the_game_runs_it():
     """The shared verb gives the open-face run's numbers (same seed, same decks), serial or not."""
     shared = cpstats.simulate("ofc-pineapple", 300, setter="greedy", rng=1)
-    own = cpstats.simulate_ofc("ofc-pineapple", 300, setter="greedy", rng=1)
+    own = cpstats.ofc.simulation.simulate("ofc-pineapple", 300, setter="greedy", rng=1)
     pd.testing.assert_frame_equal(shared.figures(), own.figures())
     with ThreadPoolExecutor(2) as pool:
         threaded = cpstats.simulate("ofc-pineapple", 300, setter="greedy", rng=1, executor=pool)

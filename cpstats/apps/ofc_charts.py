@@ -95,7 +95,7 @@ def plot_ofc_figures(results: Mapping[str, object], *, title: str = "", confiden
 
 def plot_ofc_differences(paired: pd.DataFrame, rates=RATE_METRICS, units=("royalty", "royalty_front",
                          "royalty_middle", "royalty_back"), *, title: str = ""):
-    """Paired differences to the first variant of a :func:`~cpstats.ofc.simulation.compare_ofc`
+    """Paired differences to the first variant of a :func:`cpstats.compare`
     table (one colour per other variant): rates in percentage points (left), units (right),
     each with its interval."""
     base = paired["label"].iloc[0]

@@ -10,7 +10,7 @@ written by the 13-card sheet's renderer (:mod:`cpstats.apps.par_render`), with i
   results and the royalties by hand), :data:`DEFAULT_DEALS` hands by default so the command
   finishes in a couple of minutes; ``deals=`` buys narrower intervals (the shipped runs keep no
   boards, so they cannot fill these tables).
-- Decision: the strategy's strength is a short duplicate match (:func:`cpstats.ofc.skill.ofc_skill`)
+- Decision: the strategy's strength is a short duplicate match (:func:`cpstats.ofc.skill.skill_table`)
   of the sheet's strategy against greedy and random fields, :data:`STRENGTH_DEALS` hands a seat.
 - Decision: the hourly figures use the variant's own pace (``rake.hands_per_hour``, which is
   :data:`cpstats.rules.house.HANDS_PER_HOUR` unless a time rake sets it), as the CLI and the
@@ -110,10 +110,10 @@ class OfcParSheet:
 
 
 def _live_run(v: OfcVariant, deals: int, setter: Any, seed: Any, executor) -> tuple[OfcResult, Any]:
-    from cpstats.ofc.simulation import simulate_ofc
+    from cpstats.ofc.simulation import simulate
 
     with tempfile.TemporaryDirectory(prefix="cpstats-ofc-par-") as tmp:
-        result = simulate_ofc(v, deals, setter=setter, rng=seed, executor=executor, out=tmp)
+        result = simulate(v, deals, setter=setter, rng=seed, executor=executor, out=tmp)
         boards = T.boards_of(result)
     result.out = None
     return result, boards
@@ -238,7 +238,7 @@ def _rules_section(sheet: OfcParSheet) -> ParSection:
 # -- 2. strategy ------------------------------------------------------------------------------
 
 def _strategy_section(sheet: OfcParSheet, deals: int, executor) -> ParSection:
-    from cpstats.ofc.skill import OFC_SKILL_FIELDS, ofc_skill
+    from cpstats.ofc.skill import OFC_SKILL_FIELDS, skill_table
 
     meta = sheet.result.metadata
     text = [f"Every board is placed by {sheet.setter_words}."]
@@ -251,8 +251,8 @@ def _strategy_section(sheet: OfcParSheet, deals: int, executor) -> ParSection:
         text.append(f"Baseline: {sheet.strategy} is a weak strategy; these figures describe a field "
                     "of such players, not the game as played well.")
     fields = [f for f, _ in OFC_SKILL_FIELDS if f != "rollout"]
-    strength = ofc_skill(sheet.variant, deals=deals, rng=sheet.seed if isinstance(sheet.seed, int)
-                         else 2026, executor=executor, fields=fields)
+    strength = skill_table(sheet.variant, deals=deals, rng=sheet.seed if isinstance(sheet.seed, int)
+                           else 2026, executor=executor, fields=fields)
     interval = strength.attrs["interval"]
     strength = strength.reset_index()[["field", "label", "mean", "ci_low", "ci_high", "deals"]]
     strength = strength.rename(columns={"deals": "hands"})

@@ -19,34 +19,51 @@ imports point one way:
   common decks) on top of them; ``shipped`` (the stored rollout runs in
   ``cpstats/data/reference/ofc``, opened by the notebook and the dashboard).
 
+Users play open face through the shared verbs (:func:`cpstats.simulate`, ``compare``, ``sweep``,
+``skill``, ``load_reference``, ``get_preset``, ``presets``), which reach this game's runs through
+the registration below. The former open-face names (``simulate_ofc``, ``compare_ofc``,
+``sweep_ofc``, ``ofc_skill``, ``get_ofc_preset``, ``load_ofc_reference``, ``OFC_PRESETS``) stay
+one release as aliases that warn.
+
 OFC-JOKER (a 54-card deck with jokers) is not supported.
 """
 
 from cpstats.ofc.board import BoardValues, as_boards, board_ranks, board_values, table_args
-from cpstats.rules.open_face import (OFC_PRESETS, FantasylandRules, OfcDeal, OfcRoyalties, OfcScoring,
-                               OfcTables, OfcVariant, StayRule, get_ofc_preset, parse_ofc_variant,
+from cpstats.errors import deprecated_constants
+from cpstats.rules import open_face as _rules
+from cpstats.rules.open_face import (FantasylandRules, OfcDeal, OfcRoyalties, OfcScoring,
+                               OfcTables, OfcVariant, StayRule, parse_ofc_variant,
                                is_ofc_variant, resolve_ofc_variant)
 from cpstats.ofc.fantasyland import (FantasySetting, estimate_stay_value, fantasyland_table,
                                      solve_fantasyland)
 from cpstats.ofc.play import OfcHands, play_hands
 from cpstats.ofc.result import OfcResult
-from cpstats.ofc.shipped import (find_ofc_reference, load_ofc_reference, ofc_sensitivity,
+from cpstats.ofc.shipped import (OFC_REFERENCE_RUNS, find_ofc_reference, load_shipped, ofc_sensitivity,
                                  write_ofc_reference)
 from cpstats.ofc.setters import OfcGreedy, OfcRandom, OfcSetter, Rollout, as_ofc_setter
 from cpstats.ofc.settlement import OfcSettlement, seat_rake, settle_boards, settle_hands
-from cpstats.ofc.simulation import _compare_runs, _simulate_runs, compare_ofc, simulate_ofc
-from cpstats.ofc.sweep import sweep_ofc
-from cpstats.ofc.skill import ofc_skill
+from cpstats.ofc.simulation import _compare_runs, _simulate_runs
+from cpstats.ofc.sweep import run_sweep
+from cpstats.ofc.skill import skill_table
 from cpstats.simulation.games import GameRuns, register_game_runs
 
-# the shared verbs (cpstats.simulate, compare, sweep, skill) play open face through these
-register_game_runs("open-face", GameRuns(_simulate_runs, _compare_runs, sweep_ofc, ofc_skill))
+# the former names, one release more (aliases that warn; explicit re-exports, not in __all__)
+from cpstats.ofc.shipped import load_ofc_reference as load_ofc_reference
+from cpstats.ofc.simulation import compare_ofc as compare_ofc, simulate_ofc as simulate_ofc
+from cpstats.ofc.skill import ofc_skill as ofc_skill
+from cpstats.ofc.sweep import sweep_ofc as sweep_ofc
+from cpstats.rules.open_face import get_ofc_preset as get_ofc_preset
+
+# the shared verbs (cpstats.simulate, compare, sweep, skill, load_reference) play open face through these
+register_game_runs("open-face", GameRuns(_simulate_runs, _compare_runs, run_sweep, skill_table,
+                                         load_shipped, OFC_REFERENCE_RUNS))
+__getattr__ = deprecated_constants(__name__, {"OFC_PRESETS": ("cpstats.presets()", lambda: _rules.PRESETS)})
 
 __all__ = ["OfcVariant", "OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRules", "OfcScoring",
-           "OfcTables", "OFC_PRESETS", "get_ofc_preset", "parse_ofc_variant", "resolve_ofc_variant",
+           "OfcTables", "parse_ofc_variant", "resolve_ofc_variant",
            "table_args", "as_boards", "board_ranks", "board_values", "BoardValues",
            "OfcSettlement", "settle_boards", "settle_hands", "seat_rake", "is_ofc_variant",
-           "OfcResult", "simulate_ofc", "compare_ofc", "FantasySetting", "solve_fantasyland",
+           "OfcResult", "FantasySetting", "solve_fantasyland",
            "fantasyland_table", "estimate_stay_value", "OfcHands", "play_hands",
-           "load_ofc_reference", "write_ofc_reference", "find_ofc_reference", "ofc_sensitivity",
-           "OfcSetter", "Rollout", "OfcGreedy", "OfcRandom", "as_ofc_setter", "ofc_skill"]
+           "write_ofc_reference", "find_ofc_reference", "ofc_sensitivity",
+           "OfcSetter", "Rollout", "OfcGreedy", "OfcRandom", "as_ofc_setter"]

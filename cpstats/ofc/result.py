@@ -270,7 +270,7 @@ class OfcResult(Result):
     def rows(self) -> pd.DataFrame:
         """The Parquet rows of the run's hands (written with ``out=``), in hand order."""
         if self.out is None:
-            raise OptionError("this result has no rows: run simulate_ofc with out=DIR")
+            raise OptionError("this result has no rows: run cpstats.simulate with out=DIR and keep_hands=True")
         blocks = BlockPlan(self.deals, int(self.metadata["block_deals"])).blocks
         files = [Path(self.out) / f"hands-{b:06d}.parquet" for b in range(blocks)]
         missing = [b for b, f in enumerate(files) if not f.exists()]

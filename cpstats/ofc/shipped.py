@@ -1,4 +1,4 @@
-"""Shipped open-face reference results: finished :func:`~cpstats.ofc.simulation.simulate_ofc`
+"""Shipped open-face reference results: finished :func:`~cpstats.ofc.simulation.simulate`
 runs in the package data (``cpstats/data/reference/ofc``), so notebooks and the dashboard open
 at once.
 
@@ -10,7 +10,7 @@ again exactly (:func:`rerake`).
 - Decision: the runs are the three presets and four Pineapple sensitivity runs
   (:data:`OFC_REFERENCE_RUNS`), all with the ``rollout`` strategy, the CLI's seed
   (:data:`REFERENCE_SEED`) and the same hand count: the sensitivity runs share the Pineapple
-  preset's decks, so :func:`ofc_sensitivity` pairs them as :func:`compare_ofc` would.
+  preset's decks, so :func:`ofc_sensitivity` pairs them as :func:`cpstats.compare` would.
 - Decision: rake never moves play (the placement objective has no rake) nor the nets, so a
   variant that differs from a shipped run only in its rake is that run charged again
   (:func:`find_ofc_reference`); every other rule moves play and needs a live run.
@@ -29,18 +29,18 @@ import numpy as np
 import pandas as pd
 
 from cpstats._resources import REFERENCE_DIR
-from cpstats.errors import OptionError, renamed
+from cpstats.errors import OptionError, deprecated_alias, renamed
 from cpstats.ofc.result import OfcResult, OfcSummary, paired_figures
 from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import seat_rake
-from cpstats.ofc.simulation import simulate_ofc
+from cpstats.ofc.simulation import simulate
 from cpstats.rules.check import suggest
 from cpstats.rules.house import Rake
 from cpstats.simulation.files import save_result
 from cpstats.simulation.summary import batch_of
 
 __all__ = ["OFC_REFERENCE_DIR", "OFC_REFERENCE_RUNS", "SENSITIVITY_RUNS", "REFERENCE_SEED",
-           "REFERENCE_STRATEGY", "FULL_HANDS", "load_ofc_reference", "write_ofc_reference",
+           "REFERENCE_STRATEGY", "FULL_HANDS", "load_shipped", "write_ofc_reference",
            "find_ofc_reference", "rerake", "ofc_sensitivity"]
 
 OFC_REFERENCE_DIR = REFERENCE_DIR / "ofc"
@@ -79,14 +79,15 @@ def _check_name(name: str) -> str:
     return key
 
 
-def load_ofc_reference(name: str, *, rake: Rake | None = None,
-                       folder: str | os.PathLike | None = None) -> OfcResult:
+def load_shipped(name: str, *, rake: Rake | None = None,
+                 folder: str | os.PathLike | None = None) -> OfcResult:
     """The shipped run ``name`` (a key of :data:`OFC_REFERENCE_RUNS`) as an
     :class:`~cpstats.ofc.result.OfcResult`; with ``rake``, charged that rake (:func:`rerake`).
+    :func:`cpstats.load_reference` opens these runs (and the 13-card ones).
 
     Examples
     --------
-    >>> r = load_ofc_reference("ofc-pineapple")
+    >>> r = load_shipped("ofc-pineapple")
     >>> str(r.variant), r.metadata["strategy"]
     ('ofc-pineapple', 'rollout/rollout')
     """
@@ -141,7 +142,7 @@ def find_ofc_reference(variant: OfcVariant | str, strategy: str = REFERENCE_STRA
     if key is None:
         return None
     try:
-        result = load_ofc_reference(key, folder=folder)
+        result = load_shipped(key, folder=folder)
     except OptionError:
         return None
     if result.metadata.get("strategy") != "/".join([strategy] * v.players):
@@ -153,7 +154,7 @@ def ofc_sensitivity(confidence: float = 0.95, *, hands_per_hour: float | None = 
                     folder: str | os.PathLike | None = None) -> pd.DataFrame:
     """The paired comparison of the shipped Pineapple sensitivity runs (:data:`SENSITIVITY_RUNS`,
     on common decks): :func:`~cpstats.ofc.result.paired_figures`' table, differences to stay B."""
-    results = [load_ofc_reference(k, folder=folder) for k in SENSITIVITY_RUNS]
+    results = [load_shipped(k, folder=folder) for k in SENSITIVITY_RUNS]
     same = {(r.metadata["entropy"], r.metadata["deals"], r.metadata["block_deals"]) for r in results}
     if len(same) != 1:
         raise OptionError("the shipped sensitivity runs were not played on common decks: "
@@ -177,8 +178,8 @@ def write_ofc_reference(folder: str | os.PathLike | None = None, hands: int = FU
     for name in names or OFC_REFERENCE_RUNS:
         key = _check_name(name)
         with tempfile.TemporaryDirectory(prefix="ofc-reference-") as tmp:
-            result = simulate_ofc(OFC_REFERENCE_RUNS[key], hands, setter=strategy, rng=rng,
-                                  executor=executor, out=tmp, progress=progress)
+            result = simulate(OFC_REFERENCE_RUNS[key], hands, setter=strategy, rng=rng,
+                              executor=executor, out=tmp, progress=progress)
             rows = result.rows().sort_values(["hand", "seat"])
             net = rows["net"].to_numpy().reshape(result.deals, result.variant.players)
         result.out = None
@@ -189,3 +190,6 @@ def write_ofc_reference(folder: str | os.PathLike | None = None, hands: int = FU
         with open(out / f"{key}-nets.npz", "wb") as fh:
             np.savez_compressed(fh, net=net.astype(np.int16))
     return paths
+
+
+load_ofc_reference = deprecated_alias("load_ofc_reference", "cpstats.load_reference", load_shipped)

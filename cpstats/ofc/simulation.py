@@ -19,7 +19,11 @@ identity.
 
 Decks: hand h of block i is the h-th ``permutation(52)`` of the block's Generator after the
 burn-in (``play_hands`` draws a deck and one strategy seed per hand, whatever the variant), so
-two variants run with the same seed play the same decks: :func:`compare_ofc` pairs them.
+two variants run with the same seed play the same decks: :func:`compare` pairs them.
+
+:func:`simulate` and :func:`compare` are the open-face runs behind :func:`cpstats.simulate` and
+:func:`cpstats.compare` (with this game's own ``block_hands`` and ``burn_in``); ``simulate_ofc``
+and ``compare_ofc`` are their deprecated former names.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats.cards.blocks import BlockPlan, block_seed, check_executor, root_seed
-from cpstats.errors import OptionError, check_whole, renamed
+from cpstats.errors import OptionError, check_whole, deprecated_alias, renamed
 from cpstats.ofc.placement import STRATEGY_NOTES
 from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, OfcSummary, paired_figures, summarise_hands
@@ -46,7 +50,7 @@ from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, version
 from cpstats.simulation.stats import check_confidence
 from cpstats.simulation.summary import batch_count, batch_of
 
-__all__ = ["simulate_ofc", "compare_ofc", "simulate_ofc_text", "BLOCK_HANDS", "BURN_IN"]
+__all__ = ["simulate", "compare", "simulate_ofc_text", "BLOCK_HANDS", "BURN_IN"]
 
 BLOCK_HANDS = 512
 BURN_IN = 8
@@ -144,11 +148,11 @@ def _metadata(v: OfcVariant, seats, root, hands, block_hands, burn_in) -> dict:
     return meta
 
 
-def simulate_ofc(variant: OfcVariant | str, hands: int, *, setter: Any = "rollout",
-                 rng=None, executor: Executor | None = None, out: str | os.PathLike | None = None,
-                 resume: bool = False, rows: bool = True, block_hands: int = BLOCK_HANDS,
-                 burn_in: int = BURN_IN, progress: bool = False, strategy: Any = None,
-                 samples: int | None = None, top: int | None = None) -> OfcResult:
+def simulate(variant: OfcVariant | str, hands: int, *, setter: Any = "rollout",
+             rng=None, executor: Executor | None = None, out: str | os.PathLike | None = None,
+             resume: bool = False, rows: bool = True, block_hands: int = BLOCK_HANDS,
+             burn_in: int = BURN_IN, progress: bool = False, strategy: Any = None,
+             samples: int | None = None, top: int | None = None) -> OfcResult:
     """Play ``hands`` open-face hands under ``variant`` and summarise them.
 
     Parameters
@@ -180,7 +184,7 @@ def simulate_ofc(variant: OfcVariant | str, hands: int, *, setter: Any = "rollou
 
     Examples
     --------
-    >>> r = simulate_ofc("ofc-pineapple", 200, setter="random", rng=1, block_hands=100)
+    >>> r = simulate("ofc-pineapple", 200, setter="random", rng=1, block_hands=100)
     >>> r.deals, bool(r.figures().set_index("metric").at["foul_rate", "estimate"] > 0.5)
     (200, True)
     """
@@ -207,11 +211,11 @@ def simulate_ofc(variant: OfcVariant | str, hands: int, *, setter: Any = "rollou
     return OfcResult(v, run.summary, meta, out=out_path)
 
 
-def compare_ofc(variants: Sequence[OfcVariant | str], hands: int, *, setter: Any = "rollout",
-                rng=None, executor: Executor | None = None, labels: Sequence[str] | None = None,
-                confidence: float = 0.95, block_hands: int = BLOCK_HANDS, burn_in: int = BURN_IN,
-                hands_per_hour: float | None = None, strategy: Any = None, samples: int | None = None,
-                top: int | None = None) -> pd.DataFrame:
+def compare(variants: Sequence[OfcVariant | str], hands: int, *, setter: Any = "rollout",
+            rng=None, executor: Executor | None = None, labels: Sequence[str] | None = None,
+            confidence: float = 0.95, block_hands: int = BLOCK_HANDS, burn_in: int = BURN_IN,
+            hands_per_hour: float | None = None, strategy: Any = None, samples: int | None = None,
+            top: int | None = None) -> pd.DataFrame:
     """Figures of several OFC variants played on common decks, with paired differences.
 
     Every variant is played with the same seed, so hand h of every run starts from the same
@@ -219,7 +223,7 @@ def compare_ofc(variants: Sequence[OfcVariant | str], hands: int, *, setter: Any
     ``diff`` interval (Student's t, ``batches - 1`` degrees of freedom), far tighter than two
     independent runs. Returns :func:`~cpstats.ofc.result.paired_figures`' table: ``label``,
     ``variant``, ``strategy``, ``metric``, ``estimate``, ``ci_low``, ``ci_high``, ``diff``, ``diff_ci_low``,
-    ``diff_ci_high``, ``method``. ``setter`` is :func:`simulate_ofc`'s (``strategy=``,
+    ``diff_ci_high``, ``method``. ``setter`` is :func:`simulate`'s (``strategy=``,
     ``samples=`` and ``top=`` deprecated, as there).
     """
     level = check_confidence(confidence)
@@ -227,13 +231,13 @@ def compare_ofc(variants: Sequence[OfcVariant | str], hands: int, *, setter: Any
         raise OptionError(f"variants={str(variants)!r} is invalid: a list of two or more OFC variants")
     vs = [resolve_ofc_variant(v) for v in variants]
     if len(vs) < 2:
-        raise OptionError(f"compare_ofc needs at least two variants, got {len(vs)}")
+        raise OptionError(f"compare needs at least two variants, got {len(vs)}")
     labels = [str(v) for v in vs] if labels is None else [str(x) for x in labels]
     if len(labels) != len(vs):
         raise OptionError(f"labels={labels!r} is invalid: one label per variant ({len(vs)})")
     root = root_seed(rng)
-    results = [simulate_ofc(v, hands, setter=_seats(v, setter, strategy, samples, top), rng=root,
-                            executor=executor, block_hands=block_hands, burn_in=burn_in) for v in vs]
+    results = [simulate(v, hands, setter=_seats(v, setter, strategy, samples, top), rng=root,
+                        executor=executor, block_hands=block_hands, burn_in=burn_in) for v in vs]
     return paired_figures(results, labels, level, hands_per_hour)
 
 
@@ -263,9 +267,9 @@ def simulate_ofc_text(args: Any, executor: Executor | None = None) -> str:
         raise OptionError("--keep-hands needs --out: the rows are written there (the printed "
                           "figures do not show them)")
     setter = as_ofc_setter(args.strategy, "--strategy")
-    result = simulate_ofc(v, args.deals, setter=setter, rng=args.seed, executor=executor,
-                          out=args.out, resume=args.resume, rows=bool(args.keep_hands),
-                          progress=not args.quiet)
+    result = simulate(v, args.deals, setter=setter, rng=args.seed, executor=executor,
+                      out=args.out, resume=args.resume, rows=bool(args.keep_hands),
+                      progress=not args.quiet)
     figures = result.figures()
     note = STRATEGY_NOTES[setter.name]
     if args.format == "json":
@@ -295,17 +299,21 @@ def _simulate_runs(v: OfcVariant, deals: int, *, players=None, setter: Any = "ev
     chosen, block = _workbench_options(setter, block_deals)
     if players is not None and players != v.players:
         v = v.replace(players=check_whole("players", players, 2))
-    return simulate_ofc(v, deals, setter=chosen, rng=rng, executor=executor, out=out, resume=resume,
-                        rows=bool(keep_hands), block_hands=block, progress=progress)
+    return simulate(v, deals, setter=chosen, rng=rng, executor=executor, out=out, resume=resume,
+                    rows=bool(keep_hands), block_hands=block, progress=progress)
 
 
 def _compare_runs(vs: Sequence[OfcVariant], deals: int, *, setter: Any = "ev", rng=None, executor=None,
                   block_deals: int | None = None, confidence: float = 0.95,
                   labels: Sequence[str] | None = None, hands_per_hour: float | None = None,
                   tidy: bool = False) -> pd.DataFrame:
-    """``compare_ofc``'s table of figures on common decks; open face has one table, tidy, whatever
+    """:func:`compare`'s table of figures on common decks; open face has one table, tidy, whatever
     ``tidy`` says (its figures are ratios that a wide table would only repeat)."""
     chosen, block = _workbench_options(setter, block_deals)
-    table = compare_ofc(vs, deals, setter=chosen, rng=rng, executor=executor, labels=labels,
-                        confidence=confidence, block_hands=block, hands_per_hour=hands_per_hour)
+    table = compare(vs, deals, setter=chosen, rng=rng, executor=executor, labels=labels,
+                    confidence=confidence, block_hands=block, hands_per_hour=hands_per_hour)
     return table.rename(columns={"strategy": "setter"})
+
+
+simulate_ofc = deprecated_alias("simulate_ofc", "cpstats.simulate", simulate)
+compare_ofc = deprecated_alias("compare_ofc", "cpstats.compare", compare)

@@ -1,10 +1,10 @@
 """How much an open-face variant rewards skill: the strong strategy (``rollout``) against a
 greedy, a random and a rollout field, duplicate, with 95% intervals (the 13-card skill table's
-shape, :func:`cpstats.skill`, which hands open-face variants to :func:`ofc_skill`).
+shape, :func:`cpstats.skill`, which hands open-face variants to :func:`skill_table`).
 
 - Decision: duplicate play is seat rotation on common decks: for each seat p, one run with
   ``rollout`` in seat p and the field in every other seat, every run on the same seed, so hand h
-  of every run starts from the same shuffled deck (:func:`~cpstats.ofc.simulation.simulate_ofc`);
+  of every run starts from the same shuffled deck (:func:`~cpstats.ofc.simulation.simulate`);
   the figure is rollout's mean net per hand averaged over the rotations, before any rake (the
   nets never hold the rake). Fantasyland carries over within each run as in play, so the runs
   share their decks but not every hand's cards (a Fantasyland player takes its cards first).
@@ -26,15 +26,15 @@ import numpy as np
 import pandas as pd
 
 from cpstats.cards.blocks import check_executor
-from cpstats.errors import OptionError, check_whole
+from cpstats.errors import OptionError, check_whole, deprecated_alias
 from cpstats.ofc.result import figure_batches
 from cpstats.ofc.setters import Rollout, as_ofc_setter
-from cpstats.ofc.simulation import simulate_ofc
+from cpstats.ofc.simulation import simulate
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
 from cpstats.simulation.skill import match_seed
 from cpstats.simulation.stats import t_value
 
-__all__ = ["ofc_skill", "OFC_SKILL_FIELDS", "OFC_SKILL_DEALS", "PLAYER"]
+__all__ = ["skill_table", "OFC_SKILL_FIELDS", "OFC_SKILL_DEALS", "PLAYER"]
 
 #: The strong strategy the table measures.
 PLAYER = "rollout"
@@ -58,7 +58,7 @@ def _duplicate(v: OfcVariant, field: str, deals: int, root, executor, player: An
     """The player's mean net per hand against ``field`` over the rotations, with its batch t interval."""
     linear, estimates = [], []
     for p, seating in enumerate(_seatings(v, field, player)):
-        run = simulate_ofc(v, deals, setter=seating, rng=root, executor=executor, rows=False)
+        run = simulate(v, deals, setter=seating, rng=root, executor=executor, rows=False)
         batches = figure_batches(run)
         seats = range(v.players) if field == PLAYER else [p]
         for seat in seats:
@@ -71,9 +71,9 @@ def _duplicate(v: OfcVariant, field: str, deals: int, root, executor, player: An
     return {"mean": mean, "se": se, "ci_low": mean - half, "ci_high": mean + half, "batches": len(z)}
 
 
-def ofc_skill(variant: OfcVariant | str, *, deals: int | None = None, rng=None,
-              executor: Executor | None = None, tables: Any = None,
-              fields: Sequence[str] | None = None, setter: Any = "ev") -> pd.DataFrame:
+def skill_table(variant: OfcVariant | str, *, deals: int | None = None, rng=None,
+                executor: Executor | None = None, tables: Any = None,
+                fields: Sequence[str] | None = None, setter: Any = "ev") -> pd.DataFrame:
     """The skill table of an open-face ``variant``: rollout's mean result per hand against each
     field, duplicate (see the module).
 
@@ -106,7 +106,7 @@ def ofc_skill(variant: OfcVariant | str, *, deals: int | None = None, rng=None,
 
     Examples
     --------
-    >>> table = ofc_skill("ofc-pineapple", deals=30, rng=1, fields=["random"])
+    >>> table = skill_table("ofc-pineapple", deals=30, rng=1, fields=["random"])
     >>> bool(table.loc["random", "ci_low"] > 0)
     True
     """
@@ -135,3 +135,6 @@ def ofc_skill(variant: OfcVariant | str, *, deals: int | None = None, rng=None,
     table.attrs.update({"variant": str(v), "seed": seed, "player": PLAYER, "setter": player.params(), "tables": None,
                         "interval": f"Student's t on {batches} batch means"})
     return table
+
+
+ofc_skill = deprecated_alias("ofc_skill", "cpstats.skill", skill_table)

@@ -10,7 +10,7 @@ variants here; registered as the game's ``sweep`` run).
 - Decision: each point is ``variant.replace(**{key: value})``, the key as the variant string
   writes it (``royalties.front.QQ``, ``fantasyland.stay``, ``fantasyland.cards`` =
   ``14/15/16/17``); every point is played with the sweep's one root seed, so hand h of every
-  point starts from the same deck (:func:`~cpstats.ofc.simulation.compare_ofc`'s pairing).
+  point starts from the same deck (:func:`~cpstats.ofc.simulation.compare`'s pairing).
 - Decision: estimates and intervals are :meth:`~cpstats.ofc.OfcResult.figures`' (batch t on
   linearised ratios, Wilson for a rare proportion); a paired difference is Student's t on the
   per-batch differences of the linearised ratios, and it has no interval when fewer than
@@ -29,17 +29,17 @@ import numpy as np
 import pandas as pd
 
 from cpstats.cards.blocks import root_seed
-from cpstats.errors import OptionError, check_whole
+from cpstats.errors import OptionError, check_whole, deprecated_alias
 from cpstats.ofc.result import FigureBatches, figure_batches
 from cpstats.ofc.setters import seat_setters, seats_label, seats_params
-from cpstats.ofc.simulation import _workbench_options, simulate_ofc
+from cpstats.ofc.simulation import _workbench_options, simulate
 from cpstats.rules.house import RakeModel
 from cpstats.rules.open_face import OfcVariant, ofc_key_name
 from cpstats.simulation.sweep import metric_names
 from cpstats.simulation.paired import paired_difference
 from cpstats.simulation.stats import check_confidence, t_value
 
-__all__ = ["sweep_ofc", "ofc_sweep_variants", "OFC_SWEEP_METRICS", "OFC_METRIC_LABELS"]
+__all__ = ["run_sweep", "ofc_sweep_variants", "OFC_SWEEP_METRICS", "OFC_METRIC_LABELS"]
 
 #: What each figure a sweep can report is, as tables and charts name it (table order).
 OFC_METRIC_LABELS = {
@@ -133,7 +133,7 @@ def _point_row(mine: FigureBatches, first: FigureBatches | None, same: bool, han
             "diff_events": events, "diff_note": note, "deals_for_interval": needed, "method": mine.method}
 
 
-def sweep_ofc(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: int,
+def run_sweep(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: int,
               metrics: Sequence[str] | None = None, setter: Any = "ev", rng=None,
               executor: Executor | None = None, hands_per_hour: float | None = None,
               confidence: float = 0.95, block_deals: int | None = None,
@@ -163,8 +163,8 @@ def sweep_ofc(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: in
     for i, (value, point) in enumerate(zip(values, vs)):
         if on_point is not None:
             on_point(i, point)
-        result = simulate_ofc(point, deals, setter=played, rng=root, executor=executor, block_hands=block,
-                              rows=False)
+        result = simulate(point, deals, setter=played, rng=root, executor=executor, block_hands=block,
+                          rows=False)
         figures = figure_batches(result, level, hands_per_hour)
         first = figures if first is None else first
         setters.append(name)
@@ -182,3 +182,6 @@ def sweep_ofc(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: in
                        pairing="nested deals" if key == "players" else "common deals", unit="hands",
                        game=v.game)
     return frame
+
+
+sweep_ofc = deprecated_alias("sweep_ofc", "cpstats.sweep", run_sweep)

@@ -29,7 +29,8 @@ from cpstats.rules.ids import (NATURAL_NAMES, ROYALTY_ROW_NAMES, ROYALTY_ROWS, R
 from cpstats.rules.schedules import NATURAL_TABLES, ROYALTY_TABLES
 from cpstats.rules.games import load_variant
 from cpstats.rules.open_face import KEYS as OFC_KEYS
-from cpstats.rules.open_face import OFC_PRESETS, OfcDeal, OfcVariant, StayRule, get_ofc_preset
+from cpstats.rules import open_face
+from cpstats.rules.open_face import OfcDeal, OfcVariant, StayRule
 from cpstats.rules.variant import Variant, get_preset, preset_names
 
 __all__ = ["describe", "describe_rules", "short_label", "glossary", "format_number", "rake_text",
@@ -414,7 +415,7 @@ def _ofc_royalty_changes(v: OfcVariant, base: OfcVariant) -> list[str]:
 
 
 def _ofc_rules(v: OfcVariant) -> list[tuple[str, str]]:
-    changes = _ofc_royalty_changes(v, get_ofc_preset(v.name if v.name in OFC_PRESETS else "ofc-pineapple"))
+    changes = _ofc_royalty_changes(v, open_face.get_preset(v.name if v.name in open_face.PRESETS else "ofc-pineapple"))
     deal = ("Pineapple: 5 cards, then 3 a street keeping 2 (OFC-DEAL-PINEAPPLE)"
             if v.deal is OfcDeal.PINEAPPLE else "classic: 5 cards, then 1 a street (OFC-DEAL-CLASSIC)")
     return [("deal", deal), ("players", f"{v.players}, seat 0 acts first on every street"),
@@ -425,7 +426,7 @@ def _ofc_rules(v: OfcVariant) -> list[tuple[str, str]]:
 
 
 def _ofc_short_label(v: OfcVariant, max_parts: int | None) -> str:
-    base = get_ofc_preset(v.name if v.name in OFC_PRESETS else "ofc-pineapple")
+    base = open_face.get_preset(v.name if v.name in open_face.PRESETS else "ofc-pineapple")
     parts = [] if v.deal is base.deal else [f"{v.deal.value} deal"]
     if v.players != base.players:
         parts.append(f"{v.players} players")

@@ -25,7 +25,8 @@ import pandas as pd
 from cpstats.errors import OptionError
 from cpstats.rules.check import suggest
 from cpstats.rules.files import SUFFIXES, first_difference, read_file
-from cpstats.rules.open_face import OFC_PRESETS, OfcVariant, get_ofc_preset, parse_ofc_variant
+from cpstats.rules import open_face
+from cpstats.rules.open_face import OfcVariant, parse_ofc_variant
 from cpstats.rules.presets import PRESETS
 from cpstats.rules.variant import Variant, parse_variant, preset_names
 from cpstats.rules.variant import get_preset as get_card_preset
@@ -51,7 +52,7 @@ class Game(NamedTuple):
 GAMES: dict[str, Game] = {
     "13-card": Game("13-card", Variant, parse_variant,
                     {name: preset.description for name, preset in PRESETS.items()}, get_card_preset),
-    "open-face": Game("open-face", OfcVariant, parse_ofc_variant, OFC_PRESETS, get_ofc_preset),
+    "open-face": Game("open-face", OfcVariant, parse_ofc_variant, open_face.PRESETS, open_face.get_preset),
 }
 
 
@@ -116,7 +117,7 @@ def load_variant(source: AnyVariant | str | os.PathLike) -> AnyVariant:
 
 
 def _keys_of(game: Game) -> dict[str, str]:
-    from cpstats.rules import open_face, text
+    from cpstats.rules import text
 
     keys = text.KEYS if game.name == "13-card" else open_face.KEYS
     return {key.name.lower(): key.name for key in keys}
@@ -207,5 +208,6 @@ def presets() -> pd.DataFrame:
     """
     rows = [(name, "13-card", preset.description, preset.seed, str(get_card_preset(name)))
             for name, preset in PRESETS.items()]
-    rows += [(name, "open-face", text, "", str(get_ofc_preset(name))) for name, text in OFC_PRESETS.items()]
+    rows += [(name, "open-face", text, "", str(open_face.get_preset(name)))
+             for name, text in open_face.PRESETS.items()]
     return pd.DataFrame(rows, columns=["name", "game", "description", "seed", "variant"])

@@ -36,7 +36,7 @@ from typing import Any, Callable, ClassVar, NamedTuple
 
 import numpy as np
 
-from cpstats.errors import OptionError
+from cpstats.errors import OptionError, deprecated_alias, deprecated_constants
 from cpstats.hands import tables as _tables
 from cpstats.rules.files import write_file
 from cpstats.rules.check import as_component, as_enum, as_number, invalid, suggest
@@ -44,7 +44,7 @@ from cpstats.rules.house import Rake
 from cpstats.rules.text import Key, parse_number, plain, split_variant, to_text
 
 __all__ = ["OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRules", "OfcScoring", "OfcVariant",
-           "OfcTables", "OFC_PRESETS", "get_ofc_preset", "parse_ofc_variant", "resolve_ofc_variant",
+           "OfcTables", "PRESETS", "get_preset", "parse_ofc_variant", "resolve_ofc_variant",
            "FIVE_ROW_CATEGORIES", "RANK_LETTERS", "is_ofc_variant", "ofc_key_name"]
 
 RANK_LETTERS = "23456789TJQKA"
@@ -255,8 +255,8 @@ class OfcVariant:
         return _kernel_tables(self)
 
     def __str__(self) -> str:
-        base = self.name if self.name in OFC_PRESETS else "ofc-pineapple"
-        return _format(base, self.to_dict(), get_ofc_preset(base).to_dict())
+        base = self.name if self.name in PRESETS else "ofc-pineapple"
+        return _format(base, self.to_dict(), get_preset(base).to_dict())
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready dict of every option (enums as their values)."""
@@ -337,23 +337,28 @@ def _registry() -> dict[str, OfcVariant]:
 
 
 #: One-line description of every OFC preset, by name.
-OFC_PRESETS: dict[str, str] = {name: text for name, (text, _) in _PRESET_ROWS.items()}
+PRESETS: dict[str, str] = {name: text for name, (text, _) in _PRESET_ROWS.items()}
 
 
-def get_ofc_preset(name: str) -> OfcVariant:
+def get_preset(name: str) -> OfcVariant:
     """The OFC preset called ``name`` (case-insensitive): ``ofc-classic``, ``ofc-pineapple`` or
-    ``ofc-pineapple-progressive``.
+    ``ofc-pineapple-progressive``; the open-face half of :func:`cpstats.get_preset`, which
+    users call.
 
     Examples
     --------
-    >>> get_ofc_preset("ofc-pineapple-progressive").fantasyland.cards
+    >>> get_preset("ofc-pineapple-progressive").fantasyland.cards
     (14, 15, 16, 17)
     """
     key = str(name).strip().lower()
-    if key not in OFC_PRESETS:
-        raise OptionError(f"unknown OFC preset {name!r}{suggest(key, OFC_PRESETS)}; "
-                          f"presets: {', '.join(OFC_PRESETS)}")
+    if key not in PRESETS:
+        raise OptionError(f"unknown OFC preset {name!r}{suggest(key, PRESETS)}; "
+                          f"presets: {', '.join(PRESETS)}")
     return _registry()[key]
+
+
+get_ofc_preset = deprecated_alias("get_ofc_preset", "cpstats.get_preset (or cpstats.load_variant)", get_preset)
+__getattr__ = deprecated_constants(__name__, {"OFC_PRESETS": ("cpstats.presets()", lambda: PRESETS)})
 
 
 # -- the string codec (keys read and write the plain dict of :meth:`OfcVariant.to_dict`) ------
@@ -469,7 +474,7 @@ def parse_ofc_variant(text: str) -> OfcVariant:
     (12, 'ofc-classic(players=4,royalties.back.four_of_a_kind=12)')
     """
     name, body = split_variant(text)
-    d = get_ofc_preset(name).to_dict()
+    d = get_preset(name).to_dict()
     overrides = []
     for item in body.split(","):
         if item.strip():

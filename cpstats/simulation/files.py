@@ -21,7 +21,9 @@ import numpy as np
 from cpstats._atomic import atomic_path, writable_folder
 from cpstats._resources import REFERENCE_DIR
 from cpstats.errors import OptionError
+from cpstats.rules.house import Rake
 from cpstats.simulation.additive import Additive
+from cpstats.simulation.base import Result
 from cpstats.simulation.result import SimulationResult
 from cpstats.simulation.summary import SimulationSummary
 
@@ -153,10 +155,31 @@ def load_result(path: str | os.PathLike) -> SimulationResult:
     return SimulationResult(resolve_variant(meta["variant"]), summary, meta)
 
 
-def load_reference(preset: str) -> SimulationResult:
-    """The shipped reference result of a preset (``cpstats/data/reference/PRESET.npz``), made by
-    ``cpstats reference``; opens instantly for notebooks and widgets."""
-    from cpstats.rules import get_preset
+def load_reference(preset: str, *, rake: Rake | None = None) -> Result:
+    """The shipped reference result of a preset of either game; opens instantly for notebooks and
+    widgets. 13-card: ``cpstats/data/reference/PRESET.npz``, made by ``cpstats reference``. Open
+    face: a shipped rollout run (its presets, and the Pineapple sensitivity runs such as
+    ``pineapple-stay-a``, :data:`cpstats.ofc.shipped.OFC_REFERENCE_RUNS`) as an ``OfcResult``;
+    with ``rake``, charged that rake exactly from its stored nets (rake never moves play). A
+    13-card reference keeps no nets, so ``rake`` is refused there.
 
+    Examples
+    --------
+    >>> str(load_reference("ofc-pineapple").variant), load_reference("2-4").variant.game
+    ('ofc-pineapple', '13-card')
+    """
+    from cpstats.rules import game_of, get_preset
+    from cpstats.simulation.games import game_runs, reference_runs
+
+    key = str(preset).strip().lower()
+    shipped = reference_runs()
+    if key in shipped:
+        return shipped[key](key, rake=rake)
+    game = game_of(key).name
+    if game != "13-card":  # the game's loader names its runs
+        return game_runs(game).reference(key, rake=rake)
     get_preset(preset)  # unknown names get the close-match error
+    if rake is not None:
+        raise OptionError(f"rake= is invalid for the 13-card reference {preset!r}: only open-face "
+                          "runs keep every hand's nets to charge again")
     return load_result(REFERENCE_DIR / f"{preset}.npz")

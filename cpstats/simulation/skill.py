@@ -63,7 +63,7 @@ def skill(variant: Variant | str, *, deals: int | None = None, rng=None, setter:
     ----------
     variant
         A Variant, preset name or variant string, of either game: an open-face variant's table
-        is its game's (:func:`cpstats.ofc.skill.ofc_skill`, rollout against the same fields).
+        is its game's (:func:`cpstats.ofc.skill.skill_table`, rollout against the same fields).
     deals
         Duplicate deals per field (at least 2; default :data:`SKILL_DEALS`, open face its own);
         every field plays the same deals.

@@ -1,7 +1,7 @@
 """Rule sweeps: one rule parameter over a range of values, every point on the same deals.
 
 Either game: an open-face variant is handed to the sweep its game registered
-(:class:`~cpstats.simulation.games.GameRuns`, :func:`cpstats.ofc.sweep.sweep_ofc`: keys such as
+(:class:`~cpstats.simulation.games.GameRuns`, :func:`cpstats.ofc.sweep.run_sweep`: keys such as
 ``royalties.front.QQ``, ``fantasyland.stay``, ``fantasyland.cards``), which returns a table of
 the same layout, so the chart and the command line read both.
 
@@ -280,7 +280,7 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
     """One rule parameter over ``values``, every point simulated on the same deals.
 
     Either game: an open-face variant is swept by its game's registered sweep
-    (:func:`cpstats.ofc.sweep.sweep_ofc`: ``deals`` are hands a point, ``setter="ev"`` is
+    (:func:`cpstats.ofc.sweep.run_sweep`: ``deals`` are hands a point, ``setter="ev"`` is
     ``rollout``, its own metrics) into a table of the same columns (and ``method``).
 
     Parameters

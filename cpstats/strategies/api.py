@@ -41,7 +41,7 @@ from cpstats.cards.codes import check_hands, parse_cards
 from cpstats.errors import CardError, OptionError
 from cpstats.hands.naturals import NATURALS, natural_mask
 from cpstats.hands.setting import format_setting
-from cpstats.rules.variant import Variant, parse_variant
+from cpstats.rules.variant import Variant
 from cpstats.strategies.row_tables import load_tables
 
 __all__ = ["Decisions", "HandDecision", "Strategy", "register_strategy", "get_strategy",
@@ -160,13 +160,10 @@ def _tables_keyword(fn: Callable[..., Any], name: str, v: Variant, tables: Any) 
 
 
 def _variant(variant: Variant | str) -> Variant:
-    if isinstance(variant, Variant):
-        return variant
-    from cpstats.rules import get_preset, preset_names
+    """The 13-card variant hands are set under (an open-face one is refused in one line)."""
+    from cpstats.rules.games import resolve_variant
 
-    if str(variant).strip().lower() in preset_names():
-        return get_preset(variant)
-    return parse_variant(str(variant))
+    return resolve_variant(variant)
 
 
 def _as_decisions(result: Any, hands: np.ndarray | int, name: str = "strategy",

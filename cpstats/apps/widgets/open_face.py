@@ -32,9 +32,10 @@ from cpstats.apps.widgets._common import (ExportBar, _App, _message, _running, _
 from cpstats.apps.widgets.cache import SEED, _InlineExecutor
 from cpstats.errors import OptionError
 from cpstats.rules.describe import short_label
-from cpstats.rules.open_face import KEYS, OFC_PRESETS, OfcVariant, get_ofc_preset
+from cpstats.rules.games import GAMES, get_preset
+from cpstats.rules.open_face import KEYS, OfcVariant
 from cpstats.ofc.shipped import find_ofc_reference
-from cpstats.ofc.simulation import simulate_ofc
+from cpstats.simulation import simulate
 from cpstats.rules.house import Rake, RakeModel
 
 __all__ = ["OpenFaceApp", "OFC_STRATEGY_LABELS", "OFC_HAND_CHOICES", "OFC_BLOCK_HANDS",
@@ -69,7 +70,7 @@ def ofc_variant(preset: str, *, players: int | None = None, fantasy: str = "", s
     """The variant the app's controls describe: ``preset`` with ``players``, Fantasyland cards
     (``fantasy``, ``"14/15/16/17"``; ``""`` the preset's), the ``stay`` rule (A, B, none), one
     royalty entry (``(key, amount)``) and the ``rake``; invalid choices raise ``OptionError``."""
-    v = get_ofc_preset(preset)
+    v = get_preset(preset)
     over: dict[str, Any] = {}
     if players is not None and players != v.players:
         over["players"] = players
@@ -122,7 +123,7 @@ class OpenFaceApp(_App):
         self.runs: dict[tuple[str, int, str], Any] = {}
         style, wide = {"description_width": "130px"}, W.Layout(width="400px")
         box = lambda cls, **kw: cls(style=style, layout=wide, **kw)  # noqa: E731
-        self.preset = box(W.Dropdown, options=tuple(OFC_PRESETS), value=preset, description="preset")
+        self.preset = box(W.Dropdown, options=tuple(GAMES["open-face"].presets), value=preset, description="preset")
         self.players = box(W.Dropdown, options=(2, 3), value=2, description="players")
         self.fantasy = box(W.Dropdown, options=tuple(FANTASY_CHOICES), value="the preset's",
                            description="Fantasyland cards")
@@ -143,7 +144,7 @@ class OpenFaceApp(_App):
                             description="rake cap (0: none)")
         # the variant's own pace, the one default of every hourly figure (rules.house.HANDS_PER_HOUR)
         self.hands_per_hour = box(W.BoundedIntText, min=1, max=500,
-                                  value=round(get_ofc_preset(preset).rake.hands_per_hour),
+                                  value=round(get_preset(preset).rake.hands_per_hour),
                                   description="hands per hour")
         self.hands = box(W.Dropdown, options=[(f"{h:,}", h) for h in sorted({*OFC_HAND_CHOICES, hands})],
                          value=hands, description="hands (live run)")
@@ -193,7 +194,7 @@ class OpenFaceApp(_App):
                            rake=self.rake())
 
     def _preset_changed(self, _change: dict | None = None) -> None:
-        v = get_ofc_preset(self.preset.value)
+        v = get_preset(self.preset.value)
         self._quiet = True
         self.players.options = (2, 3, 4) if v.deal is OfcDeal.CLASSIC else (2, 3)
         self.players.value = v.players
@@ -205,7 +206,7 @@ class OpenFaceApp(_App):
 
     def _royalty_key_changed(self, _change: dict) -> None:
         self._quiet = True
-        self.royalty_amount.value = _royalty_value(get_ofc_preset(self.preset.value),
+        self.royalty_amount.value = _royalty_value(get_preset(self.preset.value),
                                                    self.royalty_key.value)
         self._quiet = False
         self.find()
@@ -249,8 +250,8 @@ class OpenFaceApp(_App):
             v, hands, strategy = self.variant(), int(self.hands.value), self.strategy.value
             self.progress.max, self.progress.value, self.progress.bar_style = hands, 0, "info"
             self.status.value = _running(f"playing {hands:,} hands of {short_label(v)}, {_label(strategy)}")
-            result = simulate_ofc(v, hands, setter=strategy, rng=SEED, block_hands=OFC_BLOCK_HANDS,
-                                  executor=_InlineExecutor(self._advance))
+            result = simulate(v, hands, setter=strategy, rng=SEED, block_deals=OFC_BLOCK_HANDS,
+                              executor=_InlineExecutor(self._advance))
             self.runs[(str(v), hands, strategy)] = result
             self.progress.bar_style = "success"
             self._show(result, "live run")

@@ -31,9 +31,8 @@ from cpstats.apps.widgets._common import (DEAL_CHOICES, DEFAULT_STRATEGY, _STRAT
                                           _message, _running, _show_figure, strategy_label)
 from cpstats.apps.widgets.cache import SEED, WIDGET_BLOCK_DEALS, _InlineExecutor, trains_tables
 from cpstats.errors import OptionError
-from cpstats.rules import Variant, preset_names
+from cpstats.rules import Variant, presets
 from cpstats.rules.games import load_variant
-from cpstats.rules.open_face import OFC_PRESETS
 from cpstats.simulation.paired import MIN_EVENT_BATCHES
 
 __all__ = ["SweepView", "TYPICAL", "prepared_variant", "sweep_table_html"]
@@ -144,7 +143,7 @@ class SweepView(_App):
         self.table: pd.DataFrame | None = None
         self.figure = None
         style = {"description_width": "90px"}
-        self.preset = W.Combobox(options=(*preset_names(), *OFC_PRESETS), value=preset, description="preset",
+        self.preset = W.Combobox(options=tuple(presets()["name"]), value=preset, description="preset",
                                  placeholder="a preset or variant string of either game",
                                  ensure_option=False, style=style)
         self.parameter = W.Combobox(value=parameter, options=tuple(TYPICAL), description="parameter",
