@@ -124,7 +124,7 @@ def _metadata(v: Variant, strategy, root, deals, block_deals, tables=None) -> di
 def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, strategy: Any = "ev",
              rng=None, executor: Executor | None = None, keep_hands: bool = False,
              out: str | os.PathLike | None = None, *, resume: bool = False, progress: bool = False,
-             block_deals: int | None = None, tables: Any = None) -> SimulationResult:
+             block_deals: int | None = None, tables: Any = None, until: Any = None) -> SimulationResult:
     """Deal, set and settle ``deals`` deals under ``variant`` and summarise them.
 
     Either game: an open-face variant (``ofc-*``) is played by :mod:`cpstats.ofc`'s runs with
@@ -161,6 +161,10 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
         and cached for the next run), or a preset name or variant string to borrow its tables.
         ``metadata["tables"]`` identifies the tables and ``metadata["tables_source"]`` says
         where they came from (shipped, cache, trained now, borrowed).
+    until
+        ``{figure: half-width}`` (e.g. ``{"house_edge": 0.0005}``): play until each figure's 95%
+        half-width is at most its value, ``deals`` then the most played; the run is the fixed-deals
+        run of the length it stops at (:mod:`cpstats.simulation.sequential`, ``metadata["until"]``).
 
     Examples
     --------
@@ -170,6 +174,12 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
     >>> type(simulate("ofc-pineapple", 20, strategy="random", rng=1)).__name__
     'OfcResult'
     """
+    if until is not None:
+        from cpstats.simulation.sequential import run_until
+
+        return run_until(simulate, variant, deals, until, rng=rng, players=players, strategy=strategy,
+                         executor=executor, keep_hands=keep_hands, out=out, resume=resume,
+                         progress=progress, block_deals=block_deals, tables=tables)
     v = load_variant(variant)
     if v.game != "13-card":
         return game_runs(v.game).simulate(v, deals, players=players, strategy=strategy, rng=rng,
