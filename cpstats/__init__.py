@@ -23,6 +23,7 @@ from cpstats.simulation import (SimulationResult, compare, compare_presets, load
                                 skill, sweep)
 from cpstats.simulation.paired import paired_metrics
 from cpstats.simulation.solve import Solution, solve
+from cpstats.simulation.design import Design, design
 from cpstats.rules.describe import describe, format_number, glossary, short_label
 from cpstats.rules.ids import RULES, RuleInfo
 from cpstats.apps.par import ParSheet, par_sheet
@@ -56,6 +57,8 @@ __all__ = [
     "sweep",
     "CardError",
     "Declare",
+    "Design",
+    "design",
     "Decisions",
     "SimulationResult",
     "Solution",
