@@ -126,7 +126,7 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
               strategy: Any = "ev", hands_per_hour: float | None = None,
               out: str | Path | None = None, result: SimulationResult | None = None,
               seat_deals: int = SEAT_DEALS, executor: Executor | None = None, sensitivity: Any = True,
-              sensitivity_deals: int = sensitivity_.SENSITIVITY_DEALS) -> ParSheet:
+              sensitivity_deals: int = sensitivity_.SENSITIVITY_DEALS, solution: Any = None) -> ParSheet:
     """Build the PAR sheet of ``variant``; with ``out`` also write ``par.html`` and ``par.pdf`` there.
 
     Parameters
@@ -159,6 +159,9 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
         paired differences).
     sensitivity_deals
         Deals a point of each sweep (20,000), set by the sheet's setter.
+    solution
+        A :func:`cpstats.solve` answer whose variant is this one: the sheet gains a "How this rule
+        was chosen" section (the question, the interval, the deals, the response curve).
     """
     v = resolve_variant(variant)
     pace = _check_pace(hands_per_hour, v)
@@ -181,6 +184,10 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
     sheet.sweeps = sensitivity_.run_sweeps(v, specs, deals=sensitivity_deals, strategy=setter,
                                            rng=seed, hands_per_hour=pace, executor=executor)
     sheet.sections = _sections(sheet, seed, seat_deals)
+    if solution is not None:  # the solve that chose the rule (cpstats.solve)
+        from cpstats.apps.par_solution import solution_section
+
+        sheet.sections.append(solution_section(solution, v))
     if folder is not None:
         sheet.to_html(folder / "par.html")
         sheet.to_pdf(folder / "par.pdf")
