@@ -87,6 +87,8 @@ class Solution:
             ax.set_xticks(list(x), [str(v) for v in f["value"]])
         ax.set_xlabel(self.parameter)
         ax.set_ylabel(self.metric)
-        ax.set_title(f"{self.base}: {self.parameter} for {self.metric} {self.target:g}", fontsize=9)
+        from cpstats.rules.describe import short_label
+
+        ax.set_title(f"{short_label(self.base)}: {self.parameter} for {self.metric} {self.target:g}", fontsize=9)
         ax.legend(fontsize=8)
         return ax
