@@ -186,3 +186,46 @@ def test_until_with_out_is_refused(tmp_path):
 # -- coverage (opt-in) ----------------------------------------------------------------------------
 
 SLOW = pytest.mark.skipif(not os.environ.get("CPSTATS_SLOW"), reason="opt-in: CPSTATS_SLOW=1 (a few minutes)")
+
+
+def _coverage(variant: str, parameter: str, metric: str, target: float, bounds, truth: float,
+              seeds: int = 50, deals: int = 2_000) -> float:
+    held = 0
+    for seed in range(seeds):
+        s = solve(variant, parameter, metric, target, bounds=bounds, deals=deals, setter="greedy", rng=1000 + seed)
+        held += s.ci_low <= truth <= s.ci_high
+    return held / seeds
+
+
+@SLOW
+def test_commission_interval_covers_the_long_run_answer():
+    """50 seeds at 2,000 deals a candidate: the interval holds the long-run commission (the root of
+    the line through two 400,000-deal runs) in at least 90% of runs."""
+    long = solve(**BANKED, deals=400_000, setter="greedy", rng=7)
+    rate = _coverage(**BANKED, truth=long.value)
+    print(f"commission coverage {rate:.0%} (long-run answer {long.value:.5f})")
+    assert rate >= 0.90
+
+
+@SLOW
+def test_capped_rake_percent_interval_covers_the_long_run_answer():
+    long = solve(CAPPED, "rake.percent", "rake_share", 0.08, bounds=(0.0, 0.3), deals=400_000,
+                 setter="greedy", rng=7)
+    rate = _coverage(CAPPED, "rake.percent", "rake_share", 0.08, (0.0, 0.3), truth=long.value)
+    print(f"capped rake percent coverage {rate:.0%} (long-run answer {long.value:.5f})")
+    assert rate >= 0.90
+
+
+@SLOW
+def test_until_interval_covers_the_long_run_edge():
+    """Sequential stopping on the interval's own width: its 95% interval still holds the long-run
+    house edge in at least 90% of 50 runs."""
+    truth = figure_table(cpstats.simulate("banked", 1_000_000, strategy="greedy", rng=7)).set_index(
+        "metric").at["house_edge", "estimate"]
+    held = 0
+    for seed in range(50):
+        r = cpstats.simulate("banked", 200_000, strategy="greedy", rng=2000 + seed, until={"house_edge": 0.0006})
+        f = figure_table(r).set_index("metric").loc["house_edge"]
+        held += f["ci_low"] <= truth <= f["ci_high"]
+    print(f"until coverage {held / 50:.0%}")
+    assert held / 50 >= 0.90

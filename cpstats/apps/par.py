@@ -187,7 +187,8 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = No
     if solution is not None:  # the solve that chose the rule (cpstats.solve)
         from cpstats.apps.par_solution import solution_section
 
-        sheet.sections.append(solution_section(solution, v))
+        title, paragraphs, table = solution_section(solution, v)
+        sheet.sections.append(ParSection(title, paragraphs, [ParTable(*table)]))
     if folder is not None:
         sheet.to_html(folder / "par.html")
         sheet.to_pdf(folder / "par.pdf")

@@ -11,11 +11,10 @@ from cpstats.errors import OptionError
 __all__ = ["solution_section"]
 
 
-def solution_section(solution: Any, variant: Any):
-    """The section for ``solution`` (a :class:`~cpstats.simulation.solution.Solution` whose answer is
-    ``variant``); a solution of another variant is one line."""
-    from cpstats.apps.par import ParSection, ParTable
-
+def solution_section(solution: Any, variant: Any) -> tuple[str, list[str], tuple[str, str, Any]]:
+    """(title, paragraphs, (table key, caption, table)) of the section for ``solution`` (a
+    :class:`~cpstats.simulation.solution.Solution` whose answer is ``variant``), which
+    :func:`cpstats.apps.par.par_sheet` makes a section; a solution of another variant is one line."""
     if solution.variant != str(variant):
         raise OptionError(f"solution is of {solution.variant}, not of {variant}: pass the solve that chose "
                           f"this sheet's rule")
@@ -34,6 +33,5 @@ def solution_section(solution: Any, variant: Any):
     ]
     curve = s.evaluations.sort_values("value")[["value", "estimate", "ci_low", "ci_high"]]
     curve = curve.rename(columns={"value": s.parameter, "estimate": s.metric})
-    table = ParTable("solution_curve", f"{s.metric} at each candidate {s.parameter} (target {s.target:g})",
-                     curve.reset_index(drop=True))
-    return ParSection("How this rule was chosen", paragraphs, [table])
+    caption = f"{s.metric} at each candidate {s.parameter} (target {s.target:g})"
+    return "How this rule was chosen", paragraphs, ("solution_curve", caption, curve.reset_index(drop=True))

@@ -8,7 +8,7 @@ until={"house_edge": 0.0005})``), ``deals`` then the most it may play.
   predicted from the half-width's ``1/sqrt(deals)`` law (10% over, at least 1.5x the last), so
   the stages add up to about half the final run in all.
 - Decision: the half-width is that of the figure's interval in the result's tidy figures
-  (:func:`~cpstats.simulation.solve.figure_table`, at 95% unless ``confidence`` says otherwise);
+  (:func:`~cpstats.simulation.lookup.figure_table`, at 95% unless ``confidence`` says otherwise);
   the run stops when every figure named is within its value, or at ``deals``.
   ``metadata["until"]`` records the figures asked, each stage's length and half-widths, and
   whether the precision was reached. Stopping on the data's own noise makes the interval a little
@@ -32,10 +32,11 @@ __all__ = ["run_until", "check_until", "PILOT"]
 PILOT = {"13-card": 4_000, "open-face": 100}
 
 
-def check_until(v: Any, until: Any) -> dict[str, float]:
+def check_until(v: Any, until: Any, simulate: Callable[..., Any]) -> dict[str, float]:
     """``until`` as ``{figure: half-width}``, each figure a name of the game's figures and each
-    width above 0; a text ``house_edge=0.0005,sd=0.01`` is read too (the command line's)."""
-    from cpstats.simulation.solve import check_metric
+    width above 0; a text ``house_edge=0.0005,sd=0.01`` is read too (the command line's);
+    ``simulate`` plays the few deals that name the figures."""
+    from cpstats.simulation.lookup import check_metric
 
     if isinstance(until, str):
         pairs = [item.partition("=") for item in until.split(",") if item.strip()]
@@ -52,12 +53,12 @@ def check_until(v: Any, until: Any) -> dict[str, float]:
         ok = isinstance(width, (int, float, np.number)) and not isinstance(width, bool)
         if not ok or not math.isfinite(width) or width <= 0:
             raise OptionError(f"until[{name!r}]={width!r} is invalid: a half-width above 0")
-        out[check_metric(v, str(name))] = float(width)
+        out[check_metric(v, str(name), simulate)] = float(width)
     return out
 
 
 def _half_widths(result: Any, until: dict[str, float], confidence: float) -> dict[str, float]:
-    from cpstats.simulation.solve import figure_table
+    from cpstats.simulation.lookup import figure_table
 
     table = figure_table(result, confidence).set_index("metric")
     return {m: float(table.at[m, "ci_high"] - table.at[m, "ci_low"]) / 2 for m in until}
@@ -74,7 +75,7 @@ def run_until(simulate: Callable[..., Any], variant: Any, deals: int, until: Any
     check_whole("deals", deals, 2)
     if options.get("out") is not None:
         raise OptionError("until= and out= are invalid together: a run that grows in stages keeps no folder")
-    wanted = check_until(v, until)
+    wanted = check_until(v, until, simulate)
     root = root_seed(rng)
     n = min(int(deals), PILOT.get(v.game, PILOT["13-card"]))
     stages = []

@@ -31,7 +31,6 @@ is read from the result's tidy figures (:func:`figure_table`, the one place a fi
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -43,34 +42,16 @@ import pandas as pd
 from cpstats.cards.blocks import root_seed
 from cpstats.errors import OptionError, check_whole
 from cpstats.rules import AnyVariant, load_variant
-from cpstats.rules.check import suggest
+from cpstats.simulation.lookup import check_target, figure_table
+from cpstats.simulation.lookup import check_metric as _check_metric
 from cpstats.simulation.solution import Solution
 from cpstats.simulation.stats import check_confidence
 
-__all__ = ["solve", "figure_table", "Solution", "DEFAULT_DEALS", "check_metric", "check_bounds"]
+__all__ = ["solve", "figure_table", "Solution", "DEFAULT_DEALS", "check_metric", "check_bounds", "invert_band"]
 
 #: Deals per evaluation when ``deals`` is None, by game (open face: hands).
 DEFAULT_DEALS = {"13-card": 20_000, "open-face": 400}
-#: Figures that can be negative: every other one refuses a negative target.
-SIGNED = frozenset({"bank_mean", "house_edge", "fl_value"})
-#: Other names of the figures (the sweep's names and words a designer uses).
-ALIASES = {"house_per_hand": "house_take_per_hand", "house_per_seat_hour": "house_take_per_seat_hour",
-           "mean_seat0": "bank_mean", "rake_per_seat_hour": "house_take_per_seat_hour",
-           "edge": "house_edge", "royalty_per_board": "royalty", "fantasyland_entry_rate": "fl_entry_rate"}
 _MAX_EVALUATIONS = 10
-
-
-def figure_table(result: Any, confidence: float = 0.95) -> pd.DataFrame:
-    """A result's tidy figures, ``metric, estimate, ci_low, ci_high, method``, for either game:
-    :meth:`~cpstats.ofc.OfcResult.figures`, or for a 13-card result the single-run rows of
-    :func:`~cpstats.simulation.paired.paired_metrics` (house edge from
-    :mod:`cpstats.simulation.house`)."""
-    if hasattr(result, "figures"):
-        return result.figures(confidence)
-    from cpstats.simulation.paired import paired_metrics
-
-    table = paired_metrics([result], confidence=confidence).assign(method="batch t")
-    return table[["metric", "estimate", "ci_low", "ci_high", "method"]].reset_index(drop=True)
 
 
 def _setter_of(result: Any) -> str:
@@ -126,41 +107,11 @@ class _Evaluator:
 
 # -- checks ---------------------------------------------------------------------------------------
 
-def _probe_names(v: AnyVariant) -> list[str]:
-    """The figure names a run of ``v`` gives (a few deals set by greedy: names do not depend on play)."""
+def check_metric(v: AnyVariant, metric: str) -> str:
+    """:func:`~cpstats.simulation.lookup.check_metric` with the shared ``simulate``."""
     from cpstats.simulation.run import simulate
 
-    deals = 60 if v.game == "13-card" else 4
-    return list(figure_table(simulate(v, deals, strategy="greedy", rng=0))["metric"])
-
-
-def check_metric(v: AnyVariant, metric: str) -> str:
-    """``metric`` as the game's figures name it, or a one-line refusal (an unknown name with close
-    matches, or a figure another kind of game has)."""
-    from cpstats.simulation.paired import METRICS
-
-    if not isinstance(metric, str) or not metric.strip():
-        raise OptionError(f"metric={metric!r} is invalid: a figure's name such as house_edge, sd or rake_share")
-    name = ALIASES.get(metric.strip().lower(), metric.strip().lower())
-    names = _probe_names(v)
-    if name in names:
-        return name
-    if v.game == "13-card" and name in METRICS:
-        raise OptionError(f"metric={metric!r} is not defined for {v}: it is the figure of a "
-                          f"{METRICS[name][2]} game ({METRICS[name][0]})")
-    raise OptionError(f"metric={metric!r} is not a figure of the {v.game} game: choose from "
-                      f"{', '.join(names)}{suggest(name, names)}")
-
-
-def check_target(metric: str, target: Any) -> float:
-    ok = isinstance(target, (int, float, np.number)) and not isinstance(target, bool)
-    if not ok or not math.isfinite(target):
-        raise OptionError(f"target={target!r} is invalid: a finite number")
-    if target < 0 and metric not in SIGNED and not metric.startswith("mean_seat"):
-        raise OptionError(f"target={target!r} is impossible: {metric} cannot be negative")
-    if target > 1 and (metric.endswith("_rate") or metric in ("rake_share", "fl_share")):
-        raise OptionError(f"target={target!r} is impossible: {metric} is a share, at most 1")
-    return float(target)
+    return _check_metric(v, metric, simulate)
 
 
 def check_bounds(v: AnyVariant, parameter: str, bounds: Any) -> tuple[str, str, list]:
