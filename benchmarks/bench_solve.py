@@ -1,5 +1,5 @@
 """Solve benchmark (acceptance of the rules-for-a-target issue): each of the four questions of
-notebook 07 solved at its default budget (``deals=None``: 20,000 deals a candidate, open face 400
+notebook 07 solved at its default budget (``deals=None``: 20,000 deals a candidate, open face 200
 hands) with ``ev`` on 2 threads must take at most 5 minutes, median of ``--repeats`` runs.
 
 Run: ``python benchmarks/bench_solve.py [--repeats 3] [--only NAME]``. The kernels are compiled

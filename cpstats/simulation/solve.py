@@ -17,7 +17,8 @@ is read from the result's tidy figures (:func:`figure_table`, the one place a fi
   set alike, and a commission or an uncapped percent moves the figure linearly on common deals: the
   two bounds then solve it, the third evaluation (at the root) confirms it exactly, and the method
   says so. Otherwise (a capped rake, a strategy-relevant number) the root finder continues until the
-  curve is within 1% of the band's half-width of the target.
+  curve is within 10% of the band's half-width of the target (a root error that small widens
+  the answer's error by half a percent, in quadrature).
 - Decision: an integer parameter (two int bounds) or a listed one (more than two values, or words)
   assumes the figure is monotone in it and returns the boundary value of the region that meets the
   target: the smallest value (the largest, when the region lies below) whose interval clears the
@@ -50,7 +51,9 @@ from cpstats.simulation.stats import check_confidence
 __all__ = ["solve", "figure_table", "Solution", "DEFAULT_DEALS", "check_metric", "check_bounds", "invert_band"]
 
 #: Deals per evaluation when ``deals`` is None, by game (open face: hands).
-DEFAULT_DEALS = {"13-card": 20_000, "open-face": 400}
+DEFAULT_DEALS = {"13-card": 20_000, "open-face": 200}
+#: The root finder stops once the figure is this share of its band's half-width from the target.
+ROOT_TOLERANCE = 0.1
 _MAX_EVALUATIONS = 10
 
 
@@ -181,7 +184,7 @@ class _Close(Exception):
 def _root(ev: _Evaluator, lo: float, hi: float, target: float, max_evaluations: int) -> tuple[float, str]:
     """(the run's root, how it was found) of the figure less the target, bracketed by the bounds:
     Brent's method (secant steps, bisection when they stall) on the common deals' curve, stopped
-    once the figure is within 1% of its band's half-width of the target."""
+    once the figure is within :data:`ROOT_TOLERANCE` of its band's half-width of the target."""
     from scipy.optimize import brentq
 
     a, b = ev(lo), ev(hi)
@@ -199,7 +202,7 @@ def _root(ev: _Evaluator, lo: float, hi: float, target: float, max_evaluations: 
             return f
         used[0] += 1
         used[1] = float(x)
-        if abs(f) <= max(0.01 * (e.ci_high - e.ci_low) / 2, 1e-12 * max(abs(target), 1e-12)) \
+        if abs(f) <= max(ROOT_TOLERANCE * (e.ci_high - e.ci_low) / 2, 1e-12 * max(abs(target), 1e-12)) \
                 or used[0] >= max_evaluations:
             raise _Close
         return f
@@ -211,7 +214,7 @@ def _root(ev: _Evaluator, lo: float, hi: float, target: float, max_evaluations: 
     f = ev(x).estimate - target
     if used[0] == 3 and abs(f) <= 1e-9 * max(abs(target), 1e-9):
         return x, "linear on common deals: two points solve it (confirmed at the root)"
-    stopped = "" if abs(f) <= 0.01 * (ev(x).ci_high - ev(x).ci_low) / 2 else ", stopped at the cap"
+    stopped = "" if abs(f) <= ROOT_TOLERANCE * (ev(x).ci_high - ev(x).ci_low) / 2 else ", stopped at the cap"
     return x, f"Brent's method on common deals ({used[0]} evaluations{stopped})"
 
 
