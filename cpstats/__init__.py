@@ -23,6 +23,8 @@ from cpstats.strategies.review import review
 from cpstats.simulation import (SimulationResult, compare, compare_presets, load_reference, simulate,
                                 skill, sweep)
 from cpstats.simulation.paired import paired_metrics
+from cpstats.simulation.solve import Solution, solve
+from cpstats.simulation.design import Design, design
 from cpstats.rules.describe import describe, format_number, glossary, short_label
 from cpstats.rules.ids import RULES, RuleInfo
 from cpstats.apps.par import ParSheet, par_sheet
@@ -65,8 +67,11 @@ __all__ = [
     "sweep",
     "CardError",
     "Declare",
+    "Design",
+    "design",
     "Decisions",
     "SimulationResult",
+    "Solution",
     "Settlement",
     "SurrenderHand",
     "CpstatsError",
@@ -104,6 +109,7 @@ __all__ = [
     "settle_many",
     "simulate",
     "skill",
+    "solve",
     "splits",
     "strategy_names",
     "train_tables",

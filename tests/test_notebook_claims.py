@@ -27,7 +27,8 @@ nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
 ROOT = Path(__file__).resolve().parents[1]
-STORIES = ("01_naturals", "02_royalties", "03_scoring_systems", "04_house_edge_and_rake", "05_rule_designer")
+STORIES = ("01_naturals", "02_royalties", "03_scoring_systems", "04_house_edge_and_rake", "05_rule_designer",
+           "07_solve")
 NOTEBOOKS = [ROOT / "notebooks" / f"{name}.ipynb" for name in STORIES]
 FIELD = re.compile(r"\{[a-z0-9_]+\}")
 CODE_SPAN = re.compile(r"`[^`]*`")

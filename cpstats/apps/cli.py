@@ -35,6 +35,7 @@ from cpstats.apps.cli_args import setter_of
 from cpstats.apps.data_files import add_data_command
 from cpstats.apps.par import add_par_command
 from cpstats.apps.sweep_cli import add_sweep_command
+from cpstats.apps.solve_cli import add_design_command, add_solve_command
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.rules import Rake, Variant
 
@@ -105,7 +106,7 @@ def _simulate(args: argparse.Namespace) -> str:
         result = simulation.simulate(args.preset, args.deals, players=args.players,
                                      setter=setter_of(args), rng=args.seed, executor=executor,
                                      out=out, resume=args.resume, keep_hands=args.keep_hands,
-                                     progress=not args.quiet)
+                                     progress=not args.quiet, until=args.until)
     finally:
         close()
     tables = result.tables()
@@ -352,6 +353,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_tool_commands(sub)
     add_par_command(sub)
     add_sweep_command(sub)
+    add_solve_command(sub), add_design_command(sub)
     add_data_command(sub)
     return parser
 
@@ -400,6 +402,9 @@ def _add_simulation_commands(sub) -> None:
                      help="write one row per deal and seat to --out (needs --out: the printed tables "
                           "do not show rows)")
     sim.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    sim.add_argument("--until", default=None, metavar="FIGURE=HALF_WIDTH",
+                     help="play until the figure's 95%% half-width is at most this (e.g. house_edge=0.0005), "
+                          "--deals then the most played")
     _tables_option(sim)
     sim.set_defaults(run=_simulate)
     cmp_ = sub.add_parser("compare", help="compare presets side by side on common deals")

@@ -99,7 +99,8 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = 20
               setter: Any = "ev", hands_per_hour: float | None = None,
               out: str | Path | None = None, result: SimulationResult | None = None,
               seat_deals: int = SEAT_DEALS, executor: Executor | None = None, sensitivity: Any = True,
-              sensitivity_deals: int = sensitivity_.SENSITIVITY_DEALS, strategy: Any = None) -> ParSheet:
+              sensitivity_deals: int = sensitivity_.SENSITIVITY_DEALS, solution: Any = None,
+              strategy: Any = None) -> ParSheet:
     """Build the PAR sheet of ``variant``; with ``out`` also write ``par.html`` and ``par.pdf`` there.
 
     Parameters
@@ -134,6 +135,9 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = 20
         paired differences).
     sensitivity_deals
         Deals a point of each sweep (20,000), set by the sheet's setter.
+    solution
+        A :func:`cpstats.solve` answer whose variant is this one: the sheet gains a "How this rule
+        was chosen" section (the question, the interval, the deals, the response curve).
 
     An open-face variant's sheet is its game's (:func:`cpstats.apps.ofc_par.ofc_par_sheet`: a
     live run of 400 hands by default, ``setter="ev"`` meaning rollout, ``result`` a run with
@@ -168,6 +172,11 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = 20
     sheet.sweeps = sensitivity_.run_sweeps(v, specs, deals=sensitivity_deals, setter=swept,
                                            rng=seed, hands_per_hour=pace, executor=executor)
     sheet.sections = _sections(sheet, seed, seat_deals)
+    if solution is not None:  # the solve that chose the rule (cpstats.solve)
+        from cpstats.apps.par_solution import solution_section
+
+        title, paragraphs, table = solution_section(solution, v)
+        sheet.sections.append(ParSection(title, paragraphs, [ParTable(*table)]))
     if folder is not None:
         sheet.to_html(folder / "par.html")
         sheet.to_pdf(folder / "par.pdf")

@@ -126,7 +126,8 @@ def _metadata(v: Variant, setter, root, deals, block_deals) -> dict:
 def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, setter: Any = "ev",
              rng=None, executor: Executor | None = None, keep_hands: bool = False,
              out: str | os.PathLike | None = None, *, resume: bool = False, progress: bool = False,
-             block_deals: int | None = None, strategy: Any = None, tables: Any = None) -> SimulationResult:
+             block_deals: int | None = None, until: Any = None, strategy: Any = None,
+             tables: Any = None) -> SimulationResult:
     """Deal, set and settle ``deals`` deals under ``variant`` and summarise them.
 
     Either game: an open-face variant (``ofc-*``) is played by :mod:`cpstats.ofc`'s runs with
@@ -165,6 +166,10 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
         a variant without shipped tables has them trained now, about half a minute, and cached)
         and ``metadata["tables_source"]`` says where they came from (shipped, cache, trained
         now, borrowed).
+    until
+        ``{figure: half-width}`` (e.g. ``{"house_edge": 0.0005}``): play until each figure's 95%
+        half-width is at most its value, ``deals`` then the most played; the run is the fixed-deals
+        run of the length it stops at (:mod:`cpstats.simulation.sequential`, ``metadata["until"]``).
     strategy, tables
         Deprecated (they go in the next release): ``strategy=`` is ``setter=``, and
         ``tables=X`` is ``setter=EvSetter(tables=X)``.
@@ -180,6 +185,12 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
     from cpstats.strategies.setters import as_setter, setter_option
 
     setter = setter_option(setter, strategy, tables)
+    if until is not None:
+        from cpstats.simulation.sequential import run_until
+
+        return run_until(simulate, variant, deals, until, rng=rng, players=players, setter=setter,
+                         executor=executor, keep_hands=keep_hands, out=out, resume=resume,
+                         progress=progress, block_deals=block_deals)
     v = load_variant(variant)
     if v.game != "13-card":
         return game_runs(v.game).simulate(v, deals, players=players, setter=setter, rng=rng,

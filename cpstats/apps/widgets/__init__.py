@@ -27,7 +27,8 @@ from cpstats.apps.widgets.rake import RakeExplorer, rake_figures
 from cpstats.apps.widgets.skill import SkillView, skill_table
 from cpstats.apps.widgets.sweep import SweepView
 from cpstats.apps.widgets.open_face import OpenFaceApp
+from cpstats.apps.widgets.solve import SolveView
 
 __all__ = ["ResultCache", "VariantPicker", "VariantComparer", "RakeExplorer", "comparison_table",
-           "rake_figures", "SkillView", "SweepView", "OpenFaceApp", "skill_table", "SEED", "WIDGET_BLOCK_DEALS",
+           "rake_figures", "SkillView", "SweepView", "SolveView", "OpenFaceApp", "skill_table", "SEED", "WIDGET_BLOCK_DEALS",
            "DEFAULT_STRATEGY", "DEAL_CHOICES", "STRATEGY_LABELS", "setter_text", "runs_text"]

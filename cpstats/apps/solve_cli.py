@@ -1,0 +1,160 @@
+"""``cpstats solve`` and ``cpstats design``: rules for a target from the command line.
+
+``cpstats solve banked bank.commission --metric house_edge --target 0.015 --bounds 0,0.1`` prints
+a header line (the answer with its interval, the deals and who set the hands) and the evaluations
+behind it; ``cpstats design VARIANT --space KEY=LOW:HIGH ... --objective sd --constraint
+rake_share=:0.1`` prints the Pareto table with intervals. ``--format csv|json`` gives the tables
+alone. Blocks run on ``--workers`` threads by default, as ``sweep`` does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import pandas as pd
+
+from cpstats.apps.cli_args import add_scheduler_options, executor_for
+from cpstats.apps.cli_args import positive_int as _whole
+from cpstats.apps.cli_args import seed as _seed
+from cpstats.apps.sweep_cli import parse_values
+from cpstats.errors import OptionError
+
+__all__ = ["add_solve_command", "add_design_command", "run_solve", "run_design", "parse_bounds"]
+
+
+def parse_bounds(text: str) -> list:
+    """``"0,0.1"`` -> ``[0, 0.1]``; ``"0:10"`` reads as ``0,10`` too; more values are a list."""
+    return parse_values(str(text).replace(":", ",") if ":" in str(text) and "," not in str(text) else text)
+
+
+def _budget(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--deals", type=_whole, default=None,
+                   help="deals an evaluation (open face: hands), every candidate on the same ones "
+                        "(default 20,000; open face 200)")
+    p.add_argument("--setter", default="ev", help="who sets the hands (default ev; greedy, random)")
+    p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
+    add_scheduler_options(p, default="threads")
+    p.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+
+
+def add_solve_command(sub) -> argparse.ArgumentParser:
+    """Add ``solve`` to the subparsers ``sub``."""
+    p = sub.add_parser("solve", help="the rule number that gives a figure its target, with an interval",
+                       description="Example: cpstats solve banked bank.commission --metric house_edge "
+                                   "--target 0.015 --bounds 0,0.1")
+    p.add_argument("variant", help="preset name or variant string, e.g. banked or ofc-pineapple")
+    p.add_argument("parameter", help="a key of the variant string, e.g. bank.commission, rake.percent")
+    p.add_argument("--metric", required=True, help="a figure: house_edge, sd, rake_share, fl_entry_rate...")
+    p.add_argument("--target", type=float, required=True, help="the value the figure should take")
+    p.add_argument("--bounds", required=True, type=parse_bounds,
+                   help="low,high (floats: continuous; ints: every whole value) or a list of values")
+    p.add_argument("--direction", choices=("at_least", "at_most"), default="at_least",
+                   help="an integer or listed value's figure must be >= (default) or <= the target")
+    p.add_argument("--precision", type=float, default=None,
+                   help="instead of --deals: the figure's half-width the first bound must reach")
+    _budget(p)
+    p.set_defaults(run=run_solve)
+    return p
+
+
+def _note(quiet: bool, what: str):
+    if quiet:
+        return None
+    return lambda row: print(f"{what} {row.get('order', row.get('trial'))}: {row.get('variant')}",
+                             file=sys.stderr, flush=True)
+
+
+def run_solve(args: argparse.Namespace) -> str:
+    from cpstats.simulation.solve import solve
+
+    executor, close = executor_for(args)
+    try:
+        s = solve(args.variant, args.parameter, args.metric, args.target, bounds=args.bounds,
+                  deals=args.deals, rng=args.seed, setter=args.setter, executor=executor,
+                  direction=args.direction, precision=args.precision,
+                  on_evaluation=_note(args.quiet, "evaluation"))
+    finally:
+        close()
+    if args.format == "csv":
+        return s.to_frame().to_csv(index=False) + "\n" + s.evaluations.to_csv(index=False)
+    if args.format == "json":
+        return json.dumps({"solution": json.loads(s.to_frame().to_json(orient="records"))[0],
+                           "evaluations": json.loads(s.evaluations.to_json(orient="records"))}, indent=2)
+    shown = s.evaluations[["order", "value", "estimate", "ci_low", "ci_high", "seconds"]]
+    text = shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")
+    return f"{s.summary()} (seed {s.entropy})" + (f"; {s.note}" if s.note else "") + "\n" + text
+
+
+def _pairs(items: list[str], what: str) -> dict:
+    out = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"--{what} {item!r} is invalid: KEY=LOW:HIGH (or KEY=a,b,c)")
+        out[key.strip()] = value
+    return out
+
+
+def _limits(text: str) -> tuple:
+    low, sep, high = text.partition(":")
+    if not sep:
+        raise OptionError(f"--constraint value {text!r} is invalid: LOW:HIGH with an end left empty if open")
+    try:
+        return (float(low) if low.strip() else None, float(high) if high.strip() else None)
+    except ValueError:
+        raise OptionError(f"--constraint value {text!r} is invalid: numbers, e.g. 0.014:0.016 or :0.1") from None
+
+
+def add_design_command(sub) -> argparse.ArgumentParser:
+    """Add ``design`` to the subparsers ``sub``."""
+    p = sub.add_parser("design", help="several rule numbers at once: best objective within constraints",
+                       description="Example: cpstats design banked --space bank.commission=0:0.08 "
+                                   "--space scoring.scoop_bonus=0:6 --objective sd "
+                                   "--constraint house_edge=0.014:0.016 --trials 30")
+    p.add_argument("variant", help="preset name or variant string")
+    p.add_argument("--space", action="append", required=True,
+                   help="KEY=LOW:HIGH (floats or ints) or KEY=a,b,c; give one per parameter")
+    p.add_argument("--objective", required=True, help="the figure to maximise")
+    p.add_argument("--minimize", action="store_true", help="minimise the objective instead")
+    p.add_argument("--constraint", action="append", default=[],
+                   help="FIGURE=LOW:HIGH, an end left empty if open (rake_share=:0.1)")
+    p.add_argument("--trials", type=_whole, default=20, help="trials of the search (default 20)")
+    p.add_argument("--finalists", type=_whole, default=3, help="best trials re-run on fresh deals")
+    _budget(p)
+    p.set_defaults(run=run_design)
+    return p
+
+
+def run_design(args: argparse.Namespace) -> str:
+    from cpstats.simulation.design import design
+
+    space = {k: parse_bounds(v) for k, v in _pairs(args.space, "space").items()}
+    limits = {k: _limits(v) for k, v in _pairs(args.constraint, "constraint").items()}
+    executor, close = executor_for(args)
+    try:
+        d = design(args.variant, space, args.objective, limits, trials=args.trials, deals=args.deals,
+                   rng=args.seed, setter=args.setter, executor=executor, maximize=not args.minimize,
+                   finalists=args.finalists, on_trial=_note(args.quiet, "trial"))
+    finally:
+        close()
+    table = d.to_frame()
+    if args.format == "csv":
+        return table.to_csv(index=False)
+    if args.format == "json":
+        return json.dumps({"best": d.best, "variant": d.variant, "note": d.note,
+                           "pareto": json.loads(table.to_json(orient="records")),
+                           "finalists": json.loads(d.finalists.to_json(orient="records"))}, indent=2)
+    goal = "maximise" if d.maximize else "minimise"
+    head = (f"design on {args.variant}: {goal} {d.objective} subject to "
+            f"{', '.join(f'{m} in {lo}..{hi}' for m, (lo, hi) in d.constraints.items()) or 'nothing'}; "
+            f"{len(d.trials)} trials on {d.deals:,} common deals, seed {d.entropy}, set by {d.setter}; "
+            f"winner {d.best} (best of {len(d.finalists)} finalists re-run on fresh deals)"
+            + (f"; {d.note}" if d.note else ""))
+    return head + "\nPareto table (trial deals, 95% CI):\n" + _show(table)
+
+
+def _show(table: pd.DataFrame) -> str:
+    return table.drop(columns=["variant"]).to_string(index=False, float_format=lambda x: f"{x:.6g}")

@@ -1,0 +1,92 @@
+"""Sequential precision: play a run until a figure's interval is as narrow as asked (``simulate(v, deals,
+until={"house_edge": 0.0005})``), ``deals`` then the most it may play.
+
+- Decision: the run grows in stages, each a fixed-deals run of the same root seed, so the blocks
+  are the seed's one stream (block i of every stage holds the same decks) and the run that stops
+  is exactly the fixed-deals run of its length: same summary, same figures, same batches. The
+  price is that a stage plays the deals of the stage before again; the next stage's length is
+  predicted from the half-width's ``1/sqrt(deals)`` law (10% over, at least 1.5x the last), so
+  the stages add up to about half the final run in all.
+- Decision: the half-width is that of the figure's interval in the result's tidy figures
+  (:func:`~cpstats.simulation.lookup.figure_table`, at 95% unless ``confidence`` says otherwise);
+  the run stops when every figure named is within its value, or at ``deals``.
+  ``metadata["until"]`` records the figures asked, each stage's length and half-widths, and
+  whether the precision was reached. Stopping on the data's own noise makes the interval a little
+  less sure than its level says; the opt-in coverage test measures it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from cpstats.cards.blocks import root_seed
+from cpstats.errors import OptionError
+
+__all__ = ["run_until", "check_until", "PILOT"]
+
+#: The first stage's length by game (open face: hands), unless ``deals`` is smaller.
+PILOT = {"13-card": 4_000, "open-face": 100}
+
+
+def check_until(v: Any, until: Any, simulate: Callable[..., Any]) -> dict[str, float]:
+    """``until`` as ``{figure: half-width}``, each figure a name of the game's figures and each
+    width above 0; a text ``house_edge=0.0005,sd=0.01`` is read too (the command line's);
+    ``simulate`` plays the few deals that name the figures."""
+    from cpstats.simulation.lookup import check_metric
+
+    if isinstance(until, str):
+        pairs = [item.partition("=") for item in until.split(",") if item.strip()]
+        if not pairs or any(not sep for _, sep, _ in pairs):
+            raise OptionError(f"until={until!r} is invalid: FIGURE=HALF_WIDTH pairs such as house_edge=0.0005")
+        try:
+            until = {k.strip(): float(x) for k, _, x in pairs}
+        except ValueError:
+            raise OptionError(f"until={until!r} is invalid: each half-width a number, e.g. sd=0.01") from None
+    if not isinstance(until, Mapping) or not until:
+        raise OptionError(f"until={until!r} is invalid: a dict of figure to half-width, e.g. {{'sd': 0.01}}")
+    out = {}
+    for name, width in until.items():
+        ok = isinstance(width, (int, float, np.number)) and not isinstance(width, bool)
+        if not ok or not math.isfinite(width) or width <= 0:
+            raise OptionError(f"until[{name!r}]={width!r} is invalid: a half-width above 0")
+        out[check_metric(v, str(name), simulate)] = float(width)
+    return out
+
+
+def _half_widths(result: Any, until: dict[str, float], confidence: float) -> dict[str, float]:
+    from cpstats.simulation.lookup import figure_table
+
+    table = figure_table(result, confidence).set_index("metric")
+    return {m: float(table.at[m, "ci_high"] - table.at[m, "ci_low"]) / 2 for m in until}
+
+
+def run_until(simulate: Callable[..., Any], variant: Any, deals: int, until: Any, *, rng=None,
+              confidence: float = 0.95, **options: Any) -> Any:
+    """Stages of ``simulate(variant, n, rng=root, **options)`` until every figure of ``until`` has
+    a half-width at most its value, or ``n`` is ``deals`` (module docstring)."""
+    from cpstats.errors import check_whole
+    from cpstats.rules import load_variant
+
+    v = load_variant(variant)
+    check_whole("deals", deals, 2)
+    if options.get("out") is not None:
+        raise OptionError("until= and out= are invalid together: a run that grows in stages keeps no folder")
+    wanted = check_until(v, until, simulate)
+    root = root_seed(rng)
+    n = min(int(deals), PILOT.get(v.game, PILOT["13-card"]))
+    stages = []
+    while True:
+        result = simulate(v, n, rng=root, **options)
+        half = _half_widths(result, wanted, confidence)
+        stages.append({"deals": n, "half_widths": half})
+        ratio = max((half[m] / wanted[m]) ** 2 if np.isfinite(half[m]) else 4.0 for m in wanted)
+        if ratio <= 1 or n >= deals:
+            break
+        n = int(min(deals, max(math.ceil(1.1 * n * ratio), math.ceil(1.5 * n))))
+    result.metadata["until"] = {"figures": wanted, "confidence": confidence, "stages": stages,
+                                "reached": bool(ratio <= 1), "max_deals": int(deals)}
+    return result

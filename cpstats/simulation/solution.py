@@ -1,0 +1,94 @@
+"""A solved rule number (:func:`cpstats.solve`): the answer, its interval and the evaluations behind it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+__all__ = ["Solution"]
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The value of ``parameter`` at which ``metric`` meets ``target``.
+
+    ``value`` is the answer and ``ci_low`` to ``ci_high`` its interval (continuous: the values
+    whose band holds the target; integer or listed: the answer and the values that cannot be
+    told apart from it, ``ties``). ``evaluations`` holds every candidate played, in order
+    (``value, estimate, ci_low, ci_high, method, variant, setter, deals, seconds``), all on the
+    same deals (seed ``entropy``); ``variant`` is the variant string at the answer and
+    ``setter`` who set its hands (for ``ev``, the tables and where they came from).
+    """
+
+    parameter: str
+    metric: str
+    target: float
+    direction: str
+    kind: str
+    value: Any
+    ci_low: Any
+    ci_high: Any
+    method: str
+    base: str
+    variant: str
+    deals: int
+    entropy: str
+    confidence: float
+    bounds: tuple
+    setter: str
+    strategy_relevant: bool
+    evaluations: pd.DataFrame = field(repr=False)
+    ties: tuple = ()
+    note: str = ""
+
+    def to_frame(self) -> pd.DataFrame:
+        """The answer as one row (``parameter, metric, target, value, ci_low, ci_high, ...``)."""
+        row = {k: getattr(self, k) for k in ("parameter", "metric", "target", "direction", "value", "ci_low",
+                                             "ci_high", "kind", "method", "deals", "entropy", "confidence",
+                                             "setter", "base", "variant", "note")}
+        row["ties"] = ", ".join(map(str, self.ties))
+        row["evaluations"] = len(self.evaluations)
+        return pd.DataFrame([row])
+
+    def summary(self) -> str:
+        """One sentence: the answer with its interval, the budget and who set the hands."""
+        unit = "deals" if self.base and not self.base.startswith("ofc") else "hands"
+        if self.kind == "continuous":
+            answer = (f"{self.parameter} = {self.value:.4g} ({self.confidence:.0%} CI {self.ci_low:.4g} "
+                      f"to {self.ci_high:.4g})")
+        else:
+            answer = f"{self.parameter} = {self.value}" + (f" (cannot be told apart: {', '.join(map(str, self.ties))})"
+                                                          if self.ties else "")
+        sign = {"at_least": ">=", "at_most": "<="}[self.direction] if self.kind != "continuous" else "="
+        return (f"{answer} gives {self.metric} {sign} {self.target:g} on {self.base}: "
+                f"{len(self.evaluations)} evaluations of {self.deals:,} common {unit}, set by "
+                f"{self.setter}; {self.method}")
+
+    def plot(self, ax=None):
+        """The response curve with its band, the target and the answer's interval; returns the Axes."""
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6.4, 4))
+        frame = self.evaluations
+        numeric = self.kind != "listed"
+        f = frame.sort_values("value") if numeric else frame.set_index("value").loc[list(
+            v for v in self.bounds if v in set(frame["value"]))].reset_index()
+        x = f["value"] if numeric else range(len(f))
+        ax.fill_between(x, f["ci_low"], f["ci_high"], alpha=0.25, label=f"{self.confidence:.0%} band")
+        ax.plot(x, f["estimate"], "o-", label=self.metric)
+        ax.axhline(self.target, color="k", lw=0.8, ls="--", label=f"target {self.target:g}")
+        if numeric:
+            ax.axvspan(self.ci_low, self.ci_high, color="C3", alpha=0.15, label="answer's interval")
+            ax.axvline(self.value, color="C3", lw=1)
+        else:
+            ax.set_xticks(list(x), [str(v) for v in f["value"]])
+        ax.set_xlabel(self.parameter)
+        ax.set_ylabel(self.metric)
+        from cpstats.rules.describe import short_label
+
+        ax.set_title(f"{short_label(self.base)}: {self.parameter} for {self.metric} {self.target:g}", fontsize=9)
+        ax.legend(fontsize=8)
+        return ax

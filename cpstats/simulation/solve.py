@@ -1,0 +1,384 @@
+"""Rules for a target: the rule number that gives a figure its target, with an interval on the answer.
+
+:func:`solve` answers the designer's inverse question ("what commission gives a 1.5% house edge?")
+through the shared verbs, so either game's variant works: every candidate value is simulated by
+:func:`cpstats.simulate` on the same deals (one root seed: common random numbers), and its figure
+is read from the result's tidy figures (:func:`figure_table`, the one place a figure is looked up).
+
+- Decision: a continuous parameter (two float bounds) is solved by root finding on the response
+  curve of the common deals (Brent's method from the bounds). On common deals that curve
+  is a fixed function of the parameter, so the root finder converges to the run's own root; the
+  answer's interval comes from the figure's sampling error, by inverting the pointwise band of the
+  curve where it crosses the target (the values whose band holds the target), the band evaluated
+  at the interval's two predicted ends so its interpolation is close. To first order this is the
+  delta method, ``root +- half-width / slope``.
+- Decision: structure is used where it exists: a house charge (commission, fee, rake) does not move
+  how hands are set (:func:`cpstats.strategies.row_tables.strategy_rules`), so every candidate is
+  set alike, and a commission or an uncapped percent moves the figure linearly on common deals: the
+  two bounds then solve it, the third evaluation (at the root) confirms it exactly, and the method
+  says so. Otherwise (a capped rake, a strategy-relevant number) the root finder continues until the
+  curve is within 10% of the band's half-width of the target (a root error that small widens
+  the answer's error by half a percent, in quadrature).
+- Decision: an integer parameter (two int bounds) or a listed one (more than two values, or words)
+  assumes the figure is monotone in it and returns the boundary value of the region that meets the
+  target: the smallest value (the largest, when the region lies below) whose interval clears the
+  target (``direction="at_least"``: ``ci_low >= target``; ``"at_most"``: ``ci_high <= target``),
+  found by bisection, and the values next to it whose interval still holds the target: they cannot
+  be told apart from it at this budget (``ties``; ``ci_low`` to ``ci_high`` spans them).
+- Decision: a strategy-relevant parameter is played with the setter's own choice at every
+  candidate: with ``ev`` each candidate's tables are trained for its rules (cached, so a repeat is
+  free) and :attr:`Solution.setter` says which tables set the hands at the answer.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from cpstats.cards.blocks import root_seed
+from cpstats.errors import OptionError, check_whole
+from cpstats.rules import AnyVariant, load_variant
+from cpstats.simulation.lookup import check_target, figure_table
+from cpstats.simulation.lookup import check_metric as _check_metric
+from cpstats.simulation.solution import Solution
+from cpstats.simulation.stats import check_confidence
+
+__all__ = ["solve", "figure_table", "Solution", "DEFAULT_DEALS", "check_metric", "check_bounds", "invert_band"]
+
+#: Deals per evaluation when ``deals`` is None, by game (open face: hands).
+DEFAULT_DEALS = {"13-card": 20_000, "open-face": 200}
+#: The root finder stops once the figure is this share of its band's half-width from the target.
+ROOT_TOLERANCE = 0.1
+_MAX_EVALUATIONS = 10
+
+
+def _setter_of(result: Any) -> str:
+    return str(getattr(result, "setter", None) or result.metadata.get("strategy", "?"))
+
+
+class Evaluation(NamedTuple):
+    value: Any
+    estimate: float
+    ci_low: float
+    ci_high: float
+
+
+class _Evaluator:
+    """Every candidate on the same deals; repeats are read back, never played again."""
+
+    def __init__(self, v: AnyVariant, parameter: str, metric: str, deals: int, root, setter, executor,
+                 confidence: float, on_evaluation: Callable[[dict], None] | None):
+        self.v, self.parameter, self.metric, self.deals = v, parameter, metric, deals
+        self.root, self.setter, self.executor, self.level = root, setter, executor, confidence
+        self.on_evaluation, self.rows, self.setters = on_evaluation, [], {}
+        self.done: dict[Any, Evaluation] = {}
+
+    def variant(self, value: Any) -> AnyVariant:
+        return self.v.replace(**{self.parameter: value})
+
+    def __call__(self, value: Any) -> Evaluation:
+        if value in self.done:
+            return self.done[value]
+        from cpstats.simulation.run import simulate
+
+        start = time.perf_counter()
+        point = self.variant(value)
+        # an ev setter plays each candidate with its own tables (trained once, then cached)
+        result = simulate(point, self.deals, setter=self.setter, rng=self.root, executor=self.executor)
+        figures = figure_table(result, self.level).set_index("metric")
+        row = figures.loc[self.metric]
+        ev = Evaluation(value, float(row["estimate"]), float(row["ci_low"]), float(row["ci_high"]))
+        self.done[value] = ev
+        self.setters[value] = _setter_of(result)
+        record = {"order": len(self.rows), "value": value, "estimate": ev.estimate, "ci_low": ev.ci_low,
+                  "ci_high": ev.ci_high, "method": str(row.get("method", "")), "variant": str(point),
+                  "setter": self.setters[value], "deals": int(self.deals),
+                  "seconds": time.perf_counter() - start}
+        self.rows.append(record)
+        if self.on_evaluation is not None:
+            self.on_evaluation(record)
+        return ev
+
+    def frame(self) -> pd.DataFrame:
+        return pd.DataFrame(self.rows)
+
+
+# -- checks ---------------------------------------------------------------------------------------
+
+def check_metric(v: AnyVariant, metric: str) -> str:
+    """:func:`~cpstats.simulation.lookup.check_metric` with the shared ``simulate``."""
+    from cpstats.simulation.run import simulate
+
+    return _check_metric(v, metric, simulate)
+
+
+def check_bounds(v: AnyVariant, parameter: str, bounds: Any) -> tuple[str, str, list]:
+    """(the parameter's key, kind, values): ``continuous`` with two float bounds, ``integer`` with
+    two ints (every whole value between them), ``listed`` with more values or words; each end is
+    checked by the rules (a value outside the rule's limits is one line)."""
+    from cpstats.simulation.sweep import sweep_variants
+
+    if isinstance(bounds, np.ndarray):
+        bounds = bounds.tolist()
+    if isinstance(bounds, (str, bytes)) or not isinstance(bounds, Sequence) or len(bounds) < 2:
+        raise OptionError(f"bounds={bounds!r} is invalid: (low, high), or a list of the values to try")
+    values = [x.item() if isinstance(x, np.generic) else x for x in bounds]
+    numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in values)
+    kind = "listed"
+    if numbers and len(values) == 2:
+        kind = "integer" if all(isinstance(x, int) for x in values) else "continuous"
+        if not values[0] < values[1]:
+            raise OptionError(f"bounds={tuple(values)!r} is invalid: the low end first, below the high end")
+    try:
+        vs = sweep_variants(v, parameter, values)
+    except OptionError as error:
+        if "parameter=" in str(error):
+            raise
+        raise OptionError(f"bounds={tuple(values)!r} are outside the rule's limits: {error}") from None
+    key = parameter.strip() if v.game != "13-card" else _key(parameter)
+    if len({str(x) for x in vs}) < len(vs):
+        raise OptionError(f"bounds={tuple(values)!r} is invalid: the values give the same rules twice")
+    if kind == "integer":
+        values = list(range(values[0], values[1] + 1))
+    return key, kind, values
+
+
+def _key(parameter: str) -> str:
+    from cpstats.rules.text import ALIASES as KEY_ALIASES
+
+    name = str(parameter).strip().lower()
+    return KEY_ALIASES.get(name, name)
+
+
+def strategy_relevant(v: AnyVariant, parameter: str, values: Sequence[Any]) -> bool:
+    """Whether the parameter can move how hands are set: a 13-card variant's ev tables are keyed by
+    :func:`~cpstats.strategies.row_tables.strategy_rules`; an open-face charge (``rake.*``) is
+    levied after play, every other open-face key is taken as relevant."""
+    if v.game != "13-card":
+        return not parameter.startswith("rake")
+    from cpstats.strategies.row_tables import strategy_rules
+
+    rules = [strategy_rules(v.replace(**{parameter: x})) for x in (values[0], values[-1])]
+    return rules[0] != rules[1]
+
+
+# -- the search -----------------------------------------------------------------------------------
+
+def _unreachable(ev: _Evaluator, target: float, values: Sequence[Any]) -> OptionError:
+    ends = [ev(values[0]), ev(values[-1])]
+    shown = " to ".join(f"{e.estimate:.6g} ({e.ci_low:.6g} to {e.ci_high:.6g}) at {ev.parameter}={e.value}"
+                        for e in ends)
+    return OptionError(f"target={target:g} cannot be reached for {ev.metric} with {ev.parameter} in "
+                       f"[{values[0]}, {values[-1]}]: it runs from {shown}")
+
+
+class _Close(Exception):
+    """The root finder is close enough: the curve is within a sliver of the band of the target."""
+
+
+def _root(ev: _Evaluator, lo: float, hi: float, target: float, max_evaluations: int) -> tuple[float, str]:
+    """(the run's root, how it was found) of the figure less the target, bracketed by the bounds:
+    Brent's method (secant steps, bisection when they stall) on the common deals' curve, stopped
+    once the figure is within :data:`ROOT_TOLERANCE` of its band's half-width of the target."""
+    from scipy.optimize import brentq
+
+    a, b = ev(lo), ev(hi)
+    fa, fb = a.estimate - target, b.estimate - target
+    if fa == 0 or fb == 0:
+        return (lo if fa == 0 else hi), "a bound meets the target"
+    if np.sign(fa) == np.sign(fb):
+        raise _unreachable(ev, target, [lo, hi])
+    used = [2, None]
+
+    def gap(x: float) -> float:
+        e = ev(float(x))
+        f = e.estimate - target
+        if x in (lo, hi):
+            return f
+        used[0] += 1
+        used[1] = float(x)
+        if abs(f) <= max(ROOT_TOLERANCE * (e.ci_high - e.ci_low) / 2, 1e-12 * max(abs(target), 1e-12)) \
+                or used[0] >= max_evaluations:
+            raise _Close
+        return f
+
+    try:
+        x = float(brentq(gap, lo, hi, xtol=1e-12 * (hi - lo), maxiter=max_evaluations))
+    except (_Close, RuntimeError):
+        x = used[1]
+    f = ev(x).estimate - target
+    if used[0] == 3 and abs(f) <= 1e-9 * max(abs(target), 1e-9):
+        return x, "linear on common deals: two points solve it (confirmed at the root)"
+    stopped = "" if abs(f) <= ROOT_TOLERANCE * (ev(x).ci_high - ev(x).ci_low) / 2 else ", stopped at the cap"
+    return x, f"Brent's method on common deals ({used[0]} evaluations{stopped})"
+
+
+def invert_band(frame: pd.DataFrame, target: float) -> tuple[float, float]:
+    """The parameter values whose band (``ci_low`` to ``ci_high``, linearly interpolated between the
+    evaluated values) holds ``target``: (low end, high end), clipped at the values evaluated."""
+    f = frame.sort_values("value")
+    x, est = f["value"].to_numpy(float), f["estimate"].to_numpy(float)
+    low, high = f["ci_low"].to_numpy(float), f["ci_high"].to_numpy(float)
+    if est[-1] < est[0]:  # a falling curve: mirror it so the band rises
+        est, low, high, target = -est, -high, -low, -target
+
+    def first_crossing(y: np.ndarray, fallback: float) -> float:
+        above = np.flatnonzero(y >= target)
+        if not len(above):
+            return fallback
+        i = int(above[0])
+        if i == 0:
+            return float(x[0])
+        return float(x[i - 1] + (target - y[i - 1]) * (x[i] - x[i - 1]) / (y[i] - y[i - 1]))
+
+    return first_crossing(high, float(x[0])), first_crossing(low, float(x[-1]))
+
+
+def _solve_continuous(ev: _Evaluator, lo: float, hi: float, target: float, max_evaluations: int) -> dict:
+    root, method = _root(ev, lo, hi, target, max_evaluations)
+    frame = ev.frame()
+    near = frame.iloc[(frame["value"] - root).abs().argsort()[:3]]
+    slope = np.polyfit(near["value"], near["estimate"], 1)[0] if len(near) > 1 else np.nan
+    at = ev(root)
+    half = (at.ci_high - at.ci_low) / 2
+    if np.isfinite(slope) and slope != 0:  # the band's ends, so the interpolation is near them
+        for end in (root - half / abs(slope), root + half / abs(slope)):
+            ev(float(np.clip(end, lo, hi)))
+    low, high = invert_band(ev.frame(), target)
+    note = ""
+    if low <= lo or high >= hi:
+        note = "the interval reaches a bound: widen the bounds or play more deals"
+    return {"value": root, "ci_low": low, "ci_high": high, "method": method, "ties": (), "note": note}
+
+
+def _solve_listed(ev: _Evaluator, values: list, target: float, direction: str) -> dict:
+    """The boundary value of the region meeting the target (bisection on a monotone figure)."""
+    first, last = ev(values[0]), ev(values[-1])
+    rising = last.estimate >= first.estimate
+    at_least = direction == "at_least"
+    order = values if rising == at_least else values[::-1]  # the meeting region is at the end
+
+    def surely(e: Evaluation) -> bool:
+        return e.ci_low >= target if at_least else e.ci_high <= target
+
+    def maybe(e: Evaluation) -> bool:
+        return e.ci_high >= target if at_least else e.ci_low <= target
+
+    if not surely(ev(order[-1])):
+        raise _unreachable(ev, target, values)
+    lo, hi = -1, len(order) - 1  # order[hi] surely meets; order[lo] does not (or lies before the list)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if surely(ev(order[mid])) else (mid, hi)
+    # the far end of the values whose interval still holds the target, by bisection too
+    far, near = -1, hi  # order[near] may meet; order[far] surely does not (or lies before the list)
+    while near - far > 1:
+        mid = (far + near) // 2
+        far, near = (far, mid) if maybe(ev(order[mid])) else (mid, near)
+    ties = order[near:hi][::-1]
+    span = sorted([order[hi], *ties], key=values.index)
+    which = "smallest" if order is values else "largest"
+    note = (f"the {which} value whose {ev.level:.0%} interval clears the target; "
+            + (f"{len(ties)} value(s) next to it cannot be told apart at this budget" if ties
+               else "its neighbour's interval misses the target"))
+    return {"value": order[hi], "ci_low": span[0], "ci_high": span[-1],
+            "method": f"bisection on a monotone figure ({which} value meeting the target)",
+            "ties": tuple(ties), "note": note}
+
+
+# -- the public function --------------------------------------------------------------------------
+
+def solve(variant: AnyVariant | str, parameter: str, metric: str, target: float, *, bounds: Sequence[Any],
+          deals: int | None = None, rng=None, setter: Any = "ev", executor: Executor | None = None,
+          confidence: float = 0.95, direction: str = "at_least", precision: float | None = None,
+          max_evaluations: int = _MAX_EVALUATIONS,
+          on_evaluation: Callable[[dict], None] | None = None) -> Solution:
+    """The value of ``parameter`` at which ``metric`` reaches ``target``, with an interval on it.
+
+    Parameters
+    ----------
+    variant
+        A variant of either game (a preset name, variant string or file).
+    parameter
+        A key of the variant string: ``bank.commission``, ``rake.percent``, ``royalties.front_trips``;
+        open face ``royalties.front.QQ``, ``fantasyland.cards``...
+    metric, target
+        A figure of the game's tidy figures (:func:`figure_table`: ``house_edge``, ``sd``,
+        ``rake_share``, ``house_take_per_seat_hour``, ``royalty_per_hand``; open face ``royalty``,
+        ``fl_entry_rate``, ``foul_rate``...) and the value it should take.
+    bounds
+        ``(low, high)``: floats for a continuous parameter, ints for an integer one; or a list of
+        the values to try (a listed parameter, in the order the figure moves).
+    deals
+        Deals (open face: hands) per evaluation, every candidate on the same ones; None is
+        :data:`DEFAULT_DEALS`, or with ``precision`` the deals the first bound needs for the
+        figure's half-width to be at most ``precision`` (sequential, at most 16x the default).
+    rng
+        Seed, SeedSequence or Generator: one root for every candidate.
+    setter
+        Who sets the hands, a name or setter object as :func:`cpstats.simulate` takes (``ev``: tables for each
+        candidate's rules, trained once and cached).
+    executor
+        Runs each evaluation's blocks (None: serial); the solution is the same.
+    confidence
+        Level of every interval.
+    direction
+        ``at_least`` (``metric >= target``) or ``at_most``: which side an integer or listed
+        value's interval must clear.
+    max_evaluations
+        Cap on the root finder's evaluations (continuous parameters).
+    on_evaluation
+        Called with each evaluation's row as it finishes (a progress line).
+
+    Examples
+    --------
+    >>> s = solve("banked", "bank.commission", "house_edge", 0.015, bounds=(0.0, 0.1), deals=3_000,
+    ...           setter="greedy", rng=1)
+    >>> bool(s.ci_low < s.value < s.ci_high), s.method.split(":")[0]
+    (True, 'linear on common deals')
+    """
+    level = check_confidence(confidence)
+    if direction not in ("at_least", "at_most"):
+        raise OptionError(f"direction={direction!r} is invalid: at_least (metric >= target) or at_most")
+    check_whole("max_evaluations", max_evaluations, 3, "the bounds and one more")
+    v = load_variant(variant)
+    key, kind, values = check_bounds(v, parameter, bounds)
+    name = check_metric(v, metric)
+    goal = check_target(name, target)
+    root = root_seed(rng)
+    deals = _deals(v.replace(**{key: values[0]}), name, deals, precision, root, setter, executor)
+    ev = _Evaluator(v, key, name, deals, root, setter, executor, level, on_evaluation)
+    if kind == "continuous":
+        found = _solve_continuous(ev, float(values[0]), float(values[1]), goal, max_evaluations)
+    else:
+        found = _solve_listed(ev, values, goal, direction)
+    relevant = strategy_relevant(v, key, values)
+    return Solution(parameter=key, metric=name, target=goal, direction=direction, kind=kind,
+                    base=str(v), variant=str(ev.variant(found["value"])), deals=deals,
+                    entropy=str(root.entropy), confidence=level, bounds=tuple(values) if kind == "listed"
+                    else (values[0], values[-1]), setter=ev.setters.get(found["value"], str(setter)),
+                    strategy_relevant=relevant, evaluations=ev.frame(), **found)
+
+
+def _deals(v: AnyVariant, metric: str, deals: int | None, precision: float | None, root, setter,
+           executor) -> int:
+    """Deals per evaluation: as given, the game's default, or found by a sequential run."""
+    if deals is not None:
+        if precision is not None:
+            raise OptionError("deals= and precision= are invalid together: give one budget")
+        check_whole("deals", deals, 60 if v.game == "13-card" else 2, "an interval needs batches")
+        return int(deals)
+    default = DEFAULT_DEALS.get(v.game, DEFAULT_DEALS["13-card"])
+    if precision is None:
+        return default
+    from cpstats.simulation.run import simulate
+
+    result = simulate(v, 16 * default, setter=setter, rng=root, executor=executor,
+                      until={metric: precision})
+    return int(getattr(result, "deals", None) or result.hands)
+
