@@ -127,7 +127,8 @@ def test_dashboard_tab_titles_are_whole():
 
     box = build_dashboard(1_000, cache=ResultCache())
     style, tabs = box.children
-    assert tabs.titles == TAB_TITLES == ("Compare variants", "House edge and rake", "Rule sweep", "Open face")
+    assert tabs.titles == TAB_TITLES == ("Compare variants", "House edge and rake", "Rule sweep", "Open face",
+                                              "PAR sheet")
     assert "max-width:none" in style.value and "TabBar-tab" in style.value
 
 
