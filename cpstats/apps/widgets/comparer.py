@@ -216,6 +216,8 @@ def figures_table(results: Sequence[SimulationResult], labels: Sequence[str] | N
     return frame
 
 
+#: The game switch's value that shows the open-face view (the game's registry name).
+OPEN_FACE = "open-face"
 _CHARTS = ("SD per hand", "paired difference vs A", "net distribution", "royalty rates",
            "rake burden")
 
@@ -277,7 +279,7 @@ class VariantComparer(_App):
         if len(games) > 1:
             raise OptionError(f"presets={list(presets)!r} mix the {' and '.join(games)} games: compare "
                               "variants of one game")
-        ofc = games == ["open-face"]
+        ofc = games == [OPEN_FACE]
         strategy = "ev" if strategy == "rollout" else strategy
         self.cache = cache or ResultCache()
         self.labels = None if labels is None else [str(x) for x in labels]
@@ -296,9 +298,9 @@ class VariantComparer(_App):
             if n not in preset_names():  # a variant string: the picker shows its rules
                 picker.set_variant(n)
         self.open_face = OfcCompare(list(presets) if ofc else (), on_change=self._variant_changed)
-        self.game = W.ToggleButtons(options=[("13-card", "13-card"), ("open face", "open-face")],
+        self.game = W.ToggleButtons(options=[("13-card", "13-card"), ("open face", OPEN_FACE)],
                                     value="13-card", description="game")
-        self._deals_of = {"13-card": 20_000 if ofc else int(deals), "open-face": int(deals) if ofc else 200}
+        self._deals_of = {"13-card": 20_000 if ofc else int(deals), OPEN_FACE: int(deals) if ofc else 200}
         self._status_of: dict[str, str] = {}
         self.third = W.Checkbox(value=len(presets) == 3, description="compare a third variant (C)")
         start = self._deals_of["13-card"]
@@ -338,7 +340,7 @@ class VariantComparer(_App):
         ], layout=W.Layout(width="100%"))
         self._open_from_reference()
         self.game.observe(self._game_changed, names="value")
-        self.game.value = "open-face" if ofc else "13-card"
+        self.game.value = OPEN_FACE if ofc else "13-card"
         self._game_changed()
 
     # -- state -------------------------------------------------------------------------------
@@ -369,7 +371,7 @@ class VariantComparer(_App):
 
     def _game_changed(self, change: dict | None = None) -> None:
         """Show the chosen game's part; the deals, strategy choices and status are each game's."""
-        ofc = self.game.value == "open-face"
+        ofc = self.game.value == OPEN_FACE
         if change is not None:
             self._deals_of[change["old"]] = int(self.deals.value)
             self._status_of[change["old"]] = self.status.value
@@ -393,7 +395,7 @@ class VariantComparer(_App):
     def _variant_changed(self, change: dict | None = None) -> None:
         if not hasattr(self, "widget") or getattr(self, "_switching", False):
             return
-        if self.game.value == "open-face":
+        if self.game.value == OPEN_FACE:
             ok, self.status.value = self.open_face.refresh(3 if self.third.value else 2, int(self.deals.value),
                                                            self.strategy.value)
             self.simulate_button.disabled = not ok
@@ -421,7 +423,7 @@ class VariantComparer(_App):
 
     def run(self) -> None:
         """Simulate the active variants (cached ones are reused) and show them."""
-        if self.game.value == "open-face":
+        if self.game.value == OPEN_FACE:
             return self._run_open_face()
         variants = [p.variant for p in self.active]
         if any(v is None for v in variants):
@@ -537,7 +539,7 @@ class VariantComparer(_App):
     def export(self, folder: str | os.PathLike, formats: Sequence[str] = ("png", "svg")) -> list[Path]:
         """Write the table as CSV and every chart in ``formats``; returns the paths (in open face
         the compare table and its chart, :meth:`OfcCompare.save`)."""
-        if self.game.value == "open-face":
+        if self.game.value == OPEN_FACE:
             return self.open_face.save(folder)
         out = Path(folder)
         out.mkdir(parents=True, exist_ok=True)
