@@ -51,8 +51,8 @@ def build_dashboard(deals: int = 20_000, *, cache=None):
     import ipywidgets as W
 
     from cpstats.apps.widgets import OpenFaceApp, RakeExplorer, ResultCache, SweepView, VariantComparer
-    from cpstats.apps.widgets.par_view import ParView
     from cpstats.apps.widgets._common import page_style
+    from cpstats.apps.widgets.par_view import ParView
 
     cache = cache or ResultCache()
     comparer = VariantComparer(("2-4", "1-6"), deals=deals, cache=cache)

@@ -40,11 +40,11 @@ from cpstats.apps.widgets._common import (
 from cpstats.apps.widgets.cache import SEED, ResultCache
 from cpstats.apps.widgets.ofc_compare import OFC_COMPARE_HANDS, OFC_SETTER_CHOICES, OfcCompare
 from cpstats.apps.widgets.picker import VariantPicker
+from cpstats.apps.widgets.skill import SkillView
 from cpstats.errors import OptionError
 from cpstats.rules import preset_names
-from cpstats.rules.games import load_variant
-from cpstats.apps.widgets.skill import SkillView
 from cpstats.rules.describe import short_label
+from cpstats.rules.games import load_variant
 from cpstats.simulation import SimulationResult
 from cpstats.simulation.paired import METRICS, paired_metrics
 from cpstats.simulation.stats import batch_mean_interval, t_value
@@ -459,7 +459,7 @@ class VariantComparer(_App):
         self.progress.max, self.progress.value, self.progress.bar_style = hands * count, 0, "info"
         self.simulate_button.disabled = True
         try:
-            words = dict((v, k) for k, v in OFC_SETTER_CHOICES)[strategy]
+            words = {v: k for k, v in OFC_SETTER_CHOICES}[strategy]
             self.status.value = _running(f"playing {count} open-face variants, {hands:,} hands each, {words}")
             self.open_face.run(count, hands, strategy, self._advance)
             self.progress.value, self.progress.bar_style = self.progress.max, "success"

@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import re
 import tempfile
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
 
 from cpstats.apps.widgets._common import _App, _message, _running, download_link
-from cpstats.apps.widgets.cache import SEED
+from cpstats.apps.widgets.cache import SEED, _InlineExecutor
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.rules import preset_names
 from cpstats.rules.describe import short_label
@@ -40,25 +39,6 @@ __all__ = ["ParView", "PAR_DEAL_CHOICES"]
 PAR_DEAL_CHOICES = (0, 100, 200, 400, 1_000, 5_000, 20_000, 200_000)
 _SETTERS = (("ev (good play; rollout in open face)", "ev"), ("greedy (baseline: a weak field)", "greedy"),
             ("random (baseline: no skill)", "random"))
-
-
-class _BlockCounter:
-    """A serial executor that moves the bar by each runner block's size (a block's last
-    argument); other work the sheet hands it (a skill match) moves nothing."""
-
-    def __init__(self, on_block) -> None:
-        self._on_block = on_block
-
-    def submit(self, fn, *args: Any, **kwargs: Any) -> Future:
-        future: Future = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except BaseException as err:  # handed back through the future, as a pool would
-            future.set_exception(err)
-        else:
-            if args and isinstance(args[-1], int) and not isinstance(args[-1], bool):
-                self._on_block(args[-1])
-        return future
 
 
 def _scoped(css: str) -> str:
@@ -75,8 +55,8 @@ def _scoped(css: str) -> str:
 
 def _body(page: str) -> str:
     """The sheet's HTML between its body tags, with its style scoped to it, to show in the page."""
-    style = re.search(r"<style>(.*?)</style>", page, re.S)
-    body = re.search(r"<body>(.*)</body>", page, re.S)
+    style = re.search(r"<style>(.*?)</style>", page, re.DOTALL)
+    body = re.search(r"<body>(.*)</body>", page, re.DOTALL)
     css = f"<style>{_scoped(style.group(1))}</style>" if style else ""
     return f"{css}<div class='cpstats-par'>{body.group(1) if body else page}</div>"
 
@@ -168,7 +148,7 @@ class ParView(_App):
                                          "then its tables and charts")
             self.pdf_button.disabled = True
             sheet = par_sheet(v, deals=deals, setter=self.setter.value, rng=SEED,
-                              executor=_BlockCounter(self._advance), **options)
+                              executor=_InlineExecutor(self._advance), **options)
             self.status.value = _message("note", "drawing the charts and writing the sheet")
             self._show(sheet)
             self.progress.value, self.progress.bar_style = self.progress.max, "success"
