@@ -159,3 +159,17 @@ def test_par_view_passes_the_sensitivity_box_and_shows_refusals(monkeypatch):
     assert "deals=3 is invalid: stop here" in app.status.value and not app.build_button.disabled
     app.variant.value = "2-4(royalties.front.QQ=3)"
     assert app.build_button.disabled and "is an option of open-face variants" in app.status.value
+
+
+def test_the_inline_executor_reports_block_sizes_only():
+    """The PAR view hands the sheet's runs one inline executor: a runner block (last argument its
+    size) moves the bar, other work (a skill match, last argument a field's name) runs untouched."""
+    import numpy as np
+
+    from cpstats.apps.widgets.cache import _InlineExecutor
+
+    moved = []
+    pool = _InlineExecutor(moved.append)
+    assert pool.submit(lambda job, block, size: size * 2, "job", 0, np.int64(5)).result() == 10
+    assert pool.submit(lambda v, who, field: field, "2-4", "ev", "greedy").result() == "greedy"
+    assert moved == [5]
