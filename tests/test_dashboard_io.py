@@ -128,7 +128,7 @@ def test_dashboard_tab_titles_are_whole():
     box = build_dashboard(1_000, cache=ResultCache())
     style, tabs = box.children
     assert tabs.titles == TAB_TITLES == ("Compare variants", "House edge and rake", "Rule sweep", "Open face",
-                                        "Solve for a target")
+                                        "Solve for a target", "PAR sheet")
     assert "max-width:none" in style.value and "TabBar-tab" in style.value
 
 

@@ -249,7 +249,8 @@ def test_one_module_per_app_and_every_public_name_at_the_package():
     homes = {"VariantPicker": "picker", "VariantComparer": "comparer", "comparison_table": "comparer",
              "RakeExplorer": "rake", "rake_figures": "rake", "ResultCache": "cache",
              "SkillView": "skill", "skill_table": "skill", "setter_text": "_common",
-             "runs_text": "_common", "SweepView": "sweep", "OpenFaceApp": "open_face"}
+             "runs_text": "_common", "SweepView": "sweep", "OpenFaceApp": "open_face",
+             "ParView": "par_view", "SolveView": "solve"}
     for name, module in homes.items():
         assert getattr(widgets, name).__module__ == f"cpstats.apps.widgets.{module}"
     public = {"SEED", "WIDGET_BLOCK_DEALS", "DEFAULT_STRATEGY", "DEAL_CHOICES", "STRATEGY_LABELS",

@@ -41,26 +41,27 @@ _PR_SET_PDEATHSIG = 1
 _LISTEN = "0A"
 
 #: The dashboard's tabs, in order.
-TAB_TITLES = ("Compare variants", "House edge and rake", "Rule sweep", "Open face", "Solve for a target")
+TAB_TITLES = ("Compare variants", "House edge and rake", "Rule sweep", "Open face", "Solve for a target",
+              "PAR sheet")
 
 
 def build_dashboard(deals: int = 20_000, *, cache=None):
     """The dashboard's widget: the comparer, the rake explorer, a rule sweep and the open-face
-    app in tabs (the first two sharing one cache),
+    app and the PAR sheet in tabs (the first two sharing one cache),
     with the page style that shows the tab titles whole. Returns an ipywidgets ``VBox``."""
     import ipywidgets as W
 
     from cpstats.apps.widgets import (OpenFaceApp, RakeExplorer, ResultCache, SolveView, SweepView,
                                       VariantComparer)
     from cpstats.apps.widgets._common import page_style
+    from cpstats.apps.widgets.par_view import ParView
 
     cache = cache or ResultCache()
     comparer = VariantComparer(("2-4", "1-6"), deals=deals, cache=cache)
     rake = RakeExplorer("pagat-casino", deals=deals, cache=cache)
     sweep = SweepView(deals=deals)
     tabs = W.Tab(children=[comparer.widget, rake.widget, sweep.widget, OpenFaceApp().widget,
-                           SolveView(deals=deals).widget],
-                 titles=TAB_TITLES)
+                           SolveView(deals=deals).widget, ParView().widget], titles=TAB_TITLES)
     return W.VBox([page_style(), tabs])
 
 

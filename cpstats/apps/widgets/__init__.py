@@ -13,7 +13,8 @@ One module per app, each with its decisions in its docstring: ``picker`` (:class
 ``comparer`` (:func:`comparison_table`, :class:`VariantComparer`), ``rake`` (:func:`rake_figures`,
 :class:`RakeExplorer`), ``skill`` (:func:`skill_table`, :class:`SkillView`), ``sweep``
 (:class:`SweepView`, one rule parameter over a range), ``open_face`` (:class:`OpenFaceApp`, the
-open-face game); ``cache`` runs and
+open-face game), ``ofc_compare`` (:class:`OfcCompare`, the comparer's open-face view), ``par_view``
+(:class:`ParView`, the PAR sheet of either game); ``cache`` runs and
 keeps the simulations (:class:`ResultCache`, the seed and block size), ``_common`` holds what the
 apps share (strategy labels, messages, tables, charts, the app frame).
 """
@@ -28,7 +29,9 @@ from cpstats.apps.widgets.skill import SkillView, skill_table
 from cpstats.apps.widgets.sweep import SweepView
 from cpstats.apps.widgets.open_face import OpenFaceApp
 from cpstats.apps.widgets.solve import SolveView
+from cpstats.apps.widgets.par_view import ParView
 
 __all__ = ["ResultCache", "VariantPicker", "VariantComparer", "RakeExplorer", "comparison_table",
-           "rake_figures", "SkillView", "SweepView", "SolveView", "OpenFaceApp", "skill_table", "SEED", "WIDGET_BLOCK_DEALS",
+           "rake_figures", "SkillView", "SweepView", "SolveView", "OpenFaceApp", "ParView", "skill_table", "SEED",
+           "WIDGET_BLOCK_DEALS",
            "DEFAULT_STRATEGY", "DEAL_CHOICES", "STRATEGY_LABELS", "setter_text", "runs_text"]

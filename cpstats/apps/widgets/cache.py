@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future
+from numbers import Integral
 from typing import Any
 
 from cpstats.rules import Variant, get_preset, preset_names
@@ -32,7 +33,8 @@ WIDGET_BLOCK_DEALS = 2048
 
 
 class _InlineExecutor:
-    """A serial ``concurrent.futures``-style executor that reports each finished block."""
+    """A serial ``concurrent.futures``-style executor that reports each finished block (by its
+    size, a runner block's last argument); other work handed to it (a skill match) reports nothing."""
 
     def __init__(self, on_block: Callable[[int], None]) -> None:
         self._on_block = on_block
@@ -44,7 +46,8 @@ class _InlineExecutor:
         except BaseException as err:  # handed back through the future, as a pool would
             future.set_exception(err)
         else:
-            self._on_block(int(args[-1]))  # _run_block(spec, block, size)
+            if args and isinstance(args[-1], Integral) and not isinstance(args[-1], bool):
+                self._on_block(int(args[-1]))  # run_block(job, block, size)
         return future
 
 

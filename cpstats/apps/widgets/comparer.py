@@ -13,6 +13,11 @@ differences against variant A, and the skill table of the variants shown
   each column, and every chart's title names the setter and the deal count, so figures of a
   weak baseline or of the reference results are never read as those of a live ev run; where
   the columns' strategies differ the labels carry the strategy and the app says so.
+
+- Decision: open-face variants are compared in the same view, with a game switch above it: the
+  variants given pick the game shown (variants of two games are refused, one game's figures
+  cannot be paired with the other's), the open-face part (:mod:`~cpstats.apps.widgets.ofc_compare`)
+  takes presets or variant strings and shares the deals (hands), strategy and Simulate controls.
 """
 
 from __future__ import annotations
@@ -33,9 +38,13 @@ from cpstats.apps.widgets._common import (
     _table_html, _tables_text, runs_text, setter_text, strategy_label,
 )
 from cpstats.apps.widgets.cache import SEED, ResultCache
+from cpstats.apps.widgets.ofc_compare import OFC_COMPARE_HANDS, OFC_SETTER_CHOICES, OfcCompare
 from cpstats.apps.widgets.picker import VariantPicker
 from cpstats.apps.widgets.skill import SkillView
+from cpstats.errors import OptionError
+from cpstats.rules import preset_names
 from cpstats.rules.describe import short_label
+from cpstats.rules.games import load_variant
 from cpstats.simulation import SimulationResult
 from cpstats.simulation.paired import METRICS, paired_metrics
 from cpstats.simulation.stats import batch_mean_interval, t_value
@@ -207,6 +216,8 @@ def figures_table(results: Sequence[SimulationResult], labels: Sequence[str] | N
     return frame
 
 
+#: The game switch's value that shows the open-face view (the game's registry name).
+OPEN_FACE = "open-face"
 _CHARTS = ("SD per hand", "paired difference vs A", "net distribution", "royalty rates",
            "rake burden")
 
@@ -217,12 +228,13 @@ class VariantComparer(_App):
     Parameters
     ----------
     presets
-        The presets of variants A, B and C (C is shown when ``len(presets) == 3``).
+        The presets or variant strings of variants A, B and C (C is shown when
+        ``len(presets) == 3``), all of one game: open-face ones open the open-face view.
     deals
-        Deals per simulation (the deals control's first value).
+        Deals per simulation (the deals control's first value; hands of open face).
     strategy
-        Setting strategy of live runs: ``ev`` (default, good play), or a baseline of a weak
-        field, ``greedy`` or ``random``.
+        Setting strategy of live runs: ``ev`` (default, good play; rollout in open face), or a
+        baseline of a weak field, ``greedy`` or ``random``.
     cache
         A :class:`ResultCache` to share with other apps.
     labels
@@ -243,6 +255,11 @@ class VariantComparer(_App):
     skill
         The skill section (:class:`~cpstats.apps.widgets.skill.SkillView`) of the variants
         shown, run on the chosen deal count.
+    game
+        The game switch (``"13-card"`` or ``"open-face"``).
+    open_face
+        The open-face view (:class:`~cpstats.apps.widgets.ofc_compare.OfcCompare`): its
+        ``table``, ``figures`` and ``figure`` are the open-face figures on show.
 
     Examples
     --------
@@ -258,6 +275,12 @@ class VariantComparer(_App):
                  hands_per_hour: float = 30.0) -> None:
         if not 2 <= len(presets) <= 3:
             raise ValueError(f"presets={list(presets)!r} is invalid: compare two or three variants")
+        games = sorted({load_variant(p).game for p in presets})
+        if len(games) > 1:
+            raise OptionError(f"presets={list(presets)!r} mix the {' and '.join(games)} games: compare "
+                              "variants of one game")
+        ofc = games == [OPEN_FACE]
+        strategy = "ev" if strategy == "rollout" else strategy
         self.cache = cache or ResultCache()
         self.labels = None if labels is None else [str(x) for x in labels]
         self.results: list[SimulationResult] = []
@@ -267,13 +290,22 @@ class VariantComparer(_App):
                                        description="hands/hour",
                                        tooltip="hands dealt an hour: sets the house take per seat-hour")
         self.figure = None
-        names = list(presets) + ["pagat-typical"] * (3 - len(presets))
-        self.pickers = [VariantPicker(n, chr(65 + i), on_change=self._variant_changed)
-                        for i, n in enumerate(names)]
+        names = (["2-4", "1-6"] if ofc else list(presets))
+        names += ["pagat-typical"] * (3 - len(names))
+        self.pickers = [VariantPicker(n if n in preset_names() else "basic", chr(65 + i),
+                                      on_change=self._variant_changed) for i, n in enumerate(names)]
+        for picker, n in zip(self.pickers, names):
+            if n not in preset_names():  # a variant string: the picker shows its rules
+                picker.set_variant(n)
+        self.open_face = OfcCompare(list(presets) if ofc else (), on_change=self._variant_changed)
+        self.game = W.ToggleButtons(options=[("13-card", "13-card"), ("open face", OPEN_FACE)],
+                                    value="13-card", description="game")
+        self._deals_of = {"13-card": 20_000 if ofc else int(deals), OPEN_FACE: int(deals) if ofc else 200}
+        self._status_of: dict[str, str] = {}
         self.third = W.Checkbox(value=len(presets) == 3, description="compare a third variant (C)")
-        options = sorted(set(DEAL_CHOICES) | {int(deals)})
-        self.deals = W.Dropdown(options=[(f"{d:,}", d) for d in options], value=int(deals),
-                                description="deals")
+        start = self._deals_of["13-card"]
+        self.deals = W.Dropdown(options=[(f"{d:,}", d) for d in sorted(set(DEAL_CHOICES) | {start})],
+                                value=start, description="deals")
         self.strategy = W.Dropdown(options=_STRATEGIES, value=strategy, description="strategy")
         self.simulate_button = W.Button(description="Simulate", button_style="primary",
                                         icon="play", tooltip="simulate the variants on common deals")
@@ -298,14 +330,18 @@ class VariantComparer(_App):
                                        f"variants play the same deals, seed {SEED}."))
         self.skill = SkillView(self._shown_variants, deals=lambda: int(self.deals.value))
         self._picker_box = W.HBox([p.widget for p in self.pickers])
+        self._thirteen_inputs = W.VBox([self._picker_box, self.pace, note])
+        self._thirteen_shown = W.VBox([self.table_html, W.HBox([self.chart, self.chart_variant]),
+                                       self.output, W.HTML("<b>Skill</b>"), self.skill.widget])
         self.widget = W.VBox([
-            self._picker_box, self.third,
-            W.HBox([self.deals, self.strategy, self.simulate_button]), self.pace, note,
-            W.HBox([self.progress, self.status]), self.table_html,
-            W.HBox([self.chart, self.chart_variant]), self.output,
-            W.HTML("<b>Skill</b>"), self.skill.widget,
+            self.game, self._thirteen_inputs, self.open_face.inputs, self.third,
+            W.HBox([self.deals, self.strategy, self.simulate_button]),
+            W.HBox([self.progress, self.status]), self._thirteen_shown, self.open_face.shown,
         ], layout=W.Layout(width="100%"))
         self._open_from_reference()
+        self.game.observe(self._game_changed, names="value")
+        self.game.value = OPEN_FACE if ofc else "13-card"
+        self._game_changed()
 
     # -- state -------------------------------------------------------------------------------
 
@@ -333,8 +369,36 @@ class VariantComparer(_App):
                                          f"{strategy_label(self.strategy.value)}: click Simulate")
         self._variant_changed()
 
+    def _game_changed(self, change: dict | None = None) -> None:
+        """Show the chosen game's part; the deals, strategy choices and status are each game's."""
+        ofc = self.game.value == OPEN_FACE
+        if change is not None:
+            self._deals_of[change["old"]] = int(self.deals.value)
+            self._status_of[change["old"]] = self.status.value
+        deals, strategy = self._deals_of[self.game.value], self.strategy.value
+        self._switching = True
+        try:
+            choices = OFC_COMPARE_HANDS if ofc else DEAL_CHOICES
+            self.deals.options = [(f"{d:,}", d) for d in sorted(set(choices) | {deals})]
+            self.deals.value, self.deals.description = deals, "hands" if ofc else "deals"
+            self.strategy.options = OFC_SETTER_CHOICES if ofc else _STRATEGIES
+            self.strategy.value = strategy
+        finally:
+            self._switching = False
+        for box, on in ((self._thirteen_inputs, not ofc), (self._thirteen_shown, not ofc),
+                        (self.open_face.inputs, ofc), (self.open_face.shown, ofc)):
+            box.layout.display = None if on else "none"
+        self.status.value = self._status_of.get(self.game.value, self.status.value)
+        self.progress.value, self.progress.bar_style = 0, "info"
+        self._variant_changed()
+
     def _variant_changed(self, change: dict | None = None) -> None:
-        if not hasattr(self, "widget"):
+        if not hasattr(self, "widget") or getattr(self, "_switching", False):
+            return
+        if self.game.value == OPEN_FACE:
+            ok, self.status.value = self.open_face.refresh(3 if self.third.value else 2, int(self.deals.value),
+                                                           self.strategy.value)
+            self.simulate_button.disabled = not ok
             return
         self.pickers[2].widget.layout.display = None if self.third.value else "none"
         self.skill.note_change()
@@ -359,6 +423,8 @@ class VariantComparer(_App):
 
     def run(self) -> None:
         """Simulate the active variants (cached ones are reused) and show them."""
+        if self.game.value == OPEN_FACE:
+            return self._run_open_face()
         variants = [p.variant for p in self.active]
         if any(v is None for v in variants):
             return
@@ -382,6 +448,26 @@ class VariantComparer(_App):
             self.status.value = _message("ok", f"{runs_text(results)}, seed {self.cache.seed} "
                                          f"({len(todo)} simulated, {len(variants) - len(todo)} "
                                          "from the cache)")
+        except Exception as err:  # shown in the app, never a dead output
+            self._failed(err)
+        finally:
+            self.simulate_button.disabled = False
+
+    def _run_open_face(self) -> None:
+        """Play the open-face variants on common decks (:func:`cpstats.compare`) and show them."""
+        count, hands, strategy = 3 if self.third.value else 2, int(self.deals.value), self.strategy.value
+        self.progress.max, self.progress.value, self.progress.bar_style = hands * count, 0, "info"
+        self.simulate_button.disabled = True
+        try:
+            words = {v: k for k, v in OFC_SETTER_CHOICES}[strategy]
+            self.status.value = _running(f"playing {count} open-face variants, {hands:,} hands each, {words}")
+            self.open_face.run(count, hands, strategy, self._advance)
+            self.progress.value, self.progress.bar_style = self.progress.max, "success"
+            self.status.value = _message("ok", f"{count} open-face variants on common decks, {hands:,} hands "
+                                         f"each, {words}, seed {SEED}")
+        except OptionError as err:
+            self.progress.bar_style = "danger"
+            self.status.value = _message("error", str(err))
         except Exception as err:  # shown in the app, never a dead output
             self._failed(err)
         finally:
@@ -451,7 +537,10 @@ class VariantComparer(_App):
         return fig
 
     def export(self, folder: str | os.PathLike, formats: Sequence[str] = ("png", "svg")) -> list[Path]:
-        """Write the table as CSV and every chart in ``formats``; returns the paths."""
+        """Write the table as CSV and every chart in ``formats``; returns the paths (in open face
+        the compare table and its chart, :meth:`OfcCompare.save`)."""
+        if self.game.value == OPEN_FACE:
+            return self.open_face.save(folder)
         out = Path(folder)
         out.mkdir(parents=True, exist_ok=True)
         paths = [out / "comparison.csv", out / "figures.csv"]

@@ -1,0 +1,201 @@
+"""Open-face variants in the Compare view: :class:`OfcCompare`, the part of
+:class:`~cpstats.apps.widgets.VariantComparer` that chooses open-face variants and shows
+:func:`cpstats.compare`'s figures of them, with intervals and paired differences.
+
+- Decision: each variant is a preset or a variant string typed in a box (as the sweep's preset
+  box), not built from controls: the Open face tab edits one variant's options, the comparer
+  only needs the strings, and a string names every rule the figures rest on.
+- Decision: a run is one :func:`cpstats.compare` call (every variant plays the same decks, seed
+  :data:`~cpstats.apps.widgets.cache.SEED`, in blocks of
+  :data:`~cpstats.apps.widgets.open_face.OFC_BLOCK_HANDS` hands so the progress bar moves);
+  ``ev`` plays open face's strong strategy, ``rollout``. Tables are kept by (variant strings,
+  hands, setter), so coming back to a choice shows it without playing.
+- Decision: there is no opening table: the shipped open-face runs are not paired with each other
+  (no common decks), so the view says to click Simulate.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import ipywidgets as W
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from cpstats.apps.ofc_charts import METRIC_LABELS, plot_ofc_differences
+from cpstats.apps.widgets._common import ExportBar, _message, _show_figure, _table_html
+from cpstats.apps.widgets.cache import SEED, _InlineExecutor
+from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS, OFC_STRATEGY_LABELS
+from cpstats.errors import CpstatsError, OptionError
+from cpstats.rules.describe import short_label
+from cpstats.rules.games import load_variant
+from cpstats.rules.open_face import OFC_PRESETS
+
+__all__ = ["OfcCompare", "OFC_COMPARE_HANDS", "OFC_SETTER_CHOICES", "ofc_figures_words"]
+
+#: Hands a variant offered in the comparer's open-face view.
+OFC_COMPARE_HANDS = (100, 200, 500, 1_000, 2_000, 5_000)
+#: The strategy dropdown's choices in the open-face view: ``ev`` means rollout there.
+OFC_SETTER_CHOICES = (("rollout (good play)", "ev"), ("greedy (baseline: a weak field)", "greedy"),
+                      ("random (baseline: no skill)", "random"))
+_DEFAULTS = ("ofc-pineapple", "ofc-pineapple-progressive", "ofc-classic")
+
+
+def _text(value: float, fmt: str, difference: bool) -> str:
+    """A figure in its table format; a difference signed, a difference of shares in points."""
+    if pd.isna(value):
+        return "n/a"
+    if fmt.endswith("%}"):
+        digits = fmt[fmt.index(".") + 1: -2]
+        return f"{100 * value:+.{digits}f}" if difference else fmt.format(value)
+    return fmt.replace("{:+", "{:").replace("{:", "{:+" if difference else "{:").format(value)
+
+
+def _cell(row: pd.Series, fmt: str, columns: tuple[str, str, str], difference: bool) -> str:
+    """``estimate (low to high)``, a difference of shares in points; an estimate without an
+    interval (too few events) says so, never ``n/a to n/a``."""
+    est, low, high = (_text(row[c], fmt, difference) for c in columns)
+    pts = " pts" if difference and fmt.endswith("%}") else ""
+    if "n/a" in (low, high):
+        return f"{est}{pts} (no interval: too few events)"
+    return f"{est}{pts} ({low} to {high})"
+
+
+def ofc_figures_words(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`cpstats.compare`'s open-face table in words: a row per figure of
+    :data:`~cpstats.apps.ofc_charts.METRIC_LABELS`, a column per variant reading ``estimate
+    (low to high)`` and after each variant but the first its paired difference to the first."""
+    labels = list(dict.fromkeys(table["label"]))
+    short = [x.split(":")[0] for x in labels]
+    rows = [m for m in METRIC_LABELS if m in set(table["metric"])]
+    columns: dict[str, dict[str, str]] = {}
+    for i, label in enumerate(labels):
+        mine = table[table["label"] == label].set_index("metric")
+        for m in rows:
+            name, fmt = METRIC_LABELS[m]
+            columns.setdefault(label, {})[name] = _cell(mine.loc[m], fmt, ("estimate", "ci_low", "ci_high"), False)
+            if i:
+                columns.setdefault(f"{short[i]} - {short[0]}", {})[name] = _cell(
+                    mine.loc[m], fmt, ("diff", "diff_ci_low", "diff_ci_high"), True)
+    frame = pd.DataFrame(columns).reindex([METRIC_LABELS[m][0] for m in rows]).fillna("")
+    frame.index.name = "figure (95% interval)"
+    return frame
+
+
+def setter_words(table: pd.DataFrame) -> str:
+    """Who placed the cards of a compare table: the strategy, a baseline named as one."""
+    names = list(dict.fromkeys(str(x).split("/")[0].split("(")[0] for x in table["setter"]))
+    return ", ".join(OFC_STRATEGY_LABELS.get(n, n) for n in names)
+
+
+class OfcCompare:
+    """The open-face variants of the comparer (a preset or variant string each) and their figures.
+
+    Attributes
+    ----------
+    boxes
+        One text box per variant (A, B, C).
+    table
+        The :func:`cpstats.compare` table on show (tidy: a row per variant and figure).
+    figures
+        The same in words (:func:`ofc_figures_words`).
+    figure
+        The chart of the paired differences on show.
+    """
+
+    def __init__(self, variants: Sequence[str] = _DEFAULTS, *, on_change=None) -> None:
+        names = list(variants) + list(_DEFAULTS[len(variants):])
+        self.boxes = [W.Combobox(options=tuple(OFC_PRESETS), value=str(n), description=f"variant {chr(65 + i)}",
+                                 placeholder="an open-face preset or variant string", ensure_option=False,
+                                 layout=W.Layout(width="520px"), style={"description_width": "90px"})
+                      for i, n in enumerate(names[:3])]
+        for box in self.boxes:
+            box.observe(lambda _: on_change and on_change(), names="value")
+        self.table: pd.DataFrame | None = None
+        self.figures: pd.DataFrame | None = None
+        self.figure = None
+        self.runs: dict[tuple, pd.DataFrame] = {}
+        self.table_html, self.output = W.HTML(), W.Output()
+        #: Downloads of the chart (PNG, SVG, PDF) and of the table (CSV).
+        self.export = ExportBar("compare-open-face")
+        self.inputs = W.VBox(self.boxes)
+        self.shown = W.VBox([self.table_html, self.output, self.export.widget])
+
+    def variants(self, count: int) -> list:
+        """The first ``count`` variants typed; one line naming the box for a bad or 13-card one."""
+        out = []
+        for box in self.boxes[:count]:
+            label = box.description.split()[-1]
+            try:
+                v = load_variant(box.value.strip())
+            except CpstatsError as err:
+                raise OptionError(f"variant {label} is not valid: {err}") from None
+            if v.game != "open-face":
+                raise OptionError(f"variant {label} is a {v.game} variant: the open-face view compares "
+                                  "open-face variants (pick the 13-card game for it)")
+            out.append(v)
+        return out
+
+    def key(self, count: int, hands: int, setter: str) -> tuple:
+        return (tuple(str(v) for v in self.variants(count)), int(hands), str(setter))
+
+    def run(self, count: int, hands: int, setter: str, on_block) -> pd.DataFrame:
+        """Play the first ``count`` variants on common decks (:func:`cpstats.compare`) and show them."""
+        from cpstats.simulation import compare
+
+        vs = self.variants(count)
+        labels = [f"{chr(65 + i)}: {short_label(v)}" for i, v in enumerate(vs)]
+        table = compare(vs, int(hands), setter=setter, rng=SEED, executor=_InlineExecutor(on_block),
+                        block_deals=OFC_BLOCK_HANDS, labels=labels)
+        table.attrs.update(hands=int(hands), seed=SEED)
+        self.runs[self.key(count, hands, setter)] = table
+        self.show(table)
+        return table
+
+    def show(self, table: pd.DataFrame) -> None:
+        """Show a table of :meth:`run` (its ``attrs`` name the hands and the seed)."""
+        self.table = table
+        self.figures = ofc_figures_words(table)
+        caption = f"placed by {setter_words(table)}; {table.attrs['hands']:,} hands per variant, seed {SEED}"
+        self.table_html.value = (
+            f"<b>The designer's figures</b> ({html.escape(caption)}; 95% intervals, differences paired "
+            "on common decks)" + _table_html(self.figures, {}, "cpstats-figures"))
+        self.figure = plot_ofc_differences(table, title=f"Differences against variant A; {caption}")
+        _show_figure(self.output, self.figure)
+        self.export.show(("figures", table), ("differences", self.figure))
+
+    def refresh(self, count: int, hands: int, setter: str) -> tuple[bool, str]:
+        """Show the choice's table when an earlier run played it (else none), and say so: whether
+        Simulate can run, and the status line (a bad box's one line, or click Simulate)."""
+        for i, box in enumerate(self.boxes):
+            box.layout.display = None if i < count else "none"
+        try:
+            key = self.key(count, hands, setter)
+        except OptionError as err:
+            self.clear()
+            return False, _message("error", str(err))
+        if key in self.runs:
+            self.show(self.runs[key])
+            return True, _message("ok", f"kept from an earlier run: {hands:,} hands per variant, "
+                                        f"{setter_words(self.runs[key])}, seed {SEED}")
+        self.clear()
+        return True, _message("stale", f"click Simulate: {count} open-face variants, {hands:,} hands each "
+                                       f"on common decks, seed {SEED}")
+
+    def clear(self) -> None:
+        """Take down the figures on show: they belong to another choice than the boxes'."""
+        self.table = self.figures = self.figure = None
+        self.table_html.value = ""
+        self.output.outputs = ()
+        self.export.show()
+
+    def save(self, folder: str | os.PathLike) -> list[Path]:
+        """Write the table as CSV and the chart as PNG, SVG and PDF into ``folder``."""
+        if self.table is None:
+            raise OptionError("nothing to export: click Simulate first")
+        paths = self.export.save(folder)
+        plt.close("all")
+        return paths
