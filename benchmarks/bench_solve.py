@@ -49,7 +49,7 @@ def main() -> None:
                 s = cpstats.solve(variant, parameter, metric, target, bounds=bounds, rng=2026 + i,
                                   executor=pool)
             seconds.append(time.perf_counter() - start)
-            print(f"{name} run {i + 1}: {seconds[-1]:.1f} s; {s.summary()}", flush=True)
+            print(f"{name} run {i + 1}: {seconds[-1]:.1f} s; {s.sentence()}", flush=True)
         median = statistics.median(seconds)
         verdict = "ok" if median <= LIMIT_SECONDS else "TOO SLOW"
         print(f"{name}: median {median:.1f} s of {len(seconds)} (limit {LIMIT_SECONDS} s): {verdict}", flush=True)

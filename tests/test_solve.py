@@ -90,7 +90,7 @@ def test_frame_summary_and_plot():
     s = solve(**BANKED, deals=1_000, setter="greedy", rng=1)
     row = s.to_frame().iloc[0]
     assert row["value"] == s.value and row["evaluations"] == len(s.evaluations)
-    assert "bank.commission = " in s.summary() and "common deals" in s.summary()
+    assert "bank.commission = " in s.sentence() and "common deals" in s.sentence()
     ax = s.plot()
     assert ax.get_xlabel() == "bank.commission"
 

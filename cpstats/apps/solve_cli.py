@@ -85,7 +85,7 @@ def run_solve(args: argparse.Namespace) -> str:
                            "evaluations": json.loads(s.evaluations.to_json(orient="records"))}, indent=2)
     shown = s.evaluations[["order", "value", "estimate", "ci_low", "ci_high", "seconds"]]
     text = shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")
-    return f"{s.summary()} (seed {s.entropy})" + (f"; {s.note}" if s.note else "") + "\n" + text
+    return f"{s.sentence()} (seed {s.entropy})" + (f"; {s.note}" if s.note else "") + "\n" + text
 
 
 def _pairs(items: list[str], what: str) -> dict:

@@ -52,7 +52,7 @@ class Solution:
         row["evaluations"] = len(self.evaluations)
         return pd.DataFrame([row])
 
-    def summary(self) -> str:
+    def sentence(self) -> str:
         """One sentence: the answer with its interval, the budget and who set the hands."""
         unit = "deals" if self.base and not self.base.startswith("ofc") else "hands"
         if self.kind == "continuous":

@@ -105,6 +105,6 @@ class SolveView(_App):
             s = self.solution
             self.status.value = _message("ok", f"{len(s.evaluations)} evaluations of {s.deals:,} deals, "
                                                f"{strategy_label(self.strategy.value)}, seed {SEED}")
-            self.answer.value = f"<p><b>{html.escape(s.summary())}</b></p>" + (
+            self.answer.value = f"<p><b>{html.escape(s.sentence())}</b></p>" + (
                 f"<p><small>{html.escape(s.note)}</small></p>" if s.note else "")
             _show_figure(self.output, s.plot().figure)
