@@ -82,11 +82,13 @@ __all__ = ["PLACEMENT_STRATEGIES", "STRATEGY_NOTES", "DEFAULT_SAMPLES", "DEFAULT
            "OPPONENT_FOUL", "FOUL_AVERSION", "HINDSIGHT_FOUL_WEIGHT", "PlaceArgs", "place_args",
            "fantasy_values", "row_win_tables", "set_fantasy", "strategy_code"]
 
-PLACEMENT_STRATEGIES = ("random", "greedy", "rollout")
+PLACEMENT_STRATEGIES = ("random", "greedy", "rollout", "rollout-v1")
 #: How a strategy's figures are named wherever they appear: the baselines as baselines.
 STRATEGY_NOTES = {"rollout": "good play",
+                  "rollout-v1": "the first rollout, frozen as a yardstick for matches",
                   "greedy": "a baseline: a weak field, not the figures of good play",
                   "random": "a baseline: no skill, not the figures of good play"}
+_CODES = {"random": 0, "greedy": 1, "rollout": 2, "rollout-v1": _pk.ROLLOUT_V1}
 DEFAULT_SAMPLES = 32  # rollouts a surviving option gets: a heads-up Pineapple hand in <= 100 ms
 DEFAULT_TOP = 24  # options (best one-step first) that enter the successive halving
 DEFAULT_HINDSIGHT = 3  # last streets of a rollout completed by hindsight (the others by greedy)
@@ -118,11 +120,11 @@ class PlaceArgs(NamedTuple):
 
 
 def strategy_code(name: object, where: str = "strategy") -> int:
-    """Kernel code of a placement strategy name (0 random, 1 greedy, 2 rollout)."""
+    """Kernel code of a placement strategy name (0 random, 1 greedy, 2 rollout, 4 rollout-v1)."""
     if name not in PLACEMENT_STRATEGIES:
         raise OptionError(f"{where}={name!r} is invalid: allowed are "
                           f"{', '.join(map(repr, PLACEMENT_STRATEGIES))}")
-    return PLACEMENT_STRATEGIES.index(name)
+    return _CODES[name]
 
 
 def _base_tables(variant: OfcVariant) -> tuple[np.ndarray, ...]:

@@ -126,10 +126,12 @@ def play_hands(variant: OfcVariant | str, hands: int, rng: np.random.Generator |
 
 def _play_hand(v: OfcVariant, deck: np.ndarray, codes: np.ndarray, fantasy: np.ndarray,
                samples: np.ndarray | int, top: int, seed: np.uint64,
-               hind: int = DEFAULT_HINDSIGHT) -> tuple[np.ndarray, list[np.ndarray]]:
+               hind: int = DEFAULT_HINDSIGHT,
+               endgame: int = _pk.ENDGAME) -> tuple[np.ndarray, list[np.ndarray]]:
     """One hand on ``deck``: Fantasyland players take their cards first (seat order), the
     others then play the streets. ``codes`` may also hold 3, the former ``rollout`` (for
-    comparisons), and ``hind`` is the streets a rollout completes by hindsight. Returns the
+    comparisons) or 4, ``rollout-v1``; ``hind`` is the streets a rollout completes by hindsight,
+    ``endgame`` the streets before the last that ``rollout`` plays exactly. Returns the
     boards and each player's discards."""
     boards = np.empty((v.players, 13), dtype=np.int8)
     discards: list[np.ndarray] = [np.empty(0, dtype=np.int8)] * v.players
@@ -147,7 +149,7 @@ def _play_hand(v: OfcVariant, deck: np.ndarray, codes: np.ndarray, fantasy: np.n
         args = place_args(v) if (codes[normal] > 0).any() else place_args(v, with_values=False)
         budget = np.broadcast_to(np.asarray(samples, dtype=np.int64), (v.players,))[normal]
         _pk.play_streets_kernel(deck[pos:], codes[normal], deal, keep, budget, top, hind, seed, *args,
-                                out, disc)
+                                out, disc, endgame)
         for i, p in enumerate(normal):
             boards[p] = out[i]
             discards[p] = disc[i][disc[i] >= 0]
