@@ -5,15 +5,17 @@ with the seats swapped, Fantasyland carried from hand to hand within each seatin
 enters plays the next hand with the exact solver, so the value of entering counts), and the
 result is the mean net a hand of the first bot over the second with a 95% interval (Student's t
 on batch means of :data:`BATCH` deals: consecutive hands share Fantasyland states). Printed:
-ms per hand (both players, all streets; median over repeats, one core) of ``rollout`` (the
-default, with its exact endgame), ``rollout-v1`` (the first rollout, frozen) and ``greedy``;
-self-play foul, Fantasyland entry and royalty rates; duplicate matches of ``rollout`` against
-``rollout-v1``, ``greedy`` and ``random`` (and ``rollout-v1`` against ``greedy``, the yardstick
-of the gain over a weak field); ``rollout`` against the former policy (kernel code 3); and the
-strength curve over samples, saved as ``benchmarks/ofc_strength.png``.
+ms of CPU per hand (both players, all streets; median over repeats, one core) of
+``rollout-exact`` (the rollout with an exact endgame and the fixed-point Fantasyland value),
+``rollout`` (the default, today the same play as ``rollout-v1``, the first rollout frozen) and
+``greedy``; self-play foul, Fantasyland entry and royalty rates; duplicate matches of
+``rollout-exact`` against ``rollout-v1``, ``greedy`` and ``random``, of ``rollout-v1`` against
+``greedy`` (the yardstick of the gain over a weak field) and of ``rollout`` against the former
+policy (kernel code 3); and the strength curve of ``rollout`` over samples, saved as
+``benchmarks/ofc_strength.png``.
 
     python benchmarks/bench_ofc_play.py [--deals 400] [--selfplay 400]
-    python benchmarks/bench_ofc_play.py --match rollout-v1 --deals 5000 --seed 7  # one match only
+    python benchmarks/bench_ofc_play.py --match rollout-exact:rollout-v1 --deals 5000 --seed 7
     python benchmarks/bench_ofc_play.py --ceiling 512 --selfplay 300   # self-play only, 512 samples
 """
 
@@ -29,6 +31,8 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from cpstats.ofc import _place_kernel as _pk  # noqa: E402
+from cpstats.ofc import entry_value as ev  # noqa: E402
+from cpstats.ofc import placement as pl  # noqa: E402
 from cpstats.ofc.board import board_values  # noqa: E402
 from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, strategy_code  # noqa: E402
 from cpstats.ofc.play import _next_state, _play_hand  # noqa: E402
@@ -46,7 +50,7 @@ def _code(name: str) -> int:
 
 
 def play_run(codes: tuple[int, int], deals: int, seed: int, samples=(None, None),
-             endgame: int = _pk.ENDGAME) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+             endgame: int = _pk.ENDGAME, args=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``deals`` consecutive hands of two bots (kernel codes, seat order), Fantasyland carried:
     (boards, Fantasyland cards a hand, seconds of CPU a hand); decks and strategy seeds from
     ``seed`` alone, so two runs with the same seed deal the same cards."""
@@ -62,7 +66,7 @@ def play_run(codes: tuple[int, int], deals: int, seed: int, samples=(None, None)
         fantasy[h] = state
         t = time.process_time()
         boards[h], _ = _play_hand(V, deck, np.array(codes, np.int64), state, budget, DEFAULT_TOP, hand_seed,
-                                  endgame=endgame)
+                                  endgame=endgame, args=args)
         cpu[h] = time.process_time() - t
         state = _next_state(V, boards[h], state)
     return boards, fantasy, cpu
@@ -76,13 +80,13 @@ def interval(x: np.ndarray, batch: int = BATCH) -> tuple[float, float]:
 
 
 def duplicate(a: str, b: str, deals: int, seed: int = 99, samples=(None, None),
-              endgame: int = _pk.ENDGAME) -> dict:
+              endgame: int = _pk.ENDGAME, args=None) -> dict:
     """Duplicate match of bot ``a`` against ``b`` (names; ``former`` is kernel code 3): both
     seatings of the same ``deals`` decks. Returns the mean net a hand of ``a`` with its 95%
     half-width, both bots' normal-board rates over the two seatings, and the per-deal nets."""
     ca, cb = _code(a), _code(b)
-    ab, fab, _ = play_run((ca, cb), deals, seed, samples, endgame)
-    ba, fba, _ = play_run((cb, ca), deals, seed, samples[::-1], endgame)
+    ab, fab, _ = play_run((ca, cb), deals, seed, samples, endgame, args)
+    ba, fba, _ = play_run((cb, ca), deals, seed, samples[::-1], endgame, args)
     net = (settle_boards(V, ab)[:, 0] + settle_boards(V, ba)[:, 1]) / 2
     mean, half = interval(net)
     rates = {a: _rates(np.concatenate([ab[:, 0], ba[:, 1]]), np.concatenate([fab[:, 0], fba[:, 1]])),
@@ -97,7 +101,7 @@ def _rates(boards: np.ndarray, fantasy: np.ndarray) -> dict[str, float]:
             "royalty": float(values.royalty.sum(-1)[normal].mean())}
 
 
-def ms_per_hand(names=("rollout", "rollout-v1", "greedy"), repeats: int = 7, hands: int = 10) -> dict:
+def ms_per_hand(names=("rollout-exact", "rollout", "greedy"), repeats: int = 7, hands: int = 10) -> dict:
     """Median ms of CPU a normal heads-up hand of each bot in self-play, interleaved on the same
     decks (so the machine's load falls on all alike; CPU time, not wall time)."""
     none = np.zeros(2, np.int64)
@@ -116,11 +120,11 @@ def ms_per_hand(names=("rollout", "rollout-v1", "greedy"), repeats: int = 7, han
 
 
 def self_play(hands: int, name: str = "rollout", samples: int | None = None,
-              seed: int = 2024) -> dict[str, tuple[float, float]]:
+              seed: int = 2024, args=None) -> dict[str, tuple[float, float]]:
     """Foul, entry and royalty rates of normal hands in self-play (mean, SE); an attempt is a
     board whose front would enter Fantasyland (QQ+) were it not fouled."""
     code = _code(name)
-    boards, fantasy, _ = play_run((code, code), hands, seed, (samples, samples))
+    boards, fantasy, _ = play_run((code, code), hands, seed, (samples, samples), args=args)
     values = board_values(V, boards)
     normal = fantasy == 0
     attempt = (V.kernel_tables().fl_entry_cards[values.ranks[..., 0]] > 0) & normal
@@ -141,41 +145,70 @@ def _print_match(a: str, b: str, out: dict) -> None:
               "a normal board", flush=True)
 
 
+def _args(baseline: float | None):
+    """Stacked tables with ``rollout-exact`` told the entry values at ``baseline`` (None: its own)."""
+    if baseline is None:
+        return None
+    value = ev.entry_values(V, ev.fantasy_terms(V), baseline)
+    return pl.stacked(pl.rollout_args(V, value), pl.place_args(V))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--selfplay", type=int, default=400)
     parser.add_argument("--seed", type=int, default=99, help="seed of the matches' decks")
     parser.add_argument("--endgame", type=int, default=_pk.ENDGAME,
-                        help="streets before the last that rollout plays exactly (0 = as rollout-v1)")
-    parser.add_argument("--match", metavar="BOT", help="only the duplicate match of rollout against BOT")
+                        help="streets before the last that rollout-exact plays exactly")
+    parser.add_argument("--fl-baseline", type=float, default=None,
+                        help="rollout-exact told the entry value at this normal-board baseline")
+    parser.add_argument("--match", metavar="A:B", help="only the duplicate match of A against B")
+    parser.add_argument("--save", metavar="NPY", help="with --match: save the per-deal nets here")
+    parser.add_argument("--only-selfplay", metavar="BOT", help="only the self-play rates of BOT")
+    parser.add_argument("--entry-value", action="store_true",
+                        help="only solve the Fantasyland entry value (fixed point), --selfplay hands a round")
     parser.add_argument("--ceiling", type=int, default=0, metavar="SAMPLES",
                         help="only self-play with this many samples a decision (the approach's ceiling)")
     opts = parser.parse_args()
+    args = _args(opts.fl_baseline)
     if opts.ceiling:
         for k, (m, se) in self_play(opts.selfplay, samples=opts.ceiling).items():
             print(f"self-play, {opts.ceiling} samples, {k}: {m:.3f} (SE {se:.3f}), {opts.selfplay} hands")
         return
+    if opts.only_selfplay:
+        for k, (m, se) in self_play(opts.selfplay, opts.only_selfplay, seed=opts.seed, args=args).items():
+            print(f"self-play {opts.only_selfplay} {k}: {m:.3f} (SE {se:.3f}), {opts.selfplay} hands")
+        return
+    if opts.entry_value:
+        e = ev.solve_entry_value(V, hands=opts.selfplay, rounds=3)
+        print(f"Fantasyland entry ({e.cards} cards) worth {e.value:.2f} (95% {e.ci_low:.2f}..{e.ci_high:.2f}) "
+              f"over a normal hand, fixed point of rollout-exact (baselines {e.rounds}); anchors: 9.6 "
+              "(a public bot's fixed point), about 8 (players)")
+        return
     if opts.match:
+        a, b = opts.match.split(":")
         t = time.time()
-        _print_match("rollout", opts.match, duplicate("rollout", opts.match, opts.deals, opts.seed,
-                                                      endgame=opts.endgame))
-        print(f"endgame {opts.endgame}, seed {opts.seed}, {time.time() - t:.0f} s")
+        out = duplicate(a, b, opts.deals, opts.seed, endgame=opts.endgame, args=args)
+        _print_match(a, b, out)
+        if opts.save:
+            np.save(opts.save, out["net"])
+        print(f"endgame {opts.endgame}, Fantasyland baseline {opts.fl_baseline}, seed {opts.seed}, "
+              f"{time.time() - t:.0f} s")
         return
     ms = ms_per_hand()
     print("ms of CPU a heads-up hand (median): " + ", ".join(f"{k} {v:.1f}" for k, v in ms.items()))
-    for name in ("rollout", "rollout-v1"):
-        for k, (m, se) in self_play(opts.selfplay, name).items():
+    for name in ("rollout-exact", "rollout-v1"):
+        for k, (m, se) in self_play(opts.selfplay, name, args=args).items():
             print(f"self-play {name} {k}: {m:.3f} (SE {se:.3f}), {opts.selfplay} hands", flush=True)
-    for a, b in (("rollout", "rollout-v1"), ("rollout", "greedy"), ("rollout-v1", "greedy"),
-                 ("rollout", "random"), ("rollout", "former")):
-        _print_match(a, b, duplicate(a, b, opts.deals, opts.seed, endgame=opts.endgame))
+    for a, b in (("rollout-exact", "rollout-v1"), ("rollout-exact", "greedy"), ("rollout-v1", "greedy"),
+                 ("rollout-exact", "random"), ("rollout", "former")):
+        _print_match(a, b, duplicate(a, b, opts.deals, opts.seed, endgame=opts.endgame, args=args))
     curve = []
     for s in (8, 32, 128):
-        out = duplicate("rollout", "greedy", opts.deals, opts.seed, (s, s), opts.endgame)
+        out = duplicate("rollout", "greedy", opts.deals, opts.seed, (s, s))
         curve.append((s, out["mean"], out["half"]))
         print(f"rollout({s}) vs greedy: {out['mean']:+.2f} +/- {out['half']:.2f}", flush=True)
-    out = duplicate("rollout", "rollout", opts.deals, opts.seed, (128, 8), opts.endgame)
+    out = duplicate("rollout", "rollout", opts.deals, opts.seed, (128, 8))
     print(f"rollout(128) vs rollout(8): {out['mean']:+.2f} +/- {out['half']:.2f}")
     _plot(curve, (out["mean"], out["half"]), opts.deals)
 

@@ -140,3 +140,59 @@ def test_rest_of_drops_the_drawn_cards():
 def test_exact_shape_is_the_supported_last_streets():
     assert _pe.exact_shape(3, 2) and _pe.exact_shape(1, 1)
     assert not _pe.exact_shape(4, 3) and not _pe.exact_shape(2, 3)
+
+
+def _one_player(code, args, seed=3):
+    """A one-player Pineapple hand of kernel ``code`` with the stacked tables ``args``."""
+    deck = np.random.default_rng(seed).permutation(52).astype(np.int8)
+    boards = np.empty((1, 13), np.int8)
+    disc = np.empty((1, 5), np.int8)
+    _pk.play_streets_kernel(deck, np.array([code]), np.array(PINE.cards_dealt), np.array(PINE.cards_kept),
+                            np.array([8]), 6, 3, np.uint64(seed), *args, boards, disc)
+    return boards[0]
+
+
+def test_baselines_keep_their_own_tables():
+    """``rollout-v1`` (and the others) read the last set of stacked tables, ``rollout-exact`` the
+    first: spoiling the first set changes what ``rollout-exact`` plays, never what ``rollout-v1``
+    plays."""
+    from cpstats.ofc.placement import stacked
+
+    args = place_args(PINE)
+    spoilt = args._replace(vt=-args.vt)
+    for seed in range(3):
+        assert (_one_player(_pk.ROLLOUT_V1, stacked(spoilt, args), seed)
+                == _one_player(_pk.ROLLOUT_V1, stacked(args), seed)).all()
+        assert (_one_player(2, stacked(spoilt, args), seed) == _one_player(2, stacked(args), seed)).all()
+    assert any((_one_player(_pk.ROLLOUT_EXACT, stacked(spoilt, args), s)
+                != _one_player(_pk.ROLLOUT_EXACT, stacked(args), s)).any() for s in range(3))
+
+
+def test_rollout_v1_is_todays_rollout():
+    """``rollout-v1`` is frozen as the ``rollout`` it was: the same hands from the same seed."""
+    from cpstats.ofc.play import play_hands
+
+    a = play_hands(PINE, 3, 8, strategies="rollout", samples=4)
+    b = play_hands(PINE, 3, 8, strategies="rollout-v1", samples=4)
+    assert (a.boards == b.boards).all()
+
+
+def test_entry_values_solve_the_stay_chain():
+    """X(s) = (F(s) - B) / (1 - p(s)) for the stay's size and X(n) = F(n) - B + p(n) X(s)."""
+    from cpstats.ofc.entry_value import entry_values
+
+    terms = {14: (16.0, 0.5, 0.2), 15: (20.0, 0.5, 0.3)}
+    x = entry_values(PINE, terms, 6.0)  # Pineapple stays with 14 cards
+    assert x[14] == pytest.approx(10.0 / 0.8)
+    assert x[15] == pytest.approx(14.0 + 0.3 * 10.0 / 0.8)
+    assert x[13] == 0.0
+
+
+def test_entry_value_options_are_checked():
+    from cpstats.errors import OptionError
+    from cpstats.ofc.entry_value import solve_entry_value
+
+    with pytest.raises(OptionError, match=r"hands=1 is invalid"):
+        solve_entry_value(PINE, hands=1)
+    with pytest.raises(OptionError, match=r"rounds=0 is invalid"):
+        solve_entry_value(PINE, hands=4, rounds=0)

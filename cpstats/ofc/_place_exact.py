@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cpstats.ofc._board_kernel import rank3_at, rank5_at
+from cpstats.ofc._board_kernel import CARD_BIT, CARD_KEY, FLUSH, NONFLUSH, THREE, rank3_at, rank5_at
 
 _CACHE = True
 
@@ -125,11 +125,27 @@ def _best_completions(board, unseen, n, kp, ct, vt, foul, scoop, out):
     r = np.empty(3, dtype=np.int64)
     for row in range(3):
         r[row] = np.int64(tab[0, row, 0]) if row != ra else 0
-    for i in range(n):  # both empty slots in one row: its rank per pair
+    # both empty slots in one row: its rank per pair, from the fixed cards' key sum (or rank
+    # bits and suit when they could make a flush) and the pair's
+    s0 = 0 if ra == 0 else (3 if ra == 1 else 8)
+    total = 0
+    bits = 0
+    suit = board[s0] & 3
+    for q in range(s0, e[0]):
+        total += CARD_KEY[board[q]]
+        bits |= CARD_BIT[board[q]]
+        if board[q] & 3 != suit:
+            suit = -1
+    for i in range(n):
+        ci = unseen[i]
         for j in range(i + 1, n):
-            work[e[0]] = unseen[i]
-            work[e[1]] = unseen[j]
-            r[ra] = _row_rank(work, ra)
+            cj = unseen[j]
+            if ra == 0:
+                r[0] = THREE[(board[0] >> 2) * 169 + (ci >> 2) * 13 + (cj >> 2)]  # its one fixed card
+            elif suit >= 0 and ci & 3 == suit and cj & 3 == suit:
+                r[ra] = FLUSH[bits | CARD_BIT[ci] | CARD_BIT[cj]]
+            else:
+                r[ra] = NONFLUSH[total + CARD_KEY[ci] + CARD_KEY[cj]]
             out[i, j] = ranks_value(r[0], r[1], r[2], ct, vt, foul, scoop)
 
 

@@ -47,7 +47,8 @@ N_PRM = 42
 
 FORMER_TOP = 12  # options the former policy (strategy code 3) rolls out
 ROLLOUT_V1 = 4  # strategy code of the frozen first rollout (no exact endgame), for matches
-ENDGAME = 0  # streets before the last that strategy code 2 plays by the exact endgame (rollout_option)
+ROLLOUT_EXACT = 5  # strategy code of the rollout with an exact endgame and its own value tables
+ENDGAME = 1  # streets before the last that ROLLOUT_EXACT plays by the exact endgame (rollout_option)
 ENDGAME_TOP = 6  # options of best board_h an exact-endgame rollout tries on its sampled street
 
 STARTS = np.array([0, 3, 8], dtype=np.int64)
@@ -477,11 +478,13 @@ def _roll_greedy(board, cnt, dealt, street, deal, keep, fut, s0, s1, cand, total
 def play_streets_kernel(deck, strat, deal, keep, samples, top, hind, seed, key, nonflush, flush, bit, t3,
                         ct, vt, prm, boards, discards, endgame=ENDGAME):
     """Play one hand's streets for the players of ``strat`` (0 random, 1 greedy, 2 rollout with
-    successive halving and the last ``endgame`` streets but one exact, 3 the former policy:
-    rollouts completed by greedy, every sample for each of the best :data:`FORMER_TOP` options,
-    4 :data:`ROLLOUT_V1`, code 2 without the exact endgame; 3 and 4 for comparison),
+    successive halving, 3 the former policy: rollouts completed by greedy, every sample for each
+    of the best :data:`FORMER_TOP` options, 4 :data:`ROLLOUT_V1`, the same as 2, kept when 2
+    changes, 5 :data:`ROLLOUT_EXACT`: 2 with the ``endgame`` streets before the last exact),
     dealing ``deal[t]`` cards a street to each in seat order from ``deck``; each sees every
-    placed card, its own discards and its own deal; ``samples`` is per player. Fills
+    placed card, its own discards and its own deal; ``samples`` is per player. ``vt`` and
+    ``prm`` hold one or more sets of value tables (a leading axis): code 5 plays by the first,
+    the others by the last (so that the baselines keep their own tables). Fills
     ``boards`` (players, 13) and ``discards`` (players, streets; -1 where none)."""
     n_p = strat.shape[0]
     state = np.array([seed], dtype=np.uint64)
@@ -501,17 +504,18 @@ def play_streets_kernel(deck, strat, deal, keep, samples, top, hind, seed, key, 
             pos += k
             n_assign = enumerate_rows(keep[t], cnt[p], rows)
             n_opt = n_assign * (k if keep[t] < k else 1)
+            tb = 0 if strat[p] == ROLLOUT_EXACT else vt.shape[0] - 1
             if strat[p] == 0:
                 o = rng_below(state, n_opt)
             elif strat[p] == 1:
                 o, _ = greedy_option(boards[p], cnt[p], dealt, k, keep[t], rows, n_assign, work,
-                                     wcnt, key, nonflush, flush, bit, t3, ct, vt, prm)
+                                     wcnt, key, nonflush, flush, bit, t3, ct, vt[tb], prm[tb])
             else:
                 o = rollout_option(boards[p], cnt[p], dealt, t, deal, keep, unseen,
                                    _unseen(unseen, own_disc[p], dealt, boards, n_p), samples[p],
                                    FORMER_TOP if strat[p] == 3 else top, -1 if strat[p] == 3 else hind,
-                                   state, key, nonflush, flush, bit, t3, ct, vt, prm,
-                                   endgame if strat[p] == 2 else 0)
+                                   state, key, nonflush, flush, bit, t3, ct, vt[tb], prm[tb],
+                                   endgame if strat[p] == ROLLOUT_EXACT else 0)
             d = apply_option(boards[p], cnt[p], dealt, k, keep[t], o, n_assign, rows)
             discards[p, t] = d
             if d >= 0:

@@ -82,13 +82,15 @@ __all__ = ["PLACEMENT_STRATEGIES", "STRATEGY_NOTES", "DEFAULT_SAMPLES", "DEFAULT
            "OPPONENT_FOUL", "FOUL_AVERSION", "HINDSIGHT_FOUL_WEIGHT", "PlaceArgs", "place_args",
            "fantasy_values", "row_win_tables", "set_fantasy", "strategy_code"]
 
-PLACEMENT_STRATEGIES = ("random", "greedy", "rollout", "rollout-v1")
+PLACEMENT_STRATEGIES = ("random", "greedy", "rollout", "rollout-v1", "rollout-exact")
 #: How a strategy's figures are named wherever they appear: the baselines as baselines.
 STRATEGY_NOTES = {"rollout": "good play",
                   "rollout-v1": "the first rollout, frozen as a yardstick for matches",
+                  "rollout-exact": "good play: rollout with an exact endgame (a candidate default)",
                   "greedy": "a baseline: a weak field, not the figures of good play",
                   "random": "a baseline: no skill, not the figures of good play"}
-_CODES = {"random": 0, "greedy": 1, "rollout": 2, "rollout-v1": _pk.ROLLOUT_V1}
+_CODES = {"random": 0, "greedy": 1, "rollout": 2, "rollout-v1": _pk.ROLLOUT_V1,
+          "rollout-exact": _pk.ROLLOUT_EXACT}
 DEFAULT_SAMPLES = 32  # rollouts a surviving option gets: a heads-up Pineapple hand in <= 100 ms
 DEFAULT_TOP = 24  # options (best one-step first) that enter the successive halving
 DEFAULT_HINDSIGHT = 3  # last streets of a rollout completed by hindsight (the others by greedy)
@@ -120,7 +122,8 @@ class PlaceArgs(NamedTuple):
 
 
 def strategy_code(name: object, where: str = "strategy") -> int:
-    """Kernel code of a placement strategy name (0 random, 1 greedy, 2 rollout, 4 rollout-v1)."""
+    """Kernel code of a placement strategy name (0 random, 1 greedy, 2 rollout, 4 rollout-v1,
+    5 rollout-exact)."""
     if name not in PLACEMENT_STRATEGIES:
         raise OptionError(f"{where}={name!r} is invalid: allowed are "
                           f"{', '.join(map(repr, PLACEMENT_STRATEGIES))}")
@@ -181,6 +184,43 @@ def _place_args(variant: OfcVariant, with_values: bool) -> PlaceArgs:
     return PlaceArgs(*base, vt, prm)
 
 
+def stacked(*args: PlaceArgs) -> PlaceArgs:
+    """The arguments of :func:`cpstats.ofc._place_kernel.play_streets_kernel`: the value tables
+    of each ``args`` (same variant) stacked on a leading axis, the first for ``rollout``, the last
+    for the other strategies."""
+    return args[0]._replace(vt=np.stack([a.vt for a in args]), prm=np.stack([a.prm for a in args]))
+
+
+def play_args(variant: OfcVariant, *, with_values: bool = True) -> PlaceArgs:
+    """:func:`stacked` tables of a hand: ``rollout-exact``'s (:func:`rollout_args`), then those
+    of ``rollout``, ``rollout-v1``, ``greedy`` and the former policy (:func:`place_args`)."""
+    if not with_values:
+        return stacked(place_args(variant, with_values=False))
+    return _play_args(variant)
+
+
+@lru_cache(maxsize=16)
+def _play_args(variant: OfcVariant) -> PlaceArgs:
+    return stacked(rollout_args(variant), place_args(variant))
+
+
+def rollout_args(variant: OfcVariant, entry: np.ndarray | None = None) -> PlaceArgs:
+    """``rollout-exact``'s tables: :func:`place_args` with ``entry`` (float64[18], by Fantasyland
+    cards) as the value of a Fantasyland entry; default the fixed point of
+    :mod:`cpstats.ofc.entry_value` (shipped for the presets, else solved on first use)."""
+    if entry is None:
+        return _rollout_args(variant)
+    vt, prm = _value_tables(variant, row_win_tables(variant), np.asarray(entry, dtype=float), OPPONENT_FOUL)
+    return place_args(variant)._replace(vt=vt, prm=prm)
+
+
+@lru_cache(maxsize=16)
+def _rollout_args(variant: OfcVariant) -> PlaceArgs:
+    from cpstats.ofc import entry_value  # it plays hands, so it imports this module
+
+    return rollout_args(variant, entry_value.default_entry_values(variant))
+
+
 @lru_cache(maxsize=16)
 def row_win_tables(variant: OfcVariant) -> np.ndarray:
     """float64[3, 7462]: the chance that a row of each rank (front rank3, middle and back
@@ -196,7 +236,7 @@ def row_win_tables(variant: OfcVariant) -> np.ndarray:
     discards = np.empty((variant.players, deal.size), dtype=np.int8)
     for i in range(_ROW_SAMPLE_HANDS):
         deck = gen.permutation(52).astype(np.int8)
-        _pk.play_streets_kernel(deck, strat, deal, keep, strat, 1, 0, np.uint64(i), *args, boards[i],
+        _pk.play_streets_kernel(deck, strat, deal, keep, strat, 1, 0, np.uint64(i), *stacked(args), boards[i],
                                 discards)
     values = board_values(variant, boards.reshape(-1, 13), check=False)
     clean = ~values.fouled

@@ -1,0 +1,188 @@
+"""The value of a Fantasyland entry that ``rollout-exact`` is told, solved as a fixed point.
+
+In words: a Fantasyland entry's expected gain over a normal hand, in the placement's objective
+(royalties, rows and scoop against a typical opponent; :mod:`cpstats.ofc.placement`): the
+objective of the Fantasyland hand, set by the exact solver, and of the Fantasyland hands its stays
+bring, less the objective of the normal hand it replaces. With ``F(n)`` and ``p(n)`` the mean
+objective and stay rate of the solver's boards of ``n`` random cards, ``s`` the cards a stay deals
+and ``B`` the mean objective of the player's own normal boards::
+
+    X(s) = (F(s) - B) / (1 - p(s)),    X(n) = F(n) - B + p(n) X(s).
+
+``B`` depends on ``X`` through the play (a player told a larger ``X`` goes for Fantasyland more
+and fouls more), so ``X`` is a fixed point: :func:`solve_entry_value` starts from ``B = 0`` (the
+value :func:`cpstats.ofc.placement.fantasy_values` gives before any correction), plays ``rollout-exact``
+self-play told ``X(B)``, measures ``B`` on its normal boards, and repeats: the value the placement
+is told then equals the value its own play measures, within the interval printed. ``F`` and ``p``
+are exact solver settings of fixed-seed random deals; the interval holds the standard errors of
+``F`` and ``B`` (not of ``p``).
+
+This is not the simulated ``fl_value`` of :meth:`cpstats.ofc.OfcResult.figures` (one hand's whole
+net at the table, no stays), nor the solver's stay value (:func:`cpstats.ofc.fantasyland.
+estimate_stay_value`: the royalty stream alone, no rows, no normal hand subtracted).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from cpstats.errors import check_whole
+from cpstats.ofc import _place_kernel as _pk
+from cpstats.ofc.board import board_values
+from cpstats.ofc.fantasyland import solve_fantasyland
+from cpstats.ofc.placement import (OPPONENT_FOUL, _value_tables, place_args, rollout_args, row_win_tables,
+                                   stacked, strategy_code)
+from cpstats.ofc.play import _next_state, _play_hand
+from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
+
+__all__ = ["EntryValue", "solve_entry_value", "entry_values", "default_entry_values", "SHIPPED"]
+
+#: The solved baselines of the presets (written by ``python -m cpstats.ofc.entry_value``).
+SHIPPED = Path(__file__).resolve().parents[1] / "data" / "ofc" / "entry_values.json"
+_FIRST_USE = {"hands": 100, "rounds": 2, "rng": 2026}  # a variant not shipped: solved on first use
+
+
+class EntryValue(NamedTuple):
+    """A solved entry value: ``value`` (of an entry with ``cards`` cards) and its 95% interval;
+    the normal boards' mean objective ``baseline`` (SE ``baseline_se``) measured in the last
+    round, the solver's ``fl_objective`` and ``stay_rate`` for those cards, the ``baseline`` of
+    every round (``rounds``) and the self-play ``hands`` a round."""
+
+    cards: int
+    value: float
+    ci_low: float
+    ci_high: float
+    baseline: float
+    baseline_se: float
+    fl_objective: float
+    stay_rate: float
+    rounds: tuple[float, ...]
+    hands: int
+
+
+def _objective(variant: OfcVariant, boards: np.ndarray, vt: np.ndarray, prm: np.ndarray) -> np.ndarray:
+    """The placement objective (no entry term) of complete boards (N, 13)."""
+    values = board_values(variant, boards)
+    out = np.full(len(boards), prm[_pk.FOUL])
+    for i in np.flatnonzero(~values.fouled):
+        f, m, b = (int(r) for r in values.ranks[i])
+        out[i] = _pk._rows_value(f, m, b, vt, prm)
+    return out
+
+
+def fantasy_terms(variant: OfcVariant, deals: int = 64, rng: int = 1717) -> dict[int, tuple[float, float, float]]:
+    """``{n: (F, SE of F, p)}`` for each Fantasyland size the variant deals: the mean objective
+    and stay rate of the exact solver's boards of ``deals`` random hands of ``n`` cards."""
+    vt, prm = _value_tables(variant, row_win_tables(variant), np.zeros(18), OPPONENT_FOUL)
+    tables = variant.kernel_tables()
+    sizes = set(tables.fl_entry_cards.tolist()) | {int(tables.fl_stay_cards[0])}
+    gen = np.random.default_rng(rng)
+    out = {}
+    for n in sorted(sizes - {0}):
+        solved = [solve_fantasyland(gen.permutation(52)[:n].astype(np.int8), variant) for _ in range(deals)]
+        boards = np.array([s.board for s in solved], dtype=np.int8)
+        obj = _objective(variant, boards, vt, prm)
+        out[n] = (float(obj.mean()), float(obj.std(ddof=1) / np.sqrt(deals)),
+                  float(np.mean([s.stays for s in solved])))
+    return out
+
+
+def entry_values(variant: OfcVariant, terms: dict, baseline: float) -> np.ndarray:
+    """float64[18]: ``X(n)`` of the module docstring for a normal hand's mean objective ``baseline``."""
+    s = int(variant.kernel_tables().fl_stay_cards[0])
+    f_s, _, p_s = terms[s]
+    stay = (f_s - baseline) / (1.0 - p_s)
+    out = np.zeros(18)
+    for n, (f, _, p) in terms.items():
+        out[n] = f - baseline + p * stay
+    return out
+
+
+def _baseline(variant: OfcVariant, entry: np.ndarray, hands: int, seed: int) -> tuple[float, float]:
+    """Mean objective (and SE) of the normal boards of ``hands`` hands of ``rollout-exact`` self-play
+    told the entry values ``entry`` (Fantasyland carried)."""
+    args = stacked(rollout_args(variant, entry), place_args(variant))
+    vt, prm = _value_tables(variant, row_win_tables(variant), np.zeros(18), OPPONENT_FOUL)
+    gen = np.random.default_rng(seed)
+    codes = np.full(variant.players, strategy_code("rollout-exact"), np.int64)
+    state = np.zeros(variant.players, np.int64)
+    normal = []
+    for _ in range(hands):
+        deck = gen.permutation(52).astype(np.int8)
+        boards, _ = _play_hand(variant, deck, codes, state, 32, 24, np.uint64(gen.integers(0, 2**63)),
+                               args=args)
+        normal.extend(boards[state == 0])
+        state = _next_state(variant, boards, state)
+    obj = _objective(variant, np.array(normal, dtype=np.int8), vt, prm)
+    return float(obj.mean()), float(obj.std(ddof=1) / np.sqrt(obj.size))
+
+
+def solve_entry_value(variant: OfcVariant | str = "ofc-pineapple", *, hands: int = 300, rounds: int = 3,
+                      rng: int = 2026) -> EntryValue:
+    """Solve the entry value of the module docstring: ``rounds`` rounds of ``hands`` hands of
+    self-play each (round ``i`` on seed ``rng + i``), starting from ``B = 0``.
+
+    Examples
+    --------
+    >>> ev = solve_entry_value("ofc-pineapple", hands=4, rounds=1)  # doctest: +SKIP
+    """
+    v = resolve_ofc_variant(variant)
+    hands = check_whole("hands", hands, 2)
+    rounds = check_whole("rounds", rounds, 1)
+    terms = fantasy_terms(v)
+    history = []
+    baseline, se = 0.0, 0.0
+    for i in range(rounds):
+        baseline, se = _baseline(v, entry_values(v, terms, baseline), hands, rng + i)
+        history.append(baseline)
+    n = int(max(v.kernel_tables().fl_entry_cards))
+    value = entry_values(v, terms, baseline)[n]
+    s = int(v.kernel_tables().fl_stay_cards[0])
+    f_se, p_s = terms[n][1], terms[s][2]
+    half = 1.96 * np.hypot(f_se / (1 - p_s), se * (1 + terms[n][2] / (1 - p_s)))
+    return EntryValue(n, float(value), float(value - half), float(value + half), baseline, se,
+                      terms[n][0], terms[n][2], tuple(history), hands)
+
+
+@lru_cache(maxsize=16)
+def _terms(variant: OfcVariant) -> dict:
+    return fantasy_terms(variant)
+
+
+def default_entry_values(variant: OfcVariant) -> np.ndarray:
+    """float64[18]: the entry values ``rollout-exact`` is told: :func:`entry_values` at the
+    variant's shipped baseline (:data:`SHIPPED`), else at one solved now (:data:`_FIRST_USE`)."""
+    shipped = json.loads(SHIPPED.read_text()) if SHIPPED.exists() else {}
+    if str(variant) in shipped:
+        baseline = float(shipped[str(variant)]["baseline"])
+    else:
+        baseline = solve_entry_value(variant, **_FIRST_USE).baseline
+    return entry_values(variant, _terms(variant), baseline)
+
+
+def write_shipped(presets: tuple[str, ...] = ("ofc-pineapple",), *, hands: int = 300, rounds: int = 3,
+                  rng: int = 2026) -> dict:
+    """Solve the presets' entry values and write :data:`SHIPPED` (seed, hands, rounds and the
+    seconds each took recorded with them)."""
+    out = {}
+    for name in presets:
+        v = resolve_ofc_variant(name)
+        t = time.time()
+        ev = solve_entry_value(v, hands=hands, rounds=rounds, rng=rng)
+        out[str(v)] = {**{k: (list(x) if isinstance(x, tuple) else x) for k, x in ev._asdict().items()},
+                       "rounds_played": rounds, "seed": rng, "seconds": round(time.time() - t, 1)}
+    SHIPPED.parent.mkdir(parents=True, exist_ok=True)
+    SHIPPED.write_text(json.dumps(out, indent=1) + "\n")
+    return out
+
+
+if __name__ == "__main__":
+    for key, row in write_shipped().items():
+        print(f"{key}: entry value {row['value']:.2f} (95% {row['ci_low']:.2f}..{row['ci_high']:.2f}), "
+              f"baseline {row['baseline']:.2f}, {row['hands']} hands x {row['rounds_played']} rounds")
