@@ -150,7 +150,7 @@ def _args(baseline: float | None):
     if baseline is None:
         return None
     value = ev.entry_values(V, ev.fantasy_terms(V), baseline)
-    return pl.stacked(pl.rollout_args(V, value), pl.place_args(V))
+    return pl.stacked(ev.rollout_args(V, value), pl.place_args(V))
 
 
 def main() -> None:

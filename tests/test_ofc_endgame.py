@@ -196,3 +196,38 @@ def test_entry_value_options_are_checked():
         solve_entry_value(PINE, hands=1)
     with pytest.raises(OptionError, match=r"rounds=0 is invalid"):
         solve_entry_value(PINE, hands=4, rounds=0)
+
+
+def test_train_ofc_same_seed_same_numbers(tmp_path):
+    """``cpstats train-ofc`` writes the entry value with its seed; the same seed reproduces it."""
+    import json
+
+    from cpstats.apps.cli import main
+
+    rows = []
+    for name in ("a.json", "b.json"):
+        assert main(["train-ofc", "--hands", "3", "--rounds", "1", "--seed", "5", "--out",
+                     str(tmp_path / name)]) == 0
+        row = json.loads((tmp_path / name).read_text())["ofc-pineapple"]
+        rows.append({k: v for k, v in row.items() if k != "seconds"})
+    assert rows[0] == rows[1] and rows[0]["seed"] == 5 and rows[0]["hands"] == 3
+
+
+def test_train_ofc_refuses_too_few_hands(capsys):
+    from cpstats.apps.cli import main
+
+    assert main(["train-ofc", "--hands", "1"]) != 0
+    assert "hands=1 is invalid" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not __import__("os").environ.get("CPSTATS_SLOW"), reason="opt-in: CPSTATS_SLOW=1")
+def test_shipped_entry_value_reproduces():
+    """The shipped Pineapple entry value is what ``train-ofc`` computes from its recorded seed."""
+    import json
+
+    from cpstats.ofc.entry_value import SHIPPED, solve_entry_value
+
+    row = json.loads(SHIPPED.read_text())["ofc-pineapple"]
+    got = solve_entry_value(PINE, hands=row["hands"], rounds=row["rounds_played"], rng=row["seed"])
+    assert got.baseline == row["baseline"] and got.value == row["value"]

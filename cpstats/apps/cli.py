@@ -34,6 +34,7 @@ from cpstats.apps.cli_args import seed as _seed
 from cpstats.apps.data_files import add_data_command
 from cpstats.apps.par import add_par_command
 from cpstats.apps.sweep_cli import add_sweep_command
+from cpstats.apps.train_ofc import add_train_ofc_command
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.rules import Rake, Variant
 
@@ -364,6 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_par_command(sub)
     add_sweep_command(sub)
     add_data_command(sub)
+    add_train_ofc_command(sub)
     return parser
 
 

@@ -1,4 +1,4 @@
-"""The value of a Fantasyland entry that ``rollout-exact`` is told, solved as a fixed point.
+"""``rollout-exact``'s value tables: the value of a Fantasyland entry it is told, solved as a fixed point.
 
 In words: a Fantasyland entry's expected gain over a normal hand, in the placement's objective
 (royalties, rows and scoop against a typical opponent; :mod:`cpstats.ofc.placement`): the
@@ -12,8 +12,11 @@ and ``B`` the mean objective of the player's own normal boards::
 ``B`` depends on ``X`` through the play (a player told a larger ``X`` goes for Fantasyland more
 and fouls more), so ``X`` is a fixed point: :func:`solve_entry_value` starts from ``B = 0`` (the
 value :func:`cpstats.ofc.placement.fantasy_values` gives before any correction), plays ``rollout-exact``
-self-play told ``X(B)``, measures ``B`` on its normal boards, and repeats: the value the placement
-is told then equals the value its own play measures, within the interval printed. ``F`` and ``p``
+self-play told ``X(B)`` (every seat a normal hand), measures ``B`` on its boards, and repeats:
+the value the placement is told then equals the value its own play measures, within the
+interval printed. The presets' solutions are shipped (:data:`SHIPPED`, written by
+``cpstats train-ofc``, seed and seconds recorded); another variant's is solved on
+its first use (:data:`_FIRST_USE`, about a minute). ``F`` and ``p``
 are exact solver settings of fixed-seed random deals; the interval holds the standard errors of
 ``F`` and ``B`` (not of ``p``).
 
@@ -36,14 +39,14 @@ from cpstats.errors import check_whole
 from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc.board import board_values
 from cpstats.ofc.fantasyland import solve_fantasyland
-from cpstats.ofc.placement import (OPPONENT_FOUL, _value_tables, place_args, rollout_args, row_win_tables,
-                                   stacked, strategy_code)
-from cpstats.ofc.play import _next_state, _play_hand
+from cpstats.ofc.placement import (DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, OPPONENT_FOUL, PlaceArgs,
+                                   _value_tables, place_args, row_win_tables, stacked)
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
 
-__all__ = ["EntryValue", "solve_entry_value", "entry_values", "default_entry_values", "SHIPPED"]
+__all__ = ["EntryValue", "solve_entry_value", "entry_values", "default_entry_values", "SHIPPED", "play_args",
+           "rollout_args"]
 
-#: The solved baselines of the presets (written by ``python -m cpstats.ofc.entry_value``).
+#: The solved baselines of the presets (written by ``cpstats train-ofc``).
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "ofc" / "entry_values.json"
 _FIRST_USE = {"hands": 100, "rounds": 2, "rng": 2026}  # a variant not shipped: solved on first use
 
@@ -105,21 +108,23 @@ def entry_values(variant: OfcVariant, terms: dict, baseline: float) -> np.ndarra
 
 
 def _baseline(variant: OfcVariant, entry: np.ndarray, hands: int, seed: int) -> tuple[float, float]:
-    """Mean objective (and SE) of the normal boards of ``hands`` hands of ``rollout-exact`` self-play
-    told the entry values ``entry`` (Fantasyland carried)."""
+    """Mean objective (and SE) of the boards of ``hands`` hands of ``rollout-exact`` self-play
+    told the entry values ``entry``, every seat a normal hand (a normal board's objective does
+    not depend on whether another seat is in Fantasyland, only which cards it sees)."""
     args = stacked(rollout_args(variant, entry), place_args(variant))
     vt, prm = _value_tables(variant, row_win_tables(variant), np.zeros(18), OPPONENT_FOUL)
     gen = np.random.default_rng(seed)
-    codes = np.full(variant.players, strategy_code("rollout-exact"), np.int64)
-    state = np.zeros(variant.players, np.int64)
-    normal = []
-    for _ in range(hands):
+    codes = np.full(variant.players, _pk.ROLLOUT_EXACT, np.int64)
+    deal = np.array(variant.cards_dealt, dtype=np.int64)
+    keep = np.array(variant.cards_kept, dtype=np.int64)
+    samples = np.full(variant.players, DEFAULT_SAMPLES, np.int64)
+    boards = np.empty((hands, variant.players, 13), dtype=np.int8)
+    discards = np.empty((variant.players, deal.size), dtype=np.int8)
+    for h in range(hands):
         deck = gen.permutation(52).astype(np.int8)
-        boards, _ = _play_hand(variant, deck, codes, state, 32, 24, np.uint64(gen.integers(0, 2**63)),
-                               args=args)
-        normal.extend(boards[state == 0])
-        state = _next_state(variant, boards, state)
-    obj = _objective(variant, np.array(normal, dtype=np.int8), vt, prm)
+        _pk.play_streets_kernel(deck, codes, deal, keep, samples, DEFAULT_TOP, DEFAULT_HINDSIGHT,
+                                np.uint64(gen.integers(0, 2**63)), *args, boards[h], discards)
+    obj = _objective(variant, boards.reshape(-1, 13), vt, prm)
     return float(obj.mean()), float(obj.std(ddof=1) / np.sqrt(obj.size))
 
 
@@ -167,9 +172,9 @@ def default_entry_values(variant: OfcVariant) -> np.ndarray:
 
 
 def write_shipped(presets: tuple[str, ...] = ("ofc-pineapple",), *, hands: int = 300, rounds: int = 3,
-                  rng: int = 2026) -> dict:
-    """Solve the presets' entry values and write :data:`SHIPPED` (seed, hands, rounds and the
-    seconds each took recorded with them)."""
+                  rng: int = 2026, path: Path | str = SHIPPED) -> dict:
+    """Solve the presets' entry values and write them to ``path`` (default :data:`SHIPPED`; seed,
+    hands, rounds and the seconds each took recorded with them)."""
     out = {}
     for name in presets:
         v = resolve_ofc_variant(name)
@@ -177,12 +182,37 @@ def write_shipped(presets: tuple[str, ...] = ("ofc-pineapple",), *, hands: int =
         ev = solve_entry_value(v, hands=hands, rounds=rounds, rng=rng)
         out[str(v)] = {**{k: (list(x) if isinstance(x, tuple) else x) for k, x in ev._asdict().items()},
                        "rounds_played": rounds, "seed": rng, "seconds": round(time.time() - t, 1)}
-    SHIPPED.parent.mkdir(parents=True, exist_ok=True)
-    SHIPPED.write_text(json.dumps(out, indent=1) + "\n")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=1) + "\n")
     return out
 
 
-if __name__ == "__main__":
-    for key, row in write_shipped().items():
-        print(f"{key}: entry value {row['value']:.2f} (95% {row['ci_low']:.2f}..{row['ci_high']:.2f}), "
-              f"baseline {row['baseline']:.2f}, {row['hands']} hands x {row['rounds_played']} rounds")
+def play_args(variant: OfcVariant, *, with_values: bool = True) -> PlaceArgs:
+    """:func:`~cpstats.ofc.placement.stacked` tables of a hand: ``rollout-exact``'s
+    (:func:`rollout_args`), then those of ``rollout``, ``rollout-v1``, ``greedy`` and the former
+    policy (:func:`~cpstats.ofc.placement.place_args`)."""
+    if not with_values:
+        return stacked(place_args(variant, with_values=False))
+    return _play_args(variant)
+
+
+@lru_cache(maxsize=16)
+def _play_args(variant: OfcVariant) -> PlaceArgs:
+    return stacked(rollout_args(variant), place_args(variant))
+
+
+def rollout_args(variant: OfcVariant, entry: np.ndarray | None = None) -> PlaceArgs:
+    """``rollout-exact``'s tables: :func:`~cpstats.ofc.placement.place_args` with ``entry``
+    (float64[18], by Fantasyland cards) as the value of a Fantasyland entry; default
+    :func:`default_entry_values`."""
+    if entry is None:
+        return _rollout_args(variant)
+    vt, prm = _value_tables(variant, row_win_tables(variant), np.asarray(entry, dtype=float), OPPONENT_FOUL)
+    return place_args(variant)._replace(vt=vt, prm=prm)
+
+
+@lru_cache(maxsize=16)
+def _rollout_args(variant: OfcVariant) -> PlaceArgs:
+    return rollout_args(variant, default_entry_values(variant))
+

@@ -191,36 +191,6 @@ def stacked(*args: PlaceArgs) -> PlaceArgs:
     return args[0]._replace(vt=np.stack([a.vt for a in args]), prm=np.stack([a.prm for a in args]))
 
 
-def play_args(variant: OfcVariant, *, with_values: bool = True) -> PlaceArgs:
-    """:func:`stacked` tables of a hand: ``rollout-exact``'s (:func:`rollout_args`), then those
-    of ``rollout``, ``rollout-v1``, ``greedy`` and the former policy (:func:`place_args`)."""
-    if not with_values:
-        return stacked(place_args(variant, with_values=False))
-    return _play_args(variant)
-
-
-@lru_cache(maxsize=16)
-def _play_args(variant: OfcVariant) -> PlaceArgs:
-    return stacked(rollout_args(variant), place_args(variant))
-
-
-def rollout_args(variant: OfcVariant, entry: np.ndarray | None = None) -> PlaceArgs:
-    """``rollout-exact``'s tables: :func:`place_args` with ``entry`` (float64[18], by Fantasyland
-    cards) as the value of a Fantasyland entry; default the fixed point of
-    :mod:`cpstats.ofc.entry_value` (shipped for the presets, else solved on first use)."""
-    if entry is None:
-        return _rollout_args(variant)
-    vt, prm = _value_tables(variant, row_win_tables(variant), np.asarray(entry, dtype=float), OPPONENT_FOUL)
-    return place_args(variant)._replace(vt=vt, prm=prm)
-
-
-@lru_cache(maxsize=16)
-def _rollout_args(variant: OfcVariant) -> PlaceArgs:
-    from cpstats.ofc import entry_value  # it plays hands, so it imports this module
-
-    return rollout_args(variant, entry_value.default_entry_values(variant))
-
-
 @lru_cache(maxsize=16)
 def row_win_tables(variant: OfcVariant) -> np.ndarray:
     """float64[3, 7462]: the chance that a row of each rank (front rank3, middle and back

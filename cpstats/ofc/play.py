@@ -15,8 +15,8 @@ from cpstats.errors import OptionError, check_whole
 from cpstats.ofc import _board_kernel as _bk
 from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc.board import table_args
-from cpstats.ofc.placement import (DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, play_args, set_fantasy,
-                                   strategy_code)
+from cpstats.ofc.entry_value import play_args
+from cpstats.ofc.placement import DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, set_fantasy, strategy_code
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
 
 __all__ = ["OfcHands", "play_hands"]
@@ -132,7 +132,7 @@ def _play_hand(v: OfcVariant, deck: np.ndarray, codes: np.ndarray, fantasy: np.n
     others then play the streets. ``codes`` may also hold 3, the former ``rollout`` (for
     comparisons) or 4, ``rollout-v1``; ``hind`` is the streets a rollout completes by hindsight,
     ``endgame`` the streets before the last that ``rollout`` plays exactly; ``args`` the
-    kernel's stacked tables (default :func:`~cpstats.ofc.placement.play_args`). Returns the
+    kernel's stacked tables (default :func:`~cpstats.ofc.entry_value.play_args`). Returns the
     boards and each player's discards."""
     boards = np.empty((v.players, 13), dtype=np.int8)
     discards: list[np.ndarray] = [np.empty(0, dtype=np.int8)] * v.players
