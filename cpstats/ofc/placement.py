@@ -13,6 +13,14 @@
   :data:`DEFAULT_HINDSIGHT` streets by hindsight (:mod:`cpstats.ofc._place_hindsight`: the best
   placement knowing the sample's future cards, exact by branch and bound), then scores the final
   board by the exact objective; the last street is an exact search.
+- ``rollout-v1``: ``rollout`` as it is today, frozen (kernel code 4, its own value tables), the
+  yardstick of duplicate matches when ``rollout`` changes.
+- ``rollout-exact``: ``rollout`` with an exact endgame (:mod:`cpstats.ofc._place_exact`: the
+  street before the last by expectimax over every draw of the last street's cards, instead of
+  rollouts completed by hindsight) and told the Fantasyland entry value of
+  :mod:`cpstats.ofc.entry_value` (a fixed point: the entry's objective less a normal board's;
+  11.4 for heads-up Pineapple against the 18.1 ``rollout`` is told). A candidate default; its
+  measured strength is in the README (``benchmarks/bench_ofc_play.py``).
 
 Budget: 32 samples, 24 options: a heads-up Pineapple hand (both players) in 24 ms on one core
 (median, quiet machine; 42 ms beside another benchmark), 0.7-0.8 times the former policy (12
