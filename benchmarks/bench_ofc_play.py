@@ -1,13 +1,21 @@
-"""Speed and strength of the OFC placement strategies (issue 17 item 3), heads-up Pineapple.
+"""Speed and strength of the OFC placement strategies, heads-up Pineapple.
 
-Prints ms per hand (both players, all streets; median over repeats, one core) and its ratio to
-the former policy (rollouts completed by ``greedy`` on every sample, top 12: kernel code 3)
-timed in the same process; self-play foul, Fantasyland entry and royalty rates; seat-swapped
-matches (same decks, seats swapped) of ``rollout`` against ``greedy``, ``random`` and the former
-policy; and the strength curve (``rollout`` with 8 / 32 / 128 samples against ``greedy``, and
-128 against 8), saved as ``benchmarks/ofc_strength.png``.
+Strength is claimed only from duplicate matches: every deal is played twice on the same deck
+with the seats swapped, Fantasyland carried from hand to hand within each seating (a player who
+enters plays the next hand with the exact solver, so the value of entering counts), and the
+result is the mean net a hand of the first bot over the second with a 95% interval (Student's t
+on batch means of :data:`BATCH` deals: consecutive hands share Fantasyland states). Printed:
+ms of CPU per hand (both players, all streets; median over repeats, one core) of
+``rollout-exact`` (the rollout with an exact endgame and the fixed-point Fantasyland value),
+``rollout`` (the default, today the same play as ``rollout-v1``, the first rollout frozen) and
+``greedy``; self-play foul, Fantasyland entry and royalty rates; duplicate matches of
+``rollout-exact`` against ``rollout-v1``, ``greedy`` and ``random``, of ``rollout-v1`` against
+``greedy`` (the yardstick of the gain over a weak field) and of ``rollout`` against the former
+policy (kernel code 3); and the strength curve of ``rollout`` over samples, saved as
+``benchmarks/ofc_strength.png``.
 
     python benchmarks/bench_ofc_play.py [--deals 400] [--selfplay 400]
+    python benchmarks/bench_ofc_play.py --match rollout-exact:rollout-v1 --deals 5000 --seed 7
     python benchmarks/bench_ofc_play.py --ceiling 512 --selfplay 300   # self-play only, 512 samples
 """
 
@@ -22,39 +30,103 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
+from cpstats.ofc import _place_kernel as _pk  # noqa: E402
+from cpstats.ofc import entry_value as ev  # noqa: E402
+from cpstats.ofc import placement as pl  # noqa: E402
 from cpstats.ofc.board import board_values  # noqa: E402
-from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP  # noqa: E402
-from cpstats.ofc.play import _next_state, _play_hand, play_hands  # noqa: E402
+from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, strategy_code  # noqa: E402
+from cpstats.ofc.play import _next_state, _play_hand  # noqa: E402
 from cpstats.rules import get_preset  # noqa: E402
 from cpstats.ofc.settlement import settle_boards  # noqa: E402
+from cpstats.simulation.stats import t_value  # noqa: E402
 
 V = get_preset("ofc-pineapple")
+BATCH = 20  # deals a batch: the interval's unit (Fantasyland links consecutive hands)
+FORMER = 3  # kernel code of the former policy (rollouts completed by greedy, top 12)
 
 
-def ms_per_hand(repeats: int = 7, hands: int = 10) -> tuple[float, float]:
-    """Median ms a normal heads-up hand of the default ``rollout`` and of the former policy,
-    interleaved on the same decks (so the machine's load falls on both alike)."""
-    codes = {"rollout": np.full(2, 2, np.int64), "former": np.full(2, 3, np.int64)}
+def _code(name: str) -> int:
+    return FORMER if name == "former" else strategy_code(name)
+
+
+def play_run(codes: tuple[int, int], deals: int, seed: int, samples=(None, None),
+             endgame: int = _pk.ENDGAME, args=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``deals`` consecutive hands of two bots (kernel codes, seat order), Fantasyland carried:
+    (boards, Fantasyland cards a hand, seconds of CPU a hand); decks and strategy seeds from
+    ``seed`` alone, so two runs with the same seed deal the same cards."""
+    gen = np.random.default_rng(seed)
+    budget = np.array([s or DEFAULT_SAMPLES for s in samples], np.int64)
+    state = np.zeros(2, np.int64)
+    boards = np.empty((deals, 2, 13), np.int8)
+    fantasy = np.zeros((deals, 2), np.int64)
+    cpu = np.empty(deals)
+    for h in range(deals):
+        deck = gen.permutation(52).astype(np.int8)
+        hand_seed = np.uint64(gen.integers(0, 2**63))
+        fantasy[h] = state
+        t = time.process_time()
+        boards[h], _ = _play_hand(V, deck, np.array(codes, np.int64), state, budget, DEFAULT_TOP, hand_seed,
+                                  endgame=endgame, args=args)
+        cpu[h] = time.process_time() - t
+        state = _next_state(V, boards[h], state)
+    return boards, fantasy, cpu
+
+
+def interval(x: np.ndarray, batch: int = BATCH) -> tuple[float, float]:
+    """Mean and 95% half-width of per-deal values, Student's t on batch means."""
+    k = max(2, x.size // batch)
+    means = np.array([b.mean() for b in np.array_split(x, k)])
+    return float(x.mean()), float(t_value(0.95, k) * means.std(ddof=1) / np.sqrt(k))
+
+
+def duplicate(a: str, b: str, deals: int, seed: int = 99, samples=(None, None),
+              endgame: int = _pk.ENDGAME, args=None) -> dict:
+    """Duplicate match of bot ``a`` against ``b`` (names; ``former`` is kernel code 3): both
+    seatings of the same ``deals`` decks. Returns the mean net a hand of ``a`` with its 95%
+    half-width, both bots' normal-board rates over the two seatings, and the per-deal nets."""
+    ca, cb = _code(a), _code(b)
+    ab, fab, _ = play_run((ca, cb), deals, seed, samples, endgame, args)
+    ba, fba, _ = play_run((cb, ca), deals, seed, samples[::-1], endgame, args)
+    net = (settle_boards(V, ab)[:, 0] + settle_boards(V, ba)[:, 1]) / 2
+    mean, half = interval(net)
+    rates = {a: _rates(np.concatenate([ab[:, 0], ba[:, 1]]), np.concatenate([fab[:, 0], fba[:, 1]])),
+             b: _rates(np.concatenate([ab[:, 1], ba[:, 0]]), np.concatenate([fab[:, 1], fba[:, 0]]))}
+    return {"mean": mean, "half": half, "deals": deals, "rates": rates, "net": net}
+
+
+def _rates(boards: np.ndarray, fantasy: np.ndarray) -> dict[str, float]:
+    values = board_values(V, boards)
+    normal = fantasy == 0
+    return {"foul": float(values.fouled[normal].mean()), "entry": float((values.fl_cards[normal] > 0).mean()),
+            "royalty": float(values.royalty.sum(-1)[normal].mean())}
+
+
+def ms_per_hand(names=("rollout-exact", "rollout", "greedy"), repeats: int = 7, hands: int = 10) -> dict:
+    """Median ms of CPU a normal heads-up hand of each bot in self-play, interleaved on the same
+    decks (so the machine's load falls on all alike; CPU time, not wall time)."""
     none = np.zeros(2, np.int64)
-    times: dict[str, list[float]] = {k: [] for k in codes}
+    times: dict[str, list[float]] = {k: [] for k in names}
     for r in range(repeats + 1):
         gen = np.random.default_rng(r)
         decks = [gen.permutation(52).astype(np.int8) for _ in range(hands)]
-        for name, code in codes.items():
-            t = time.perf_counter()
+        for name in names:
+            code = np.full(2, _code(name), np.int64)
+            t = time.process_time()
             for deck in decks:
                 _play_hand(V, deck, code, none, DEFAULT_SAMPLES, DEFAULT_TOP, np.uint64(r))
             if r:  # the first round compiles
-                times[name].append((time.perf_counter() - t) / hands * 1e3)
-    return float(np.median(times["rollout"])), float(np.median(times["former"]))
+                times[name].append((time.process_time() - t) / hands * 1e3)
+    return {k: float(np.median(v)) for k, v in times.items()}
 
 
-def self_play(hands: int, samples: int | None = None) -> dict[str, tuple[float, float]]:
-    """Foul, entry and royalty rates of normal hands in rollout self-play (mean, SE); an attempt
-    is a board whose front would enter Fantasyland (QQ+) were it not fouled."""
-    out = play_hands(V, hands, 2024, samples=samples)
-    values = board_values(V, out.boards)
-    normal = out.fantasy_cards == 0
+def self_play(hands: int, name: str = "rollout", samples: int | None = None,
+              seed: int = 2024, args=None) -> dict[str, tuple[float, float]]:
+    """Foul, entry and royalty rates of normal hands in self-play (mean, SE); an attempt is a
+    board whose front would enter Fantasyland (QQ+) were it not fouled."""
+    code = _code(name)
+    boards, fantasy, _ = play_run((code, code), hands, seed, (samples, samples), args=args)
+    values = board_values(V, boards)
+    normal = fantasy == 0
     attempt = (V.kernel_tables().fl_entry_cards[values.ranks[..., 0]] > 0) & normal
     figures = {"foul": values.fouled[normal].astype(float),
                "entry": (values.fl_cards[normal] > 0).astype(float),
@@ -65,67 +137,80 @@ def self_play(hands: int, samples: int | None = None) -> dict[str, tuple[float, 
     return {k: (x.mean(), x.std(ddof=1) / np.sqrt(x.size)) for k, x in figures.items()}
 
 
-def match(a: str, b: str, deals: int, samples_a: int | None = None,
-          samples_b: int | None = None) -> tuple[float, float]:
-    """Mean net per hand of ``a`` over ``b`` on the same decks with seats swapped, and its 95%
-    half-width (t on the per-deal pair means; Fantasyland state carried within each run)."""
-    def run(first: str, second: str, s1, s2) -> np.ndarray:
-        boards = play_hands(V, deals, 99, strategies=(first, second), samples=(s1, s2)).boards
-        return settle_boards(V, boards)
-    d = DEFAULT_SAMPLES
-    ab = run(a, b, samples_a or d, samples_b or d)[:, 0]
-    ba = run(b, a, samples_b or d, samples_a or d)[:, 1]
-    return _interval((ab + ba) / 2)
+def _print_match(a: str, b: str, out: dict) -> None:
+    print(f"{a} vs {b}: {out['mean']:+.3f} +/- {out['half']:.3f} a hand (95%), "
+          f"{out['deals']} duplicate deals (x 2 seats)", flush=True)
+    for who, r in out["rates"].items():
+        print(f"    {who}: foul {r['foul']:.3f}, entry {r['entry']:.3f}, royalty {r['royalty']:.2f} "
+              "a normal board", flush=True)
 
 
-def _interval(pair: np.ndarray) -> tuple[float, float]:
-    return float(pair.mean()), float(1.96 * pair.std(ddof=1) / np.sqrt(pair.size))
-
-
-def match_former(deals: int) -> tuple[float, float]:
-    """``rollout`` against the former policy (code 3, top 12), seat-swapped on common decks."""
-    def run(codes: tuple[int, int]) -> np.ndarray:
-        gen = np.random.default_rng(99)
-        state = np.zeros(2, np.int64)
-        boards = np.empty((deals, 2, 13), np.int8)
-        for h in range(deals):
-            deck = gen.permutation(52).astype(np.int8)
-            seed = np.uint64(gen.integers(0, 2**63))
-            boards[h], _ = _play_hand(V, deck, np.array(codes), state, DEFAULT_SAMPLES, DEFAULT_TOP, seed)
-            state = _next_state(V, boards[h], state)
-        return settle_boards(V, boards)
-    return _interval((run((2, 3))[:, 0] + run((3, 2))[:, 1]) / 2)
+def _args(baseline: float | None):
+    """Stacked tables with ``rollout-exact`` told the entry values at ``baseline`` (None: its own)."""
+    if baseline is None:
+        return None
+    value = ev.entry_values(V, ev.fantasy_terms(V), baseline)
+    return pl.stacked(ev.rollout_args(V, value), pl.place_args(V))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--selfplay", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=99, help="seed of the matches' decks")
+    parser.add_argument("--endgame", type=int, default=_pk.ENDGAME,
+                        help="streets before the last that rollout-exact plays exactly")
+    parser.add_argument("--fl-baseline", type=float, default=None,
+                        help="rollout-exact told the entry value at this normal-board baseline")
+    parser.add_argument("--match", metavar="A:B", help="only the duplicate match of A against B")
+    parser.add_argument("--save", metavar="NPY", help="with --match: save the per-deal nets here")
+    parser.add_argument("--only-selfplay", metavar="BOT", help="only the self-play rates of BOT")
+    parser.add_argument("--entry-value", action="store_true",
+                        help="only solve the Fantasyland entry value (fixed point), --selfplay hands a round")
     parser.add_argument("--ceiling", type=int, default=0, metavar="SAMPLES",
                         help="only self-play with this many samples a decision (the approach's ceiling)")
     opts = parser.parse_args()
+    args = _args(opts.fl_baseline)
     if opts.ceiling:
-        for k, (m, se) in self_play(opts.selfplay, opts.ceiling).items():
+        for k, (m, se) in self_play(opts.selfplay, samples=opts.ceiling).items():
             print(f"self-play, {opts.ceiling} samples, {k}: {m:.3f} (SE {se:.3f}), {opts.selfplay} hands")
         return
-    new, old = ms_per_hand()
-    print(f"rollout, default {DEFAULT_SAMPLES} samples, top {DEFAULT_TOP}: {new:.1f} ms per heads-up hand "
-          f"(former policy {old:.1f} ms, ratio {new / old:.2f}, same process)")
-    for k, (m, se) in self_play(opts.selfplay).items():
-        print(f"self-play {k}: {m:.3f} (SE {se:.3f}), {opts.selfplay} hands")
-    for other in ("greedy", "random"):
-        m, h = match("rollout", other, opts.deals)
-        print(f"rollout vs {other}: {m:+.2f} +/- {h:.2f} a hand (95%), {opts.deals} deals x 2 seats")
-    m, h = match_former(opts.deals)
-    print(f"rollout vs former policy: {m:+.2f} +/- {h:.2f} a hand (95%), {opts.deals} deals x 2 seats")
+    if opts.only_selfplay:
+        for k, (m, se) in self_play(opts.selfplay, opts.only_selfplay, seed=opts.seed, args=args).items():
+            print(f"self-play {opts.only_selfplay} {k}: {m:.3f} (SE {se:.3f}), {opts.selfplay} hands")
+        return
+    if opts.entry_value:
+        e = ev.solve_entry_value(V, hands=opts.selfplay, rounds=3)
+        print(f"Fantasyland entry ({e.cards} cards) worth {e.value:.2f} (95% {e.ci_low:.2f}..{e.ci_high:.2f}) "
+              f"over a normal hand, fixed point of rollout-exact (baselines {e.rounds}); anchors: 9.6 "
+              "(a public bot's fixed point), about 8 (players)")
+        return
+    if opts.match:
+        a, b = opts.match.split(":")
+        t = time.time()
+        out = duplicate(a, b, opts.deals, opts.seed, endgame=opts.endgame, args=args)
+        _print_match(a, b, out)
+        if opts.save:
+            np.save(opts.save, out["net"])
+        print(f"endgame {opts.endgame}, Fantasyland baseline {opts.fl_baseline}, seed {opts.seed}, "
+              f"{time.time() - t:.0f} s")
+        return
+    ms = ms_per_hand()
+    print("ms of CPU a heads-up hand (median): " + ", ".join(f"{k} {v:.1f}" for k, v in ms.items()))
+    for name in ("rollout-exact", "rollout-v1"):
+        for k, (m, se) in self_play(opts.selfplay, name, args=args).items():
+            print(f"self-play {name} {k}: {m:.3f} (SE {se:.3f}), {opts.selfplay} hands", flush=True)
+    for a, b in (("rollout-exact", "rollout-v1"), ("rollout-exact", "greedy"), ("rollout-v1", "greedy"),
+                 ("rollout-exact", "random"), ("rollout", "former")):
+        _print_match(a, b, duplicate(a, b, opts.deals, opts.seed, endgame=opts.endgame, args=args))
     curve = []
     for s in (8, 32, 128):
-        m, h = match("rollout", "greedy", opts.deals, s, s)
-        curve.append((s, m, h))
-        print(f"rollout({s}) vs greedy: {m:+.2f} +/- {h:.2f}")
-    m, h = match("rollout", "rollout", opts.deals, 128, 8)
-    print(f"rollout(128) vs rollout(8): {m:+.2f} +/- {h:.2f}")
-    _plot(curve, (m, h), opts.deals)
+        out = duplicate("rollout", "greedy", opts.deals, opts.seed, (s, s))
+        curve.append((s, out["mean"], out["half"]))
+        print(f"rollout({s}) vs greedy: {out['mean']:+.2f} +/- {out['half']:.2f}", flush=True)
+    out = duplicate("rollout", "rollout", opts.deals, opts.seed, (128, 8))
+    print(f"rollout(128) vs rollout(8): {out['mean']:+.2f} +/- {out['half']:.2f}")
+    _plot(curve, (out["mean"], out["half"]), opts.deals)
 
 
 def _plot(curve, head, deals: int) -> None:
@@ -142,7 +227,7 @@ def _plot(curve, head, deals: int) -> None:
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("rollout samples per surviving option")
-    ax.set_ylabel("net units a hand (95% CI, seat-swapped)")
+    ax.set_ylabel("net units a hand (95% CI, duplicate)")
     ax.set_title(f"OFC Pineapple heads-up: rollout strength ({deals} deals x 2 seats)")
     ax.legend()
     fig.tight_layout()

@@ -11,7 +11,7 @@ from cpstats.ofc import _place_hindsight as _ph
 from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc.board import board_values
 from cpstats.ofc.fantasyland import solve_fantasyland
-from cpstats.ofc.placement import fantasy_values, place_args
+from cpstats.ofc.placement import fantasy_values, place_args, stacked
 from cpstats.ofc.play import _play_hand, play_hands
 from cpstats.rules import get_preset
 from cpstats.ofc.settlement import settle_boards
@@ -181,7 +181,7 @@ def test_random_first_street_is_uniform():
         deck = gen.permutation(52).astype(np.int8)
         _pk.play_streets_kernel(deck, np.zeros(1, np.int64), np.array([5]), np.array([5]),
                                 np.ones(1, np.int64), 1, 0,
-                                np.uint64(i), *args, boards, disc)
+                                np.uint64(i), *stacked(args), boards, disc)
         fronts[(boards[0, :3] >= 0).sum()] += 1
     want = np.array([32, 80, 80, 40]) / 232
     se = np.sqrt(want * (1 - want) / 3000)

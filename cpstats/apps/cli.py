@@ -36,6 +36,7 @@ from cpstats.apps.data_files import add_data_command
 from cpstats.apps.par import add_par_command
 from cpstats.apps.sweep_cli import add_sweep_command
 from cpstats.apps.solve_cli import add_design_command, add_solve_command
+from cpstats.apps.train_ofc import add_train_ofc_command
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.rules import Rake, Variant
 
@@ -355,6 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_sweep_command(sub)
     add_solve_command(sub), add_design_command(sub)
     add_data_command(sub)
+    add_train_ofc_command(sub)
     return parser
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cpstats.ofc._place_exact import exact_shape, last_street_mean, rest_of
 from cpstats.ofc._place_hindsight import hindsight_best, valid_masks
 
 _CACHE = True
@@ -45,6 +46,10 @@ HIND_FOUL = 41  # value of a foul that a hindsight completion cannot avoid
 N_PRM = 42
 
 FORMER_TOP = 12  # options the former policy (strategy code 3) rolls out
+ROLLOUT_V1 = 4  # strategy code of the frozen first rollout (no exact endgame), for matches
+ROLLOUT_EXACT = 5  # strategy code of the rollout with an exact endgame and its own value tables
+ENDGAME = 1  # streets before the last that ROLLOUT_EXACT plays by the exact endgame (rollout_option)
+ENDGAME_TOP = 6  # options of best board_h an exact-endgame rollout tries on its sampled street
 
 STARTS = np.array([0, 3, 8], dtype=np.int64)
 CAPS = np.array([3, 5, 5], dtype=np.int64)
@@ -303,10 +308,12 @@ def _sample_futures(unseen, n_unseen, samples, n_fut, state):
 
 @njit(cache=_CACHE, nogil=True)
 def rollout_option(board, cnt, dealt, street, deal, keep, unseen, n_unseen, samples, top, completion,
-                   state, key, nonflush, flush, bit, t3, ct, vt, prm):
+                   state, key, nonflush, flush, bit, t3, ct, vt, prm, exact=0):
     """The option of best mean final value over ``samples`` rollouts among the ``top`` options of
     best ``board_h`` (the same future cards for every option: common random numbers); on the
-    last street the exact best. ``completion >= 0``: successive halving (every option rolled out
+    last street the exact best. ``exact >= 1``: the street before the last is decided by
+    :func:`endgame_option` (exact); ``exact >= 2``: the one before that by rollouts of its next
+    street's deal alone, valued by :func:`_roll_exact`. ``completion >= 0``: successive halving (every option rolled out
     on a first quarter of the samples, the better half kept for the next quarter, and so on, so
     the survivors see every sample), each rollout played by ``greedy`` but for its last
     ``completion`` streets, completed by :func:`complete_hindsight`. ``completion < 0``: every
@@ -319,8 +326,13 @@ def rollout_option(board, cnt, dealt, street, deal, keep, unseen, n_unseen, samp
     n_opt = n_assign * (k if kp < k else 1)
     order = np.argsort(-_option_values(board, cnt, dealt, k, kp, rows, n_assign, n_opt, key, nonflush,
                                        flush, bit, t3, ct, vt, prm))
-    if street == deal.shape[0] - 1 or n_opt == 1:
+    last = deal.shape[0] - 1
+    if street == last or n_opt == 1:
         return order[0]
+    endgame = exact > 0 and exact_shape(deal[last], keep[last]) and street >= last - exact
+    if endgame and street == last - 1:
+        return endgame_option(board, cnt, dealt, k, kp, rows, n_assign, n_opt, deal[last], keep[last],
+                              unseen, n_unseen, ct, vt, prm)
     fut = _sample_futures(unseen, n_unseen, samples, deal[street + 1:].sum(), state)
     cand = order[:min(top, n_opt)].copy()
     total = np.zeros(cand.size)
@@ -335,8 +347,13 @@ def rollout_option(board, cnt, dealt, street, deal, keep, unseen, n_unseen, samp
     batch = max(1, samples // 4)
     while True:
         s1 = min(samples, s0 + batch)
-        _roll_hindsight(board, cnt, dealt, street, deal, keep, completion, fut, s0, s1, valid, cand[:alive],
+        if endgame:
+            _roll_exact(board, cnt, dealt, street, deal, keep, fut, s0, s1, unseen, n_unseen, cand[:alive],
                         total[:alive], rows, n_assign, key, nonflush, flush, bit, t3, ct, vt, prm)
+        else:
+            _roll_hindsight(board, cnt, dealt, street, deal, keep, completion, fut, s0, s1, valid,
+                            cand[:alive], total[:alive], rows, n_assign, key, nonflush, flush, bit, t3, ct,
+                            vt, prm)
         s0 = s1
         if s0 >= samples or alive == 1:
             break
@@ -345,6 +362,66 @@ def rollout_option(board, cnt, dealt, street, deal, keep, unseen, n_unseen, samp
         total[:alive] = total[:alive][by]
         alive = (alive + 1) // 2
     return cand[np.argmax(total[:alive])]
+
+
+@njit(cache=_CACHE, nogil=True)
+def endgame_option(board, cnt, dealt, k, kp, rows, n_assign, n_opt, k_last, kp_last, unseen, n_unseen,
+                   ct, vt, prm):
+    """The street before the last decided exactly: the option of best expected final value over
+    every draw of the last street's cards (:func:`cpstats.ofc._place_exact.last_street_mean`)."""
+    work = np.empty(13, dtype=np.int8)
+    wcnt = np.empty(3, dtype=np.int64)
+    best = -1e300
+    best_o = 0
+    for o in range(n_opt):
+        work[:] = board
+        wcnt[:] = cnt
+        apply_option(work, wcnt, dealt, k, kp, o, n_assign, rows)
+        v = last_street_mean(work, unseen, n_unseen, k_last, kp_last, ct, vt, prm[FOUL], prm[SCOOP])
+        if v > best:
+            best = v
+            best_o = o
+    return best_o
+
+
+@njit(cache=_CACHE, nogil=True)
+def _roll_exact(board, cnt, dealt, street, deal, keep, fut, s0, s1, unseen, n_unseen, cand, total, rows,
+                n_assign, key, nonflush, flush, bit, t3, ct, vt, prm):
+    """Add the values of samples ``s0..s1-1`` (each a deal of the next street, the street before
+    the last) to ``total`` per option: the best, among the :data:`ENDGAME_TOP` options of best
+    ``board_h`` on that deal, of the exact expected final value over every last-street draw."""
+    k = deal[street]
+    kp = keep[street]
+    k1 = deal[street + 1]
+    kp1 = keep[street + 1]
+    last = deal.shape[0] - 1
+    b2 = np.empty(13, dtype=np.int8)
+    c2 = np.empty(3, dtype=np.int64)
+    work = np.empty(13, dtype=np.int8)
+    wcnt = np.empty(3, dtype=np.int64)
+    rows2 = np.empty((243, 5), dtype=np.int8)
+    rest = np.empty(52, dtype=np.int8)
+    for q in range(cand.size):
+        b2[:] = board
+        c2[:] = cnt
+        apply_option(b2, c2, dealt, k, kp, cand[q], n_assign, rows)
+        n_a = enumerate_rows(kp1, c2, rows2)
+        n_o = n_a * (k1 if kp1 < k1 else 1)
+        for s in range(s0, s1):
+            drawn = fut[s, :k1]
+            n_rest = rest_of(unseen, n_unseen, drawn, rest)
+            h = _option_values(b2, c2, drawn, k1, kp1, rows2, n_a, n_o, key, nonflush, flush, bit, t3,
+                               ct, vt, prm)
+            order = np.argsort(-h)
+            best = -1e300
+            for i in range(min(ENDGAME_TOP, n_o)):
+                work[:] = b2
+                wcnt[:] = c2
+                apply_option(work, wcnt, drawn, k1, kp1, order[i], n_a, rows2)
+                v = last_street_mean(work, rest, n_rest, deal[last], keep[last], ct, vt, prm[FOUL],
+                                     prm[SCOOP])
+                best = max(best, v)
+            total[q] += best
 
 
 @njit(cache=_CACHE, nogil=True)
@@ -399,12 +476,15 @@ def _roll_greedy(board, cnt, dealt, street, deal, keep, fut, s0, s1, cand, total
 
 @njit(cache=_CACHE, nogil=True)
 def play_streets_kernel(deck, strat, deal, keep, samples, top, hind, seed, key, nonflush, flush, bit, t3,
-                        ct, vt, prm, boards, discards):
+                        ct, vt, prm, boards, discards, endgame=ENDGAME):
     """Play one hand's streets for the players of ``strat`` (0 random, 1 greedy, 2 rollout with
-    successive halving, 3 the former policy: rollouts completed by greedy, every sample for each of
-    the best :data:`FORMER_TOP` options; for comparison),
+    successive halving, 3 the former policy: rollouts completed by greedy, every sample for each
+    of the best :data:`FORMER_TOP` options, 4 :data:`ROLLOUT_V1`, the same as 2, kept when 2
+    changes, 5 :data:`ROLLOUT_EXACT`: 2 with the ``endgame`` streets before the last exact),
     dealing ``deal[t]`` cards a street to each in seat order from ``deck``; each sees every
-    placed card, its own discards and its own deal; ``samples`` is per player. Fills
+    placed card, its own discards and its own deal; ``samples`` is per player. ``vt`` and
+    ``prm`` hold one or more sets of value tables (a leading axis): code 5 plays by the first,
+    the others by the last (so that the baselines keep their own tables). Fills
     ``boards`` (players, 13) and ``discards`` (players, streets; -1 where none)."""
     n_p = strat.shape[0]
     state = np.array([seed], dtype=np.uint64)
@@ -424,16 +504,18 @@ def play_streets_kernel(deck, strat, deal, keep, samples, top, hind, seed, key, 
             pos += k
             n_assign = enumerate_rows(keep[t], cnt[p], rows)
             n_opt = n_assign * (k if keep[t] < k else 1)
+            tb = 0 if strat[p] == ROLLOUT_EXACT else vt.shape[0] - 1
             if strat[p] == 0:
                 o = rng_below(state, n_opt)
             elif strat[p] == 1:
                 o, _ = greedy_option(boards[p], cnt[p], dealt, k, keep[t], rows, n_assign, work,
-                                     wcnt, key, nonflush, flush, bit, t3, ct, vt, prm)
+                                     wcnt, key, nonflush, flush, bit, t3, ct, vt[tb], prm[tb])
             else:
                 o = rollout_option(boards[p], cnt[p], dealt, t, deal, keep, unseen,
                                    _unseen(unseen, own_disc[p], dealt, boards, n_p), samples[p],
-                                   top if strat[p] == 2 else FORMER_TOP, hind if strat[p] == 2 else -1,
-                                   state, key, nonflush, flush, bit, t3, ct, vt, prm)
+                                   FORMER_TOP if strat[p] == 3 else top, -1 if strat[p] == 3 else hind,
+                                   state, key, nonflush, flush, bit, t3, ct, vt[tb], prm[tb],
+                                   endgame if strat[p] == ROLLOUT_EXACT else 0)
             d = apply_option(boards[p], cnt[p], dealt, k, keep[t], o, n_assign, rows)
             discards[p, t] = d
             if d >= 0:

@@ -13,48 +13,20 @@
   :data:`DEFAULT_HINDSIGHT` streets by hindsight (:mod:`cpstats.ofc._place_hindsight`: the best
   placement knowing the sample's future cards, exact by branch and bound), then scores the final
   board by the exact objective; the last street is an exact search.
+- ``rollout-v1``: ``rollout`` as it is today, frozen (kernel code 4, its own value tables), the
+  yardstick of duplicate matches when ``rollout`` changes.
+- ``rollout-exact``: ``rollout`` with an exact endgame (:mod:`cpstats.ofc._place_exact`: the
+  street before the last by expectimax over every draw of the last street's cards, instead of
+  rollouts completed by hindsight) and told the Fantasyland entry value of
+  :mod:`cpstats.ofc.entry_value` (a fixed point: the entry's objective less a normal board's;
+  11.4 for heads-up Pineapple against the 18.1 ``rollout`` is told). A candidate default; its
+  measured strength is in the README (``benchmarks/bench_ofc_play.py``).
 
-Budget: 32 samples, 24 options: a heads-up Pineapple hand (both players) in 24 ms on one core
-(median, quiet machine; 42 ms beside another benchmark), 0.7-0.8 times the former policy (12
-options, 32 samples each, greedy completions, no halving) timed in the same process
-(``benchmarks/bench_ofc_play.py``). Self-play (400 hands): foul 18.3%, Fantasyland entry 17.4%,
-royalty 3.71 a normal board and 5.14 over all boards. Issue 17's entry (30%) and royalty (6)
-targets are not reached: 30% of boards go for Fantasyland (a queens-up front) and 44% of those
-attempts foul, where 30% entry within 20% fouls needs about two in three to hold; 512 samples a
-decision (16 times the budget) give entry 19.4% (SE 1.8) with the same 44.5% of attempts fouled
-(``bench_ofc_play.py --ceiling 512``). Putting a dealt queens-up pair in front at once, always,
-is no better beyond noise: the default's net over that rule is -0.23 +- 0.27 a hand, the rule's
-entry 18.4% against 15.8% and fouls 23.3% against 17.5% (``bench_ofc_tuning.py``).
-
-Three settings are tuned by seat-swapped matches on common decks with Fantasyland carried from
-hand to hand (heads-up Pineapple; ``benchmarks/bench_ofc_tuning.py``, 1,000 deals x 2 seats, seed
-2026; the default's mean net a hand over each alternative, 95% CI):
-
-- :data:`FOUL_AVERSION`: the evaluation's foul risk (a row that its upper neighbour outranks and
-  that must still lift above it) is the rough lift-failure table ``_LIFT_FAIL`` to the power
-  0.15, close to 1: the one-step evaluation and the greedy streets of a rollout keep rows in
-  order. Against the rough table (power 1): +0.31 +- 0.43 with hindsight completions; with
-  greedy completions it is what carries the gain (measured the same way while tuning: +1.77 +-
-  0.40 a hand over power 1, foul 9.4% against 16.3%; classic +1.57 +- 0.24, foul 13.7% against
-  30.7%). Powers 0.05-0.3 and changes of the flush, scoop, opponent-foul and Fantasyland-value
-  terms measured no better (800 deals each, seed 5).
-- :data:`DEFAULT_HINDSIGHT`, 3 streets: completing a rollout's last three streets knowing their
-  cards plays them far better than ``greedy``: +0.79 +- 0.42 a hand over greedy completions,
-  Fantasyland entry 15.5% against 8.2%. Four streets measured -0.31 +- 0.46 against three, and
-  classic gains nothing from three (-0.15 +- 0.18) but keeps them for one rule (seed 5).
-- :data:`HINDSIGHT_FOUL_WEIGHT`, 2: a foul that a hindsight completion cannot avoid counts twice.
-  Hindsight sees its cards, so it chases Fantasyland and rarely fouls in the rollout while the
-  real hand does. Weight 1 is stronger by 0.29 +- 0.22 a hand but fouls 23.2% of boards; weight
-  2 keeps fouls at 17.6%, inside issue 17's 20%. A choice, made for that target.
-
-Against the previous default (the rough table, greedy completions): +2.84 +- 0.43 a hand; foul
-17.8% against 12.2%, entry 15.9% against 6.3%, royalty 4.70 a board against 2.77 in that
-match. More samples still help: 128 beat 32 by +0.81 +- 0.38 a hand (foul 18.9%, entry 18.0%,
-royalty 5.22 a board) at four times the time. Also tried and not kept: a learned value of
-partial boards (gradient-boosted trees over 26 board features, fitted to the final objective of
-rollout self-play) as the completion policy: +1.0 +- 0.7 a hand at equal samples against greedy
-completions, but 3-10 times slower and weaker at equal time; row-win tables from rollout
-self-play (-0.2 +- 0.6).
+Budget: :data:`DEFAULT_SAMPLES` samples and :data:`DEFAULT_TOP` options a decision, a few hundredths of a
+second a heads-up Pineapple hand on one core. :data:`FOUL_AVERSION`, :data:`DEFAULT_HINDSIGHT` and
+:data:`HINDSIGHT_FOUL_WEIGHT` were tuned by seat-swapped matches on common decks with Fantasyland carried
+(``benchmarks/bench_ofc_tuning.py``); the foul weight of 2 keeps fouls under 20% of boards at a small cost in
+strength. What was measured and tried: docs/measurements.md, sections bench_ofc_tuning and ofc_strength.
 
 The objective, exact on a final board, is the expected result against a typical opponent: the
 board's royalties; the value of the Fantasyland hand it enters (:func:`fantasy_values`); the
@@ -82,11 +54,15 @@ __all__ = ["PLACEMENT_STRATEGIES", "STRATEGY_NOTES", "DEFAULT_SAMPLES", "DEFAULT
            "OPPONENT_FOUL", "FOUL_AVERSION", "HINDSIGHT_FOUL_WEIGHT", "PlaceArgs", "place_args",
            "fantasy_values", "row_win_tables", "set_fantasy", "strategy_code"]
 
-PLACEMENT_STRATEGIES = ("random", "greedy", "rollout")
+PLACEMENT_STRATEGIES = ("random", "greedy", "rollout", "rollout-v1", "rollout-exact")
 #: How a strategy's figures are named wherever they appear: the baselines as baselines.
 STRATEGY_NOTES = {"rollout": "good play",
+                  "rollout-v1": "the first rollout, frozen as a yardstick for matches",
+                  "rollout-exact": "good play: rollout with an exact endgame (a candidate default)",
                   "greedy": "a baseline: a weak field, not the figures of good play",
                   "random": "a baseline: no skill, not the figures of good play"}
+_CODES = {"random": 0, "greedy": 1, "rollout": 2, "rollout-v1": _pk.ROLLOUT_V1,
+          "rollout-exact": _pk.ROLLOUT_EXACT}
 DEFAULT_SAMPLES = 32  # rollouts a surviving option gets: a heads-up Pineapple hand in <= 100 ms
 DEFAULT_TOP = 24  # options (best one-step first) that enter the successive halving
 DEFAULT_HINDSIGHT = 3  # last streets of a rollout completed by hindsight (the others by greedy)
@@ -118,11 +94,12 @@ class PlaceArgs(NamedTuple):
 
 
 def strategy_code(name: object, where: str = "strategy") -> int:
-    """Kernel code of a placement strategy name (0 random, 1 greedy, 2 rollout)."""
+    """Kernel code of a placement strategy name (0 random, 1 greedy, 2 rollout, 4 rollout-v1,
+    5 rollout-exact)."""
     if name not in PLACEMENT_STRATEGIES:
         raise OptionError(f"{where}={name!r} is invalid: allowed are "
                           f"{', '.join(map(repr, PLACEMENT_STRATEGIES))}")
-    return PLACEMENT_STRATEGIES.index(name)
+    return _CODES[name]
 
 
 def _base_tables(variant: OfcVariant) -> tuple[np.ndarray, ...]:
@@ -179,6 +156,13 @@ def _place_args(variant: OfcVariant, with_values: bool) -> PlaceArgs:
     return PlaceArgs(*base, vt, prm)
 
 
+def stacked(*args: PlaceArgs) -> PlaceArgs:
+    """The arguments of :func:`cpstats.ofc._place_kernel.play_streets_kernel`: the value tables
+    of each ``args`` (same variant) stacked on a leading axis, the first for ``rollout``, the last
+    for the other strategies."""
+    return args[0]._replace(vt=np.stack([a.vt for a in args]), prm=np.stack([a.prm for a in args]))
+
+
 @lru_cache(maxsize=16)
 def row_win_tables(variant: OfcVariant) -> np.ndarray:
     """float64[3, 7462]: the chance that a row of each rank (front rank3, middle and back
@@ -194,7 +178,7 @@ def row_win_tables(variant: OfcVariant) -> np.ndarray:
     discards = np.empty((variant.players, deal.size), dtype=np.int8)
     for i in range(_ROW_SAMPLE_HANDS):
         deck = gen.permutation(52).astype(np.int8)
-        _pk.play_streets_kernel(deck, strat, deal, keep, strat, 1, 0, np.uint64(i), *args, boards[i],
+        _pk.play_streets_kernel(deck, strat, deal, keep, strat, 1, 0, np.uint64(i), *stacked(args), boards[i],
                                 discards)
     values = board_values(variant, boards.reshape(-1, 13), check=False)
     clean = ~values.fouled

@@ -15,8 +15,8 @@ from cpstats.errors import OptionError, check_whole
 from cpstats.ofc import _board_kernel as _bk
 from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc.board import table_args
-from cpstats.ofc.placement import (DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, place_args, set_fantasy,
-                                   strategy_code)
+from cpstats.ofc.entry_value import play_args
+from cpstats.ofc.placement import DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, set_fantasy, strategy_code
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
 
 __all__ = ["OfcHands", "play_hands"]
@@ -126,10 +126,13 @@ def play_hands(variant: OfcVariant | str, hands: int, rng: np.random.Generator |
 
 def _play_hand(v: OfcVariant, deck: np.ndarray, codes: np.ndarray, fantasy: np.ndarray,
                samples: np.ndarray | int, top: int, seed: np.uint64,
-               hind: int = DEFAULT_HINDSIGHT) -> tuple[np.ndarray, list[np.ndarray]]:
+               hind: int = DEFAULT_HINDSIGHT,
+               endgame: int = _pk.ENDGAME, args=None) -> tuple[np.ndarray, list[np.ndarray]]:
     """One hand on ``deck``: Fantasyland players take their cards first (seat order), the
     others then play the streets. ``codes`` may also hold 3, the former ``rollout`` (for
-    comparisons), and ``hind`` is the streets a rollout completes by hindsight. Returns the
+    comparisons) or 4, ``rollout-v1``; ``hind`` is the streets a rollout completes by hindsight,
+    ``endgame`` the streets before the last that ``rollout`` plays exactly; ``args`` the
+    kernel's stacked tables (default :func:`~cpstats.ofc.entry_value.play_args`). Returns the
     boards and each player's discards."""
     boards = np.empty((v.players, 13), dtype=np.int8)
     discards: list[np.ndarray] = [np.empty(0, dtype=np.int8)] * v.players
@@ -144,10 +147,11 @@ def _play_hand(v: OfcVariant, deck: np.ndarray, codes: np.ndarray, fantasy: np.n
         keep = np.array(v.cards_kept, dtype=np.int64)
         out = np.empty((normal.size, 13), dtype=np.int8)
         disc = np.empty((normal.size, deal.size), dtype=np.int8)
-        args = place_args(v) if (codes[normal] > 0).any() else place_args(v, with_values=False)
+        if args is None:
+            args = play_args(v, with_values=bool((codes[normal] > 0).any()))
         budget = np.broadcast_to(np.asarray(samples, dtype=np.int64), (v.players,))[normal]
         _pk.play_streets_kernel(deck[pos:], codes[normal], deal, keep, budget, top, hind, seed, *args,
-                                out, disc)
+                                out, disc, endgame)
         for i, p in enumerate(normal):
             boards[p] = out[i]
             discards[p] = disc[i][disc[i] >= 0]

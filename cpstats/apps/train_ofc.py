@@ -1,0 +1,41 @@
+"""``cpstats train-ofc``: solve the open-face tables that ``rollout-exact`` ships with.
+
+Today that is the value of a Fantasyland entry it is told (:mod:`cpstats.ofc.entry_value`): a
+fixed point by self-play, per preset, written to ``cpstats/data/ofc/entry_values.json`` with its
+seed, hands, rounds and the seconds it took. The same seed gives the same numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["add_train_ofc_command", "run_train_ofc"]
+
+
+def add_train_ofc_command(sub) -> argparse.ArgumentParser:
+    """Add ``train-ofc`` to the subparsers ``sub``; its ``run`` default is :func:`run_train_ofc`."""
+    from cpstats.ofc.entry_value import SHIPPED
+
+    p = sub.add_parser("train-ofc", help="solve rollout-exact's shipped open-face tables (Fantasyland "
+                                         "entry value, a fixed point by self-play)",
+                       description=f"Writes {SHIPPED.name} in the package's data folder.")
+    p.add_argument("presets", nargs="*", default=["ofc-pineapple"],
+                   help="open-face presets (default ofc-pineapple)")
+    p.add_argument("--hands", type=int, default=300, help="self-play hands a round (default 300)")
+    p.add_argument("--rounds", type=int, default=3, help="fixed-point rounds (default 3)")
+    p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    p.add_argument("--out", default=str(SHIPPED), help="file written (default: the package's)")
+    p.set_defaults(run=run_train_ofc)
+    return p
+
+
+def run_train_ofc(args: argparse.Namespace) -> str:
+    """Solve and write the tables; returns one line a preset."""
+    from cpstats.ofc.entry_value import write_shipped
+
+    out = write_shipped(tuple(args.presets), hands=args.hands, rounds=args.rounds, rng=args.seed,
+                        path=args.out)
+    return "\n".join(f"{key}: Fantasyland entry worth {r['value']:.2f} over a normal hand (95% "
+                     f"{r['ci_low']:.2f}..{r['ci_high']:.2f}), normal-board baseline {r['baseline']:.2f}; "
+                     f"{r['hands']} hands x {r['rounds_played']} rounds, seed {r['seed']}, {r['seconds']} s"
+                     for key, r in out.items())

@@ -1,0 +1,218 @@
+"""``rollout-exact``'s value tables: the value of a Fantasyland entry it is told, solved as a fixed point.
+
+In words: a Fantasyland entry's expected gain over a normal hand, in the placement's objective
+(royalties, rows and scoop against a typical opponent; :mod:`cpstats.ofc.placement`): the
+objective of the Fantasyland hand, set by the exact solver, and of the Fantasyland hands its stays
+bring, less the objective of the normal hand it replaces. With ``F(n)`` and ``p(n)`` the mean
+objective and stay rate of the solver's boards of ``n`` random cards, ``s`` the cards a stay deals
+and ``B`` the mean objective of the player's own normal boards::
+
+    X(s) = (F(s) - B) / (1 - p(s)),    X(n) = F(n) - B + p(n) X(s).
+
+``B`` depends on ``X`` through the play (a player told a larger ``X`` goes for Fantasyland more
+and fouls more), so ``X`` is a fixed point: :func:`solve_entry_value` starts from ``B = 0`` (the
+value :func:`cpstats.ofc.placement.fantasy_values` gives before any correction), plays ``rollout-exact``
+self-play told ``X(B)`` (every seat a normal hand), measures ``B`` on its boards, and repeats:
+the value the placement is told then equals the value its own play measures, within the
+interval printed. The presets' solutions are shipped (:data:`SHIPPED`, written by
+``cpstats train-ofc``, seed and seconds recorded); another variant's is solved on
+its first use (:data:`_FIRST_USE`, about a minute). ``F`` and ``p``
+are exact solver settings of fixed-seed random deals; the interval holds the standard errors of
+``F`` and ``B`` (not of ``p``).
+
+This is not the simulated ``fl_value`` of :meth:`cpstats.ofc.OfcResult.figures` (one hand's whole
+net at the table, no stays), nor the solver's stay value (:func:`cpstats.ofc.fantasyland.
+estimate_stay_value`: the royalty stream alone, no rows, no normal hand subtracted).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from cpstats.errors import check_whole
+from cpstats.ofc import _place_kernel as _pk
+from cpstats.ofc.board import board_values
+from cpstats.ofc.fantasyland import solve_fantasyland
+from cpstats.ofc.placement import (DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, OPPONENT_FOUL, PlaceArgs,
+                                   _value_tables, place_args, row_win_tables, stacked)
+from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
+
+__all__ = ["EntryValue", "solve_entry_value", "entry_values", "default_entry_values", "SHIPPED", "play_args",
+           "rollout_args"]
+
+#: The solved baselines of the presets (written by ``cpstats train-ofc``).
+SHIPPED = Path(__file__).resolve().parents[1] / "data" / "ofc" / "entry_values.json"
+_FIRST_USE = {"hands": 100, "rounds": 2, "rng": 2026}  # a variant not shipped: solved on first use
+
+
+class EntryValue(NamedTuple):
+    """A solved entry value: ``value`` (of an entry with ``cards`` cards) and its 95% interval;
+    the normal boards' mean objective ``baseline`` (SE ``baseline_se``) measured in the last
+    round, the solver's ``fl_objective`` and ``stay_rate`` for those cards, the ``baseline`` of
+    every round (``rounds``) and the self-play ``hands`` a round."""
+
+    cards: int
+    value: float
+    ci_low: float
+    ci_high: float
+    baseline: float
+    baseline_se: float
+    fl_objective: float
+    stay_rate: float
+    rounds: tuple[float, ...]
+    hands: int
+
+
+def _objective(variant: OfcVariant, boards: np.ndarray, vt: np.ndarray, prm: np.ndarray) -> np.ndarray:
+    """The placement objective (no entry term) of complete boards (N, 13)."""
+    values = board_values(variant, boards)
+    out = np.full(len(boards), prm[_pk.FOUL])
+    for i in np.flatnonzero(~values.fouled):
+        f, m, b = (int(r) for r in values.ranks[i])
+        out[i] = _pk._rows_value(f, m, b, vt, prm)
+    return out
+
+
+def fantasy_terms(variant: OfcVariant, deals: int = 64, rng: int = 1717) -> dict[int, tuple[float, float, float]]:
+    """``{n: (F, SE of F, p)}`` for each Fantasyland size the variant deals: the mean objective
+    and stay rate of the exact solver's boards of ``deals`` random hands of ``n`` cards."""
+    vt, prm = _value_tables(variant, row_win_tables(variant), np.zeros(18), OPPONENT_FOUL)
+    tables = variant.kernel_tables()
+    sizes = set(tables.fl_entry_cards.tolist()) | {int(tables.fl_stay_cards[0])}
+    gen = np.random.default_rng(rng)
+    out = {}
+    for n in sorted(sizes - {0}):
+        solved = [solve_fantasyland(gen.permutation(52)[:n].astype(np.int8), variant) for _ in range(deals)]
+        boards = np.array([s.board for s in solved], dtype=np.int8)
+        obj = _objective(variant, boards, vt, prm)
+        out[n] = (float(obj.mean()), float(obj.std(ddof=1) / np.sqrt(deals)),
+                  float(np.mean([s.stays for s in solved])))
+    return out
+
+
+def entry_values(variant: OfcVariant, terms: dict, baseline: float) -> np.ndarray:
+    """float64[18]: ``X(n)`` of the module docstring for a normal hand's mean objective ``baseline``."""
+    s = int(variant.kernel_tables().fl_stay_cards[0])
+    f_s, _, p_s = terms[s]
+    stay = (f_s - baseline) / (1.0 - p_s)
+    out = np.zeros(18)
+    for n, (f, _, p) in terms.items():
+        out[n] = f - baseline + p * stay
+    return out
+
+
+def _baseline(variant: OfcVariant, entry: np.ndarray, hands: int, seed: int) -> tuple[float, float]:
+    """Mean objective (and SE) of the boards of ``hands`` hands of ``rollout-exact`` self-play
+    told the entry values ``entry``, every seat a normal hand (a normal board's objective does
+    not depend on whether another seat is in Fantasyland, only which cards it sees)."""
+    args = stacked(rollout_args(variant, entry), place_args(variant))
+    vt, prm = _value_tables(variant, row_win_tables(variant), np.zeros(18), OPPONENT_FOUL)
+    gen = np.random.default_rng(seed)
+    codes = np.full(variant.players, _pk.ROLLOUT_EXACT, np.int64)
+    deal = np.array(variant.cards_dealt, dtype=np.int64)
+    keep = np.array(variant.cards_kept, dtype=np.int64)
+    samples = np.full(variant.players, DEFAULT_SAMPLES, np.int64)
+    boards = np.empty((hands, variant.players, 13), dtype=np.int8)
+    discards = np.empty((variant.players, deal.size), dtype=np.int8)
+    for h in range(hands):
+        deck = gen.permutation(52).astype(np.int8)
+        _pk.play_streets_kernel(deck, codes, deal, keep, samples, DEFAULT_TOP, DEFAULT_HINDSIGHT,
+                                np.uint64(gen.integers(0, 2**63)), *args, boards[h], discards)
+    obj = _objective(variant, boards.reshape(-1, 13), vt, prm)
+    return float(obj.mean()), float(obj.std(ddof=1) / np.sqrt(obj.size))
+
+
+def solve_entry_value(variant: OfcVariant | str = "ofc-pineapple", *, hands: int = 300, rounds: int = 3,
+                      rng: int = 2026) -> EntryValue:
+    """Solve the entry value of the module docstring: ``rounds`` rounds of ``hands`` hands of
+    self-play each (round ``i`` on seed ``rng + i``), starting from ``B = 0``.
+
+    Examples
+    --------
+    >>> ev = solve_entry_value("ofc-pineapple", hands=4, rounds=1)  # doctest: +SKIP
+    """
+    v = resolve_ofc_variant(variant)
+    hands = check_whole("hands", hands, 2)
+    rounds = check_whole("rounds", rounds, 1)
+    terms = fantasy_terms(v)
+    history = []
+    baseline, se = 0.0, 0.0
+    for i in range(rounds):
+        baseline, se = _baseline(v, entry_values(v, terms, baseline), hands, rng + i)
+        history.append(baseline)
+    n = int(max(v.kernel_tables().fl_entry_cards))
+    value = entry_values(v, terms, baseline)[n]
+    s = int(v.kernel_tables().fl_stay_cards[0])
+    f_se, p_s = terms[n][1], terms[s][2]
+    half = 1.96 * np.hypot(f_se / (1 - p_s), se * (1 + terms[n][2] / (1 - p_s)))
+    return EntryValue(n, float(value), float(value - half), float(value + half), baseline, se,
+                      terms[n][0], terms[n][2], tuple(history), hands)
+
+
+@lru_cache(maxsize=16)
+def _terms(variant: OfcVariant) -> dict:
+    return fantasy_terms(variant)
+
+
+def default_entry_values(variant: OfcVariant) -> np.ndarray:
+    """float64[18]: the entry values ``rollout-exact`` is told: :func:`entry_values` at the
+    variant's shipped baseline (:data:`SHIPPED`), else at one solved now (:data:`_FIRST_USE`)."""
+    shipped = json.loads(SHIPPED.read_text()) if SHIPPED.exists() else {}
+    if str(variant) in shipped:
+        baseline = float(shipped[str(variant)]["baseline"])
+    else:
+        baseline = solve_entry_value(variant, **_FIRST_USE).baseline
+    return entry_values(variant, _terms(variant), baseline)
+
+
+def write_shipped(presets: tuple[str, ...] = ("ofc-pineapple",), *, hands: int = 300, rounds: int = 3,
+                  rng: int = 2026, path: Path | str = SHIPPED) -> dict:
+    """Solve the presets' entry values and write them to ``path`` (default :data:`SHIPPED`; seed,
+    hands, rounds and the seconds each took recorded with them)."""
+    out = {}
+    for name in presets:
+        v = resolve_ofc_variant(name)
+        t = time.time()
+        ev = solve_entry_value(v, hands=hands, rounds=rounds, rng=rng)
+        out[str(v)] = {**{k: (list(x) if isinstance(x, tuple) else x) for k, x in ev._asdict().items()},
+                       "rounds_played": rounds, "seed": rng, "seconds": round(time.time() - t, 1)}
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=1) + "\n")
+    return out
+
+
+def play_args(variant: OfcVariant, *, with_values: bool = True) -> PlaceArgs:
+    """:func:`~cpstats.ofc.placement.stacked` tables of a hand: ``rollout-exact``'s
+    (:func:`rollout_args`), then those of ``rollout``, ``rollout-v1``, ``greedy`` and the former
+    policy (:func:`~cpstats.ofc.placement.place_args`)."""
+    if not with_values:
+        return stacked(place_args(variant, with_values=False))
+    return _play_args(variant)
+
+
+@lru_cache(maxsize=16)
+def _play_args(variant: OfcVariant) -> PlaceArgs:
+    return stacked(rollout_args(variant), place_args(variant))
+
+
+def rollout_args(variant: OfcVariant, entry: np.ndarray | None = None) -> PlaceArgs:
+    """``rollout-exact``'s tables: :func:`~cpstats.ofc.placement.place_args` with ``entry``
+    (float64[18], by Fantasyland cards) as the value of a Fantasyland entry; default
+    :func:`default_entry_values`."""
+    if entry is None:
+        return _rollout_args(variant)
+    vt, prm = _value_tables(variant, row_win_tables(variant), np.asarray(entry, dtype=float), OPPONENT_FOUL)
+    return place_args(variant)._replace(vt=vt, prm=prm)
+
+
+@lru_cache(maxsize=16)
+def _rollout_args(variant: OfcVariant) -> PlaceArgs:
+    return rollout_args(variant, default_entry_values(variant))
+
