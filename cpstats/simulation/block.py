@@ -43,8 +43,11 @@ def rows_won_lost(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     for a in range(h):
         for b in range(a + 1, h):
             diff = ranks[:, a] - ranks[:, b]
-            won[:, a, b] = lost[:, b, a] = (diff > 0).sum(axis=1)
-            lost[:, a, b] = won[:, b, a] = (diff < 0).sum(axis=1)
+            # three uint8 adds: a fraction of the time of a reduction over an axis of three
+            above = sum((diff[:, row] > 0).view(np.uint8) for row in range(3))
+            below = sum((diff[:, row] < 0).view(np.uint8) for row in range(3))
+            won[:, a, b] = lost[:, b, a] = above
+            lost[:, a, b] = won[:, b, a] = below
     return won, lost
 
 
