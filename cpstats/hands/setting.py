@@ -28,6 +28,7 @@ __all__ = [
     "splits",
     "legal_settings",
     "is_foul",
+    "foul_of_ranks",
     "parse_setting",
     "format_setting",
 ]
@@ -114,14 +115,22 @@ def is_foul(settings, *, ordering: str | Ordering = "H1", check: bool = True) ->
     bad = _rank_kernel.split_settings_kernel(rows, check, _bits.CARD_MASK, front, middle, back)
     if bad >= 0:
         raise _hand_error(rows, bad)
+    high = Ordering.STANDARD if order is Ordering.DEUCE_TO_SEVEN else order
+    foul = foul_of_ranks(rank3(front, check=False), rank5(middle, ordering=order, check=False),
+                         rank5(back, ordering=high, check=False), ordering=order)
+    return foul.reshape(arr.shape[:-1])
+
+
+def foul_of_ranks(front, middle, back, *, ordering: str | Ordering = "H1") -> np.ndarray:
+    """:func:`is_foul` from the rows' ranks (``rank3`` of the front; ``rank5`` of the middle under
+    ``ordering``, of the back under H1 where ``ordering`` is H5), for callers that rank the rows
+    anyway: the one definition of a foul, which :func:`is_foul` uses too."""
+    order = _ordering(ordering)
     if order is Ordering.DEUCE_TO_SEVEN:
-        back_common = rank5(back, ordering="H1", scale="common", check=False)
-        return (back_common < rank3(front, scale="common", check=False)).reshape(arr.shape[:-1])
-    back_rank = rank5(back, ordering=order, check=False)
-    middle_rank = rank5(middle, ordering=order, check=False)
-    middle_common = _tables.five_card_tables(order.value).common[middle_rank]
-    front_common = rank3(front, ordering=order, scale="common", check=False)
-    return ((back_rank < middle_rank) | (middle_common < front_common)).reshape(arr.shape[:-1])
+        back_common = _tables.five_card_tables("H1").common[back]
+        return back_common < _tables.three_card_common("H1")[front]
+    middle_common = _tables.five_card_tables(order.value).common[middle]
+    return (back < middle) | (middle_common < _tables.three_card_common(order.value)[front])
 
 
 def legal_settings(hand, *, ordering: str | Ordering = "H1") -> np.ndarray:

@@ -16,12 +16,11 @@ import numpy as np
 import pandas as pd
 
 from cpstats.errors import OptionError
-from cpstats.hands.ranking import rank3, rank5
-from cpstats.hands.setting import is_foul
 from cpstats.rules import Royalties, Stakes, Variant
 from cpstats.settlement import settle_many
 from cpstats.simulation.stats import wilson_interval
-from cpstats.simulation.summary import SimulationSummary, _by_batch, _row_results
+from cpstats.simulation.block import FOUL, NATURAL, SURRENDER, SetHands
+from cpstats.simulation.summary import SimulationSummary, _by_batch
 
 __all__ = ["PAIR_OUTCOMES", "SEAT_OUTCOMES", "outcome_summary", "outcome_table", "outcome_batches"]
 
@@ -50,40 +49,24 @@ SEAT_OUTCOMES = (
 #: Index in PAIR_OUTCOMES of (rows won, rows lost).
 _PATTERN = np.array([[9, 8, 6, 3], [7, 5, 2, -1], [4, 1, -1, -1], [0, -1, -1, -1]])
 _MIRROR = np.array([3, 2, 1, 0, 6, 5, 4, 8, 7, 9, 11, 10, 12, 14, 13, 15, 17, 16, 18])
-_NORMAL, _FOUL, _SURRENDER, _NATURAL = 0, 1, 2, 3
 
 
-def _ranks(v: Variant, flat: np.ndarray) -> np.ndarray:
-    order = v.ranking.value
-    back = "H1" if order == "H5" else order
-    return np.stack([rank3(flat[:, :3], check=False).astype(np.int32),
-                     rank5(flat[:, 3:8], ordering=order, check=False).astype(np.int32),
-                     rank5(flat[:, 8:], ordering=back, check=False).astype(np.int32)], axis=1)
-
-
-def _status(v: Variant, settings: np.ndarray, surrender, declared) -> np.ndarray:
-    """Each hand's status as the settlement sees it: natural, then surrender, then foul."""
-    d, h = settings.shape[:2]
-    foul = is_foul(settings.reshape(-1, 13), ordering=v.ranking.value, check=False).reshape(d, h)
-    return np.where(declared != 0, _NATURAL, np.where(surrender, _SURRENDER,
-                                                      np.where(foul, _FOUL, _NORMAL)))
-
-
-def pair_codes(v: Variant, settings: np.ndarray, surrender, declared) -> np.ndarray:
+def pair_codes(v: Variant, settings: np.ndarray, surrender, declared,
+               hands: SetHands | None = None) -> np.ndarray:
     """int (D, P): the outcome (index in :data:`PAIR_OUTCOMES`) of each pair of
     ``v.pair_order()``, from its first hand's side. Rows are compared as ranked: a tie is a tie
-    even where the bank wins it (its pay says so)."""
-    d, h = settings.shape[:2]
-    ranks = _ranks(v, settings.reshape(-1, 13)).reshape(d, h, 3)
-    status = _status(v, settings, surrender, declared)
+    even where the bank wins it (its pay says so). ``hands``: the block's
+    :class:`~cpstats.simulation.block.SetHands` of these decisions, if already made."""
+    if hands is None:
+        hands = SetHands.of(v, settings, surrender, declared)
+    status = hands.status
     pairs = v.pair_order().astype(int)
-    out = np.empty((d, len(pairs)), dtype=np.int64)
+    out = np.empty((len(status), len(pairs)), dtype=np.int64)
     for p, (a, b) in enumerate(pairs):
-        signs = np.sign(ranks[:, a] - ranks[:, b])
-        pattern = _PATTERN[(signs > 0).sum(axis=1), (signs < 0).sum(axis=1)]
+        pattern = _PATTERN[hands.won[:, a, b], hands.lost[:, a, b]]
         sa, sb = status[:, a], status[:, b]
         code = pattern
-        for kind, first in ((_FOUL, 16), (_SURRENDER, 13), (_NATURAL, 10)):
+        for kind, first in ((FOUL, 16), (SURRENDER, 13), (NATURAL, 10)):
             code = np.where((sa == kind) & (sb == kind), first + 2, np.where(
                 sa == kind, first, np.where(sb == kind, first + 1, code)))
         out[:, p] = code
@@ -114,18 +97,6 @@ def pair_pays(v: Variant, settings: np.ndarray, surrender, declared, net: np.nda
     return out
 
 
-def _table(v: Variant, settings: np.ndarray, status: np.ndarray):
-    """(live, rows won less lost of every hand against every other, opponents mask)."""
-    h = settings.shape[1]
-    live = (status != _NATURAL) & (status != _SURRENDER)
-    rows = _row_results(v, settings, live)
-    seat_of = np.arange(h) // v.hands_per_player
-    opponents = seat_of[:, None] != seat_of[None, :]
-    if v.bank.banked:
-        opponents &= (seat_of[:, None] == 0) | (seat_of[None, :] == 0)
-    return live, rows, opponents
-
-
 def seat_codes(v: Variant, status: np.ndarray, rows: np.ndarray, opponents: np.ndarray) -> np.ndarray:
     """int (D, H): each hand's outcome against its table (index in :data:`SEAT_OUTCOMES`).
     Scoops count as in :meth:`SimulationResult.scoops`: a fouled opponent is scooped."""
@@ -134,7 +105,7 @@ def seat_codes(v: Variant, status: np.ndarray, rows: np.ndarray, opponents: np.n
     home_run = ((rows == 3) | ~opponents[None]).all(axis=2) & opponents.any(axis=1)[None]
     played = np.where(home_run, 3, np.where(scoops & scooped, 6, np.where(
         scoops, 4, np.where(scooped, 5, 7))))
-    return np.select([status == _NATURAL, status == _SURRENDER, status == _FOUL], [0, 1, 2], played)
+    return np.select([status == NATURAL, status == SURRENDER, status == FOUL], [0, 1, 2], played)
 
 
 def _by_code(codes: np.ndarray, values: np.ndarray, kinds: int) -> np.ndarray:
@@ -163,21 +134,24 @@ def _royalty_moved(v: Variant, settings, surrender, declared, net) -> np.ndarray
 
 
 def outcome_summary(v: Variant, settings: np.ndarray, surrender, declared, net: np.ndarray,
-                    batch: np.ndarray, batches: int, charge: np.ndarray) -> dict:
+                    batch: np.ndarray, batches: int, charge: np.ndarray,
+                    hands: SetHands | None = None) -> dict:
     """The :class:`~cpstats.simulation.summary.SimulationSummary` outcome fields (by name) of
     one block: per pair and per hand the count of each outcome and
     the sums of its pay and squared pay, and per batch the counts; per hand the sum of its seat's share of the house
     charge in each outcome (``charge``, (D, players), :func:`cpstats.settlement.seat_charges`;
     in criss-cross a seat's two hands carry its whole share, as they carry its whole net); per
-    batch the sums behind the paired metrics."""
+    batch the sums behind the paired metrics. ``hands``: the block's
+    :class:`~cpstats.simulation.block.SetHands` of these decisions, if already made."""
     d, h = settings.shape[:2]
     surrender = np.asarray(surrender, dtype=bool).reshape(d, h)
     declared = np.asarray(declared).reshape(d, h)
-    codes = pair_codes(v, settings, surrender, declared)
+    if hands is None:
+        hands = SetHands.of(v, settings, surrender, declared)
+    live, rows, opponents = hands.live, hands.rows, hands.opponents
+    codes = pair_codes(v, settings, surrender, declared, hands)
     pays = pair_pays(v, settings, surrender, declared, net)
-    status = _status(v, settings, surrender, declared)
-    live, rows, opponents = _table(v, settings, status)
-    hand_codes = seat_codes(v, status, rows, opponents)
+    hand_codes = seat_codes(v, hands.status, rows, opponents)
     hand_pays = net[:, np.arange(h) // v.hands_per_player]
     kp, ks = len(PAIR_OUTCOMES), len(SEAT_OUTCOMES)
     ones = np.ones_like(pays)
@@ -186,8 +160,7 @@ def outcome_summary(v: Variant, settings: np.ndarray, surrender, declared, net: 
         "scoops_by_batch": ((rows == 3) & opponents[None]).sum(axis=(1, 2)),
         "pairs_played_by_batch": ((live[:, :, None] & live[:, None, :]) & opponents[None]).sum(axis=(1, 2)),
         "home_runs_by_batch": (hand_codes == 3).sum(axis=1),
-        "fouls_by_batch": is_foul(settings.reshape(-1, 13), ordering=v.ranking.value,
-                                  check=False).reshape(d, h).sum(axis=1),  # as the summary's fouls
+        "fouls_by_batch": hands.foul.sum(axis=1),  # as the summary's fouls
         "royalty_paid_by_batch": _royalty_moved(v, settings, surrender, declared, net),
         "natural_paid_by_batch": natural_paid,
         "gross_by_batch": np.where(net > 0, net, 0).sum(axis=1),

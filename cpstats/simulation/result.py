@@ -22,6 +22,7 @@ from cpstats.simulation.outcomes import outcome_summary, outcome_table
 from cpstats.simulation.stats import (VOLATILITY_Z, batch_mean_interval, batch_variance_interval,
                                       moments_from_sums, wilson_interval, z_value)
 from cpstats.simulation.base import Result
+from cpstats.simulation.block import SetHands
 from cpstats.simulation.summary import (ROYALTY_ROWS, SimulationSummary, batch_count, batch_of,
                                         hands_frame, net_summary, setting_summary, static_key,
                                         tie_gain)
@@ -484,12 +485,13 @@ class SimulationResult(Result):
             declared = np.where(surrender, 0, held & in_play).astype(np.uint32)
             net, rake = settle_many(v, settings, naturals=declared, surrender=surrender)
             batch = batch_of(kept["first"], size, deals, batches)
+            set_hands = SetHands.of(v, settings, surrender, declared)
             static = (kept["static"] if kept["rules"] == rules_key
-                      else setting_summary(v, size, settings, surrender, declared, held))
+                      else setting_summary(v, size, settings, surrender, declared, held, set_hands))
             return SimulationSummary(
                 **net_summary(v, net, rake, batch, batches, tie_gain(v, settings, declared, surrender, net)),
                 **outcome_summary(v, settings, surrender, declared, net, batch, batches,
-                                  seat_charges(v, net, rake)), **static)
+                                  seat_charges(v, net, rake), set_hands), **static)
 
         # The kernels release the GIL, so threads use every core; merging in block order keeps
         # the result bit-identical to a serial pass.

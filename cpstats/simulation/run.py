@@ -26,6 +26,7 @@ from cpstats.cards.blocks import BLOCK_DEALS, DEALER, BlockPlan, check_executor,
 from cpstats.errors import OptionError, check_whole
 from cpstats.rules import AnyVariant, Variant, load_variant
 from cpstats.settlement import seat_charges
+from cpstats.simulation.block import SetHands
 from cpstats.simulation.games import game_runs
 from cpstats.simulation.files import prepare_out, run_digest
 from cpstats.simulation.outcomes import outcome_summary
@@ -86,11 +87,12 @@ def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
     first = block * spec.block_deals
     batch = batch_of(first, size, spec.deals, spec.batches)
     gain = tie_gain(v, settings, declared, surrender.reshape(size, h), net)
-    static = setting_summary(v, size, settings, surrender, declared, held)
+    set_hands = SetHands.of(v, settings, surrender, declared)  # ranked once for both summaries
+    static = setting_summary(v, size, settings, surrender, declared, held, set_hands)
     summary = SimulationSummary(
         **net_summary(v, net, rake, batch, spec.batches, gain), **static,
         **outcome_summary(v, settings, surrender.reshape(size, h), declared, net, batch,
-                          spec.batches, seat_charges(v, net, rake)))
+                          spec.batches, seat_charges(v, net, rake), set_hands))
     if not spec.keep_hands:
         return BlockOutput(summary)
     kept = {"settings": settings, "declare": declare.reshape(size, h),

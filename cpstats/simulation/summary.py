@@ -16,11 +16,10 @@ import pandas as pd
 
 from cpstats.hands import tables as _tables
 from cpstats.hands.naturals import NATURALS, natural_mask
-from cpstats.hands.ranking import rank3, rank5
-from cpstats.hands.setting import is_foul
 from cpstats.rules import Variant
 from cpstats.settlement import rake_limits, seat_charges, settle_many
 from cpstats.simulation.additive import Additive, by_value, largest, summed
+from cpstats.simulation.block import SetHands, fouls_of, row_ranks, row_results, rows_won_lost
 
 #: Batch means per run: intervals of means use Student's t with BATCHES - 1 degrees of freedom
 #: (20-30 batches, CASINO-MATH); a run of fewer deals has one batch a deal.
@@ -116,61 +115,36 @@ def settle_block(v: Variant, hands: np.ndarray, settings, declare, surrender):
     return net, rake, declared, held
 
 
-def _royalty_made(v: Variant, settings: np.ndarray) -> np.ndarray:
-    """bool (N, 6): rows holding a royalty hand (front trips, middle FH/quads/SF, back quads/SF)."""
+def _royalty_made(v: Variant, ranks: np.ndarray) -> np.ndarray:
+    """bool (N, 6): rows holding a royalty hand (front trips, middle FH/quads/SF, back quads/SF),
+    from the settings' ranks (N, 3) (:func:`~cpstats.simulation.block.row_ranks`)."""
     order = v.ranking.value
     back_order = "H1" if order == "H5" else order
-    front = rank3(settings[:, :3], check=False)
-    middle_cat = _tables.five_card_tables(order).category[rank5(settings[:, 3:8], ordering=order, check=False)]
-    back_cat = _tables.five_card_tables(back_order).category[rank5(settings[:, 8:], ordering=back_order, check=False)]
+    middle_cat = _tables.five_card_tables(order).category[ranks[:, 1]]
+    back_cat = _tables.five_card_tables(back_order).category[ranks[:, 2]]
     if order == "H5":
         middle_cat = np.zeros_like(middle_cat)
-    front_trips = front >= 455 - 13  # the 13 trips are the top three-card ranks
+    front_trips = ranks[:, 0] >= 455 - 13  # the 13 trips are the top three-card ranks
     return np.stack([front_trips, middle_cat == 6, middle_cat == 7, middle_cat == 8,
                      back_cat == 7, back_cat == 8], axis=1)
 
 
-def _row_results(v: Variant, settings: np.ndarray, live: np.ndarray) -> np.ndarray:
-    """int8 (D, H, H): rows won minus lost by hand a against hand b (fouled hands lose all)."""
-    d, h = settings.shape[:2]
-    flat = settings.reshape(-1, 13)
-    order = v.ranking.value
-    back_order = "H1" if order == "H5" else order
-    ranks = np.stack([rank3(flat[:, :3], check=False).astype(np.int32),
-                      rank5(flat[:, 3:8], ordering=order, check=False).astype(np.int32),
-                      rank5(flat[:, 8:], ordering=back_order, check=False).astype(np.int32)], axis=1)
-    foul = is_foul(flat, ordering=order, check=False).reshape(d, h)
-    ranks = ranks.reshape(d, h, 3)
-    out = np.zeros((d, h, h), dtype=np.int8)
-    for a in range(h):
-        for b in range(h):
-            if a == b:
-                continue
-            rows = np.sign(ranks[:, a] - ranks[:, b]).sum(axis=1)
-            rows = np.where(foul[:, a] & ~foul[:, b], -3, np.where(foul[:, b] & ~foul[:, a], 3,
-                            np.where(foul[:, a] & foul[:, b], 0, rows)))
-            out[:, a, b] = np.where(live[:, a] & live[:, b], rows, 0)
-    return out
-
-
-def setting_summary(v: Variant, size: int, settings, surrender, declared, held) -> dict:
+def setting_summary(v: Variant, size: int, settings, surrender, declared, held,
+                    hands: SetHands | None = None) -> dict:
     """The :class:`SimulationSummary` fields (by name) that depend only on the settings and decisions, not on scoring:
     fouls, royalty hands made, scoops and home runs, natural and decision counts. Rescoring
-    under rules with the same ranking, naturals and seats reuses them."""
+    under rules with the same ranking, naturals and seats reuses them. ``hands``: the block's
+    :class:`~cpstats.simulation.block.SetHands` of these decisions, if already made."""
     h = v.players * v.hands_per_player
     d = size
-    flat = settings.reshape(-1, 13)
-    live = ~(surrender.reshape(d, h) | (declared != 0))
-    foul = is_foul(flat, ordering=v.ranking.value, check=False).reshape(d, h)
-    rows = _row_results(v, settings.reshape(d, h, 13), live)
-    scoops = rows == 3
-    made = _royalty_made(v, flat) & ~foul.reshape(-1, 1) & live.reshape(-1, 1)
+    if hands is None:
+        hands = SetHands.of(v, settings.reshape(d, h, 13), surrender, declared)
+    live, foul, opponents = hands.live, hands.foul, hands.opponents
+    scoops = hands.rows == 3
+    made = (_royalty_made(v, hands.ranks.reshape(-1, 3)) & ~foul.reshape(-1, 1)
+            & live.reshape(-1, 1))
     hand_bits = held.reshape(-1)
     decl_bits = declared.reshape(-1)
-    seat_of = np.arange(h) // v.hands_per_player
-    opponents = seat_of[:, None] != seat_of[None, :]
-    if v.bank.banked:
-        opponents &= (seat_of[:, None] == 0) | (seat_of[None, :] == 0)
     home_run = (scoops | ~opponents[None]).all(axis=2) & opponents.any(axis=1)[None] & live
     return {
         "fouls": foul.sum(axis=0), "surrenders": surrender.reshape(d, h).sum(axis=0),
@@ -320,11 +294,11 @@ def hands_frame(v: Variant, settings, declare, surrender, net, rake, held, first
     order = v.ranking.value
     cats5 = pd.CategoricalDtype(list(_tables.CATEGORIES_5), ordered=True)
     cats3 = pd.CategoricalDtype(list(_tables.CATEGORIES_3), ordered=True)
-    f_rank = rank3(flat[:, :3], check=False)
-    f_cat = np.array([int(k[0]) for k in _tables.three_card_keys()])[f_rank]
-    m_cat = _tables.five_card_tables(order).category[rank5(flat[:, 3:8], ordering=order, check=False)]
+    ranks = row_ranks(v, flat)
+    f_cat = np.array([int(k[0]) for k in _tables.three_card_keys()])[ranks[:, 0]]
+    m_cat = _tables.five_card_tables(order).category[ranks[:, 1]]
     b_order = "H1" if order == "H5" else order
-    b_cat = _tables.five_card_tables(b_order).category[rank5(flat[:, 8:], ordering=b_order, check=False)]
+    b_cat = _tables.five_card_tables(b_order).category[ranks[:, 2]]
     seat = np.tile(np.arange(h) // v.hands_per_player, d)
     bits = held.reshape(-1).astype(np.int64)
     natural_rank = v.kernel_tables()["natural_rank"]
@@ -335,13 +309,13 @@ def hands_frame(v: Variant, settings, declare, surrender, net, rake, held, first
         top = np.where(better, i, top)
         best = np.where(better, natural_rank[i], best)
     nat_cats = pd.CategoricalDtype(["none", *NATURALS])
-    foul = is_foul(flat, ordering=order, check=False)
+    foul = fouls_of(v, ranks)
     live = ~(surrender.reshape(d, h) | (declare.reshape(d, h) & (top.reshape(d, h) >= 0)))
     played = live.reshape(-1) & ~foul
-    made = _royalty_made(v, flat) & played[:, None]
+    made = _royalty_made(v, ranks) & played[:, None]
     bonus = np.asarray(v.kernel_tables()["royalty_bonus"], dtype=np.float32)
     royalty = made * bonus[None, :]
-    vs = _row_results(v, settings, live)
+    vs = row_results(*rows_won_lost(ranks.reshape(d, h, 3)), foul.reshape(d, h), live)
     frame = pd.DataFrame({
         "deal": np.repeat(np.arange(first_deal, first_deal + d, dtype=np.int64), h),
         "seat": seat.astype(np.int8),
