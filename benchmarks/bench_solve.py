@@ -35,8 +35,8 @@ def main() -> None:
     args = parser.parse_args()
     import cpstats
 
-    cpstats.simulate("2-4", 200, strategy="greedy", rng=1)  # compile outside the timings
-    cpstats.simulate("ofc-pineapple", 4, strategy="greedy", rng=1)
+    cpstats.simulate("2-4", 200, setter="greedy", rng=1)  # compile outside the timings
+    cpstats.simulate("ofc-pineapple", 4, setter="greedy", rng=1)
     for name, (variant, parameter, metric, target, bounds) in QUESTIONS.items():
         if args.only and name != args.only:
             continue

@@ -36,3 +36,12 @@ def quick_tables(tmp_path_factory):
         mp.setenv(row_tables.CACHE_ENV, str(tmp_path_factory.mktemp("tables")))
         mp.setattr(row_tables, "QUICK_TRAINING", {**row_tables.QUICK_TRAINING, **TINY_TRAINING})
         yield
+
+
+@pytest.fixture(scope="module")
+def dask_executor():
+    """A Dask LocalCluster's executor (two in-process workers), for serial-equals-Dask checks."""
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        yield client.get_executor()

@@ -8,14 +8,6 @@ import pytest
 import cpstats
 
 
-@pytest.fixture(scope="module")
-def dask_executor():
-    distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
-        yield client.get_executor()
-
-
 @pytest.mark.parametrize("presets, kw", [
     (["2-4", "1-6"], dict(deals=600, setter="greedy", block_deals=200)),
     (["ofc-pineapple", "ofc-pineapple-progressive"], dict(deals=60, setter="random", block_deals=20)),

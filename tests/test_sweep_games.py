@@ -21,14 +21,6 @@ COLUMNS = ["parameter", "value", "variant", "metric", "label", "estimate", "ci_l
            "diff_ci_low", "diff_ci_high", "diff_events", "diff_note", "deals_for_interval"]
 
 
-@pytest.fixture(scope="module")
-def dask_executor():
-    distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
-        yield client.get_executor()
-
-
 def test_sweep_is_the_same_serial_on_threads_and_on_dask(dask_executor):
     serial = sweep("2-4", "scoring.scoop_bonus", [0, 3], **SWEEP)
     with ThreadPoolExecutor(2) as pool:

@@ -22,8 +22,8 @@ from cpstats.ofc.result import ROWS, OfcResult
 from cpstats.ofc.settlement import seat_rake
 from cpstats.rules.house import Rake, RakeModel
 from cpstats.rules.open_face import FIVE_ROW_CATEGORIES, PAIR_NAMES, TRIPS_NAMES, OfcVariant
-from cpstats.simulation.stats import (VOLATILITY_Z, batch_mean_interval, rate_interval, t_value,
-                                      z_value)
+from cpstats.apps.par_parts import session_band_rows
+from cpstats.simulation.stats import VOLATILITY_Z, batch_mean_interval, rate_interval, t_value
 from cpstats.simulation.summary import batch_of
 
 __all__ = ["Boards", "boards_of", "row_hand_names", "pair_outcomes", "row_results", "royalty_table",
@@ -287,14 +287,6 @@ def session_bands(result: OfcResult, pace: float, hands=SESSION_HANDS) -> pd.Dat
     seats = range(result.variant.players)
     mean = np.mean([f.at[f"mean_seat{p}", "estimate"] for p in seats]) - f.at["rake_per_hand", "estimate"]
     sd = float(np.mean([f.at[f"sd_seat{p}", "estimate"] for p in seats]))
-    rows = []
-    for n in hands:
-        row = {"who": "a seat", "hands": int(n), "expected": n * mean}
-        for level in (0.90, 0.95):
-            z = z_value(level)
-            row[f"low_{level:.0%}"] = n * mean - z * sd * np.sqrt(n)
-            row[f"high_{level:.0%}"] = n * mean + z * sd * np.sqrt(n)
-        rows.append(row)
-    frame = pd.DataFrame(rows)
+    frame = pd.DataFrame(session_band_rows("a seat", mean, sd, hands))
     frame.attrs["sd"] = "SD the seats' average per hand, before rake"
     return frame

@@ -12,13 +12,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from cpstats.apps.par_parts import session_band_rows
 from cpstats.hands.naturals import NATURALS
 from cpstats.rules.house import RakeModel
 from cpstats.rules.ids import ROYALTY_ROW_NAMES, rule_info
 from cpstats.settlement import charges_seats as charges
 from cpstats.simulation import ROYALTY_ROWS, SimulationResult
 from cpstats.simulation import house
-from cpstats.simulation.stats import VOLATILITY_Z, wilson_interval, z_value
+from cpstats.simulation.stats import VOLATILITY_Z, wilson_interval
 
 __all__ = ["headline", "seat_outcomes", "pooled_outcomes", "royalty_table", "natural_table",
            "economics", "charge_models", "session_bands", "methodology",
@@ -407,14 +408,7 @@ def session_bands(result: SimulationResult, hands=SESSION_HANDS) -> pd.DataFrame
         if v.bank.banked:  # the house edge's control variate, far less noisy than the raw means
             edge = float(result.house().iloc[0]["house_edge"]) * 3.0
             mean = -edge if name == "a player seat" else edge * len(players)
-        sd = float(np.mean(sds[seats]))
-        for n in hands:
-            row = {"who": name, "hands": int(n), "expected": n * mean}
-            for level in (0.90, 0.95):
-                z = z_value(level)
-                row[f"low_{level:.0%}"] = n * mean - z * sd * np.sqrt(n)
-                row[f"high_{level:.0%}"] = n * mean + z * sd * np.sqrt(n)
-            rows.append(row)
+        rows += session_band_rows(name, mean, float(np.mean(sds[seats])), hands)
     frame = pd.DataFrame(rows)
     frame.attrs["sd"] = f"SD per hand {which}"
     return frame

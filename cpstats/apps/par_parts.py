@@ -9,11 +9,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from cpstats.errors import OptionError
+from cpstats.simulation.stats import z_value
 
-__all__ = ["ParTable", "ParSection", "check_pace"]
+__all__ = ["ParTable", "ParSection", "check_pace", "session_band_rows"]
 
 
 @dataclass
@@ -46,3 +48,18 @@ def check_pace(hands_per_hour: Any, v: Any) -> float:
     if isinstance(pace, bool) or not isinstance(pace, (int, float)) or not math.isfinite(pace) or pace <= 0:
         raise OptionError(f"hands_per_hour={hands_per_hour!r} is invalid: a pace above 0 hands an hour")
     return float(pace)
+
+
+def session_band_rows(who: str, mean: float, sd: float, hands) -> list[dict]:
+    """The session bands of one kind of seat, a row per session length ``n`` of ``hands``: the
+    expected result ``n * mean`` and its 90% and 95% normal bands, ``n * mean -+ z * sd * sqrt(n)``
+    (the sheets of both games)."""
+    rows = []
+    for n in hands:
+        row = {"who": who, "hands": int(n), "expected": n * mean}
+        for level in (0.90, 0.95):
+            z = z_value(level)
+            row[f"low_{level:.0%}"] = n * mean - z * sd * np.sqrt(n)
+            row[f"high_{level:.0%}"] = n * mean + z * sd * np.sqrt(n)
+        rows.append(row)
+    return rows
