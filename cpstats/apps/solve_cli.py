@@ -33,7 +33,8 @@ def _budget(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deals", type=_whole, default=None,
                    help="deals an evaluation (open face: hands), every candidate on the same ones "
                         "(default 20,000; open face 200)")
-    p.add_argument("--setter", default="ev", help="who sets the hands (default ev; greedy, random)")
+    p.add_argument("--strategy", "--setter", dest="setter", default="ev",
+                   help="who sets the hands (default ev; greedy, random: baselines), as the other commands")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     add_scheduler_options(p, default="threads")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")
