@@ -1,5 +1,5 @@
 """The long verbs give the same numbers serial and on a Dask LocalCluster, for both games:
-``compare``, ``par_sheet`` and ``skill`` (``sweep`` and 13-card ``skill`` are in
+``compare``, ``par_sheet``, ``skill`` and ``solve`` (``sweep`` and 13-card ``skill`` are in
 test_sweep_games.py, ``simulate`` in test_simulation.py and test_ofc_simulation.py)."""
 
 import pandas as pd
@@ -45,3 +45,14 @@ def test_open_face_skill_is_the_same_on_dask(dask_executor):
 
     serial = ofc_skill("ofc-pineapple", **kw)
     pd.testing.assert_frame_equal(serial, ofc_skill("ofc-pineapple", executor=dask_executor, **kw))
+
+
+def test_solve_is_the_same_on_dask(dask_executor):
+    """Every candidate's blocks go through the executor; the answer and its evaluations are the
+    serial ones."""
+    kw = dict(bounds=(0, 0.1), deals=900, setter="greedy", rng=4)
+    serial = cpstats.solve("banked", "bank.commission", "house_edge", 0.015, **kw)
+    dask = cpstats.solve("banked", "bank.commission", "house_edge", 0.015, executor=dask_executor, **kw)
+    assert (serial.value, serial.ci_low, serial.ci_high) == (dask.value, dask.ci_low, dask.ci_high)
+    columns = ["value", "estimate", "ci_low", "ci_high"]
+    pd.testing.assert_frame_equal(serial.evaluations[columns], dask.evaluations[columns])
