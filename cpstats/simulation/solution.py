@@ -89,6 +89,7 @@ class Solution:
         ax.set_ylabel(self.metric)
         from cpstats.rules.describe import short_label
 
-        ax.set_title(f"{short_label(self.base)}: {self.parameter} for {self.metric} {self.target:g}", fontsize=9)
+        ax.set_title(f"{short_label(self.variant)} (the answer): {self.parameter} for {self.metric} "
+                     f"{self.target:g}", fontsize=9)
         ax.legend(fontsize=8)
         return ax
