@@ -84,7 +84,7 @@ class OfcParSheet:
     def subtitle(self) -> str:
         import datetime
 
-        return (f"Variant {self.variant} · {self.result.hands:,} hands · placed by "
+        return (f"Variant {self.variant} · {self.result.deals:,} hands · placed by "
                 f"{self.setter_words} · {datetime.date.today():%d %B %Y}")
 
     @property
@@ -340,7 +340,7 @@ def _method_section(sheet: OfcParSheet) -> ParSection:
     batches = meta.get("batches", "?")
     items = [("Method", "Simulated (Monte Carlo): hands dealt street by street, placed by the strategy, "
                         "settled pair by pair"),
-             ("Variant", str(sheet.variant)), ("Hands", f"{sheet.result.hands:,}"),
+             ("Variant", str(sheet.variant)), ("Hands", f"{sheet.result.deals:,}"),
              ("Strategy", meta.get("strategy", sheet.strategy)),
              ("Root seed (entropy)", str(meta.get("entropy"))),
              ("Blocks", f"{int(meta.get('block_deals', 0)):,} hands; block i uses SeedSequence child i, "
