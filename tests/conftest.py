@@ -1,20 +1,10 @@
-"""Every test session trains ev tables (issue 15.2) into its own folder, never the user's cache;
-``quick_tables`` cuts that training to about a second for tests of the apps' live runs."""
+"""Every test session trains ev tables (a rule set with none trains them on the fly) into its own
+folder, never the user's cache; ``quick_tables`` cuts that training to about a second for tests of
+the apps' live runs; ``dask_executor`` is a LocalCluster for the serial-equals-Dask checks."""
 
 import os
 
 import pytest
-
-
-def pytest_collection_modifyitems(items):
-    """With pytest-xdist (``-n auto --dist loadgroup``, the README's test command) every test of a
-    module runs on one worker, so a module's cached runs and fixtures are made once; the notebook
-    checks group by notebook instead, as each executes its notebook once and they are the longest."""
-    for item in items:
-        group = item.nodeid.split("::")[0]
-        if group.endswith("test_notebook_claims.py") and hasattr(item, "callspec"):
-            group += ":" + item.callspec.id.split("-")[0]  # no brackets: xdist reads "]" as a test id's end
-        item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="session", autouse=True)
