@@ -15,6 +15,7 @@ trained if need be) before the blocks run.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, fields
 from typing import Any, Callable, ClassVar
 
@@ -32,7 +33,7 @@ __all__ = ["Setter", "EvSetter", "GreedySetter", "RandomSetter", "SETTERS", "BAS
 
 
 @dataclass(frozen=True)
-class Setter:
+class Setter(ABC):
     """A named, frozen setter; subclasses set ``name``, ``game`` and :meth:`bind`."""
 
     name: ClassVar[str] = ""
@@ -42,9 +43,9 @@ class Setter:
         """The setter's name and settings, as plain values (what the metadata records)."""
         return {"name": self.name, **{f.name: _plain(getattr(self, f.name)) for f in fields(self)}}
 
+    @abstractmethod
     def bind(self, variant: Variant) -> tuple[Callable[..., Any], dict[str, Any]]:
         """(strategy, keywords) that set ``variant``'s hands, resolved once for many blocks."""
-        raise NotImplementedError
 
     def __call__(self, hands: np.ndarray, variant: Variant, *,
                  rng: np.random.Generator | None = None) -> Decisions:

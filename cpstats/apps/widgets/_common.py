@@ -185,11 +185,12 @@ class _App:
         self.status.value = _message("error", f"simulation failed: {type(err).__name__}: {err}")
 
     @contextmanager
-    def _guarded_run(self):
-        """The body of a Run button: the button is off while it runs and back after; a refusal
-        (OptionError) is its one line in the status, any other error a failed run, never a
-        traceback in a dead output."""
-        self.run_button.disabled = True
+    def _guarded_run(self, button=None):
+        """The body of a Run button (``run_button`` unless another is named): the button is off
+        while it runs and back after; a refusal (OptionError) is its one line in the status, any
+        other error a failed run, never a traceback in a dead output."""
+        button = self.run_button if button is None else button
+        button.disabled = True
         try:
             yield
         except OptionError as err:
@@ -198,7 +199,7 @@ class _App:
         except Exception as err:  # shown in the app, never a dead output
             self._failed(err)
         finally:
-            self.run_button.disabled = False
+            button.disabled = False
 
 
 # -- export ----------------------------------------------------------------------------------

@@ -457,21 +457,13 @@ class VariantComparer(_App):
         """Play the open-face variants on common decks (:func:`cpstats.compare`) and show them."""
         count, hands, strategy = 3 if self.third.value else 2, int(self.deals.value), self.strategy.value
         self.progress.max, self.progress.value, self.progress.bar_style = hands * count, 0, "info"
-        self.simulate_button.disabled = True
-        try:
+        with self._guarded_run(self.simulate_button):
             words = {v: k for k, v in OFC_SETTER_CHOICES}[strategy]
             self.status.value = _running(f"playing {count} open-face variants, {hands:,} hands each, {words}")
             self.open_face.run(count, hands, strategy, self._advance)
             self.progress.value, self.progress.bar_style = self.progress.max, "success"
             self.status.value = _message("ok", f"{count} open-face variants on common decks, {hands:,} hands "
                                          f"each, {words}, seed {SEED}")
-        except OptionError as err:
-            self.progress.bar_style = "danger"
-            self.status.value = _message("error", str(err))
-        except Exception as err:  # shown in the app, never a dead output
-            self._failed(err)
-        finally:
-            self.simulate_button.disabled = False
 
     def _labels(self) -> list[str] | None:
         """The user's column names when they name every column shown, else None (defaults)."""
