@@ -335,3 +335,13 @@ def test_every_ofc_rule_id_is_in_the_glossary():
     missing = sorted(c for c in cited if c not in RULES)
     assert not missing, missing
     assert all(RULES[c].section == 7 for c in cited)
+
+
+def test_replace_takes_a_component_as_the_13_card_variant_does():
+    """``replace(rake=Rake(...))`` sets the field (it was read as a string, with a confusing error)."""
+    from cpstats.rules import load_variant
+    from cpstats.rules.house import Rake, RakeModel
+
+    v = load_variant("ofc-pineapple").replace(rake=Rake(model=RakeModel.PERCENT, percent=0.05), players=3)
+    assert str(v) == "ofc-pineapple(players=3,rake=percent,rake.percent=0.05)"
+    assert load_variant(str(v)) == v

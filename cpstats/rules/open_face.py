@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
@@ -282,9 +282,17 @@ class OfcVariant:
 
     def replace(self, **overrides: Any) -> OfcVariant:
         """A validated copy with options changed: any key of the variant string, ``__`` for
-        ``.`` (``v.replace(players=3, fantasyland__stay="A", royalties__front__QQ=10)``)."""
-        pairs = [(k.replace("__", "."), to_text(v)) for k, v in overrides.items()]
-        return OfcVariant.from_dict(_apply(self.to_dict(), pairs))
+        ``.`` (``v.replace(players=3, fantasyland__stay="A", royalties__front__QQ=10)``), or a
+        field given a component (``v.replace(rake=Rake(model="percent", percent=0.05))``)."""
+        names = {f.name for f in fields(self)}
+        data = self.to_dict()
+        pairs = []
+        for k, v in overrides.items():
+            if k in names and is_dataclass(v):
+                data[k] = asdict(v)
+            else:
+                pairs.append((k.replace("__", "."), to_text(v)))
+        return OfcVariant.from_dict(_apply(data, pairs))
 
 
 # -- tables -----------------------------------------------------------------------------------
