@@ -1,4 +1,4 @@
-"""``rollout-exact``'s value tables: the value of a Fantasyland entry it is told, solved as a fixed point.
+"""The default ``rollout``'s value tables (kernel code 5, also named ``rollout-exact``): the value of a Fantasyland entry it is told, solved as a fixed point.
 
 In words: a Fantasyland entry's expected gain over a normal hand, in the placement's objective
 (royalties, rows and scoop against a typical opponent; :mod:`cpstats.ofc.placement`): the
@@ -16,7 +16,7 @@ self-play told ``X(B)`` (every seat a normal hand), measures ``B`` on its boards
 the value the placement is told then equals the value its own play measures, within the
 interval printed. The presets' solutions are shipped (:data:`SHIPPED`, written by
 ``cpstats train-ofc``, seed and seconds recorded); another variant's is solved on
-its first use (:data:`_FIRST_USE`, about a minute). ``F`` and ``p``
+its first use (:data:`_FIRST_USE`, a few seconds on one core). ``F`` and ``p``
 are exact solver settings of fixed-seed random deals; the interval holds the standard errors of
 ``F`` and ``B`` (not of ``p``).
 
@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cpstats.errors import check_whole
+from cpstats.errors import OptionError, check_whole
 from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc.board import board_values
 from cpstats.ofc.fantasyland import solve_fantasyland
@@ -140,6 +140,8 @@ def solve_entry_value(variant: OfcVariant | str = "ofc-pineapple", *, hands: int
     v = resolve_ofc_variant(variant)
     hands = check_whole("hands", hands, 2)
     rounds = check_whole("rounds", rounds, 1)
+    if not _has_fantasyland(v):
+        raise OptionError(f"{v} has no Fantasyland (fantasyland.cards are all 0): there is no entry value to solve")
     terms = fantasy_terms(v)
     history = []
     baseline, se = 0.0, 0.0
@@ -155,6 +157,10 @@ def solve_entry_value(variant: OfcVariant | str = "ofc-pineapple", *, hands: int
                       terms[n][0], terms[n][2], tuple(history), hands)
 
 
+def _has_fantasyland(variant: OfcVariant) -> bool:
+    return bool(variant.kernel_tables().fl_entry_cards.max() > 0)
+
+
 @lru_cache(maxsize=16)
 def _terms(variant: OfcVariant) -> dict:
     return fantasy_terms(variant)
@@ -162,7 +168,10 @@ def _terms(variant: OfcVariant) -> dict:
 
 def default_entry_values(variant: OfcVariant) -> np.ndarray:
     """float64[18]: the entry values ``rollout-exact`` is told: :func:`entry_values` at the
-    variant's shipped baseline (:data:`SHIPPED`), else at one solved now (:data:`_FIRST_USE`)."""
+    variant's shipped baseline (:data:`SHIPPED`), else at one solved now (:data:`_FIRST_USE`);
+    zeros for a variant without Fantasyland."""
+    if not _has_fantasyland(variant):
+        return np.zeros(18)
     shipped = json.loads(SHIPPED.read_text()) if SHIPPED.exists() else {}
     if str(variant) in shipped:
         baseline = float(shipped[str(variant)]["baseline"])
@@ -174,7 +183,9 @@ def default_entry_values(variant: OfcVariant) -> np.ndarray:
 def write_shipped(presets: tuple[str, ...] = ("ofc-pineapple",), *, hands: int = 300, rounds: int = 3,
                   rng: int = 2026, path: Path | str = SHIPPED) -> dict:
     """Solve the presets' entry values and write them to ``path`` (default :data:`SHIPPED`; seed,
-    hands, rounds and the seconds each took recorded with them)."""
+    hands, rounds and the seconds each took recorded with them); the file's other variants are kept."""
+    path = Path(path)
+    kept = json.loads(path.read_text()) if path.exists() else {}
     out = {}
     for name in presets:
         v = resolve_ofc_variant(name)
@@ -182,9 +193,8 @@ def write_shipped(presets: tuple[str, ...] = ("ofc-pineapple",), *, hands: int =
         ev = solve_entry_value(v, hands=hands, rounds=rounds, rng=rng)
         out[str(v)] = {**{k: (list(x) if isinstance(x, tuple) else x) for k, x in ev._asdict().items()},
                        "rounds_played": rounds, "seed": rng, "seconds": round(time.time() - t, 1)}
-    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(out, indent=1) + "\n")
+    path.write_text(json.dumps({**kept, **out}, indent=1) + "\n")
     return out
 
 
