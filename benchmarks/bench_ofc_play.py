@@ -6,16 +6,17 @@ enters plays the next hand with the exact solver, so the value of entering count
 result is the mean net a hand of the first bot over the second with a 95% interval (Student's t
 on batch means of :data:`BATCH` deals: consecutive hands share Fantasyland states). Printed:
 ms of CPU per hand (both players, all streets; median over repeats, one core) of
-``rollout-exact`` (the rollout with an exact endgame and the fixed-point Fantasyland value),
-``rollout`` (the default, today the same play as ``rollout-v1``, the first rollout frozen) and
+``rollout`` (the default: the rollout with an exact endgame and the fixed-point Fantasyland value;
+``rollout-exact`` is its former name), ``rollout-v1`` (the first rollout, frozen) and
 ``greedy``; self-play foul, Fantasyland entry and royalty rates; duplicate matches of
-``rollout-exact`` against ``rollout-v1``, ``greedy`` and ``random``, of ``rollout-v1`` against
-``greedy`` (the yardstick of the gain over a weak field) and of ``rollout`` against the former
+``rollout`` against ``rollout-v1``, ``greedy`` and ``random``, of ``rollout-v1`` against
+``greedy`` (the yardstick of the gain over a weak field) and of ``rollout-v1`` against the former
 policy (kernel code 3); and the strength curve of ``rollout`` over samples, saved as
 ``benchmarks/ofc_strength.png``.
 
     python benchmarks/bench_ofc_play.py [--deals 400] [--selfplay 400]
-    python benchmarks/bench_ofc_play.py --match rollout-exact:rollout-v1 --deals 5000 --seed 7
+    python benchmarks/bench_ofc_play.py --match rollout:rollout-v1 --deals 5000 --seed 7
+    python benchmarks/bench_ofc_play.py --match rollout:rollout --samples 128,32   # the strong setting
     python benchmarks/bench_ofc_play.py --ceiling 512 --selfplay 300   # self-play only, 512 samples
 """
 
@@ -89,6 +90,8 @@ def duplicate(a: str, b: str, deals: int, seed: int = 99, samples=(None, None),
     ba, fba, _ = play_run((cb, ca), deals, seed, samples[::-1], endgame, args)
     net = (settle_boards(V, ab)[:, 0] + settle_boards(V, ba)[:, 1]) / 2
     mean, half = interval(net)
+    if a == b:
+        a, b = (f"{a}({s or DEFAULT_SAMPLES})" for s in samples)
     rates = {a: _rates(np.concatenate([ab[:, 0], ba[:, 1]]), np.concatenate([fab[:, 0], fba[:, 1]])),
              b: _rates(np.concatenate([ab[:, 1], ba[:, 0]]), np.concatenate([fab[:, 1], fba[:, 0]]))}
     return {"mean": mean, "half": half, "deals": deals, "rates": rates, "net": net}
@@ -101,7 +104,7 @@ def _rates(boards: np.ndarray, fantasy: np.ndarray) -> dict[str, float]:
             "royalty": float(values.royalty.sum(-1)[normal].mean())}
 
 
-def ms_per_hand(names=("rollout-exact", "rollout", "greedy"), repeats: int = 7, hands: int = 10) -> dict:
+def ms_per_hand(names=("rollout", "rollout-v1", "greedy"), repeats: int = 7, hands: int = 10) -> dict:
     """Median ms of CPU a normal heads-up hand of each bot in self-play, interleaved on the same
     decks (so the machine's load falls on all alike; CPU time, not wall time)."""
     none = np.zeros(2, np.int64)
@@ -146,7 +149,7 @@ def _print_match(a: str, b: str, out: dict) -> None:
 
 
 def _args(baseline: float | None):
-    """Stacked tables with ``rollout-exact`` told the entry values at ``baseline`` (None: its own)."""
+    """Stacked tables with ``rollout`` told the entry values at ``baseline`` (None: its own)."""
     if baseline is None:
         return None
     value = ev.entry_values(V, ev.fantasy_terms(V), baseline)
@@ -159,10 +162,11 @@ def main() -> None:
     parser.add_argument("--selfplay", type=int, default=400)
     parser.add_argument("--seed", type=int, default=99, help="seed of the matches' decks")
     parser.add_argument("--endgame", type=int, default=_pk.ENDGAME,
-                        help="streets before the last that rollout-exact plays exactly")
+                        help="streets before the last that rollout plays exactly")
     parser.add_argument("--fl-baseline", type=float, default=None,
-                        help="rollout-exact told the entry value at this normal-board baseline")
+                        help="rollout told the entry value at this normal-board baseline")
     parser.add_argument("--match", metavar="A:B", help="only the duplicate match of A against B")
+    parser.add_argument("--samples", metavar="SA,SB", help="with --match: samples a decision of A and of B")
     parser.add_argument("--save", metavar="NPY", help="with --match: save the per-deal nets here")
     parser.add_argument("--only-selfplay", metavar="BOT", help="only the self-play rates of BOT")
     parser.add_argument("--entry-value", action="store_true",
@@ -182,26 +186,27 @@ def main() -> None:
     if opts.entry_value:
         e = ev.solve_entry_value(V, hands=opts.selfplay, rounds=3)
         print(f"Fantasyland entry ({e.cards} cards) worth {e.value:.2f} (95% {e.ci_low:.2f}..{e.ci_high:.2f}) "
-              f"over a normal hand, fixed point of rollout-exact (baselines {e.rounds}); anchors: 9.6 "
+              f"over a normal hand, fixed point of rollout (baselines {e.rounds}); anchors: 9.6 "
               "(a public bot's fixed point), about 8 (players)")
         return
     if opts.match:
         a, b = opts.match.split(":")
         t = time.time()
-        out = duplicate(a, b, opts.deals, opts.seed, endgame=opts.endgame, args=args)
+        budget = tuple(int(x) for x in opts.samples.split(",")) if opts.samples else (None, None)
+        out = duplicate(a, b, opts.deals, opts.seed, budget, endgame=opts.endgame, args=args)
         _print_match(a, b, out)
         if opts.save:
             np.save(opts.save, out["net"])
-        print(f"endgame {opts.endgame}, Fantasyland baseline {opts.fl_baseline}, seed {opts.seed}, "
+        print(f"samples {budget}, endgame {opts.endgame}, Fantasyland baseline {opts.fl_baseline}, seed {opts.seed}, "
               f"{time.time() - t:.0f} s")
         return
     ms = ms_per_hand()
     print("ms of CPU a heads-up hand (median): " + ", ".join(f"{k} {v:.1f}" for k, v in ms.items()))
-    for name in ("rollout-exact", "rollout-v1"):
+    for name in ("rollout", "rollout-v1"):
         for k, (m, se) in self_play(opts.selfplay, name, args=args).items():
             print(f"self-play {name} {k}: {m:.3f} (SE {se:.3f}), {opts.selfplay} hands", flush=True)
-    for a, b in (("rollout-exact", "rollout-v1"), ("rollout-exact", "greedy"), ("rollout-v1", "greedy"),
-                 ("rollout-exact", "random"), ("rollout", "former")):
+    for a, b in (("rollout", "rollout-v1"), ("rollout", "greedy"), ("rollout-v1", "greedy"),
+                 ("rollout", "random"), ("rollout-v1", "former")):
         _print_match(a, b, duplicate(a, b, opts.deals, opts.seed, endgame=opts.endgame, args=args))
     curve = []
     for s in (8, 32, 128):

@@ -168,13 +168,21 @@ def test_baselines_keep_their_own_tables():
                 != _one_player(_pk.ROLLOUT_EXACT, stacked(args), s)).any() for s in range(3))
 
 
-def test_rollout_v1_is_todays_rollout():
-    """``rollout-v1`` is frozen as the ``rollout`` it was: the same hands from the same seed."""
+def test_rollout_is_the_exact_endgame_and_v1_the_first_rollout():
+    """The default ``rollout`` plays as ``rollout-exact`` (its former name), and ``rollout-v1`` as the
+    kernel's first rollout (code 2): the same hands from the same seed; the two differ."""
+    from cpstats.ofc.placement import stacked, strategy_code
     from cpstats.ofc.play import play_hands
 
+    assert strategy_code("rollout") == strategy_code("rollout-exact") == _pk.ROLLOUT_EXACT
     a = play_hands(PINE, 3, 8, strategies="rollout", samples=4)
-    b = play_hands(PINE, 3, 8, strategies="rollout-v1", samples=4)
+    b = play_hands(PINE, 3, 8, strategies="rollout-exact", samples=4)
+    c = play_hands(PINE, 3, 8, strategies="rollout-v1", samples=4)
     assert (a.boards == b.boards).all()
+    assert (a.boards != c.boards).any()
+    args = place_args(PINE)
+    for seed in range(3):
+        assert (_one_player(2, stacked(args), seed) == _one_player(_pk.ROLLOUT_V1, stacked(args), seed)).all()
 
 
 def test_entry_values_solve_the_stay_chain():
@@ -231,3 +239,28 @@ def test_shipped_entry_value_reproduces():
     row = json.loads(SHIPPED.read_text())["ofc-pineapple"]
     got = solve_entry_value(PINE, hands=row["hands"], rounds=row["rounds_played"], rng=row["seed"])
     assert got.baseline == row["baseline"] and got.value == row["value"]
+
+
+def test_a_variant_without_fantasyland_needs_no_entry_value():
+    """The default rollout plays a variant without Fantasyland (entry values all 0); solving one is refused."""
+    from cpstats.errors import OptionError
+    from cpstats.ofc.entry_value import default_entry_values, solve_entry_value
+    from cpstats.ofc.play import play_hands
+    from cpstats.rules.open_face import resolve_ofc_variant
+
+    v = resolve_ofc_variant("ofc-pineapple(fantasyland.cards=0/0/0/0)")
+    assert not default_entry_values(v).any()
+    played = play_hands(v, 2, 5, strategies="rollout", samples=4)
+    assert (played.boards >= 0).all()
+    with pytest.raises(OptionError, match=r"has no Fantasyland .*no entry value to solve"):
+        solve_entry_value(v, hands=4, rounds=1)
+
+
+def test_a_rake_does_not_move_the_entry_value_rollout_is_told():
+    """A rake never moves the play: a raked preset is told the preset's shipped entry value (it was
+    solved again on first use, so the raked game was played by another policy)."""
+    from cpstats.ofc.entry_value import default_entry_values
+    from cpstats.rules.open_face import resolve_ofc_variant
+
+    raked = resolve_ofc_variant("ofc-pineapple(rake=time,rake.amount=6)")
+    assert (default_entry_values(raked) == default_entry_values(PINE)).all()

@@ -9,7 +9,8 @@ import pytest
 
 from cpstats.errors import OptionError
 import cpstats
-from cpstats.ofc.shipped import (OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS, REFERENCE_SEED, SENSITIVITY_RUNS,
+from cpstats.ofc.shipped import (OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS, REFERENCE_SEED, REFERENCE_STRATEGY,
+                                 SENSITIVITY_RUNS,
                                  find_ofc_reference, load_shipped, ofc_sensitivity,
                                  write_ofc_reference)
 from cpstats.simulation.summary import batch_of
@@ -179,3 +180,26 @@ def test_readme_open_face_figures_name_their_denominators_and_are_the_packages()
     r = f"r {t['royalty']:.2f}, 95% CI {t['royalty_low']:.2f}..{t['royalty_high']:.2f}"
     p = f"p {t['stay_rate']:.1%}, {t['stay_low'] * 100:.1f}..{t['stay_high']:.1%}"
     assert re.search(rf"V = {stay:.2f} \(.*{re.escape(r)}; {re.escape(p)}\)", readme), (r, p)
+
+
+@pytest.mark.parametrize("key", list(OFC_REFERENCE_RUNS))
+def test_a_shipped_run_is_the_play_of_todays_strategy(key):
+    """A shipped run's identity is what the package computes for its spec today, the play its
+    strategy name now means included (its kernel, the Fantasyland value it is told): a run left
+    behind when the default changed fails here."""
+    import json
+
+    from cpstats.ofc import simulation as sim
+    from cpstats.ofc.setters import seat_setters
+    from cpstats.rules.open_face import parse_ofc_variant
+
+    path = OFC_REFERENCE_DIR / f"{key}.json"
+    if not path.exists():
+        pytest.skip("no shipped OFC runs (write_ofc_reference)")
+    meta = json.loads(path.read_text())
+    v = parse_ofc_variant(meta["variant"])
+    root = np.random.SeedSequence(int(meta["entropy"]), spawn_key=tuple(meta["spawn_key"]))
+    fresh = sim._metadata(v, seat_setters(meta["strategy"].split("/")[0], v.players), root, meta["deals"],
+                          meta["block_deals"], meta["burn_in"])
+    assert meta["strategy"] == f"{REFERENCE_STRATEGY}/{REFERENCE_STRATEGY}"
+    assert meta.get("play") == fresh.get("play") and meta["run_digest"] == fresh["run_digest"]

@@ -117,7 +117,7 @@ def test_royalties_fantasyland_and_headline_agree_with_the_result(sheet):
     assert head.at["volatility index (1.645 × SD)", "estimate"] == pytest.approx(1.645 * sd)
     fl = s.tables["fantasyland"].set_index("figure")
     assert fl.at["entry, per normal board", "estimate"] == pytest.approx(f.at["fl_entry_rate", "estimate"])
-    assert s.tables["strength"]["field"].tolist() == ["greedy", "random"]
+    assert s.tables["strength"]["field"].tolist() == ["greedy", "random", "rollout-v1"]
 
 
 def test_hourly_figures_use_the_variants_pace(sheet):
@@ -160,7 +160,8 @@ def test_skill_rollout_beats_the_weak_fields_and_the_control_is_zero(skill_table
     """Rollout's edge over random is about 8-10 units a hand (SE about 1 at 30 hands): its CI
     is far above 0; the rollout control is exactly 0 (the seats' nets sum to 0)."""
     t = skill_table
-    assert list(t.index) == ["greedy", "random", "rollout"]
+    assert list(t.index) == ["greedy", "random", "rollout-v1", "rollout"]
+    assert "first rollout" in t.loc["rollout-v1", "label"]
     assert list(t.columns) == ["label", "mean", "se", "ci_low", "ci_high", "deals"]
     assert t.loc["random", "ci_low"] > 0 and t.loc["greedy", "mean"] > 0
     assert t.loc["rollout", "mean"] == pytest.approx(0.0, abs=1e-12)
@@ -206,7 +207,8 @@ def test_par_cli_for_open_face(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(ofc_par, "STRENGTH_DEALS", 4)
     assert main(["par", "ofc-pineapple", "--deals", "8", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("PAR sheet of ofc-pineapple (8 hands, rollout (good play)) written")
+    assert out.startswith("PAR sheet of ofc-pineapple (8 hands, rollout (good play: rollouts with an exact "
+                          "endgame)) written")
     assert (tmp_path / "par.pdf").stat().st_size > 0 and "9. Methodology" in (tmp_path / "par.html").read_text()
 
 

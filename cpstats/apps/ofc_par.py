@@ -245,8 +245,12 @@ def _strategy_section(sheet: OfcParSheet, deals: int, executor) -> ParSection:
     if sheet.strategy == "rollout":
         text.append(f"rollout scores each street's best {DEFAULT_TOP} options by Monte Carlo rollouts "
                     f"of the unseen cards ({DEFAULT_SAMPLES} samples an option, successive halving), "
-                    "finishing each rollout by hindsight; a Fantasyland hand is set by an exact solver. "
-                    "It is the strategy that plays the game well, so the figures describe the game.")
+                    "finishing each rollout by hindsight; the last two streets are decided exactly "
+                    "(expectimax over every draw of the last street's cards); it values a Fantasyland "
+                    "entry at what its own play measures (a fixed point), and a Fantasyland hand is set "
+                    "by an exact solver. It is the strategy that plays the game well, so the figures "
+                    "describe the game; how strong it is: the table below, and this run's own foul, "
+                    "Fantasyland and royalty rates (sections 3 to 5).")
     else:
         text.append(f"Baseline: {sheet.strategy} is a weak strategy; these figures describe a field "
                     "of such players, not the game as played well.")
@@ -256,7 +260,8 @@ def _strategy_section(sheet: OfcParSheet, deals: int, executor) -> ParSection:
     interval = strength.attrs["interval"]
     strength = strength.reset_index()[["field", "label", "mean", "ci_low", "ci_high", "deals"]]
     strength = strength.rename(columns={"deals": "hands"})
-    text.append(f"Its strength: rollout against a greedy and a random field, {deals:,} hands with "
+    text.append(f"Its strength: rollout against a greedy, a random and a rollout-v1 field (the first "
+                f"rollout, the default before the exact endgame), {deals:,} hands with "
                 "rollout in each seat in turn on the same decks (duplicate); its mean net per hand "
                 f"with a 95% interval ({interval}).")
     rows = [("Strategy", meta.get("strategy", sheet.strategy)), ("Rollout options a street", DEFAULT_TOP),

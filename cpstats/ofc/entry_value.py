@@ -27,6 +27,7 @@ estimate_stay_value`: the royalty stream alone, no rows, no normal hand subtract
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from functools import lru_cache
@@ -40,10 +41,12 @@ from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc.board import board_values
 from cpstats.ofc.fantasyland import solve_fantasyland
 from cpstats.ofc.placement import (DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, OPPONENT_FOUL, PlaceArgs,
-                                   _value_tables, place_args, row_win_tables, stacked)
+                                   _value_tables, place_args, row_win_tables, stacked, strategy_code)
+from cpstats.rules.house import Rake
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
 
 __all__ = ["EntryValue", "solve_entry_value", "entry_values", "default_entry_values", "SHIPPED", "play_args",
+           "play_identity",
            "rollout_args"]
 
 #: The solved baselines of the presets (written by ``cpstats train-ofc``).
@@ -157,6 +160,17 @@ def solve_entry_value(variant: OfcVariant | str = "ofc-pineapple", *, hands: int
                       terms[n][0], terms[n][2], tuple(history), hands)
 
 
+def _shipped_baseline(variant: OfcVariant) -> float | None:
+    """The shipped baseline of the variant's play, its rake and name aside (a rake never moves the
+    play); None if none is shipped."""
+    shipped = json.loads(SHIPPED.read_text()) if SHIPPED.exists() else {}
+    for text, entry in shipped.items():
+        solved = resolve_ofc_variant(text)
+        if solved == dataclasses.replace(variant, rake=Rake(), name=solved.name):
+            return float(entry["baseline"])
+    return None
+
+
 def _has_fantasyland(variant: OfcVariant) -> bool:
     return bool(variant.kernel_tables().fl_entry_cards.max() > 0)
 
@@ -168,13 +182,14 @@ def _terms(variant: OfcVariant) -> dict:
 
 def default_entry_values(variant: OfcVariant) -> np.ndarray:
     """float64[18]: the entry values ``rollout-exact`` is told: :func:`entry_values` at the
-    variant's shipped baseline (:data:`SHIPPED`), else at one solved now (:data:`_FIRST_USE`);
+    variant's shipped baseline (:data:`SHIPPED`; its rake and name aside), else at one solved now
+    (:data:`_FIRST_USE`);
     zeros for a variant without Fantasyland."""
     if not _has_fantasyland(variant):
         return np.zeros(18)
-    shipped = json.loads(SHIPPED.read_text()) if SHIPPED.exists() else {}
-    if str(variant) in shipped:
-        baseline = float(shipped[str(variant)]["baseline"])
+    shipped = _shipped_baseline(variant)
+    if shipped is not None:
+        baseline = shipped
     else:
         baseline = solve_entry_value(variant, **_FIRST_USE).baseline
     return entry_values(variant, _terms(variant), baseline)
@@ -196,6 +211,20 @@ def write_shipped(presets: tuple[str, ...] = ("ofc-pineapple",), *, hands: int =
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({**kept, **out}, indent=1) + "\n")
     return out
+
+
+def play_identity(variant: OfcVariant, names: tuple[str, ...]) -> str | None:
+    """What the strategies ``names`` play by, for a run's identity: each name's kernel code, and the
+    Fantasyland entry value the exact-endgame rollout is told (its normal-board baseline); None
+    when no seat plays a rollout. A resumed run whose strategy changed under its name is another run."""
+    codes = {n: strategy_code(n) for n in dict.fromkeys(names) if n.startswith("rollout")}
+    if not codes:
+        return None
+    parts = [f"{n}: kernel {c}" for n, c in codes.items()]
+    if _pk.ROLLOUT_EXACT in codes.values() and _has_fantasyland(variant):
+        baseline = _shipped_baseline(variant)
+        parts.append(f"entry baseline {'solved on first use' if baseline is None else format(baseline, '.6g')}")
+    return ", ".join(parts)
 
 
 def play_args(variant: OfcVariant, *, with_values: bool = True) -> PlaceArgs:

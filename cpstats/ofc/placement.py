@@ -1,26 +1,29 @@
-"""Street placement strategies for open-face Chinese poker: ``random``, ``greedy``, ``rollout``.
+"""Street placement strategies for open-face Chinese poker: ``random``, ``greedy``, ``rollout``
+(the default: rollouts with an exact endgame), and ``rollout-v1``, the first rollout, frozen.
 
 - ``random``: a uniform draw among the street's legal options (a discard, then a row with room
   for every kept card). Weak on purpose: a baseline.
 - ``greedy``: the option of best one-step evaluation (:func:`cpstats.ofc._place_kernel.board_h`:
   made hands, royalties, Fantasyland, row strength, an estimated foul risk and flush draws;
   exact on the last street). Fast; a baseline.
-- ``rollout``: Monte Carlo rollouts of the unseen cards. The :data:`DEFAULT_TOP` options of best
+- ``rollout`` (the default; kernel code 5, also named ``rollout-exact``): Monte Carlo rollouts
+  of the unseen cards, with an exact endgame and a solved Fantasyland value (below). The :data:`DEFAULT_TOP` options of best
   one-step evaluation enter a successive halving: all are rolled out on a first quarter of the
   :data:`DEFAULT_SAMPLES` samples, the better half on the next quarter, and so on, the survivors
   seeing every sample; the same sampled futures serve every option (common random numbers). A
   rollout plays the player's next streets with ``greedy`` and completes the last
   :data:`DEFAULT_HINDSIGHT` streets by hindsight (:mod:`cpstats.ofc._place_hindsight`: the best
   placement knowing the sample's future cards, exact by branch and bound), then scores the final
-  board by the exact objective; the last street is an exact search.
-- ``rollout-v1``: ``rollout`` as it is today, frozen (kernel code 4, its own value tables), the
-  yardstick of duplicate matches when ``rollout`` changes.
-- ``rollout-exact``: ``rollout`` with an exact endgame (:mod:`cpstats.ofc._place_exact`: the
-  street before the last by expectimax over every draw of the last street's cards, instead of
-  rollouts completed by hindsight) and told the Fantasyland entry value of
-  :mod:`cpstats.ofc.entry_value` (a fixed point: the entry's objective less a normal board's;
-  11.4 for heads-up Pineapple against the 18.1 ``rollout`` is told). A candidate default; its
-  measured strength is in the README (``benchmarks/bench_ofc_play.py``).
+  board by the exact objective; the last street is an exact search, and the street before the
+  last is decided exactly too (:mod:`cpstats.ofc._place_exact`: expectimax over every draw of
+  the last street's cards, instead of rollouts completed by hindsight). It is told the
+  Fantasyland entry value of :mod:`cpstats.ofc.entry_value` (a fixed point: the entry's
+  objective less a normal board's; 11.4 for heads-up Pineapple), shipped for the presets and
+  the shipped runs' variants and solved on first use for another variant (a few seconds).
+  Its measured strength is in the README (``benchmarks/bench_ofc_play.py``).
+- ``rollout-v1``: the first rollout, frozen (kernel code 4, its own value tables: no exact
+  endgame, told the uncorrected Fantasyland value of :func:`fantasy_values`), the default until
+  the exact endgame beat it by duplicate matches; the yardstick of the benchmark's matches.
 
 Budget: :data:`DEFAULT_SAMPLES` samples and :data:`DEFAULT_TOP` options a decision, a few hundredths of a
 second a heads-up Pineapple hand on one core. :data:`FOUL_AVERSION`, :data:`DEFAULT_HINDSIGHT` and
@@ -56,12 +59,12 @@ __all__ = ["PLACEMENT_STRATEGIES", "STRATEGY_NOTES", "DEFAULT_SAMPLES", "DEFAULT
 
 PLACEMENT_STRATEGIES = ("random", "greedy", "rollout", "rollout-v1", "rollout-exact")
 #: How a strategy's figures are named wherever they appear: the baselines as baselines.
-STRATEGY_NOTES = {"rollout": "good play",
+STRATEGY_NOTES = {"rollout": "good play: rollouts with an exact endgame",
                   "rollout-v1": "the first rollout, frozen as a yardstick for matches",
-                  "rollout-exact": "good play: rollout with an exact endgame (a candidate default)",
+                  "rollout-exact": "good play: the default rollout under its former name",
                   "greedy": "a baseline: a weak field, not the figures of good play",
                   "random": "a baseline: no skill, not the figures of good play"}
-_CODES = {"random": 0, "greedy": 1, "rollout": 2, "rollout-v1": _pk.ROLLOUT_V1,
+_CODES = {"random": 0, "greedy": 1, "rollout": _pk.ROLLOUT_EXACT, "rollout-v1": _pk.ROLLOUT_V1,
           "rollout-exact": _pk.ROLLOUT_EXACT}
 DEFAULT_SAMPLES = 32  # rollouts a surviving option gets: a heads-up Pineapple hand in <= 100 ms
 DEFAULT_TOP = 24  # options (best one-step first) that enter the successive halving
@@ -94,8 +97,8 @@ class PlaceArgs(NamedTuple):
 
 
 def strategy_code(name: object, where: str = "strategy") -> int:
-    """Kernel code of a placement strategy name (0 random, 1 greedy, 2 rollout, 4 rollout-v1,
-    5 rollout-exact)."""
+    """Kernel code of a placement strategy name (0 random, 1 greedy, 4 rollout-v1, 5 rollout and
+    rollout-exact; the kernel's code 2 is ``rollout-v1``'s play, unnamed)."""
     if name not in PLACEMENT_STRATEGIES:
         raise OptionError(f"{where}={name!r} is invalid: allowed are "
                           f"{', '.join(map(repr, PLACEMENT_STRATEGIES))}")

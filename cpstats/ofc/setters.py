@@ -1,13 +1,15 @@
 """Open-face setters as named objects (as :mod:`cpstats.strategies.setters` for the 13-card game):
 each carries its own settings, so ``samples`` and ``top`` travel inside the setter.
 
-- :class:`Rollout` ``(samples=32, top=24)``: the strong strategy, Monte Carlo rollouts
-  (:mod:`cpstats.ofc.placement`: ``samples`` rollouts a surviving option, ``top`` options in
-  the successive halving);
+- :class:`Rollout` ``(samples=32, top=24)``: the default, Monte Carlo rollouts with an exact
+  endgame (:mod:`cpstats.ofc.placement`: ``samples`` rollouts a surviving option, ``top`` options
+  in the successive halving); :data:`STRONG_ROLLOUT`, ``Rollout(samples=128)``, the strong setting;
+- :class:`RolloutV1` ``(samples=32, top=24)``: the first rollout, frozen (a yardstick);
 - :class:`OfcGreedy` ``()`` and :class:`OfcRandom` ``()``: the baselines.
 
-A name selects the default object (:func:`as_ofc_setter`): ``"rollout"``, ``"greedy"``,
-``"random"``, and ``"ev"`` (the 13-card strong setter's name, and ``EvSetter()``) for ``Rollout()``.
+A name selects the default object (:func:`as_ofc_setter`): ``"rollout"`` (``"rollout-exact"``, its
+former name, the same), ``"rollout-v1"``, ``"greedy"``, ``"random"``, and ``"ev"`` (the 13-card
+strong setter's name, and ``EvSetter()``) for ``Rollout()``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, PLACEMENT_STRATEGIES
 from cpstats.strategies.setters import EvSetter, Setter
 
-__all__ = ["OfcSetter", "Rollout", "OfcGreedy", "OfcRandom", "OFC_SETTERS", "as_ofc_setter",
+__all__ = ["OfcSetter", "Rollout", "RolloutV1", "STRONG_ROLLOUT", "OfcGreedy", "OfcRandom", "OFC_SETTERS", "as_ofc_setter",
            "seat_setters", "seat_budget", "seats_label", "seats_params"]
 
 
@@ -49,6 +51,14 @@ class Rollout(OfcSetter):
 
 
 @dataclass(frozen=True)
+class RolloutV1(Rollout):
+    """The first rollout, frozen (no exact endgame; the default until the exact endgame beat it):
+    the yardstick of duplicate matches and of how much the figures move with the play."""
+
+    name: ClassVar[str] = "rollout-v1"
+
+
+@dataclass(frozen=True)
 class OfcGreedy(OfcSetter):
     """The best one-step evaluation a street (a baseline: a weak field)."""
 
@@ -62,9 +72,13 @@ class OfcRandom(OfcSetter):
     name: ClassVar[str] = "random"
 
 
+#: The strong setting: four times the default's samples (a few times its time a hand), for the
+#: studies that can wait; its strength against the default is in docs/measurements.md#bench_ofc_play.
+STRONG_ROLLOUT = Rollout(samples=4 * DEFAULT_SAMPLES)
+
 #: The open-face setters by name; ``ev`` is the strong one, as in the 13-card game.
-OFC_SETTERS: dict[str, type[OfcSetter]] = {"ev": Rollout, "rollout": Rollout, "greedy": OfcGreedy,
-                                           "random": OfcRandom}
+OFC_SETTERS: dict[str, type[OfcSetter]] = {"ev": Rollout, "rollout": Rollout, "rollout-exact": Rollout,
+                                           "rollout-v1": RolloutV1, "greedy": OfcGreedy, "random": OfcRandom}
 
 
 def as_ofc_setter(setter: Any, where: str = "setter") -> OfcSetter:

@@ -39,6 +39,7 @@ import pandas as pd
 
 from cpstats.cards.blocks import BlockPlan, block_seed, check_executor, root_seed
 from cpstats.errors import OptionError, check_whole, deprecated_alias, renamed
+from cpstats.ofc.entry_value import play_identity
 from cpstats.ofc.placement import STRATEGY_NOTES
 from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, OfcSummary, paired_figures, summarise_hands
@@ -143,7 +144,10 @@ def _metadata(v: OfcVariant, seats, root, hands, block_hands, burn_in) -> dict:
             "block_deals": int(block_hands), "batches": batch_count(hands), "burn_in": burn_in,
             "dealer": f"numpy default_rng(block child).permutation(52) a hand, burn-in {burn_in}",
             "summary_format": SUMMARY_FORMAT, **versions()}
-    meta["run_digest"] = run_digest(meta)
+    play = play_identity(v, tuple(s.name for s in seats))
+    if play is not None:  # what a rollout plays by: part of the identity (the "tables" slot, unused by open face)
+        meta["play"] = play
+    meta["run_digest"] = run_digest({**meta, "tables": play})
     meta["setter"] = seats_params(seats)  # beside the identity, which the strategy label carries
     return meta
 
