@@ -21,6 +21,7 @@ from cpstats.ofc.shipped import (OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS, SENSITIV
 from cpstats.simulation import load_reference  # noqa: E402
 from cpstats.ofc import fantasyland_table  # noqa: E402
 from cpstats.ofc.result import paired_figures  # noqa: E402
+from cpstats.ofc.strength import shipped_strength  # noqa: E402
 from cpstats.rules.house import Rake  # noqa: E402
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "06_open_face.ipynb"
@@ -71,6 +72,13 @@ def _expected(params: dict) -> dict[str, tuple[float, float, float]]:
     out["no_stay"] = diff(sens, labels[2], "fl_share", 100)
     out["no_fl"], out["flat"] = diff(sens, labels[3], "royalty"), diff(sens, labels[4], "royalty")
     out["foul_no_fl"] = diff(sens, labels[3], "foul_rate", 100)
+    strength = shipped_strength().set_index(["variant", "setter", "metric"])
+    for short, setter in (("def", "rollout"), ("v1", "rollout-v1"), ("gr", "greedy")):
+        for name, metric, scale in (("foul", "foul_rate", 100), ("entry", "fl_entry_rate", 100),
+                                    ("roy", "royalty", 1), ("rake", "rake_share", 100)):
+            r = strength.loc[("ofc-pineapple", setter, metric)]
+            out[f"st_{name}_{short}"] = tuple(r[c] * scale for c in ("estimate", "ci_low", "ci_high"))
+    del out["st_rake_v1"]  # the rake sentence compares the weak field with the default only
     solved = fantasyland_table("ofc-pineapple", rng=params["SEED"]).iloc[0]  # the solver's stay value
     for name, columns in (("r_p", ("royalty", "royalty_low", "royalty_high")),
                           ("p_p", ("stay_rate", "stay_low", "stay_high")),

@@ -67,6 +67,7 @@ def test_wheel_ships_tables_references_and_dashboard(wheel_names):
     assert tables - wheel_names == set()
     assert references - wheel_names == set()
     assert "cpstats/data/dashboard.ipynb" in wheel_names
+    assert {"cpstats/data/ofc/entry_values.json", "cpstats/data/ofc/strength.csv"} <= wheel_names
     assert "cpstats/_resources.py" in wheel_names and "cpstats/py.typed" in wheel_names
 
 
@@ -77,4 +78,6 @@ def test_wheel_leaves_out_the_designers_data_folder(wheel_names):
     assert (ROOT / "data" / "variants" / "2-4.toml").is_file()
     outside = {n for n in wheel_names if not n.startswith(("cpstats/", "cpstats-"))}
     assert outside == set()
-    assert not any(n.endswith((".csv", ".toml")) for n in wheel_names)
+    designers = {p.name for p in (ROOT / "data").rglob("*") if p.is_file()}
+    assert not any(n.rsplit("/", 1)[-1] in designers for n in wheel_names)
+    assert not any(n.endswith(".toml") for n in wheel_names)

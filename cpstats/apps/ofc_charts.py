@@ -1,6 +1,7 @@
 """Open-face figures in words and charts: :func:`ofc_figures_table` (the figures a designer
-reads, with their 95% intervals) and :func:`plot_ofc_figures` (rates and units per board with
-error bars, one colour per variant), shared by the Open-face tab and notebook 06.
+reads, with their 95% intervals), :func:`plot_ofc_figures` (rates and units per board with
+error bars, one colour per variant), shared by the Open-face tab and notebook 06, and
+:func:`plot_strength` (a variant's headline figures at three strengths of play).
 
 - Decision: the table shows seat 0's mean and SD only; the presets are symmetric, so the other
   seats are the same figures by symmetry (their own rows are in ``OfcResult.figures()``).
@@ -15,9 +16,10 @@ import numpy as np
 import pandas as pd
 
 from cpstats.apps import plots
+from cpstats.ofc.strength import STRENGTH_LABELS
 
 __all__ = ["METRIC_LABELS", "RATE_METRICS", "UNIT_METRICS", "ofc_figures_table", "plot_ofc_figures",
-           "plot_ofc_differences"]
+           "plot_ofc_differences", "plot_strength"]
 
 #: The figures shown, in order: metric of ``OfcResult.figures()`` -> (label, format).
 METRIC_LABELS = {
@@ -104,6 +106,16 @@ def plot_ofc_differences(paired: pd.DataFrame, rates=RATE_METRICS, units=("royal
               for label, rows in paired.groupby("label", sort=False) if label != base}
     return _two_panels(frames, rates, units, f"difference to {base}, percentage points (95% CI)",
                        f"difference to {base}, units (95% CI)", title)
+
+
+def plot_strength(table: pd.DataFrame, variant: str = "ofc-pineapple", *, title: str = ""):
+    """The headline figures of ``variant`` at each strength of a :func:`cpstats.ofc.strength.strength_table`
+    (one colour a setter, weakest first): rates in % (left), units (right), each with its interval."""
+    rows = table[table["variant"] == variant]
+    frames = {STRENGTH_LABELS.get(setter, setter): part[["metric", "estimate", "ci_low", "ci_high"]]
+              for setter, part in rows.groupby("setter", sort=False)}
+    return _two_panels(frames, ("foul_rate", "fl_entry_rate", "rake_share"), ("royalty", "fl_value", "sd_seat0"),
+                       "% (95% CI)", "units (95% CI)", title)
 
 
 def _two_panels(frames: Mapping[str, pd.DataFrame], rates, units, left_label: str, right_label: str,

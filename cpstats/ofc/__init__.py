@@ -17,7 +17,9 @@ imports point one way:
   paired comparisons), on top of ``play`` and ``settlement``; ``skill`` (rollout against weak
   fields, duplicate) and ``sweep`` (a rule key over values on
   common decks) on top of them; ``shipped`` (the stored rollout runs in
-  ``cpstats/data/reference/ofc``, opened by the notebook and the dashboard).
+  ``cpstats/data/reference/ofc``, opened by the notebook and the dashboard); ``entry_value``
+  (the Fantasyland value ``rollout`` is told, a fixed point); ``strength`` (the headline figures
+  at three strengths of play, :func:`strength_table`).
 
 Users play open face through the shared verbs (:func:`cpstats.simulate`, ``compare``, ``sweep``,
 ``skill``, ``load_reference``, ``get_preset``, ``presets``), which reach this game's runs through
@@ -40,11 +42,12 @@ from cpstats.ofc.play import OfcHands, play_hands
 from cpstats.ofc.result import OfcResult
 from cpstats.ofc.shipped import (OFC_REFERENCE_RUNS, find_ofc_reference, load_shipped, ofc_sensitivity,
                                  write_ofc_reference)
-from cpstats.ofc.setters import OfcGreedy, OfcRandom, OfcSetter, Rollout, as_ofc_setter
+from cpstats.ofc.setters import OfcGreedy, OfcRandom, OfcSetter, Rollout, RolloutV1, as_ofc_setter
 from cpstats.ofc.settlement import OfcSettlement, seat_rake, settle_boards, settle_hands
 from cpstats.ofc.simulation import _compare_runs, _simulate_runs
 from cpstats.ofc.sweep import run_sweep
 from cpstats.ofc.skill import skill_table
+from cpstats.ofc.strength import shipped_strength, strength_table
 from cpstats.simulation.games import GameRuns, register_game_runs
 
 # the former names, one release more (aliases that warn; explicit re-exports, not in __all__)
@@ -66,4 +69,5 @@ __all__ = ["OfcVariant", "OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRule
            "OfcResult", "FantasySetting", "solve_fantasyland",
            "fantasyland_table", "estimate_stay_value", "OfcHands", "play_hands",
            "write_ofc_reference", "find_ofc_reference", "ofc_sensitivity",
-           "OfcSetter", "Rollout", "OfcGreedy", "OfcRandom", "as_ofc_setter"]
+           "OfcSetter", "Rollout", "RolloutV1", "OfcGreedy", "OfcRandom", "as_ofc_setter",
+           "strength_table", "shipped_strength"]
