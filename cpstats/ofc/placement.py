@@ -21,6 +21,10 @@
   :mod:`cpstats.ofc.entry_value` (a fixed point: the entry's objective less a normal board's;
   11.4 for heads-up Pineapple against the 18.1 ``rollout`` is told). A candidate default; its
   measured strength is in the README (``benchmarks/bench_ofc_play.py``).
+- ``rollout-learned``: ``rollout-exact`` with its earlier streets decided by one deal of
+  lookahead valued by street models learned from its own exact-endgame self-play
+  (:mod:`cpstats.ofc.street_values`); the last two streets exact. Without shipped models for a
+  variant it plays as ``rollout-exact``.
 
 Budget: :data:`DEFAULT_SAMPLES` samples and :data:`DEFAULT_TOP` options a decision, a few hundredths of a
 second a heads-up Pineapple hand on one core. :data:`FOUL_AVERSION`, :data:`DEFAULT_HINDSIGHT` and
@@ -54,15 +58,16 @@ __all__ = ["PLACEMENT_STRATEGIES", "STRATEGY_NOTES", "DEFAULT_SAMPLES", "DEFAULT
            "OPPONENT_FOUL", "FOUL_AVERSION", "HINDSIGHT_FOUL_WEIGHT", "PlaceArgs", "place_args",
            "fantasy_values", "row_win_tables", "set_fantasy", "strategy_code"]
 
-PLACEMENT_STRATEGIES = ("random", "greedy", "rollout", "rollout-v1", "rollout-exact")
+PLACEMENT_STRATEGIES = ("random", "greedy", "rollout", "rollout-v1", "rollout-exact", "rollout-learned")
 #: How a strategy's figures are named wherever they appear: the baselines as baselines.
 STRATEGY_NOTES = {"rollout": "good play",
                   "rollout-v1": "the first rollout, frozen as a yardstick for matches",
                   "rollout-exact": "good play: rollout with an exact endgame (a candidate default)",
+                  "rollout-learned": "rollout-exact with its earlier streets valued by learned street models",
                   "greedy": "a baseline: a weak field, not the figures of good play",
                   "random": "a baseline: no skill, not the figures of good play"}
 _CODES = {"random": 0, "greedy": 1, "rollout": 2, "rollout-v1": _pk.ROLLOUT_V1,
-          "rollout-exact": _pk.ROLLOUT_EXACT}
+          "rollout-exact": _pk.ROLLOUT_EXACT, "rollout-learned": _pk.ROLLOUT_LEARNED}
 DEFAULT_SAMPLES = 32  # rollouts a surviving option gets: a heads-up Pineapple hand in <= 100 ms
 DEFAULT_TOP = 24  # options (best one-step first) that enter the successive halving
 DEFAULT_HINDSIGHT = 3  # last streets of a rollout completed by hindsight (the others by greedy)
@@ -95,7 +100,7 @@ class PlaceArgs(NamedTuple):
 
 def strategy_code(name: object, where: str = "strategy") -> int:
     """Kernel code of a placement strategy name (0 random, 1 greedy, 2 rollout, 4 rollout-v1,
-    5 rollout-exact)."""
+    5 rollout-exact, 6 rollout-learned)."""
     if name not in PLACEMENT_STRATEGIES:
         raise OptionError(f"{where}={name!r} is invalid: allowed are "
                           f"{', '.join(map(repr, PLACEMENT_STRATEGIES))}")
