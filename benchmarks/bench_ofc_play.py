@@ -16,6 +16,7 @@ policy (kernel code 3); and the strength curve of ``rollout`` over samples, save
 
     python benchmarks/bench_ofc_play.py [--deals 400] [--selfplay 400]
     python benchmarks/bench_ofc_play.py --match rollout-exact:rollout-v1 --deals 5000 --seed 7
+    python benchmarks/bench_ofc_play.py --match rollout-learned:rollout-exact --deals 3000 --seed 1
     python benchmarks/bench_ofc_play.py --ceiling 512 --selfplay 300   # self-play only, 512 samples
 """
 
