@@ -17,6 +17,7 @@ policy (kernel code 3); and the strength curve of ``rollout`` over samples, save
     python benchmarks/bench_ofc_play.py [--deals 400] [--selfplay 400]
     python benchmarks/bench_ofc_play.py --match rollout:rollout-v1 --deals 5000 --seed 7
     python benchmarks/bench_ofc_play.py --match rollout:rollout --samples 128,32   # the strong setting
+    python benchmarks/bench_ofc_play.py --match rollout-learned:rollout --deals 3000 --seed 1
     python benchmarks/bench_ofc_play.py --ceiling 512 --selfplay 300   # self-play only, 512 samples
 """
 

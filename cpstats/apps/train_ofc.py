@@ -2,7 +2,9 @@
 
 Today that is the value of a Fantasyland entry it is told (:mod:`cpstats.ofc.entry_value`): a
 fixed point by self-play, per preset, written to ``cpstats/data/ofc/entry_values.json`` with its
-seed, hands, rounds and the seconds it took. The same seed gives the same numbers.
+seed, hands, rounds and the seconds it took. The same seed gives the same numbers. With
+``--street-values HANDS``: ``rollout-learned``'s street models instead
+(:mod:`cpstats.ofc.street_values`), ``street_values-<variant>.npz`` beside ``--out``.
 """
 
 from __future__ import annotations
@@ -25,12 +27,24 @@ def add_train_ofc_command(sub) -> argparse.ArgumentParser:
     p.add_argument("--rounds", type=int, default=3, help="fixed-point rounds (default 3)")
     p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
     p.add_argument("--out", default=str(SHIPPED), help="file written (default: the package's)")
+    p.add_argument("--street-values", type=int, default=0, metavar="HANDS",
+                   help="instead: fit rollout-learned's street models on HANDS self-play hands, written as "
+                        "street_values-<variant>.npz beside --out")
     p.set_defaults(run=run_train_ofc)
     return p
 
 
 def run_train_ofc(args: argparse.Namespace) -> str:
     """Solve and write the tables; returns one line a preset."""
+    if args.street_values:
+        from pathlib import Path
+
+        from cpstats.ofc.street_values import write_shipped as write_street_values
+
+        out = write_street_values(tuple(args.presets), hands=args.street_values, seed=args.seed,
+                                  folder=Path(args.out).parent)
+        return "\n".join(f"{key}: street models of {r['hands']} self-play hands, seed {r['seed']}, {r['nodes']} "
+                         f"nodes, {r['seconds']} s -> {r['path']}" for key, r in out.items())
     from cpstats.ofc.entry_value import write_shipped
 
     out = write_shipped(tuple(args.presets), hands=args.hands, rounds=args.rounds, rng=args.seed,

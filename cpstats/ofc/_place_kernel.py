@@ -48,6 +48,7 @@ N_PRM = 42
 FORMER_TOP = 12  # options the former policy (strategy code 3) rolls out
 ROLLOUT_V1 = 4  # strategy code of the frozen first rollout (no exact endgame), for matches
 ROLLOUT_EXACT = 5  # strategy code of the rollout with an exact endgame and its own value tables
+ROLLOUT_LEARNED = 6  # strategy code of the rollout valuing earlier streets by learned models (_value_kernel)
 ENDGAME = 1  # streets before the last that ROLLOUT_EXACT plays by the exact endgame (rollout_option)
 ENDGAME_TOP = 6  # options of best board_h an exact-endgame rollout tries on its sampled street
 
@@ -480,7 +481,9 @@ def play_streets_kernel(deck, strat, deal, keep, samples, top, hind, seed, key, 
     """Play one hand's streets for the players of ``strat`` (0 random, 1 greedy, 2 rollout with
     successive halving, 3 the former policy: rollouts completed by greedy, every sample for each
     of the best :data:`FORMER_TOP` options, 4 :data:`ROLLOUT_V1`, the same as 2, kept when 2
-    changes, 5 :data:`ROLLOUT_EXACT`: 2 with the ``endgame`` streets before the last exact),
+    changes, 5 :data:`ROLLOUT_EXACT`: 2 with the ``endgame`` streets before the last exact; 6
+    :data:`ROLLOUT_LEARNED` plays as 5 here, its models are used by
+    :func:`cpstats.ofc._value_kernel.play_streets_learned`),
     dealing ``deal[t]`` cards a street to each in seat order from ``deck``; each sees every
     placed card, its own discards and its own deal; ``samples`` is per player. ``vt`` and
     ``prm`` hold one or more sets of value tables (a leading axis): code 5 plays by the first,
@@ -504,7 +507,8 @@ def play_streets_kernel(deck, strat, deal, keep, samples, top, hind, seed, key, 
             pos += k
             n_assign = enumerate_rows(keep[t], cnt[p], rows)
             n_opt = n_assign * (k if keep[t] < k else 1)
-            tb = 0 if strat[p] == ROLLOUT_EXACT else vt.shape[0] - 1
+            exactish = strat[p] >= ROLLOUT_EXACT
+            tb = 0 if exactish else vt.shape[0] - 1
             if strat[p] == 0:
                 o = rng_below(state, n_opt)
             elif strat[p] == 1:
@@ -515,7 +519,7 @@ def play_streets_kernel(deck, strat, deal, keep, samples, top, hind, seed, key, 
                                    _unseen(unseen, own_disc[p], dealt, boards, n_p), samples[p],
                                    FORMER_TOP if strat[p] == 3 else top, -1 if strat[p] == 3 else hind,
                                    state, key, nonflush, flush, bit, t3, ct, vt[tb], prm[tb],
-                                   endgame if strat[p] == ROLLOUT_EXACT else 0)
+                                   endgame if exactish else 0)
             d = apply_option(boards[p], cnt[p], dealt, k, keep[t], o, n_assign, rows)
             discards[p, t] = d
             if d >= 0:

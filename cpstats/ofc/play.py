@@ -14,9 +14,11 @@ import numpy as np
 from cpstats.errors import OptionError, check_whole
 from cpstats.ofc import _board_kernel as _bk
 from cpstats.ofc import _place_kernel as _pk
+from cpstats.ofc import _value_kernel as _vk
 from cpstats.ofc.board import table_args
 from cpstats.ofc.entry_value import play_args
 from cpstats.ofc.placement import DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, set_fantasy, strategy_code
+from cpstats.ofc.street_values import street_model
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
 
 __all__ = ["OfcHands", "play_hands"]
@@ -130,7 +132,8 @@ def _play_hand(v: OfcVariant, deck: np.ndarray, codes: np.ndarray, fantasy: np.n
                endgame: int = _pk.ENDGAME, args=None) -> tuple[np.ndarray, list[np.ndarray]]:
     """One hand on ``deck``: Fantasyland players take their cards first (seat order), the
     others then play the streets. ``codes`` may also hold 3, the former ``rollout`` (for
-    comparisons) or 4, ``rollout-v1``; ``hind`` is the streets a rollout completes by hindsight,
+    comparisons) or 4, ``rollout-v1``; 6, ``rollout-learned``, plays by the variant's street models
+    (:func:`~cpstats.ofc.street_values.street_model`); ``hind`` is the streets a rollout completes by hindsight,
     ``endgame`` the streets before the last that ``rollout`` plays exactly; ``args`` the
     kernel's stacked tables (default :func:`~cpstats.ofc.entry_value.play_args`). Returns the
     boards and each player's discards."""
@@ -150,8 +153,13 @@ def _play_hand(v: OfcVariant, deck: np.ndarray, codes: np.ndarray, fantasy: np.n
         if args is None:
             args = play_args(v, with_values=bool((codes[normal] > 0).any()))
         budget = np.broadcast_to(np.asarray(samples, dtype=np.int64), (v.players,))[normal]
-        _pk.play_streets_kernel(deck[pos:], codes[normal], deal, keep, budget, top, hind, seed, *args,
-                                out, disc, endgame)
+        model = street_model(v) if (codes[normal] == _pk.ROLLOUT_LEARNED).any() else None
+        if model is None:  # rollout-learned without models plays as rollout-exact
+            _pk.play_streets_kernel(deck[pos:], codes[normal], deal, keep, budget, top, hind, seed, *args,
+                                    out, disc, endgame)
+        else:
+            _vk.play_streets_learned(deck[pos:], codes[normal], deal, keep, budget, top, hind, seed, *args,
+                                     out, disc, endgame, *model)
         for i, p in enumerate(normal):
             boards[p] = out[i]
             discards[p] = disc[i][disc[i] >= 0]

@@ -28,6 +28,7 @@ and ``compare_ofc`` are their deprecated former names.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from concurrent.futures import Executor
@@ -45,6 +46,7 @@ from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, OfcSummary, paired_figures, summarise_hands
 from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import settle_hands
+from cpstats.ofc.street_values import shipped_path
 from cpstats.ofc.setters import Rollout, as_ofc_setter, seat_budget, seat_setters, seats_label, seats_params
 from cpstats.simulation.files import prepare_out, run_digest
 from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
@@ -145,6 +147,10 @@ def _metadata(v: OfcVariant, seats, root, hands, block_hands, burn_in) -> dict:
             "dealer": f"numpy default_rng(block child).permutation(52) a hand, burn-in {burn_in}",
             "summary_format": SUMMARY_FORMAT, **versions()}
     play = play_identity(v, tuple(s.name for s in seats))
+    if any(s.name == "rollout-learned" for s in seats):  # its street models are part of what it plays by
+        path = shipped_path(v)
+        models = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.exists() else "none (plays as rollout)"
+        play += f", street models {models}"
     if play is not None:  # what a rollout plays by: part of the identity (the "tables" slot, unused by open face)
         meta["play"] = play
     meta["run_digest"] = run_digest({**meta, "tables": play})

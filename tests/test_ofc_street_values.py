@@ -1,0 +1,165 @@
+"""``rollout-learned``'s street models (cpstats/ofc/street_values.py, cpstats/ofc/_value_kernel.py).
+
+The feature kernel is checked on hand-made boards, the flat trees against scikit-learn's own
+prediction, the strategy for legal boards, its fallback (no models: ``rollout-exact``'s play)
+and the other codes' play unchanged by the second loop, and training for determinism.
+"""
+
+import numpy as np
+import pytest
+
+from cpstats.cards import parse_cards
+from cpstats.errors import OptionError
+from cpstats.ofc import _place_kernel as _pk
+from cpstats.ofc import _value_kernel as _vk
+from cpstats.ofc import street_values as sv
+from cpstats.ofc.entry_value import play_args
+from cpstats.ofc.play import play_hands
+from cpstats.rules import get_preset
+
+PINE = get_preset("ofc-pineapple")
+F = {name: i for i, name in enumerate(sv.FEATURES)}
+
+
+def _board(front: str, middle: str, back: str) -> tuple[np.ndarray, np.ndarray]:
+    board = np.full(13, -1, dtype=np.int8)
+    cnt = np.zeros(3, dtype=np.int64)
+    for r, (text, start) in enumerate(((front, 0), (middle, 3), (back, 8))):
+        cards = parse_cards(text) if text else []
+        board[start:start + len(cards)] = cards
+        cnt[r] = len(cards)
+    return board, cnt
+
+
+def _features(board, cnt, seen_extra=()):
+    args = play_args(PINE)
+    mask = np.ones(52, dtype=np.bool_)
+    mask[board[board >= 0]] = False
+    mask[list(seen_extra)] = False
+    out = np.empty(_vk.N_FEATURES)
+    _vk.features(board, cnt, mask, *args[:6], args.vt[0], args.prm[0], out)
+    return out
+
+
+def test_features_of_hand_made_boards():
+    """Counts, the front's pair and outs, suits, runs and the foul margins of a known board."""
+    board, cnt = _board("Qs", "Ah Kh 7h 2h", "5c 6d 7s 8c")
+    x = _features(board, cnt, seen_extra=parse_cards("Qd"))
+    assert (x[F["front_cards"]], x[F["middle_cards"]], x[F["back_cards"]]) == (1, 4, 4)
+    assert x[F["front_pair"]] == -1 and x[F["front_high"]] == 10
+    assert x[F["front_outs"]] == 2 and x[F["front_fl_outs"]] == 2  # Qh, Qc unseen (Qd seen)
+    assert x[F["middle_suited"]] == 4 and x[F["middle_suit_live"]] == 13 - 4
+    assert x[F["back_run"]] == 4 and x[F["back_suited"]] == 2
+    assert x[F["unseen"]] == 52 - 9 - 1 and x[F["empty"]] == 13 - 9
+    assert x[F["middle_outs"]] == 3 + 3 + 3 + 2  # A, K, 2 three unseen each; 7 two (7h here, 7s on the back)
+
+
+def test_features_front_pair_and_wheel_run():
+    """A paired front has no pairing outs; an ace counts low in a run (A-2-3-4 is four)."""
+    board, cnt = _board("Kd Kc", "", "Ad 2c 3h 4s")
+    x = _features(board, cnt)
+    assert x[F["front_pair"]] == 11 and x[F["front_outs"]] == 0 and x[F["front_fl_outs"]] == 0
+    assert x[F["back_run"]] == 4 and x[F["middle_cards"]] == 0
+    assert x[F["board_h"]] == pytest.approx(_pk.board_h(board, cnt, *play_args(PINE)[:6], play_args(PINE).vt[0],
+                                                        play_args(PINE).prm[0]))
+
+
+def _tiny_labels():
+    gen = np.random.default_rng(5)
+    x = gen.normal(size=(400, 3, _vk.N_FEATURES))
+    x[:, :, 7] = gen.integers(0, 4, size=(400, 3))  # integer-valued features, as the counts are
+    y = x[:, 1, 0] + 0.5 * (x[:, 1, 7] > 1) + gen.normal(scale=0.1, size=400)
+    return x, y
+
+
+def test_numba_prediction_equals_sklearn_on_held_out_rows():
+    """The exported trees walked by the kernel give scikit-learn's prediction, to the last bit
+    (the same splits, the same order of summation)."""
+    x, y = _tiny_labels()
+    models = sv.fit_street_models(x[:300], y[:300], (1, 2), seed=3)
+    model = sv.export_trees(models, 5)
+    assert np.isnan(model.base[[0, 3, 4]]).all() and not np.isnan(model.base[[1, 2]]).any()
+    for s in (1, 2):
+        held = np.ascontiguousarray(x[300:, s])
+        np.testing.assert_array_equal(_vk.predict_rows(held, s, *model), models[s].predict(held))
+
+
+def test_label_hands_rejects_bad_hands():
+    with pytest.raises(OptionError, match="hands"):
+        sv.label_hands(PINE, 0, 1)
+
+
+def test_labels_are_exact_means_before_the_last_street():
+    """Every row's label lies between the foul value and the best a board can be worth, and its
+    boards hold 5, 7, 9 and 11 cards."""
+    x, y = sv.label_hands(PINE, 2, 11)
+    cards = x[:, :, F["front_cards"]] + x[:, :, F["middle_cards"]] + x[:, :, F["back_cards"]]
+    assert (cards == [5, 7, 9, 11]).all()
+    assert (y >= play_args(PINE).prm[0, _pk.FOUL] - 1e-9).all() and np.isfinite(y).all()
+
+
+def test_rollout_learned_plays_legal_boards():
+    """Complete boards of distinct cards, with the shipped models (or without them)."""
+    out = play_hands(PINE, 3, 4, strategies=["rollout-learned", "rollout-exact"])
+    for boards in out.boards:
+        assert (boards >= 0).all() and len(set(boards.ravel().tolist())) == boards.size
+
+
+def test_without_models_rollout_learned_plays_as_rollout_exact(monkeypatch):
+    """A variant with no street models: the same boards as rollout-exact on the same seeds."""
+    from cpstats.ofc import play
+
+    monkeypatch.setattr(play, "street_model", lambda v: None)
+    a = play_hands(PINE, 2, 9, strategies="rollout-learned")
+    b = play_hands(PINE, 2, 9, strategies="rollout-exact")
+    np.testing.assert_array_equal(a.boards, b.boards)
+
+
+def test_learned_loop_plays_the_other_codes_as_the_street_loop():
+    """play_streets_learned with no rollout-learned seat gives play_streets_kernel's boards."""
+    args = play_args(PINE)
+    deal = np.array(PINE.cards_dealt, np.int64)
+    keep = np.array(PINE.cards_kept, np.int64)
+    model = sv.street_model(PINE) or sv.export_trees({}, 5)
+    for seed, codes in ((1, (5, 1)), (2, (4, 0))):
+        deck = np.random.default_rng(seed).permutation(52).astype(np.int8)
+        c = np.array(codes, np.int64)
+        out = [np.empty((2, 13), np.int8) for _ in range(2)]
+        disc = np.empty((2, 5), np.int8)
+        _pk.play_streets_kernel(deck, c, deal, keep, np.full(2, 8), 8, 3, np.uint64(seed), *args, out[0], disc)
+        _vk.play_streets_learned(deck, c, deal, keep, np.full(2, 8), 8, 3, np.uint64(seed), *args, out[1], disc,
+                                 _pk.ENDGAME, *model)
+        np.testing.assert_array_equal(out[0], out[1])
+
+
+def test_training_is_determined_by_its_seed(monkeypatch):
+    """The same seed gives the same arrays; another seed other arrays (tiny run, small leaves)."""
+    monkeypatch.setitem(sv.TREE_SETTINGS, "min_samples_leaf", 2)
+    monkeypatch.setitem(sv.TREE_SETTINGS, "max_iter", 5)
+    a, rec = sv.train_street_models(PINE, hands=4, seed=21)
+    b, _ = sv.train_street_models(PINE, hands=4, seed=21)
+    c, _ = sv.train_street_models(PINE, hands=4, seed=22)
+    for u, w in zip(a, b):
+        np.testing.assert_array_equal(u, w)
+    assert a.mf.shape != c.mf.shape or not np.array_equal(a.mf, c.mf)
+    assert rec["seed"] == 21 and rec["hands"] == 4
+
+
+def test_shipped_models_cover_the_streets_before_the_endgame():
+    """The shipped Pineapple file has models of the boards after streets 1..3 and none after 0
+    or 4 (the last two streets are exact)."""
+    model = sv.street_model(PINE)
+    if model is None:
+        pytest.skip("no shipped street models")
+    assert not np.isnan(model.base[1:4]).any() and np.isnan(model.base[[0, 4]]).all()
+    assert model.mi.shape[0] == model.mf.shape[0] and model.roots.max() < model.mi.shape[0]
+
+
+def test_rollout_learned_is_a_setter_of_the_shared_verbs():
+    """``setter="rollout-learned"`` plays through cpstats.simulate, and its run says what it played by."""
+    import cpstats
+
+    r = cpstats.simulate("ofc-pineapple", 4, setter="rollout-learned", rng=3)
+    assert r.metadata["strategy"] == "rollout-learned/rollout-learned"
+    assert "rollout-learned: kernel 6" in r.metadata["play"] and "street models " in r.metadata["play"]
+    assert r.deals == 4
