@@ -1,4 +1,4 @@
-"""``cpstats train-ofc``: solve the open-face tables that ``rollout-exact`` ships with.
+"""``cpstats train-ofc``: solve the open-face tables that ``rollout`` (the default) ships with.
 
 Today that is the value of a Fantasyland entry it is told (:mod:`cpstats.ofc.entry_value`): a
 fixed point by self-play, per preset, written to ``cpstats/data/ofc/entry_values.json`` with its
@@ -18,7 +18,7 @@ def add_train_ofc_command(sub) -> argparse.ArgumentParser:
     """Add ``train-ofc`` to the subparsers ``sub``; its ``run`` default is :func:`run_train_ofc`."""
     from cpstats.ofc.entry_value import SHIPPED
 
-    p = sub.add_parser("train-ofc", help="solve rollout-exact's shipped open-face tables (Fantasyland "
+    p = sub.add_parser("train-ofc", help="solve the default rollout's shipped open-face tables (Fantasyland "
                                          "entry value, a fixed point by self-play)",
                        description=f"Writes {SHIPPED.name} in the package's data folder.")
     p.add_argument("presets", nargs="*", default=["ofc-pineapple"],
