@@ -358,11 +358,18 @@ def rollout_option(board, cnt, dealt, street, deal, keep, unseen, n_unseen, samp
         s0 = s1
         if s0 >= samples or alive == 1:
             break
-        by = np.argsort(-total[:alive])
-        cand[:alive] = cand[:alive][by]
-        total[:alive] = total[:alive][by]
-        alive = (alive + 1) // 2
+        alive = halve(cand, total, alive)
     return cand[np.argmax(total[:alive])]
+
+
+@njit(cache=_CACHE, nogil=True)
+def halve(cand, total, alive):
+    """One step of successive halving: the ``alive`` candidates sorted by ``total`` (best first);
+    returns how many stay (the better half, rounded up)."""
+    by = np.argsort(-total[:alive])
+    cand[:alive] = cand[:alive][by]
+    total[:alive] = total[:alive][by]
+    return (alive + 1) // 2
 
 
 @njit(cache=_CACHE, nogil=True)

@@ -194,14 +194,8 @@ def hand_rows(deck, boards, discards, deal, keep, key, nonflush, flush, bit, t3,
 
 
 @njit(cache=_CACHE, nogil=True)
-def option_rows(deck, boards, discards, deal, keep, key, nonflush, flush, bit, t3, ct, vt, prm, x, y):
-    """Off-policy labels of one self-play hand: for each seat ``p`` and every option ``o`` of its
-    deal on the street before the last, placed on its board before that street, ``x[p, o]`` the
-    :data:`FEATURES` and ``y[p, o]`` the exact mean final objective of that board (NaN past the
-    options). The models are asked about boards the policy would not play; these rows teach them."""
-    n_p = boards.shape[0]
-    last = deal.shape[0] - 1
-    t = last - 1
+def _street_of(deck, deal, n_p, t):
+    """The street each card of a hand's deck was dealt on (99: not dealt), and where street ``t``'s deal starts."""
     street_of = np.full(52, 99, dtype=np.int64)
     pos = 0
     start = 0
@@ -212,6 +206,45 @@ def option_rows(deck, boards, discards, deal, keep, key, nonflush, flush, bit, t
             for i in range(deal[u]):
                 street_of[deck[pos + i]] = u
             pos += deal[u]
+    return street_of, start
+
+
+@njit(cache=_CACHE, nogil=True)
+def _seat_view(boards, discards, street_of, deck, start, deal, t, p, part, pc, mask, unseen):
+    """Seat ``p``'s position when it is dealt street ``t``: every board as it saw them (``part``,
+    ``pc``), the cards it has not seen (``unseen[:n]``, ``mask``); returns its deal and ``n``."""
+    n_p = boards.shape[0]
+    mask[:] = True
+    for q in range(n_p):
+        partial_board(boards[q], street_of, t if q < p else t - 1, part[q], pc[q])
+        for i in range(13):
+            if part[q, i] >= 0:
+                mask[part[q, i]] = False
+    partial_board(boards[p], street_of, t - 1, part[p], pc[p])
+    for u in range(t + 1):
+        if discards[p, u] >= 0:
+            mask[discards[p, u]] = False
+    dealt = deck[start + p * deal[t]:start + (p + 1) * deal[t]]
+    for c in dealt:
+        mask[c] = False
+    n = 0
+    for c in range(52):
+        if mask[c]:
+            unseen[n] = c
+            n += 1
+    return dealt, n
+
+
+@njit(cache=_CACHE, nogil=True)
+def option_rows(deck, boards, discards, deal, keep, key, nonflush, flush, bit, t3, ct, vt, prm, x, y):
+    """Off-policy labels of one self-play hand: for each seat ``p`` and every option ``o`` of its
+    deal on the street before the last, placed on its board before that street, ``x[p, o]`` the
+    :data:`FEATURES` and ``y[p, o]`` the exact mean final objective of that board (NaN past the
+    options). The models are asked about boards the policy would not play; these rows teach them."""
+    n_p = boards.shape[0]
+    last = deal.shape[0] - 1
+    t = last - 1
+    street_of, start = _street_of(deck, deal, n_p, t)
     part = np.empty((n_p, 13), dtype=np.int8)
     pc = np.empty((n_p, 3), dtype=np.int64)
     mask = np.empty(52, dtype=np.bool_)
@@ -221,24 +254,7 @@ def option_rows(deck, boards, discards, deal, keep, key, nonflush, flush, bit, t
     wcnt = np.empty(3, dtype=np.int64)
     y[:] = np.nan
     for p in range(n_p):
-        mask[:] = True
-        for q in range(n_p):
-            partial_board(boards[q], street_of, t if q < p else t - 1, part[q], pc[q])
-            for i in range(13):
-                if part[q, i] >= 0:
-                    mask[part[q, i]] = False
-        partial_board(boards[p], street_of, t - 1, part[p], pc[p])
-        for u in range(t + 1):
-            if discards[p, u] >= 0:
-                mask[discards[p, u]] = False
-        dealt = deck[start + p * deal[t]:start + (p + 1) * deal[t]]
-        for c in dealt:
-            mask[c] = False
-        n = 0
-        for c in range(52):
-            if mask[c]:
-                unseen[n] = c
-                n += 1
+        dealt, n = _seat_view(boards, discards, street_of, deck, start, deal, t, p, part, pc, mask, unseen)
         n_a = _pk.enumerate_rows(keep[t], pc[p], rows)
         n_o = n_a * (deal[t] if keep[t] < deal[t] else 1)
         for o in range(min(n_o, y.shape[1])):
@@ -259,16 +275,7 @@ def lookahead_rows(deck, boards, discards, deal, keep, t, samples, seed, key, no
     by :func:`learned_option`'s lookahead: the mean over ``samples`` sampled deals of street
     ``t + 1`` of the best next-street model value (fitted value iteration, street by street)."""
     n_p = boards.shape[0]
-    street_of = np.full(52, 99, dtype=np.int64)
-    pos = 0
-    start = 0
-    for u in range(deal.shape[0]):
-        if u == t:
-            start = pos
-        for p in range(n_p):
-            for i in range(deal[u]):
-                street_of[deck[pos + i]] = u
-            pos += deal[u]
+    street_of, start = _street_of(deck, deal, n_p, t)
     part = np.empty((n_p, 13), dtype=np.int8)
     pc = np.empty((n_p, 3), dtype=np.int64)
     mask = np.empty(52, dtype=np.bool_)
@@ -284,24 +291,7 @@ def lookahead_rows(deck, boards, discards, deal, keep, t, samples, seed, key, no
     k1 = deal[t + 1]
     y[:] = np.nan
     for p in range(n_p):
-        mask[:] = True
-        for q in range(n_p):
-            partial_board(boards[q], street_of, t if q < p else t - 1, part[q], pc[q])
-            for i in range(13):
-                if part[q, i] >= 0:
-                    mask[part[q, i]] = False
-        partial_board(boards[p], street_of, t - 1, part[p], pc[p])
-        for u in range(t + 1):
-            if discards[p, u] >= 0:
-                mask[discards[p, u]] = False
-        dealt = deck[start + p * deal[t]:start + (p + 1) * deal[t]]
-        for c in dealt:
-            mask[c] = False
-        n = 0
-        for c in range(52):
-            if mask[c]:
-                unseen[n] = c
-                n += 1
+        dealt, n = _seat_view(boards, discards, street_of, deck, start, deal, t, p, part, pc, mask, unseen)
         fut = _pk._sample_futures(unseen, n, samples, k1, state)
         n_a = _pk.enumerate_rows(keep[t], pc[p], rows)
         n_o = n_a * (deal[t] if keep[t] < deal[t] else 1)
@@ -414,10 +404,7 @@ def learned_option(board, cnt, dealt, street, deal, keep, unseen, n_unseen, samp
         s0 = s1
         if s0 >= samples or alive == 1:
             break
-        by = np.argsort(-total[:alive])
-        cand[:alive] = cand[:alive][by]
-        total[:alive] = total[:alive][by]
-        alive = (alive + 1) // 2
+        alive = _pk.halve(cand, total, alive)
     return cand[np.argmax(total[:alive])]
 
 
