@@ -272,14 +272,15 @@ def test_cli_text_refuses_options_it_would_ignore(change, message):
 
 
 def test_a_resume_redoes_blocks_played_by_another_rollout(tmp_path, monkeypatch):
-    """The strategy a name plays is part of a run's identity: blocks played when ``rollout`` was told
-    another Fantasyland value are not merged into a run resumed now (they are played again)."""
+    """The strategy a name plays is part of a run's identity: a folder of blocks played when ``rollout``
+    was told another Fantasyland value is another run, refused on resume in one line naming ``play``."""
     from cpstats.ofc import entry_value
 
     first = sim.simulate("ofc-pineapple", 8, rng=4, out=tmp_path, block_hands=4, rows=False)
     again = sim.simulate("ofc-pineapple", 8, rng=4, out=tmp_path, block_hands=4, rows=False, resume=True)
     assert again.metadata["blocks_redone"] == 0 and "entry baseline" in first.metadata["play"]
     monkeypatch.setattr(entry_value, "_shipped_baseline", lambda v: 1.0)
-    changed = sim.simulate("ofc-pineapple", 8, rng=4, out=tmp_path, block_hands=4, rows=False, resume=True)
+    with pytest.raises(OptionError, match=r"holds blocks of another run \(differs in play\)"):
+        sim.simulate("ofc-pineapple", 8, rng=4, out=tmp_path, block_hands=4, rows=False, resume=True)
+    changed = sim.simulate("ofc-pineapple", 8, rng=4, out=tmp_path / "new", block_hands=4, rows=False)
     assert changed.metadata["run_digest"] != first.metadata["run_digest"]
-    assert changed.metadata["blocks_redone"] == 2

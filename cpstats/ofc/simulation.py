@@ -151,9 +151,9 @@ def _metadata(v: OfcVariant, seats, root, hands, block_hands, burn_in) -> dict:
         path = shipped_path(v)
         models = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.exists() else "none (plays as rollout)"
         play += f", street models {models}"
-    if play is not None:  # what a rollout plays by: part of the identity (the "tables" slot, unused by open face)
+    if play is not None:  # what a rollout plays by: part of the run's identity
         meta["play"] = play
-    meta["run_digest"] = run_digest({**meta, "tables": play})
+    meta["run_digest"] = run_digest(meta)
     meta["setter"] = seats_params(seats)  # beside the identity, which the strategy label carries
     return meta
 

@@ -30,9 +30,11 @@ from cpstats.simulation.summary import SimulationSummary
 __all__ = ["IDENTITY_KEYS", "run_digest", "prepare_out", "write_block", "read_block", "save_result",
            "load_result", "load_reference", "REFERENCE_DIR"]
 
-#: What a run's numbers depend on; a resume with any of these changed is another run.
+#: What a run's numbers depend on; a resume with any of these changed is another run. ``play`` (what a
+#: named strategy plays by, where the name alone does not say it: open face's rollouts) counts only when
+#: given, so the runs that have none keep their digests.
 IDENTITY_KEYS = ("variant", "strategy", "tables", "entropy", "spawn_key", "deals", "block_deals",
-                 "batches", "dealer", "summary_format")
+                 "batches", "dealer", "summary_format", "play")
 
 
 _STAMPS = frozenset({"run_digest", "content_sha256"})
@@ -40,7 +42,7 @@ _STAMPS = frozenset({"run_digest", "content_sha256"})
 
 def run_digest(meta: dict) -> str:
     """SHA-256 (hex, 16 characters) of the run's identity keys."""
-    identity = {k: meta.get(k) for k in IDENTITY_KEYS}
+    identity = {k: meta.get(k) for k in IDENTITY_KEYS if k != "play" or meta.get(k) is not None}
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
 
 
