@@ -75,7 +75,7 @@ def _strength(sheet: Any) -> Figure:
         _bars(ax, frame["label"], frame["mean"], frame["ci_low"], frame["ci_high"], _ORANGE)
         ax.axvline(0, color="#718096", lw=0.8)
         ax.set_xlabel("rollout's mean net per hand, units (duplicate, 95% CI)")
-        ax.set_title("The strategy assumed, against weaker play")
+        ax.set_title("The strategy assumed, against each field")
         fig.tight_layout()
     return fig
 
