@@ -11,13 +11,19 @@ ms of CPU per hand (both players, all streets; median over repeats, one core) of
 ``greedy``; self-play foul, Fantasyland entry and royalty rates; duplicate matches of
 ``rollout`` against ``rollout-v1``, ``greedy`` and ``random``, of ``rollout-v1`` against
 ``greedy`` (the yardstick of the gain over a weak field) and of ``rollout-v1`` against the former
-policy (kernel code 3); and the strength curve of ``rollout`` over samples, saved as
+policy (kernel code 3); and the strength curve of ``rollout`` over samples against
+``rollout-v1`` at its default, each point with its CPU ms a hand, saved as
 ``benchmarks/ofc_strength.png``.
 
     python benchmarks/bench_ofc_play.py [--deals 400] [--selfplay 400]
     python benchmarks/bench_ofc_play.py --match rollout:rollout-v1 --deals 5000 --seed 7
     python benchmarks/bench_ofc_play.py --match rollout:rollout --samples 128,32   # the strong setting
     python benchmarks/bench_ofc_play.py --match rollout-learned:rollout --deals 3000 --seed 1
+    python benchmarks/bench_ofc_play.py --match rollout:rollout-v1 --deals 1000 --seed 41 --save d.npy
+    python benchmarks/bench_ofc_play.py --match rollout:rollout-v1 --deals 1000 --seed 41 --fl-baseline 2 \
+        --paired d.npy   # told a larger entry value: its margin less the default's, on the same deals
+    python benchmarks/bench_ofc_play.py --versus-greedy --deals 2000   # both margins over greedy, paired
+    python benchmarks/bench_ofc_play.py --curve 8,16,32,64,128 --deals 1000   # the strength curve
     python benchmarks/bench_ofc_play.py --ceiling 512 --selfplay 300   # self-play only, 512 samples
 """
 
@@ -105,7 +111,8 @@ def _rates(boards: np.ndarray, fantasy: np.ndarray) -> dict[str, float]:
             "royalty": float(values.royalty.sum(-1)[normal].mean())}
 
 
-def ms_per_hand(names=("rollout", "rollout-v1", "greedy"), repeats: int = 7, hands: int = 10) -> dict:
+def ms_per_hand(names=("rollout", "rollout-v1", "greedy"), repeats: int = 7, hands: int = 10,
+                samples: int = DEFAULT_SAMPLES) -> dict:
     """Median ms of CPU a normal heads-up hand of each bot in self-play, interleaved on the same
     decks (so the machine's load falls on all alike; CPU time, not wall time)."""
     none = np.zeros(2, np.int64)
@@ -117,7 +124,7 @@ def ms_per_hand(names=("rollout", "rollout-v1", "greedy"), repeats: int = 7, han
             code = np.full(2, _code(name), np.int64)
             t = time.process_time()
             for deck in decks:
-                _play_hand(V, deck, code, none, DEFAULT_SAMPLES, DEFAULT_TOP, np.uint64(r))
+                _play_hand(V, deck, code, none, samples, DEFAULT_TOP, np.uint64(r))
             if r:  # the first round compiles
                 times[name].append((time.process_time() - t) / hands * 1e3)
     return {k: float(np.median(v)) for k, v in times.items()}
@@ -169,9 +176,18 @@ def main() -> None:
     parser.add_argument("--match", metavar="A:B", help="only the duplicate match of A against B")
     parser.add_argument("--samples", metavar="SA,SB", help="with --match: samples a decision of A and of B")
     parser.add_argument("--save", metavar="NPY", help="with --match: save the per-deal nets here")
+    parser.add_argument("--paired", metavar="NPY",
+                        help="with --match: also the paired difference of its per-deal nets less those saved in "
+                             "NPY by a match on the same deals and seed (two bots against one opponent)")
     parser.add_argument("--only-selfplay", metavar="BOT", help="only the self-play rates of BOT")
     parser.add_argument("--entry-value", action="store_true",
                         help="only solve the Fantasyland entry value (fixed point), --selfplay hands a round")
+    parser.add_argument("--versus-greedy", action="store_true",
+                        help="only rollout and rollout-v1 against greedy on the same decks, and the paired "
+                             "difference of their margins")
+    parser.add_argument("--curve", metavar="S1,S2,...",
+                        help="only the strength curve: rollout at these samples a decision against rollout-v1 "
+                             "(its default), with CPU ms a hand; saved as benchmarks/ofc_strength.png")
     parser.add_argument("--ceiling", type=int, default=0, metavar="SAMPLES",
                         help="only self-play with this many samples a decision (the approach's ceiling)")
     opts = parser.parse_args()
@@ -190,6 +206,17 @@ def main() -> None:
               f"over a normal hand, fixed point of rollout (baselines {e.rounds}); anchors: 9.6 "
               "(a public bot's fixed point), about 8 (players)")
         return
+    if opts.versus_greedy:
+        new, old = (duplicate(name, "greedy", opts.deals, opts.seed) for name in ("rollout", "rollout-v1"))
+        _print_match("rollout", "greedy", new)
+        _print_match("rollout-v1", "greedy", old)
+        mean, half = interval(new["net"] - old["net"])
+        print(f"rollout's margin over greedy less rollout-v1's, paired on the same {opts.deals} decks: "
+              f"{mean:+.3f} +/- {half:.3f} a hand (95%), seed {opts.seed}")
+        return
+    if opts.curve:
+        curve(tuple(int(x) for x in opts.curve.split(",")), opts.deals, opts.seed)
+        return
     if opts.match:
         a, b = opts.match.split(":")
         t = time.time()
@@ -198,6 +225,9 @@ def main() -> None:
         _print_match(a, b, out)
         if opts.save:
             np.save(opts.save, out["net"])
+        if opts.paired:
+            mean, half = interval(out["net"] - np.load(opts.paired))
+            print(f"paired against {opts.paired}: {mean:+.3f} +/- {half:.3f} a hand (95%)")
         print(f"samples {budget}, endgame {opts.endgame}, Fantasyland baseline {opts.fl_baseline}, seed {opts.seed}, "
               f"{time.time() - t:.0f} s")
         return
@@ -209,33 +239,43 @@ def main() -> None:
     for a, b in (("rollout", "rollout-v1"), ("rollout", "greedy"), ("rollout-v1", "greedy"),
                  ("rollout", "random"), ("rollout-v1", "former")):
         _print_match(a, b, duplicate(a, b, opts.deals, opts.seed, endgame=opts.endgame, args=args))
-    curve = []
-    for s in (8, 32, 128):
-        out = duplicate("rollout", "greedy", opts.deals, opts.seed, (s, s))
-        curve.append((s, out["mean"], out["half"]))
-        print(f"rollout({s}) vs greedy: {out['mean']:+.2f} +/- {out['half']:.2f}", flush=True)
-    out = duplicate("rollout", "rollout", opts.deals, opts.seed, (128, 8))
-    print(f"rollout(128) vs rollout(8): {out['mean']:+.2f} +/- {out['half']:.2f}")
-    _plot(curve, (out["mean"], out["half"]), opts.deals)
+    curve((8, 16, 32, 64, 128), opts.deals, opts.seed)
 
 
-def _plot(curve, head, deals: int) -> None:
+def curve(budgets: tuple[int, ...], deals: int, seed: int) -> list[tuple[int, float, float, float]]:
+    """The strength curve: ``rollout`` at each budget (samples a decision) against ``rollout-v1``
+    at its default, duplicate deals, with the CPU ms a heads-up self-play hand at that budget;
+    printed and drawn as ``benchmarks/ofc_strength.png``. Returns (samples, mean, half, ms)."""
+    points = []
+    for s in budgets:
+        ms = ms_per_hand(("rollout",), repeats=5, hands=10, samples=s)["rollout"]
+        out = duplicate("rollout", "rollout-v1", deals, seed, (s, None))
+        points.append((s, out["mean"], out["half"], ms))
+        print(f"rollout({s}) vs rollout-v1({DEFAULT_SAMPLES}): {out['mean']:+.3f} +/- {out['half']:.3f} a hand "
+              f"(95%, {deals} deals x 2 seats, seed {seed}); {ms:.1f} ms a hand", flush=True)
+    _plot(points, deals, seed)
+    return points
+
+
+def _plot(points, deals: int, seed: int) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    s, m, h = (np.array(x) for x in zip(*curve))
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.errorbar(s, m, yerr=h, marker="o", capsize=4, label="rollout(samples) vs greedy")
-    ax.errorbar([128], [head[0]], yerr=[head[1]], marker="s", capsize=4, color="C3",
-                label="rollout(128) vs rollout(8)")
+    s, m, h, ms = (np.array(x) for x in zip(*points))
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    ax.errorbar(s, m, yerr=h, marker="o", capsize=4, label=f"rollout(samples) vs rollout-v1({DEFAULT_SAMPLES})")
+    for x, y, t in zip(s, m, ms):
+        ax.annotate(f"{t:.0f} ms", (x, y), textcoords="offset points", xytext=(6, -12), fontsize=8)
     ax.axhline(0, color="grey", lw=0.8)
+    ax.axvline(DEFAULT_SAMPLES, color="grey", lw=0.8, ls=":", label=f"default ({DEFAULT_SAMPLES} samples)")
     ax.set_xscale("log", base=2)
-    ax.set_xlabel("rollout samples per surviving option")
-    ax.set_ylabel("net units a hand (95% CI, duplicate)")
-    ax.set_title(f"OFC Pineapple heads-up: rollout strength ({deals} deals x 2 seats)")
-    ax.legend()
+    ax.set_xticks(s, [str(int(x)) for x in s])
+    ax.set_xlabel("rollout samples a decision (CPU ms a heads-up hand beside each point)")
+    ax.set_ylabel("net points a hand (95% CI, duplicate)")
+    ax.set_title(f"OFC Pineapple heads-up: strength over budget\n({deals} deals x 2 seats, seed {seed})")
+    ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(Path(__file__).with_name("ofc_strength.png"), dpi=110)
 
