@@ -5,6 +5,8 @@ prediction, the strategy for legal boards, its fallback (no models: ``rollout-ex
 and the other codes' play unchanged by the second loop, and training for determinism.
 """
 
+import json
+
 import numpy as np
 import pytest
 
@@ -143,6 +145,31 @@ def test_training_is_determined_by_its_seed(monkeypatch):
         np.testing.assert_array_equal(u, w)
     assert a.mf.shape != c.mf.shape or not np.array_equal(a.mf, c.mf)
     assert rec["seed"] == 21 and rec["hands"] == 4
+
+
+def test_a_second_round_is_played_by_the_first_rounds_models(monkeypatch):
+    """Two rounds are round 0 then round 1 played by round 0's models (how the shipped second
+    round was trained from the shipped first), and the second round's models are other arrays."""
+    monkeypatch.setitem(sv.TREE_SETTINGS, "min_samples_leaf", 2)
+    monkeypatch.setitem(sv.TREE_SETTINGS, "max_iter", 5)
+    two, rec = sv.train_street_models(PINE, hands=3, seed=21, rounds=2)
+    first = sv.train_round(PINE, 3, 21, 0)
+    again = sv.train_round(PINE, 3, 21, 1, first)
+    for u, w in zip(two, again):
+        np.testing.assert_array_equal(u, w)
+    assert rec["rounds"] == 2 and not np.array_equal(first.base, two.base)
+
+
+def test_shipped_models_record_the_rounds_train_ofc_ships():
+    """The shipped file's record is what ``cpstats train-ofc --street-values`` reproduces by default."""
+    from cpstats.apps.train_ofc import STREET_ROUNDS
+
+    path = sv.shipped_path(PINE)
+    if not path.exists():
+        pytest.skip("no shipped street models")
+    with np.load(path) as f:
+        record = json.loads(str(f["record"]))
+    assert record["rounds"] == STREET_ROUNDS and record["seed"] == 2026 and record["seconds"] < 7200
 
 
 def test_shipped_models_cover_the_streets_before_the_endgame():

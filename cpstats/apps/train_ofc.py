@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["add_train_ofc_command", "run_train_ofc"]
+__all__ = ["add_train_ofc_command", "run_train_ofc", "STREET_ROUNDS"]
+
+STREET_ROUNDS = 1  # rounds of the shipped street models (cpstats/data/ofc/street_values-*.npz)
 
 
 def add_train_ofc_command(sub) -> argparse.ArgumentParser:
@@ -30,6 +32,9 @@ def add_train_ofc_command(sub) -> argparse.ArgumentParser:
     p.add_argument("--street-values", type=int, default=0, metavar="HANDS",
                    help="instead: fit rollout-learned's street models on HANDS self-play hands, written as "
                         "street_values-<variant>.npz beside --out")
+    p.add_argument("--street-rounds", type=int, default=STREET_ROUNDS, metavar="N",
+                   help=f"with --street-values: rounds of improvement, each round's bot labelling the next "
+                        f"(default {STREET_ROUNDS}, as shipped)")
     p.set_defaults(run=run_train_ofc)
     return p
 
@@ -42,8 +47,9 @@ def run_train_ofc(args: argparse.Namespace) -> str:
         from cpstats.ofc.street_values import write_shipped as write_street_values
 
         out = write_street_values(tuple(args.presets), hands=args.street_values, seed=args.seed,
-                                  folder=Path(args.out).parent)
-        return "\n".join(f"{key}: street models of {r['hands']} self-play hands, seed {r['seed']}, {r['nodes']} "
+                                  rounds=args.street_rounds, folder=Path(args.out).parent)
+        return "\n".join(f"{key}: street models of {r['rounds']} rounds of {r['hands']} self-play hands, seed "
+                         f"{r['seed']}, {r['nodes']} "
                          f"nodes, {r['seconds']} s -> {r['path']}" for key, r in out.items())
     from cpstats.ofc.entry_value import write_shipped
 

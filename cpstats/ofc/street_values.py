@@ -193,31 +193,45 @@ def fit_street_models(x: np.ndarray, y: np.ndarray, streets: tuple[int, ...], se
     return {s: fit_model(x[:, s], y, seed) for s in streets}
 
 
+def train_round(variant: OfcVariant | str, hands: int, seed: int, round_index: int = 0,
+                model: StreetModel | None = None, streets: tuple[int, ...] = (1, 2, 3)) -> StreetModel:
+    """Round ``round_index`` of :func:`train_street_models`: ``hands`` self-play hands (seed
+    ``seed + round_index``) played by ``model`` (``rollout-exact`` when None) and the street
+    models fitted to them from the last street back (module docstring): each street's model on
+    its on-policy rows and its off-policy rows (:func:`off_policy_rows`, labelled by the later
+    streets' new models); the trees' random state is ``seed`` in every round."""
+    v = resolve_ofc_variant(variant)
+    n_streets = len(v.cards_dealt)
+    play = self_play(v, hands, seed + round_index, model=model)
+    x, y = label_hands(v, play)
+    fitted: dict[int, object] = {}
+    new = export_trees(fitted, n_streets)
+    for s in sorted(streets, reverse=True):
+        xo, yo = off_policy_rows(v, play, s, new, seed + round_index)
+        fitted[s] = fit_model(np.concatenate([x[:, s], xo]), np.concatenate([y, yo]), seed)
+        new = export_trees(fitted, n_streets)
+    return new
+
+
 def train_street_models(variant: OfcVariant | str = "ofc-pineapple", *, hands: int = 8000, seed: int = 2026,
                         streets: tuple[int, ...] = (1, 2, 3), rounds: int = 1) -> tuple[StreetModel, dict]:
-    """Play ``hands`` self-play hands (seed ``seed + round``) and fit the street models from the
-    last street back (module docstring): each street's model on its on-policy rows and its
-    off-policy rows (:func:`off_policy_rows`, labelled by the later streets' models). Each
-    round after the first plays by the previous round's models. Returns the model and its
-    record (seed, hands, rounds, streets, seconds)."""
+    """``rounds`` rounds of :func:`train_round`, each round after the first played by the
+    previous round's models (each round's bot labels the next). Returns the last round's model
+    and its record (seed, hands, rounds, streets, seconds)."""
     v = resolve_ofc_variant(variant)
     t = time.time()
     model = None
-    n_streets = len(v.cards_dealt)
     for r in range(check_whole("rounds", rounds, 1)):
-        play = self_play(v, hands, seed + r, model=model)
-        x, y = label_hands(v, play)
-        fitted: dict[int, object] = {}
-        new = export_trees(fitted, n_streets)
-        for s in sorted(streets, reverse=True):
-            xo, yo = off_policy_rows(v, play, s, new, seed + r)
-            fitted[s] = fit_model(np.concatenate([x[:, s], xo]), np.concatenate([y, yo]), seed)
-            new = export_trees(fitted, n_streets)
-        model = new
-    record = {"variant": str(v), "seed": seed, "hands": hands, "rounds": rounds, "streets": list(streets),
-              "features": list(FEATURES), "trees": TREE_SETTINGS, "boot_samples": BOOT_SAMPLES,
-              "boot_options": BOOT_OPTIONS, "seconds": round(time.time() - t, 1)}
-    return model, record
+        model = train_round(v, hands, seed, r, model, streets)
+    return model, training_record(v, hands, seed, rounds, streets, time.time() - t)
+
+
+def training_record(v: OfcVariant, hands: int, seed: int, rounds: int, streets: tuple[int, ...],
+                    seconds: float) -> dict:
+    """What a shipped model file records of its training (the command reproduces it from this)."""
+    return {"variant": str(v), "seed": seed, "hands": hands, "rounds": rounds, "streets": list(streets),
+            "features": list(FEATURES), "trees": TREE_SETTINGS, "boot_samples": BOOT_SAMPLES,
+            "boot_options": BOOT_OPTIONS, "seconds": round(seconds, 1)}
 
 
 def write_shipped(presets: tuple[str, ...] = ("ofc-pineapple",), *, hands: int = 8000, seed: int = 2026,
