@@ -117,6 +117,39 @@ def test_without_models_rollout_learned_plays_as_rollout_exact(monkeypatch):
     np.testing.assert_array_equal(a.boards, b.boards)
 
 
+def test_pruning_keeps_the_options_of_best_model_value():
+    """On a street with a model, ``prune`` candidates are the options whose boards the model
+    values best (one candidate: the model's argmax); without pruning, those of best ``board_h``."""
+    model = sv.street_model(PINE)
+    if model is None:
+        pytest.skip("no shipped street models")
+    deal, keep, *tabs = sv._kernel_args(PINE)
+    deck = np.random.default_rng(5).permutation(52).astype(np.int8)
+    board, cnt = np.full(13, -1, np.int8), np.zeros(3, np.int64)
+    rows = np.empty((243, 5), np.int8)
+    _pk.apply_option(board, cnt, deck[:5], 5, 5, 7, _pk.enumerate_rows(5, cnt, rows), rows)
+    dealt = deck[5:8]
+    unseen = deck[8:].copy()
+    mask = np.zeros(52, np.bool_)
+    mask[unseen] = True
+    n_a = _pk.enumerate_rows(2, cnt, rows)
+    values, h = [], _pk._option_values(board, cnt, dealt, 3, 2, rows, n_a, 3 * n_a, *tabs)
+    x = np.empty(_vk.N_FEATURES)
+    for o in range(3 * n_a):
+        b, c = board.copy(), cnt.copy()
+        _pk.apply_option(b, c, dealt, 3, 2, o, n_a, rows)
+        _vk.features(b, c, mask, *tabs, x)
+        values.append(_vk.predict(x, 1, *model))
+
+    def choose(top, prune):
+        return _vk.learned_option(board, cnt, dealt, 1, deal, keep, unseen, unseen.size, 8, top, prune,
+                                  np.array([3], np.uint64), *tabs, *model)
+
+    assert int(np.argmax(values)) != int(np.argmax(h))  # a position where the two rankings disagree
+    assert choose(24, 1) == int(np.argmax(values))
+    assert choose(1, 0) == int(np.argmax(h))
+
+
 def test_learned_loop_plays_the_other_codes_as_the_street_loop():
     """play_streets_learned with no rollout-learned seat gives play_streets_kernel's boards."""
     args = play_args(PINE)
