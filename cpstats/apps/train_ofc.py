@@ -13,7 +13,7 @@ import argparse
 
 __all__ = ["add_train_ofc_command", "run_train_ofc", "STREET_ROUNDS"]
 
-STREET_ROUNDS = 1  # rounds of the shipped street models (cpstats/data/ofc/street_values-*.npz)
+STREET_ROUNDS = 1  # rounds of the shipped street models (cpstats/data/ofc/street_values-*.npz): a second gained nothing
 
 
 def add_train_ofc_command(sub) -> argparse.ArgumentParser:
@@ -34,7 +34,7 @@ def add_train_ofc_command(sub) -> argparse.ArgumentParser:
                         "street_values-<variant>.npz beside --out")
     p.add_argument("--street-rounds", type=int, default=STREET_ROUNDS, metavar="N",
                    help=f"with --street-values: rounds of improvement, each round's bot labelling the next "
-                        f"(default {STREET_ROUNDS}, as shipped)")
+                        f"(default {STREET_ROUNDS}, as shipped: a second round measured no gain)")
     p.set_defaults(run=run_train_ofc)
     return p
 

@@ -21,7 +21,16 @@ them instead by models of its own play, one street at a time (:mod:`cpstats.ofc.
   ``random_state``, no early stopping, :data:`TREE_SETTINGS`), exported to flat arrays
   (:func:`export_trees`) that the kernel walks; the prediction equals ``model.predict``.
 - **Play**: a ``rollout-learned`` seat decides each street whose next street has a model and is
-  not the last by one deal of lookahead valued by that model; the last two streets stay exact.
+  not the last by one deal of lookahead valued by that model, among the options its own street's
+  model values best (:func:`cpstats.ofc._value_kernel.learned_option`); the last two streets
+  stay exact.
+- **Rounds** (:func:`train_round`): round 0 labels ``rollout-exact``'s self-play; each later
+  round labels the self-play of the previous round's models (each round's bot labels the next),
+  on new decks (seed ``seed + round``). Rounds are added while the matches say the new round
+  gains, so the shipped models are one round's (:data:`cpstats.apps.train_ofc.STREET_ROUNDS`):
+  a second round, trained on 6,000 hands of the first round's play (27 minutes), played as well
+  as the first and no better (+0.00 +- 0.16 a hand, 3,000 deals paired against the same
+  opponent; docs/measurements.md#bench_ofc_play).
 
 The presets' models are shipped (:data:`SHIPPED_DIR`, written by ``cpstats train-ofc
 --street-values HANDS``, seed, hands and seconds recorded in the file; the same seed gives the
