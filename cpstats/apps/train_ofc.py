@@ -48,9 +48,9 @@ def run_train_ofc(args: argparse.Namespace) -> str:
 
         out = write_street_values(tuple(args.presets), hands=args.street_values, seed=args.seed,
                                   rounds=args.street_rounds, folder=Path(args.out).parent)
-        return "\n".join(f"{key}: street models of {r['rounds']} rounds of {r['hands']} self-play hands, seed "
-                         f"{r['seed']}, {r['nodes']} "
-                         f"nodes, {r['seconds']} s -> {r['path']}" for key, r in out.items())
+        return "\n".join(f"{key}: street models of {r['rounds']} round{'s' * (r['rounds'] != 1)} of {r['hands']} "
+                         f"self-play hands, seed {r['seed']}, {r['nodes']} nodes, {r['seconds']} s -> {r['path']}"
+                         for key, r in out.items())
     from cpstats.ofc.entry_value import write_shipped
 
     out = write_shipped(tuple(args.presets), hands=args.hands, rounds=args.rounds, rng=args.seed,
