@@ -28,8 +28,8 @@ them instead by models of its own play, one street at a time (:mod:`cpstats.ofc.
   round labels the self-play of the previous round's models (each round's bot labels the next),
   on new decks (seed ``seed + round``). Rounds are added while the matches say the new round
   gains, so the shipped models are one round's (:data:`cpstats.apps.train_ofc.STREET_ROUNDS`):
-  a second round, trained on 6,000 hands of the first round's play (27 minutes), played as well
-  as the first and no better (+0.00 +- 0.16 a hand, 3,000 deals paired against the same
+  a second round (of the models of streets 1-3, before street 0 had one), trained on 6,000
+  hands of the first round's play (27 minutes), played as well as the first and no better (+0.00 +- 0.16 a hand, 3,000 deals paired against the same
   opponent; docs/measurements.md#bench_ofc_play).
 
 The presets' models are shipped (:data:`SHIPPED_DIR`, written by ``cpstats train-ofc
@@ -203,14 +203,16 @@ def fit_street_models(x: np.ndarray, y: np.ndarray, streets: tuple[int, ...], se
 
 
 def train_round(variant: OfcVariant | str, hands: int, seed: int, round_index: int = 0,
-                model: StreetModel | None = None, streets: tuple[int, ...] = (1, 2, 3)) -> StreetModel:
+                model: StreetModel | None = None, streets: tuple[int, ...] | None = None) -> StreetModel:
     """Round ``round_index`` of :func:`train_street_models`: ``hands`` self-play hands (seed
     ``seed + round_index``) played by ``model`` (``rollout-exact`` when None) and the street
     models fitted to them from the last street back (module docstring): each street's model on
     its on-policy rows and its off-policy rows (:func:`off_policy_rows`, labelled by the later
-    streets' new models); the trees' random state is ``seed`` in every round."""
+    streets' new models); the trees' random state is ``seed`` in every round. ``streets``: the
+    streets whose boards get a model, by default every street but the last."""
     v = resolve_ofc_variant(variant)
     n_streets = len(v.cards_dealt)
+    streets = _model_streets(v, streets)
     play = self_play(v, hands, seed + round_index, model=model)
     x, y = label_hands(v, play)
     fitted: dict[int, object] = {}
@@ -223,16 +225,24 @@ def train_round(variant: OfcVariant | str, hands: int, seed: int, round_index: i
 
 
 def train_street_models(variant: OfcVariant | str = "ofc-pineapple", *, hands: int = 8000, seed: int = 2026,
-                        streets: tuple[int, ...] = (1, 2, 3), rounds: int = 1) -> tuple[StreetModel, dict]:
+                        streets: tuple[int, ...] | None = None, rounds: int = 1) -> tuple[StreetModel, dict]:
     """``rounds`` rounds of :func:`train_round`, each round after the first played by the
     previous round's models (each round's bot labels the next). Returns the last round's model
     and its record (seed, hands, rounds, streets, seconds)."""
     v = resolve_ofc_variant(variant)
+    streets = _model_streets(v, streets)
     t = time.time()
     model = None
     for r in range(check_whole("rounds", rounds, 1)):
         model = train_round(v, hands, seed, r, model, streets)
     return model, training_record(v, hands, seed, rounds, streets, time.time() - t)
+
+
+def _model_streets(v: OfcVariant, streets: tuple[int, ...] | None) -> tuple[int, ...]:
+    """The streets whose boards get a model: ``streets``, or every street but the last (whose
+    board is complete). The first street's model prunes the first street's options: with it the
+    bot took 2.3 times the default's time, not 3.6, and gained +0.65 a hand (README)."""
+    return tuple(range(len(v.cards_dealt) - 1)) if streets is None else tuple(streets)
 
 
 def training_record(v: OfcVariant, hands: int, seed: int, rounds: int, streets: tuple[int, ...],
