@@ -377,13 +377,15 @@ def learned_option(board, cnt, dealt, street, deal, keep, unseen, n_unseen, samp
     rows = np.empty((243, 5), dtype=np.int8)
     n_assign = _pk.enumerate_rows(kp, cnt, rows)
     n_opt = n_assign * (k if kp < k else 1)
+    if n_opt == 1:
+        return 0
     b2 = np.empty(13, dtype=np.int8)
     c2 = np.empty(3, dtype=np.int64)
     x = np.empty(N_FEATURES)
+    mask = np.zeros(52, dtype=np.bool_)
+    for i in range(n_unseen):
+        mask[unseen[i]] = True
     if prune > 0 and has_model(street, base):
-        mask = np.zeros(52, dtype=np.bool_)
-        for i in range(n_unseen):
-            mask[unseen[i]] = True
         value = np.empty(n_opt)
         for o in range(n_opt):
             b2[:] = board
@@ -396,14 +398,11 @@ def learned_option(board, cnt, dealt, street, deal, keep, unseen, n_unseen, samp
     else:
         order = np.argsort(-_pk._option_values(board, cnt, dealt, k, kp, rows, n_assign, n_opt, key, nonflush,
                                                flush, bit, t3, ct, vt, prm))
-    if n_opt == 1:
-        return order[0]
     k1 = deal[street + 1]
     fut = _pk._sample_futures(unseen, n_unseen, samples, k1, state)
-    masks = np.zeros((samples, 52), dtype=np.bool_)
+    masks = np.empty((samples, 52), dtype=np.bool_)
     for s in range(samples):
-        for i in range(n_unseen):
-            masks[s, unseen[i]] = True
+        masks[s] = mask
         for i in range(k1):
             masks[s, fut[s, i]] = False
     cand = order[:min(top, n_opt)].copy()
@@ -466,8 +465,8 @@ def play_streets_learned(deck, strat, deal, keep, samples, top, hind, seed, key,
             elif strat[p] == ROLLOUT_LEARNED and t + 1 < last and has_model(t + 1, base):
                 n_u = _pk._unseen(unseen, own_disc[p], dealt, boards, n_p)
                 o = learned_option(boards[p], cnt[p], dealt, t, deal, keep, unseen, n_u, LEARNED_SAMPLES,
-                                   LEARNED_TOP, LEARNED_PRUNE, state, key, nonflush, flush, bit, t3, ct, vt[tb], prm[tb],
-                                   mi, mf, roots, base)
+                                   LEARNED_TOP, LEARNED_PRUNE, state, key, nonflush, flush, bit, t3, ct, vt[tb],
+                                   prm[tb], mi, mf, roots, base)
             else:
                 o = _pk.rollout_option(boards[p], cnt[p], dealt, t, deal, keep, unseen,
                                        _pk._unseen(unseen, own_disc[p], dealt, boards, n_p), samples[p],
