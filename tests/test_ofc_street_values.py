@@ -18,6 +18,7 @@ from cpstats.ofc import street_values as sv
 from cpstats.ofc.entry_value import play_args
 from cpstats.ofc.play import play_hands
 from cpstats.rules import get_preset
+from cpstats.rules.open_face import resolve_ofc_variant
 
 PINE = get_preset("ofc-pineapple")
 F = {name: i for i, name in enumerate(sv.FEATURES)}
@@ -215,11 +216,49 @@ def test_shipped_models_cover_every_street_but_the_last():
     assert model.mi.shape[0] == model.mf.shape[0] and model.roots.max() < model.mi.shape[0]
 
 
-def test_rollout_learned_is_a_setter_of_the_shared_verbs():
-    """``setter="rollout-learned"`` plays through cpstats.simulate, and its run says what it played by."""
+def test_the_default_is_the_learned_play_through_the_shared_verbs():
+    """``setter="rollout"`` (the default; ``"rollout-learned"`` its former name, the same run) plays
+    by the shipped street models through cpstats.simulate, and its run says which models."""
+    import hashlib
+
     import cpstats
 
-    r = cpstats.simulate("ofc-pineapple", 4, setter="rollout-learned", rng=3)
-    assert r.metadata["strategy"] == "rollout-learned/rollout-learned"
-    assert "rollout-learned: kernel 6" in r.metadata["play"] and "street models " in r.metadata["play"]
-    assert r.deals == 4
+    r = cpstats.simulate("ofc-pineapple", 4, setter="rollout", rng=3)
+    same = cpstats.simulate("ofc-pineapple", 4, setter="rollout-learned", rng=3)
+    assert r.metadata["strategy"] == same.metadata["strategy"] == "rollout/rollout"
+    digest = hashlib.sha256(sv.shipped_path(PINE).read_bytes()).hexdigest()[:12]
+    assert r.metadata["play"].startswith("rollout: kernel 6") and f"street models {digest}" in r.metadata["play"]
+    assert r.metadata["run_digest"] == same.metadata["run_digest"] and r.deals == 4
+
+
+def test_a_variant_without_models_says_it_plays_as_rollout_exact():
+    """A designer's variant with no shipped models: the default plays as ``rollout-exact`` and the
+    run's metadata says so; a rake alone never hides a variant's models (it never moves the play)."""
+    import cpstats
+    from cpstats.rules.house import Rake, RakeModel
+
+    own = resolve_ofc_variant("ofc-pineapple(royalties.front.66=3)")
+    assert sv.street_model(own) is None
+    r = cpstats.simulate(own, 2, rng=4)
+    assert "street models none (plays as rollout-exact)" in r.metadata["play"]
+    raked = PINE.replace(rake=Rake(model=RakeModel.TIME, amount=6.0))
+    assert sv.shipped_path(raked) == sv.shipped_path(PINE) and sv.street_model(raked) is sv.street_model(PINE)
+
+
+def test_a_budget_keeps_each_seats_rollout():
+    """``samples=`` (deprecated for ``Rollout(samples=...)``) changes the budget of every rollout
+    seat and never which rollout it is."""
+    from cpstats.ofc.simulation import simulate
+
+    with pytest.warns(DeprecationWarning):
+        r = simulate("ofc-pineapple", 2, setter=["rollout-exact", "rollout-v1"], samples=4, rng=5)
+    assert r.metadata["strategy"] == "rollout-exact/rollout-v1(samples=4,top=24)"
+
+
+def test_fitting_without_scikit_learn_is_one_line_before_any_self_play(monkeypatch):
+    """Playing needs no scikit-learn; fitting says in one line how to install it, at once."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "sklearn.ensemble", None)
+    with pytest.raises(OptionError, match=r"needs scikit-learn: pip install 'cpstats\[train\]'"):
+        sv.train_street_models(PINE, hands=10**6)

@@ -160,7 +160,8 @@ def test_skill_rollout_beats_the_weak_fields_and_the_control_is_zero(skill_table
     """Rollout's edge over random is about 8-10 units a hand (SE about 1 at 30 hands): its CI
     is far above 0; the rollout control is exactly 0 (the seats' nets sum to 0)."""
     t = skill_table
-    assert list(t.index) == ["greedy", "random", "rollout-v1", "rollout"]
+    assert list(t.index) == ["greedy", "random", "rollout-v1", "rollout-exact", "rollout"]
+    assert "previous default" in t.loc["rollout-exact", "label"]
     assert "first rollout" in t.loc["rollout-v1", "label"]
     assert list(t.columns) == ["label", "mean", "se", "ci_low", "ci_high", "deals"]
     assert t.loc["random", "ci_low"] > 0 and t.loc["greedy", "mean"] > 0

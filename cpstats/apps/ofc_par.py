@@ -243,11 +243,18 @@ def _strategy_section(sheet: OfcParSheet, deals: int, executor) -> ParSection:
     meta = sheet.result.metadata
     text = [f"Every board is placed by {sheet.setter_words}."]
     if sheet.strategy == "rollout":
+        models = "none" not in meta.get("play", "street models none")
         text.append(f"rollout scores each street's best {DEFAULT_TOP} options by Monte Carlo rollouts "
                     f"of the unseen cards ({DEFAULT_SAMPLES} samples an option, successive halving), "
                     "finishing each rollout by hindsight; the last two streets are decided exactly "
-                    "(expectimax over every draw of the last street's cards); it values a Fantasyland "
-                    "entry at what its own play measures (a fixed point), and a Fantasyland hand is set "
+                    "(expectimax over every draw of the last street's cards); "
+                    + ("the earlier streets are decided by one deal of lookahead valued by street models "
+                       "learned from exact-endgame self-play of this variant; " if models else
+                       "this variant has no street models, so the earlier streets are decided by the "
+                       "rollouts alone (rollout-exact's play: cpstats train-ofc --street-values fits "
+                       "them); ")
+                    + "it values a Fantasyland "
+                    "entry at the fixed point of the exact-endgame rollouts' own play, and a Fantasyland hand is set "
                     "by an exact solver. It is the strategy that plays the game well, so the figures "
                     "describe the game; how strong it is: the table below, and this run's own foul, "
                     "Fantasyland and royalty rates (sections 3 to 5).")
@@ -260,8 +267,8 @@ def _strategy_section(sheet: OfcParSheet, deals: int, executor) -> ParSection:
     interval = strength.attrs["interval"]
     strength = strength.reset_index()[["field", "label", "mean", "ci_low", "ci_high", "deals"]]
     strength = strength.rename(columns={"deals": "hands"})
-    text.append(f"Its strength: rollout against a greedy, a random and a rollout-v1 field (the first "
-                f"rollout, the default before the exact endgame), {deals:,} hands with "
+    text.append(f"Its strength: rollout against a greedy, a random, a rollout-v1 (the first rollout) and a "
+                f"rollout-exact field (the previous default, without street models), {deals:,} hands with "
                 "rollout in each seat in turn on the same decks (duplicate); its mean net per hand "
                 f"with a 95% interval ({interval}).")
     rows = [("Strategy", meta.get("strategy", sheet.strategy)), ("Rollout options a street", DEFAULT_TOP),

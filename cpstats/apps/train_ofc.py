@@ -3,7 +3,7 @@
 Today that is the value of a Fantasyland entry it is told (:mod:`cpstats.ofc.entry_value`): a
 fixed point by self-play, per preset, written to ``cpstats/data/ofc/entry_values.json`` with its
 seed, hands, rounds and the seconds it took. The same seed gives the same numbers. With
-``--street-values HANDS``: ``rollout-learned``'s street models instead
+``--street-values HANDS``: the default ``rollout``'s street models instead
 (:mod:`cpstats.ofc.street_values`), ``street_values-<variant>.npz`` beside ``--out``.
 """
 
@@ -30,7 +30,7 @@ def add_train_ofc_command(sub) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
     p.add_argument("--out", default=str(SHIPPED), help="file written (default: the package's)")
     p.add_argument("--street-values", type=int, default=0, metavar="HANDS",
-                   help="instead: fit rollout-learned's street models on HANDS self-play hands, written as "
+                   help="instead: fit the default rollout's street models on HANDS self-play hands (needs scikit-learn), written as "
                         "street_values-<variant>.npz beside --out")
     p.add_argument("--street-rounds", type=int, default=STREET_ROUNDS, metavar="N",
                    help=f"with --street-values: rounds of improvement, each round's bot labelling the next "

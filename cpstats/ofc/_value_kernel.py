@@ -1,4 +1,4 @@
-"""Private numba kernels of ``rollout-learned``: street-value features, tree prediction, the learned placer.
+"""Private numba kernels of the default ``rollout`` (code 6): street-value features, tree prediction, the learned placer.
 
 A *street model* values a partial board after a street by gradient-boosted trees fitted to the
 exact-endgame values of ``rollout-exact``'s own self-play (:mod:`cpstats.ofc.street_values`).

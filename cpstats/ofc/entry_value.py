@@ -1,4 +1,4 @@
-"""The default ``rollout``'s value tables (kernel code 5, also named ``rollout-exact``): the value of a Fantasyland entry it is told, solved as a fixed point.
+"""The exact-endgame rollouts' value tables (``rollout-exact``, kernel code 5, and the default ``rollout``, code 6, which plays by the same tables): the value of a Fantasyland entry they are told, solved as a fixed point.
 
 In words: a Fantasyland entry's expected gain over a normal hand, in the placement's objective
 (royalties, rows and scoop against a typical opponent; :mod:`cpstats.ofc.placement`): the
@@ -215,13 +215,13 @@ def write_shipped(presets: tuple[str, ...] = ("ofc-pineapple",), *, hands: int =
 
 def play_identity(variant: OfcVariant, names: tuple[str, ...]) -> str | None:
     """What the strategies ``names`` play by, for a run's identity: each name's kernel code, and the
-    Fantasyland entry value the exact-endgame rollout is told (its normal-board baseline); None
+    Fantasyland entry value the exact-endgame rollouts are told (its normal-board baseline); None
     when no seat plays a rollout. A resumed run whose strategy changed under its name is another run."""
     codes = {n: strategy_code(n) for n in dict.fromkeys(names) if n.startswith("rollout")}
     if not codes:
         return None
     parts = [f"{n}: kernel {c}" for n, c in codes.items()]
-    if _pk.ROLLOUT_EXACT in codes.values() and _has_fantasyland(variant):
+    if {_pk.ROLLOUT_EXACT, _pk.ROLLOUT_LEARNED} & set(codes.values()) and _has_fantasyland(variant):
         baseline = _shipped_baseline(variant)
         parts.append(f"entry baseline {'solved on first use' if baseline is None else format(baseline, '.6g')}")
     return ", ".join(parts)

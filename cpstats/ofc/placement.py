@@ -1,13 +1,15 @@
 """Street placement strategies for open-face Chinese poker: ``random``, ``greedy``, ``rollout``
-(the default: rollouts with an exact endgame), and ``rollout-v1``, the first rollout, frozen.
+(the default: rollouts with an exact endgame and learned street values), ``rollout-exact`` (the
+previous default) and ``rollout-v1``, the first rollout, frozen.
 
 - ``random``: a uniform draw among the street's legal options (a discard, then a row with room
   for every kept card). Weak on purpose: a baseline.
 - ``greedy``: the option of best one-step evaluation (:func:`cpstats.ofc._place_kernel.board_h`:
   made hands, royalties, Fantasyland, row strength, an estimated foul risk and flush draws;
   exact on the last street). Fast; a baseline.
-- ``rollout`` (the default; kernel code 5, also named ``rollout-exact``): Monte Carlo rollouts
-  of the unseen cards, with an exact endgame and a solved Fantasyland value (below). The :data:`DEFAULT_TOP` options of best
+- ``rollout-exact`` (kernel code 5; the default until ``rollout`` below beat it by +1.02 a hand):
+  Monte Carlo rollouts of the unseen cards, with an exact endgame and a solved Fantasyland value
+  (below). The :data:`DEFAULT_TOP` options of best
   one-step evaluation enter a successive halving: all are rolled out on a first quarter of the
   :data:`DEFAULT_SAMPLES` samples, the better half on the next quarter, and so on, the survivors
   seeing every sample; the same sampled futures serve every option (common random numbers). A
@@ -20,19 +22,23 @@
   Fantasyland entry value of :mod:`cpstats.ofc.entry_value` (a fixed point: the entry's
   objective less a normal board's; 11.4 for heads-up Pineapple), shipped for the presets and
   the shipped runs' variants and solved on first use for another variant (a few seconds).
-  Its measured strength is in the README (``benchmarks/bench_ofc_play.py``).
+- ``rollout`` (the default; kernel code 6, also named ``rollout-learned``, its former name):
+  ``rollout-exact`` with its earlier streets decided by one deal of lookahead valued by street
+  models learned from ``rollout-exact``'s exact-endgame self-play (:mod:`cpstats.ofc.street_values`),
+  the options it searches pruned by those models; the last two streets exact, told the same
+  entry value. It beats ``rollout-exact`` by +1.02 a hand and ``rollout-v1`` by about +1 in 2.3
+  times ``rollout-exact``'s time (about 80 ms a heads-up Pineapple hand, inside the 100 ms
+  budget). The street models are shipped for the presets and the shipped runs' variants; for
+  another variant (a designer's own rules) it plays as ``rollout-exact`` until ``cpstats
+  train-ofc --street-values`` fits that variant's models (about 17 minutes on one core), and a
+  run's metadata says which it played by. Its measured strength is in the README
+  (``benchmarks/bench_ofc_play.py``).
 - ``rollout-v1``: the first rollout, frozen (kernel code 4, its own value tables: no exact
   endgame, told the uncorrected Fantasyland value of :func:`fantasy_values`), the default until
   the exact endgame beat it by duplicate matches; the yardstick of the benchmark's matches.
-- ``rollout-learned`` (kernel code 6): ``rollout`` with its earlier streets decided by one deal
-  of lookahead valued by street models learned from its own exact-endgame self-play
-  (:mod:`cpstats.ofc.street_values`), the options it searches pruned by those models; the last
-  two streets exact. Stronger than the default (+1.02 a hand) in 2.3 times its time (about 80
-  ms a heads-up hand, inside the 100 ms budget): the strongest named play and the candidate
-  for the next default. Without shipped models for a variant it plays as ``rollout``.
 
-Budget: :data:`DEFAULT_SAMPLES` samples and :data:`DEFAULT_TOP` options a decision, a few hundredths of a
-second a heads-up Pineapple hand on one core. :data:`FOUL_AVERSION`, :data:`DEFAULT_HINDSIGHT` and
+Budget: :data:`DEFAULT_SAMPLES` samples and :data:`DEFAULT_TOP` options a decision: under a tenth of a second
+a heads-up Pineapple hand on one core (``rollout-exact`` about a third of that). :data:`FOUL_AVERSION`, :data:`DEFAULT_HINDSIGHT` and
 :data:`HINDSIGHT_FOUL_WEIGHT` were tuned by seat-swapped matches on common decks with Fantasyland carried
 (``benchmarks/bench_ofc_tuning.py``); the foul weight of 2 keeps fouls under 20% of boards at a small cost in
 strength. What was measured and tried: docs/measurements.md, sections bench_ofc_tuning and ofc_strength.
@@ -65,13 +71,13 @@ __all__ = ["PLACEMENT_STRATEGIES", "STRATEGY_NOTES", "DEFAULT_SAMPLES", "DEFAULT
 
 PLACEMENT_STRATEGIES = ("random", "greedy", "rollout", "rollout-v1", "rollout-exact", "rollout-learned")
 #: How a strategy's figures are named wherever they appear: the baselines as baselines.
-STRATEGY_NOTES = {"rollout": "good play: rollouts with an exact endgame",
+STRATEGY_NOTES = {"rollout": "strong play: rollouts with an exact endgame and learned street values",
                   "rollout-v1": "the first rollout, frozen as a yardstick for matches",
-                  "rollout-exact": "good play: the default rollout under its former name",
-                  "rollout-learned": "strong play: rollout with its earlier streets valued by learned street models",
+                  "rollout-exact": "good play: rollouts with an exact endgame (the previous default)",
+                  "rollout-learned": "strong play: the default rollout under its former name",
                   "greedy": "a baseline: a weak field, not the figures of good play",
                   "random": "a baseline: no skill, not the figures of good play"}
-_CODES = {"random": 0, "greedy": 1, "rollout": _pk.ROLLOUT_EXACT, "rollout-v1": _pk.ROLLOUT_V1,
+_CODES = {"random": 0, "greedy": 1, "rollout": _pk.ROLLOUT_LEARNED, "rollout-v1": _pk.ROLLOUT_V1,
           "rollout-exact": _pk.ROLLOUT_EXACT, "rollout-learned": _pk.ROLLOUT_LEARNED}
 DEFAULT_SAMPLES = 32  # rollouts a surviving option gets: a heads-up Pineapple hand in <= 100 ms
 DEFAULT_TOP = 24  # options (best one-step first) that enter the successive halving
@@ -104,8 +110,8 @@ class PlaceArgs(NamedTuple):
 
 
 def strategy_code(name: object, where: str = "strategy") -> int:
-    """Kernel code of a placement strategy name (0 random, 1 greedy, 4 rollout-v1, 5 rollout and
-    rollout-exact, 6 rollout-learned; the kernel's code 2 is ``rollout-v1``'s play, unnamed)."""
+    """Kernel code of a placement strategy name (0 random, 1 greedy, 4 rollout-v1, 5 rollout-exact,
+    6 rollout and rollout-learned; the kernel's code 2 is ``rollout-v1``'s play, unnamed)."""
     if name not in PLACEMENT_STRATEGIES:
         raise OptionError(f"{where}={name!r} is invalid: allowed are "
                           f"{', '.join(map(repr, PLACEMENT_STRATEGIES))}")

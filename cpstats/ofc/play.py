@@ -132,7 +132,7 @@ def _play_hand(v: OfcVariant, deck: np.ndarray, codes: np.ndarray, fantasy: np.n
                endgame: int = _pk.ENDGAME, args=None) -> tuple[np.ndarray, list[np.ndarray]]:
     """One hand on ``deck``: Fantasyland players take their cards first (seat order), the
     others then play the streets. ``codes`` may also hold 3, the former ``rollout`` (for
-    comparisons) or 4, ``rollout-v1``; 6, ``rollout-learned``, plays by the variant's street models
+    comparisons) or 4, ``rollout-v1``; 6, ``rollout`` (the default), plays by the variant's street models
     (:func:`~cpstats.ofc.street_values.street_model`); ``hind`` is the streets a rollout completes by hindsight,
     ``endgame`` the streets before the last that ``rollout`` plays exactly; ``args`` the
     kernel's stacked tables (default :func:`~cpstats.ofc.entry_value.play_args`). Returns the
@@ -154,7 +154,7 @@ def _play_hand(v: OfcVariant, deck: np.ndarray, codes: np.ndarray, fantasy: np.n
             args = play_args(v, with_values=bool((codes[normal] > 0).any()))
         budget = np.broadcast_to(np.asarray(samples, dtype=np.int64), (v.players,))[normal]
         model = street_model(v) if (codes[normal] == _pk.ROLLOUT_LEARNED).any() else None
-        if model is None:  # rollout-learned without models plays as rollout-exact
+        if model is None:  # the default without models plays as rollout-exact
             _pk.play_streets_kernel(deck[pos:], codes[normal], deal, keep, budget, top, hind, seed, *args,
                                     out, disc, endgame)
         else:

@@ -2,15 +2,17 @@
 each carries its own settings, so ``samples`` and ``top`` travel inside the setter.
 
 - :class:`Rollout` ``(samples=32, top=24)``: the default, Monte Carlo rollouts with an exact
-  endgame (:mod:`cpstats.ofc.placement`: ``samples`` rollouts a surviving option, ``top`` options
-  in the successive halving); :data:`STRONG_ROLLOUT`, ``Rollout(samples=128)``, the strong setting;
-- :class:`RolloutV1` ``(samples=32, top=24)``: the first rollout, frozen (a yardstick);
-  :class:`RolloutLearned`: the default with learned street values (stronger, slower);
+  endgame and learned street values (:mod:`cpstats.ofc.placement`: ``samples`` rollouts a
+  surviving option, ``top`` options in the successive halving); :data:`STRONG_ROLLOUT`, the
+  strong setting;
+- :class:`RolloutExact` ``(samples=32, top=24)``: the previous default, the same rollouts without
+  the street models; :class:`RolloutV1` ``(samples=32, top=24)``: the first rollout, frozen (the
+  yardstick of matches);
 - :class:`OfcGreedy` ``()`` and :class:`OfcRandom` ``()``: the baselines.
 
-A name selects the default object (:func:`as_ofc_setter`): ``"rollout"`` (``"rollout-exact"``, its
-former name, the same), ``"rollout-v1"``, ``"greedy"``, ``"random"``, and ``"ev"`` (the 13-card
-strong setter's name, and ``EvSetter()``) for ``Rollout()``.
+A name selects the default object (:func:`as_ofc_setter`): ``"rollout"`` (``"rollout-learned"``, its
+former name, the same), ``"rollout-exact"``, ``"rollout-v1"``, ``"greedy"``, ``"random"``, and
+``"ev"`` (the 13-card strong setter's name, and ``EvSetter()``) for ``Rollout()``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, PLACEMENT_STRATEGIES
 from cpstats.strategies.setters import EvSetter, Setter
 
-__all__ = ["OfcSetter", "Rollout", "RolloutV1", "RolloutLearned", "STRONG_ROLLOUT", "OfcGreedy", "OfcRandom", "OFC_SETTERS", "as_ofc_setter",
+__all__ = ["OfcSetter", "Rollout", "RolloutExact", "RolloutV1", "RolloutLearned", "STRONG_ROLLOUT", "OfcGreedy", "OfcRandom", "OFC_SETTERS", "as_ofc_setter",
            "seat_setters", "seat_budget", "seats_label", "seats_params"]
 
 
@@ -40,7 +42,9 @@ class OfcSetter(Setter):
 
 @dataclass(frozen=True)
 class Rollout(OfcSetter):
-    """Monte Carlo rollouts: ``samples`` a surviving option, ``top`` options enter the halving."""
+    """The default: Monte Carlo rollouts with an exact endgame, the earlier streets valued by the
+    variant's street models (:mod:`cpstats.ofc.street_values`; without them it plays as
+    :class:`RolloutExact`); ``samples`` rollouts a surviving option, ``top`` options enter the halving."""
 
     samples: int = DEFAULT_SAMPLES
     top: int = DEFAULT_TOP
@@ -60,11 +64,15 @@ class RolloutV1(Rollout):
 
 
 @dataclass(frozen=True)
-class RolloutLearned(Rollout):
-    """``rollout`` with its earlier streets valued by learned street models (:mod:`cpstats.ofc.street_values`):
-    stronger than the default (+1.02 a hand) in 2.3 times its time; plays as ``rollout`` without models."""
+class RolloutExact(Rollout):
+    """The previous default: the rollouts and exact endgame of :class:`Rollout` without street
+    models (``rollout`` beats it by +1.02 a hand in 2.3 times its time)."""
 
-    name: ClassVar[str] = "rollout-learned"
+    name: ClassVar[str] = "rollout-exact"
+
+
+#: The default's former name (``rollout-learned``), the same play.
+RolloutLearned = Rollout
 
 
 @dataclass(frozen=True)
@@ -86,8 +94,8 @@ class OfcRandom(OfcSetter):
 STRONG_ROLLOUT = Rollout(samples=4 * DEFAULT_SAMPLES)
 
 #: The open-face setters by name; ``ev`` is the strong one, as in the 13-card game.
-OFC_SETTERS: dict[str, type[OfcSetter]] = {"ev": Rollout, "rollout": Rollout, "rollout-exact": Rollout,
-                                           "rollout-v1": RolloutV1, "rollout-learned": RolloutLearned,
+OFC_SETTERS: dict[str, type[OfcSetter]] = {"ev": Rollout, "rollout": Rollout, "rollout-learned": Rollout,
+                                           "rollout-exact": RolloutExact, "rollout-v1": RolloutV1,
                                            "greedy": OfcGreedy, "random": OfcRandom}
 
 

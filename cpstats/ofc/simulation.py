@@ -32,7 +32,7 @@ import hashlib
 import json
 import os
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 import numpy as np
@@ -41,7 +41,8 @@ import pandas as pd
 from cpstats.cards.blocks import BlockPlan, block_seed, check_executor, root_seed
 from cpstats.errors import OptionError, check_whole, deprecated_alias, renamed
 from cpstats.ofc.entry_value import play_identity
-from cpstats.ofc.placement import STRATEGY_NOTES
+from cpstats.ofc._place_kernel import ROLLOUT_LEARNED
+from cpstats.ofc.placement import STRATEGY_NOTES, strategy_code
 from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, OfcSummary, paired_figures, summarise_hands
 from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
@@ -136,7 +137,7 @@ def _seats(v: OfcVariant, setter: Any, strategy: Any = None, samples: int | None
                           "rollout takes samples and top")
     for option, value in (("samples", samples), ("top", top)):
         renamed(option, "setter", value, None, note=f"Rollout({option}={value!r})", stacklevel=4)
-    return tuple(Rollout(samples=s.samples if samples is None else samples, top=s.top if top is None else top)
+    return tuple(replace(s, samples=s.samples if samples is None else samples, top=s.top if top is None else top)
                  if isinstance(s, Rollout) else s for s in seats)
 
 
@@ -147,9 +148,9 @@ def _metadata(v: OfcVariant, seats, root, hands, block_hands, burn_in) -> dict:
             "dealer": f"numpy default_rng(block child).permutation(52) a hand, burn-in {burn_in}",
             "summary_format": SUMMARY_FORMAT, **versions()}
     play = play_identity(v, tuple(s.name for s in seats))
-    if any(s.name == "rollout-learned" for s in seats):  # its street models are part of what it plays by
+    if any(strategy_code(s.name) == ROLLOUT_LEARNED for s in seats):  # its street models are part of what it plays by
         path = shipped_path(v)
-        models = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.exists() else "none (plays as rollout)"
+        models = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.exists() else "none (plays as rollout-exact)"
         play += f", street models {models}"
     if play is not None:  # what a rollout plays by: part of the run's identity
         meta["play"] = play

@@ -28,7 +28,7 @@ import pandas as pd
 from cpstats.cards.blocks import check_executor
 from cpstats.errors import OptionError, check_whole, deprecated_alias
 from cpstats.ofc.result import figure_batches
-from cpstats.ofc.setters import Rollout, RolloutV1, as_ofc_setter
+from cpstats.ofc.setters import Rollout, as_ofc_setter
 from cpstats.ofc.simulation import simulate
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
 from cpstats.simulation.skill import match_seed
@@ -42,6 +42,7 @@ PLAYER = "rollout"
 OFC_SKILL_FIELDS = (("greedy", "greedy (baseline: a weak field)"),
                     ("random", "random (baseline: no skill)"),
                     ("rollout-v1", "rollout-v1 (the first rollout, frozen: a strong field)"),
+                    ("rollout-exact", "rollout-exact (the previous default: a stronger field)"),
                     ("rollout", "rollout (control: the same play)"))
 #: Hands per field by default: rollout plays about 10 hands a second on one core, and the
 #: greedy field's interval clears 0 by several widths at this size.
@@ -50,12 +51,12 @@ OFC_SKILL_DEALS = 200
 
 def _seatings(v: OfcVariant, field: str, player: Any) -> list[tuple[Any, ...]]:
     """Each rotation's setters, the player in seat p; one seating when the field is rollout. The
-    rollout-v1 field plays at the player's budget (the same samples and options: the rollouts'
-    difference, not their budgets', is measured)."""
+    rollout-v1 and rollout-exact fields play at the player's budget (the same samples and options:
+    the rollouts' difference, not their budgets', is measured)."""
     if field == PLAYER:
         return [(player,) * v.players]
-    if field == "rollout-v1":
-        field = RolloutV1(samples=player.samples, top=player.top)
+    if field in ("rollout-v1", "rollout-exact"):
+        field = as_ofc_setter(field).__class__(samples=player.samples, top=player.top)
     return [tuple(player if s == p else field for s in range(v.players)) for p in range(v.players)]
 
 
@@ -97,7 +98,8 @@ def skill_table(variant: OfcVariant | str, *, deals: int | None = None, rng=None
     tables
         Not used by open face (its strategies need no trained tables): refused when given.
     fields
-        Which of greedy, random, rollout-v1 and rollout to play (default all four, in that order).
+        Which of greedy, random, rollout-v1, rollout-exact and rollout to play (default all five, in
+        that order).
     setter
         The strong player: ``"ev"`` (rollout at its defaults) or a :class:`~cpstats.ofc.Rollout`
         with its own budget; the rollout field plays the same.

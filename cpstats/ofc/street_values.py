@@ -1,8 +1,9 @@
-"""``rollout-learned``'s street models: values of partial boards learned from exact-endgame self-play.
+"""The default ``rollout``'s street models: values of partial boards learned from exact-endgame self-play.
 
-``rollout`` (the default, also named ``rollout-exact``) values its earlier streets by rollouts that
-finish by clairvoyant hindsight, optimistic about completing Fantasyland and flush or straight draws. ``rollout-learned`` values
-them instead by models of its own play, one street at a time (:mod:`cpstats.ofc._value_kernel`):
+``rollout-exact`` (the previous default) values its earlier streets by rollouts that finish by
+clairvoyant hindsight, optimistic about completing Fantasyland and flush or straight draws. The
+default ``rollout`` (kernel code 6, formerly named ``rollout-learned``) values them instead by
+models of that play, one street at a time (:mod:`cpstats.ofc._value_kernel`):
 
 - **Labels** (:func:`label_hands`): self-play hands (heads-up, ``rollout-exact`` by default);
   for each seat the board after each street but the last is a row of :data:`FEATURES`, and its
@@ -20,7 +21,7 @@ them instead by models of its own play, one street at a time (:mod:`cpstats.ofc.
 - **Models** (:func:`fit_model`): ``HistGradientBoostingRegressor`` per street (fixed
   ``random_state``, no early stopping, :data:`TREE_SETTINGS`), exported to flat arrays
   (:func:`export_trees`) that the kernel walks; the prediction equals ``model.predict``.
-- **Play**: a ``rollout-learned`` seat decides each street whose next street has a model and is
+- **Play**: a ``rollout`` seat decides each street whose next street has a model and is
   not the last by one deal of lookahead valued by that model, among the options its own street's
   model values best (:func:`cpstats.ofc._value_kernel.learned_option`); the last two streets
   stay exact.
@@ -32,15 +33,21 @@ them instead by models of its own play, one street at a time (:mod:`cpstats.ofc.
   hands of the first round's play (27 minutes), played as well as the first and no better (+0.00 +- 0.16 a hand, 3,000 deals paired against the same
   opponent; docs/measurements.md#bench_ofc_play).
 
-The presets' models are shipped (:data:`SHIPPED_DIR`, written by ``cpstats train-ofc
---street-values HANDS``, seed, hands and seconds recorded in the file; the same seed gives the
-same arrays). A variant without shipped models has none: ``rollout-learned`` then plays exactly
-as ``rollout-exact``.
+The models of the presets and of the shipped runs' variants are shipped (:data:`SHIPPED_DIR`,
+:func:`shipped_path`, written by ``cpstats train-ofc --street-values HANDS VARIANT``, seed, hands
+and seconds recorded in the file; the same seed gives the same arrays; 6,000 hands, 17 to 23
+minutes a Pineapple variant on one core). A variant without shipped models (a designer's own
+rules, until that command fits them) has none: ``rollout`` then plays exactly as
+``rollout-exact``, and a run's metadata says so (``street models none``). The models are fitted
+heads-up and keyed by the whole variant but its rake, so a rake never changes the play.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
+import re
 import time
 from functools import lru_cache
 from pathlib import Path
@@ -48,11 +55,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cpstats.errors import check_whole
+from cpstats.errors import OptionError, check_whole
 from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc import _value_kernel as _vk
 from cpstats.ofc.entry_value import play_args
 from cpstats.ofc.placement import DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP
+from cpstats.rules.house import Rake
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
 
 __all__ = ["StreetModel", "FEATURES", "label_hands", "fit_street_models", "export_trees", "street_model",
@@ -76,8 +84,14 @@ class StreetModel(NamedTuple):
     base: np.ndarray  # float64[streets]: baseline prediction, NaN where the street has no model
 
 
-def shipped_path(variant: OfcVariant) -> Path:
-    return SHIPPED_DIR / f"street_values-{variant}.npz"
+def shipped_path(variant: OfcVariant, folder: Path | str = SHIPPED_DIR) -> Path:
+    """Where ``variant``'s street models are (or are written): its variant string with the rake
+    left out (a rake never moves the play), as the file name when it is a plain name (a preset),
+    else as its first 12 hex digits of SHA-256 (variant strings hold ``/``, ``,`` and brackets);
+    the file's record names the variant in full."""
+    text = str(dataclasses.replace(variant, rake=Rake()))
+    key = text if re.fullmatch(r"[a-z0-9-]+", text) else hashlib.sha256(text.encode()).hexdigest()[:12]
+    return Path(folder) / f"street_values-{key}.npz"
 
 
 class SelfPlay(NamedTuple):
@@ -90,8 +104,8 @@ class SelfPlay(NamedTuple):
 
 
 def self_play(variant: OfcVariant | str, hands: int, seed: int, *, model: StreetModel | None = None) -> SelfPlay:
-    """``hands`` normal hands of ``rollout-exact`` self-play (``rollout-learned`` by ``model`` when
-    given); decks and strategy seeds from ``seed``."""
+    """``hands`` normal hands of ``rollout-exact`` self-play (``rollout`` by ``model`` when given);
+    decks and strategy seeds from ``seed``."""
     v = resolve_ofc_variant(variant)
     hands = check_whole("hands", hands, 1)
     args = play_args(v)
@@ -189,11 +203,20 @@ def export_trees(models: dict[int, object], streets: int) -> StreetModel:
     return StreetModel(np.concatenate(mi).astype(np.int64), np.concatenate(mf).astype(np.float64), roots, base)
 
 
+def _regressor():
+    """scikit-learn's ``HistGradientBoostingRegressor``, or one line saying how to install it (only
+    fitting needs it: the shipped models play without it)."""
+    try:
+        from sklearn.ensemble import HistGradientBoostingRegressor
+    except ImportError:
+        raise OptionError("fitting street models needs scikit-learn: pip install 'cpstats[train]' "
+                          "(or pip install scikit-learn)") from None
+    return HistGradientBoostingRegressor
+
+
 def fit_model(x: np.ndarray, y: np.ndarray, seed: int):
     """One street's ``HistGradientBoostingRegressor`` (:data:`TREE_SETTINGS`, random_state ``seed``)."""
-    from sklearn.ensemble import HistGradientBoostingRegressor
-
-    return HistGradientBoostingRegressor(random_state=seed, **TREE_SETTINGS).fit(x, y)
+    return _regressor()(random_state=seed, **TREE_SETTINGS).fit(x, y)
 
 
 def fit_street_models(x: np.ndarray, y: np.ndarray, streets: tuple[int, ...], seed: int) -> dict[int, object]:
@@ -229,6 +252,7 @@ def train_street_models(variant: OfcVariant | str = "ofc-pineapple", *, hands: i
     """``rounds`` rounds of :func:`train_round`, each round after the first played by the
     previous round's models (each round's bot labels the next). Returns the last round's model
     and its record (seed, hands, rounds, streets, seconds)."""
+    _regressor()  # before the self-play, not after it
     v = resolve_ofc_variant(variant)
     streets = _model_streets(v, streets)
     t = time.time()
@@ -261,7 +285,7 @@ def write_shipped(presets: tuple[str, ...] = ("ofc-pineapple",), *, hands: int =
     for name in presets:
         v = resolve_ofc_variant(name)
         model, record = train_street_models(v, hands=hands, seed=seed, rounds=rounds)
-        path = Path(folder) / f"street_values-{v}.npz"
+        path = shipped_path(v, folder)
         path.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(path, **model._asdict(), record=np.array(json.dumps(record)))
         out[str(v)] = {**record, "path": str(path), "nodes": int(model.mi.shape[0])}
