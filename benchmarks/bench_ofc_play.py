@@ -6,9 +6,9 @@ enters plays the next hand with the exact solver, so the value of entering count
 result is the mean net a hand of the first bot over the second with a 95% interval (Student's t
 on batch means of :data:`BATCH` deals: consecutive hands share Fantasyland states). Printed:
 ms of CPU per hand (both players, all streets; median over repeats, one core) of
-``rollout`` (the default: the rollout with an exact endgame and the fixed-point Fantasyland value;
-``rollout-exact`` is its former name), ``rollout-v1`` (the first rollout, frozen) and
-``greedy``; self-play foul, Fantasyland entry and royalty rates; duplicate matches of
+``rollout`` (the default: the rollout with an exact endgame, the fixed-point Fantasyland value and
+learned street values; ``rollout-learned`` is its former name), ``rollout-exact`` (the previous
+default, without street models), ``rollout-v1`` (the first rollout, frozen) and ``greedy``; self-play foul, Fantasyland entry and royalty rates; duplicate matches of
 ``rollout`` against ``rollout-v1``, ``greedy`` and ``random``, of ``rollout-v1`` against
 ``greedy`` (the yardstick of the gain over a weak field) and of ``rollout-v1`` against the former
 policy (kernel code 3); and the strength curve of ``rollout`` over samples against
@@ -18,13 +18,15 @@ policy (kernel code 3); and the strength curve of ``rollout`` over samples again
     python benchmarks/bench_ofc_play.py [--deals 400] [--selfplay 400]
     python benchmarks/bench_ofc_play.py --match rollout:rollout-v1 --deals 5000 --seed 7
     python benchmarks/bench_ofc_play.py --match rollout:rollout --samples 128,32   # the strong setting
-    python benchmarks/bench_ofc_play.py --match rollout-learned:rollout --deals 3000 --seed 1
+    python benchmarks/bench_ofc_play.py --match rollout:rollout-exact --deals 3000 --seed 1
     python benchmarks/bench_ofc_play.py --match rollout:rollout-v1 --deals 1000 --seed 41 --save d.npy
     python benchmarks/bench_ofc_play.py --match rollout:rollout-v1 --deals 1000 --seed 41 --fl-baseline 2 \
         --paired d.npy   # told a larger entry value: its margin less the default's, on the same deals
     python benchmarks/bench_ofc_play.py --versus-greedy --deals 2000   # both margins over greedy, paired
     python benchmarks/bench_ofc_play.py --curve 8,16,32,64,128 --deals 1000   # the strength curve
     python benchmarks/bench_ofc_play.py --ceiling 512 --selfplay 300   # self-play only, 512 samples
+    python benchmarks/bench_ofc_play.py --speed 5   # only the ms a hand, median of 5 repeats
+    python benchmarks/bench_ofc_play.py --entry-value rollout --selfplay 300   # the default's own fixed point
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ def _rates(boards: np.ndarray, fantasy: np.ndarray) -> dict[str, float]:
             "royalty": float(values.royalty.sum(-1)[normal].mean())}
 
 
-def ms_per_hand(names=("rollout", "rollout-v1", "greedy"), repeats: int = 7, hands: int = 10,
+def ms_per_hand(names=("rollout", "rollout-exact", "rollout-v1", "greedy"), repeats: int = 7, hands: int = 10,
                 samples: int = DEFAULT_SAMPLES) -> dict:
     """Median ms of CPU a normal heads-up hand of each bot in self-play, interleaved on the same
     decks (so the machine's load falls on all alike; CPU time, not wall time)."""
@@ -180,11 +182,15 @@ def main() -> None:
                         help="with --match: also the paired difference of its per-deal nets less those saved in "
                              "NPY by a match on the same deals and seed (two bots against one opponent)")
     parser.add_argument("--only-selfplay", metavar="BOT", help="only the self-play rates of BOT")
-    parser.add_argument("--entry-value", action="store_true",
-                        help="only solve the Fantasyland entry value (fixed point), --selfplay hands a round")
+    parser.add_argument("--entry-value", nargs="?", const="rollout-exact", choices=("rollout-exact", "rollout"),
+                        metavar="PLAY",
+                        help="only solve the Fantasyland entry value (fixed point) of PLAY's self-play (default "
+                             "rollout-exact, whose values are shipped), --selfplay hands a round")
     parser.add_argument("--versus-greedy", action="store_true",
                         help="only rollout and rollout-v1 against greedy on the same decks, and the paired "
                              "difference of their margins")
+    parser.add_argument("--speed", type=int, default=0, metavar="REPEATS",
+                        help="only the CPU ms a heads-up hand of each bot, median of REPEATS interleaved repeats")
     parser.add_argument("--curve", metavar="S1,S2,...",
                         help="only the strength curve: rollout at these samples a decision against rollout-v1 "
                              "(its default), with CPU ms a hand; saved as benchmarks/ofc_strength.png")
@@ -201,10 +207,11 @@ def main() -> None:
             print(f"self-play {opts.only_selfplay} {k}: {m:.3f} (SE {se:.3f}), {opts.selfplay} hands")
         return
     if opts.entry_value:
-        e = ev.solve_entry_value(V, hands=opts.selfplay, rounds=3)
+        start = ev._shipped_baseline(V) if opts.entry_value == "rollout" else 0.0
+        e = ev.solve_entry_value(V, hands=opts.selfplay, rounds=3, play=opts.entry_value, start=start)
         print(f"Fantasyland entry ({e.cards} cards) worth {e.value:.2f} (95% {e.ci_low:.2f}..{e.ci_high:.2f}) "
-              f"over a normal hand, fixed point of rollout (baselines {e.rounds}); anchors: 9.6 "
-              "(a public bot's fixed point), about 8 (players)")
+              f"over a normal hand, fixed point of {opts.entry_value} (baselines {e.rounds}, SE of the last "
+              f"{e.baseline_se:.3f}, from {start:.3f}); anchors: 9.6 (a public bot's fixed point), about 8 (players)")
         return
     if opts.versus_greedy:
         new, old = (duplicate(name, "greedy", opts.deals, opts.seed) for name in ("rollout", "rollout-v1"))
@@ -231,12 +238,15 @@ def main() -> None:
         print(f"samples {budget}, endgame {opts.endgame}, Fantasyland baseline {opts.fl_baseline}, seed {opts.seed}, "
               f"{time.time() - t:.0f} s")
         return
-    ms = ms_per_hand()
-    print("ms of CPU a heads-up hand (median): " + ", ".join(f"{k} {v:.1f}" for k, v in ms.items()))
+    ms = ms_per_hand(repeats=opts.speed or 7)
+    print("ms of CPU a heads-up hand (median): " + ", ".join(f"{k} {v:.1f}" for k, v in ms.items())
+          + f"; rollout / rollout-exact {ms['rollout'] / ms['rollout-exact']:.2f}")
+    if opts.speed:
+        return
     for name in ("rollout", "rollout-v1"):
         for k, (m, se) in self_play(opts.selfplay, name, args=args).items():
             print(f"self-play {name} {k}: {m:.3f} (SE {se:.3f}), {opts.selfplay} hands", flush=True)
-    for a, b in (("rollout", "rollout-v1"), ("rollout", "greedy"), ("rollout-v1", "greedy"),
+    for a, b in (("rollout", "rollout-v1"), ("rollout", "rollout-exact"), ("rollout", "greedy"), ("rollout-v1", "greedy"),
                  ("rollout", "random"), ("rollout-v1", "former")):
         _print_match(a, b, duplicate(a, b, opts.deals, opts.seed, endgame=opts.endgame, args=args))
     curve((8, 16, 32, 64, 128), opts.deals, opts.seed)

@@ -203,3 +203,4 @@ def test_a_shipped_run_is_the_play_of_todays_strategy(key):
                           meta["block_deals"], meta["burn_in"])
     assert meta["strategy"] == f"{REFERENCE_STRATEGY}/{REFERENCE_STRATEGY}"
     assert meta.get("play") == fresh.get("play") and meta["run_digest"] == fresh["run_digest"]
+    assert "street models " in meta["play"] and "street models none" not in meta["play"]  # the learned play

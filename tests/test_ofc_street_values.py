@@ -262,3 +262,19 @@ def test_fitting_without_scikit_learn_is_one_line_before_any_self_play(monkeypat
     monkeypatch.setitem(sys.modules, "sklearn.ensemble", None)
     with pytest.raises(OptionError, match=r"needs scikit-learn: pip install 'cpstats\[train\]'"):
         sv.train_street_models(PINE, hands=10**6)
+
+
+def test_every_shipped_model_file_is_where_its_variant_looks_and_the_shipped_runs_have_one():
+    """Each ``street_values-*.npz`` names in its record the variant whose :func:`shipped_path` it
+    is, fitted by the shipped recipe (seed 2026, 6,000 hands, the rounds train-ofc ships); every
+    shipped open-face run's variant has one, so the default plays by models in all of them."""
+    from cpstats.apps.train_ofc import STREET_ROUNDS
+    from cpstats.ofc.shipped import OFC_REFERENCE_RUNS
+
+    files = sorted(sv.SHIPPED_DIR.glob("street_values-*.npz"))
+    for path in files:
+        with np.load(path) as f:
+            record = json.loads(str(f["record"]))
+        assert sv.shipped_path(resolve_ofc_variant(record["variant"])) == path
+        assert (record["seed"], record["hands"], record["rounds"]) == (2026, 6000, STREET_ROUNDS)
+    assert {sv.shipped_path(resolve_ofc_variant(t)) for t in OFC_REFERENCE_RUNS.values()} <= set(files)

@@ -4,6 +4,7 @@ games. Small runs on fixed seeds: every interval must hold its estimate."""
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -17,6 +18,8 @@ from cpstats.apps import ofc_par
 from cpstats.apps.cli import main
 from cpstats.errors import OptionError
 from cpstats.ofc.settlement import settle_hands
+from cpstats.ofc.street_values import shipped_path
+from cpstats.rules import get_preset
 from cpstats.rules.house import HANDS_PER_HOUR, Rake
 
 SECTIONS = ["1. The rules", "2. The strategy assumed", "3. Outcomes", "4. Royalties", "5. Fantasyland",
@@ -208,9 +211,12 @@ def test_par_cli_for_open_face(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(ofc_par, "STRENGTH_DEALS", 4)
     assert main(["par", "ofc-pineapple", "--deals", "8", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("PAR sheet of ofc-pineapple (8 hands, rollout (good play: rollouts with an exact "
-                          "endgame)) written")
-    assert (tmp_path / "par.pdf").stat().st_size > 0 and "9. Methodology" in (tmp_path / "par.html").read_text()
+    assert out.startswith("PAR sheet of ofc-pineapple (8 hands, rollout (strong play: rollouts with an exact "
+                          "endgame and learned street values)) written")
+    html = (tmp_path / "par.html").read_text()
+    assert (tmp_path / "par.pdf").stat().st_size > 0 and "9. Methodology" in html
+    digest = hashlib.sha256(shipped_path(get_preset("ofc-pineapple")).read_bytes()).hexdigest()[:12]
+    assert "valued by street models learned from exact-endgame self-play of this variant" in html and digest in html
 
 
 def test_the_open_face_app_opens_at_the_one_default_pace():

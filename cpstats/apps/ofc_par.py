@@ -243,7 +243,7 @@ def _strategy_section(sheet: OfcParSheet, deals: int, executor) -> ParSection:
     meta = sheet.result.metadata
     text = [f"Every board is placed by {sheet.setter_words}."]
     if sheet.strategy == "rollout":
-        models = "none" not in meta.get("play", "street models none")
+        models = "street models none" not in meta.get("play", "street models none")
         text.append(f"rollout scores each street's best {DEFAULT_TOP} options by Monte Carlo rollouts "
                     f"of the unseen cards ({DEFAULT_SAMPLES} samples an option, successive halving), "
                     "finishing each rollout by hindsight; the last two streets are decided exactly "
@@ -271,8 +271,11 @@ def _strategy_section(sheet: OfcParSheet, deals: int, executor) -> ParSection:
                 f"rollout-exact field (the previous default, without street models), {deals:,} hands with "
                 "rollout in each seat in turn on the same decks (duplicate); its mean net per hand "
                 f"with a 95% interval ({interval}).")
+    play = meta.get("play", "")
+    models = play.split("street models ")[-1] if "street models " in play else "-"
     rows = [("Strategy", meta.get("strategy", sheet.strategy)), ("Rollout options a street", DEFAULT_TOP),
-            ("Rollout samples an option", DEFAULT_SAMPLES), ("Fantasyland setter", "exact solver"),
+            ("Rollout samples an option", DEFAULT_SAMPLES), ("Street models (SHA-256, first 12 digits)", models),
+            ("Fantasyland setter", "exact solver"),
             ("Burn-in hands a block", meta.get("burn_in", "-"))]
     frame = pd.DataFrame([(k, str(x)) for k, x in rows], columns=["item", "value"])
     return ParSection("2. The strategy assumed", text,

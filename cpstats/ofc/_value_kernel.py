@@ -477,3 +477,15 @@ def play_streets_learned(deck, strat, deal, keep, samples, top, hind, seed, key,
             discards[p, t] = d
             if d >= 0:
                 own_disc[p, d] = True
+
+
+def play_streets(deck, strat, deal, keep, samples, top, hind, seed, args, boards, discards,
+                 endgame=_pk.ENDGAME, model=None):
+    """One hand's streets: :func:`play_streets_learned` with the street ``model``, or
+    :func:`cpstats.ofc._place_kernel.play_streets_kernel` without one (a ``rollout`` seat then
+    plays as ``rollout-exact``); ``args`` the stacked tables. The one place that chooses."""
+    if model is None:
+        _pk.play_streets_kernel(deck, strat, deal, keep, samples, top, hind, seed, *args, boards, discards, endgame)
+    else:
+        play_streets_learned(deck, strat, deal, keep, samples, top, hind, seed, *args, boards, discards, endgame,
+                             *model)

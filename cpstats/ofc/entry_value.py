@@ -110,14 +110,20 @@ def entry_values(variant: OfcVariant, terms: dict, baseline: float) -> np.ndarra
     return out
 
 
-def _baseline(variant: OfcVariant, entry: np.ndarray, hands: int, seed: int) -> tuple[float, float]:
-    """Mean objective (and SE) of the boards of ``hands`` hands of ``rollout-exact`` self-play
-    told the entry values ``entry``, every seat a normal hand (a normal board's objective does
-    not depend on whether another seat is in Fantasyland, only which cards it sees)."""
+def _baseline(variant: OfcVariant, entry: np.ndarray, hands: int, seed: int,
+              code: int = _pk.ROLLOUT_EXACT) -> tuple[float, float]:
+    """Mean objective (and SE) of the boards of ``hands`` hands of self-play (``rollout-exact``,
+    or with ``code`` 6 the default ``rollout`` by the variant's street models) told the entry
+    values ``entry``, every seat a normal hand (a normal board's objective does not depend on
+    whether another seat is in Fantasyland, only which cards it sees)."""
+    from cpstats.ofc import _value_kernel as _vk
+    from cpstats.ofc.street_values import street_model  # it builds on this module's tables
+
     args = stacked(rollout_args(variant, entry), place_args(variant))
     vt, prm = _value_tables(variant, row_win_tables(variant), np.zeros(18), OPPONENT_FOUL)
+    model = street_model(variant) if code == _pk.ROLLOUT_LEARNED else None
     gen = np.random.default_rng(seed)
-    codes = np.full(variant.players, _pk.ROLLOUT_EXACT, np.int64)
+    codes = np.full(variant.players, code if model is not None else _pk.ROLLOUT_EXACT, np.int64)
     deal = np.array(variant.cards_dealt, dtype=np.int64)
     keep = np.array(variant.cards_kept, dtype=np.int64)
     samples = np.full(variant.players, DEFAULT_SAMPLES, np.int64)
@@ -125,16 +131,22 @@ def _baseline(variant: OfcVariant, entry: np.ndarray, hands: int, seed: int) -> 
     discards = np.empty((variant.players, deal.size), dtype=np.int8)
     for h in range(hands):
         deck = gen.permutation(52).astype(np.int8)
-        _pk.play_streets_kernel(deck, codes, deal, keep, samples, DEFAULT_TOP, DEFAULT_HINDSIGHT,
-                                np.uint64(gen.integers(0, 2**63)), *args, boards[h], discards)
+        hand_seed = np.uint64(gen.integers(0, 2**63))
+        _vk.play_streets(deck, codes, deal, keep, samples, DEFAULT_TOP, DEFAULT_HINDSIGHT, hand_seed, args,
+                         boards[h], discards, model=model)
     obj = _objective(variant, boards.reshape(-1, 13), vt, prm)
     return float(obj.mean()), float(obj.std(ddof=1) / np.sqrt(obj.size))
 
 
 def solve_entry_value(variant: OfcVariant | str = "ofc-pineapple", *, hands: int = 300, rounds: int = 3,
-                      rng: int = 2026) -> EntryValue:
+                      rng: int = 2026, play: str = "rollout-exact", start: float = 0.0) -> EntryValue:
     """Solve the entry value of the module docstring: ``rounds`` rounds of ``hands`` hands of
-    self-play each (round ``i`` on seed ``rng + i``), starting from ``B = 0``.
+    self-play each (round ``i`` on seed ``rng + i``), starting from ``B = start``.
+
+    ``play`` is whose self-play measures ``B``: ``rollout-exact``, whose fixed point the shipped
+    values are (both rollouts are told it, and the street models learned their values under it),
+    or ``rollout``, the default, by the variant's street models (its own fixed point with those
+    models held fixed; as ``rollout-exact`` for a variant without models).
 
     Examples
     --------
@@ -145,11 +157,14 @@ def solve_entry_value(variant: OfcVariant | str = "ofc-pineapple", *, hands: int
     rounds = check_whole("rounds", rounds, 1)
     if not _has_fantasyland(v):
         raise OptionError(f"{v} has no Fantasyland (fantasyland.cards are all 0): there is no entry value to solve")
+    plays = {"rollout-exact": _pk.ROLLOUT_EXACT, "rollout": _pk.ROLLOUT_LEARNED}
+    if play not in plays:
+        raise OptionError(f"play={play!r} is invalid: allowed are 'rollout-exact' and 'rollout'")
     terms = fantasy_terms(v)
     history = []
-    baseline, se = 0.0, 0.0
+    baseline, se = float(start), 0.0
     for i in range(rounds):
-        baseline, se = _baseline(v, entry_values(v, terms, baseline), hands, rng + i)
+        baseline, se = _baseline(v, entry_values(v, terms, baseline), hands, rng + i, plays[play])
         history.append(baseline)
     n = int(max(v.kernel_tables().fl_entry_cards))
     value = entry_values(v, terms, baseline)[n]

@@ -73,7 +73,7 @@ PLACEMENT_STRATEGIES = ("random", "greedy", "rollout", "rollout-v1", "rollout-ex
 #: How a strategy's figures are named wherever they appear: the baselines as baselines.
 STRATEGY_NOTES = {"rollout": "strong play: rollouts with an exact endgame and learned street values",
                   "rollout-v1": "the first rollout, frozen as a yardstick for matches",
-                  "rollout-exact": "good play: rollouts with an exact endgame (the previous default)",
+                  "rollout-exact": "good play: rollouts with an exact endgame, the previous default",
                   "rollout-learned": "strong play: the default rollout under its former name",
                   "greedy": "a baseline: a weak field, not the figures of good play",
                   "random": "a baseline: no skill, not the figures of good play"}

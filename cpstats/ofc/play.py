@@ -154,12 +154,8 @@ def _play_hand(v: OfcVariant, deck: np.ndarray, codes: np.ndarray, fantasy: np.n
             args = play_args(v, with_values=bool((codes[normal] > 0).any()))
         budget = np.broadcast_to(np.asarray(samples, dtype=np.int64), (v.players,))[normal]
         model = street_model(v) if (codes[normal] == _pk.ROLLOUT_LEARNED).any() else None
-        if model is None:  # the default without models plays as rollout-exact
-            _pk.play_streets_kernel(deck[pos:], codes[normal], deal, keep, budget, top, hind, seed, *args,
-                                    out, disc, endgame)
-        else:
-            _vk.play_streets_learned(deck[pos:], codes[normal], deal, keep, budget, top, hind, seed, *args,
-                                     out, disc, endgame, *model)
+        _vk.play_streets(deck[pos:], codes[normal], deal, keep, budget, top, hind, seed, args, out, disc,
+                         endgame, model)
         for i, p in enumerate(normal):
             boards[p] = out[i]
             discards[p] = disc[i][disc[i] >= 0]

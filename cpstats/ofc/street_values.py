@@ -114,18 +114,13 @@ def self_play(variant: OfcVariant | str, hands: int, seed: int, *, model: Street
     samples = np.full(v.players, DEFAULT_SAMPLES, np.int64)
     out = SelfPlay(np.empty((hands, 52), np.int8), np.empty((hands, v.players, 13), np.int8),
                    np.empty((hands, v.players, deal.size), np.int8))
+    codes = np.full(v.players, _pk.ROLLOUT_EXACT if model is None else _pk.ROLLOUT_LEARNED, np.int64)
     gen = np.random.default_rng(seed)
     for h in range(hands):
         out.decks[h] = gen.permutation(52)
         hand_seed = np.uint64(gen.integers(0, 2**63))
-        if model is None:
-            codes = np.full(v.players, _pk.ROLLOUT_EXACT, np.int64)
-            _pk.play_streets_kernel(out.decks[h], codes, deal, keep, samples, DEFAULT_TOP, DEFAULT_HINDSIGHT,
-                                    hand_seed, *args, out.boards[h], out.discards[h])
-        else:
-            codes = np.full(v.players, _pk.ROLLOUT_LEARNED, np.int64)
-            _vk.play_streets_learned(out.decks[h], codes, deal, keep, samples, DEFAULT_TOP, DEFAULT_HINDSIGHT,
-                                     hand_seed, *args, out.boards[h], out.discards[h], _pk.ENDGAME, *model)
+        _vk.play_streets(out.decks[h], codes, deal, keep, samples, DEFAULT_TOP, DEFAULT_HINDSIGHT, hand_seed,
+                         args, out.boards[h], out.discards[h], model=model)
     return out
 
 
