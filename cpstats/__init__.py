@@ -28,7 +28,7 @@ from cpstats.simulation.design import Design, design
 from cpstats.rules.describe import describe, format_number, glossary, short_label
 from cpstats.rules.ids import RULES, RuleInfo
 from cpstats.apps.par import ParSheet, par_sheet
-from cpstats.ofc import OfcGreedy, OfcRandom, Rollout, RolloutV1
+from cpstats.ofc import OfcGreedy, OfcRandom, Rollout, RolloutExact, RolloutV1
 from cpstats.ofc import OfcResult, OfcVariant, fantasyland_table, play_hands, settle_boards, solve_fantasyland
 # former open-face names, one release more: they warn and call the shared verbs' open-face runs
 from cpstats.ofc import compare_ofc as compare_ofc, get_ofc_preset as get_ofc_preset
@@ -47,6 +47,7 @@ __all__ = [
     "GreedySetter",
     "RandomSetter",
     "Rollout",
+    "RolloutExact",
     "RolloutV1",
     "OfcGreedy",
     "OfcRandom",

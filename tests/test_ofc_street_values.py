@@ -278,3 +278,11 @@ def test_every_shipped_model_file_is_where_its_variant_looks_and_the_shipped_run
         assert sv.shipped_path(resolve_ofc_variant(record["variant"])) == path
         assert (record["seed"], record["hands"], record["rounds"]) == (2026, 6000, STREET_ROUNDS)
     assert {sv.shipped_path(resolve_ofc_variant(t)) for t in OFC_REFERENCE_RUNS.values()} <= set(files)
+
+
+def test_the_budget_is_the_learned_plays_budget_too():
+    """``samples`` sets the lookahead deals of the streets the models decide (the last two are
+    exact), so a smaller budget plays other boards and the strong setting is not the default."""
+    few = play_hands(PINE, 3, 7, strategies="rollout", samples=2)
+    default = play_hands(PINE, 3, 7, strategies="rollout")
+    assert (few.boards != default.boards).any()

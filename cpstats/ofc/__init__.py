@@ -42,7 +42,7 @@ from cpstats.ofc.play import OfcHands, play_hands
 from cpstats.ofc.result import OfcResult
 from cpstats.ofc.shipped import (OFC_REFERENCE_RUNS, find_ofc_reference, load_shipped, ofc_sensitivity,
                                  write_ofc_reference)
-from cpstats.ofc.setters import OfcGreedy, OfcRandom, OfcSetter, Rollout, RolloutV1, as_ofc_setter
+from cpstats.ofc.setters import OfcGreedy, OfcRandom, OfcSetter, Rollout, RolloutExact, RolloutV1, as_ofc_setter
 from cpstats.ofc.settlement import OfcSettlement, seat_rake, settle_boards, settle_hands
 from cpstats.ofc.simulation import _compare_runs, _simulate_runs
 from cpstats.ofc.sweep import run_sweep
@@ -69,5 +69,5 @@ __all__ = ["OfcVariant", "OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRule
            "OfcResult", "FantasySetting", "solve_fantasyland",
            "fantasyland_table", "estimate_stay_value", "OfcHands", "play_hands",
            "write_ofc_reference", "find_ofc_reference", "ofc_sensitivity",
-           "OfcSetter", "Rollout", "RolloutV1", "OfcGreedy", "OfcRandom", "as_ofc_setter",
+           "OfcSetter", "Rollout", "RolloutExact", "RolloutV1", "OfcGreedy", "OfcRandom", "as_ofc_setter",
            "strength_table", "shipped_strength"]

@@ -13,10 +13,11 @@ as scikit-learn's ``TreePredictor`` does on rows without missing values.
 :func:`learned_option` decides a street by one step of lookahead: each candidate option is valued
 by the mean, over sampled deals of the next street (the same deals for every option), of the best
 model value among the :data:`NEXT_TOP` next-street options of best ``board_h``; successive halving
-as in :func:`cpstats.ofc._place_kernel.rollout_option` over :data:`LEARNED_SAMPLES` deals. The
+as in :func:`cpstats.ofc._place_kernel.rollout_option` over the seat's ``samples`` deals (its
+rollout budget: ``Rollout(samples=...)`` is the budget here too). The
 candidates are pruned by the models: on a street whose board has a model itself (the shipped
 models cover every street but the last), the :data:`LEARNED_PRUNE` options of best model value
-(every option valued); on a street without one, the :data:`LEARNED_TOP` options of best
+(every option valued); on a street without one, the ``top`` options of best
 ``board_h``. Pruning streets 1 and 2 by the model cut the time from 5 to 3.6 times the default's
 at no measured cost (-0.12 +- 0.33 a hand, 1,000 deals); pruning street 0 too, by a model of its
 board, cut it to 2.3 times and gained +0.65 +- 0.34 (the same deals). Halving the budget by
@@ -40,8 +41,6 @@ _CACHE = True
 
 ROLLOUT_LEARNED = _pk.ROLLOUT_LEARNED
 NEXT_TOP = 9  # next-street options of best board_h valued by the model on each sampled deal
-LEARNED_SAMPLES = 32  # sampled next-street deals a surviving option gets
-LEARNED_TOP = 24  # options of best board_h that enter the successive halving
 LEARNED_PRUNE = 8  # where the street itself has a model: options of best model value that enter it instead
 
 FEATURES = ("board_h", "front_value", "middle_value", "back_value", "front_rank", "middle_rank", "back_rank",
@@ -434,7 +433,7 @@ def play_streets_learned(deck, strat, deal, keep, samples, top, hind, seed, key,
                          ct, vt, prm, boards, discards, endgame, mi, mf, roots, base):
     """:func:`cpstats.ofc._place_kernel.play_streets_kernel` (same arguments, then the model
     arrays) with :data:`ROLLOUT_LEARNED` seats deciding each street whose next street has a model
-    and is not the last by :func:`learned_option` (:data:`LEARNED_SAMPLES`, :data:`LEARNED_TOP`),
+    and is not the last by :func:`learned_option` (the seat's ``samples``, ``top``),
     the other streets as ``rollout-exact``; the other codes play as there."""
     n_p = strat.shape[0]
     state = np.array([seed], dtype=np.uint64)
@@ -464,8 +463,8 @@ def play_streets_learned(deck, strat, deal, keep, samples, top, hind, seed, key,
                                          wcnt, key, nonflush, flush, bit, t3, ct, vt[tb], prm[tb])
             elif strat[p] == ROLLOUT_LEARNED and t + 1 < last and has_model(t + 1, base):
                 n_u = _pk._unseen(unseen, own_disc[p], dealt, boards, n_p)
-                o = learned_option(boards[p], cnt[p], dealt, t, deal, keep, unseen, n_u, LEARNED_SAMPLES,
-                                   LEARNED_TOP, LEARNED_PRUNE, state, key, nonflush, flush, bit, t3, ct, vt[tb],
+                o = learned_option(boards[p], cnt[p], dealt, t, deal, keep, unseen, n_u, samples[p],
+                                   top, LEARNED_PRUNE, state, key, nonflush, flush, bit, t3, ct, vt[tb],
                                    prm[tb], mi, mf, roots, base)
             else:
                 o = _pk.rollout_option(boards[p], cnt[p], dealt, t, deal, keep, unseen,
