@@ -48,6 +48,7 @@ from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, strategy_code  #
 from cpstats.ofc.play import _next_state, _play_hand  # noqa: E402
 from cpstats.rules import get_preset  # noqa: E402
 from cpstats.ofc.settlement import settle_boards  # noqa: E402
+from cpstats.ofc.street_values import street_model  # noqa: E402
 from cpstats.simulation.stats import t_value  # noqa: E402
 
 V = get_preset("ofc-pineapple")
@@ -208,7 +209,8 @@ def main() -> None:
         return
     if opts.entry_value:
         start = ev._shipped_baseline(V) if opts.entry_value == "rollout" else 0.0
-        e = ev.solve_entry_value(V, hands=opts.selfplay, rounds=3, play=opts.entry_value, start=start)
+        model = street_model(V) if opts.entry_value == "rollout" else None
+        e = ev.solve_entry_value(V, hands=opts.selfplay, rounds=3, model=model, start=start)
         print(f"Fantasyland entry ({e.cards} cards) worth {e.value:.2f} (95% {e.ci_low:.2f}..{e.ci_high:.2f}) "
               f"over a normal hand, fixed point of {opts.entry_value} (baselines {e.rounds}, SE of the last "
               f"{e.baseline_se:.3f}, from {start:.3f}); anchors: 9.6 (a public bot's fixed point), about 8 (players)")

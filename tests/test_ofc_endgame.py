@@ -207,21 +207,18 @@ def test_entry_value_options_are_checked():
         solve_entry_value(PINE, hands=1)
     with pytest.raises(OptionError, match=r"rounds=0 is invalid"):
         solve_entry_value(PINE, hands=4, rounds=0)
-    with pytest.raises(OptionError, match=r"play='greedy' is invalid: allowed are 'rollout-exact' and 'rollout'"):
-        solve_entry_value(PINE, hands=4, play="greedy")
 
 
-def test_the_defaults_own_fixed_point_is_measured_by_its_own_play(monkeypatch):
-    """``play="rollout"`` measures the baseline on the default's boards (street models), which are
-    not ``rollout-exact``'s; without models it is ``rollout-exact``'s, the same numbers."""
-    from cpstats.ofc import street_values
+def test_the_defaults_own_fixed_point_is_measured_by_its_own_play():
+    """With the street models the baseline is measured on the default's boards, which are not
+    ``rollout-exact``'s; the solver's terms are the same."""
     from cpstats.ofc.entry_value import solve_entry_value
+    from cpstats.ofc.street_values import street_model
 
     exact = solve_entry_value(PINE, hands=6, rounds=1, start=6.0)
-    learned = solve_entry_value(PINE, hands=6, rounds=1, start=6.0, play="rollout")
+    learned = solve_entry_value(PINE, hands=6, rounds=1, start=6.0, model=street_model(PINE))
     assert learned.baseline != exact.baseline and learned.fl_objective == exact.fl_objective
-    monkeypatch.setattr(street_values, "street_model", lambda v: None)
-    assert solve_entry_value(PINE, hands=6, rounds=1, start=6.0, play="rollout") == exact
+    assert solve_entry_value(PINE, hands=6, rounds=1, start=6.0) == exact
 
 
 def test_train_ofc_same_seed_same_numbers(tmp_path):

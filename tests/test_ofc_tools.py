@@ -120,7 +120,7 @@ def test_royalties_fantasyland_and_headline_agree_with_the_result(sheet):
     assert head.at["volatility index (1.645 × SD)", "estimate"] == pytest.approx(1.645 * sd)
     fl = s.tables["fantasyland"].set_index("figure")
     assert fl.at["entry, per normal board", "estimate"] == pytest.approx(f.at["fl_entry_rate", "estimate"])
-    assert s.tables["strength"]["field"].tolist() == ["greedy", "random", "rollout-v1"]
+    assert s.tables["strength"]["field"].tolist() == ["greedy", "random", "rollout-v1", "rollout-exact"]
 
 
 def test_hourly_figures_use_the_variants_pace(sheet):

@@ -38,6 +38,7 @@ import numpy as np
 
 from cpstats.errors import OptionError, check_whole
 from cpstats.ofc import _place_kernel as _pk
+from cpstats.ofc import _value_kernel as _vk
 from cpstats.ofc.board import board_values
 from cpstats.ofc.fantasyland import solve_fantasyland
 from cpstats.ofc.placement import (DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, OPPONENT_FOUL, PlaceArgs,
@@ -111,19 +112,15 @@ def entry_values(variant: OfcVariant, terms: dict, baseline: float) -> np.ndarra
 
 
 def _baseline(variant: OfcVariant, entry: np.ndarray, hands: int, seed: int,
-              code: int = _pk.ROLLOUT_EXACT) -> tuple[float, float]:
-    """Mean objective (and SE) of the boards of ``hands`` hands of self-play (``rollout-exact``,
-    or with ``code`` 6 the default ``rollout`` by the variant's street models) told the entry
-    values ``entry``, every seat a normal hand (a normal board's objective does not depend on
-    whether another seat is in Fantasyland, only which cards it sees)."""
-    from cpstats.ofc import _value_kernel as _vk
-    from cpstats.ofc.street_values import street_model  # it builds on this module's tables
-
+              model=None) -> tuple[float, float]:
+    """Mean objective (and SE) of the boards of ``hands`` hands of self-play told the entry values
+    ``entry``, every seat a normal hand (a normal board's objective does not depend on whether
+    another seat is in Fantasyland, only which cards it sees): ``rollout-exact``, or the default
+    ``rollout`` by the street ``model`` given."""
     args = stacked(rollout_args(variant, entry), place_args(variant))
     vt, prm = _value_tables(variant, row_win_tables(variant), np.zeros(18), OPPONENT_FOUL)
-    model = street_model(variant) if code == _pk.ROLLOUT_LEARNED else None
     gen = np.random.default_rng(seed)
-    codes = np.full(variant.players, code if model is not None else _pk.ROLLOUT_EXACT, np.int64)
+    codes = np.full(variant.players, _pk.ROLLOUT_EXACT if model is None else _pk.ROLLOUT_LEARNED, np.int64)
     deal = np.array(variant.cards_dealt, dtype=np.int64)
     keep = np.array(variant.cards_kept, dtype=np.int64)
     samples = np.full(variant.players, DEFAULT_SAMPLES, np.int64)
@@ -139,14 +136,14 @@ def _baseline(variant: OfcVariant, entry: np.ndarray, hands: int, seed: int,
 
 
 def solve_entry_value(variant: OfcVariant | str = "ofc-pineapple", *, hands: int = 300, rounds: int = 3,
-                      rng: int = 2026, play: str = "rollout-exact", start: float = 0.0) -> EntryValue:
+                      rng: int = 2026, model=None, start: float = 0.0) -> EntryValue:
     """Solve the entry value of the module docstring: ``rounds`` rounds of ``hands`` hands of
     self-play each (round ``i`` on seed ``rng + i``), starting from ``B = start``.
 
-    ``play`` is whose self-play measures ``B``: ``rollout-exact``, whose fixed point the shipped
-    values are (both rollouts are told it, and the street models learned their values under it),
-    or ``rollout``, the default, by the variant's street models (its own fixed point with those
-    models held fixed; as ``rollout-exact`` for a variant without models).
+    Whose self-play measures ``B``: ``rollout-exact``'s (``model`` None), whose fixed point the
+    shipped values are (both rollouts are told it, and the street models learned their values
+    under it), or the default ``rollout``'s by the street ``model`` given
+    (:func:`cpstats.ofc.street_values.street_model`): its own fixed point, the models held fixed.
 
     Examples
     --------
@@ -157,14 +154,11 @@ def solve_entry_value(variant: OfcVariant | str = "ofc-pineapple", *, hands: int
     rounds = check_whole("rounds", rounds, 1)
     if not _has_fantasyland(v):
         raise OptionError(f"{v} has no Fantasyland (fantasyland.cards are all 0): there is no entry value to solve")
-    plays = {"rollout-exact": _pk.ROLLOUT_EXACT, "rollout": _pk.ROLLOUT_LEARNED}
-    if play not in plays:
-        raise OptionError(f"play={play!r} is invalid: allowed are 'rollout-exact' and 'rollout'")
     terms = fantasy_terms(v)
     history = []
     baseline, se = float(start), 0.0
     for i in range(rounds):
-        baseline, se = _baseline(v, entry_values(v, terms, baseline), hands, rng + i, plays[play])
+        baseline, se = _baseline(v, entry_values(v, terms, baseline), hands, rng + i, model)
         history.append(baseline)
     n = int(max(v.kernel_tables().fl_entry_cards))
     value = entry_values(v, terms, baseline)[n]
