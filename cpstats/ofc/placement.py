@@ -26,9 +26,9 @@ previous default) and ``rollout-v1``, the first rollout, frozen.
   ``rollout-exact`` with its earlier streets decided by one deal of lookahead valued by street
   models learned from ``rollout-exact``'s exact-endgame self-play (:mod:`cpstats.ofc.street_values`),
   the options it searches pruned by those models; the last two streets exact, told the same
-  entry value. It beats ``rollout-exact`` by +1.02 a hand and ``rollout-v1`` by about +1 in 2.3
-  times ``rollout-exact``'s time (about 80 ms a heads-up Pineapple hand, inside the 100 ms
-  budget). The street models are shipped for the presets and the shipped runs' variants; for
+  entry value. It beats ``rollout-exact`` by +1.02 a hand and ``rollout-v1`` by +1.08
+  (+0.92..+1.25, 10,000 duplicate deals) in 2.3 times ``rollout-exact``'s time (57 ms a heads-up
+  Pineapple hand on one core, inside the 100 ms budget). The street models are shipped for the presets and the shipped runs' variants; for
   another variant (a designer's own rules) it plays as ``rollout-exact`` until ``cpstats
   train-ofc --street-values`` fits that variant's models (about 17 minutes on one core), and a
   run's metadata says which it played by. Its measured strength is in the README
