@@ -242,3 +242,14 @@ def test_the_sweep_view_sweeps_an_open_face_preset_and_variant_string():
     assert app.values.value == "B,A,none"
     app.run()
     assert "3 values of fantasyland.stay on ofc-pineapple(players=3)" in app.status.value
+
+
+def test_a_sheet_of_a_variant_without_street_models_says_how_it_was_played(tmp_path):
+    """A designer's variant has no shipped street models: its sheet says the earlier streets were
+    decided by the rollouts alone, and its strategy table says which models (none)."""
+    made = ofc_par.ofc_par_sheet("ofc-pineapple(royalties.front.66=3)", deals=8, rng=3, out=tmp_path,
+                                 strength_deals=2)
+    text = " ".join(made.sections[1].paragraphs)
+    assert "this variant has no street models" in text and "valued by street models learned" not in text
+    rows = made.tables["strategy"].set_index("item")["value"]
+    assert rows["Street models (SHA-256, first 12 digits)"] == "none (plays as rollout-exact)"

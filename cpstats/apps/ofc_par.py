@@ -242,14 +242,15 @@ def _strategy_section(sheet: OfcParSheet, deals: int, executor) -> ParSection:
 
     meta = sheet.result.metadata
     text = [f"Every board is placed by {sheet.setter_words}."]
+    play = meta.get("play", "")
+    models = play.split("street models ")[-1] if "street models " in play else "none"  # the run's own record
     if sheet.strategy == "rollout":
-        models = "street models none" not in meta.get("play", "street models none")
         text.append(f"rollout scores each street's best {DEFAULT_TOP} options by Monte Carlo rollouts "
                     f"of the unseen cards ({DEFAULT_SAMPLES} samples an option, successive halving), "
                     "finishing each rollout by hindsight; the last two streets are decided exactly "
                     "(expectimax over every draw of the last street's cards); "
                     + ("the earlier streets are decided by one deal of lookahead valued by street models "
-                       "learned from exact-endgame self-play of this variant; " if models else
+                       "learned from exact-endgame self-play of this variant; " if not models.startswith("none") else
                        "this variant has no street models, so the earlier streets are decided by the "
                        "rollouts alone (rollout-exact's play: cpstats train-ofc --street-values fits "
                        "them); ")
@@ -271,8 +272,6 @@ def _strategy_section(sheet: OfcParSheet, deals: int, executor) -> ParSection:
                 f"rollout-exact field (the previous default, without street models), {deals:,} hands with "
                 "rollout in each seat in turn on the same decks (duplicate); its mean net per hand "
                 f"with a 95% interval ({interval}).")
-    play = meta.get("play", "")
-    models = play.split("street models ")[-1] if "street models " in play else "-"
     rows = [("Strategy", meta.get("strategy", sheet.strategy)), ("Rollout options a street", DEFAULT_TOP),
             ("Rollout samples an option", DEFAULT_SAMPLES), ("Street models (SHA-256, first 12 digits)", models),
             ("Fantasyland setter", "exact solver"),
