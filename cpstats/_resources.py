@@ -19,12 +19,29 @@ A zip-imported cpstats is not supported: its paths do not exist and the loaders 
 
 from __future__ import annotations
 
+import os
 from importlib.resources import files
 from pathlib import Path
 
-__all__ = ["DATA_DIR", "STRATEGIES_DIR", "REFERENCE_DIR", "DASHBOARD_NOTEBOOK"]
+__all__ = ["DATA_DIR", "STRATEGIES_DIR", "REFERENCE_DIR", "DASHBOARD_NOTEBOOK", "CACHE_ENV", "cache_root"]
 
 DATA_DIR = Path(str(files("cpstats") / "data"))
 STRATEGIES_DIR = DATA_DIR / "strategies"
 REFERENCE_DIR = DATA_DIR / "reference"
 DASHBOARD_NOTEBOOK = DATA_DIR / "dashboard.ipynb"
+
+#: Environment variable naming cpstats' cache folder (default ``platformdirs.user_cache_dir("cpstats")``):
+#: what is trained for a designer's own rules goes there, never into the installed package.
+CACHE_ENV = "CPSTATS_CACHE_DIR"
+
+
+def cache_root() -> Path:
+    """cpstats' cache folder: ``$CPSTATS_CACHE_DIR`` when set, else the user's cache folder
+    (``platformdirs``); the 13-card row tables use its ``tables`` subfolder, the open-face
+    street models its ``ofc`` subfolder."""
+    root = os.environ.get(CACHE_ENV, "").strip()
+    if not root:
+        import platformdirs
+
+        root = platformdirs.user_cache_dir("cpstats")
+    return Path(root).expanduser()

@@ -286,3 +286,44 @@ def test_the_budget_is_the_learned_plays_budget_too():
     few = play_hands(PINE, 3, 7, strategies="rollout", samples=2)
     default = play_hands(PINE, 3, 7, strategies="rollout")
     assert (few.boards != default.boards).any()
+
+
+def test_a_designers_variant_is_fitted_into_the_cache_and_played_from_it(monkeypatch, tmp_path):
+    """``cpstats train-ofc --street-values`` for rules the package ships no models for writes them
+    into cpstats' cache folder (never the installed package); the default then plays by them and the
+    run names their digest. A variant the package ships models for still reads the package's file."""
+    import hashlib
+
+    import cpstats
+    from cpstats.apps.cli import main
+
+    monkeypatch.setenv("CPSTATS_CACHE_DIR", str(tmp_path))
+    monkeypatch.setitem(sv.TREE_SETTINGS, "min_samples_leaf", 2)
+    monkeypatch.setitem(sv.TREE_SETTINGS, "max_iter", 3)
+    own = resolve_ofc_variant("ofc-pineapple(royalties.front.66=3)")
+    before = set(sv.SHIPPED_DIR.iterdir())
+    assert sv.street_model(own) is None and sv.model_path(own).parent == tmp_path / "ofc"
+    main(["train-ofc", "--street-values", "2", str(own)])
+    path = sv.model_path(own)
+    assert path.parent == tmp_path / "ofc" and path.exists() and set(sv.SHIPPED_DIR.iterdir()) == before
+    model = sv.street_model(own)
+    assert model is not None and not np.isnan(model.base[:4]).any()
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    assert f"street models {digest}" in cpstats.simulate(own, 2, rng=4).metadata["play"]
+    assert sv.model_path(PINE) == sv.shipped_path(PINE)
+
+
+def test_an_unwritable_models_folder_is_one_line_before_any_fitting(monkeypatch, tmp_path):
+    """The folder is checked before the self-play and fitting (minutes to hours), not after."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+
+    def fit(*args, **kwargs):
+        raise AssertionError("fitted before the folder was checked")
+
+    monkeypatch.setattr(sv, "train_street_models", fit)
+    with pytest.raises(OptionError, match=r"folder=.*a-file.ofc. is invalid: the folder cannot be created"):
+        sv.write_shipped(("ofc-pineapple",), hands=2, folder=blocker / "ofc")
+    monkeypatch.setenv("CPSTATS_CACHE_DIR", str(blocker))
+    with pytest.raises(OptionError, match=r"the street models of .* go to .*cannot be written .*--out"):
+        sv.write_shipped(("ofc-pineapple(royalties.front.66=3)",), hands=2)

@@ -47,7 +47,7 @@ from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, OfcSummary, paired_figures, summarise_hands
 from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import settle_hands
-from cpstats.ofc.street_values import shipped_path
+from cpstats.ofc.street_values import model_path
 from cpstats.ofc.setters import Rollout, as_ofc_setter, seat_budget, seat_setters, seats_label, seats_params
 from cpstats.simulation.files import prepare_out, run_digest
 from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
@@ -149,7 +149,7 @@ def _metadata(v: OfcVariant, seats, root, hands, block_hands, burn_in) -> dict:
             "summary_format": SUMMARY_FORMAT, **versions()}
     play = play_identity(v, tuple(s.name for s in seats))
     if any(strategy_code(s.name) == ROLLOUT_LEARNED for s in seats):  # its street models are part of what it plays by
-        path = shipped_path(v)
+        path = model_path(v)
         models = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.exists() else "none (plays as rollout-exact)"
         play += f", street models {models}"
     if play is not None:  # what a rollout plays by: part of the run's identity

@@ -36,8 +36,10 @@ models of that play, one street at a time (:mod:`cpstats.ofc._value_kernel`):
 The models of the presets and of the shipped runs' variants are shipped (:data:`SHIPPED_DIR`,
 :func:`shipped_path`, written by ``cpstats train-ofc --street-values HANDS VARIANT``, seed, hands
 and seconds recorded in the file; the same seed gives the same arrays; 6,000 hands, 17 to 23
-minutes a Pineapple variant on one core). A variant without shipped models (a designer's own
-rules, until that command fits them) has none: ``rollout`` then plays exactly as
+minutes a Pineapple variant on one core). That command fits a designer's own rules into
+cpstats' cache folder instead (:func:`cache_folder`; an installed package is never written to),
+where :func:`street_model` looks after the package (:func:`model_path`). A variant with neither
+has none: ``rollout`` then plays exactly as
 ``rollout-exact``, and a run's metadata says so (``street models none``). The models are fitted
 heads-up and keyed by the whole variant but its rake, so a rake never changes the play.
 """
@@ -55,6 +57,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from cpstats._atomic import atomic_path, writable_folder
+from cpstats._resources import cache_root
 from cpstats.errors import OptionError, check_whole
 from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc import _value_kernel as _vk
@@ -64,7 +68,7 @@ from cpstats.rules.house import Rake
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
 
 __all__ = ["StreetModel", "FEATURES", "label_hands", "fit_street_models", "export_trees", "street_model",
-           "train_street_models", "write_shipped", "SHIPPED_DIR", "SelfPlay", "self_play", "off_policy_rows"]
+           "train_street_models", "write_shipped", "SHIPPED_DIR", "cache_folder", "model_path", "SelfPlay", "self_play", "off_policy_rows"]
 
 FEATURES = _vk.FEATURES
 SHIPPED_DIR = Path(__file__).resolve().parents[1] / "data" / "ofc"
@@ -272,30 +276,54 @@ def training_record(v: OfcVariant, hands: int, seed: int, rounds: int, streets: 
             "boot_options": BOOT_OPTIONS, "seconds": round(seconds, 1)}
 
 
+def cache_folder() -> Path:
+    """Where the street models fitted for a variant the package does not ship go: ``ofc`` in
+    cpstats' cache folder (:func:`cpstats._resources.cache_root`), never the installed package."""
+    return cache_root() / "ofc"
+
+
+def model_path(variant: OfcVariant) -> Path:
+    """The file ``variant``'s street models are read from: the package's (:data:`SHIPPED_DIR`)
+    when it ships them, else the cache's (:func:`cache_folder`), which may not exist."""
+    shipped = shipped_path(variant)
+    return shipped if shipped.exists() else shipped_path(variant, cache_folder())
+
+
 def write_shipped(presets: tuple[str, ...] = ("ofc-pineapple",), *, hands: int = 8000, seed: int = 2026,
-                  rounds: int = 1, folder: Path | str = SHIPPED_DIR) -> dict:
-    """Train the presets' street models and write ``street_values-<variant>.npz`` into ``folder``
-    (the record as a JSON string in the file's ``record``)."""
+                  rounds: int = 1, folder: Path | str | None = None) -> dict:
+    """Train the variants' street models and write ``street_values-<variant>.npz`` into ``folder``
+    (the record as a JSON string in the file's ``record``). Without ``folder``: a variant the
+    package ships models for is re-fitted in place (:data:`SHIPPED_DIR`, the maintainers'
+    command), any other goes to :func:`cache_folder`, where :func:`street_model` finds it."""
+    variants = [resolve_ofc_variant(name) for name in presets]
+    paths = [shipped_path(v, folder) if folder is not None else model_path(v) for v in variants]
+    for v, path in zip(variants, paths):  # before hours of fitting, not after
+        try:
+            writable_folder("folder", path.parent)
+        except OptionError as err:
+            if folder is not None:
+                raise
+            raise OptionError(f"the street models of {v} go to {str(path)!r}, which cannot be written "
+                              f"({str(err).split(': ', 1)[1]}): name another folder (cpstats train-ofc --out)") from None
     out = {}
-    for name in presets:
-        v = resolve_ofc_variant(name)
+    for v, path in zip(variants, paths):
         model, record = train_street_models(v, hands=hands, seed=seed, rounds=rounds)
-        path = shipped_path(v, folder)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(path, **model._asdict(), record=np.array(json.dumps(record)))
+        with atomic_path(path) as tmp:
+            with open(tmp, "wb") as f:
+                np.savez_compressed(f, **model._asdict(), record=np.array(json.dumps(record)))
         out[str(v)] = {**record, "path": str(path), "nodes": int(model.mi.shape[0])}
     return out
 
 
 def street_model(variant: OfcVariant) -> StreetModel | None:
-    """The shipped street models of ``variant`` (cached), None when it has none."""
-    return _load(shipped_path(variant))
+    """The street models of ``variant`` (:func:`model_path`: shipped, else fitted into the cache),
+    None when it has none; read once per file version."""
+    path = model_path(variant)
+    return _load(path, path.stat().st_mtime_ns) if path.exists() else None
 
 
 @lru_cache(maxsize=16)
-def _load(path: Path) -> StreetModel | None:
-    if not path.exists():
-        return None
+def _load(path: Path, stamp: int) -> StreetModel:
     with np.load(path) as f:
         return StreetModel(f["mi"].astype(np.int64), f["mf"].astype(np.float64), f["roots"].astype(np.int64),
                            f["base"].astype(np.float64))

@@ -33,6 +33,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from cpstats._atomic import atomic_path
+from cpstats._resources import CACHE_ENV, cache_root
 from cpstats._resources import STRATEGIES_DIR as TABLES_DIR  # cpstats/data/strategies
 from cpstats.errors import OptionError
 from cpstats.hands import tables as _tables
@@ -176,10 +177,6 @@ class RowTables:
 
 # -- where a variant's tables come from ----------------------------------------------------
 
-#: Environment variable naming cpstats' cache folder (default ``platformdirs.user_cache_dir(
-#: "cpstats")``); tables trained on the fly go in its ``tables`` subfolder.
-CACHE_ENV = "CPSTATS_CACHE_DIR"
-
 #: Part of every cache key: raise it when training or the row model changes so that tables
 #: cached before no longer fit.
 CACHE_FORMAT = 2  # 2: H5 tables rank the back on the high scale
@@ -227,14 +224,10 @@ def training_progress(show: bool) -> Iterator[None]:
 
 
 def cache_dir() -> Path:
-    """The folder of tables trained on the fly: ``tables`` in ``$CPSTATS_CACHE_DIR`` when the
-    variable is set, else in the user's cache folder (``platformdirs``)."""
-    root = os.environ.get(CACHE_ENV, "").strip()
-    if not root:
-        import platformdirs
-
-        root = platformdirs.user_cache_dir("cpstats")
-    return Path(root).expanduser() / "tables"
+    """The folder of tables trained on the fly: ``tables`` in cpstats' cache folder
+    (:func:`cpstats._resources.cache_root`: ``$CPSTATS_CACHE_DIR`` when set, else the user's
+    cache folder by ``platformdirs``)."""
+    return cache_root() / "tables"
 
 
 def strategy_rules(variant: Variant | str) -> dict:
