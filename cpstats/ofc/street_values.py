@@ -93,9 +93,14 @@ def shipped_path(variant: OfcVariant, folder: Path | str = SHIPPED_DIR) -> Path:
     left out (a rake never moves the play), as the file name when it is a plain name (a preset),
     else as its first 12 hex digits of SHA-256 (variant strings hold ``/``, ``,`` and brackets);
     the file's record names the variant in full."""
+    return Path(folder) / f"street_values-{_model_key(variant)}.npz"
+
+
+@lru_cache(maxsize=64)
+def _model_key(variant: OfcVariant) -> str:
+    """The file key of :func:`shipped_path` (cached: it is asked for every hand played)."""
     text = str(dataclasses.replace(variant, rake=Rake()))
-    key = text if re.fullmatch(r"[a-z0-9-]+", text) else hashlib.sha256(text.encode()).hexdigest()[:12]
-    return Path(folder) / f"street_values-{key}.npz"
+    return text if re.fullmatch(r"[a-z0-9-]+", text) else hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 class SelfPlay(NamedTuple):
