@@ -90,8 +90,8 @@ class OfcRandom(OfcSetter):
 
 
 #: The strong setting: four times the default's samples (3.5 times its time a hand), for the
-#: studies that can wait; against the new default its gain is not yet shown (+0.16, -0.12..+0.44 a
-#: hand over 2,000 deals; docs/measurements.md#bench_ofc_play).
+#: studies that can wait; against the new default its gain is not shown (+0.10, -0.03..+0.22 a
+#: hand over 10,000 deals; docs/measurements.md#bench_ofc_play).
 STRONG_ROLLOUT = Rollout(samples=4 * DEFAULT_SAMPLES)
 
 #: The open-face setters by name; ``ev`` is the strong one, as in the 13-card game.
