@@ -213,7 +213,9 @@ def main() -> None:
         e = ev.solve_entry_value(V, hands=opts.selfplay, rounds=3, model=model, start=start)
         print(f"Fantasyland entry ({e.cards} cards) worth {e.value:.2f} (95% {e.ci_low:.2f}..{e.ci_high:.2f}) "
               f"over a normal hand, fixed point of {opts.entry_value} (baselines {e.rounds}, SE of the last "
-              f"{e.baseline_se:.3f}, from {start:.3f}); anchors: 9.6 (a public bot's fixed point), about 8 (players)")
+              f"{e.baseline_se:.3f}, from {start:.3f}); in the long run (the displaced normal hand's own entry, "
+              f"{e.entry_rate:.1%}, counted) {e.long_run_value:.2f} (95% {e.long_run_low:.2f}..{e.long_run_high:.2f}); "
+              "anchors: 9.6 (a public bot's fixed point), about 8 (players)")
         return
     if opts.versus_greedy:
         new, old = (duplicate(name, "greedy", opts.deals, opts.seed) for name in ("rollout", "rollout-v1"))

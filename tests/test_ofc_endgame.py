@@ -199,6 +199,60 @@ def test_entry_values_solve_the_stay_chain():
     assert x[13] == 0.0
 
 
+def _markov_relative_values(terms: dict, baseline: float, rates: dict, stay: int) -> tuple[float, dict]:
+    """The long-run mean reward g and relative values h(L_n) - h(N) of the hand-to-hand chain
+    (normal N -> entry L_n at rate e(n); L_n -> stay S at p(n), else N; S -> S at p(s)), by the
+    average-reward Bellman equations solved as a linear system, independently of the closed form."""
+    states = ["N"] + [f"L{n}" for n in rates] + ["S"]
+    k = len(states)
+    P, r = np.zeros((k, k)), np.zeros(k)
+    r[0] = baseline
+    P[0, 0] = 1 - sum(rates.values())
+    for i, (n, e) in enumerate(rates.items(), start=1):
+        f, _, p = terms[n]
+        P[0, i], r[i], P[i, k - 1], P[i, 0] = e, f, p, 1 - p
+    f_s, _, p_s = terms[stay]
+    r[-1], P[-1, -1], P[-1, 0] = f_s, p_s, 1 - p_s
+    # unknowns: g, h(states[1:]) with h(N) = 0:  h + g = r + P h
+    a = np.zeros((k, k))
+    a[:, 0] = 1.0
+    a[:, 1:] = np.eye(k)[:, 1:] - P[:, 1:]
+    sol = np.linalg.solve(a, r)
+    return sol[0], {n: sol[i] for i, n in enumerate(rates, start=1)}
+
+
+def test_the_long_run_entry_value_is_the_chains_relative_value():
+    """OFC-FL-ENTRY: the long-run value of an entry equals the relative value of being dealt
+    Fantasyland instead of a normal hand in the hand-to-hand Markov chain, g its mean reward; with
+    no entries it is the per-hand value; entering more often makes an entry worth less."""
+    from cpstats.ofc.entry_value import entry_values, long_run_mean, long_run_values
+
+    terms = {14: (16.0, 0.5, 0.14), 15: (19.0, 0.5, 0.3), 16: (22.0, 0.6, 0.35)}
+    rates = {14: 0.12, 15: 0.05, 16: 0.02}
+    g, relative = _markov_relative_values(terms, 6.3, rates, stay=14)
+    assert long_run_mean(PINE, terms, 6.3, rates) == pytest.approx(g)
+    x = long_run_values(PINE, terms, 6.3, rates)
+    for n, h in relative.items():
+        assert x[n] == pytest.approx(h)
+    assert (long_run_values(PINE, terms, 6.3, {}) == entry_values(PINE, terms, 6.3)).all()
+    more = long_run_values(PINE, terms, 6.3, {14: 0.25, 15: 0.05, 16: 0.02})
+    assert more[14] < x[14] < entry_values(PINE, terms, 6.3)[14]
+
+
+def test_solve_entry_value_reports_the_long_run_value():
+    """The solved entry's long-run value is ``long_run_values`` at the last round's baseline and
+    entry rate, inside its own interval and below the per-hand value when the play enters."""
+    from cpstats.ofc.entry_value import fantasy_terms, long_run_values, solve_entry_value
+
+    got = solve_entry_value(PINE, hands=30, rounds=1, start=6.0)
+    assert 0 < got.entry_rate < 1
+    assert got.long_run_low < got.long_run_value < got.long_run_high
+    assert got.long_run_value < got.value
+    low = long_run_values(PINE, fantasy_terms(PINE), got.baseline, {14: got.entry_rate * 0.5})[14]
+    high = long_run_values(PINE, fantasy_terms(PINE), got.baseline, {14: got.entry_rate * 2})[14]
+    assert high < got.long_run_value < low
+
+
 def test_entry_value_options_are_checked():
     from cpstats.errors import OptionError
     from cpstats.ofc.entry_value import solve_entry_value
@@ -254,6 +308,7 @@ def test_shipped_entry_value_reproduces():
     row = json.loads(SHIPPED.read_text())["ofc-pineapple"]
     got = solve_entry_value(PINE, hands=row["hands"], rounds=row["rounds_played"], rng=row["seed"])
     assert got.baseline == row["baseline"] and got.value == row["value"]
+    assert got.long_run_value == row["long_run_value"] and got.entry_rate == row["entry_rate"]
 
 
 def test_a_variant_without_fantasyland_needs_no_entry_value():

@@ -63,6 +63,8 @@ def run_train_ofc(args: argparse.Namespace) -> str:
     out = write_shipped(tuple(args.presets), hands=args.hands, rounds=args.rounds, rng=args.seed,
                         path=SHIPPED if args.out is None else args.out)
     return "\n".join(f"{key}: Fantasyland entry worth {r['value']:.2f} over a normal hand (95% "
-                     f"{r['ci_low']:.2f}..{r['ci_high']:.2f}), normal-board baseline {r['baseline']:.2f}; "
+                     f"{r['ci_low']:.2f}..{r['ci_high']:.2f}; in the long run {r['long_run_value']:.2f}, "
+                     f"{r['long_run_low']:.2f}..{r['long_run_high']:.2f}, at entry {r['entry_rate']:.1%}), "
+                     f"normal-board baseline {r['baseline']:.2f}; "
                      f"{r['hands']} hands x {r['rounds_played']} rounds, seed {r['seed']}, {r['seconds']} s"
                      for key, r in out.items())

@@ -20,6 +20,20 @@ its first use (:data:`_FIRST_USE`, a few seconds on one core). ``F`` and ``p``
 are exact solver settings of fixed-seed random deals; the interval holds the standard errors of
 ``F`` and ``B`` (not of ``p``).
 
+``X`` is the gain of the hand a Fantasyland entry gives, as the placement weighs it. Over a long
+session an entry is worth a little less: the normal hand it displaces could itself have entered.
+With ``e(n)`` the player's rate of entering with ``n`` cards, the long-run mean objective a hand
+(normal, Fantasyland and stay hands in their stationary shares) is::
+
+    g = (B + sum_n e(n) A(n)) / (1 + sum_n e(n) c(n)),
+    A(n) = F(n) + p(n) F(s) / (1 - p(s)),    c(n) = 1 + p(n) / (1 - p(s)),
+
+and the long-run value of an entry (:func:`long_run_values`: the relative value of being dealt
+Fantasyland instead of a normal hand, as in an average-reward Markov decision process) is ``X``
+with ``g`` in place of ``B``. :func:`solve_entry_value` reports both; the shipped play is told
+``X`` (its fixed point), and the long-run value is the answer to a designer's "what is an entry
+worth?" (heads-up Pineapple: docs/measurements.md#bench_ofc_play).
+
 This is not the simulated ``fl_value`` of :meth:`cpstats.ofc.OfcResult.figures` (one hand's whole
 net at the table, no stays), nor the solver's stay value (:func:`cpstats.ofc.fantasyland.
 estimate_stay_value`: the royalty stream alone, no rows, no normal hand subtracted).
@@ -46,7 +60,8 @@ from cpstats.ofc.placement import (DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_T
 from cpstats.rules.house import Rake
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
 
-__all__ = ["EntryValue", "solve_entry_value", "entry_values", "default_entry_values", "SHIPPED", "play_args",
+__all__ = ["EntryValue", "solve_entry_value", "entry_values", "long_run_values", "long_run_mean",
+           "default_entry_values", "SHIPPED", "play_args",
            "play_identity",
            "rollout_args"]
 
@@ -59,7 +74,9 @@ class EntryValue(NamedTuple):
     """A solved entry value: ``value`` (of an entry with ``cards`` cards) and its 95% interval;
     the normal boards' mean objective ``baseline`` (SE ``baseline_se``) measured in the last
     round, the solver's ``fl_objective`` and ``stay_rate`` for those cards, the ``baseline`` of
-    every round (``rounds``) and the self-play ``hands`` a round."""
+    every round (``rounds``) and the self-play ``hands`` a round; the last round's rate of
+    entering Fantasyland a normal board, ``entry_rate``, and the long-run value of an entry
+    (``long_run_value``, 95% ``long_run_low..long_run_high``; module docstring)."""
 
     cards: int
     value: float
@@ -71,6 +88,10 @@ class EntryValue(NamedTuple):
     stay_rate: float
     rounds: tuple[float, ...]
     hands: int
+    entry_rate: float = 0.0
+    long_run_value: float = 0.0
+    long_run_low: float = 0.0
+    long_run_high: float = 0.0
 
 
 def _objective(variant: OfcVariant, boards: np.ndarray, vt: np.ndarray, prm: np.ndarray) -> np.ndarray:
@@ -111,12 +132,49 @@ def entry_values(variant: OfcVariant, terms: dict, baseline: float) -> np.ndarra
     return out
 
 
+def long_run_mean(variant: OfcVariant, terms: dict, baseline: float, entry_rates: dict[int, float]) -> float:
+    """``g`` of the module docstring: the long-run mean objective a hand of a player whose normal
+    boards average ``baseline`` and enter Fantasyland with ``n`` cards at rate ``entry_rates[n]``."""
+    s = int(variant.kernel_tables().fl_stay_cards[0])
+    f_s, _, p_s = terms[s]
+    total, hands = float(baseline), 1.0
+    for n, rate in entry_rates.items():
+        f, _, p = terms[n]
+        total += rate * (f + p * f_s / (1.0 - p_s))
+        hands += rate * (1.0 + p / (1.0 - p_s))
+    return total / hands
+
+
+def long_run_values(variant: OfcVariant, terms: dict, baseline: float, entry_rates: dict[int, float]) -> np.ndarray:
+    """float64[18]: the long-run value of an entry by Fantasyland cards (module docstring): the
+    entry values with the long-run mean a hand in place of the normal boards' ``baseline``."""
+    return entry_values(variant, terms, long_run_mean(variant, terms, baseline, entry_rates))
+
+
+def _long_run_interval(variant: OfcVariant, terms: dict, baseline: float, baseline_se: float,
+                       rates: dict[int, tuple[float, float]], n: int) -> tuple[float, float]:
+    """The long-run value of an ``n``-card entry and its 95% half-width: the errors of ``F`` (each
+    size), ``B`` and the entry rates (``rates[n] = (rate, SE)``) taken as independent, each
+    propagated by a one-SE difference (``p``'s error left out, as in ``value``'s interval)."""
+    def value(t=terms, b=baseline, e=None):
+        return long_run_values(variant, t, b, e or {k: r for k, (r, _) in rates.items()})[n]
+
+    centre = value()
+    shifts = [value(b=baseline + baseline_se) - centre]
+    for k, (f, f_se, p) in terms.items():
+        shifts.append(value(t={**terms, k: (f + f_se, f_se, p)}) - centre)
+    for k, (r, r_se) in rates.items():
+        shifts.append(value(e={**{j: x for j, (x, _) in rates.items()}, k: r + r_se}) - centre)
+    return float(centre), float(1.96 * np.sqrt(np.sum(np.square(shifts))))
+
+
 def _baseline(variant: OfcVariant, entry: np.ndarray, hands: int, seed: int,
-              model=None) -> tuple[float, float]:
+              model=None) -> tuple[float, float, dict[int, tuple[float, float]]]:
     """Mean objective (and SE) of the boards of ``hands`` hands of self-play told the entry values
     ``entry``, every seat a normal hand (a normal board's objective does not depend on whether
     another seat is in Fantasyland, only which cards it sees): ``rollout-exact``, or the default
-    ``rollout`` by the street ``model`` given."""
+    ``rollout`` by the street ``model`` given; and the rate (and SE) of entering with each number
+    of Fantasyland cards a board."""
     args = stacked(rollout_args(variant, entry), place_args(variant))
     vt, prm = _value_tables(variant, row_win_tables(variant), np.zeros(18), OPPONENT_FOUL)
     gen = np.random.default_rng(seed)
@@ -131,8 +189,14 @@ def _baseline(variant: OfcVariant, entry: np.ndarray, hands: int, seed: int,
         hand_seed = np.uint64(gen.integers(0, 2**63))
         _vk.play_streets(deck, codes, deal, keep, samples, DEFAULT_TOP, DEFAULT_HINDSIGHT, hand_seed, args,
                          boards[h], discards, model=model)
-    obj = _objective(variant, boards.reshape(-1, 13), vt, prm)
-    return float(obj.mean()), float(obj.std(ddof=1) / np.sqrt(obj.size))
+    flat = boards.reshape(-1, 13)
+    obj = _objective(variant, flat, vt, prm)
+    cards = board_values(variant, flat).fl_cards
+    rates = {}
+    for n in np.unique(cards[cards > 0]).tolist():
+        rate = float(np.mean(cards == n))
+        rates[int(n)] = (rate, float(np.sqrt(rate * (1 - rate) / cards.size)))
+    return float(obj.mean()), float(obj.std(ddof=1) / np.sqrt(obj.size)), rates
 
 
 def solve_entry_value(variant: OfcVariant | str = "ofc-pineapple", *, hands: int = 300, rounds: int = 3,
@@ -157,16 +221,19 @@ def solve_entry_value(variant: OfcVariant | str = "ofc-pineapple", *, hands: int
     terms = fantasy_terms(v)
     history = []
     baseline, se = float(start), 0.0
+    rates = {}
     for i in range(rounds):
-        baseline, se = _baseline(v, entry_values(v, terms, baseline), hands, rng + i, model)
+        baseline, se, rates = _baseline(v, entry_values(v, terms, baseline), hands, rng + i, model)
         history.append(baseline)
     n = int(max(v.kernel_tables().fl_entry_cards))
     value = entry_values(v, terms, baseline)[n]
     s = int(v.kernel_tables().fl_stay_cards[0])
     f_se, p_s = terms[n][1], terms[s][2]
     half = 1.96 * np.hypot(f_se / (1 - p_s), se * (1 + terms[n][2] / (1 - p_s)))
+    long_run, long_half = _long_run_interval(v, terms, baseline, se, rates, n)
     return EntryValue(n, float(value), float(value - half), float(value + half), baseline, se,
-                      terms[n][0], terms[n][2], tuple(history), hands)
+                      terms[n][0], terms[n][2], tuple(history), hands,
+                      sum(r for r, _ in rates.values()), long_run, long_run - long_half, long_run + long_half)
 
 
 def _shipped_baseline(variant: OfcVariant) -> float | None:
