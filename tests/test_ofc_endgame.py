@@ -248,6 +248,8 @@ def test_solve_entry_value_reports_the_long_run_value():
     assert 0 < got.entry_rate < 1
     assert got.long_run_low < got.long_run_value < got.long_run_high
     assert got.long_run_value < got.value
+    assert got.long_run_value == pytest.approx(
+        long_run_values(PINE, fantasy_terms(PINE), got.baseline, {14: got.entry_rate})[14])
     low = long_run_values(PINE, fantasy_terms(PINE), got.baseline, {14: got.entry_rate * 0.5})[14]
     high = long_run_values(PINE, fantasy_terms(PINE), got.baseline, {14: got.entry_rate * 2})[14]
     assert high < got.long_run_value < low

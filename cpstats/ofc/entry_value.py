@@ -88,16 +88,16 @@ class EntryValue(NamedTuple):
     stay_rate: float
     rounds: tuple[float, ...]
     hands: int
-    entry_rate: float = 0.0
-    long_run_value: float = 0.0
-    long_run_low: float = 0.0
-    long_run_high: float = 0.0
+    entry_rate: float
+    long_run_value: float
+    long_run_low: float
+    long_run_high: float
 
 
-def _objective(variant: OfcVariant, boards: np.ndarray, vt: np.ndarray, prm: np.ndarray) -> np.ndarray:
-    """The placement objective (no entry term) of complete boards (N, 13)."""
-    values = board_values(variant, boards)
-    out = np.full(len(boards), prm[_pk.FOUL])
+def _objective(values, vt: np.ndarray, prm: np.ndarray) -> np.ndarray:
+    """The placement objective (no entry term) of complete boards, given their
+    :func:`~cpstats.ofc.board.board_values` (N boards)."""
+    out = np.full(len(values.fouled), prm[_pk.FOUL])
     for i in np.flatnonzero(~values.fouled):
         f, m, b = (int(r) for r in values.ranks[i])
         out[i] = _pk._rows_value(f, m, b, vt, prm)
@@ -115,7 +115,7 @@ def fantasy_terms(variant: OfcVariant, deals: int = 64, rng: int = 1717) -> dict
     for n in sorted(sizes - {0}):
         solved = [solve_fantasyland(gen.permutation(52)[:n].astype(np.int8), variant) for _ in range(deals)]
         boards = np.array([s.board for s in solved], dtype=np.int8)
-        obj = _objective(variant, boards, vt, prm)
+        obj = _objective(board_values(variant, boards), vt, prm)
         out[n] = (float(obj.mean()), float(obj.std(ddof=1) / np.sqrt(deals)),
                   float(np.mean([s.stays for s in solved])))
     return out
@@ -156,15 +156,17 @@ def _long_run_interval(variant: OfcVariant, terms: dict, baseline: float, baseli
     """The long-run value of an ``n``-card entry and its 95% half-width: the errors of ``F`` (each
     size), ``B`` and the entry rates (``rates[n] = (rate, SE)``) taken as independent, each
     propagated by a one-SE difference (``p``'s error left out, as in ``value``'s interval)."""
-    def value(t=terms, b=baseline, e=None):
-        return long_run_values(variant, t, b, e or {k: r for k, (r, _) in rates.items()})[n]
+    point = {k: r for k, (r, _) in rates.items()}
+
+    def value(t=terms, b=baseline, e=point):
+        return long_run_values(variant, t, b, e)[n]
 
     centre = value()
     shifts = [value(b=baseline + baseline_se) - centre]
     for k, (f, f_se, p) in terms.items():
         shifts.append(value(t={**terms, k: (f + f_se, f_se, p)}) - centre)
     for k, (r, r_se) in rates.items():
-        shifts.append(value(e={**{j: x for j, (x, _) in rates.items()}, k: r + r_se}) - centre)
+        shifts.append(value(e={**point, k: r + r_se}) - centre)
     return float(centre), float(1.96 * np.sqrt(np.sum(np.square(shifts))))
 
 
@@ -189,9 +191,9 @@ def _baseline(variant: OfcVariant, entry: np.ndarray, hands: int, seed: int,
         hand_seed = np.uint64(gen.integers(0, 2**63))
         _vk.play_streets(deck, codes, deal, keep, samples, DEFAULT_TOP, DEFAULT_HINDSIGHT, hand_seed, args,
                          boards[h], discards, model=model)
-    flat = boards.reshape(-1, 13)
-    obj = _objective(variant, flat, vt, prm)
-    cards = board_values(variant, flat).fl_cards
+    values = board_values(variant, boards.reshape(-1, 13))
+    obj = _objective(values, vt, prm)
+    cards = values.fl_cards
     rates = {}
     for n in np.unique(cards[cards > 0]).tolist():
         rate = float(np.mean(cards == n))
