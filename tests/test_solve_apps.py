@@ -117,3 +117,47 @@ def test_par_sheet_says_how_a_solved_rule_was_chosen():
     assert len(sheet.tables["solution_curve"]) == len(s.evaluations)
     with pytest.raises(OptionError, match=r"solution is of banked\(bank.commission=.*not of banked"):
         par_sheet("banked", deals=2_000, strategy="greedy", rng=1, sensitivity=False, seat_deals=600, solution=s)
+
+
+# -- either game on the command line, as in Python ---------------------------------------------
+
+OFC_RAKE = "ofc-pineapple(rake=percent)"
+
+
+def test_solve_command_plays_an_open_face_variant_with_the_api_defaults(capsys):
+    """The command refused every open-face variant ("for 13-card Chinese poker") that
+    cpstats.solve takes; it now gives the API's answer, with its default of 200 hands."""
+    from cpstats.apps.cli import main
+    from cpstats.simulation.solve import solve
+
+    assert main(["solve", OFC_RAKE, "rake.percent", "--metric", "rake_share", "--target", "0.05",
+                 "--bounds", "0,0.2", "--setter", "random", "--scheduler", "none", "--quiet",
+                 "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    s = solve(OFC_RAKE, "rake.percent", "rake_share", 0.05, bounds=(0.0, 0.2), setter="random", rng=2026)
+    assert out["solution"]["deals"] == s.deals == 200
+    assert out["solution"]["value"] == pytest.approx(s.value, rel=1e-9)  # JSON keeps 10 digits
+    assert out["solution"]["variant"] == s.variant and s.variant.startswith("ofc-pineapple")
+    assert main(["solve", OFC_RAKE, "rake.percent", "--metric", "rake_share", "--target", "0.05",
+                 "--bounds", "0,0.2", "--deals", "40", "--setter", "random", "--quiet"]) == 0
+    assert "of 40 common hands" in capsys.readouterr().out.splitlines()[0]
+
+
+def test_design_command_plays_an_open_face_variant(capsys):
+    from cpstats.apps.cli import main
+
+    assert main(["design", OFC_RAKE, "--space", "rake.percent=0:0.2", "--objective", "rake_share",
+                 "--minimize", "--constraint", "rake_share=:0.1", "--trials", "3", "--finalists", "1",
+                 "--deals", "40", "--setter", "random", "--scheduler", "none", "--quiet"]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert head.startswith(f"design on {OFC_RAKE}: minimise rake_share") and "3 trials on 40 common hands" in head
+
+
+def test_solve_command_refuses_open_face_input_as_the_api_does(capsys):
+    from cpstats.apps.cli import main
+
+    assert main(["solve", "ofc-pineapple", "royalties.front.QQ", "--metric", "house_edge", "--target", "0.01",
+                 "--bounds", "0,9", "--deals", "20", "--setter", "random", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cpstats solve: error: metric='house_edge' is not a figure of the open-face game")
+    assert err.count("\n") == 1 and "13-card" not in err

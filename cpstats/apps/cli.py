@@ -3,9 +3,9 @@
 Argument parsing is argparse's; every command prints a table, CSV or JSON. Bad input (argparse's
 usage errors included), an unreachable scheduler and operating-system errors (an unwritable
 folder, a full disk) end the command with one line on stderr, ``cpstats CMD: error: ...``, and
-exit status 2. Open-face presets (``ofc-*``) are played by ``simulate``, ``compare`` and ``sweep``;
-every other command refuses them in one line saying so. Figures of a baseline setter (greedy, random) are named as
-such in the output's header.
+exit status 2. Open-face presets (``ofc-*``) are played by ``simulate``, ``compare``, ``sweep``,
+``par``, ``skill``, ``solve`` and ``design``; every other command refuses them in one line saying
+so. Figures of a baseline setter (greedy, random) are named as such in the output's header.
 """
 
 from __future__ import annotations
@@ -485,18 +485,20 @@ def _add_tool_commands(sub) -> None:
 
 #: The arguments that name a 13-card preset or variant string, by dest, as the user writes them.
 _PRESET_ARGUMENTS = {"preset": "--preset", "variant": "VARIANT", "tables": "--tables"}
+#: (command, dest) pairs whose preset or variant may be of either game (the shared verbs play it).
+_BOTH_GAMES = frozenset({("simulate", "preset"), ("compare", "preset"), ("sweep", "variant"),
+                         ("par", "variant"), ("skill", "preset"), ("solve", "variant"),
+                         ("design", "variant")})
 
 
 def _refuse_open_face(args: argparse.Namespace) -> None:
     """Refuse an open-face preset (``ofc-*``) where a command takes a 13-card one, saying where
-    open face is played: the 13-card rules alone would call it an unknown preset. ``simulate
-    --preset``, ``compare --preset``, ``sweep VARIANT``, ``par VARIANT`` and ``skill --preset``
-    play both games, so they are let through."""
+    open face is played: the 13-card rules alone would call it an unknown preset. The commands of
+    :data:`_BOTH_GAMES` play both games, so they are let through."""
     from cpstats.ofc import is_ofc_variant
 
     for dest, option in _PRESET_ARGUMENTS.items():
-        if (args.command, dest) in (("simulate", "preset"), ("compare", "preset"), ("sweep", "variant"),
-                                    ("par", "variant"), ("skill", "preset")):
+        if (args.command, dest) in _BOTH_GAMES:
             continue
         given = getattr(args, dest, None)
         for text in given if isinstance(given, list) else [given]:

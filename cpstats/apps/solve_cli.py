@@ -4,7 +4,9 @@
 a header line (the answer with its interval, the deals and who set the hands) and the evaluations
 behind it; ``cpstats design VARIANT --space KEY=LOW:HIGH ... --objective sd --constraint
 rake_share=:0.1`` prints the Pareto table with intervals. ``--format csv|json`` gives the tables
-alone. Blocks run on ``--workers`` threads by default, as ``sweep`` does.
+alone. Blocks run on ``--workers`` threads by default, as ``sweep`` does. Either game's variant
+is taken, with the defaults and refusals of :func:`cpstats.solve` and :func:`cpstats.design`
+(open face: 200 hands an evaluation, ``ev`` meaning its rollout setter).
 """
 
 from __future__ import annotations
@@ -115,7 +117,8 @@ def add_design_command(sub) -> argparse.ArgumentParser:
                        description="Example: cpstats design banked --space bank.commission=0:0.08 "
                                    "--space scoring.scoop_bonus=0:6 --objective sd "
                                    "--constraint house_edge=0.014:0.016 --trials 30")
-    p.add_argument("variant", help="preset name or variant string")
+    p.add_argument("variant", help="preset name or variant string of either game, e.g. banked or "
+                                   "ofc-pineapple(rake=percent)")
     p.add_argument("--space", action="append", required=True,
                    help="KEY=LOW:HIGH (floats or ints) or KEY=a,b,c; give one per parameter")
     p.add_argument("--objective", required=True, help="the figure to maximise")
@@ -130,6 +133,7 @@ def add_design_command(sub) -> argparse.ArgumentParser:
 
 
 def run_design(args: argparse.Namespace) -> str:
+    from cpstats.rules import game_of
     from cpstats.simulation.design import design
 
     space = {k: parse_bounds(v) for k, v in _pairs(args.space, "space").items()}
@@ -149,9 +153,10 @@ def run_design(args: argparse.Namespace) -> str:
                            "pareto": json.loads(table.to_json(orient="records")),
                            "finalists": json.loads(d.finalists.to_json(orient="records"))}, indent=2)
     goal = "maximise" if d.maximize else "minimise"
+    unit = "hands" if game_of(d.variant).name == "open-face" else "deals"
     head = (f"design on {args.variant}: {goal} {d.objective} subject to "
             f"{', '.join(f'{m} in {lo}..{hi}' for m, (lo, hi) in d.constraints.items()) or 'nothing'}; "
-            f"{len(d.trials)} trials on {d.deals:,} common deals, seed {d.entropy}, set by {d.setter}; "
+            f"{len(d.trials)} trials on {d.deals:,} common {unit}, seed {d.entropy}, set by {d.setter}; "
             f"winner {d.best} (best of {len(d.finalists)} finalists re-run on fresh deals)"
             + (f"; {d.note}" if d.note else ""))
     return head + "\nPareto table (trial deals, 95% CI):\n" + _show(table)
