@@ -251,3 +251,48 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(monkeypatch, capsy
     monkeypatch.setattr(cpstats.apps.cli, "_discard_stdout", lambda: None)
     assert main(["presets"]) == 1
     assert capsys.readouterr().err == ""
+
+
+# -- --until: whether the precision was reached -----------------------------------------------
+
+def test_until_stopped_by_deals_says_so_on_stderr_and_in_the_output(capsys):
+    """A run that stops at --deals before its precision said nothing (only the API's metadata
+    held reached: False)."""
+    argv = ["simulate", "--preset", "banked", "--deals", "5000", "--strategy", "greedy",
+            "--until", "house_edge=0.00001", "--quiet"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1
+    assert captured.err.startswith("cpstats simulate: warning: until house_edge=1e-05 not reached: stopped at "
+                                   "the most deals allowed, 5,000, with 95% half-width house_edge ")
+    assert captured.err.rstrip().endswith("deals would reach it")
+    assert captured.out.splitlines()[1] == captured.err.split("warning: ", 1)[1].rstrip()
+    assert main([*argv, "--format", "json"]) == 0
+    until = json.loads(capsys.readouterr().out)["run"]["until"]
+    assert until["reached"] is False and until["deals"] == until["max_deals"] == 5000
+    assert until["half_widths"]["house_edge"] > 1e-05 and "not reached" in until["note"]
+
+
+def test_until_reached_is_said_in_the_output_only(capsys):
+    assert main(["simulate", "--preset", "banked", "--deals", "50000", "--strategy", "greedy",
+                 "--until", "house_edge=0.005", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert captured.out.splitlines()[0].startswith("banked: 4,000 deals")
+    assert captured.out.splitlines()[1].startswith("until house_edge=0.005 reached at 4,000 deals (95% half-width")
+
+
+def test_open_face_until_is_played_not_ignored(capsys):
+    """cpstats simulate --preset ofc-... dropped --until: it played every hand, never checked the
+    figure's name, and said nothing."""
+    base = ["simulate", "--preset", "ofc-pineapple", "--strategy", "random", "--quiet"]
+    assert main([*base, "--deals", "600", "--until", "foul_rate=0.1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("ofc-pineapple: 100 hands") and out[1].startswith("until foul_rate=0.1 reached at 100 hands")
+    assert main([*base, "--deals", "60", "--until", "foul_rate=0.0001", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.startswith("cpstats simulate: warning: until foul_rate=0.0001 not reached: stopped at "
+                                   "the most hands allowed, 60,")
+    assert json.loads(captured.out)["run"]["until"]["reached"] is False
+    assert main([*base, "--deals", "60", "--until", "foul=0.1"]) == 2
+    assert "metric='foul' is not a figure of the open-face game" in one_line(capsys, "simulate")

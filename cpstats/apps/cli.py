@@ -93,6 +93,7 @@ def _simulate(args: argparse.Namespace) -> str:
     from cpstats import simulation
     from cpstats.ofc import is_ofc_variant
     from cpstats.rules import resolve_variant
+    from cpstats.simulation.sequential import until_record
 
     if is_ofc_variant(args.preset):
         return _simulate_ofc(args)
@@ -112,18 +113,23 @@ def _simulate(args: argparse.Namespace) -> str:
         close()
     tables = result.tables()
     strategy = str(result.metadata.get("strategy", args.strategy))
+    until = until_record(result.metadata, "deals")
+    if until is not None and not until["reached"]:
+        print(f"cpstats simulate: warning: {until['note']}", file=sys.stderr, flush=True)
     if args.format == "json":
         import json
 
         run = {"variant": str(result.variant), "deals": result.deals, "strategy": strategy,
                "setter": result.metadata.get("setter"), "strategy_note": baseline_label(strategy) or "good play"}
+        run.update({"until": until} if until else {})
         frames = {k: json.loads(v.to_json(orient="records")) for k, v in tables.items()}
         return json.dumps({"run": run, **frames}, indent=2)
     parts = []
     for name in ("moments", "rates", "royalties", "naturals", "house", "sessions"):
         parts.append(f"# {name}\n" + _emit(tables[name], args.format))
     setter = baseline_label(strategy) or result.setter
-    return f"{result.variant}: {result.deals:,} deals, strategy {setter}\n\n" + "\n\n".join(parts)
+    head = f"{result.variant}: {result.deals:,} deals, strategy {setter}" + (f"\n{until['note']}" if until else "")
+    return head + "\n\n" + "\n\n".join(parts)
 
 
 def _simulate_ofc(args: argparse.Namespace) -> str:
@@ -406,7 +412,8 @@ def _add_simulation_commands(sub) -> None:
     sim.add_argument("--format", choices=("table", "csv", "json"), default="table")
     sim.add_argument("--until", default=None, metavar="FIGURE=HALF_WIDTH",
                      help="play until the figure's 95%% half-width is at most this (e.g. house_edge=0.0005), "
-                          "--deals then the most played")
+                          "--deals then the most played (the output says whether it was reached; a run "
+                          "stopped by --deals first says so on stderr too)")
     _tables_option(sim)
     sim.set_defaults(run=_simulate)
     cmp_ = sub.add_parser("compare", help="compare presets side by side on common deals")

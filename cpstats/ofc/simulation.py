@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
@@ -51,6 +52,7 @@ from cpstats.ofc.street_values import model_path
 from cpstats.ofc.setters import Rollout, as_ofc_setter, seat_budget, seat_setters, seats_label, seats_params
 from cpstats.simulation.files import prepare_out, run_digest
 from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
+from cpstats.simulation.sequential import run_until, until_record
 from cpstats.simulation.stats import check_confidence
 from cpstats.simulation.summary import batch_count, batch_of
 
@@ -255,9 +257,10 @@ def compare(variants: Sequence[OfcVariant | str], hands: int, *, setter: Any = "
 def simulate_ofc_text(args: Any, executor: Executor | None = None) -> str:
     """What ``cpstats simulate --preset ofc-...`` prints, from its parsed arguments (``preset``,
     ``deals``, ``strategy``, ``seed``, ``players``, ``out``, ``resume``, ``keep_hands``,
-    ``quiet``, ``format``, ``tables``): a header line naming the variant, hands and strategy (a
-    baseline named as one), then :meth:`OfcResult.figures` as a table or CSV; JSON is an object
-    ``{"run": {...}, "figures": [...]}``.
+    ``quiet``, ``format``, ``tables``, ``until``): a header line naming the variant, hands and
+    strategy (a baseline named as one) and whether ``--until`` was reached (stderr too when not),
+    then :meth:`OfcResult.figures` as a table or CSV; JSON is an object ``{"run": {...},
+    "figures": [...]}``.
 
     Decision: the CLI's default strategy ``ev`` (the 13-card game's strong setter) means the
     strong OFC strategy, ``rollout``; Parquet rows are written to ``--out`` with ``--keep-hands``.
@@ -278,18 +281,25 @@ def simulate_ofc_text(args: Any, executor: Executor | None = None) -> str:
         raise OptionError("--keep-hands needs --out: the rows are written there (the printed "
                           "figures do not show them)")
     setter = as_ofc_setter(args.strategy, "--strategy")
-    result = simulate(v, args.deals, setter=setter, rng=args.seed, executor=executor,
-                      out=args.out, resume=args.resume, rows=bool(args.keep_hands),
-                      progress=not args.quiet)
+    play = {"setter": setter, "executor": executor, "out": args.out, "resume": args.resume,
+            "rows": bool(args.keep_hands), "progress": not args.quiet}
+    until = getattr(args, "until", None)
+    result = (simulate(v, args.deals, rng=args.seed, **play) if until is None
+              else run_until(simulate, v, args.deals, until, rng=args.seed, **play))
+    stop = until_record(result.metadata, "hands")
+    if stop is not None and not stop["reached"]:
+        print(f"cpstats simulate: warning: {stop['note']}", file=sys.stderr, flush=True)
     figures = result.figures()
     note = STRATEGY_NOTES[setter.name]
     if args.format == "json":
         run = {"variant": str(result.variant), "hands": result.deals, "strategy": result.metadata["strategy"],
                "setter": result.metadata["setter"], "strategy_note": note, "confidence": 0.95}
+        run.update({"until": stop} if stop else {})
         return json.dumps({"run": run, "figures": json.loads(figures.to_json(orient="records"))}, indent=2)
     settings = f", setter {setter!r}" if len(setter.params()) > 1 else ""  # the rollout budget
     head = (f"{result.variant}: {result.deals:,} hands, strategy {result.metadata['strategy']} ({note}){settings}; "
-            f"intervals 95%, rake_per_hour per seat at {result.variant.rake.hands_per_hour:g} hands an hour")
+            f"intervals 95%, rake_per_hour per seat at {result.variant.rake.hands_per_hour:g} hands an hour"
+            + (f"\n{stop['note']}" if stop else ""))
     if args.format == "csv":
         return head + "\n\n" + figures.to_csv(index=False)
     return head + "\n\n" + figures.to_string(index=False, float_format=lambda x: f"{x:.4g}")

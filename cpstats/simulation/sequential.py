@@ -11,7 +11,8 @@ until={"house_edge": 0.0005})``), ``deals`` then the most it may play.
   (:func:`~cpstats.simulation.lookup.figure_table`, at 95% unless ``confidence`` says otherwise);
   the run stops when every figure named is within its value, or at ``deals``.
   ``metadata["until"]`` records the figures asked, each stage's length and half-widths, and
-  whether the precision was reached. Stopping on the data's own noise makes the interval a little
+  whether the precision was reached; :func:`until_record` puts that in words for an output (the
+  command line says on stderr too when ``deals`` came first). Stopping on the data's own noise makes the interval a little
   less sure than its level says; the opt-in coverage test measures it.
 """
 
@@ -26,7 +27,7 @@ import numpy as np
 from cpstats.cards.blocks import root_seed
 from cpstats.errors import OptionError
 
-__all__ = ["run_until", "check_until", "PILOT"]
+__all__ = ["run_until", "check_until", "until_record", "PILOT"]
 
 #: The first stage's length by game (open face: hands), unless ``deals`` is smaller.
 PILOT = {"13-card": 4_000, "open-face": 100}
@@ -90,3 +91,31 @@ def run_until(simulate: Callable[..., Any], variant: Any, deals: int, until: Any
     result.metadata["until"] = {"figures": wanted, "confidence": confidence, "stages": stages,
                                 "reached": bool(ratio <= 1), "max_deals": int(deals)}
     return result
+
+
+def until_record(metadata: Mapping[str, Any], unit: str = "deals") -> dict[str, Any] | None:
+    """What a sequential run's output says of its stop (None for a fixed-deals run): the figures
+    asked, the last half-widths, ``reached``, the deals played and the most allowed, and a
+    ``note`` in words counting ``unit`` (open face: hands); a precision not reached says about how
+    many would reach it (the half-width's ``1/sqrt(deals)`` law, two digits: a guess, not a
+    promise)."""
+    until = metadata.get("until")
+    if not until:
+        return None
+    last = until["stages"][-1]
+    deals, half, wanted = int(last["deals"]), last["half_widths"], until["figures"]
+    asked = ",".join(f"{m}={w:g}" for m, w in wanted.items())
+    level = f"{until.get('confidence', 0.95):.0%}"
+    widths = ", ".join(f"{m} {half[m]:.4g}" for m in wanted)
+    if until["reached"]:
+        note = f"until {asked} reached at {deals:,} {unit} ({level} half-width {widths})"
+    else:
+        ratio = float(np.max([(half[m] / wanted[m]) ** 2 for m in wanted]))  # nan if any is
+        guess = (f"; about {float(f'{deals * ratio:.2g}'):,.0f} {unit} would reach it" if np.isfinite(ratio)
+                 else "; too few to guess how many would")
+        note = (f"until {asked} not reached: stopped at the most {unit} allowed, {deals:,}, with "
+                f"{level} half-width {widths}{guess}")
+    return {"figures": dict(wanted), "half_widths": {m: (float(half[m]) if np.isfinite(half[m]) else None)
+                                                    for m in wanted},
+            "reached": bool(until["reached"]), "deals": deals, "max_deals": int(until["max_deals"]),
+            "note": note}
