@@ -296,3 +296,15 @@ def test_open_face_until_is_played_not_ignored(capsys):
     assert json.loads(captured.out)["run"]["until"]["reached"] is False
     assert main([*base, "--deals", "60", "--until", "foul=0.1"]) == 2
     assert "metric='foul' is not a figure of the open-face game" in one_line(capsys, "simulate")
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["sweep", "2-4", "players", "3,3"], "players=3 is given twice: give each value once"),
+    (["sweep", "ofc-pineapple", "royalties.front.QQ", "1,2,1"], "royalties.front.QQ=1 is given twice"),
+    (["solve", "2-4", "scoring.scoop_bonus", "--metric", "sd", "--target", "7", "--bounds", "0,3,3",
+      "--scheduler", "none"], "scoring.scoop_bonus=3 is given twice: give each value once"),
+])
+def test_a_value_given_twice_is_one_line(argv, match, capsys, monkeypatch):
+    monkeypatch.setattr(cpstats.simulation, "simulate", lambda *a, **k: pytest.fail("simulated"))
+    assert main([*argv, "--deals", "300", "--strategy", "greedy", "--quiet"]) == 2
+    assert match in one_line(capsys, argv[0])

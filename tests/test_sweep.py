@@ -92,8 +92,8 @@ def test_ev_points_play_their_own_tables_or_borrowed_ones():
     """Issue 16.3 (tables as issue 15 decided): with ev a point of a preset's rules plays the
     shipped tables; ``tables=`` lends one variant's tables to every other point (no training), and
     each point's setter says so."""
-    own = sweep("2-4", "scoring.scoop_bonus", [0, 0], deals=300, setter="ev", rng=1,
-                metrics=["sd"])
+    own = sweep("2-4(rake=percent)", "rake.percent", [0.05, 0.1], deals=300, setter="ev", rng=1,
+                metrics=["sd"])  # a house charge moves no setting: 2-4's own tables at both points
     assert own.attrs["setters"] == ["ev (tables trained for 2-4, shipped)"] * 2
     lent = sweep("2-4", "scoring.scoop_bonus", [0, 4], deals=300, setter=EvSetter(tables="2-4"), rng=1,
                  metrics=["sd"])
@@ -101,18 +101,17 @@ def test_ev_points_play_their_own_tables_or_borrowed_ones():
                                      "ev (tables trained for 2-4, borrowed)"]
 
 
-def test_a_value_given_twice_differs_by_exactly_zero_and_a_change_never_seen_has_no_interval():
-    """The same value twice is the same game: every metric's paired difference is exactly 0 with
-    a zero-width interval. A rake cap far above any pot changes no deal of the run: the
-    difference is 0 too, but the run cannot tell a rule that never matters from one that matters
-    rarely, so it has no interval and says ``too few events`` (no batch differs) and how many
-    deals would give one, at least."""
-    table = sweep("2-4(rake=percent,rake.percent=0.05)", "rake.cap", [1_000, 1_000, 5_000],
+def test_a_change_never_seen_has_no_interval():
+    """A rake cap far above any pot changes no deal of the run: the difference is 0, but the run
+    cannot tell a rule that never matters from one that matters rarely, so it has no interval
+    and says ``too few events`` (no batch differs) and how many deals would give one, at least;
+    the baseline's own difference is exactly 0 with a zero-width interval."""
+    table = sweep("2-4(rake=percent,rake.percent=0.05)", "rake.cap", [1_000, 5_000],
                   deals=2_000, rng=4, **KW)
-    n = len(table) // 3
-    twice, cap = table.iloc[n:2 * n], table.iloc[2 * n:]
-    assert (twice[["diff", "diff_ci_low", "diff_ci_high"]].to_numpy() == 0).all()
-    assert (twice["diff_note"] == "").all()
+    n = len(table) // 2
+    base, cap = table.iloc[:n], table.iloc[n:]
+    assert (base[["diff", "diff_ci_low", "diff_ci_high"]].to_numpy() == 0).all()
+    assert (base["diff_note"] == "").all()
     assert (cap["diff"] == 0).all() and cap["diff_ci_low"].isna().all() and (cap["diff_events"] == 0).all()
     assert cap["diff_note"].str.startswith("too few events: no batch differs").all()
     assert (cap["deals_for_interval"] > 2_000).all()
@@ -407,3 +406,23 @@ def test_a_surrender_sweep_refuses_a_baseline_that_never_surrenders(strategy):
     silent 0, so the sweep says so before anything runs."""
     with pytest.raises(OptionError, match=r"the baselines never surrender.*setter='ev'"):
         sweep("2-4", "surrender", ["none", 2, 3], deals=300, setter=strategy, rng=1)
+
+
+@pytest.mark.parametrize("variant, parameter, values, match", [
+    ("2-4", "players", [3, 3], r"^players=3 is given twice: give each value once \(a repeat would play the same game again\)$"),
+    ("2-4", "players", [3, 2, 3.0], r"^players=3 and players=3.0 are the same rules: give each value once"),
+    ("2-4", "royalties", ["R-FUTUREBET", "R-FUTUREBET"], r"^royalties=.R-FUTUREBET. is given twice: give each value once"),
+    ("ofc-pineapple", "royalties.front.QQ", [1, 2, 1], r"^royalties.front.QQ=1 is given twice: give each value once"),
+])
+def test_a_value_given_twice_is_refused_before_anything_runs(variant, parameter, values, match, monkeypatch):
+    """A sweep given a value twice played it twice (and solve refused the same): both games refuse
+    it in one line, sweep_variants (every check before a run) and the sweep alike."""
+    import importlib
+
+    played = lambda *a, **k: pytest.fail("simulated")  # noqa: E731
+    monkeypatch.setattr(importlib.import_module("cpstats.simulation.sweep"), "_simulate_point", played)
+    monkeypatch.setattr(importlib.import_module("cpstats.ofc.sweep"), "simulate", played)
+    with pytest.raises(OptionError, match=match):
+        sweep_variants(variant, parameter, values)
+    with pytest.raises(OptionError, match=match):
+        sweep(variant, parameter, values, deals=20, setter="random", rng=1)

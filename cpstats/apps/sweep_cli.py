@@ -68,7 +68,7 @@ def add_sweep_command(sub) -> argparse.ArgumentParser:
     p.add_argument("parameter", help="a key of the variant string, e.g. royalties.front_trips, "
                                      "scoring.scoop_bonus, rake.percent, surrender, players; open "
                                      "face: royalties.front.QQ, fantasyland.stay, fantasyland.cards")
-    p.add_argument("values", help="comma-separated values, the first the baseline, e.g. 0,2,5,10")
+    p.add_argument("values", help="comma-separated values, each once, the first the baseline, e.g. 0,2,5,10")
     p.add_argument("--deals", type=_whole, default=100_000,
                    help="deals a point, hands for open face (default 100,000)")
     p.add_argument("--metrics", default=None,

@@ -129,22 +129,40 @@ def sweep_variants(variant: AnyVariant | str, parameter: str, values: Sequence[A
     Raises
     ------
     OptionError
-        One line for an unknown parameter (with close matches), no values, or a value the rules
-        refuse (naming the value and what is allowed).
+        One line for an unknown parameter (with close matches), no values, a value the rules
+        refuse (naming the value and what is allowed), or a value given twice (two values that
+        give the same rules, ``3,3`` or ``3,3.0``: a repeat would play the same game again).
     """
     v = load_variant(variant)
     if v.game != "13-card":  # its replace reads its own keys; an unknown one is its parser's line
         if not isinstance(parameter, str) or parameter.strip().lower() == "name":
             raise OptionError(f"parameter={parameter!r} is invalid: a rule key of the variant string "
                               f"such as royalties.front.QQ or fantasyland.stay")
-        return [v.replace(**{parameter.strip(): x}) for x in _values(values, parameter)]
-    if not isinstance(parameter, str) or _canonical(parameter) not in KEY_INDEX \
+        key = parameter.strip()
+    elif not isinstance(parameter, str) or _canonical(parameter) not in KEY_INDEX \
             or _canonical(parameter) == "name":
         keys = [k for k in KEY_INDEX if k != "name"]
         raise OptionError(f"parameter={parameter!r} is invalid: a key of the variant string such as "
                           f"royalties.front_trips, scoring.scoop_bonus, rake.percent or players"
                           f"{suggest(str(parameter), keys)}")
-    return [v.replace(**{_canonical(parameter): value}) for value in _values(values, parameter)]
+    else:
+        key = _canonical(parameter)
+    values = _values(values, parameter)
+    points = [v.replace(**{key: value}) for value in values]
+    _refuse_repeats(key, values, points)
+    return points
+
+
+def _refuse_repeats(key: str, values: Sequence[Any], points: Sequence[AnyVariant]) -> None:
+    """One line for two values that give the same rules (the second would replay the first)."""
+    first: dict[str, int] = {}
+    for i, (value, point) in enumerate(zip(values, points)):
+        if first.setdefault(str(point), i) == i:
+            continue
+        seen = values[first[str(point)]]
+        same = (f"{key}={value!r} is given twice" if repr(seen) == repr(value)
+                else f"{key}={seen!r} and {key}={value!r} are the same rules")
+        raise OptionError(f"{same}: give each value once (a repeat would play the same game again)")
 
 
 def _values(values: Any, parameter: str) -> list:
@@ -294,7 +312,8 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
         ``fantasyland.stay``, ``fantasyland.cards``...); each point is ``variant`` with it set to
         one value.
     values
-        The values, first one the baseline of the paired differences; a value may repeat.
+        The values, first one the baseline of the paired differences; each once (two values
+        that give the same rules are refused).
     deals
         Deals per point.
     metrics
@@ -350,6 +369,7 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
         run = game_runs(v.game).sweep
         if run is None:
             raise OptionError(f"the {v.game} game has no sweep")
+        sweep_variants(v, parameter, values)
         return run(v, parameter, _values(values, parameter), deals=deals, metrics=metrics,
                    setter=setter, rng=rng, executor=executor, hands_per_hour=hands_per_hour,
                    confidence=confidence, block_deals=block_deals, on_point=on_point)
@@ -377,7 +397,7 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
         for m in chosen:
             rows.append({"parameter": _canonical(parameter), "value": value, "variant": str(point),
                          "metric": m, "label": _label(m, point),
-                         **_point_row(figures[m], first[m], i == 0 or str(point) == str(vs[0]),
+                         **_point_row(figures[m], first[m], i == 0,
                                       int(deals), level, PAIRED_NAMES.get(m, m) in SIGNED_METRICS)})
     frame = pd.DataFrame(rows)
     frame.attrs.update(parameter=_canonical(parameter), parameter_label=parameter_label(parameter),
