@@ -141,3 +141,24 @@ def test_preset_names_and_variant_strings_still_load_as_before(tmp_path, monkeyp
     (tmp_path / "2-4").write_text('variant = "1-6"')
     assert load_variant("2-4") == get_preset("2-4")
     assert load_variant("banked(rake=percent,rake.percent=0.05)").rake.percent == 0.05
+
+
+def test_a_folder_is_named_a_folder_with_the_variant_files_in_it(tmp_path, monkeypatch):
+    """load_variant(<a folder>) said "unknown preset"; it says it is a folder and what is
+    expected, naming the variant files in it; a preset's name still wins over a folder of that
+    name in the working directory."""
+    load_variant("2-4").to_file(tmp_path / "mine.toml")
+    (tmp_path / "notes.txt").write_text("not a variant")
+    found = r"is a folder, not a variant: give a variant file \(.toml or .json, as Variant.to_file writes; "
+    for source in (tmp_path, str(tmp_path), f"{tmp_path}/"):
+        with pytest.raises(OptionError, match=f"^'{tmp_path}/?' {found}variant files there: mine.toml\\), "
+                                              "a preset name or a variant string$"):
+            load_variant(source)
+    (tmp_path / "odd.toml").mkdir()
+    with pytest.raises(OptionError, match=f"^'{tmp_path}/odd.toml' {found}it holds no .toml or .json file\\)"):
+        load_variant(tmp_path / "odd.toml")
+    (tmp_path / "2-4").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert load_variant("2-4") == get_preset("2-4")
+    with pytest.raises(OptionError, match=r"^'\.' is a folder, not a variant"):
+        load_variant(".")

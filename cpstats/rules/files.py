@@ -25,7 +25,8 @@ from cpstats._atomic import atomic_path, writable_file
 from cpstats.errors import OptionError
 from cpstats.rules.check import suggest
 
-__all__ = ["SUFFIXES", "VariantFile", "variant_path", "write_file", "read_file", "first_difference"]
+__all__ = ["SUFFIXES", "VariantFile", "variant_path", "write_file", "read_file", "first_difference",
+           "folder_error"]
 
 #: The file formats a variant is saved in, by suffix.
 SUFFIXES = (".toml", ".json")
@@ -49,6 +50,20 @@ def variant_path(path: object) -> Path:
     if out.suffix.lower() not in SUFFIXES:
         raise OptionError(f"path={str(out)!r} is invalid: a variant file ends in .toml or .json")
     return out
+
+
+def folder_error(path: str | os.PathLike) -> OptionError:
+    """The one line for a folder given where a variant is expected, naming the variant files in
+    it (the first few) or what one is."""
+    folder = Path(os.fspath(path))
+    try:
+        files = sorted(p.name for p in folder.iterdir() if p.suffix.lower() in SUFFIXES and p.is_file())
+    except OSError:
+        files = []
+    inside = (f"variant files there: {', '.join(files[:5])}{', ...' if len(files) > 5 else ''}" if files
+              else "it holds no .toml or .json file")
+    return OptionError(f"{str(os.fspath(path))!r} is a folder, not a variant: give a variant file (.toml or "
+                       f".json, as Variant.to_file writes; {inside}), a preset name or a variant string")
 
 
 def _drop_none(value: Any) -> Any:
@@ -107,6 +122,8 @@ def read_file(path: str | os.PathLike) -> VariantFile:
         of the wrong type.
     """
     where = variant_path(path)
+    if where.is_dir():
+        raise folder_error(where)
     if not where.is_file():
         raise OptionError(f"path={str(where)!r} is invalid: no such variant file")
     data = _parse(where)

@@ -24,7 +24,7 @@ import pandas as pd
 
 from cpstats.errors import OptionError
 from cpstats.rules.check import suggest
-from cpstats.rules.files import SUFFIXES, first_difference, read_file
+from cpstats.rules.files import SUFFIXES, first_difference, folder_error, read_file
 from cpstats.rules import open_face
 from cpstats.rules.open_face import OfcVariant, parse_ofc_variant
 from cpstats.rules.presets import PRESETS
@@ -75,6 +75,16 @@ def game_of(variant: object) -> Game:
                       f"or a variant file (.toml, .json)")
 
 
+def _is_folder(source: object) -> bool:
+    """A folder named where a variant is expected (a preset's name wins over a folder of that name)."""
+    if isinstance(source, str):
+        every = {p for game in GAMES.values() for p in game.presets}
+        if "(" in source or not source.strip() or _preset_part(source) in every:
+            return False
+        source = source.strip()
+    return isinstance(source, (str, os.PathLike)) and os.path.isdir(source)
+
+
 def _is_file(source: object) -> bool:
     return isinstance(source, os.PathLike) or (
         isinstance(source, str) and "(" not in source and source.strip().lower().endswith(SUFFIXES))
@@ -90,8 +100,9 @@ def load_variant(source: AnyVariant | str | os.PathLike) -> AnyVariant:
     Raises
     ------
     OptionError
-        For an unknown preset, key or value, a contradiction, or a variant file that is missing,
-        does not parse or whose rules differ from its string.
+        For an unknown preset, key or value, a contradiction, a folder (naming the variant files
+        in it), or a variant file that is missing, does not parse or whose rules differ from its
+        string.
 
     Examples
     --------
@@ -102,6 +113,8 @@ def load_variant(source: AnyVariant | str | os.PathLike) -> AnyVariant:
     """
     if isinstance(source, (Variant, OfcVariant)):
         return source
+    if _is_folder(source):
+        raise folder_error(source.strip() if isinstance(source, str) else source)
     if _is_file(source):
         return _load_file(source.strip() if isinstance(source, str) else source)
     if not isinstance(source, str):
