@@ -26,10 +26,11 @@ class OptionError(CpstatsError):
     """An option, a name or a numeric argument is not one of the allowed values."""
 
 
-def shown(value: object) -> str:
-    """``value`` as an error message shows it (strings quoted), a long one cut to its ends and
-    its length, so that a 400-digit number still gives a readable one-line message."""
-    text = repr(value) if isinstance(value, str) else str(value)
+def shown(value: object, *, quote: bool = True) -> str:
+    """``value`` as an error message shows it (strings quoted, unless ``quote`` is False), a long
+    one cut to its ends and its length, so that a 400-digit number still gives a readable
+    one-line message."""
+    text = repr(value) if isinstance(value, str) and quote else str(value)
     if len(text) > _SHOWN:
         return f"{text[:12]}...{text[-6:]} ({len(text)} characters)"
     return text

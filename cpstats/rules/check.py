@@ -1,15 +1,20 @@
 """Checking helpers shared by the rules modules: every bad option becomes one
-:class:`~cpstats.errors.OptionError` of the form ``path=value is invalid: reason``."""
+:class:`~cpstats.errors.OptionError` of the form ``path=value is invalid: reason``.
+
+The rules check numbers after a variant string's text is converted (``1e999`` is ``inf`` by
+then, ``-0.5e1`` is ``-5.0``, ``scoring.row`` has become three rows): :func:`as_written` rewords
+such a refusal to begin with the override as the user wrote it."""
 
 from __future__ import annotations
 
 import difflib
 import math
+import re
 import numbers
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import fields
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -22,9 +27,67 @@ E = TypeVar("E", bound=StrEnum)
 MAX_NUMBER = 1e9
 
 
+class InvalidOption(OptionError):
+    """``path=value is invalid: reason``, its parts kept (``path``, ``value``, ``reason``) so a
+    variant string's parser can reword it as the user wrote the override (:func:`as_written`)."""
+
+    def __init__(self, path: str, value: object, reason: str):
+        super().__init__(f"{path}={shown(value)} is invalid: {reason}")
+        self.path, self.value, self.reason = path, value, reason
+
+    def __reduce__(self):  # pickled with its parts (a process pool sends errors back)
+        return type(self), (self.path, self.value, self.reason)
+
+
 def invalid(path: str, value: object, reason: str) -> OptionError:
     """The error for an invalid option: ``path=value is invalid: reason``."""
-    return OptionError(f"{path}={shown(value)} is invalid: {reason}")
+    return InvalidOption(path, value, reason)
+
+
+class Written(NamedTuple):
+    """One override as the user wrote it (``name=text``), the key it set and the paths it sets
+    beyond the key's own name (``scoring.row`` sets ``scoring.front``, ...)."""
+
+    name: str
+    text: str
+    key: str
+    covers: tuple[str, ...] = ()
+
+
+def as_written(error: OptionError, written: Sequence[Written], keys: Container[str]) -> OptionError:
+    """``error`` reworded to begin with the override it is about, as written: ``name=text is
+    invalid: reason``, ``(at path)`` added where a text of several items was refused at one.
+
+    An override is about the refused ``path`` when it is its key (best), the key sets it
+    (``covers``), or the path lies under the key and is no key of its own (``surrender`` for
+    ``surrender.amount``, ``stakes`` for ``stakes[0][1]``); the last one applied wins a tie. The
+    error is kept as it is when it already names the override as written (or, in a text of
+    several items, the item as written at its place), or none is about it.
+    """
+    path = getattr(error, "path", None)
+    if not isinstance(path, str):
+        return error
+
+    def rank(w: Written) -> int:
+        if path == w.key:
+            return 3
+        if path in w.covers:
+            return 2
+        return int(path.startswith((f"{w.key}.", f"{w.key}[")) and path not in keys)
+
+    best = max(((rank(w), len(w.key), i) for i, w in enumerate(written)), default=(0, 0, 0))
+    if best[0] == 0:
+        return error
+    w, value = written[best[2]], getattr(error, "value", None)
+    as_shown = {str(value).lower(), shown(value).lower()}
+    items = re.split("[/:]", w.text)
+    if best[0] == 3 and w.name.lower() == path.lower() and w.text.lower() in as_shown:
+        return error
+    at = f" (at {path})" if path != w.key and len(items) > 1 else ""
+    if at and as_shown & {item.strip().lower() for item in items}:
+        return error  # the item refused is shown as written, at its place (stakes[0][1]=-1)
+    text = shown(w.text, quote=isinstance(value, str))
+    return OptionError(f"{w.name}={text} is invalid: {getattr(error, 'reason', error)}{at}")
 
 
 def suggest(word: str, choices: Iterable[str]) -> str:

@@ -39,7 +39,7 @@ import numpy as np
 from cpstats.errors import OptionError, deprecated_alias, deprecated_constants
 from cpstats.hands import tables as _tables
 from cpstats.rules.files import write_file
-from cpstats.rules.check import as_component, as_enum, as_number, invalid, suggest
+from cpstats.rules.check import Written, as_component, as_enum, as_number, as_written, invalid, suggest
 from cpstats.rules.house import Rake
 from cpstats.rules.text import Key, parse_number, plain, split_variant, to_text
 
@@ -292,7 +292,7 @@ class OfcVariant:
                 data[k] = asdict(v)
             else:
                 pairs.append((k.replace("__", "."), to_text(v)))
-        return OfcVariant.from_dict(_apply(data, pairs))
+        return _apply(data, pairs, OfcVariant.from_dict)
 
 
 # -- tables -----------------------------------------------------------------------------------
@@ -416,6 +416,7 @@ def _keys() -> tuple[Key, ...]:
 
 KEYS: tuple[Key, ...] = _keys()
 _INDEX = {key.name.lower(): i for i, key in enumerate(KEYS)}
+_NAMES = frozenset(key.name for key in KEYS)
 
 
 def _key(name: str, text: str) -> Key:
@@ -443,15 +444,26 @@ def ofc_key_name(name: str, value: object = "") -> str:
     return _key(str(name), to_text(value)).name
 
 
-def _apply(d: dict[str, Any], overrides: list[tuple[str, str]]) -> dict[str, Any]:
+def _apply(d: dict[str, Any], overrides: list[tuple[str, str]], make: Callable[[dict], Any]) -> Any:
+    """``make`` of ``d`` with the overrides written in order; a refusal of a converted value, as
+    it is written or as ``make`` checks it, names the override as the user wrote it."""
     seen: set[str] = set()
+    written = []
     for name, text in overrides:
         key = _key(name, text)
         if key.name in seen:
             raise invalid(name, text, f"{key.name} is given twice")
         seen.add(key.name)
-        key.write(d, text)
-    return d
+        w = Written(name.strip(), text, key.name, key.covers)
+        try:
+            key.write(d, text)
+        except OptionError as err:
+            raise as_written(err, [w], _NAMES) from None
+        written.append(w)
+    try:
+        return make(d)
+    except OptionError as err:
+        raise as_written(err, written, _NAMES) from None
 
 
 def _format(base: str, want: dict[str, Any], have: dict[str, Any]) -> str:
@@ -490,7 +502,7 @@ def parse_ofc_variant(text: str) -> OfcVariant:
             if not sep:
                 raise OptionError(f"malformed override {item.strip()!r} in {text!r}: write key=value")
             overrides.append((key, value.strip()))
-    return OfcVariant.from_dict(_apply(d, overrides))
+    return _apply(d, overrides, OfcVariant.from_dict)
 
 
 def resolve_ofc_variant(variant: OfcVariant | str) -> OfcVariant:

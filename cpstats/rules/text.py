@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from cpstats.errors import OptionError
-from cpstats.rules.check import as_enum, invalid, suggest
+from cpstats.rules.check import Written, as_enum, as_written, invalid, suggest
 from cpstats.rules.components import SCORING_NUMBERS, Naturals, Royalties, ScoringRules
 from cpstats.rules.house import AcesBet, Bank, BankMode, Misset, Rake, RakeModel, Stakes, Surrender
 from cpstats.rules.ids import (NATURAL_NAMES, ROYALTY_ROWS, SCOOP, Deal, HandOrdering, NaturalSchedule,
@@ -108,12 +108,15 @@ def _unescape(text: str) -> str:
 
 @dataclass(frozen=True)
 class Key:
-    """One override key: read its text from a plain dict, or write parsed text into one."""
+    """One override key: read its text from a plain dict, or write parsed text into one;
+    ``covers`` names the options it writes beyond its own name, so a refusal of one of them
+    names this key as the user wrote it (:func:`~cpstats.rules.check.as_written`)."""
 
     name: str
     read: Callable[[Dict], str | None]
     write: Callable[[Dict, str], None]
     emit: bool = True
+    covers: tuple[str, ...] = ()
 
 
 def _at(path: str) -> tuple[Callable[[Dict], Any], Callable[[Dict, Any], None]]:
@@ -168,7 +171,8 @@ def _scoring_keys() -> tuple[Key, ...]:
     numbers = [_simple(f"scoring.{n}", f"scoring.{n}", bool if n == "totals_first" else "number")
                for n in SCORING_NUMBERS]
     return (Key("scoring", lambda d: d["scoring"]["system"], _set_scoring_system),
-            Key("scoring.row", _read_row_points, _write_row_points), *numbers)
+            Key("scoring.row", _read_row_points, _write_row_points,
+                covers=("scoring.front", "scoring.middle", "scoring.back")), *numbers)
 
 
 def _set_royalty_schedule(d: Dict, text: str) -> None:
@@ -349,12 +353,13 @@ KEYS: tuple[Key, ...] = (
     _simple("ranking", "ranking", HandOrdering),
     _simple("home_run", "home_run", bool),
     Key("royalties", lambda d: d["royalties"]["schedule"], _set_royalty_schedule),
-    Key("royalties.unit", _read_unit, _write_unit),
+    Key("royalties.unit", _read_unit, _write_unit, covers=tuple(f"royalties.{row}" for row in ROYALTY_ROWS)),
     *(_simple(f"royalties.{row}", f"royalties.{row}", "number") for row in ROYALTY_ROWS),
     _simple("royalties.payment", "royalties.payment", RoyaltyPayment),
     _simple("royalty_mode", "royalties.mode", RoyaltyMode),
     Key("naturals", lambda d: d["naturals"]["schedule"], _set_natural_schedule),
-    Key("naturals.payouts", _read_payouts, _write_payouts),
+    Key("naturals.payouts", _read_payouts, _write_payouts,
+        covers=tuple(f"naturals.{name}" for name in NATURAL_NAMES)),
     *(_natural_key(name) for name in NATURAL_NAMES),
     _simple("naturals.settlement", "naturals.settlement", NaturalSettlement),
     _simple("naturals.declare_optional", "naturals.declare_optional", bool),
@@ -392,7 +397,9 @@ def _key(name: str, value: object) -> Key:
     return KEYS[KEY_INDEX[canonical]]
 
 
-def _apply(d: Dict, overrides: Sequence[tuple[str, str]]) -> Dict:
+def _apply(d: Dict, overrides: Sequence[tuple[str, str]], make: Callable[[Dict], Any] | None = None) -> Any:
+    """``d`` with the overrides written in :data:`KEYS` order, or ``make(d)``; a refusal of a
+    converted value, as it is written or as ``make`` checks it, names the override as written."""
     seen: set[str] = set()
     keyed = []
     for name, text in overrides:
@@ -400,10 +407,19 @@ def _apply(d: Dict, overrides: Sequence[tuple[str, str]]) -> Dict:
         if key.name in seen:
             raise invalid(name, text, f"{key.name} is given twice")
         seen.add(key.name)
-        keyed.append((key, text))
-    for key, text in sorted(keyed, key=lambda kt: KEY_INDEX[kt[0].name]):
-        key.write(d, text)
-    return d
+        keyed.append(Written(name.strip(), text, key.name, key.covers))
+    written = sorted(keyed, key=lambda w: KEY_INDEX[w.key])
+    for w in written:
+        try:
+            KEYS[KEY_INDEX[w.key]].write(d, w.text)
+        except OptionError as err:
+            raise as_written(err, [w], KEY_INDEX) from None
+    if make is None:
+        return d
+    try:
+        return make(d)
+    except OptionError as err:
+        raise as_written(err, written, KEY_INDEX) from None
 
 
 # -- entry points (used by cpstats.rules.variant) ---------------------------------------------
@@ -421,9 +437,10 @@ def split_variant(text: str) -> tuple[str, str]:
     return name, body or ""
 
 
-def apply_text(d: Dict, body: str, text: str) -> Dict:
+def apply_text(d: Dict, body: str, text: str, make: Callable[[Dict], Any] | None = None) -> Any:
     """``d``, a preset's plain dict, with the overrides ``body`` of the variant string ``text``
-    (named in errors) applied in :data:`KEYS` order; the caller validates the result."""
+    (named in errors) applied in :data:`KEYS` order; ``make`` (the variant's ``from_dict``)
+    validates the result, its refusals naming the overrides as written."""
     overrides = []
     for item in body.split(","):
         if not item.strip():
@@ -437,7 +454,7 @@ def apply_text(d: Dict, body: str, text: str) -> Dict:
                               f"hold a raw {' or '.join(map(repr, raw))}; write "
                               f"{', '.join(_ESCAPES[c] for c in raw)} for it")
         overrides.append((key.strip(), _unescape(value.strip())))
-    return _apply(d, overrides)
+    return _apply(d, overrides, make)
 
 
 def format_variant(base: str, want: Dict, have: Dict) -> str:
@@ -452,10 +469,10 @@ def format_variant(base: str, want: Dict, have: Dict) -> str:
     return f"{base}({','.join(parts)})" if parts else base
 
 
-def apply_overrides(d: Dict, overrides: Mapping[str, Any]) -> Dict:
+def apply_overrides(d: Dict, overrides: Mapping[str, Any], make: Callable[[Dict], Any] | None = None) -> Any:
     """A copy of ``d``, a variant's plain dict, with :meth:`~cpstats.rules.Variant.replace`'s
     overrides: a field given a component, a mapping or a stakes matrix takes it whole; anything
-    else is written as text under its key."""
+    else is written as text under its key; then ``make`` of it, as :func:`apply_text`."""
     d = copy.deepcopy(d)
     textual = []
     for name, value in overrides.items():
@@ -464,4 +481,4 @@ def apply_overrides(d: Dict, overrides: Mapping[str, Any]) -> Dict:
             d[name] = plain(value)
         else:
             textual.append((name, to_text(value)))
-    return _apply(d, textual)
+    return _apply(d, textual, make)

@@ -297,7 +297,7 @@ class Variant:
         ``v.replace(**{"royalties": "R-TW", "royalty_mode": "RM-CANCEL"})``.
         """
         changes = {k.replace("__", "."): v for k, v in overrides.items()}
-        return Variant.from_dict(apply_overrides(self.to_dict(), changes))
+        return apply_overrides(self.to_dict(), changes, make=Variant.from_dict)
 
 
 def parse_variant(text: str) -> Variant:
@@ -335,7 +335,7 @@ def parse_variant(text: str) -> Variant:
     ('1-6(scoring.middle=2,scoring.back=3)', 9)
     """
     name, body = split_variant(text)
-    return Variant.from_dict(apply_text(get_preset(name).to_dict(), body, text))
+    return apply_text(get_preset(name).to_dict(), body, text, make=Variant.from_dict)
 
 
 @lru_cache(maxsize=1)
