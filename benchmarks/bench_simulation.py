@@ -24,19 +24,19 @@ def rate(fn, deals: int, runs: int = 3) -> float:
 
 
 def main() -> None:
-    simulate("2-4", 2_000, strategy="greedy", rng=1)  # compile
-    simulate("2-4", 2_000, strategy="ev", rng=1)
+    simulate("2-4", 2_000, setter="greedy", rng=1)  # compile
+    simulate("2-4", 2_000, setter="ev", rng=1)
     n = 1 << 18
-    serial = rate(lambda: simulate("2-4", n, strategy="greedy", rng=1), n)
+    serial = rate(lambda: simulate("2-4", n, setter="greedy", rng=1), n)
     with ThreadPoolExecutor(2) as pool:
-        both = rate(lambda: simulate("2-4", n, strategy="greedy", rng=1, executor=pool), n)
+        both = rate(lambda: simulate("2-4", n, setter="greedy", rng=1, executor=pool), n)
     print(f"greedy 2-4: {serial:,.0f} deals/s one core, {both:,.0f} deals/s two threads "
           f"({n:,} deals, median of 3)")
     m = 1 << 16
     with ThreadPoolExecutor(2) as pool:
-        ev = rate(lambda: simulate("2-4", m, strategy="ev", rng=1, executor=pool), m, runs=1)
+        ev = rate(lambda: simulate("2-4", m, setter="ev", rng=1, executor=pool), m, runs=1)
     print(f"ev 2-4: {ev:,.0f} deals/s two threads -> 1M deals in {1e6 / ev:,.0f} s")
-    kept = simulate("2-4", n, strategy="greedy", rng=1, keep_hands=True)
+    kept = simulate("2-4", n, setter="greedy", rng=1, keep_hands=True)
     kept.rescore("1-6")
     print(f"rescore 2-4 -> 1-6: {rate(lambda: kept.rescore('1-6'), n):,.0f} deals/s (two threads)")
     if "--memory" in sys.argv:

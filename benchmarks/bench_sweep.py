@@ -25,6 +25,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=100_000)
     parser.add_argument("--out", default=None)
     parser.add_argument("--record", action="store_true", help="also write the output into docs/measurements.md")
+    parser.add_argument("--under-load", action="store_true",
+                        help="with --record: record on a busy machine too, marked as measured under load")
     args = parser.parse_args()
     os.environ["CPSTATS_CACHE_DIR"] = tempfile.mkdtemp(prefix="cpstats-bench-sweep-")
 
@@ -32,12 +34,12 @@ def main() -> None:
     from cpstats.simulation.sweep import sweep
 
     start = time.perf_counter()
-    simulate("2-4", 2_000, strategy="ev", rng=1)  # compile the kernels (shipped tables)
+    simulate("2-4", 2_000, setter="ev", rng=1)  # compile the kernels (shipped tables)
     print(f"compile and warm-up: {time.perf_counter() - start:.1f} s (not counted)")
     marks: list[float] = []
     start = time.perf_counter()
     with ThreadPoolExecutor(2) as pool:
-        table = sweep("2-4", "royalties.front_trips", VALUES, deals=args.deals, strategy="ev", rng=2026,
+        table = sweep("2-4", "royalties.front_trips", VALUES, deals=args.deals, setter="ev", rng=2026,
                       executor=pool, on_point=lambda i, v: marks.append(time.perf_counter()))
     total = time.perf_counter() - start
     marks.append(start + total)

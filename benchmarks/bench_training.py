@@ -87,9 +87,9 @@ def front_trips_rate(variant: str, hands: np.ndarray, tables=None) -> float:
 def strength(variant: str, tables, deals: int, hands: np.ndarray) -> None:
     borrowed = _with_tables(load_tables("2-4"), "ev[2-4 tables]")
     result = match(variant, _with_tables(tables, "ev[own tables]"), borrowed, deals=deals,
-                   seed=15)
+                   rng=15)
     print(f"  {result}")
-    print(f"  {match(variant, borrowed, _with_tables(tables, 'ev[own tables]'), deals=deals, seed=15)}")
+    print(f"  {match(variant, borrowed, _with_tables(tables, 'ev[own tables]'), deals=deals, rng=15)}")
     own, plain = front_trips_rate(variant, hands, tables), front_trips_rate("2-4", hands)
     lent = front_trips_rate(variant, hands, "2-4")
     print(f"  front trips: {own:.4%} of hands under {variant} (own tables), {lent:.4%} (2-4 "
@@ -105,12 +105,12 @@ def fresh_against_shipped(deals: int) -> None:
         fresh = train_tables("2-4", **QUICK_TRAINING, executor=pool)
     print(f"  trained 2-4 on the fly in {time.perf_counter() - start:.1f} s ({_load()})")
     result = match("2-4", _with_tables(fresh, "ev[2-4 on the fly]"),
-                   _with_tables(load_tables("2-4"), "ev[2-4 shipped]"), deals=deals, seed=16)
+                   _with_tables(load_tables("2-4"), "ev[2-4 shipped]"), deals=deals, rng=16)
     print(f"  {result}")
 
 
 def heads_up_self_play(deals: int) -> None:
-    r = simulate("2-4(players=2)", deals, strategy="ev", rng=2026)
+    r = simulate("2-4(players=2)", deals, setter="ev", rng=2026)
     sc = r.scoops()
     k = int(sc["scoops"].sum())  # the two directions are disjoint events of a deal
     p = k / deals

@@ -21,16 +21,22 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The shared verb where it plays open face; a version from before it has only simulate_ofc.
-# (strategy= is the keyword both versions read; the warnings it gives are silenced.)
-OFC_SIMULATE = """
-import warnings
+# Who sets the hands, in the keyword the version reads: setter= where it has it, else the
+# strategy= it replaced (an older version's only one).
+SETTER = """
+import inspect
 import cpstats
+SETTER = "setter" if "setter" in inspect.signature(cpstats.simulate).parameters else "strategy"
+"""
+
+# The shared verb where it plays open face; a version from before it has only simulate_ofc.
+OFC_SIMULATE = SETTER + """
 try:
     is_open_face = cpstats.load_variant("ofc-pineapple").game == "open-face"
 except Exception:
     is_open_face = False
 simulate = cpstats.simulate if is_open_face else cpstats.simulate_ofc
+SETTER = "setter" if "setter" in inspect.signature(simulate).parameters else "strategy"
 """
 
 # Each case is timed inside the child interpreter after one untimed call (numba compiles there);
@@ -54,27 +60,21 @@ hands = deal(np.random.default_rng(2), 1_000, 4).reshape(-1, 13)
 def run():
     set_hands(hands, "2-4", strategy="ev")
 """,
-    "greedy simulate 100k": """
-import cpstats
+    "greedy simulate 100k": SETTER + """
 def run():
-    cpstats.simulate("2-4", 100_000, strategy="greedy", rng=3)
+    cpstats.simulate("2-4", 100_000, rng=3, **{SETTER: "greedy"})
 """,
-    "ev simulate 10k": """
-import cpstats
+    "ev simulate 10k": SETTER + """
 def run():
-    cpstats.simulate("2-4", 10_000, strategy="ev", rng=4)
+    cpstats.simulate("2-4", 10_000, rng=4, **{SETTER: "ev"})
 """,
     "ofc rollout simulate 40 hands": OFC_SIMULATE + """
 def run():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        simulate("ofc-pineapple", 40, rng=5)
+    simulate("ofc-pineapple", 40, rng=5)
 """,
     "ofc greedy simulate 2k hands": OFC_SIMULATE + """
 def run():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        simulate("ofc-pineapple", 2_000, strategy="greedy", rng=6)
+    simulate("ofc-pineapple", 2_000, rng=6, **{SETTER: "greedy"})
 """,
 }
 
