@@ -159,6 +159,8 @@ def main() -> None:
     parser.add_argument("--variant", default="ofc-pineapple")
     parser.add_argument("--only", help="run only the alternatives whose name contains this text")
     parser.add_argument("--record", action="store_true", help="also write the output into docs/measurements.md")
+    parser.add_argument("--under-load", action="store_true",
+                        help="with --record: record on a busy machine too, marked as measured under load")
     opts = parser.parse_args()
     variant = get_preset(opts.variant)
     print(f"{variant}: default rollout (foul aversion {pl.FOUL_AVERSION}, hindsight {pl.DEFAULT_HINDSIGHT} "
