@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import difflib
 import math
-import re
 import numbers
+import re
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import fields
 from enum import StrEnum

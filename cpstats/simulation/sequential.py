@@ -12,8 +12,8 @@ until={"house_edge": 0.0005})``), ``deals`` then the most it may play.
   the run stops when every figure named is within its value, or at ``deals``.
   ``metadata["until"]`` records the figures asked, each stage's length and half-widths, and
   whether the precision was reached; :func:`until_record` puts that in words for an output (the
-  command line says on stderr too when ``deals`` came first). Stopping on the data's own noise makes the interval a little
-  less sure than its level says; the opt-in coverage test measures it.
+  command line says it on stderr too when ``deals`` came first). Stopping on the data's own noise
+  makes the interval a little less sure than its level says; the opt-in coverage test measures it.
 """
 
 from __future__ import annotations
