@@ -69,6 +69,31 @@ def test_at_most_takes_the_region_below_the_target():
     assert s.value == s.ci_low and s.ci_high >= s.value
 
 
+def test_float_bounds_on_a_whole_number_rule_are_searched_as_integers(monkeypatch):
+    s = solve("banked", "players", "sd", 3.0, bounds=(2.0, 4.0), direction="at_most", deals=1_000,
+              setter="greedy", rng=1)
+    assert s.kind == "integer" and s.bounds == (2, 4)
+    assert set(s.evaluations["value"]) <= {2, 3, 4} and all(type(x) is int for x in s.evaluations["value"])
+    import cpstats.simulation.run as run
+
+    monkeypatch.setattr(run, "simulate", lambda *a, **k: pytest.fail("played before the bounds were checked"))
+    with pytest.raises(OptionError, match=r"bounds=\(2.5, 4.0\) is invalid: players is a whole number, "
+                                          r"searched value by value: give whole ends, e.g. \(3, 4\)"):
+        solve("banked", "players", "sd", 2.85, bounds=(2.5, 4.0), deals=1_000, setter="greedy", rng=1)
+
+
+def test_which_rules_hold_whole_numbers_is_read_from_the_dataclasses():
+    from cpstats.rules.games import holds_whole_numbers
+
+    card, open_face = cpstats.load_variant("banked"), cpstats.load_variant("ofc-pineapple")
+    assert [holds_whole_numbers(card, k) for k in ("players", "scoring.race_target", "royalties.front_trips",
+                                                   "bank.commission", "rake.cap", "stakes")] == \
+        [True, True, False, False, False, False]
+    assert [holds_whole_numbers(open_face, k) for k in ("players", "royalties.front.QQ", "fantasyland.stay_cards",
+                                                        "rake.percent", "fantasyland.cards")] == \
+        [True, True, True, False, False]
+
+
 def test_open_face_through_the_same_verbs():
     # a rake is levied after play: every candidate is played alike (a royalty would re-solve
     # Fantasyland for each, about 12 s a candidate)

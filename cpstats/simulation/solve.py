@@ -19,7 +19,8 @@ is read from the result's tidy figures (:func:`figure_table`, the one place a fi
   says so. Otherwise (a capped rake, a strategy-relevant number) the root finder continues until the
   curve is within 10% of the band's half-width of the target (a root error that small widens
   the answer's error by half a percent, in quadrature).
-- Decision: an integer parameter (two int bounds) or a listed one (more than two values, or words)
+- Decision: an integer parameter (two int bounds, or float bounds on a rule that holds whole
+  numbers, such as ``players``) or a listed one (more than two values, or words)
   assumes the figure is monotone in it and returns the boundary value of the region that meets the
   target: the smallest value (the largest, when the region lies below) whose interval clears the
   target (``direction="at_least"``: ``ci_low >= target``; ``"at_most"``: ``ci_high <= target``),
@@ -32,6 +33,7 @@ is read from the result's tidy figures (:func:`figure_table`, the one place a fi
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -119,8 +121,9 @@ def check_metric(v: AnyVariant, metric: str) -> str:
 
 def check_bounds(v: AnyVariant, parameter: str, bounds: Any) -> tuple[str, str, list]:
     """(the parameter's key, kind, values): ``continuous`` with two float bounds, ``integer`` with
-    two ints (every whole value between them), ``listed`` with more values or words; each end is
-    checked by the rules (a value outside the rule's limits is one line)."""
+    two ints or with whole float ends on a rule that holds whole numbers (every whole value
+    between them), ``listed`` with more values or words; each end is checked by the rules (a
+    value outside the rule's limits is one line)."""
     from cpstats.simulation.sweep import sweep_variants
 
     if isinstance(bounds, np.ndarray):
@@ -134,6 +137,12 @@ def check_bounds(v: AnyVariant, parameter: str, bounds: Any) -> tuple[str, str, 
         kind = "integer" if all(isinstance(x, int) for x in values) else "continuous"
         if not values[0] < values[1]:
             raise OptionError(f"bounds={tuple(values)!r} is invalid: the low end first, below the high end")
+        if kind == "continuous" and _whole_rule(v, parameter):
+            if not all(float(x).is_integer() for x in values):
+                raise OptionError(f"bounds={tuple(values)!r} is invalid: {str(parameter).strip()} is a whole "
+                                  f"number, searched value by value: give whole ends, e.g. "
+                                  f"({math.ceil(values[0])}, {math.floor(values[1])})")
+            kind, values = "integer", [int(x) for x in values]
     try:
         vs = sweep_variants(v, parameter, values)
     except OptionError as error:
@@ -146,6 +155,16 @@ def check_bounds(v: AnyVariant, parameter: str, bounds: Any) -> tuple[str, str, 
     if kind == "integer":
         values = list(range(values[0], values[1] + 1))
     return key, kind, values
+
+
+def _whole_rule(v: AnyVariant, parameter: Any) -> bool:
+    """Whether the rule holds whole numbers; an unknown key is left to the sweep's own line."""
+    from cpstats.rules.games import holds_whole_numbers
+
+    try:
+        return holds_whole_numbers(v, str(parameter))
+    except OptionError:
+        return False
 
 
 def _key(parameter: str) -> str:
@@ -312,8 +331,10 @@ def solve(variant: AnyVariant | str, parameter: str, metric: str, target: float,
         ``rake_share``, ``house_take_per_seat_hour``, ``royalty_per_hand``; open face ``royalty``,
         ``fl_entry_rate``, ``foul_rate``...) and the value it should take.
     bounds
-        ``(low, high)``: floats for a continuous parameter, ints for an integer one; or a list of
-        the values to try (a listed parameter, in the order the figure moves).
+        ``(low, high)``: floats for a continuous parameter, ints for an integer one (float ends
+        on a rule that holds whole numbers, such as ``players``, are searched as integers and
+        must be whole); or a list of the values to try (a listed parameter, in the order the
+        figure moves).
     deals
         Deals (open face: hands) per evaluation, every candidate on the same ones; None is
         :data:`DEFAULT_DEALS`, or with ``precision`` the deals the first bound needs for the
