@@ -3,7 +3,21 @@
 Also the price of the default card check, which must stay cheap to stay on: each public entry that
 checks cards (``rank5``, ``rank3``, ``natural_mask``, ``is_foul``) timed with ``check=True`` (the
 default, validated in the kernel) and ``check=False``, interleaved in the same process; the ratio of
-the medians is the checked speed as a fraction of the unchecked one (target >= 0.8).
+the medians is the checked speed as a fraction of the unchecked one (target >= 0.8), and for rank5
+on two threads too (each ranks half the hands into its half of ``out=``).
+
+Why checked rank5 loses more on two threads than on one: not memory (the check reads each hand's
+bytes once, in the ranking pass, plus a 2 KB mask table) and not a reduction (the kernel stops at
+the first bad hand). It is the kernel's own work: the check adds five mask loads, a popcount and a
+branch a hand and costs the loop its unrolling, 48 uops and 17 loads a hand against 37 and 11 on
+the hot (non-flush) path; llvm-mca's znver3 model puts both at its 6-wide dispatch limit, 8.0
+against 6.4 cycles a hand (ratio 0.79). One thread hides part of it behind the ranking table's L2
+latency (0.86 measured quiet); two threads that share a core's ports, as this machine's two vCPUs
+behave, fill those stalls and run at that limit (0.74 measured quiet). Variants tried, ratio to
+unchecked by the model and measured (one thread, CPU time, load 5-7): bits made by shifts instead
+of loads (63 uops) 0.59 and 0.59; the loop without an exit (bad hands flagged, tables padded)
+0.70-0.78 measured; the mask shared with the flush test (41 uops) 0.90 by the model but 0.75-0.79
+measured, for a reason the model does not show. None is kept: 0.8 on two threads is not reached.
 
 Prints medians of several runs on one core, with baselines (phevaluator's and eval7's per-hand
 Python calls, if installed) measured in the same process. Run: ``python benchmarks/bench_foundation.py``.
@@ -17,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -52,6 +67,18 @@ def checked_ratio(name: str, fn, items: int, rounds: int = 3) -> float:
     return c / u
 
 
+def two_thread_ratio(name: str, hands: np.ndarray, out: np.ndarray, rounds: int = 7) -> float:
+    """Print checked and unchecked rates of rank5 on two threads, each ranking half the hands into
+    its half of ``out`` (medians of interleaved runs, as :func:`checked_ratio`)."""
+    half = len(hands) // 2
+    parts = [(hands[:half], out[:half]), (hands[half:], out[half:])]
+    with ThreadPoolExecutor(2) as pool:
+        def both(check: bool) -> None:
+            list(pool.map(lambda part: rank5(part[0], check=check, out=part[1]), parts))
+
+        return checked_ratio(name, both, len(hands), rounds=rounds)
+
+
 def main() -> None:
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"python {platform.python_version()}, numpy {np.__version__}")
@@ -72,6 +99,9 @@ def main() -> None:
     print("the default card check (in the kernel) against check=False, same process:")
     checked_ratio("rank5 (out=)", lambda check: rank5(hands5, check=check, out=buf5), len(hands5))
     checked_ratio("rank5 (allocating)", lambda check: rank5(hands5, check=check), len(hands5))
+    two = hands5[:2_000_000]
+    two_thread_ratio("rank5 (out=, 2 thr)", two, buf5[: len(two)])
+    checked_ratio("rank5 (out=, 2M)", lambda check: rank5(two, check=check, out=buf5[: len(two)]), len(two))
     checked_ratio("rank3 (out=)", lambda check: rank3(hands3, check=check, out=buf3), len(hands3))
     hands13 = np.ascontiguousarray(decks[:1_000_000].reshape(-1, 13))
     checked_ratio("natural_mask (13)", lambda check: natural_mask(hands13, check=check),

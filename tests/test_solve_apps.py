@@ -46,6 +46,8 @@ def test_design_repeats_from_its_seed():
     (dict(constraints={"house_edge": (0.02, 0.01)}), r"constraints\['house_edge'\]=\(0.02, 0.01\) is invalid"),
     (dict(objective="sdd"), r"metric='sdd' is not a figure.*did you mean 'sd'"),
     (dict(space={"bank.comission": (0.0, 0.1)}), r"parameter='bank.comission' is invalid"),
+    (dict(constraints="house_edge<0.02"), r"constraints='house_edge<0.02' is invalid: a dict of figure to "
+                                          r"\(low, high\) with None for an open end, e.g. \{'house_edge': \(None, 0.02\)\}"),
 ])
 def test_bad_design_input_is_one_line(kwargs, match):
     options = {"space": SPACE, "objective": "sd", "constraints": {"house_edge": (0.01, 0.02)}, **kwargs}

@@ -23,7 +23,7 @@ def solution_section(solution: Any, variant: Any) -> tuple[str, list[str], tuple
     if s.kind == "continuous":
         answer = f"{s.value:.4g} ({s.confidence:.0%} interval {s.ci_low:.4g} to {s.ci_high:.4g})"
     else:
-        answer = f"{s.value}" + (f" (not told apart at this budget: {', '.join(map(str, s.ties))})" if s.ties else "")
+        answer = f"{s.value} ({s.confidence:.0%} interval {s.ci_low} to {s.ci_high})"
     paragraphs = [
         f"{s.parameter} was solved so that {s.metric} is {sign + ' ' if sign else ''}{s.target:g}, "
         f"starting from {s.base} with {s.parameter} between {s.bounds[0]} and {s.bounds[-1]}.",

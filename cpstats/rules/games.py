@@ -28,31 +28,37 @@ from cpstats.rules.files import SUFFIXES, first_difference, folder_error, read_f
 from cpstats.rules import open_face
 from cpstats.rules.open_face import OfcVariant, parse_ofc_variant
 from cpstats.rules.presets import PRESETS
+from cpstats.rules.text import Key, path_holds_whole_numbers
+from cpstats.rules.text import key_of as card_key_of
 from cpstats.rules.variant import Variant, parse_variant, preset_names
 from cpstats.rules.variant import get_preset as get_card_preset
 
 __all__ = ["Game", "GAMES", "AnyVariant", "load_variant", "resolve_variant", "get_preset", "presets",
-           "game_of"]
+           "game_of", "holds_whole_numbers"]
 
 #: A variant of any game cpstats plays.
 AnyVariant = Union[Variant, OfcVariant]
 
 
 class Game(NamedTuple):
-    """One game: its name, variant type, string parser, presets (name: one line) and preset getter."""
+    """One game: its name, variant type, string parser, presets (name: one line), preset getter
+    and the lookup of its variant string's keys by name."""
 
     name: str
     variant_type: type
     parse: Callable[[str], AnyVariant]
     presets: dict[str, str]
     get_preset: Callable[[str], AnyVariant]
+    key_of: Callable[[str], Key]
 
 
 #: Every game, by name.
 GAMES: dict[str, Game] = {
     "13-card": Game("13-card", Variant, parse_variant,
-                    {name: preset.description for name, preset in PRESETS.items()}, get_card_preset),
-    "open-face": Game("open-face", OfcVariant, parse_ofc_variant, open_face.PRESETS, open_face.get_preset),
+                    {name: preset.description for name, preset in PRESETS.items()}, get_card_preset,
+                    card_key_of),
+    "open-face": Game("open-face", OfcVariant, parse_ofc_variant, open_face.PRESETS, open_face.get_preset,
+                      open_face.key_of),
 }
 
 
@@ -224,3 +230,14 @@ def presets() -> pd.DataFrame:
     rows += [(name, "open-face", text, "", str(open_face.get_preset(name)))
              for name, text in open_face.PRESETS.items()]
     return pd.DataFrame(rows, columns=["name", "game", "description", "seed", "variant"])
+
+
+def holds_whole_numbers(variant: AnyVariant, key: str) -> bool:
+    """Whether the rule ``key`` of ``variant``'s string holds whole numbers (its dataclass field
+    is typed ``int``: ``players``, open-face royalty amounts), so a search over it steps by one;
+    an unknown key is the parser's one line.
+
+    >>> holds_whole_numbers(load_variant("banked"), "players"), holds_whole_numbers(load_variant("banked"), "bank.commission")
+    (True, False)
+    """
+    return path_holds_whole_numbers(variant, GAMES[variant.game].key_of(key).path)

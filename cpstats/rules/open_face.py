@@ -385,7 +385,7 @@ def _field(name: str, path: tuple[Any, ...], parse: Callable[[str, str], Any] | 
     def write(d: dict, text: str) -> None:
         at(d)[last] = parse(name, text) if parse else text.strip()
 
-    return Key(name, read, write)
+    return Key(name, read, write, path=path if parse is parse_number else ())
 
 
 def _cards_list(name: str, text: str) -> list[int | float]:
@@ -435,6 +435,11 @@ def _key(name: str, text: str) -> Key:
             close = close.replace(f"'{key.name.lower()}'", f"'{key.name}'")
         raise invalid(name.strip(), text, f"unknown option{close}")
     return KEYS[_INDEX[word]]
+
+
+def key_of(name: str) -> Key:
+    """The open-face key called ``name`` (its aliases too); an unknown one is the parser's line."""
+    return _key(str(name), "")
 
 
 def ofc_key_name(name: str, value: object = "") -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
+import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -110,13 +111,16 @@ def _unescape(text: str) -> str:
 class Key:
     """One override key: read its text from a plain dict, or write parsed text into one;
     ``covers`` names the options it writes beyond its own name, so a refusal of one of them
-    names this key as the user wrote it (:func:`~cpstats.rules.check.as_written`)."""
+    names this key as the user wrote it (:func:`~cpstats.rules.check.as_written`); ``path`` is
+    where a key of one number lives in the variant (attribute names, an int indexing a tuple), so
+    its type can be read from the dataclasses (:func:`cpstats.rules.games.holds_whole_numbers`)."""
 
     name: str
     read: Callable[[Dict], str | None]
     write: Callable[[Dict, str], None]
     emit: bool = True
     covers: tuple[str, ...] = ()
+    path: tuple[str | int, ...] = ()
 
 
 def _at(path: str) -> tuple[Callable[[Dict], Any], Callable[[Dict, Any], None]]:
@@ -143,10 +147,12 @@ def _simple(name: str, path: str, kind: Any) -> Key:
     if kind is bool:
         return Key(name, lambda d: to_text(get(d)), lambda d, t: put(d, parse_bool(name, t)))
     if kind == "number":
-        return Key(name, lambda d: fmt_number(get(d)), lambda d, t: put(d, parse_number(name, t)))
+        return Key(name, lambda d: fmt_number(get(d)), lambda d, t: put(d, parse_number(name, t)),
+                   path=tuple(path.split(".")))
     if kind == "number?":
         return Key(name, lambda d: to_text(get(d)),
-                   lambda d, t: put(d, None if t.lower() == "none" else parse_number(name, t)))
+                   lambda d, t: put(d, None if t.lower() == "none" else parse_number(name, t)),
+                   path=tuple(path.split(".")))
     return Key(name, lambda d: get(d), lambda d, t: put(d, t))
 
 
@@ -395,6 +401,29 @@ def _key(name: str, value: object) -> Key:
     if canonical not in KEY_INDEX:
         raise invalid(name, value, f"unknown option{suggest(name, [*KEY_INDEX, *ALIASES])}")
     return KEYS[KEY_INDEX[canonical]]
+
+
+def path_holds_whole_numbers(variant: Any, path: tuple[str | int, ...]) -> bool:
+    """Whether the number at ``path`` of ``variant`` (a :attr:`Key.path`) is typed ``int`` in
+    its dataclass (``players``, ``scoring.race_target``; open face every royalty amount); an
+    empty path (a key of no single number) is not."""
+    if not path:
+        return False
+    obj, hint = variant, None
+    for part in path:
+        if isinstance(part, int):  # an entry of a tuple[int, ...] field
+            args = [a for a in typing.get_args(hint) if a is not Ellipsis]
+            hint, obj = (args[0] if args else None), None
+            continue
+        hint = typing.get_type_hints(type(obj))[part]
+        obj = getattr(obj, part)
+    kinds = {a for a in typing.get_args(hint) if a is not type(None)} if typing.get_args(hint) else {hint}
+    return kinds == {int}
+
+
+def key_of(name: str) -> Key:
+    """The 13-card key called ``name`` (an alias too); an unknown one is the parser's one line."""
+    return _key(name, "")
 
 
 def _apply(d: Dict, overrides: Sequence[tuple[str, str]], make: Callable[[Dict], Any] | None = None) -> Any:

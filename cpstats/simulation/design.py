@@ -116,6 +116,9 @@ def _space(v: AnyVariant, space: Mapping[str, Any]) -> dict[str, tuple[str, list
 
 
 def _constraints(v: AnyVariant, constraints: Mapping[str, Any] | None) -> dict[str, tuple]:
+    if constraints is not None and not isinstance(constraints, Mapping):
+        raise OptionError(f"constraints={constraints!r} is invalid: a dict of figure to (low, high) with None "
+                          f"for an open end, e.g. {{'house_edge': (None, 0.02)}}")
     out = {}
     for metric, bounds in (constraints or {}).items():
         ok = isinstance(bounds, Sequence) and not isinstance(bounds, str) and len(bounds) == 2

@@ -14,12 +14,16 @@ __all__ = ["Solution"]
 class Solution:
     """The value of ``parameter`` at which ``metric`` meets ``target``.
 
-    ``value`` is the answer and ``ci_low`` to ``ci_high`` its interval (continuous: the values
-    whose band holds the target; integer or listed: the answer and the values that cannot be
-    told apart from it, ``ties``). ``evaluations`` holds every candidate played, in order
-    (``value, estimate, ci_low, ci_high, method, variant, setter, deals, seconds``), all on the
-    same deals (seed ``entropy``); ``variant`` is the variant string at the answer and
-    ``setter`` who set its hands (for ``ev``, the tables and where they came from).
+    ``value`` is the answer, the run's own crossing of the target on its common deals, and
+    ``ci_low`` to ``ci_high`` its interval: the values whose band holds the target (integer or
+    listed: from the first whose band holds it to the first whose band clears it; ``ties`` are
+    the values in it other than the answer, any of which may be the long-run boundary at this
+    budget). ``certified`` is False when the interval reaches a bound: no value inside the
+    bounds is known at this level to meet the target (``note`` says about how many deals would
+    tell). ``evaluations`` holds every candidate played, in order (``value, estimate, ci_low,
+    ci_high, method, variant, setter, deals, seconds``), all on the same deals (seed
+    ``entropy``); ``variant`` is the variant string at the answer and ``setter`` who set its
+    hands (for ``ev``, the tables and where they came from).
     """
 
     parameter: str
@@ -42,12 +46,13 @@ class Solution:
     evaluations: pd.DataFrame = field(repr=False)
     ties: tuple = ()
     note: str = ""
+    certified: bool = True
 
     def to_frame(self) -> pd.DataFrame:
         """The answer as one row (``parameter, metric, target, value, ci_low, ci_high, ...``)."""
         row = {k: getattr(self, k) for k in ("parameter", "metric", "target", "direction", "value", "ci_low",
                                              "ci_high", "kind", "method", "deals", "entropy", "confidence",
-                                             "setter", "base", "variant", "note")}
+                                             "setter", "base", "variant", "certified", "note")}
         row["ties"] = ", ".join(map(str, self.ties))
         row["evaluations"] = len(self.evaluations)
         return pd.DataFrame([row])
@@ -59,10 +64,14 @@ class Solution:
             answer = (f"{self.parameter} = {self.value:.4g} ({self.confidence:.0%} CI {self.ci_low:.4g} "
                       f"to {self.ci_high:.4g})")
         else:
-            answer = f"{self.parameter} = {self.value}" + (f" (cannot be told apart: {', '.join(map(str, self.ties))})"
-                                                          if self.ties else "")
-        sign = {"at_least": ">=", "at_most": "<="}[self.direction] if self.kind != "continuous" else "="
-        return (f"{answer} gives {self.metric} {sign} {self.target:g} on {self.base}: "
+            answer = f"{self.parameter} = {self.value} ({self.confidence:.0%} CI {self.ci_low} to {self.ci_high})"
+        if not self.certified:
+            answer = f"{answer}, not certified,"
+        if self.kind == "continuous":
+            claim = f"gives {self.metric} = {self.target:g}"
+        else:
+            claim = f"is the boundary of {self.metric} {'>=' if self.direction == 'at_least' else '<='} {self.target:g}"
+        return (f"{answer} {claim} on {self.base}: "
                 f"{len(self.evaluations)} evaluations of {self.deals:,} common {unit}, set by "
                 f"{self.setter}; {self.method}")
 

@@ -19,12 +19,23 @@ is read from the result's tidy figures (:func:`figure_table`, the one place a fi
   says so. Otherwise (a capped rake, a strategy-relevant number) the root finder continues until the
   curve is within 10% of the band's half-width of the target (a root error that small widens
   the answer's error by half a percent, in quadrature).
-- Decision: an integer parameter (two int bounds) or a listed one (more than two values, or words)
-  assumes the figure is monotone in it and returns the boundary value of the region that meets the
-  target: the smallest value (the largest, when the region lies below) whose interval clears the
-  target (``direction="at_least"``: ``ci_low >= target``; ``"at_most"``: ``ci_high <= target``),
-  found by bisection, and the values next to it whose interval still holds the target: they cannot
-  be told apart from it at this budget (``ties``; ``ci_low`` to ``ci_high`` spans them).
+- Decision: an integer parameter (two int bounds, or float bounds on a rule that holds whole
+  numbers, such as ``players``) or a listed one (more than two values, or words) assumes the
+  figure is monotone in it and answers with the boundary value of the region that meets the
+  target (the smallest value, the largest when the region lies below): the run's own crossing,
+  the first value whose *estimate* meets the target, which estimates the long-run boundary
+  without the bias of the conservative end. Its interval runs from the first value whose band
+  holds the target to the first whose band clears it (``direction="at_least"``: ``ci_low >=
+  target``; ``"at_most"``: ``ci_high <= target``); three bisections find them. On common deals
+  neighbouring values are told apart (their paired difference's interval, about a tenth as wide
+  as a level's, excludes 0), which fixes the run's own crossing; what the interval carries is
+  the error of the curve's common level, which pairing does not remove: about ``1.96 se /
+  slope`` values either side, shrinking as one over the root of the deals
+  (docs/measurements.md#coverage_solve measures its coverage and exact hits).
+- Decision: when the estimate meets the target inside the bounds but no value's interval clears
+  it, the crossing is returned marked ``certified=False``, its note saying about how many deals
+  an evaluation would clear it at the far bound; when the estimate never meets it, the target
+  is refused as unreachable in the bounds.
 - Decision: a strategy-relevant parameter is played with the setter's own choice at every
   candidate: with ``ev`` each candidate's tables are trained for its rules (cached, so a repeat is
   free) and :attr:`Solution.setter` says which tables set the hands at the answer.
@@ -32,6 +43,7 @@ is read from the result's tidy figures (:func:`figure_table`, the one place a fi
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -119,8 +131,9 @@ def check_metric(v: AnyVariant, metric: str) -> str:
 
 def check_bounds(v: AnyVariant, parameter: str, bounds: Any) -> tuple[str, str, list]:
     """(the parameter's key, kind, values): ``continuous`` with two float bounds, ``integer`` with
-    two ints (every whole value between them), ``listed`` with more values or words; each end is
-    checked by the rules (a value outside the rule's limits is one line)."""
+    two ints or with whole float ends on a rule that holds whole numbers (every whole value
+    between them), ``listed`` with more values or words; each end is checked by the rules (a
+    value outside the rule's limits is one line)."""
     from cpstats.simulation.sweep import sweep_variants
 
     if isinstance(bounds, np.ndarray):
@@ -134,6 +147,12 @@ def check_bounds(v: AnyVariant, parameter: str, bounds: Any) -> tuple[str, str, 
         kind = "integer" if all(isinstance(x, int) for x in values) else "continuous"
         if not values[0] < values[1]:
             raise OptionError(f"bounds={tuple(values)!r} is invalid: the low end first, below the high end")
+        if kind == "continuous" and _whole_rule(v, parameter):
+            if not all(float(x).is_integer() for x in values):
+                raise OptionError(f"bounds={tuple(values)!r} is invalid: {str(parameter).strip()} is a whole "
+                                  f"number, searched value by value: give whole ends, e.g. "
+                                  f"({math.ceil(values[0])}, {math.floor(values[1])})")
+            kind, values = "integer", [int(x) for x in values]
     try:
         sweep_variants(v, parameter, values)  # each end checked by the rules, each value once
     except OptionError as error:
@@ -144,6 +163,16 @@ def check_bounds(v: AnyVariant, parameter: str, bounds: Any) -> tuple[str, str, 
     if kind == "integer":
         values = list(range(values[0], values[1] + 1))
     return key, kind, values
+
+
+def _whole_rule(v: AnyVariant, parameter: Any) -> bool:
+    """Whether the rule holds whole numbers; an unknown key is left to the sweep's own line."""
+    from cpstats.rules.games import holds_whole_numbers
+
+    try:
+        return holds_whole_numbers(v, str(parameter))
+    except OptionError:
+        return False
 
 
 def _key(parameter: str) -> str:
@@ -171,8 +200,13 @@ def _unreachable(ev: _Evaluator, target: float, values: Sequence[Any]) -> Option
     ends = [ev(values[0]), ev(values[-1])]
     shown = " to ".join(f"{e.estimate:.6g} ({e.ci_low:.6g} to {e.ci_high:.6g}) at {ev.parameter}={e.value}"
                         for e in ends)
+    near = min(ends, key=lambda e: abs(e.estimate - target))
+    told = ""
+    if near.ci_low <= target <= near.ci_high:
+        told = (f"; its interval at {ev.parameter}={near.value} holds the target, so about "
+                f"{_deals_to_clear(ev, near, target):,} {_unit(ev.v)} an evaluation would tell")
     return OptionError(f"target={target:g} cannot be reached for {ev.metric} with {ev.parameter} in "
-                       f"[{values[0]}, {values[-1]}]: it runs from {shown}")
+                       f"[{values[0]}, {values[-1]}]: it runs from {shown}{told}")
 
 
 class _Close(Exception):
@@ -251,42 +285,66 @@ def _solve_continuous(ev: _Evaluator, lo: float, hi: float, target: float, max_e
     note = ""
     if low <= lo or high >= hi:
         note = "the interval reaches a bound: widen the bounds or play more deals"
-    return {"value": root, "ci_low": low, "ci_high": high, "method": method, "ties": (), "note": note}
+    return {"value": root, "ci_low": low, "ci_high": high, "method": method, "ties": (), "note": note,
+            "certified": not note}
+
+
+def _first(ev: _Evaluator, order: list, test: Callable[[Evaluation], bool]) -> int:
+    """Index in ``order`` of the first value passing ``test`` (a monotone test: it fails, then
+    holds), by bisection; ``len(order)`` when the last value fails too."""
+    if not test(ev(order[-1])):
+        return len(order)
+    fail, hold = -1, len(order) - 1
+    while hold - fail > 1:
+        mid = (fail + hold) // 2
+        fail, hold = (fail, mid) if test(ev(order[mid])) else (mid, hold)
+    return hold
+
+
+def _unit(v: AnyVariant) -> str:
+    return "deals" if v.game == "13-card" else "hands"
+
+
+def _deals_to_clear(ev: _Evaluator, e: Evaluation, target: float) -> int:
+    """About how many deals an evaluation would make ``e``'s interval clear ``target`` (the
+    half-width falls as one over the root of the deals; the estimate taken as it is)."""
+    gap = abs(e.estimate - target)
+    half = (e.ci_high - e.ci_low) / 2
+    needed = ev.deals * (half / gap) ** 2 if gap > 0 else np.inf
+    return int(float(f"{needed:.2g}")) if np.isfinite(needed) else 0
 
 
 def _solve_listed(ev: _Evaluator, values: list, target: float, direction: str) -> dict:
-    """The boundary value of the region meeting the target (bisection on a monotone figure)."""
+    """The boundary value of the region meeting the target on a monotone figure: the run's own
+    crossing (the first value whose estimate meets it) and, as its interval, the values from the
+    first whose band holds the target to the first whose band clears it (three bisections)."""
     first, last = ev(values[0]), ev(values[-1])
     rising = last.estimate >= first.estimate
     at_least = direction == "at_least"
     order = values if rising == at_least else values[::-1]  # the meeting region is at the end
-
-    def surely(e: Evaluation) -> bool:
-        return e.ci_low >= target if at_least else e.ci_high <= target
-
-    def maybe(e: Evaluation) -> bool:
-        return e.ci_high >= target if at_least else e.ci_low <= target
-
-    if not surely(ev(order[-1])):
+    sign = 1 if at_least else -1
+    point = _first(ev, order, lambda e: sign * (e.estimate - target) >= 0)
+    if point == len(order):
         raise _unreachable(ev, target, values)
-    lo, hi = -1, len(order) - 1  # order[hi] surely meets; order[lo] does not (or lies before the list)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (lo, mid) if surely(ev(order[mid])) else (mid, hi)
-    # the far end of the values whose interval still holds the target, by bisection too
-    far, near = -1, hi  # order[near] may meet; order[far] surely does not (or lies before the list)
-    while near - far > 1:
-        mid = (far + near) // 2
-        far, near = (far, mid) if maybe(ev(order[mid])) else (mid, near)
-    ties = order[near:hi][::-1]
-    span = sorted([order[hi], *ties], key=values.index)
+    sure = _first(ev, order, lambda e: sign * ((e.ci_low if at_least else e.ci_high) - target) >= 0)
+    maybe = _first(ev, order[: point + 1], lambda e: sign * ((e.ci_high if at_least else e.ci_low) - target) >= 0)
+    certified = sure < len(order)
+    span = sorted(order[maybe: min(sure, len(order) - 1) + 1], key=values.index)
     which = "smallest" if order is values else "largest"
-    note = (f"the {which} value whose {ev.level:.0%} interval clears the target; "
-            + (f"{len(ties)} value(s) next to it cannot be told apart at this budget" if ties
-               else "its neighbour's interval misses the target"))
-    return {"value": order[hi], "ci_low": span[0], "ci_high": span[-1],
-            "method": f"bisection on a monotone figure ({which} value meeting the target)",
-            "ties": tuple(ties), "note": note}
+    value = order[point]
+    if certified:
+        note = (f"{value} is the {which} value whose estimate meets the target; the long-run boundary "
+                f"lies in {span[0]}..{span[-1]} ({ev.level:.0%}), {order[sure]} the {which} whose interval "
+                f"clears it")
+    else:
+        end = ev(order[-1])
+        note = (f"not certified: the estimate meets the target at {value}, but no value up to {order[-1]} "
+                f"has an interval clearing it at this budget; about {_deals_to_clear(ev, end, target):,} "
+                f"{_unit(ev.v)} an evaluation would clear it at {order[-1]}")
+    return {"value": value, "ci_low": span[0], "ci_high": span[-1],
+            "method": f"bisection on a monotone figure ({which} value whose estimate meets the target; "
+                      f"interval from the bands)",
+            "ties": tuple(x for x in span if x != value), "note": note, "certified": certified}
 
 
 # -- the public function --------------------------------------------------------------------------
@@ -310,8 +368,10 @@ def solve(variant: AnyVariant | str, parameter: str, metric: str, target: float,
         ``rake_share``, ``house_take_per_seat_hour``, ``royalty_per_hand``; open face ``royalty``,
         ``fl_entry_rate``, ``foul_rate``...) and the value it should take.
     bounds
-        ``(low, high)``: floats for a continuous parameter, ints for an integer one; or a list of
-        the values to try (a listed parameter, in the order the figure moves).
+        ``(low, high)``: floats for a continuous parameter, ints for an integer one (float ends
+        on a rule that holds whole numbers, such as ``players``, are searched as integers and
+        must be whole); or a list of the values to try (a listed parameter, in the order the
+        figure moves).
     deals
         Deals (open face: hands) per evaluation, every candidate on the same ones; None is
         :data:`DEFAULT_DEALS`, or with ``precision`` the deals the first bound needs for the
