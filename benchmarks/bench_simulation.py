@@ -11,7 +11,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from cpstats.simulation import simulate
+from cpstats.workbench import simulate
 
 
 def rate(fn, deals: int, runs: int = 3) -> float:

@@ -30,8 +30,8 @@ def main() -> None:
     args = parser.parse_args()
     os.environ["CPSTATS_CACHE_DIR"] = tempfile.mkdtemp(prefix="cpstats-bench-sweep-")
 
-    from cpstats.simulation import simulate
-    from cpstats.simulation.sweep import sweep
+    from cpstats.workbench import simulate
+    from cpstats.workbench import sweep
 
     start = time.perf_counter()
     simulate("2-4", 2_000, setter="ev", rng=1)  # compile the kernels (shipped tables)

@@ -31,7 +31,7 @@ import numpy as np
 from cpstats.cards import deal
 from cpstats.hands.ranking import rank3
 from cpstats.rules import load_variant
-from cpstats.simulation import simulate
+from cpstats.workbench import simulate
 from cpstats.strategies import ev, load_tables, match, set_hands
 from cpstats.strategies.row_tables import CACHE_ENV, QUICK_TRAINING
 from cpstats.strategies.training import train_tables

@@ -5,32 +5,32 @@ The friendly API is re-exported here; kernels (``_*_kernel`` modules) are privat
 
 from __future__ import annotations
 
+# the games first: each registers itself (rules and runs) before any verb can be called
+from cpstats import thirteen as _thirteen  # noqa: F401
+from cpstats import ofc as _ofc  # noqa: F401
 from cpstats.cards.codes import format_cards, parse_cards
 from cpstats.errors import CardError, CpstatsError, OptionError
 from cpstats.hands.exact import exact_naturals
-from cpstats.simulation.frequencies import natural_frequencies
 from cpstats.hands.naturals import NATURALS, detect_naturals, natural_mask, natural_names
-from cpstats.rules import get_preset, presets
 from cpstats.hands.ranking import category3, category5, rank3, rank5
-from cpstats.rules import Variant, load_variant
 from cpstats.hands.setting import format_setting, is_foul, legal_settings, parse_setting, splits
-from cpstats.settlement.engine import Declare, Settlement, settle, settle_many
-from cpstats.settlement.engine import Surrender as SurrenderHand
-from cpstats.strategies import Decisions, get_strategy, register_strategy, set_hand, set_hands, strategy_names
-from cpstats.strategies import EvSetter, GreedySetter, RandomSetter, Setter
-from cpstats.strategies.training import exploitability, match, train_tables
-from cpstats.strategies.review import review
-from cpstats.simulation import (SimulationResult, compare, compare_presets, load_reference, simulate,
-                                skill, sweep)
-from cpstats.simulation.paired import paired_metrics
-from cpstats.simulation.solve import Solution, solve
-from cpstats.simulation.design import Design, design
+from cpstats.rules import Variant, get_preset, load_variant, presets
 from cpstats.rules.describe import describe, format_number, glossary, short_label
 from cpstats.rules.ids import RULES, RuleInfo
+from cpstats.setter import Setter
+from cpstats.settlement.engine import Declare, Settlement, settle, settle_many
+from cpstats.settlement.engine import Surrender as SurrenderHand
+from cpstats.simulation import Result, load_reference
+from cpstats.strategies import Decisions, get_strategy, register_strategy, set_hand, set_hands, strategy_names
+from cpstats.strategies import EvSetter, GreedySetter, RandomSetter
+from cpstats.strategies.training import exploitability, match, train_tables
+from cpstats.strategies.review import review
+from cpstats.thirteen import SimulationResult, compare_presets, natural_frequencies, paired_metrics
+from cpstats.workbench import Design, Solution, compare, design, simulate, skill, solve, sweep
 from cpstats.apps.par import ParSheet, par_sheet
 from cpstats.ofc import OfcGreedy, OfcRandom, Rollout, RolloutExact, RolloutV1
 from cpstats.ofc import OfcResult, OfcVariant, fantasyland_table, play_hands, settle_boards, solve_fantasyland
-# former open-face names, one release more: they warn and call the shared verbs' open-face runs
+# former open-face names, one release more: they warn and call the verbs' open-face runs
 from cpstats.ofc import compare_ofc as compare_ofc, get_ofc_preset as get_ofc_preset
 from cpstats.ofc import load_ofc_reference as load_ofc_reference, simulate_ofc as simulate_ofc
 from cpstats.errors import deprecated_constants as _deprecated_constants
@@ -43,6 +43,7 @@ __getattr__ = _deprecated_constants(__name__, {"OFC_PRESETS": ("cpstats.presets(
 __all__ = [
     "NATURALS",
     "Setter",
+    "Result",
     "EvSetter",
     "GreedySetter",
     "RandomSetter",

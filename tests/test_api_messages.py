@@ -39,7 +39,7 @@ def test_bad_input_is_one_line_naming_the_argument(call, message):
 def test_a_figure_that_cannot_be_negative_never_gets_a_negative_bound():
     """A rare royalty in a small run: the batch-t interval of royalties paid is clipped at 0 (a
     cost that cannot be negative), while the bank's mean keeps its sign."""
-    from cpstats.simulation.paired import METRICS, paired_metrics
+    from cpstats.thirteen.paired import METRICS, paired_metrics
 
     results = [cpstats.simulate(f"2-4(royalties.front_trips={x})", 3000, setter="greedy", rng=1)
                for x in (0, 2)]

@@ -8,9 +8,10 @@ import pytest
 from scipy import stats as st
 
 from cpstats import OptionError, load_variant
-from cpstats.simulation import BATCHES, compare, simulate
+from cpstats.simulation.batches import BATCHES
+from cpstats.workbench import compare, simulate
 from cpstats.simulation.runner import BlockJob, blocks_in_order
-from cpstats.simulation.summary import net_distribution
+from cpstats.simulation.batches import net_distribution
 from cpstats.simulation.stats import wilson_interval
 
 KW = dict(setter="greedy", block_deals=500)
@@ -161,8 +162,8 @@ def test_huge_deal_counts_are_planned_lazily_and_bounded():
     with pytest.raises(OptionError, match="from 1 to 100,000,000,000"):
         simulate("2-4", 10**12, **KW)
     from cpstats.cards.blocks import BlockPlan
-    from cpstats.simulation.run import _Spec, _play_block
-    from cpstats.simulation.summary import SimulationSummary
+    from cpstats.thirteen.run import _Spec, _play_block
+    from cpstats.thirteen.summary import SimulationSummary
 
     plan = BlockPlan(10**11, 100)
     spec = _Spec("2-4", "greedy", 1, (), 100, False, None, 10**11, 30, "x")

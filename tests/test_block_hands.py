@@ -8,8 +8,8 @@ from cpstats.cards import deal
 from cpstats.hands.ranking import rank3, rank5
 from cpstats.hands.setting import foul_of_ranks, is_foul, split_positions
 from cpstats.rules import load_variant
-from cpstats.simulation import block
-from cpstats.simulation.block import SetHands, row_ranks, row_results, rows_won_lost
+from cpstats.thirteen import block
+from cpstats.thirteen.block import SetHands, row_ranks, row_results, rows_won_lost
 
 
 def _random_settings(n: int, seed: int) -> np.ndarray:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import cpstats.simulation
+import cpstats.workbench
 from cpstats.apps import _warmup
 from cpstats.apps.cli import build_parser, main, report_plan, split_systems
 from cpstats.errors import OptionError
@@ -51,7 +51,7 @@ def no_simulation(monkeypatch):
     def simulate(*args, **kwargs):
         raise AssertionError("simulate was called")
 
-    monkeypatch.setattr(cpstats.simulation, "simulate", simulate)
+    monkeypatch.setattr(cpstats.workbench, "simulate", simulate)
 
 
 # -- item 18: every --help --------------------------------------------------------------------
@@ -126,7 +126,7 @@ def test_a_full_disk_is_one_line(monkeypatch, tmp_path, capsys):
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), target)
 
-    monkeypatch.setattr(cpstats.simulation, "simulate", full)
+    monkeypatch.setattr(cpstats.workbench, "simulate", full)
     assert main(["simulate", "--preset", "2-4", *FAST, "--out", str(tmp_path / "out")]) == 2
     err = refused(capsys, "simulate")
     assert target in err and "No space left on device" in err

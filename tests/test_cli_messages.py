@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import cpstats.simulation
+import cpstats.workbench
 from cpstats.apps.cli import main
 from cpstats.apps.labels import SETTER_NAMES as _SETTERS
 from cpstats.rules.games import GAMES
@@ -149,7 +149,7 @@ def test_presets_lists_the_open_face_presets(capsys):
 def test_a_13_card_command_refuses_an_open_face_preset_by_name(argv, capsys, monkeypatch):
     """Every command that plays 13-card Chinese poker says an ofc-* preset is open face and where
     it is played, instead of calling it unknown; before anything runs."""
-    monkeypatch.setattr(cpstats.simulation, "simulate", lambda *a, **k: pytest.fail("simulated"))
+    monkeypatch.setattr(cpstats.workbench, "simulate", lambda *a, **k: pytest.fail("simulated"))
     assert main(argv) == 2
     err = one_line(capsys, argv[0])
     assert "'ofc-pineapple' is an open-face preset" in err and "unknown preset" not in err
@@ -196,7 +196,7 @@ def test_simulate_still_plays_an_open_face_preset(capsys):
 def test_an_out_that_cannot_be_made_names_out(command, capsys, monkeypatch):
     """``--out /proc/forbidden`` printed the OS reason alone; now it names --out, before
     simulating."""
-    monkeypatch.setattr(cpstats.simulation, "simulate", lambda *a, **k: pytest.fail("simulated"))
+    monkeypatch.setattr(cpstats.workbench, "simulate", lambda *a, **k: pytest.fail("simulated"))
     argv = ["sweep", "2-4", "players", "2,3"] if command == "sweep" else [command, "--preset", "2-4"]
     assert main([*argv, *FAST, "--strategy", "greedy", "--out", "/proc/forbidden"]) == 2
     err = one_line(capsys, command)
@@ -205,7 +205,7 @@ def test_an_out_that_cannot_be_made_names_out(command, capsys, monkeypatch):
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may write a read-only folder")
 def test_a_read_only_out_is_refused(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(cpstats.simulation, "simulate", lambda *a, **k: pytest.fail("simulated"))
+    monkeypatch.setattr(cpstats.workbench, "simulate", lambda *a, **k: pytest.fail("simulated"))
     folder = tmp_path / "locked"
     folder.mkdir(mode=0o500)
     assert main(["simulate", "--preset", "2-4", *FAST, "--out", str(folder)]) == 2
@@ -220,7 +220,7 @@ def test_a_write_failing_inside_out_names_out(tmp_path, capsys, monkeypatch):
         def full(*args, target=target, **kwargs):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(target))
 
-        monkeypatch.setattr(cpstats.simulation, "simulate", full)
+        monkeypatch.setattr(cpstats.workbench, "simulate", full)
         assert main(["simulate", "--preset", "2-4", *FAST, "--out", str(out)]) == 2
         err = one_line(capsys, "simulate")
         assert str(target) in err and "No space left on device" in err
@@ -305,6 +305,6 @@ def test_open_face_until_is_played_not_ignored(capsys):
       "--scheduler", "none"], "scoring.scoop_bonus=3 is given twice: give each value once"),
 ])
 def test_a_value_given_twice_is_one_line(argv, match, capsys, monkeypatch):
-    monkeypatch.setattr(cpstats.simulation, "simulate", lambda *a, **k: pytest.fail("simulated"))
+    monkeypatch.setattr(cpstats.workbench, "simulate", lambda *a, **k: pytest.fail("simulated"))
     assert main([*argv, "--deals", "300", "--strategy", "greedy", "--quiet"]) == 2
     assert match in one_line(capsys, argv[0])

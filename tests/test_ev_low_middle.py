@@ -181,7 +181,7 @@ def test_simulate_h5_with_ev(plain):
     """issue 15.3 acceptance: simulate("2-4(ranking=H5)", ..., strategy="ev") runs, its hands
     are ev's settings and none fouls (the greedy field's tables stand in for the variant's
     own, which would be trained now: about a minute)."""
-    from cpstats.simulation.run import simulate
+    from cpstats.workbench import simulate
 
     res = simulate("2-4(ranking=H5)", 300, setter=EvSetter(tables=plain), rng=4, keep_hands=True)
     settings = np.concatenate([k["settings"] for k in res.kept]).reshape(-1, 13)

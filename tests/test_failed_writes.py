@@ -13,7 +13,8 @@ import cpstats.apps.cli
 from cpstats._atomic import atomic_path
 from cpstats.apps.cli import main
 from cpstats.ofc import simulation as ofc_sim
-from cpstats.simulation import files, simulate
+from cpstats.simulation import files
+from cpstats.workbench import simulate
 
 
 def _full(*args, **kwargs):
@@ -65,7 +66,7 @@ def test_open_face_rows_on_a_full_disk_leave_no_temporary(tmp_path, monkeypatch)
     monkeypatch.setattr(pd.DataFrame, "to_parquet", _partial_parquet)
     with pytest.raises(OSError, match="No space left"):
         ofc_sim.simulate("ofc-pineapple", 20, setter="greedy", rng=1, out=tmp_path / "run",
-                         block_hands=10)
+                         block_deals=10, keep_hands=True)
     assert _left(tmp_path / "run") == []
 
 

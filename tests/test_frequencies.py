@@ -9,7 +9,7 @@ from scipy import stats
 
 from cpstats import OptionError
 from cpstats.apps.cli import main
-from cpstats.simulation.frequencies import natural_frequencies, wilson_interval
+from cpstats.thirteen.frequencies import natural_frequencies, wilson_interval
 from cpstats.hands.naturals import NATURALS
 
 
@@ -65,7 +65,7 @@ def test_same_seed_same_counts_whatever_the_executor():
 def test_n_deals_are_a_prefix_of_2n():
     """A 2n-deal run is the n-deal run plus the next block: block i always uses child i."""
     from cpstats.cards.blocks import root_seed, shuffled_decks
-    from cpstats.simulation.frequencies import _natural_block
+    from cpstats.thirteen.frequencies import _natural_block
 
     first = natural_frequencies(1_000, rng=3, block_deals=1000)["hits"].to_numpy()
     both = natural_frequencies(2_000, rng=3, block_deals=1000)["hits"].to_numpy()

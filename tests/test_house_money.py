@@ -1,4 +1,4 @@
-"""House money is defined once (cpstats.simulation.house): the result, the PAR sheet and the
+"""House money is defined once (cpstats.thirteen.house): the result, the PAR sheet and the
 House edge and rake tab give one break-even edge for one run."""
 
 from __future__ import annotations

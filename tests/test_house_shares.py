@@ -11,7 +11,8 @@ from cpstats.apps.par_example import worked_example
 from cpstats.errors import OptionError
 from cpstats.rules import load_variant
 from cpstats.settlement import seat_charges
-from cpstats.simulation import SimulationResult, simulate
+from cpstats.thirteen.result import SimulationResult
+from cpstats.workbench import simulate
 from cpstats.simulation.stats import rate_interval, wilson_interval, z_value
 
 RAKED = "2-4(rake=percent,rake.percent=0.05,rake.cap=3)"

@@ -13,7 +13,7 @@ from cpstats.ofc.shipped import (OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS, REFERENC
                                  SENSITIVITY_RUNS,
                                  find_ofc_reference, load_shipped, ofc_sensitivity,
                                  write_ofc_reference)
-from cpstats.simulation.summary import batch_of
+from cpstats.simulation.batches import batch_of
 
 HANDS = 40
 

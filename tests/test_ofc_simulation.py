@@ -16,7 +16,7 @@ from cpstats.ofc.play import OfcHands, play_hands
 from cpstats.rules import get_preset
 from cpstats.ofc.settlement import settle_hands
 
-KW = {"setter": "random", "block_hands": 150}
+KW = {"setter": "random", "block_deals": 150}
 
 
 def same(a, b):
@@ -89,22 +89,22 @@ def test_resume_keeps_finished_blocks_and_redoes_foreign_ones(tmp_path):
 def test_parquet_rows_agree_with_the_summary(tmp_path):
     """Rows (one a hand and seat) add up to the summary; the first blocks of a longer run are
     the shorter run's hands."""
-    r = sim.simulate("ofc-pineapple", 300, rng=3, out=tmp_path / "a", **KW)
+    r = sim.simulate("ofc-pineapple", 300, rng=3, out=tmp_path / "a", keep_hands=True, **KW)
     rows = r.rows()
     assert len(rows) == 600 and rows["hand"].tolist()[::2] == list(range(300))
     assert rows["foul"].sum() == r.summary.fouls_by_batch.sum()
     assert rows.groupby("seat")["net"].sum().tolist() == r.summary.net_by_batch.sum(axis=0).tolist()
-    longer = sim.simulate("ofc-pineapple", 450, rng=3, out=tmp_path / "b", **KW).rows()
+    longer = sim.simulate("ofc-pineapple", 450, rng=3, out=tmp_path / "b", keep_hands=True, **KW).rows()
     assert longer.iloc[:600].equals(rows)
 
 
 def test_resume_writes_the_rows_a_finished_block_lacks(tmp_path):
     """A run resumed with rows over blocks played without them plays those blocks again (same
     numbers) and writes their rows; rows() of a run without them is one line naming the fix."""
-    bare = sim.simulate("ofc-pineapple", 300, rng=3, out=tmp_path, rows=False, **KW)
+    bare = sim.simulate("ofc-pineapple", 300, rng=3, out=tmp_path, **KW)
     with pytest.raises(OptionError, match=r"2 of the run's 2 blocks have no rows .*resume=True"):
         bare.rows()
-    resumed = sim.simulate("ofc-pineapple", 300, rng=3, out=tmp_path, resume=True, **KW)
+    resumed = sim.simulate("ofc-pineapple", 300, rng=3, out=tmp_path, resume=True, keep_hands=True, **KW)
     same(bare, resumed)
     assert resumed.metadata["blocks_redone"] == 0
     rows = resumed.rows()
@@ -173,7 +173,7 @@ def test_fantasyland_figures_with_a_stand_in_player(monkeypatch):
     normal): entry 1/3 of normal hands, a quarter of boards in Fantasyland, no stays, and the
     value of Fantasyland 4/3 of seat 0's result (pooled normal hands include seat 1's losses)."""
     monkeypatch.setattr(sim, "play_hands", _stand_in)
-    r = sim.simulate("ofc-pineapple", 600, rng=1, setter="random", block_hands=200, burn_in=8)
+    r = sim.simulate("ofc-pineapple", 600, rng=1, setter="random", block_deals=200, burn_in=8)
     settled = settle_hands("ofc-pineapple", np.array([QQ, FOUL]))
     x = int(settled.net[0])
     assert x == 6 + 13  # three rows, a scoop, royalties 7 + 2 + 4
@@ -190,10 +190,10 @@ def test_rake_burden(monkeypatch):
     rake 5% capped at 0.5: seat 0 wins 19 points a hand, so 0.5 a hand on 2 seats."""
     monkeypatch.setattr(sim, "play_hands", _stand_in)
     v = get_preset("ofc-pineapple").replace(rake="time", rake__amount=6)
-    r = sim.simulate(v, 60, rng=1, setter="random", block_hands=60)
+    r = sim.simulate(v, 60, rng=1, setter="random", block_deals=60)
     assert fig(r, "rake_per_hand") == pytest.approx(0.2) and fig(r, "rake_per_hour") == pytest.approx(6)
     v = get_preset("ofc-pineapple").replace(rake="percent", rake__percent=0.05, rake__cap=0.5)
-    r = sim.simulate(v, 60, rng=1, setter="random", block_hands=60)
+    r = sim.simulate(v, 60, rng=1, setter="random", block_deals=60)
     assert fig(r, "rake_per_hand") == pytest.approx(0.25)
     assert fig(r, "rake_share") == pytest.approx(0.5 / 19)
 
@@ -215,7 +215,7 @@ def test_compare_pairs_variants_on_common_decks():
 @pytest.mark.parametrize("kwargs,message", [
     ({"hands": 0}, r"deals=0 is invalid"),
     ({"setter": ("random",)}, r"one setter, or one per seat \(2 seats\)"),
-    ({"block_hands": 0}, r"block_hands=0 is invalid"),
+    ({"block_deals": 0}, r"block_deals=0 is invalid"),
     ({"burn_in": -1}, r"burn_in=-1 is invalid"),
     ({"variant": "ofc-pineapple(players=5)"}, r"players=5 is invalid"),
 ])
@@ -276,11 +276,11 @@ def test_a_resume_redoes_blocks_played_by_another_rollout(tmp_path, monkeypatch)
     was told another Fantasyland value is another run, refused on resume in one line naming ``play``."""
     from cpstats.ofc import entry_value
 
-    first = sim.simulate("ofc-pineapple", 8, rng=4, out=tmp_path, block_hands=4, rows=False)
-    again = sim.simulate("ofc-pineapple", 8, rng=4, out=tmp_path, block_hands=4, rows=False, resume=True)
+    first = sim.simulate("ofc-pineapple", 8, rng=4, out=tmp_path, block_deals=4)
+    again = sim.simulate("ofc-pineapple", 8, rng=4, out=tmp_path, block_deals=4, resume=True)
     assert again.metadata["blocks_redone"] == 0 and "entry baseline" in first.metadata["play"]
     monkeypatch.setattr(entry_value, "_shipped_baseline", lambda v: 1.0)
     with pytest.raises(OptionError, match=r"holds blocks of another run \(differs in play\)"):
-        sim.simulate("ofc-pineapple", 8, rng=4, out=tmp_path, block_hands=4, rows=False, resume=True)
-    changed = sim.simulate("ofc-pineapple", 8, rng=4, out=tmp_path / "new", block_hands=4, rows=False)
+        sim.simulate("ofc-pineapple", 8, rng=4, out=tmp_path, block_deals=4, resume=True)
+    changed = sim.simulate("ofc-pineapple", 8, rng=4, out=tmp_path / "new", block_deals=4)
     assert changed.metadata["run_digest"] != first.metadata["run_digest"]

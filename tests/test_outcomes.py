@@ -7,9 +7,10 @@ import pytest
 
 from cpstats import OptionError
 from cpstats.settlement import settle
-from cpstats.simulation import load_reference, simulate
-from cpstats.simulation.outcomes import PAIR_OUTCOMES, SEAT_OUTCOMES, pair_codes, pair_pays
-from cpstats.simulation.summary import SUMMARY_FORMAT, settle_block
+from cpstats.simulation import load_reference
+from cpstats.workbench import simulate
+from cpstats.thirteen.outcomes import PAIR_OUTCOMES, SEAT_OUTCOMES, pair_codes, pair_pays
+from cpstats.thirteen.summary import SUMMARY_FORMAT, settle_block
 
 KW = dict(setter="greedy", block_deals=1_000)
 

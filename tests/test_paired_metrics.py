@@ -8,8 +8,10 @@ import pytest
 from scipy import stats as st
 
 from cpstats import OptionError
-from cpstats.simulation import BATCHES, compare, load_reference, simulate
-from cpstats.simulation.paired import METRICS, metric_batches, paired_metrics
+from cpstats.simulation.batches import BATCHES
+from cpstats.workbench import compare, simulate
+from cpstats.simulation import load_reference
+from cpstats.thirteen.paired import METRICS, metric_batches, paired_metrics
 
 KW = dict(setter="greedy", block_deals=2_000)
 RAKED = "2-4(rake=percent,rake.percent=0.05)"

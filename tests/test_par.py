@@ -16,7 +16,7 @@ import pytest
 from cpstats.apps.par import add_par_command, par_sheet
 from cpstats.apps.par_render import display_frame, format_cell
 from cpstats.errors import OptionError
-from cpstats.simulation import simulate
+from cpstats.workbench import simulate
 
 SECTIONS = ("rules", "setting strategy", "outcomes", "royalties and naturals", "headline figures",
             "operator economics", "session bands", "sensitivity", "methodology")

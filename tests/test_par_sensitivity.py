@@ -17,7 +17,7 @@ import cpstats
 from cpstats.apps.par import par_sheet
 from cpstats.apps.par_sensitivity import around, default_parameters, parameters, unmoved
 from cpstats.errors import OptionError
-from cpstats.simulation import simulate
+from cpstats.workbench import simulate
 from cpstats.simulation.sweep import sweep_variants
 
 
@@ -177,7 +177,7 @@ import matplotlib
 matplotlib.use("svg")
 import matplotlib.pyplot as plt
 from cpstats.apps.par import par_sheet
-from cpstats.simulation import simulate
+from cpstats.workbench import simulate
 sheet = par_sheet("2-4", result=simulate("2-4", 300, setter="greedy", rng=1), rng=1,
                   sensitivity={{"scoring.scoop_bonus": [0, 1]}}, sensitivity_deals=300,
                   out={str(tmp_path)!r})

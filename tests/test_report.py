@@ -11,7 +11,7 @@ from cpstats.apps import plots
 from cpstats.apps.cli import main
 from cpstats.errors import OptionError
 from cpstats.apps.report import outcome_table, write_report
-from cpstats.simulation import simulate
+from cpstats.workbench import simulate
 
 
 @pytest.fixture(scope="module")

@@ -1098,8 +1098,8 @@ def test_malformed_strings() -> None:
 # -- layout of the rules subpackage (issue 14) ------------------------------------------------
 
 #: The rules modules, lowest first: each may import only those before it.
-RULES_ORDER = ("check", "files", "ids", "schedules", "components", "house", "presets", "text", "variant",
-               "open_face", "games", "describe")
+RULES_ORDER = ("check", "files", "ids", "schedules", "components", "house", "presets", "text", "games",
+               "variant", "open_face", "describe", "variant_words", "open_face_words")
 
 
 def _rules_imports(path) -> set[str]:

@@ -7,8 +7,9 @@ import pytest
 from scipy import stats as st
 
 from cpstats import OptionError
-from cpstats.simulation import BATCHES, compare, simulate
-from cpstats.simulation.result import SimulationResult
+from cpstats.simulation.batches import BATCHES
+from cpstats.workbench import compare, simulate
+from cpstats.thirteen.result import SimulationResult
 from cpstats.simulation.stats import (batch_variance_interval, batch_variances,
                                       paired_sd_difference)
 

@@ -84,9 +84,9 @@ def test_the_verbs_take_setter_and_record_it():
 def test_open_face_rollout_carries_its_budget():
     """``Rollout(samples=4)`` is the former ``samples=4`` (same numbers); the budget is in the
     strategy label (the run's identity) and in ``metadata["setter"]``."""
-    new = ofc_sim.simulate("ofc-pineapple", 6, setter=Rollout(samples=4, top=6), rng=1, block_hands=6)
+    new = ofc_sim.simulate("ofc-pineapple", 6, setter=Rollout(samples=4, top=6), rng=1, block_deals=6)
     with pytest.warns(DeprecationWarning, match=r"^samples= is deprecated .*Rollout\(samples=4\)"):
-        old = ofc_sim.simulate("ofc-pineapple", 6, samples=4, top=6, rng=1, block_hands=6)
+        old = ofc_sim.simulate("ofc-pineapple", 6, samples=4, top=6, rng=1, block_deals=6)
     assert new.metadata["strategy"] == "rollout/rollout(samples=4,top=6)" == old.metadata["strategy"]
     assert new.metadata["setter"] == {"name": "rollout", "samples": 4, "top": 6}
     assert new.figures()["estimate"].equals(old.figures()["estimate"])

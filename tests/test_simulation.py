@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from cpstats import OptionError
-from cpstats.simulation import compare, simulate
+from cpstats.workbench import compare, simulate
 
 KW = dict(setter="greedy", block_deals=500)
 

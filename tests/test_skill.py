@@ -63,11 +63,11 @@ def test_bad_deal_counts_are_one_readable_line(deals):
 
 
 def test_skill_is_public():
-    """``cpstats.skill`` is the results layer's function, in the curated API."""
-    from cpstats.simulation import skill
+    """``cpstats.skill`` is the verbs floor's function, in the curated API."""
+    from cpstats.workbench import skill
 
     assert "skill" in cpstats.__all__ and cpstats.skill is skill
-    assert skill.__module__ == "cpstats.simulation.skill"
+    assert skill.__module__ == "cpstats.workbench.skill"
 
 
 def test_cli_skill_prints_the_table_with_its_run(capsys):

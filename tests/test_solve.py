@@ -11,8 +11,9 @@ import pytest
 
 import cpstats
 from cpstats.errors import OptionError
-from cpstats.simulation.paired import paired_metrics
-from cpstats.simulation.solve import figure_table, invert_band, solve
+from cpstats.thirteen.paired import paired_metrics
+from cpstats.simulation.lookup import figure_table
+from cpstats.workbench.solve import invert_band, solve
 
 BANKED = dict(variant="banked", parameter="bank.commission", metric="house_edge", target=0.015,
               bounds=(0.0, 0.1))
@@ -107,7 +108,7 @@ def test_float_bounds_on_a_whole_number_rule_are_searched_as_integers(monkeypatc
               setter="greedy", rng=1)
     assert s.kind == "integer" and s.bounds == (2, 4)
     assert set(s.evaluations["value"]) <= {2, 3, 4} and all(type(x) is int for x in s.evaluations["value"])
-    import cpstats.simulation.run as run
+    import cpstats.thirteen.run as run
 
     monkeypatch.setattr(run, "simulate", lambda *a, **k: pytest.fail("played before the bounds were checked"))
     with pytest.raises(OptionError, match=r"bounds=\(2.5, 4.0\) is invalid: players is a whole number, "
@@ -162,7 +163,7 @@ def test_invert_band_of_a_falling_curve():
 
 
 def test_figure_table_has_the_banked_house_edge_from_house_money():
-    from cpstats.simulation import house
+    from cpstats.thirteen import house
 
     r = cpstats.simulate("banked", 600, strategy="greedy", rng=1)
     edge, _ = house.bank_edge(r.variant, r.summary)

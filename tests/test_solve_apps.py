@@ -8,7 +8,7 @@ import pytest
 
 from cpstats.apps.cli import build_parser
 from cpstats.errors import OptionError
-from cpstats.simulation.design import design
+from cpstats.workbench.design import design
 
 SPACE = {"bank.commission": (0.0, 0.08), "scoring.scoop_bonus": (0, 6)}
 
@@ -107,7 +107,7 @@ def test_the_dashboard_has_a_solve_tab():
 
 def test_par_sheet_says_how_a_solved_rule_was_chosen():
     from cpstats import par_sheet
-    from cpstats.simulation.solve import solve
+    from cpstats.workbench.solve import solve
 
     s = solve("banked", "bank.commission", "house_edge", 0.015, bounds=(0.0, 0.1), deals=1_000,
               setter="greedy", rng=1)
@@ -130,7 +130,7 @@ def test_solve_command_plays_an_open_face_variant_with_the_api_defaults(capsys):
     """The command refused every open-face variant ("for 13-card Chinese poker") that
     cpstats.solve takes; it now gives the API's answer, with its default of 200 hands."""
     from cpstats.apps.cli import main
-    from cpstats.simulation.solve import solve
+    from cpstats.workbench.solve import solve
 
     assert main(["solve", OFC_RAKE, "rake.percent", "--metric", "rake_share", "--target", "0.05",
                  "--bounds", "0,0.2", "--setter", "random", "--scheduler", "none", "--quiet",

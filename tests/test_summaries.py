@@ -19,7 +19,7 @@ from cpstats.ofc.result import OfcSummary
 from cpstats.simulation import load_reference
 from cpstats.simulation.base import FIGURE_COLUMNS
 from cpstats.simulation.files import REFERENCE_DIR
-from cpstats.simulation.summary import SimulationSummary
+from cpstats.thirteen.summary import SimulationSummary
 
 KW = dict(setter="greedy", block_deals=300)
 

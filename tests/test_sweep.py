@@ -1,4 +1,4 @@
-"""Rule sweeps on common deals (cpstats.simulation.sweep)."""
+"""Rule sweeps on common deals (cpstats.thirteen.sweep)."""
 
 import numpy as np
 import pytest
@@ -7,9 +7,11 @@ from scipy import stats as st
 from cpstats import OptionError
 from cpstats.cards.blocks import root_seed
 from cpstats.rules import load_variant
-from cpstats.simulation import simulate
-from cpstats.simulation.paired import paired_metrics
-from cpstats.simulation.sweep import METRICS, PAIRED_NAMES, parameter_label, sweep, sweep_variants
+from cpstats.workbench import simulate
+from cpstats.thirteen.paired import paired_metrics
+from cpstats.thirteen.sweep import METRICS, PAIRED_NAMES, parameter_label
+from cpstats.workbench import sweep
+from cpstats.simulation.sweep import sweep_variants
 from cpstats.strategies import EvSetter
 
 KW = dict(setter="greedy", block_deals=1_500)
@@ -24,7 +26,7 @@ def _rows(table, value, metric):
 def _recorded_points(monkeypatch) -> list:
     """The sweep's points as (keep_hands asked for, result run with its hands kept): ``simulate``
     wrapped so the test sees the cards every point was dealt."""
-    import cpstats.simulation.run as run
+    import cpstats.thirteen.run as run
 
     real, seen = run.simulate, []
 
@@ -420,7 +422,7 @@ def test_a_value_given_twice_is_refused_before_anything_runs(variant, parameter,
     import importlib
 
     played = lambda *a, **k: pytest.fail("simulated")  # noqa: E731
-    monkeypatch.setattr(importlib.import_module("cpstats.simulation.sweep"), "_simulate_point", played)
+    monkeypatch.setattr(importlib.import_module("cpstats.thirteen.sweep"), "_simulate_point", played)
     monkeypatch.setattr(importlib.import_module("cpstats.ofc.sweep"), "simulate", played)
     with pytest.raises(OptionError, match=match):
         sweep_variants(variant, parameter, values)

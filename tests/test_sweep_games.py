@@ -13,7 +13,8 @@ from cpstats.strategies import EvSetter
 from cpstats import OptionError
 from cpstats.apps.cli import main
 from cpstats.ofc import simulation as ofc_sim
-from cpstats.simulation.sweep import sweep, sweep_variants
+from cpstats.workbench import sweep
+from cpstats.simulation.sweep import sweep_variants
 
 SWEEP = dict(deals=600, setter="greedy", rng=5, block_deals=200, metrics=["sd", "scoop_rate"])
 #: The 13-card sweep's columns, which an open-face sweep's table also has (and ``method``).
@@ -54,7 +55,7 @@ def test_skill_refuses_an_executor_that_is_none_of_them():
 
 def test_par_sheet_runs_its_live_run_on_the_executor(monkeypatch):
     """The PAR sheet hands its executor to the run it simulates."""
-    import cpstats.simulation as simulation
+    import cpstats.workbench as simulation
 
     seen = []
     real = simulation.simulate
@@ -108,7 +109,7 @@ def test_back_pair_royalties_rise_with_exact_paired_differences(back_pair):
     assert (royalty.loc[[1, 2], "diff_ci_low"] > 0).all()
     assert royalty.loc[2, "diff"] == pytest.approx(2 * royalty.loc[1, "diff"])
     played = ofc_sim.simulate("ofc-pineapple(royalties.back.pair=1)", 600, setter="random", rng=11,
-                              block_hands=200, rows=False)
+                              block_deals=200)
     direct = played.figures().set_index("metric").at["royalty", "estimate"]
     assert royalty.loc[1, "estimate"] == direct  # a point is the direct run of its variant
     fouls = back_pair[(back_pair["metric"] == "foul_rate") & (back_pair["value"] == 2)].iloc[0]

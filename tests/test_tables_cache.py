@@ -19,7 +19,7 @@ import pytest
 from cpstats.apps.cli import main
 from cpstats.cards import deal
 from cpstats.errors import OptionError
-from cpstats.simulation import compare, simulate
+from cpstats.workbench import compare, simulate
 from cpstats.strategies import EvSetter, row_tables, set_hand, set_hands, training
 from cpstats.strategies.row_tables import TablesWarning, resolve_tables, strategy_digest
 

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from cpstats.strategies import EvSetter
-from cpstats.simulation import REFERENCE_DIR, load_reference, simulate
+from cpstats.simulation import REFERENCE_DIR, load_reference
+from cpstats.workbench import simulate
 from cpstats.apps.widgets import (
     SEED, WIDGET_BLOCK_DEALS, RakeExplorer, ResultCache, VariantComparer, VariantPicker,
 )

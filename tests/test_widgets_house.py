@@ -8,7 +8,7 @@ import pytest
 
 from cpstats.rules import Rake, RakeModel, Surrender, load_variant
 from cpstats.settlement import settle_many
-from cpstats.simulation import simulate
+from cpstats.workbench import simulate
 from cpstats.apps.widgets import _common
 from cpstats.apps._warmup import COMPILE_MESSAGE
 from cpstats.apps.widgets import (

@@ -65,7 +65,7 @@ def _emit(df: pd.DataFrame, fmt: str, floatfmt: str = "{:.6g}") -> str:
 
 
 def _naturals(args: argparse.Namespace) -> str:
-    from cpstats.simulation.frequencies import natural_frequencies
+    from cpstats.thirteen.frequencies import natural_frequencies
 
     _notice_compiling("_natural_kernel")
     df = natural_frequencies(args.deals, players=args.players, rng=args.seed,
@@ -90,7 +90,7 @@ def _presets(args: argparse.Namespace) -> str:
 
 
 def _simulate(args: argparse.Namespace) -> str:
-    from cpstats import simulation
+    from cpstats import workbench
     from cpstats.ofc import is_ofc_variant
     from cpstats.rules import resolve_variant
     from cpstats.simulation.sequential import until_record
@@ -105,7 +105,7 @@ def _simulate(args: argparse.Namespace) -> str:
     executor, close = _executor(args)
     try:
         _notice_compiling(*simulation_kernels(args.strategy, low_middle=low_middle))
-        result = simulation.simulate(args.preset, args.deals, players=args.players,
+        result = workbench.simulate(args.preset, args.deals, players=args.players,
                                      setter=setter_of(args), rng=args.seed, executor=executor,
                                      out=out, resume=args.resume, keep_hands=args.keep_hands,
                                      progress=not args.quiet, until=args.until)
@@ -144,7 +144,7 @@ def _simulate_ofc(args: argparse.Namespace) -> str:
 
 
 def _compare(args: argparse.Namespace) -> str:
-    from cpstats.simulation import compare
+    from cpstats.workbench import compare
 
     if not args.preset or len(args.preset) < 2:
         raise CpstatsError("compare needs at least two --preset")
@@ -171,7 +171,7 @@ def _compare(args: argparse.Namespace) -> str:
 
 
 def _presets_table(args: argparse.Namespace) -> str:
-    from cpstats.simulation import compare_presets
+    from cpstats.thirteen.presets_table import compare_presets
 
     if args.deals is not None:
         _notice_compiling(*simulation_kernels(args.strategy))
@@ -260,7 +260,7 @@ def report_plan(preset: str | Variant, systems: str) -> ReportPlan:
 
 
 def _report(args: argparse.Namespace) -> str:
-    from cpstats import simulation
+    from cpstats import workbench
     from cpstats.apps.report import write_report
 
     plan = report_plan(args.preset, args.systems)
@@ -269,7 +269,7 @@ def _report(args: argparse.Namespace) -> str:
     try:
         _notice_compiling(*simulation_kernels(args.strategy,
                                               low_middle=plan.variant.ranking is HandOrdering.DEUCE_TO_SEVEN))
-        result = simulation.simulate(plan.variant, args.deals, setter=setter_of(args),
+        result = workbench.simulate(plan.variant, args.deals, setter=setter_of(args),
                                      rng=args.seed, executor=executor, keep_hands=True,
                                      progress=not args.quiet)
         systems = [result.rescore(other) for other in plan.systems]
@@ -284,7 +284,7 @@ def _report(args: argparse.Namespace) -> str:
 
 
 def _reference(args: argparse.Namespace) -> str:
-    from cpstats import simulation
+    from cpstats import workbench
     from cpstats.rules.presets import preset_names
     from cpstats.simulation import REFERENCE_DIR, save_result
 
@@ -299,7 +299,7 @@ def _reference(args: argparse.Namespace) -> str:
     try:
         _notice_compiling(*simulation_kernels(args.strategy))
         for name in names:
-            result = simulation.simulate(name, args.deals, setter=args.strategy, rng=args.seed,
+            result = workbench.simulate(name, args.deals, setter=args.strategy, rng=args.seed,
                                          executor=executor, progress=not args.quiet)
             result.metadata["command"] = (f"cpstats reference --preset {name} --deals {args.deals} "
                                           f"--strategy {args.strategy} --seed {args.seed}")

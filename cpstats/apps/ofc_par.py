@@ -113,7 +113,7 @@ def _live_run(v: OfcVariant, deals: int, setter: Any, seed: Any, executor) -> tu
     from cpstats.ofc.simulation import simulate
 
     with tempfile.TemporaryDirectory(prefix="cpstats-ofc-par-") as tmp:
-        result = simulate(v, deals, setter=setter, rng=seed, executor=executor, out=tmp)
+        result = simulate(v, deals, setter=setter, rng=seed, executor=executor, out=tmp, keep_hands=True)
         boards = T.boards_of(result)
     result.out = None
     return result, boards

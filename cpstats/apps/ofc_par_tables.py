@@ -24,7 +24,7 @@ from cpstats.rules.house import Rake, RakeModel
 from cpstats.rules.open_face import FIVE_ROW_CATEGORIES, PAIR_NAMES, TRIPS_NAMES, OfcVariant
 from cpstats.apps.par_parts import session_band_rows
 from cpstats.simulation.stats import VOLATILITY_Z, batch_mean_interval, rate_interval, t_value
-from cpstats.simulation.summary import batch_of
+from cpstats.simulation.batches import batch_of
 
 __all__ = ["Boards", "boards_of", "row_hand_names", "pair_outcomes", "row_results", "royalty_table",
            "fantasyland_table", "headline", "house_table", "charge_models", "session_bands",

@@ -34,7 +34,7 @@ from cpstats.rules import RakeModel, Variant
 from cpstats.rules.games import load_variant
 from cpstats.rules.describe import short_label
 from cpstats.settlement import charges_seats as charges
-from cpstats.simulation import SimulationResult
+from cpstats.thirteen.result import SimulationResult
 from cpstats.strategies.setters import EvSetter, as_setter, result_setter, setter_option
 
 __all__ = ["ParSheet", "ParSection", "ParTable", "par_sheet", "add_par_command", "run_par_command"]
@@ -159,7 +159,7 @@ def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = 20
         result = _reference(v, setter)
     live = result is None
     if result is None:
-        from cpstats.simulation import simulate
+        from cpstats.workbench import simulate
 
         result = simulate(v, DEFAULT_DEALS if deals is None else deals, setter=setter, rng=seed,
                           executor=executor)

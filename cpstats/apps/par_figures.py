@@ -17,8 +17,9 @@ from cpstats.hands.naturals import NATURALS
 from cpstats.rules.house import RakeModel
 from cpstats.rules.ids import ROYALTY_ROW_NAMES, rule_info
 from cpstats.settlement import charges_seats as charges
-from cpstats.simulation import ROYALTY_ROWS, SimulationResult
-from cpstats.simulation import house
+from cpstats.thirteen.summary import ROYALTY_ROWS
+from cpstats.thirteen.result import SimulationResult
+from cpstats.thirteen import house
 from cpstats.simulation.stats import VOLATILITY_Z, wilson_interval
 
 __all__ = ["headline", "seat_outcomes", "pooled_outcomes", "royalty_table", "natural_table",
@@ -482,7 +483,7 @@ def banker_by_seats(result: SimulationResult, *, deals: int, rng=None) -> pd.Dat
     the result. A seat count the rules do not allow (a home run needing more players) is left
     out."""
     from cpstats.errors import OptionError
-    from cpstats.simulation import simulate
+    from cpstats.workbench import simulate
     from cpstats.strategies.setters import result_setter
 
     v = result.variant

@@ -1,5 +1,5 @@
 """The PAR sheet's sensitivity section: the variant's main rule numbers swept around its own
-values (:func:`~cpstats.simulation.sweep.sweep`, every point on the same deals), the headline
+values (:func:`~cpstats.thirteen.sweep.sweep`, every point on the same deals), the headline
 figures with their 95% intervals and each point's paired difference to the variant's value.
 
 - Decision: the numbers a designer tunes, present in the variant (:func:`default_parameters`):
@@ -31,7 +31,8 @@ import pandas as pd
 from cpstats.errors import OptionError, check_whole
 from cpstats.rules import RakeModel, Variant
 from cpstats.rules.text import KEY_INDEX, KEYS
-from cpstats.simulation.sweep import sweep, sweep_variants
+from cpstats.workbench import sweep
+from cpstats.simulation.sweep import sweep_variants
 from cpstats.strategies.setters import BASELINES
 
 __all__ = ["SENSITIVITY_DEALS", "default_parameters", "around", "parameters", "run_sweeps",
@@ -160,7 +161,7 @@ def _metrics(v: Variant, parameter: str, values: Sequence) -> list[str]:
 def run_sweeps(v: Variant, specs: Sequence[tuple[str, list]], *, deals: int, setter: Any,
                rng: Any, hands_per_hour: float | None = None,
                executor: Any = None) -> dict[str, pd.DataFrame]:
-    """One :func:`~cpstats.simulation.sweep.sweep` a parameter (the same seed for every one),
+    """One :func:`~cpstats.thirteen.sweep.sweep` a parameter (the same seed for every one),
     keyed by the parameter as given; ``executor`` runs their blocks."""
     check_whole("sensitivity_deals", deals, 2, "an interval needs two")
     return {key: sweep(v, key, values, deals=deals, metrics=_metrics(v, key, values),

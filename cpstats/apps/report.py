@@ -26,8 +26,8 @@ from cpstats.apps import plots
 from cpstats.apps.labels import SETTER_NAMES, baseline_label
 from cpstats.apps.par_figures import seat_outcomes
 from cpstats.rules.describe import describe_rules, format_number, rake_label, short_label
-from cpstats.simulation import SimulationResult
-from cpstats.simulation.paired import paired_metrics
+from cpstats.thirteen.result import SimulationResult
+from cpstats.thirteen.paired import paired_metrics
 
 __all__ = ["write_report", "outcome_table", "scoring_table"]
 

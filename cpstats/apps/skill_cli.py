@@ -34,7 +34,7 @@ def skill_header(table: pd.DataFrame) -> str:
 def skill_text(args: argparse.Namespace) -> str:
     """Handler of ``cpstats skill``: the table with its header, numbers to four decimals."""
     from cpstats.rules.games import load_variant
-    from cpstats.simulation import skill
+    from cpstats.workbench import skill
 
     v = load_variant(args.preset)
     if v.game == "13-card" and needs_compiling(*simulation_kernels("ev", "greedy", "random")):

@@ -71,7 +71,7 @@ def _note(quiet: bool, what: str):
 
 
 def run_solve(args: argparse.Namespace) -> str:
-    from cpstats.simulation.solve import solve
+    from cpstats.workbench.solve import solve
 
     executor, close = executor_for(args)
     try:
@@ -134,7 +134,7 @@ def add_design_command(sub) -> argparse.ArgumentParser:
 
 def run_design(args: argparse.Namespace) -> str:
     from cpstats.rules import game_of
-    from cpstats.simulation.design import design
+    from cpstats.workbench.design import design
 
     space = {k: parse_bounds(v) for k, v in _pairs(args.space, "space").items()}
     limits = {k: _limits(v) for k, v in _pairs(args.constraint, "constraint").items()}

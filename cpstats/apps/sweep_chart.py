@@ -64,7 +64,7 @@ def _caption(table: pd.DataFrame) -> str:
 
 def plot_sweep(table: pd.DataFrame, *, kind: str = "estimate", title: str | None = None,
                columns: int | None = None, fig=None):
-    """Small multiples of a :func:`~cpstats.simulation.sweep.sweep` table: per metric, the
+    """Small multiples of a :func:`~cpstats.thirteen.sweep.sweep` table: per metric, the
     estimate (or with ``kind="difference"`` the paired difference to the first point) against
     the parameter's value, with its shaded confidence band. Returns the figure.
 

@@ -59,7 +59,7 @@ def add_sweep_command(sub) -> argparse.ArgumentParser:
     """Add ``sweep`` to the subparsers ``sub`` (from ``parser.add_subparsers``); its ``run``
     default is :func:`run_sweep`. Returns the subparser."""
     from cpstats.ofc.sweep import OFC_SWEEP_METRICS
-    from cpstats.simulation.sweep import METRICS
+    from cpstats.thirteen.sweep import METRICS
 
     p = sub.add_parser("sweep", help="one rule parameter over several values on common deals "
                                      "(estimates and paired differences, 95%% CI)",
@@ -95,7 +95,8 @@ def run_sweep(args: argparse.Namespace) -> str:
     input, before anything is simulated)."""
     import sys
 
-    from cpstats.simulation.sweep import sweep, sweep_variants
+    from cpstats.workbench import sweep
+    from cpstats.simulation.sweep import sweep_variants
 
     values = parse_values(args.values)
     sweep_variants(args.variant, args.parameter, values)  # refuse bad input before any work

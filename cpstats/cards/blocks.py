@@ -18,7 +18,7 @@ import numpy as np
 from cpstats.cards import _deal_kernel
 from cpstats.errors import OptionError, check_whole, shown
 
-__all__ = ["BLOCK_DEALS", "MAX_DEALS", "BlockPlan", "check_executor", "block_seed", "block_state", "shuffled_decks",
+__all__ = ["BLOCK_DEALS", "MAX_DEALS", "BlockPlan", "check_executor", "match_seed", "block_seed", "block_state", "shuffled_decks",
            "root_seed"]
 
 BLOCK_DEALS = 1 << 16
@@ -46,6 +46,16 @@ def root_seed(rng=None, name: str = "rng") -> np.random.SeedSequence:
             return rng.spawn(1)[0].bit_generator.seed_seq
         return np.random.SeedSequence(int(rng.integers(2**63)))
     raise OptionError(f"{name}={rng!r} is invalid: pass None, an int seed, a SeedSequence or a Generator")
+
+
+def match_seed(rng) -> int:
+    """One integer seed for every match of a table (the same deals for all of them, as a skill
+    table's fields play): the root's entropy, or for a spawned root (a Generator's child) an
+    integer drawn from it."""
+    root = root_seed(rng)
+    if not root.spawn_key:
+        return int(root.entropy)
+    return int(root.generate_state(2, np.uint64).astype(object).dot([1, 2**64]))
 
 
 def check_executor(executor: object) -> None:

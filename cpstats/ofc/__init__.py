@@ -1,7 +1,8 @@
 """Open-face Chinese poker (rulebook section 7): its rules, boards, settlement, play and results.
 
-Layer 6 of 7, between the 13-card results (:mod:`cpstats.simulation`) and the apps: it may import
-cards, hands, rules, strategies, settlement and simulation; nothing below imports it. Inside,
+Layer 6, beside the 13-card game (:mod:`cpstats.thirteen`), on the engine (:mod:`cpstats.simulation`)
+and below the verbs (:mod:`cpstats.workbench`): it may import cards, hands, rules and the engine,
+never the other game; nothing below imports it. Inside,
 imports point one way:
 
 - ``rules`` (:class:`OfcVariant` and its parts as frozen data, presets, the variant string,
@@ -21,9 +22,10 @@ imports point one way:
   (the Fantasyland value ``rollout`` is told, a fixed point); ``strength`` (the headline figures
   at four strengths of play, :func:`strength_table`).
 
-Users play open face through the shared verbs (:func:`cpstats.simulate`, ``compare``, ``sweep``,
-``skill``, ``load_reference``, ``get_preset``, ``presets``), which reach this game's runs through
-the registration below. The former open-face names (``simulate_ofc``, ``compare_ofc``,
+Users play open face through the verbs (:func:`cpstats.simulate`, ``compare``, ``sweep``,
+``skill``, ``solve``, ``load_reference``, ``get_preset``, ``presets``), which reach this game's runs
+through its registration (``game``: its rules, words and runs, registered on import exactly as
+:mod:`cpstats.thirteen` registers the 13-card game). The former open-face names (``simulate_ofc``, ``compare_ofc``,
 ``sweep_ofc``, ``ofc_skill``, ``get_ofc_preset``, ``load_ofc_reference``, ``OFC_PRESETS``) stay
 one release as aliases that warn.
 
@@ -44,11 +46,12 @@ from cpstats.ofc.shipped import (OFC_REFERENCE_RUNS, find_ofc_reference, load_sh
                                  write_ofc_reference)
 from cpstats.ofc.setters import OfcGreedy, OfcRandom, OfcSetter, Rollout, RolloutExact, RolloutV1, as_ofc_setter
 from cpstats.ofc.settlement import OfcSettlement, seat_rake, settle_boards, settle_hands
-from cpstats.ofc.simulation import _compare_runs, _simulate_runs
+from cpstats.ofc.simulation import _compare_runs, simulate
 from cpstats.ofc.sweep import run_sweep
 from cpstats.ofc.skill import skill_table
 from cpstats.ofc.strength import shipped_strength, strength_table
-from cpstats.simulation.games import GameRuns, register_game_runs
+from cpstats.ofc.game import OPEN_FACE
+from cpstats.rules.games import register_game
 
 # the former names, one release more (aliases that warn; explicit re-exports, not in __all__)
 from cpstats.ofc.shipped import load_ofc_reference as load_ofc_reference
@@ -57,12 +60,12 @@ from cpstats.ofc.skill import ofc_skill as ofc_skill
 from cpstats.ofc.sweep import sweep_ofc as sweep_ofc
 from cpstats.rules.open_face import get_ofc_preset as get_ofc_preset
 
-# the shared verbs (cpstats.simulate, compare, sweep, skill, load_reference) play open face through these
-register_game_runs("open-face", GameRuns(_simulate_runs, _compare_runs, run_sweep, skill_table,
-                                         load_shipped, OFC_REFERENCE_RUNS))
+# the verbs (cpstats.simulate, compare, sweep, skill, solve, load_reference...) play open face
+# through this registration: its rules and runs together (cpstats.ofc.game)
+GAME = register_game(OPEN_FACE)
 __getattr__ = deprecated_constants(__name__, {"OFC_PRESETS": ("cpstats.presets()", lambda: _rules.PRESETS)})
 
-__all__ = ["OfcVariant", "OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRules", "OfcScoring",
+__all__ = ["GAME", "OfcVariant", "OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRules", "OfcScoring",
            "OfcTables", "parse_ofc_variant", "resolve_ofc_variant",
            "table_args", "as_boards", "board_ranks", "board_values", "BoardValues",
            "OfcSettlement", "settle_boards", "settle_hands", "seat_rake", "is_ofc_variant",

@@ -1,7 +1,7 @@
 """Open-face results: additive per-batch summaries of played hands, and their tables.
 
 A block of hands becomes one :class:`OfcSummary` (:func:`summarise_hands`), its arrays indexed
-by batch (30 batches of consecutive hands, :func:`cpstats.simulation.summary.batch_of`) and
+by batch (30 batches of consecutive hands, :func:`cpstats.thirteen.summary.batch_of`) and
 seat, which blocks add up (``a + b``). Every figure is a ratio of two batch
 sums (fouls per board, royalty units per board, entries per normal hand ...): its estimate is
 the ratio of the totals and its interval Student's t on the batches' linearised ratios
@@ -33,8 +33,9 @@ from cpstats.ofc.settlement import OfcSettlement
 from cpstats.simulation.stats import (batch_variance_interval, check_confidence, t_value,
                                       wilson_interval, z_value)
 from cpstats.simulation.additive import Additive, by_value, summed
+from cpstats.simulation.base import FigureBatches as PairedFigure
 from cpstats.simulation.base import Result
-from cpstats.simulation.summary import net_distribution
+from cpstats.simulation.batches import net_distribution
 
 __all__ = ["OfcResult", "OfcSummary", "summarise_hands", "paired_figures", "figure_batches",
            "FigureBatches", "ROWS"]
@@ -252,6 +253,12 @@ class OfcResult(Result):
             rows.append((f"hands_seat{p}", *map(float, (z * sd / precision) ** 2),
                          f"hands to +-{precision:g}: (z sd / {precision:g})^2"))
         return rows
+
+    def figure_batches(self, confidence: float = 0.95) -> dict[str, PairedFigure]:
+        """The ratio figures with their linearised batch values (:func:`figure_batches`), as the
+        engine's paired compare and sweep read them."""
+        return {name: PairedFigure(f.estimate, f.ci_low, f.ci_high, f.linear, f.method)
+                for name, f in figure_batches(self, confidence).items()}
 
     def entry_cards(self) -> pd.DataFrame:
         """Fantasyland entries by cards dealt (13..17): count and share of normal hands."""

@@ -1,5 +1,6 @@
-"""Open-face setters as named objects (as :mod:`cpstats.strategies.setters` for the 13-card game):
-each carries its own settings, so ``samples`` and ``top`` travel inside the setter.
+"""Open-face setters as named objects (open face's extension of the setter contract,
+:class:`cpstats.setter.Setter`, as :mod:`cpstats.strategies.setters` is the 13-card game's): each
+carries its own settings, so ``samples`` and ``top`` travel inside the setter.
 
 - :class:`Rollout` ``(samples=32, top=24)``: the default, Monte Carlo rollouts with an exact
   endgame and learned street values (:mod:`cpstats.ofc.placement`: ``samples`` rollouts a
@@ -12,7 +13,8 @@ each carries its own settings, so ``samples`` and ``top`` travel inside the sett
 
 A name selects the default object (:func:`as_ofc_setter`): ``"rollout"`` (``"rollout-learned"``, its
 former name, the same), ``"rollout-exact"``, ``"rollout-v1"``, ``"greedy"``, ``"random"``, and
-``"ev"`` (the 13-card strong setter's name, and ``EvSetter()``) for ``Rollout()``.
+``"ev"`` (the strong setter's name in every game, and any game's ``ev`` setter object without
+settings) for ``Rollout()``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from typing import Any, ClassVar, Sequence
 
 from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, PLACEMENT_STRATEGIES
-from cpstats.strategies.setters import EvSetter, Setter
+from cpstats.rules.open_face import GAME
+from cpstats.setter import Setter
 
 __all__ = ["OfcSetter", "Rollout", "RolloutExact", "RolloutV1", "RolloutLearned", "STRONG_ROLLOUT", "OfcGreedy", "OfcRandom", "OFC_SETTERS", "as_ofc_setter",
            "seat_setters", "seat_budget", "seats_label", "seats_params"]
@@ -30,14 +33,11 @@ __all__ = ["OfcSetter", "Rollout", "RolloutExact", "RolloutV1", "RolloutLearned"
 
 @dataclass(frozen=True)
 class OfcSetter(Setter):
-    """A named, frozen open-face setter: ``name`` is its placement strategy
-    (:data:`~cpstats.ofc.placement.PLACEMENT_STRATEGIES`)."""
+    """A named, frozen open-face setter: ``name`` is the placement strategy a seat plays
+    (:data:`~cpstats.ofc.placement.PLACEMENT_STRATEGIES`, what
+    :func:`~cpstats.ofc.play.play_hands` reads)."""
 
-    game: ClassVar[str] = "open-face"
-
-    def bind(self, variant: Any) -> Any:
-        raise OptionError(f"{self!r} places open-face boards street by street: play it with "
-                          "cpstats.simulate or cpstats.ofc.play_hands, not set_hands")
+    game: ClassVar[str] = GAME
 
 
 @dataclass(frozen=True)
@@ -101,11 +101,11 @@ OFC_SETTERS: dict[str, type[OfcSetter]] = {"ev": Rollout, "rollout": Rollout, "r
 
 
 def as_ofc_setter(setter: Any, where: str = "setter") -> OfcSetter:
-    """The open-face setter for a name or an object (``EvSetter()`` and the 13-card baselines'
-    objects by their names); anything else is one line naming what is allowed."""
+    """The open-face setter for a name or an object (another game's setter object by its name:
+    ``ev``, ``greedy``, ``random``); anything else is one line naming what is allowed."""
     if isinstance(setter, OfcSetter):
         return setter
-    if isinstance(setter, EvSetter) and setter.tables is not None:
+    if isinstance(setter, Setter) and getattr(setter, "tables", None) is not None:
         raise OptionError("tables= does not apply to open-face variants: their strategies need no "
                           "trained tables")
     name = setter.name if isinstance(setter, Setter) else setter

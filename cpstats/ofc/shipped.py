@@ -37,7 +37,7 @@ from cpstats.ofc.simulation import simulate
 from cpstats.rules.check import suggest
 from cpstats.rules.house import Rake
 from cpstats.simulation.files import save_result
-from cpstats.simulation.summary import batch_of
+from cpstats.simulation.batches import batch_of
 
 __all__ = ["OFC_REFERENCE_DIR", "OFC_REFERENCE_RUNS", "SENSITIVITY_RUNS", "REFERENCE_SEED",
            "REFERENCE_STRATEGY", "FULL_HANDS", "load_shipped", "write_ofc_reference",
@@ -179,7 +179,7 @@ def write_ofc_reference(folder: str | os.PathLike | None = None, hands: int = FU
         key = _check_name(name)
         with tempfile.TemporaryDirectory(prefix="ofc-reference-") as tmp:
             result = simulate(OFC_REFERENCE_RUNS[key], hands, setter=strategy, rng=rng,
-                              executor=executor, out=tmp, progress=progress)
+                              executor=executor, out=tmp, keep_hands=True, progress=progress)
             rows = result.rows().sort_values(["hand", "seat"])
             net = rows["net"].to_numpy().reshape(result.deals, result.variant.players)
         result.out = None

@@ -22,8 +22,10 @@ burn-in (``play_hands`` draws a deck and one strategy seed per hand, whatever th
 two variants run with the same seed play the same decks: :func:`compare` pairs them.
 
 :func:`simulate` and :func:`compare` are the open-face runs behind :func:`cpstats.simulate` and
-:func:`cpstats.compare` (with this game's own ``block_hands`` and ``burn_in``); ``simulate_ofc``
-and ``compare_ofc`` are their deprecated former names.
+:func:`cpstats.compare` (registered in :mod:`cpstats.ofc`), with the verbs' keyword names
+(``deals``, ``keep_hands``, ``block_deals``; this game's own ``burn_in`` besides); their former
+keywords ``hands``, ``rows`` and ``block_hands`` and names ``simulate_ofc`` and ``compare_ofc``
+warn for one release.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ from cpstats.simulation.files import prepare_out, run_digest
 from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
 from cpstats.simulation.sequential import run_until, until_record
 from cpstats.simulation.stats import check_confidence
-from cpstats.simulation.summary import batch_count, batch_of
+from cpstats.simulation.batches import batch_count, batch_of
 
 __all__ = ["simulate", "compare", "simulate_ofc_text", "BLOCK_HANDS", "BURN_IN"]
 
@@ -161,18 +163,20 @@ def _metadata(v: OfcVariant, seats, root, hands, block_hands, burn_in) -> dict:
     return meta
 
 
-def simulate(variant: OfcVariant | str, hands: int, *, setter: Any = "rollout",
-             rng=None, executor: Executor | None = None, out: str | os.PathLike | None = None,
-             resume: bool = False, rows: bool = True, block_hands: int = BLOCK_HANDS,
-             burn_in: int = BURN_IN, progress: bool = False, strategy: Any = None,
-             samples: int | None = None, top: int | None = None) -> OfcResult:
-    """Play ``hands`` open-face hands under ``variant`` and summarise them.
+def simulate(variant: OfcVariant | str, deals: int | None = None, *, setter: Any = "rollout",
+             rng=None, executor: Executor | None = None, keep_hands: bool = False,
+             out: str | os.PathLike | None = None, resume: bool = False, progress: bool = False,
+             block_deals: int | None = None, burn_in: int = BURN_IN, strategy: Any = None,
+             samples: int | None = None, top: int | None = None, hands: int | None = None,
+             rows: bool | None = None, block_hands: int | None = None) -> OfcResult:
+    """Play ``deals`` open-face hands under ``variant`` and summarise them (the game's registered
+    run, behind :func:`cpstats.simulate`).
 
     Parameters
     ----------
     variant
         An :class:`~cpstats.rules.open_face.OfcVariant`, OFC preset name or variant string.
-    hands
+    deals
         Hands to count (burn-in hands apart).
     setter
         Who places the cards: a setter object (:class:`~cpstats.ofc.setters.Rollout` with its
@@ -184,27 +188,35 @@ def simulate(variant: OfcVariant | str, hands: int, *, setter: Any = "rollout",
         Seed, SeedSequence, Generator or None (as :func:`cpstats.simulate`).
     executor
         Any ``concurrent.futures``-style executor (a Dask client's too); None is serial.
-    out, resume, rows
-        Folder for finished blocks and (``rows``) their Parquet rows; ``resume=True`` keeps the
-        finished blocks of this same run and redoes any of another run
-        (``metadata["blocks_redone"]``), and with ``rows`` plays again (same numbers) a finished
-        block whose rows were not written.
-    block_hands, burn_in
-        Hands per block, and uncounted hands each block plays first (see the module).
-    strategy, samples, top
+    out, resume, keep_hands
+        Folder for finished blocks and (``keep_hands``) their Parquet rows, one per hand and seat;
+        ``resume=True`` keeps the finished blocks of this same run and redoes any of another run
+        (``metadata["blocks_redone"]``), and with ``keep_hands`` plays again (same numbers) a
+        finished block whose rows were not written.
+    block_deals, burn_in
+        Hands per block (None: :data:`BLOCK_HANDS`), and uncounted hands each block plays first
+        (see the module).
+    strategy, samples, top, hands, rows, block_hands
         Deprecated (they go in the next release): ``strategy=`` is ``setter=``, ``samples=N`` and
-        ``top=N`` are ``setter=Rollout(samples=N, top=N)``.
+        ``top=N`` are ``setter=Rollout(samples=N, top=N)``, ``hands=`` is ``deals=``, ``rows=`` is
+        ``keep_hands=`` and ``block_hands=`` is ``block_deals=``.
 
     Examples
     --------
-    >>> r = simulate("ofc-pineapple", 200, setter="random", rng=1, block_hands=100)
+    >>> r = simulate("ofc-pineapple", 200, setter="random", rng=1, block_deals=100)
     >>> r.deals, bool(r.figures().set_index("metric").at["foul_rate", "estimate"] > 0.5)
     (200, True)
     """
+    deals = renamed("hands", "deals", hands, deals)
+    rows = renamed("rows", "keep_hands", rows, keep_hands, False)
+    block_hands = renamed("block_hands", "block_deals", block_hands, block_deals)
+    if deals is None:
+        raise OptionError("deals is missing: the hands to play")
+    hands, block_hands = deals, BLOCK_HANDS if block_hands is None else block_hands
     v = resolve_ofc_variant(variant)
     seats = _seats(v, setter, strategy, samples, top)
     budget, top = seat_budget(seats)
-    plan = BlockPlan(hands, check_whole("block_hands", block_hands, 1))
+    plan = BlockPlan(hands, check_whole("block_deals", block_hands, 1))
     check_executor(executor)
     burn_in = check_whole("burn_in", burn_in, 0)
     root = root_seed(rng)
@@ -224,11 +236,11 @@ def simulate(variant: OfcVariant | str, hands: int, *, setter: Any = "rollout",
     return OfcResult(v, run.summary, meta, out=out_path)
 
 
-def compare(variants: Sequence[OfcVariant | str], hands: int, *, setter: Any = "rollout",
+def compare(variants: Sequence[OfcVariant | str], deals: int | None = None, *, setter: Any = "rollout",
             rng=None, executor: Executor | None = None, labels: Sequence[str] | None = None,
-            confidence: float = 0.95, block_hands: int = BLOCK_HANDS, burn_in: int = BURN_IN,
+            confidence: float = 0.95, block_deals: int | None = None, burn_in: int = BURN_IN,
             hands_per_hour: float | None = None, strategy: Any = None, samples: int | None = None,
-            top: int | None = None) -> pd.DataFrame:
+            top: int | None = None, hands: int | None = None, block_hands: int | None = None) -> pd.DataFrame:
     """Figures of several OFC variants played on common decks, with paired differences.
 
     Every variant is played with the same seed, so hand h of every run starts from the same
@@ -236,9 +248,12 @@ def compare(variants: Sequence[OfcVariant | str], hands: int, *, setter: Any = "
     ``diff`` interval (Student's t, ``batches - 1`` degrees of freedom), far tighter than two
     independent runs. Returns :func:`~cpstats.ofc.result.paired_figures`' table: ``label``,
     ``variant``, ``strategy``, ``metric``, ``estimate``, ``ci_low``, ``ci_high``, ``diff``, ``diff_ci_low``,
-    ``diff_ci_high``, ``method``. ``setter`` is :func:`simulate`'s (``strategy=``,
-    ``samples=`` and ``top=`` deprecated, as there).
+    ``diff_ci_high``, ``method``. ``deals`` (hands), ``setter`` and ``block_deals`` are
+    :func:`simulate`'s (``strategy=``, ``samples=``, ``top=``, ``hands=`` and ``block_hands=``
+    deprecated, as there).
     """
+    deals = renamed("hands", "deals", hands, deals)
+    block_deals = renamed("block_hands", "block_deals", block_hands, block_deals)
     level = check_confidence(confidence)
     if isinstance(variants, (str, OfcVariant)):
         raise OptionError(f"variants={str(variants)!r} is invalid: a list of two or more OFC variants")
@@ -249,8 +264,8 @@ def compare(variants: Sequence[OfcVariant | str], hands: int, *, setter: Any = "
     if len(labels) != len(vs):
         raise OptionError(f"labels={labels!r} is invalid: one label per variant ({len(vs)})")
     root = root_seed(rng)
-    results = [simulate(v, hands, setter=_seats(v, setter, strategy, samples, top), rng=root,
-                        executor=executor, block_hands=block_hands, burn_in=burn_in) for v in vs]
+    results = [simulate(v, deals, setter=_seats(v, setter, strategy, samples, top), rng=root,
+                        executor=executor, block_deals=block_deals, burn_in=burn_in) for v in vs]
     return paired_figures(results, labels, level, hands_per_hour)
 
 
@@ -282,7 +297,7 @@ def simulate_ofc_text(args: Any, executor: Executor | None = None) -> str:
                           "figures do not show them)")
     setter = as_ofc_setter(args.strategy, "--strategy")
     play = {"setter": setter, "executor": executor, "out": args.out, "resume": args.resume,
-            "rows": bool(args.keep_hands), "progress": not args.quiet}
+            "keep_hands": bool(args.keep_hands), "progress": not args.quiet}
     until = getattr(args, "until", None)
     result = (simulate(v, args.deals, rng=args.seed, **play) if until is None
               else run_until(simulate, v, args.deals, until, rng=args.seed, **play))
@@ -314,16 +329,6 @@ def _workbench_options(setter: Any, block_deals: int | None) -> tuple[Any, int]:
     return seats, BLOCK_HANDS if block_deals is None else block_deals
 
 
-def _simulate_runs(v: OfcVariant, deals: int, *, players=None, setter: Any = "ev", rng=None,
-                   executor=None, keep_hands: bool = False, out=None, resume: bool = False,
-                   progress: bool = False, block_deals: int | None = None) -> OfcResult:
-    chosen, block = _workbench_options(setter, block_deals)
-    if players is not None and players != v.players:
-        v = v.replace(players=check_whole("players", players, 2))
-    return simulate(v, deals, setter=chosen, rng=rng, executor=executor, out=out, resume=resume,
-                    rows=bool(keep_hands), block_hands=block, progress=progress)
-
-
 def _compare_runs(vs: Sequence[OfcVariant], deals: int, *, setter: Any = "ev", rng=None, executor=None,
                   block_deals: int | None = None, confidence: float = 0.95,
                   labels: Sequence[str] | None = None, hands_per_hour: float | None = None,
@@ -332,7 +337,7 @@ def _compare_runs(vs: Sequence[OfcVariant], deals: int, *, setter: Any = "ev", r
     ``tidy`` says (its figures are ratios that a wide table would only repeat)."""
     chosen, block = _workbench_options(setter, block_deals)
     table = compare(vs, deals, setter=chosen, rng=rng, executor=executor, labels=labels,
-                    confidence=confidence, block_hands=block, hands_per_hour=hands_per_hour)
+                    confidence=confidence, block_deals=block, hands_per_hour=hands_per_hour)
     return table.rename(columns={"strategy": "setter"})
 
 

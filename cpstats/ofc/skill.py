@@ -31,7 +31,7 @@ from cpstats.ofc.result import figure_batches
 from cpstats.ofc.setters import Rollout, as_ofc_setter
 from cpstats.ofc.simulation import simulate
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
-from cpstats.simulation.skill import match_seed
+from cpstats.cards.blocks import match_seed
 from cpstats.simulation.stats import t_value
 
 __all__ = ["skill_table", "OFC_SKILL_FIELDS", "OFC_SKILL_DEALS", "PLAYER"]
@@ -64,7 +64,7 @@ def _duplicate(v: OfcVariant, field: str, deals: int, root, executor, player: An
     """The player's mean net per hand against ``field`` over the rotations, with its batch t interval."""
     linear, estimates = [], []
     for p, seating in enumerate(_seatings(v, field, player)):
-        run = simulate(v, deals, setter=seating, rng=root, executor=executor, rows=False)
+        run = simulate(v, deals, setter=seating, rng=root, executor=executor)
         batches = figure_batches(run)
         seats = range(v.players) if field == PLAYER else [p]
         for seat in seats:

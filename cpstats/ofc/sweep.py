@@ -163,8 +163,7 @@ def run_sweep(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: in
     for i, (value, point) in enumerate(zip(values, vs)):
         if on_point is not None:
             on_point(i, point)
-        result = simulate(point, deals, setter=played, rng=root, executor=executor, block_hands=block,
-                          rows=False)
+        result = simulate(point, deals, setter=played, rng=root, executor=executor, block_deals=block)
         figures = figure_batches(result, level, hands_per_hour)
         first = figures if first is None else first
         setters.append(name)

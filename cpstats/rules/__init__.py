@@ -2,9 +2,11 @@
 bank, surrender, ...), the presets and the variant string codec.
 
 Inside, imports point one way: ``ids`` <- ``schedules`` <- ``components`` (and ``house``) <-
-``presets`` (data) <- ``text`` (the codec, on plain dicts) <- ``variant`` (:class:`Variant`,
-the 13-card game) and ``open_face`` (:class:`OfcVariant`, rulebook section 7) <- ``games`` (the
-registry of both games: :func:`load_variant`, :func:`get_preset`, :func:`presets`); ``check``
+``presets`` (data) <- ``text`` (the codec, on plain dicts) <- ``games`` (the one registry of games,
+naming none: :func:`load_variant`, :func:`get_preset`, :func:`presets`; each game's package
+registers its rules and runs there) <- ``variant`` (:class:`Variant`, the 13-card game) and
+``open_face`` (:class:`OfcVariant`, rulebook section 7); ``describe`` puts any game's variant in
+words through the words each game registered (``variant_words``, ``open_face_words``); ``check``
 holds the shared error helpers.
 
 Layer 3 of 6: imports :mod:`cpstats.cards` and :mod:`cpstats.hands` at most (the rules name
@@ -20,9 +22,8 @@ from cpstats.rules.ids import (CATEGORIES, NATURAL_NAMES, ROYALTY_CATEGORY, ROYA
                                Scoring)
 from cpstats.rules.presets import BAD_BEAT_001, preset_names
 from cpstats.rules.schedules import NATURAL_TABLES, ROYALTY_TABLES
-from cpstats.rules.variant import Variant, parse_variant
-from cpstats.rules.games import (GAMES, AnyVariant, game_of, get_preset, load_variant, presets,
-                                 resolve_variant)
+from cpstats.rules.games import GAMES, AnyVariant, game_of, get_preset, load_variant, presets
+from cpstats.rules.variant import Variant, parse_variant, resolve_variant
 from cpstats.rules.open_face import OfcVariant
 
 __all__ = ["Scoring", "RoyaltySchedule", "RoyaltyPayment", "RoyaltyMode", "NaturalSchedule",

@@ -1,10 +1,19 @@
-"""The games cpstats plays, registered once and loaded by one string (the OpenSpiel pattern).
+"""The games cpstats plays: one registry, each game registering itself when its package is
+imported (the OpenSpiel pattern), and the variant of any game loaded by one string.
 
-Every variant of every game shares one small protocol: ``name``, ``game``, ``players``,
-``str(v)`` that :func:`load_variant` reads back equal, ``to_dict``/``from_dict``, ``replace``,
-``to_file``; :func:`cpstats.describe` and :func:`cpstats.short_label` put any of them in words.
-A variant string names its game by its preset: ``ofc-*`` presets are open face, every other
-preset is the 13-card game.
+A game's package ends by calling :func:`register_game` with its :class:`Game`: its rules (the
+variant type, the string codec, its presets and keys, its words) and its runs
+(:class:`cpstats.simulation.games.GameRuns`, what the verbs call). This module names no game;
+``import cpstats`` imports every game package, so each is registered before any verb runs.
+
+Every variant of every game shares one small protocol: ``name``, ``game`` (its game's registered
+name), ``players``, ``str(v)`` that :func:`load_variant` reads back equal,
+``to_dict``/``from_dict``, ``replace``, ``to_file``.
+
+- Decision: the registry sits on the rules layer, under the engine, because the play layers below
+  the engine (``cpstats.settle``, ``cpstats.set_hand``, the row tables) take variant strings and
+  files too, and refuse another game's in one line naming it; an engine registry would need an
+  upward import or a second, poorer resolver there. The engine, the verbs and the apps read it here.
 
 Examples
 --------
@@ -17,57 +26,108 @@ Examples
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from typing import NamedTuple, Union
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
 from cpstats.errors import OptionError
 from cpstats.rules.check import suggest
 from cpstats.rules.files import SUFFIXES, first_difference, folder_error, read_file
-from cpstats.rules import open_face
-from cpstats.rules.open_face import OfcVariant, parse_ofc_variant
-from cpstats.rules.presets import PRESETS
-from cpstats.rules.text import Key, path_holds_whole_numbers
-from cpstats.rules.text import key_of as card_key_of
-from cpstats.rules.variant import Variant, parse_variant, preset_names
-from cpstats.rules.variant import get_preset as get_card_preset
+from cpstats.rules.text import path_holds_whole_numbers
 
-__all__ = ["Game", "GAMES", "AnyVariant", "load_variant", "resolve_variant", "get_preset", "presets",
-           "game_of", "holds_whole_numbers"]
-
-#: A variant of any game cpstats plays.
-AnyVariant = Union[Variant, OfcVariant]
+__all__ = ["Game", "GAMES", "AnyVariant", "register_game", "unregister_game", "games", "game_named", "game_of",
+           "load_variant", "as_variant", "get_preset", "presets", "holds_whole_numbers"]
 
 
-class Game(NamedTuple):
-    """One game: its name, variant type, string parser, presets (name: one line), preset getter
-    and the lookup of its variant string's keys by name."""
+#: A variant of any registered game (each game's own type: the registry holds them).
+AnyVariant = Any
+
+
+def _claims_nothing(name: str) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game as the registry holds it: its rules and words, and its runs.
+
+    ``parse`` reads a variant string; ``presets`` maps each preset's name to one line (``seeds``
+    to the rulebook seed text it comes from, where there is one); ``get_preset`` builds a preset
+    by name; ``claims`` says whether a preset name the game does not list is still its own (open
+    face: ``ofc-*``, so a misspelt one gets that game's suggestions); ``keys`` are the variant
+    string's keys, ``key_of`` looks one up by name (an object with the key's ``path``, refusing an
+    unknown one in one line) and ``key_name`` gives a parameter as the variant's ``replace`` takes
+    it (checked); ``describe_rules`` and ``short_label`` put a variant in words; ``unit`` is what
+    the game's runs count (``deals``, open face ``hands``), ``label`` the game in words and
+    ``default_preset`` the preset a view opens on; ``runs`` is its
+    :class:`~cpstats.simulation.games.GameRuns`.
+    """
 
     name: str
     variant_type: type
-    parse: Callable[[str], AnyVariant]
-    presets: dict[str, str]
-    get_preset: Callable[[str], AnyVariant]
-    key_of: Callable[[str], Key]
+    parse: Callable[[str], Any]
+    presets: Mapping[str, str]
+    get_preset: Callable[[str], Any]
+    keys: Collection[str]
+    key_of: Callable[[str], Any]
+    key_name: Callable[[str, Any], str]
+    describe_rules: Callable[[Any], list[tuple[str, str]]]
+    short_label: Callable[..., str]
+    runs: Any = None
+    claims: Callable[[str], bool] = _claims_nothing
+    seeds: Mapping[str, str] = field(default_factory=dict)
+    unit: str = "deals"
+    label: str = ""
+    default_preset: str = ""
+
+    def __repr__(self) -> str:
+        return f"Game({self.name!r})"
 
 
-#: Every game, by name.
-GAMES: dict[str, Game] = {
-    "13-card": Game("13-card", Variant, parse_variant,
-                    {name: preset.description for name, preset in PRESETS.items()}, get_card_preset,
-                    card_key_of),
-    "open-face": Game("open-face", OfcVariant, parse_ofc_variant, open_face.PRESETS, open_face.get_preset,
-                      open_face.key_of),
-}
+#: Every registered game by name, in the order they registered.
+GAMES: dict[str, Game] = {}
+
+
+def register_game(game: Game) -> Game:
+    """Make ``game`` playable by every verb (its package calls this once, on import); a game of
+    the same name registered again replaces the first. Returns ``game``."""
+    if not isinstance(game, Game):
+        raise OptionError(f"game={game!r} is invalid: a cpstats.rules.games.Game")
+    GAMES[game.name] = game
+    return game
+
+
+def unregister_game(name: str) -> None:
+    """Forget the game ``name`` (a game a test registered for itself)."""
+    GAMES.pop(name, None)
+
+
+def games() -> dict[str, Game]:
+    """Every registered game by name."""
+    return dict(GAMES)
+
+
+def game_named(name: str) -> Game:
+    """The registered game called ``name``; another name is one line listing the games."""
+    if name not in GAMES:
+        raise OptionError(f"game={name!r} is invalid: the games are {', '.join(GAMES)}")
+    return GAMES[name]
 
 
 def _preset_part(text: str) -> str:
     return text.split("(", 1)[0].strip().lower()
 
 
+def _every_preset() -> list[str]:
+    return [p for game in GAMES.values() for p in game.presets]
+
+
 def game_of(variant: object) -> Game:
-    """The game of a variant object or variant string (by its preset; ``ofc-*`` is open face)."""
+    """The game of a variant object or of a variant string (by its preset, or the game that
+    claims the preset's name); an unknown preset is one line listing every game's presets with
+    close matches."""
     for game in GAMES.values():
         if isinstance(variant, game.variant_type):
             return game
@@ -76,7 +136,10 @@ def game_of(variant: object) -> Game:
         for game in GAMES.values():
             if name in game.presets:
                 return game
-        return GAMES["open-face"] if name.startswith("ofc-") else GAMES["13-card"]
+        for game in GAMES.values():
+            if game.claims(name):
+                return game
+        _check_preset(name, variant)
     raise OptionError(f"variant={variant!r} is invalid: a variant, a preset name, a variant string "
                       f"or a variant file (.toml, .json)")
 
@@ -84,8 +147,7 @@ def game_of(variant: object) -> Game:
 def _is_folder(source: object) -> bool:
     """A folder named where a variant is expected (a preset's name wins over a folder of that name)."""
     if isinstance(source, str):
-        every = {p for game in GAMES.values() for p in game.presets}
-        if "(" in source or not source.strip() or _preset_part(source) in every:
+        if "(" in source or not source.strip() or _preset_part(source) in _every_preset():
             return False
         source = source.strip()
     return isinstance(source, (str, os.PathLike)) and os.path.isdir(source)
@@ -96,12 +158,12 @@ def _is_file(source: object) -> bool:
         isinstance(source, str) and "(" not in source and source.strip().lower().endswith(SUFFIXES))
 
 
-def load_variant(source: AnyVariant | str | os.PathLike) -> AnyVariant:
+def load_variant(source: Any) -> Any:
     """The variant of any game from a variant, a preset name, a variant string (a preset and
     ``(key=value,...)`` overrides) or a variant file saved by ``to_file``.
 
     A file's rules must agree with its variant string. Unknown preset names list every preset of
-    both games with close matches.
+    every game with close matches.
 
     Raises
     ------
@@ -117,7 +179,7 @@ def load_variant(source: AnyVariant | str | os.PathLike) -> AnyVariant:
     >>> load_variant("ofc-pineapple(fantasyland.stay=A)").fantasyland.stay.value
     'A'
     """
-    if isinstance(source, (Variant, OfcVariant)):
+    if any(isinstance(source, game.variant_type) for game in GAMES.values()):
         return source
     if _is_folder(source):
         raise folder_error(source.strip() if isinstance(source, str) else source)
@@ -126,7 +188,6 @@ def load_variant(source: AnyVariant | str | os.PathLike) -> AnyVariant:
     if not isinstance(source, str):
         raise OptionError(f"a variant string is expected, got {source!r} (or a variant, a preset name "
                           "or a variant file)")
-    _check_preset(_preset_part(source), source)
     game = game_of(source)
     try:
         return game.parse(source)
@@ -135,15 +196,30 @@ def load_variant(source: AnyVariant | str | os.PathLike) -> AnyVariant:
         raise
 
 
-def _keys_of(game: Game) -> dict[str, str]:
-    from cpstats.rules import text
+def as_variant(variant: Any, kind: type) -> Any:
+    """A variant of type ``kind`` (one game's) from itself, a preset name, a variant string or a
+    variant file; another game's variant is refused in one line naming both games (the caller
+    plays ``kind``'s game only)."""
+    if isinstance(variant, kind):
+        return variant
+    mine = next((g for g in GAMES.values() if g.variant_type is kind), None)
+    if isinstance(variant, (str, os.PathLike)) or getattr(variant, "game", None) is not None:
+        v = load_variant(variant)
+        if isinstance(v, kind):
+            return v
+        listed = f" ({mine.name} presets: {', '.join(mine.presets)})" if mine else ""
+        raise OptionError(f"{str(v)!r} is an {game_of(v).name} variant: this plays "
+                          f"{mine.name if mine else kind.__name__}{listed}")
+    raise OptionError(f"variant={variant!r} is invalid: expected a {kind.__name__}, a preset name "
+                      "or a variant string")
 
-    keys = text.KEYS if game.name == "13-card" else open_face.KEYS
-    return {key.name.lower(): key.name for key in keys}
+
+def _keys_of(game: Game) -> dict[str, str]:
+    return {key.lower(): key for key in game.keys}
 
 
 def _check_other_game_keys(game: Game, source: str) -> None:
-    """Refuse, in one line naming both games, an override key that only the other game has."""
+    """Refuse, in one line naming both games, an override key that only another game has."""
     body = source.split("(", 1)[1] if "(" in source else ""
     mine = _keys_of(game)
     for item in body.rstrip(") ").split(","):
@@ -167,13 +243,13 @@ def _key_summary(names) -> str:
 
 
 def _check_preset(name: str, text: str) -> None:
-    every = [p for game in GAMES.values() for p in game.presets]
-    if name and name not in every and not name.startswith("ofc-"):
+    every = _every_preset()
+    if name and name not in every and not any(g.claims(name) for g in GAMES.values()):
         raise OptionError(f"unknown preset {text.split('(', 1)[0].strip()!r}{suggest(name, every)}; "
                           f"presets: {', '.join(every)}")
 
 
-def _load_file(path: str | os.PathLike) -> AnyVariant:
+def _load_file(path: str | os.PathLike) -> Any:
     """The variant of a file, refused when its rules differ from its variant string."""
     saved = read_file(path)
     where = repr(str(os.fspath(path)))
@@ -188,23 +264,9 @@ def _load_file(path: str | os.PathLike) -> AnyVariant:
                           f"(which gives {expected!r}): edit the variant string, not the rules")
     return v
 
-def resolve_variant(variant: Variant | str) -> Variant:
-    """A 13-card :class:`Variant` from itself, a preset name, a variant string or a variant file;
-    an open-face variant is refused in one line (this caller plays the 13-card game)."""
-    if isinstance(variant, Variant):
-        return variant
-    if isinstance(variant, (str, os.PathLike)) or getattr(variant, "game", None) is not None:
-        v = load_variant(variant)
-        if isinstance(v, Variant):
-            return v
-        raise OptionError(f"{str(v)!r} is an open-face variant: this plays 13-card Chinese poker "
-                          f"(13-card presets: {', '.join(preset_names())})")
-    raise OptionError(f"variant={variant!r} is invalid: expected a Variant, a preset name or a "
-                      "variant string")
 
-
-def get_preset(name: str) -> AnyVariant:
-    """The preset called ``name`` (case-insensitive) of either game.
+def get_preset(name: str) -> Any:
+    """The preset called ``name`` (case-insensitive) of any game.
 
     Examples
     --------
@@ -218,21 +280,19 @@ def get_preset(name: str) -> AnyVariant:
 
 def presets() -> pd.DataFrame:
     """Every preset of every game: ``name``, ``game``, ``description`` (one line), ``seed`` (the
-    rulebook's seed text, 13-card presets) and ``variant`` (its string).
+    rulebook's seed text, where the preset has one) and ``variant`` (its string).
 
     Examples
     --------
     >>> presets().set_index("name").loc["futurebet-1-6", "seed"]
     '002'
     """
-    rows = [(name, "13-card", preset.description, preset.seed, str(get_card_preset(name)))
-            for name, preset in PRESETS.items()]
-    rows += [(name, "open-face", text, "", str(open_face.get_preset(name)))
-             for name, text in open_face.PRESETS.items()]
+    rows = [(name, game.name, text, game.seeds.get(name, ""), str(game.get_preset(name)))
+            for game in GAMES.values() for name, text in game.presets.items()]
     return pd.DataFrame(rows, columns=["name", "game", "description", "seed", "variant"])
 
 
-def holds_whole_numbers(variant: AnyVariant, key: str) -> bool:
+def holds_whole_numbers(variant: Any, key: str) -> bool:
     """Whether the rule ``key`` of ``variant``'s string holds whole numbers (its dataclass field
     is typed ``int``: ``players``, open-face royalty amounts), so a search over it steps by one;
     an unknown key is the parser's one line.
@@ -240,4 +300,4 @@ def holds_whole_numbers(variant: AnyVariant, key: str) -> bool:
     >>> holds_whole_numbers(load_variant("banked"), "players"), holds_whole_numbers(load_variant("banked"), "bank.commission")
     (True, False)
     """
-    return path_holds_whole_numbers(variant, GAMES[variant.game].key_of(key).path)
+    return path_holds_whole_numbers(variant, game_of(variant).key_of(key).path)

@@ -43,9 +43,12 @@ from cpstats.rules.check import Written, as_component, as_enum, as_number, as_wr
 from cpstats.rules.house import Rake
 from cpstats.rules.text import Key, parse_number, plain, split_variant, to_text
 
-__all__ = ["OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRules", "OfcScoring", "OfcVariant",
+__all__ = ["GAME", "OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRules", "OfcScoring", "OfcVariant",
            "OfcTables", "PRESETS", "get_preset", "parse_ofc_variant", "resolve_ofc_variant",
            "FIVE_ROW_CATEGORIES", "RANK_LETTERS", "is_ofc_variant", "ofc_key_name"]
+
+#: The game these rules are of, as the registry names it (:mod:`cpstats.rules.games`).
+GAME = "open-face"
 
 RANK_LETTERS = "23456789TJQKA"
 #: The royalty categories of the middle and the back: H1's nine, the royal flush apart.
@@ -204,7 +207,7 @@ class OfcVariant:
     """
 
     #: The game this variant plays (:data:`cpstats.rules.games.GAMES`).
-    game: ClassVar[str] = "open-face"
+    game: ClassVar[str] = GAME
     name: str = "ofc-pineapple"
     deal: OfcDeal = OfcDeal.PINEAPPLE
     players: int = 2

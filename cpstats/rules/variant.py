@@ -36,6 +36,7 @@ import pandas as pd
 from cpstats.errors import OptionError, shown
 from cpstats.rules.check import as_bool, as_component, as_enum, as_number, invalid, suggest
 from cpstats.rules.files import write_file
+from cpstats.rules.games import as_variant
 from cpstats.rules.components import (STANDARD_SURRENDER, Naturals, Royalties, ScoringParams,
                                       ScoringRules)
 from cpstats.rules.house import AcesBet, Bank, Misset, Rake, Stakes, Surrender
@@ -43,7 +44,10 @@ from cpstats.rules.ids import Deal, HandOrdering, NaturalSettlement, RoyaltyMode
 from cpstats.rules.presets import PRESETS, preset_names
 from cpstats.rules.text import apply_overrides, apply_text, format_variant, plain, split_variant
 
-__all__ = ["Variant", "parse_variant", "get_preset", "presets"]
+__all__ = ["GAME", "Variant", "parse_variant", "get_preset", "presets", "resolve_variant"]
+
+#: The game these rules are of, as the registry names it (:mod:`cpstats.rules.games`).
+GAME = "13-card"
 
 
 # -- the variant ------------------------------------------------------------------------------
@@ -81,7 +85,7 @@ class Variant:
     """
 
     #: The game this variant plays (:data:`cpstats.rules.games.GAMES`).
-    game: ClassVar[str] = "13-card"
+    game: ClassVar[str] = GAME
     name: str = "basic"
     scoring: ScoringRules = field(default_factory=ScoringRules)
     players: int = 4
@@ -378,3 +382,9 @@ def presets() -> pd.DataFrame:
          for name, preset in PRESETS.items()],
         columns=["name", "description", "seed", "variant"],
     )
+
+
+def resolve_variant(variant: Variant | str) -> Variant:
+    """A 13-card :class:`Variant` from itself, a preset name, a variant string or a variant file;
+    another game's variant is refused in one line (the caller plays the 13-card game)."""
+    return as_variant(variant, Variant)

@@ -21,11 +21,11 @@ import numpy as np
 from cpstats._atomic import atomic_path, writable_folder
 from cpstats._resources import REFERENCE_DIR
 from cpstats.errors import OptionError
+from cpstats.rules.check import suggest
+from cpstats.rules.games import game_of, load_variant
 from cpstats.rules.house import Rake
 from cpstats.simulation.additive import Additive
 from cpstats.simulation.base import Result
-from cpstats.simulation.result import SimulationResult
-from cpstats.simulation.summary import SimulationSummary
 
 __all__ = ["IDENTITY_KEYS", "run_digest", "prepare_out", "write_block", "read_block", "save_result",
            "load_result", "load_reference", "REFERENCE_DIR"]
@@ -133,8 +133,8 @@ def read_block(out: Path, block: int, digest: str, keys: frozenset[str]) -> tupl
         return None, True
 
 
-def save_result(result: SimulationResult, path: str | os.PathLike) -> Path:
-    """Save a result's summaries (``.npz``) and metadata (``.json`` beside it)."""
+def save_result(result: Result, path: str | os.PathLike) -> Path:
+    """Save a result's summaries (``.npz``) and metadata (``.json`` beside it), any game's."""
     path = Path(path).with_suffix(".npz")
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as tmp, open(tmp, "wb") as fh:
@@ -144,44 +144,43 @@ def save_result(result: SimulationResult, path: str | os.PathLike) -> Path:
     return path
 
 
-def load_result(path: str | os.PathLike) -> SimulationResult:
-    """Load a result written by :func:`save_result` (summaries only: no settings to rescore)."""
-    from cpstats.rules import resolve_variant
+def load_result(path: str | os.PathLike) -> Result:
+    """Load a result written by :func:`save_result` (summaries only: nothing kept to rescore), as
+    the result type its variant's game registered."""
+    from cpstats.simulation.games import runs_of
 
     path = Path(path).with_suffix(".npz")
     if not path.exists():
         raise OptionError(f"no saved result at {str(path)!r}")
     meta = json.loads(path.with_suffix(".json").read_text())
-    with np.load(path) as data:
-        summary = SimulationSummary.from_arrays({k: data[k] for k in data.files})
-    return SimulationResult(resolve_variant(meta["variant"]), summary, meta)
+    v = load_variant(meta["variant"])
+    runs = runs_of(v)
+    with np.load(path, allow_pickle=False) as data:
+        summary = runs.summary.from_arrays({k: data[k] for k in data.files})
+    return runs.result(v, summary, meta)
 
 
 def load_reference(preset: str, *, rake: Rake | None = None) -> Result:
-    """The shipped reference result of a preset of either game; opens instantly for notebooks and
+    """The shipped reference result ``preset`` of any game (the runs each game registered,
+    :attr:`~cpstats.simulation.games.GameRuns.references`); opens instantly for notebooks and
     widgets. 13-card: ``cpstats/data/reference/PRESET.npz``, made by ``cpstats reference``. Open
     face: a shipped rollout run (its presets, and the Pineapple sensitivity runs such as
     ``pineapple-stay-a``, :data:`cpstats.ofc.shipped.OFC_REFERENCE_RUNS`) as an ``OfcResult``;
-    with ``rake``, charged that rake exactly from its stored nets (rake never moves play). A
-    13-card reference keeps no nets, so ``rake`` is refused there.
+    with ``rake``, charged that rake exactly from its stored nets (rake never moves play). A game
+    whose references keep no nets refuses ``rake``.
 
     Examples
     --------
     >>> str(load_reference("ofc-pineapple").variant), load_reference("2-4").variant.game
     ('ofc-pineapple', '13-card')
     """
-    from cpstats.rules import game_of, get_preset
-    from cpstats.simulation.games import game_runs, reference_runs
+    from cpstats.simulation.games import reference_runs
 
     key = str(preset).strip().lower()
     shipped = reference_runs()
     if key in shipped:
         return shipped[key](key, rake=rake)
-    game = game_of(key).name
-    if game != "13-card":  # the game's loader names its runs
-        return game_runs(game).reference(key, rake=rake)
-    get_preset(preset)  # unknown names get the close-match error
-    if rake is not None:
-        raise OptionError(f"rake= is invalid for the 13-card reference {preset!r}: only open-face "
-                          "runs keep every hand's nets to charge again")
-    return load_result(REFERENCE_DIR / f"{preset}.npz")
+    game = game_of(key)  # an unknown preset gets the close-match error
+    runs = list(game.runs.references) if game.runs is not None else []
+    raise OptionError(f"name={preset!r} is invalid: no shipped {game.name} reference run of that name"
+                      f"{suggest(key, runs)}; runs: {', '.join(runs) or 'none'}")

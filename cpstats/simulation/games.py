@@ -1,54 +1,116 @@
-"""The verbs of each game, registered by the game's own package (the OpenSpiel pattern).
+"""What a game gives the engine and the verbs: its runs (:class:`GameRuns`), held by its
+registration (:class:`cpstats.rules.games.Game`, the one registry of games).
 
-:func:`cpstats.simulate`, :func:`cpstats.compare` and :func:`cpstats.sweep` play the 13-card
-game here and hand any other game's variant to the functions that game registered: open face registers its runs when
-:mod:`cpstats.ofc` is imported (``import cpstats`` always does), so the results layer never
-imports a game above it.
+A game's package ends by registering its rules and its runs together (the OpenSpiel pattern);
+``import cpstats`` imports every game package, so the verbs (:mod:`cpstats.workbench`) find any
+game's runs through :func:`runs_of` and never name a game.
+
+The least a game gives is ``simulate`` (the engine's :func:`~cpstats.simulation.defaults.block_run`
+makes one from a block function, a summary type and a result type) and ``setter``; the engine then
+supplies a paired ``compare`` and ``sweep`` of the result's per-batch figures
+(:mod:`cpstats.simulation.defaults`). A game may register richer ones of its own (the 13-card wide
+table, open face's figure batches), a skill table and shipped reference runs.
+
+Every registered function takes the verbs' one set of keyword names: ``deals``, ``setter`` (already
+resolved by the game's ``setter``), ``rng``, ``executor``, ``keep_hands``, ``out``, ``resume``,
+``progress``, ``block_deals``, ``confidence``, ``labels``, ``hands_per_hour``, ``tidy``,
+``metrics``, ``on_point``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from cpstats.errors import OptionError
+from cpstats.rules.games import game_of
 
-__all__ = ["GameRuns", "register_game_runs", "game_runs", "reference_runs"]
-
-
-class GameRuns(NamedTuple):
-    """A game's ``simulate(v, deals, **options)``, ``compare(variants, deals, **options)``,
-    ``sweep(v, parameter, values, **options)`` and ``skill(v, **options)``, taking the shared
-    verbs' keywords (see :func:`cpstats.simulate`, :func:`cpstats.sweep` and
-    :func:`cpstats.skill`); a game without a sweep or a skill table leaves it None.
-    ``reference(name, rake=None)`` opens the game's shipped run ``name``, one of ``references``
-    (for :func:`cpstats.load_reference`)."""
-
-    simulate: Callable
-    compare: Callable
-    sweep: Callable | None = None
-    skill: Callable | None = None
-    reference: Callable | None = None
-    references: Mapping[str, str] | None = None
+__all__ = ["GameRuns", "RunSizes", "runs_of", "reference_runs"]
 
 
-_RUNS: dict[str, GameRuns] = {}
+class RunSizes(NamedTuple):
+    """A game's run lengths (deals; open face: hands): ``solve``, the deals of one evaluation of
+    :func:`cpstats.solve` and :func:`cpstats.design` by default; ``pilot``, the first stage of a
+    sequential run (``until=``); ``probe``, the few deals that name a game's figures; ``least``, the
+    fewest deals an evaluation's interval can rest on."""
+
+    solve: int = 20_000
+    pilot: int = 4_000
+    probe: int = 60
+    least: int = 2
 
 
-def register_game_runs(game: str, runs: GameRuns) -> None:
-    """Make ``game``'s variants playable by the shared verbs."""
-    _RUNS[game] = runs
+def _every_parameter_moves_play(v: Any, key: str, values: Sequence[Any]) -> bool:
+    return True
 
 
-def game_runs(game: str) -> GameRuns:
-    """The registered runs of ``game``; a game that registered none is one line."""
-    if game not in _RUNS:
-        raise OptionError(f"the {game} game has no registered runs: import its package "
-                          f"(cpstats.ofc for open face)")
-    return _RUNS[game]
+def _no_note(v: Any, metric: str) -> str | None:
+    return None
 
 
-def reference_runs() -> dict[str, Callable]:
+def _never(metric: str) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class GameRuns:
+    """A game's runs, each with the verbs' keywords (module docstring).
+
+    - ``simulate(v, deals, *, setter, rng, executor, keep_hands, out, resume, progress,
+      block_deals)``: one run, a :class:`~cpstats.simulation.base.Result`;
+    - ``setter(setter, v, *, tables=None)``: the game's setter for a name or an object (the
+      verbs call it once a call; another game's setter is refused in one line; ``tables`` is the
+      deprecated ``tables=`` keyword, which only a game with row tables takes);
+    - ``summary`` and ``result``: the summary type and ``result(v, summary, metadata)``, which
+      read a saved run back (:func:`~cpstats.simulation.files.load_result`);
+    - ``compare(vs, deals, *, setter, rng, executor, block_deals, confidence, labels,
+      hands_per_hour, tidy)`` and ``sweep(v, parameter, values, *, deals, metrics, setter, rng,
+      executor, hands_per_hour, confidence, block_deals, on_point)``: None for the engine's
+      (:mod:`cpstats.simulation.defaults`);
+    - ``skill(v, *, deals, rng, setter, executor)``: the skill table, None if the game has none;
+    - ``references``: shipped runs, name -> ``open(name, rake=None)``;
+    - ``figure_table(result, confidence)``: the tidy figures a name is looked up in (solve,
+      design, ``until=``); None for ``result.figures(confidence)``;
+    - ``strategy_relevant(v, key, values)``: whether a rule key can move how hands are played;
+    - ``metric_note(v, name)``: why a figure name is not this variant's, when it is another kind
+      of variant's (a banked game's house edge), else None;
+    - ``aliases``: other names of figures (a designer's words) -> the figure's name;
+      ``signed(name)``: whether a figure can be negative; ``shares``: figures that are shares (at
+      most 1) beside every ``*_rate``;
+    - ``sizes``: :class:`RunSizes`; ``probe_setter``: the setter that names the figures in a few
+      deals (names do not depend on play, so a fast baseline).
+    """
+
+    simulate: Callable[..., Any]
+    setter: Callable[..., Any]
+    summary: type | None = None
+    result: Callable[..., Any] | None = None
+    compare: Callable[..., Any] | None = None
+    sweep: Callable[..., Any] | None = None
+    skill: Callable[..., Any] | None = None
+    references: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    figure_table: Callable[..., Any] | None = None
+    strategy_relevant: Callable[[Any, str, Sequence[Any]], bool] = _every_parameter_moves_play
+    metric_note: Callable[[Any, str], str | None] = _no_note
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    signed: Callable[[str], bool] = _never
+    shares: frozenset[str] = frozenset()
+    sizes: RunSizes = RunSizes()
+    probe_setter: str = "random"
+
+
+def runs_of(variant: Any) -> GameRuns:
+    """The registered runs of ``variant``'s game (a variant or a variant string)."""
+    game = game_of(variant)
+    if not isinstance(game.runs, GameRuns):
+        raise OptionError(f"the {game.name} game registered no runs: import its package")
+    return game.runs
+
+
+def reference_runs() -> dict[str, Callable[..., Any]]:
     """Every registered game's shipped runs: run name -> the function that opens it."""
-    return {name: runs.reference for runs in _RUNS.values() if runs.reference is not None
-            for name in runs.references or ()}
+    from cpstats.rules.games import GAMES
+
+    return {name: opener for game in GAMES.values() if isinstance(game.runs, GameRuns)
+            for name, opener in game.runs.references.items()}

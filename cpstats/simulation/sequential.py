@@ -1,5 +1,7 @@
 """Sequential precision: play a run until a figure's interval is as narrow as asked (``simulate(v, deals,
-until={"house_edge": 0.0005})``), ``deals`` then the most it may play.
+until={"house_edge": 0.0005})``), ``deals`` then the most it may play: a loop of the engine over a
+game's registered run (:attr:`~cpstats.simulation.games.GameRuns.simulate`), never a re-entry of
+the verb.
 
 - Decision: the run grows in stages, each a fixed-deals run of the same root seed, so the blocks
   are the seed's one stream (block i of every stage holds the same decks) and the run that stops
@@ -25,18 +27,16 @@ from typing import Any
 import numpy as np
 
 from cpstats.cards.blocks import root_seed
-from cpstats.errors import OptionError
+from cpstats.errors import OptionError, check_whole
+from cpstats.simulation.games import runs_of
 
-__all__ = ["run_until", "check_until", "until_record", "PILOT"]
-
-#: The first stage's length by game (open face: hands), unless ``deals`` is smaller.
-PILOT = {"13-card": 4_000, "open-face": 100}
+__all__ = ["run_until", "check_until", "until_record"]
 
 
 def check_until(v: Any, until: Any, simulate: Callable[..., Any]) -> dict[str, float]:
     """``until`` as ``{figure: half-width}``, each figure a name of the game's figures and each
     width above 0; a text ``house_edge=0.0005,sd=0.01`` is read too (the command line's);
-    ``simulate`` plays the few deals that name the figures."""
+    ``simulate`` (the game's run) plays the few deals that name the figures."""
     from cpstats.simulation.lookup import check_metric
 
     if isinstance(until, str):
@@ -65,20 +65,18 @@ def _half_widths(result: Any, until: dict[str, float], confidence: float) -> dic
     return {m: float(table.at[m, "ci_high"] - table.at[m, "ci_low"]) / 2 for m in until}
 
 
-def run_until(simulate: Callable[..., Any], variant: Any, deals: int, until: Any, *, rng=None,
+def run_until(simulate: Callable[..., Any], v: Any, deals: int, until: Any, *, rng=None,
               confidence: float = 0.95, **options: Any) -> Any:
-    """Stages of ``simulate(variant, n, rng=root, **options)`` until every figure of ``until`` has
-    a half-width at most its value, or ``n`` is ``deals`` (module docstring)."""
-    from cpstats.errors import check_whole
-    from cpstats.rules import load_variant
-
-    v = load_variant(variant)
+    """Stages of ``simulate(v, n, rng=root, **options)`` (a game's registered run, its setter
+    already resolved) until every figure of ``until`` has a half-width at most its value, or
+    ``n`` is ``deals`` (module docstring). The first stage is the game's pilot length
+    (:class:`~cpstats.simulation.games.RunSizes`), unless ``deals`` is smaller."""
     check_whole("deals", deals, 2)
     if options.get("out") is not None:
         raise OptionError("until= and out= are invalid together: a run that grows in stages keeps no folder")
     wanted = check_until(v, until, simulate)
     root = root_seed(rng)
-    n = min(int(deals), PILOT.get(v.game, PILOT["13-card"]))
+    n = min(int(deals), runs_of(v).sizes.pilot)
     stages = []
     while True:
         result = simulate(v, n, rng=root, **options)

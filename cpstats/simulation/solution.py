@@ -23,7 +23,8 @@ class Solution:
     tell). ``evaluations`` holds every candidate played, in order (``value, estimate, ci_low,
     ci_high, method, variant, setter, deals, seconds``), all on the same deals (seed
     ``entropy``); ``variant`` is the variant string at the answer and ``setter`` who set its
-    hands (for ``ev``, the tables and where they came from).
+    hands (for ``ev``, the tables and where they came from); ``unit`` what the game's runs count
+    (deals; open face: hands).
     """
 
     parameter: str
@@ -47,6 +48,7 @@ class Solution:
     ties: tuple = ()
     note: str = ""
     certified: bool = True
+    unit: str = "deals"
 
     def to_frame(self) -> pd.DataFrame:
         """The answer as one row (``parameter, metric, target, value, ci_low, ci_high, ...``)."""
@@ -59,7 +61,7 @@ class Solution:
 
     def sentence(self) -> str:
         """One sentence: the answer with its interval, the budget and who set the hands."""
-        unit = "deals" if self.base and not self.base.startswith("ofc") else "hands"
+        unit = self.unit
         if self.kind == "continuous":
             answer = (f"{self.parameter} = {self.value:.4g} ({self.confidence:.0%} CI {self.ci_low:.4g} "
                       f"to {self.ci_high:.4g})")

@@ -1,130 +1,25 @@
-"""Rule sweeps: one rule parameter over a range of values, every point on the same deals.
-
-Either game: an open-face variant is handed to the sweep its game registered
-(:class:`~cpstats.simulation.games.GameRuns`, :func:`cpstats.ofc.sweep.run_sweep`: keys such as
-``royalties.front.QQ``, ``fantasyland.stay``, ``fantasyland.cards``), which returns a table of
-the same layout, so the chart and the command line read both.
-
-:func:`sweep` builds one variant per value (the variant string's keys: ``royalties.front_trips``,
-``scoring.scoop_bonus``, ``rake.percent``, ``players``...), simulates each on the deals of one
-seed and returns a tidy table: per point and metric the estimate with its interval, and the
-paired difference to the first point with its interval.
-
-- Decision: every interval is Student's t (``batches - 1`` degrees of freedom) on the run's 30
-  batches: a metric's per-batch values for its own interval (batch means, or batch ratios for
-  rates), the per-batch differences between a point and the first for the paired difference.
-  The batches hold the same deals at every point, so the common noise cancels; a value given
-  twice gives a difference of exactly 0 with a zero-width interval.
-- Decision: every figure and its batch values are those of
-  :func:`~cpstats.simulation.paired.metric_batches` (from the summary's per-batch arrays, so no
-  hands are kept); a metric keeps its sweep name, mapped by :data:`PAIRED_NAMES`, and paired.py's
-  name is accepted too. Its definitions hold: royalties paid per hand are the units royalties move
-  to the seats that make them (each deal settled again without royalties and naturals as declared);
-  in a banked game the house take is the house's commission and fees only, not the bank's gain
-  (seat 0's mean, ``mean_seat0``, shows that: its result between the seats, before commission,
-  which a commission therefore does not move; ``house_edge`` is the edge after it, as
-  :meth:`~cpstats.simulation.result.SimulationResult.house` gives it); a time fee's take per hand is priced at
-  ``hands_per_hour``, as :meth:`~cpstats.simulation.result.SimulationResult.house` prices it.
-- Decision: a sweep over ``players`` deals the same decks at every point, so seats 0..k-1 hold the
-  same 13 cards whatever the seat count, but a point with more players deals more hands: the
-  pairing is partial (nested deals). Its differences stay valid (batches are independent) with
-  wider intervals than a sweep on the same table; ``attrs["pairing"]`` says ``nested deals``.
-- Decision: seat 0's mean is a default metric only where seats differ (a banked game, whose bank is
-  seat 0, or a stakes matrix); in a symmetric game it is noise around minus the rake share and
-  is shown, when asked for, under a label that says so. The house edge is a default, and
-  possible, only in banked games.
-- Decision: a paired difference resting on too few differing deals (fewer than
-  :data:`~cpstats.simulation.paired.MIN_EVENT_BATCHES` batches with a nonzero difference, such
-  as a front-trips royalty in a short run) has no interval: ``diff_note`` says ``too few
-  events`` and ``deals_for_interval`` how many deals a point would need
-  (:func:`~cpstats.simulation.paired.paired_difference`, the rule ``compare`` uses).
+"""What every game's sweep shares: a parameter's points checked before anything runs, the
+metrics asked for, and the sweep of a game that registers none of its own (its results' per-batch
+figures, paired on common deals).
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
-from cpstats.cards.blocks import BLOCK_DEALS, root_seed
-from cpstats.errors import OptionError, check_whole
-from cpstats.rules import NATURAL_NAMES, ROYALTY_ROWS, AnyVariant, Variant, load_variant
+from cpstats.errors import OptionError
 from cpstats.rules.check import suggest
-from cpstats.rules.text import ALIASES, KEY_INDEX
-from cpstats.simulation.games import game_runs
-from cpstats.simulation.paired import SIGNED_METRICS, metric_batches, paired_difference
-from cpstats.simulation.result import SimulationResult
-from cpstats.simulation.stats import check_confidence, t_value
+from cpstats.rules.games import game_of, load_variant
 
-__all__ = ["sweep", "sweep_variants", "parameter_label", "METRICS", "METRIC_LABELS", "PAIRED_NAMES"]
-
-#: Every metric a sweep can report, in table order.
-METRICS = ("mean_seat0", "house_edge", "sd", "scoop_rate", "home_run_rate", "royalty_per_hand",
-           "house_per_hand", "house_per_seat_hour", "foul_rate")
-#: What each metric is, as tables and charts name it.
-METRIC_LABELS = {
-    "mean_seat0": "Seat 0 mean per hand (units)",
-    "house_edge": "House edge (share of the 3-unit wager)",
-    "sd": "SD per hand (units)",
-    "scoop_rate": "Scoop rate (per pair of hands)",
-    "home_run_rate": "Home-run rate (per hand set)",
-    "royalty_per_hand": "Royalties paid per hand (units)",
-    "house_per_hand": "House take per hand (units)",
-    "house_per_seat_hour": "House take per seat-hour (units)",
-    "foul_rate": "Foul rate (per hand set)",
-}
-#: Each metric's key in :data:`cpstats.simulation.paired.METRICS`, whose definition it uses
-#: (``bank_mean`` is seat 0's mean, there shown for banked games only).
-PAIRED_NAMES = {"mean_seat0": "bank_mean", "house_edge": "house_edge", "sd": "sd",
-                "scoop_rate": "scoop_rate", "home_run_rate": "home_run_rate", "royalty_per_hand": "royalty_per_hand",
-                "house_per_hand": "house_take_per_hand", "house_per_seat_hour": "house_take_per_seat_hour",
-                "foul_rate": "foul_rate"}
-_FROM_PAIRED = {paired: name for name, paired in PAIRED_NAMES.items()}
-
-_WORDS = {
-    "players": "Players at the table", "surrender": "Surrender price (units per opponent)",
-    "misset": "Mis-set penalty (units)", "royalties.unit": "Royalty for every royalty hand (units)",
-    "scoring.scoop_bonus": "Scoop bonus (units)", "scoring.scoop_multiplier": "Scoop multiplier",
-    "scoring.home_run_bonus": "Home-run bonus (units)", "scoring.row": "Points per row",
-    "scoring.home_run_multiplier": "Home-run multiplier", "scoring.majority": "Majority bonus (units)",
-    "rake.percent": "Rake (share of the pot)", "rake.cap": "Rake cap (units)",
-    "rake.amount": "Rake or time fee (units)", "rake.threshold": "Rake threshold (units of pot)",
-    "rake.hands_per_hour": "Hands per hour", "rake.jackpot_drop": "Jackpot drop per hand (units)",
-    "bank.commission": "Bank commission (share of a win)", "bank.fee": "Bank fee per hand (units)",
-    "rake": "Rake model", "royalties": "Royalty schedule", "naturals": "Natural schedule",
-    "scoring": "Scoring system", "bank": "Bank", "royalty_mode": "Royalty mode",
-    "home_run": "Home run in play", "royalties.payment": "Royalty payment",
-}
+__all__ = ["sweep_variants", "sweep_values", "refuse_repeats", "metric_names"]
 
 
-def parameter_label(parameter: str) -> str:
-    """A parameter's name in words for a chart or table: ``royalties.front_trips`` ->
-    ``Royalty for front trips (units)``, ``rake.percent`` -> ``Rake (share of the pot)``."""
-    key = _canonical(parameter)
-    if key in _WORDS:
-        return _WORDS[key]
-    head, _, tail = key.partition(".")
-    if head == "royalties" and tail in ROYALTY_ROWS:
-        return f"Royalty for {tail.replace('_', ' ')} (units)"
-    if head == "naturals" and tail in NATURAL_NAMES:
-        return f"Natural {tail.replace('_', ' ')} pays (units)"
-    if head == "scoring" and tail in ("front", "middle", "back"):
-        return f"Points for the {tail} row"
-    return key.replace(".", ": ").replace("_", " ").capitalize()
-
-
-def _canonical(parameter: str) -> str:
-    name = str(parameter).strip().lower()
-    return ALIASES.get(name, name)
-
-
-def sweep_variants(variant: AnyVariant | str, parameter: str, values: Sequence[Any]) -> list[AnyVariant]:
-    """The variant with ``parameter`` set to each value, checked before anything runs (either
-    game: an open-face variant takes its own variant string's keys).
+def sweep_variants(variant: Any, parameter: str, values: Sequence[Any]) -> list[Any]:
+    """The variant with ``parameter`` set to each value, checked before anything runs (any game:
+    the parameter is a key of the game's own variant string, checked by the game).
 
     Raises
     ------
@@ -134,26 +29,14 @@ def sweep_variants(variant: AnyVariant | str, parameter: str, values: Sequence[A
         give the same rules, ``3,3`` or ``3,3.0``: a repeat would play the same game again).
     """
     v = load_variant(variant)
-    if v.game != "13-card":  # its replace reads its own keys; an unknown one is its parser's line
-        if not isinstance(parameter, str) or parameter.strip().lower() == "name":
-            raise OptionError(f"parameter={parameter!r} is invalid: a rule key of the variant string "
-                              f"such as royalties.front.QQ or fantasyland.stay")
-        key = parameter.strip()
-    elif not isinstance(parameter, str) or _canonical(parameter) not in KEY_INDEX \
-            or _canonical(parameter) == "name":
-        keys = [k for k in KEY_INDEX if k != "name"]
-        raise OptionError(f"parameter={parameter!r} is invalid: a key of the variant string such as "
-                          f"royalties.front_trips, scoring.scoop_bonus, rake.percent or players"
-                          f"{suggest(str(parameter), keys)}")
-    else:
-        key = _canonical(parameter)
-    values = _values(values, parameter)
+    key = game_of(v).key_name(parameter)
+    values = sweep_values(values, parameter)
     points = [v.replace(**{key: value}) for value in values]
-    _refuse_repeats(key, values, points)
+    refuse_repeats(key, values, points)
     return points
 
 
-def _refuse_repeats(key: str, values: Sequence[Any], points: Sequence[AnyVariant]) -> None:
+def refuse_repeats(key: str, values: Sequence[Any], points: Sequence[Any]) -> None:
     """One line for two values that give the same rules (the second would replay the first)."""
     first: dict[str, int] = {}
     for i, (value, point) in enumerate(zip(values, points)):
@@ -165,36 +48,13 @@ def _refuse_repeats(key: str, values: Sequence[Any], points: Sequence[AnyVariant
         raise OptionError(f"{same}: give each value once (a repeat would play the same game again)")
 
 
-def _values(values: Any, parameter: str) -> list:
+def sweep_values(values: Any, parameter: str) -> list:
     """``values`` as a list (numpy arrays and scalars become Python numbers), refused when empty."""
     if isinstance(values, np.ndarray):
         values = values.tolist()
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not len(values):
         raise OptionError(f"values={values!r} is invalid: a non-empty list of values of {parameter}")
     return [x.item() if isinstance(x, np.generic) else x for x in values]
-
-
-def _asymmetric(v: Variant) -> bool:
-    return v.bank.banked or v.stakes is not None
-
-
-def _metrics(metrics: Sequence[str] | None, vs: Sequence[Variant],
-             hands_per_hour: float | None) -> list[str]:
-    if metrics is None:
-        chosen = [m for m in METRICS if m != "home_run_rate"]
-        if not any(_asymmetric(v) for v in vs):
-            chosen.remove("mean_seat0")
-        if not any(v.bank.banked for v in vs):
-            chosen.remove("house_edge")
-        if hands_per_hour is None:
-            chosen.remove("house_per_seat_hour")
-        return chosen
-    out = metric_names(metrics, METRICS, aliases=_FROM_PAIRED)
-    plain = next((v for v in vs if not v.bank.banked), None)
-    if "house_edge" in out and plain is not None:
-        raise OptionError(f"metrics='house_edge' is invalid for {plain}: a house edge is a banked "
-                          f"game's (set bank=, e.g. bank=S-BANK)")
-    return out
 
 
 def metric_names(metrics: Sequence[str] | str, allowed: Sequence[str], *,
@@ -215,203 +75,3 @@ def metric_names(metrics: Sequence[str] | str, allowed: Sequence[str], *,
     if not out:
         raise OptionError(f"metrics={list(metrics)!r} is invalid: choose from {', '.join(allowed)}")
     return out
-
-
-def _check_pace(hands_per_hour: float | None) -> float | None:
-    if hands_per_hour is None:
-        return None
-    ok = isinstance(hands_per_hour, (int, float, np.number)) and not isinstance(hands_per_hour, bool)
-    if not ok or not math.isfinite(hands_per_hour) or hands_per_hour <= 0:
-        raise OptionError(f"hands_per_hour={hands_per_hour!r} is invalid: a pace above 0 hands an hour")
-    return float(hands_per_hour)
-
-
-# -- per-batch figures of one point ---------------------------------------------------------------
-
-def point_batches(result: SimulationResult, metrics: Sequence[str],
-                  hands_per_hour: float | None = None) -> dict[str, tuple[float, np.ndarray]]:
-    """Each metric of one point as (estimate, per-batch values): the estimate from every deal, the
-    batch values for its interval and for paired differences. The figures are
-    :func:`~cpstats.simulation.paired.metric_batches`' (read from the summary's per-batch arrays,
-    summary format 3), under the names of :data:`PAIRED_NAMES`; seat 0's mean is shown in every
-    game, not only banked ones. A batch without a value (too few deals) is NaN.
-
-    Raises
-    ------
-    OptionError
-        A metric the result lacks (saved before the summary recorded per-batch counts).
-    """
-    s = result.summary
-    figures = metric_batches(result, hands_per_hour)
-    figures.setdefault("bank_mean", (float(s.net_sum[0]) / result.deals,
-                                     s.net_by_batch[:, 0] / s.batch_sizes))
-    out = {}
-    for m in metrics:
-        if PAIRED_NAMES[m] not in figures:
-            raise OptionError(f"metrics={m!r} is invalid for this result: it was saved before the summary "
-                              f"recorded per-batch counts (summary format 3); run it again")
-        est, per = figures[PAIRED_NAMES[m]]
-        out[m] = est, np.full(len(s.batch_sizes), np.nan) if per is None else per
-    return out
-
-
-def _interval(per_batch: np.ndarray, level: float) -> float:
-    """Student's t half-width on batch values (``batches - 1`` degrees of freedom)."""
-    x = per_batch[np.isfinite(per_batch)]
-    if len(x) < 2:
-        return float("nan")
-    return t_value(level, len(x)) * float(x.std(ddof=1)) / math.sqrt(len(x))
-
-
-def _point_row(mine: tuple, first: tuple, same: bool, deals: int, level: float, signed: bool) -> dict:
-    """One point's estimate and paired difference to the first point, with their intervals; a
-    difference resting on too few differing deals has none (:func:`paired_difference`)."""
-    est, per = mine
-    half = _interval(per, level)
-    low = est - half if signed else max(est - half, 0.0)
-    diff = est - first[0]
-    dhalf, events, note, needed = paired_difference(per - first[1], deals, level, same_rules=same)
-    return {"estimate": est, "ci_low": low, "ci_high": est + half, "diff": diff,
-            "diff_ci_low": diff - dhalf, "diff_ci_high": diff + dhalf, "diff_events": events,
-            "diff_note": note, "deals_for_interval": needed}
-
-
-def _label(metric: str, v: Variant) -> str:
-    if metric == "mean_seat0":
-        if v.bank.banked:  # nets are between the seats: the commission is the house's, apart
-            return "Bank (seat 0) mean per hand, before commission (units)"
-        return METRIC_LABELS[metric] + (" (symmetric game: noise around minus the rake share)"
-                                        if not _asymmetric(v) else "")
-    if metric == "sd" and v.bank.banked:
-        return "SD per hand, player seats (units)"
-    return METRIC_LABELS[metric]
-
-
-# -- the sweep -----------------------------------------------------------------------------------
-
-def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, deals: int,
-          metrics: Sequence[str] | None = None, setter: Any = "ev", rng=None,
-          executor: Executor | None = None, hands_per_hour: float | None = None,
-          confidence: float = 0.95, block_deals: int | None = None,
-          on_point: Callable[[int, AnyVariant], None] | None = None, strategy: Any = None,
-          tables: Any = None) -> pd.DataFrame:
-    """One rule parameter over ``values``, every point simulated on the same deals.
-
-    Either game: an open-face variant is swept by its game's registered sweep
-    (:func:`cpstats.ofc.sweep.run_sweep`: ``deals`` are hands a point, ``setter="ev"`` is
-    ``rollout``, its own metrics) into a table of the same columns (and ``method``).
-
-    Parameters
-    ----------
-    variant
-        The variant swept (a Variant or OfcVariant, preset name or variant string).
-    parameter
-        A key of the variant string (``royalties.front_trips``, ``scoring.scoop_bonus``,
-        ``rake.percent``, ``rake.cap``, ``rake.amount``, ``bank.commission``, ``surrender``,
-        ``players``...; open face: ``royalties.front.QQ``, ``royalties.back.straight``,
-        ``fantasyland.stay``, ``fantasyland.cards``...); each point is ``variant`` with it set to
-        one value.
-    values
-        The values, first one the baseline of the paired differences; each once (two values
-        that give the same rules are refused).
-    deals
-        Deals per point.
-    metrics
-        Names from :data:`METRICS` (or their :data:`PAIRED_NAMES` in paired.py, shown under the
-        sweep's name); None for the defaults: SD, scoop rate, royalties paid per hand,
-        house take per hand (and per seat-hour with ``hands_per_hour``), foul rate, and seat 0's
-        mean where seats differ (banked, stakes).
-    setter, executor, block_deals
-        As :func:`~cpstats.simulation.simulate` (``block_deals=None``: the game's own block
-        size). With ``ev`` each point plays tables for its own rules (shipped, cached, or
-        trained on first use and cached: about half a minute a variant on 2 cores) unless
-        ``EvSetter(tables=...)`` names the tables of every point. The executor (None for serial,
-        a thread pool, a Dask client's ``get_executor()``) runs each point's blocks; the numbers
-        are the same whichever runs them.
-    rng
-        Seed, SeedSequence or Generator: one root for every point, so every point deals the same
-        decks (a Generator gives its next child once, for the whole sweep).
-    hands_per_hour
-        Pace of the per-seat-hour figure and of a time fee's take per hand (default each
-        point's ``rake.hands_per_hour``).
-    strategy, tables
-        Deprecated, as :func:`~cpstats.simulation.simulate`'s.
-    confidence
-        Level of every interval.
-    on_point
-        Called with (index, variant) before each point is simulated (a progress line).
-
-    Returns
-    -------
-    DataFrame
-        One row per point and metric: ``parameter``, ``value``, ``variant``, ``metric``, ``label``,
-        ``estimate``, ``ci_low``, ``ci_high``, ``diff`` (the paired difference to the first point),
-        ``diff_ci_low``, ``diff_ci_high`` (NaN where it rests on too few differing deals),
-        ``diff_events``, ``diff_note`` and ``deals_for_interval`` (as
-        :func:`~cpstats.simulation.paired.paired_metrics`); ``attrs`` holds the parameter in words, the variant
-        swept (``base``), deals, seed entropy, strategy, the setter's settings (``setter``), who set each point's hands
-        (``setters``), the confidence and the ``pairing``.
-
-    Examples
-    --------
-    >>> table = sweep("2-4", "scoring.scoop_bonus", [0, 3], deals=600, setter="greedy", rng=1,
-    ...               metrics=["scoop_rate", "sd"])
-    >>> table[["value", "metric"]].values.tolist()
-    [[0, 'scoop_rate'], [0, 'sd'], [3, 'scoop_rate'], [3, 'sd']]
-    >>> float(table.loc[table["value"] == 0, "diff"].abs().max())
-    0.0
-    """
-    from cpstats.strategies.setters import BASELINES, as_setter, setter_option, setter_params
-
-    setter = setter_option(setter, strategy, tables)
-    v = load_variant(variant)
-    if v.game != "13-card":
-        run = game_runs(v.game).sweep
-        if run is None:
-            raise OptionError(f"the {v.game} game has no sweep")
-        sweep_variants(v, parameter, values)
-        return run(v, parameter, _values(values, parameter), deals=deals, metrics=metrics,
-                   setter=setter, rng=rng, executor=executor, hands_per_hour=hands_per_hour,
-                   confidence=confidence, block_deals=block_deals, on_point=on_point)
-    setter = as_setter(setter)
-    block_deals = BLOCK_DEALS if block_deals is None else block_deals
-    level = check_confidence(confidence)
-    check_whole("deals", deals, 2, "an interval needs two")
-    if _canonical(parameter).startswith("surrender") and isinstance(setter, BASELINES):
-        raise OptionError(f"parameter={parameter!r} with setter={setter.name!r} is invalid: the baselines "
-                          f"never surrender, so every point would be the same game; sweep surrender "
-                          f"with setter='ev'")
-    values = _values(values, parameter)
-    vs = sweep_variants(variant, parameter, values)
-    chosen = _metrics(metrics, vs, hands_per_hour)
-    pace = _check_pace(hands_per_hour)
-    root = root_seed(rng)
-    rows, setters, first = [], [], None
-    for i, (value, point) in enumerate(zip(values, vs)):
-        if on_point is not None:
-            on_point(i, point)
-        result = _simulate_point(point, deals, setter, root, executor, block_deals)
-        figures = point_batches(result, chosen, pace)
-        first = figures if first is None else first
-        setters.append(result.setter)
-        for m in chosen:
-            rows.append({"parameter": _canonical(parameter), "value": value, "variant": str(point),
-                         "metric": m, "label": _label(m, point),
-                         **_point_row(figures[m], first[m], i == 0,
-                                      int(deals), level, PAIRED_NAMES.get(m, m) in SIGNED_METRICS)})
-    frame = pd.DataFrame(rows)
-    frame.attrs.update(parameter=_canonical(parameter), parameter_label=parameter_label(parameter),
-                       base=str(v), unit="deals", game=v.game,
-                       deals=int(deals), entropy=str(root.entropy),
-                       strategy=str(setter_params(setter)["name"]), setter=setter_params(setter), setters=setters, confidence=level,
-                       pairing="nested deals" if _canonical(parameter) == "players"
-                       else "common deals")
-    return frame
-
-
-def _simulate_point(v: Variant, deals: int, setter: Any, root: np.random.SeedSequence,
-                    executor: Executor | None, block_deals: int) -> SimulationResult:
-    """One point: the root seed of the sweep, so every point deals the same decks."""
-    from cpstats.simulation.run import simulate
-
-    return simulate(v, deals, setter=setter, rng=root, executor=executor, block_deals=block_deals)

@@ -161,7 +161,7 @@ def _tables_keyword(fn: Callable[..., Any], name: str, v: Variant, tables: Any) 
 
 def _variant(variant: Variant | str) -> Variant:
     """The 13-card variant hands are set under (an open-face one is refused in one line)."""
-    from cpstats.rules.games import resolve_variant
+    from cpstats.rules.variant import resolve_variant
 
     return resolve_variant(variant)
 

@@ -38,7 +38,7 @@ from cpstats._resources import STRATEGIES_DIR as TABLES_DIR  # cpstats/data/stra
 from cpstats.errors import OptionError
 from cpstats.hands import tables as _tables
 from cpstats.rules.presets import preset_names
-from cpstats.rules.games import resolve_variant
+from cpstats.rules.variant import resolve_variant
 from cpstats.rules.variant import Variant, get_preset
 from cpstats.strategies import _ev_kernel as _sk
 

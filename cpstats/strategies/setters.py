@@ -6,42 +6,44 @@ its parameters), so nothing above the play layer threads ``tables`` through its 
   :class:`~cpstats.strategies.RowTables` are used as given.
 - :class:`GreedySetter` ``()`` and :class:`RandomSetter` ``()``: the weak baselines.
 
-Each is frozen, named (``name``), records its settings (:meth:`Setter.params`, what a result's
-``metadata["setter"]`` holds) and has a readable repr. A name selects the default object
-(:func:`as_setter`: ``"ev"`` is ``EvSetter()``). A setter is a strategy too (call it with hands
-and a variant), and :meth:`Setter.bind` resolves what it needs for a variant once (ev's tables,
-trained if need be) before the blocks run.
+Each is a :class:`HandSetter`, the 13-card game's extension of the setter contract every game's
+setters share (:class:`cpstats.setter.Setter`): frozen, named (``name``), recording its settings
+(:meth:`~cpstats.setter.Setter.params`, what a result's ``metadata["setter"]`` holds), with a
+readable repr. A name selects the default object (:func:`as_setter`: ``"ev"`` is ``EvSetter()``).
+A hand setter is a strategy too (call it with hands and a variant), and :meth:`HandSetter.bind`
+resolves what it needs for a variant once (ev's tables, trained if need be) before the blocks run.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from dataclasses import dataclass, fields
+from abc import abstractmethod
+from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
 import numpy as np
 
 from cpstats.errors import OptionError, renamed
-from cpstats.rules.variant import Variant
+from cpstats.rules.variant import GAME, Variant
+from cpstats.setter import Setter
 from cpstats.strategies.api import Decisions, get_strategy
 from cpstats.strategies.baselines import greedy, random_setter
 from cpstats.strategies.ev_setter import ev
 from cpstats.strategies.row_tables import RowTables, load_tables
 
-__all__ = ["Setter", "EvSetter", "GreedySetter", "RandomSetter", "SETTERS", "BASELINES", "as_setter",
+__all__ = ["Setter", "HandSetter", "EvSetter", "GreedySetter", "RandomSetter", "SETTERS", "BASELINES", "as_setter",
            "setter_label", "setter_params", "setter_option", "result_setter"]
 
 
 @dataclass(frozen=True)
-class Setter(ABC):
-    """A named, frozen setter; subclasses set ``name``, ``game`` and :meth:`bind`."""
+class HandSetter(Setter):
+    """A 13-card setter: a named, frozen :class:`~cpstats.setter.Setter` whose :meth:`bind` gives
+    the strategy that sets a variant's hands; subclasses set ``name`` and :meth:`bind`."""
 
-    name: ClassVar[str] = ""
-    game: ClassVar[str] = "13-card"
+    game: ClassVar[str] = GAME
 
-    def params(self) -> dict[str, Any]:
-        """The setter's name and settings, as plain values (what the metadata records)."""
-        return {"name": self.name, **{f.name: _plain(getattr(self, f.name)) for f in fields(self)}}
+    def plain(self, value: Any) -> Any:
+        """Row tables by the variant they were trained for, a variant as its string."""
+        return _plain(value)
 
     @abstractmethod
     def bind(self, variant: Variant) -> tuple[Callable[..., Any], dict[str, Any]]:
@@ -64,7 +66,7 @@ def _plain(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class EvSetter(Setter):
+class EvSetter(HandSetter):
     """The rule-aware ``ev`` setter with the row tables it plays against (see the module)."""
 
     tables: str | Variant | RowTables | None = None
@@ -80,7 +82,7 @@ class EvSetter(Setter):
 
 
 @dataclass(frozen=True)
-class GreedySetter(Setter):
+class GreedySetter(HandSetter):
     """The ``greedy`` baseline: the strongest back, then middle (a weak setter)."""
 
     name: ClassVar[str] = "greedy"
@@ -90,7 +92,7 @@ class GreedySetter(Setter):
 
 
 @dataclass(frozen=True)
-class RandomSetter(Setter):
+class RandomSetter(HandSetter):
     """The ``random`` baseline: a uniform draw among the legal settings (no skill)."""
 
     name: ClassVar[str] = "random"
@@ -103,14 +105,14 @@ class RandomSetter(Setter):
 BASELINES = (GreedySetter, RandomSetter)
 
 #: The built-in setters by name; a name selects the class's default object.
-SETTERS: dict[str, type[Setter]] = {"ev": EvSetter, "greedy": GreedySetter, "random": RandomSetter}
+SETTERS: dict[str, type[HandSetter]] = {"ev": EvSetter, "greedy": GreedySetter, "random": RandomSetter}
 
 
-def as_setter(setter: Any) -> Setter | str | Callable[..., Any]:
+def as_setter(setter: Any) -> HandSetter | str | Callable[..., Any]:
     """A 13-card setter object for a built-in name or a setter object; another registered
     strategy's name or a callable is returned as it is (after checking the name exists)."""
     if isinstance(setter, Setter):
-        if setter.game != "13-card":
+        if not isinstance(setter, HandSetter):
             raise OptionError(f"setter={setter!r} is an {setter.game} setter: 13-card setters are "
                               f"{', '.join(SETTERS)}, EvSetter(...), GreedySetter(), RandomSetter()")
         return setter

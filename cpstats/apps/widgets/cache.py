@@ -24,7 +24,9 @@ from numbers import Integral
 from typing import Any
 
 from cpstats.rules import Variant, get_preset, preset_names
-from cpstats.simulation import SimulationResult, load_reference, simulate
+from cpstats.thirteen.result import SimulationResult
+from cpstats.simulation import load_reference
+from cpstats.workbench import simulate
 
 __all__ = ["ResultCache", "SEED", "WIDGET_BLOCK_DEALS"]
 

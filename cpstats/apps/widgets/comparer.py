@@ -7,7 +7,7 @@ differences against variant A, and the skill table of the variants shown
   rates, royalties and naturals paid, house take per hand and per seat-hour at the pace typed
   in, rake share; the bank's mean and the house edge only in banked games, the cost per player
   in symmetric ones), each with its 95% interval and its paired difference to A
-  (:func:`~cpstats.simulation.paired.paired_metrics`); the detailed table follows it.
+  (:func:`~cpstats.thirteen.paired.paired_metrics`); the detailed table follows it.
 
 - Decision: the table's first rows name who set the hands (strategy and ev's row tables) of
   each column, and every chart's title names the setter and the deal count, so figures of a
@@ -45,8 +45,8 @@ from cpstats.errors import OptionError
 from cpstats.rules import preset_names
 from cpstats.rules.describe import short_label
 from cpstats.rules.games import load_variant
-from cpstats.simulation import SimulationResult
-from cpstats.simulation.paired import METRICS, paired_metrics
+from cpstats.thirteen.result import SimulationResult
+from cpstats.thirteen.paired import METRICS, paired_metrics
 from cpstats.simulation.stats import batch_mean_interval, t_value
 
 __all__ = ["comparison_table", "figures_table", "VariantComparer"]
@@ -107,7 +107,7 @@ def comparison_table(results: Sequence[SimulationResult], labels: Sequence[str] 
 
     Examples
     --------
-    >>> from cpstats.simulation import simulate
+    >>> from cpstats import simulate
     >>> rs = [simulate(p, 1_000, setter="ev", rng=1) for p in ("2-4", "1-6")]
     >>> table = comparison_table(rs)
     >>> list(table.columns)
@@ -190,7 +190,7 @@ def figures_table(results: Sequence[SimulationResult], labels: Sequence[str] | N
     Each result's column reads ``estimate (low to high)``; each column after the first is
     followed by its difference to the first, ``difference (low to high)``: Student's t on the
     per-batch differences of common deals (independent standard errors otherwise; see
-    :func:`~cpstats.simulation.paired.paired_metrics`, whose long table is ``attrs["figures"]``).
+    :func:`~cpstats.thirteen.paired.paired_metrics`, whose long table is ``attrs["figures"]``).
     A figure a game does not have (the bank's mean in a symmetric game) is left blank; a
     difference resting on too few differing deals reads ``+0.0150 (no interval: too few
     events)`` (its note, with the deals that would give one, is in ``attrs["figures"]``).

@@ -144,7 +144,7 @@ class OfcCompare:
 
     def run(self, count: int, hands: int, setter: str, on_block) -> pd.DataFrame:
         """Play the first ``count`` variants on common decks (:func:`cpstats.compare`) and show them."""
-        from cpstats.simulation import compare
+        from cpstats.workbench import compare
 
         vs = self.variants(count)
         labels = [f"{chr(65 + i)}: {short_label(v)}" for i, v in enumerate(vs)]

@@ -35,7 +35,7 @@ from cpstats.rules.describe import short_label
 from cpstats.rules.games import GAMES, get_preset
 from cpstats.rules.open_face import KEYS, OfcVariant
 from cpstats.ofc.shipped import find_ofc_reference
-from cpstats.simulation import simulate
+from cpstats.workbench import simulate
 from cpstats.rules.house import Rake, RakeModel
 
 __all__ = ["OpenFaceApp", "OFC_STRATEGY_LABELS", "OFC_HAND_CHOICES", "OFC_BLOCK_HANDS",

@@ -34,8 +34,8 @@ from cpstats.apps.widgets._common import (
 from cpstats.apps.widgets.cache import ResultCache
 from cpstats.rules import Rake, RakeModel, Variant, get_preset, preset_names
 from cpstats.rules.describe import short_label
-from cpstats.simulation import SimulationResult
-from cpstats.simulation import house
+from cpstats.thirteen.result import SimulationResult
+from cpstats.thirteen import house
 from cpstats.simulation.stats import batch_mean_interval, t_value, z_value
 
 __all__ = ["rake_figures", "rake_table", "RakeExplorer"]
@@ -168,7 +168,7 @@ def rake_table(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
             "rake per hour, table (money)": _interval(per_hand * money, rake_se * money, how, b),
             "jackpot drop per hour, table (money)": (rake.jackpot_drop * money,) * 3 + (exact,),
             "rake share of gross winnings": _share_of_gross(result, per_hand, rake_sums)}
-    # what a seat gives up per hand before skill (cpstats.simulation.house: the jackpot drop,
+    # what a seat gives up per hand before skill (cpstats.thirteen.house: the jackpot drop,
     # which returns to the players, is not in it)
     cost, cost_se, cost_how = per_hand / seats, rake_se / seats, how
     if v.bank.banked:  # the player seats pay the bank's edge and every charge (3 x house edge)
@@ -206,7 +206,7 @@ def rake_figures(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
     result simulated with that rake, whose own rake is used. A time charge is ``rake.amount`` per
     seat per hour whatever the pace: per hand ``amount * seats / hands_per_hour``, at the pace
     asked for here (``rake.hands_per_hour`` is not used). The jackpot drop is a line of its own,
-    never in the rake or the break-even edge (it returns to players; :mod:`cpstats.simulation.house`).
+    never in the rake or the break-even edge (it returns to players; :mod:`cpstats.thirteen.house`).
 
     For a banked game the house edge is the bank's mean win per player seat, from the nets (which
     hold no house charge), plus the commission (``commission * E[max(X, 0)]``) or fee

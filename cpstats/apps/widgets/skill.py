@@ -1,6 +1,6 @@
 """How much each variant rewards skill, in an app: :func:`skill_table` and :class:`SkillView`.
 
-The view runs :func:`cpstats.simulation.skill` for every variant it is given (the comparer's
+The view runs :func:`cpstats.thirteen.skill` for every variant it is given (the comparer's
 variants on show) and shows ev's mean result per hand against a greedy field, a random field and
 itself (the control, zero), each with its 95% interval, side by side, and a chart of the same.
 
@@ -28,7 +28,8 @@ from cpstats.apps.widgets.cache import SEED, trains_tables
 from cpstats.errors import CpstatsError
 from cpstats.rules import Variant, resolve_variant
 from cpstats.rules.describe import short_label
-from cpstats.simulation import SKILL_FIELDS, skill
+from cpstats.thirteen.skill import SKILL_FIELDS
+from cpstats.workbench import skill
 
 __all__ = ["skill_table", "SkillView"]
 
@@ -79,7 +80,7 @@ class SkillView(_App):
     Attributes
     ----------
     tables
-        The skill table of each label shown (:func:`cpstats.simulation.skill`).
+        The skill table of each label shown (:func:`cpstats.thirteen.skill`).
     table
         The side-by-side table on show (:func:`skill_table`).
 

@@ -1,4 +1,4 @@
-"""Rules for a target in the dashboard: :class:`SolveView` runs :func:`~cpstats.simulation.solve.solve`
+"""Rules for a target in the dashboard: :class:`SolveView` runs :func:`~cpstats.workbench.solve.solve`
 on a preset and shows the solution with its interval, each evaluation as it finishes (the progress
 bar counts evaluations) and the response curve with its band (:meth:`Solution.plot`).
 
@@ -92,7 +92,7 @@ class SolveView(_App):
     def run(self) -> None:
         """Solve what the controls ask and show it (a refusal is one line in the status)."""
         from cpstats.apps.solve_cli import parse_bounds
-        from cpstats.simulation.solve import solve
+        from cpstats.workbench.solve import solve
 
         with self._guarded_run():
             self.progress.value, self.progress.bar_style = 0, "info"

@@ -1,5 +1,5 @@
 """A rule sweep in the dashboard: :class:`SweepView` runs
-:func:`~cpstats.simulation.sweep.sweep` on a preset and shows its table and its chart with
+:func:`~cpstats.thirteen.sweep.sweep` on a preset and shows its table and its chart with
 confidence bands (:func:`~cpstats.apps.sweep_chart.plot_sweep`).
 
 - Decision: the parameter is picked from the typical sweeps (:data:`TYPICAL`) or typed (any key
@@ -125,7 +125,7 @@ class SweepView(_App):
     Attributes
     ----------
     table
-        The sweep on show (:func:`~cpstats.simulation.sweep.sweep`'s table).
+        The sweep on show (:func:`~cpstats.thirteen.sweep.sweep`'s table).
     figure
         The chart on show.
 
@@ -180,7 +180,8 @@ class SweepView(_App):
 
     def run(self) -> None:
         """Run the sweep the controls describe and show it (a refusal is one line in the status)."""
-        from cpstats.simulation.sweep import sweep, sweep_variants
+        from cpstats.workbench import sweep
+        from cpstats.simulation.sweep import sweep_variants
         from cpstats.apps.sweep_cli import parse_values
 
         with self._guarded_run():

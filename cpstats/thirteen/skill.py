@@ -1,4 +1,5 @@
-"""How much a variant rewards skill: :func:`skill`, ev against weak fields on common deals.
+"""How much a 13-card variant rewards skill: :func:`skill` (the game's registered skill table,
+behind :func:`cpstats.skill`), ev against weak fields on common deals.
 
 A rule that adds luck (a big bonus for a rare hand, a natural paid at once) shrinks the edge of
 good play; a rule that pays for reading the field (royalties chased, scoops avoided) widens it.
@@ -29,13 +30,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cpstats.cards.blocks import check_executor, root_seed
+from cpstats.cards.blocks import check_executor, match_seed
 from cpstats.errors import OptionError
 from cpstats.rules import Variant
-from cpstats.rules.games import load_variant
-from cpstats.simulation.games import game_runs
 
-__all__ = ["skill", "SKILL_FIELDS", "SKILL_DEALS", "match_seed"]
+__all__ = ["skill", "SKILL_FIELDS", "SKILL_DEALS"]
 
 #: Duplicate deals per field of a 13-card table by default (open face has its own default).
 SKILL_DEALS = 20_000
@@ -46,34 +45,24 @@ SKILL_FIELDS = (("greedy", "greedy (baseline: a weak field)"),
                 ("ev", "ev (control: the same play)"))
 
 
-def match_seed(rng) -> int:
-    """One integer seed for every field's match (the same deals for all three): the root's
-    entropy, or for a spawned root (a Generator's child) an integer drawn from it."""
-    root = root_seed(rng)
-    if not root.spawn_key:
-        return int(root.entropy)
-    return int(root.generate_state(2, np.uint64).astype(object).dot([1, 2**64]))
-
-
-def skill(variant: Variant | str, *, deals: int | None = None, rng=None, setter: Any = "ev",
-          executor: Executor | None = None, tables: Any = None) -> pd.DataFrame:
+def skill(v: Variant, *, deals: int | None = None, rng=None, setter: Any = "ev",
+          executor: Executor | None = None) -> pd.DataFrame:
     """The skill table of ``variant``: ev's mean result per hand against three fields.
 
     Parameters
     ----------
-    variant
-        A Variant, preset name or variant string, of either game: an open-face variant's table
-        is its game's (:func:`cpstats.ofc.skill.skill_table`, rollout against the same fields).
+    v
+        A 13-card variant (:func:`cpstats.skill` loads any game's and hands a 13-card one here).
     deals
-        Duplicate deals per field (at least 2; default :data:`SKILL_DEALS`, open face its own);
-        every field plays the same deals.
+        Duplicate deals per field (at least 2; default :data:`SKILL_DEALS`); every field plays the
+        same deals.
     rng
         Seed, SeedSequence, Generator or None (fresh entropy); ``attrs["seed"]`` repeats it.
     setter
         The player, ``"ev"`` or an :class:`~cpstats.strategies.EvSetter` naming its row tables
         (``EvSetter(tables="2-4")`` borrows 2-4's; the default plays the variant's own: shipped,
         cached, or trained now, about half a minute, before the first match); the ev field plays
-        the same tables. ``tables=X`` is deprecated: ``setter=EvSetter(tables=X)``.
+        the same tables.
     executor
         Any ``concurrent.futures``-style executor (a Dask client's ``get_executor()`` too) that
         plays the three fields' matches at once; None plays them one after another. The table
@@ -90,25 +79,20 @@ def skill(variant: Variant | str, *, deals: int | None = None, rng=None, setter:
 
     Examples
     --------
-    >>> table = skill("2-4", deals=500, rng=1)
+    >>> from cpstats.rules import get_preset
+    >>> table = skill(get_preset("2-4"), deals=500, rng=1)
     >>> list(table.index)
     ['greedy', 'random', 'ev']
     >>> bool(table.loc["greedy", "ci_low"] > 0), float(table.loc["ev", "mean"])
     (True, 0.0)
     """
     from cpstats.strategies import EvSetter, as_setter, tables_record
-    from cpstats.strategies.setters import setter_option
+    from cpstats.strategies.setters import setter_label
     from cpstats.strategies.training import match
 
-    v = load_variant(variant)
-    if v.game != "13-card":
-        run = game_runs(v.game).skill
-        if run is None:
-            raise OptionError(f"the {v.game} game has no skill table")
-        return run(v, deals=deals, rng=rng, setter=setter, tables=tables, executor=executor)
-    player = as_setter(setter_option(setter, None, tables))
+    player = as_setter(setter)
     if not isinstance(player, EvSetter):
-        raise OptionError(f"setter={setter!r} is invalid: the skill table measures ev "
+        raise OptionError(f"setter={setter_label(setter)!r} is invalid: the skill table measures ev "
                           "(setter='ev' or EvSetter(tables=...))")
     deals = SKILL_DEALS if deals is None else deals
     if isinstance(deals, bool) or not isinstance(deals, numbers.Integral) or deals < 2:

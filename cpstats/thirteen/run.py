@@ -1,10 +1,12 @@
-"""Simulation: deal, set and settle millions of deals block by block into summary tables.
+"""The 13-card runs: deal, set and settle millions of deals block by block into summary tables
+(the game's registered ``simulate`` and ``compare``, behind :func:`cpstats.simulate` and
+:func:`cpstats.compare`).
 
 Each block of deals (see :mod:`cpstats.cards.blocks`) is dealt from its own SeedSequence child, set
 by the strategy, settled by :func:`cpstats.settlement.settle_many` and reduced to additive
-summaries (:mod:`cpstats.simulation.summary`), so memory stays flat however many deals run, and
-the same seed gives bit-identical results whatever the executor: summaries are merged in block
-order.
+summaries (:mod:`cpstats.thirteen.summary`) by the engine's block runner
+(:mod:`cpstats.simulation.runner`), so memory stays flat however many deals run, and the same seed
+gives bit-identical results whatever the executor: summaries are merged in block order.
 
 With ``out=DIR`` every finished block is written at once (``block-000012.npz``, plus
 ``hands-000012.parquet`` when ``keep_hands``), so an interrupted run started again with
@@ -23,19 +25,17 @@ import numpy as np
 import pandas as pd
 
 from cpstats.cards.blocks import BLOCK_DEALS, DEALER, BlockPlan, check_executor, root_seed, shuffled_decks
-from cpstats.errors import OptionError, check_whole
-from cpstats.rules import AnyVariant, Variant, load_variant
+from cpstats.rules import Variant
 from cpstats.settlement import seat_charges
-from cpstats.simulation.block import SetHands
-from cpstats.simulation.games import game_runs
+from cpstats.simulation.batches import batch_count, batch_of
 from cpstats.simulation.files import prepare_out, run_digest
-from cpstats.simulation.outcomes import outcome_summary
-from cpstats.simulation.result import SimulationResult
 from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
 from cpstats.simulation.stats import check_confidence
-from cpstats.simulation.summary import (SUMMARY_FORMAT, SimulationSummary, batch_count, batch_of,
-                                        hands_frame, net_summary, settle_block, setting_summary,
-                                        static_key, tie_gain)
+from cpstats.thirteen.block import SetHands
+from cpstats.thirteen.outcomes import outcome_summary
+from cpstats.thirteen.result import SimulationResult
+from cpstats.thirteen.summary import (SUMMARY_FORMAT, SimulationSummary, hands_frame, net_summary,
+                                      settle_block, setting_summary, static_key, tie_gain)
 
 __all__ = ["simulate", "compare"]
 
@@ -125,85 +125,27 @@ def _metadata(v: Variant, setter, root, deals, block_deals) -> dict:
     return meta
 
 
-def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, setter: Any = "ev",
-             rng=None, executor: Executor | None = None, keep_hands: bool = False,
-             out: str | os.PathLike | None = None, *, resume: bool = False, progress: bool = False,
-             block_deals: int | None = None, until: Any = None, strategy: Any = None,
-             tables: Any = None) -> SimulationResult:
-    """Deal, set and settle ``deals`` deals under ``variant`` and summarise them.
+def simulate(v: Variant, deals: int, *, setter: Any = "ev", rng=None, executor: Executor | None = None,
+             keep_hands: bool = False, out: str | os.PathLike | None = None, resume: bool = False,
+             progress: bool = False, block_deals: int | None = None) -> SimulationResult:
+    """The 13-card run behind :func:`cpstats.simulate` (registered as the game's ``simulate``):
+    deal, set and settle ``deals`` deals of ``v`` block by block and summarise them.
 
-    Either game: an open-face variant (``ofc-*``) is played by :mod:`cpstats.ofc`'s runs with
-    the same keywords (``setter="ev"`` is its strong strategy, ``rollout``; ``keep_hands``
-    writes its rows to ``out``; ``block_deals=None`` is each game's own block size) and gives an
-    :class:`~cpstats.ofc.OfcResult`.
-
-    Parameters
-    ----------
-    variant
-        A variant of either game, a preset name, a variant string or a variant file.
-    deals
-        Number of deals, 1 to :data:`~cpstats.cards.blocks.MAX_DEALS`.
-    players
-        Seats (2-4); None keeps the variant's.
-    setter
-        Who sets the hands: a name (``"ev"``, ``"greedy"``, ``"random"``, or another registered
-        strategy's), a setter object carrying its settings (``EvSetter(tables="2-4")``,
-        ``GreedySetter()``, ``RandomSetter()``; open face: ``Rollout(samples=128)``, ``OfcGreedy()``,
-        ``OfcRandom()``) or a callable (see :mod:`cpstats.strategies`). ``metadata["setter"]``
-        records its name and settings.
-    rng
-        Seed, SeedSequence, Generator or None (a Generator gives its next child each call).
-    executor
-        Any ``concurrent.futures``-style executor (a Dask client's included); None is serial.
-        Blocks are submitted a window at a time and merged in block order as they finish.
-    keep_hands
-        Keep the settings in memory (for :meth:`SimulationResult.rescore` and
-        :meth:`SimulationResult.rows`) and, with ``out``, write one Parquet file of rows per
-        block.
-    out
-        Folder for finished blocks (and rows); with ``resume=True`` finished blocks of this
-        same run (variant, seed, deals, setter and its tables) are reused; blocks of another run
-        or that do not read are done again (``metadata["blocks_redone"]``). With ``ev``,
-        ``metadata["tables"]`` identifies its row tables (:class:`~cpstats.strategies.EvSetter`:
-        a variant without shipped tables has them trained now, about half a minute, and cached)
-        and ``metadata["tables_source"]`` says where they came from (shipped, cache, trained
-        now, borrowed).
-    until
-        ``{figure: half-width}`` (e.g. ``{"house_edge": 0.0005}``): play until each figure's 95%
-        half-width is at most its value, ``deals`` then the most played; the run is the fixed-deals
-        run of the length it stops at (:mod:`cpstats.simulation.sequential`, ``metadata["until"]``).
-    strategy, tables
-        Deprecated (they go in the next release): ``strategy=`` is ``setter=``, and
-        ``tables=X`` is ``setter=EvSetter(tables=X)``.
+    ``setter`` is a setter object, a registered strategy's name or a callable (the verb resolved
+    it: :func:`~cpstats.strategies.setters.as_setter`); ``block_deals=None`` is
+    :data:`~cpstats.cards.blocks.BLOCK_DEALS`. The other keywords are :func:`cpstats.simulate`'s.
 
     Examples
     --------
-    >>> result = simulate("2-4", 2_000, setter="greedy", rng=1)
+    >>> from cpstats.rules import get_preset
+    >>> result = simulate(get_preset("2-4"), 2_000, setter="greedy", rng=1)
     >>> abs(float(result.moments()["mean"].sum())) < 1e-9  # zero-sum between seats
     True
-    >>> type(simulate("ofc-pineapple", 20, setter="random", rng=1)).__name__
-    'OfcResult'
     """
-    from cpstats.strategies.setters import as_setter, setter_option
+    from cpstats.strategies.setters import as_setter
 
-    setter = setter_option(setter, strategy, tables)
-    if until is not None:
-        from cpstats.simulation.sequential import run_until
-
-        return run_until(simulate, variant, deals, until, rng=rng, players=players, setter=setter,
-                         executor=executor, keep_hands=keep_hands, out=out, resume=resume,
-                         progress=progress, block_deals=block_deals)
-    v = load_variant(variant)
-    if v.game != "13-card":
-        return game_runs(v.game).simulate(v, deals, players=players, setter=setter, rng=rng,
-                                          executor=executor, keep_hands=keep_hands, out=out,
-                                          resume=resume, progress=progress, block_deals=block_deals)
     setter = as_setter(setter)
     block_deals = BLOCK_DEALS if block_deals is None else block_deals
-    if players is not None:
-        check_whole("players", players, 2)
-    if players is not None and players != v.players:
-        v = v.replace(players=players)
     plan = BlockPlan(deals, block_deals)
     check_executor(executor)
     root = root_seed(rng)
@@ -220,21 +162,20 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
     return SimulationResult(v, run.summary, meta, kept=run.kept, out=out_path)
 
 
-def compare(variants: Sequence[AnyVariant | str], deals: int, *, setter: Any = "ev", rng=None,
+def compare(vs: Sequence[Variant], deals: int, *, setter: Any = "ev", rng=None,
             executor: Executor | None = None, block_deals: int | None = None,
             confidence: float = 0.95, labels: Sequence[str] | None = None,
-            hands_per_hour: float | None = None, tidy: bool = False, strategy: Any = None,
-            tables: Any = None) -> pd.DataFrame:
+            hands_per_hour: float | None = None, tidy: bool = False) -> pd.DataFrame:
     """Side-by-side figures of several variants on common deals, with paired differences.
 
+    The 13-card compare behind :func:`cpstats.compare` (registered as the game's ``compare``).
     Every variant plays the same deals (the same seed) with ``setter`` (as :func:`simulate`'s);
     ``ev`` plays each variant with its own row tables (unless ``EvSetter(tables=...)`` names
     others), so where a variant changes how hands are set the settings are redone; the
     ``tables`` and ``tables_source`` columns say which set each variant's hands (trained for
-    which variant, and from where). ``strategy=`` and ``tables=`` are deprecated (as
-    :func:`simulate`'s).
+    which variant, and from where).
 
-    ``tidy=True`` returns :func:`~cpstats.simulation.paired.paired_metrics`: one row per variant
+    ``tidy=True`` returns :func:`~cpstats.thirteen.paired.paired_metrics`: one row per variant
     and figure (SD, scoop, home-run and foul rates, royalties and naturals paid per hand, house
     take per hand and per seat-hour at ``hands_per_hour``, rake share; seat 0's mean and the
     house edge in banked games, the cost per player in symmetric ones) with ``estimate, ci_low,
@@ -256,26 +197,11 @@ def compare(variants: Sequence[AnyVariant | str], deals: int, *, setter: Any = "
     ``sd_diff_ci_low`` and ``sd_diff_ci_high`` its paired difference (NaN where batches hold one
     deal, under 60 deals).
     """
-    from cpstats.simulation.paired import paired_metrics
-    from cpstats.strategies.setters import as_setter, setter_option, setter_params
+    from cpstats.thirteen.paired import paired_metrics
+    from cpstats.strategies.setters import as_setter, setter_params
 
-    setter = setter_option(setter, strategy, tables)
-    level = check_confidence(confidence)
-    if not isinstance(tidy, (bool, np.bool_)):
-        raise OptionError(f"tidy={tidy!r} is invalid: True (one row per figure) or False (one per variant)")
-    if isinstance(variants, (str, os.PathLike)) or getattr(variants, "game", None) is not None:
-        raise OptionError(f"variants={str(variants)!r} is invalid: a list of two or more variants")
-    vs = [load_variant(v) for v in variants]
-    if len(vs) < 2:
-        raise OptionError(f"compare needs at least two variants, got {len(vs)}")
-    games = sorted({v.game for v in vs})
-    if len(games) > 1:
-        raise OptionError(f"compare plays one game on common deals: these variants are of {' and '.join(games)}")
-    if games != ["13-card"]:
-        return game_runs(games[0]).compare(vs, deals, setter=setter, rng=rng, executor=executor,
-                                           block_deals=block_deals, confidence=level,
-                                           labels=labels, hands_per_hour=hands_per_hour, tidy=tidy)
     setter = as_setter(setter)
+    level = check_confidence(confidence)
     block_deals = BLOCK_DEALS if block_deals is None else block_deals
     root = root_seed(rng)
     results = [simulate(v, deals, setter=setter, rng=root, executor=executor,

@@ -23,7 +23,7 @@ import numpy as np
 from cpstats.errors import OptionError
 from cpstats.rules import RakeModel, Variant
 from cpstats.simulation.stats import batch_mean_interval
-from cpstats.simulation.summary import SimulationSummary
+from cpstats.thirteen.summary import SimulationSummary
 
 __all__ = ["BANKED_WAGER", "Estimate", "check_pace", "charge_per_hand", "bank_edge_sums", "bank_edge",
            "break_even_edge"]

@@ -30,8 +30,10 @@ import pandas as pd
 from cpstats.cards.blocks import root_seed
 from cpstats.errors import OptionError, check_whole
 from cpstats.rules import AnyVariant, load_variant
-from cpstats.simulation.solve import DEFAULT_DEALS, check_bounds, check_metric, figure_table
+from cpstats.simulation.games import runs_of
+from cpstats.simulation.lookup import figure_table
 from cpstats.simulation.stats import check_confidence
+from cpstats.workbench.solve import check_bounds, check_metric
 
 __all__ = ["design", "Design"]
 
@@ -144,10 +146,8 @@ def _suggest(trial, space: dict[str, tuple[str, list]]) -> dict[str, Any]:
 
 def _play(v: AnyVariant, params: dict, metrics: Sequence[str], deals: int, root, setter, executor,
           level: float) -> dict:
-    from cpstats.simulation.run import simulate
-
     point = v.replace(**params)
-    result = simulate(point, deals, setter=setter, rng=root, executor=executor)
+    result = runs_of(v).simulate(point, deals, setter=setter, rng=root, executor=executor)
     table = figure_table(result, level).set_index("metric")
     row = {**params, "variant": str(point)}
     for m in metrics:
@@ -183,7 +183,7 @@ def design(variant: AnyVariant | str, space: Mapping[str, Any], objective: str,
     variant
         The variant the rules start from (either game).
     space
-        ``{parameter: bounds}``, each as :func:`~cpstats.simulation.solve.solve`'s ``bounds``:
+        ``{parameter: bounds}``, each as :func:`~cpstats.workbench.solve.solve`'s ``bounds``:
         ``(low, high)`` floats or ints, or a list of values.
     objective, maximize
         The figure to maximise (``maximize=False``: minimise).
@@ -217,7 +217,8 @@ def design(variant: AnyVariant | str, space: Mapping[str, Any], objective: str,
     limits = _constraints(v, constraints)
     metrics = list(dict.fromkeys([goal, *limits]))
     root = root_seed(rng)
-    deals = int(deals) if deals is not None else DEFAULT_DEALS.get(v.game, DEFAULT_DEALS["13-card"])
+    deals = int(deals) if deals is not None else runs_of(v).sizes.solve
+    label, setter = str(setter), runs_of(v).setter(setter, v)
     rows: list[dict] = []
 
     def run(trial) -> float:
@@ -236,11 +237,11 @@ def design(variant: AnyVariant | str, space: Mapping[str, Any], objective: str,
     study.optimize(run, n_trials=int(trials))
     table = pd.DataFrame(rows)
     return _finish(v, table, dims, goal, maximize, limits, metrics, deals, root, setter, executor, level,
-                   finalists)
+                   finalists, label)
 
 
 def _finish(v, table, dims, goal, maximize, limits, metrics, deals, root, setter, executor, level,
-            finalists) -> Design:
+            finalists, label) -> Design:
     """The best feasible trials again on fresh deals; the winner is the best of them there."""
     ranked = table[table["feasible"]].drop_duplicates("variant").sort_values(goal, ascending=not maximize)
     note = ""
@@ -261,5 +262,5 @@ def _finish(v, table, dims, goal, maximize, limits, metrics, deals, root, setter
     winner = pool.sort_values(goal, ascending=not maximize).iloc[0]
     return Design(objective=goal, maximize=maximize, constraints=limits, trials=table, finalists=finals,
                   best={k: (winner[k].item() if isinstance(winner[k], np.generic) else winner[k]) for k in dims}, variant=str(winner["variant"]), deals=deals,
-                  entropy=str(root.entropy), confidence=level, setter=str(setter), note=note,
+                  entropy=str(root.entropy), confidence=level, setter=label, note=note,
                   parameters=tuple(dims))

@@ -10,11 +10,12 @@ import pandas as pd
 
 from cpstats.cards.blocks import root_seed
 from cpstats.errors import OptionError
-from cpstats.rules import presets
+from cpstats.rules import get_preset, presets
+from cpstats.rules.variant import GAME
 from cpstats.simulation.files import load_reference
-from cpstats.simulation.result import SimulationResult
-from cpstats.simulation.run import simulate
 from cpstats.simulation.stats import wilson_interval
+from cpstats.thirteen.result import SimulationResult
+from cpstats.thirteen.run import simulate
 
 __all__ = ["compare_presets"]
 
@@ -32,10 +33,10 @@ def compare_presets(deals: int | None = None, *, setter: Any = "ev", rng=None,
         None reads the shipped reference results (``ev``, 1,000,000 deals each; instant); a
         number runs every preset live for that many deals, all on the same seed (common deals).
     setter
-        The setter of a live run (a name or object, as :func:`~cpstats.simulation.simulate`'s);
+        The setter of a live run (a name or object, as :func:`cpstats.simulate`'s);
         the reference results are ``ev``'s only. ``strategy=`` is deprecated.
     rng
-        Seed of a live run (see :func:`~cpstats.simulation.simulate`).
+        Seed of a live run (see :func:`cpstats.simulate`).
 
     Returns
     -------
@@ -69,12 +70,12 @@ def compare_presets(deals: int | None = None, *, setter: Any = "ev", rng=None,
         raise OptionError(f"setter={setter_label(setter)!r} is invalid without deals: the reference results "
                           "are ev's; pass deals=N (--deals N) for a live run with another setter")
     table = presets()
-    listed = table[table["game"] == "13-card"].set_index("name")["description"]
+    listed = table[table["game"] == GAME].set_index("name")["description"]
     if deals is None:
         results = [load_reference(name) for name in listed.index]
     else:
         root = root_seed(rng)
-        results = [simulate(name, deals, setter=setter, rng=root) for name in listed.index]
+        results = [simulate(get_preset(name), deals, setter=setter, rng=root) for name in listed.index]
     rows = [{"preset": name, "description": listed[name], **_row(r)}
             for name, r in zip(listed.index, results)]
     return pd.DataFrame(rows)

@@ -1,9 +1,10 @@
 """Rules for a target: the rule number that gives a figure its target, with an interval on the answer.
 
 :func:`solve` answers the designer's inverse question ("what commission gives a 1.5% house edge?")
-through the shared verbs, so either game's variant works: every candidate value is simulated by
-:func:`cpstats.simulate` on the same deals (one root seed: common random numbers), and its figure
-is read from the result's tidy figures (:func:`figure_table`, the one place a figure is looked up).
+through the game's registered run, so any game's variant works: every candidate value is simulated
+on the same deals (one root seed: common random numbers) by the run its game registered
+(:class:`~cpstats.simulation.games.GameRuns`), and its figure is read from the result's tidy figures
+(:func:`~cpstats.simulation.lookup.figure_table`, the one place a figure is looked up).
 
 - Decision: a continuous parameter (two float bounds) is solved by root finding on the response
   curve of the common deals (Brent's method from the bounds). On common deals that curve
@@ -54,16 +55,16 @@ import pandas as pd
 
 from cpstats.cards.blocks import root_seed
 from cpstats.errors import OptionError, check_whole
-from cpstats.rules import AnyVariant, load_variant
+from cpstats.rules.games import AnyVariant, game_of, holds_whole_numbers, load_variant
+from cpstats.simulation.games import runs_of
 from cpstats.simulation.lookup import check_target, figure_table
 from cpstats.simulation.lookup import check_metric as _check_metric
+from cpstats.simulation.sequential import run_until
 from cpstats.simulation.solution import Solution
 from cpstats.simulation.stats import check_confidence
+from cpstats.simulation.sweep import sweep_variants
 
-__all__ = ["solve", "figure_table", "Solution", "DEFAULT_DEALS", "check_metric", "check_bounds", "invert_band"]
-
-#: Deals per evaluation when ``deals`` is None, by game (open face: hands).
-DEFAULT_DEALS = {"13-card": 20_000, "open-face": 200}
+__all__ = ["solve", "Solution", "check_metric", "check_bounds", "invert_band"]
 #: The root finder stops once the figure is this share of its band's half-width from the target.
 ROOT_TOLERANCE = 0.1
 _MAX_EVALUATIONS = 10
@@ -86,6 +87,7 @@ class _Evaluator:
     def __init__(self, v: AnyVariant, parameter: str, metric: str, deals: int, root, setter, executor,
                  confidence: float, on_evaluation: Callable[[dict], None] | None):
         self.v, self.parameter, self.metric, self.deals = v, parameter, metric, deals
+        self.run = runs_of(v).simulate
         self.root, self.setter, self.executor, self.level = root, setter, executor, confidence
         self.on_evaluation, self.rows, self.setters = on_evaluation, [], {}
         self.done: dict[Any, Evaluation] = {}
@@ -96,12 +98,10 @@ class _Evaluator:
     def __call__(self, value: Any) -> Evaluation:
         if value in self.done:
             return self.done[value]
-        from cpstats.simulation.run import simulate
-
         start = time.perf_counter()
         point = self.variant(value)
         # an ev setter plays each candidate with its own tables (trained once, then cached)
-        result = simulate(point, self.deals, setter=self.setter, rng=self.root, executor=self.executor)
+        result = self.run(point, self.deals, setter=self.setter, rng=self.root, executor=self.executor)
         figures = figure_table(result, self.level).set_index("metric")
         row = figures.loc[self.metric]
         ev = Evaluation(value, float(row["estimate"]), float(row["ci_low"]), float(row["ci_high"]))
@@ -123,10 +123,8 @@ class _Evaluator:
 # -- checks ---------------------------------------------------------------------------------------
 
 def check_metric(v: AnyVariant, metric: str) -> str:
-    """:func:`~cpstats.simulation.lookup.check_metric` with the shared ``simulate``."""
-    from cpstats.simulation.run import simulate
-
-    return _check_metric(v, metric, simulate)
+    """:func:`~cpstats.simulation.lookup.check_metric` with the game's registered run."""
+    return _check_metric(v, metric, runs_of(v).simulate)
 
 
 def check_bounds(v: AnyVariant, parameter: str, bounds: Any) -> tuple[str, str, list]:
@@ -134,8 +132,6 @@ def check_bounds(v: AnyVariant, parameter: str, bounds: Any) -> tuple[str, str, 
     two ints or with whole float ends on a rule that holds whole numbers (every whole value
     between them), ``listed`` with more values or words; each end is checked by the rules (a
     value outside the rule's limits is one line)."""
-    from cpstats.simulation.sweep import sweep_variants
-
     if isinstance(bounds, np.ndarray):
         bounds = bounds.tolist()
     if isinstance(bounds, (str, bytes)) or not isinstance(bounds, Sequence) or len(bounds) < 2:
@@ -159,7 +155,7 @@ def check_bounds(v: AnyVariant, parameter: str, bounds: Any) -> tuple[str, str, 
         if "parameter=" in str(error) or "give each value once" in str(error):
             raise
         raise OptionError(f"bounds={tuple(values)!r} are outside the rule's limits: {error}") from None
-    key = parameter.strip() if v.game != "13-card" else _key(parameter)
+    key = game_of(v).key_name(parameter)
     if kind == "integer":
         values = list(range(values[0], values[1] + 1))
     return key, kind, values
@@ -167,31 +163,18 @@ def check_bounds(v: AnyVariant, parameter: str, bounds: Any) -> tuple[str, str, 
 
 def _whole_rule(v: AnyVariant, parameter: Any) -> bool:
     """Whether the rule holds whole numbers; an unknown key is left to the sweep's own line."""
-    from cpstats.rules.games import holds_whole_numbers
-
     try:
         return holds_whole_numbers(v, str(parameter))
     except OptionError:
         return False
 
 
-def _key(parameter: str) -> str:
-    from cpstats.rules.text import ALIASES as KEY_ALIASES
-
-    name = str(parameter).strip().lower()
-    return KEY_ALIASES.get(name, name)
-
-
 def strategy_relevant(v: AnyVariant, parameter: str, values: Sequence[Any]) -> bool:
-    """Whether the parameter can move how hands are set: a 13-card variant's ev tables are keyed by
-    :func:`~cpstats.strategies.row_tables.strategy_rules`; an open-face charge (``rake.*``) is
-    levied after play, every other open-face key is taken as relevant."""
-    if v.game != "13-card":
-        return not parameter.startswith("rake")
-    from cpstats.strategies.row_tables import strategy_rules
-
-    rules = [strategy_rules(v.replace(**{parameter: x})) for x in (values[0], values[-1])]
-    return rules[0] != rules[1]
+    """Whether the parameter can move how hands are played, as the game says
+    (:attr:`~cpstats.simulation.games.GameRuns.strategy_relevant`: a 13-card variant's ev tables
+    are keyed by :func:`~cpstats.strategies.row_tables.strategy_rules`; an open-face charge is
+    levied after play)."""
+    return runs_of(v).strategy_relevant(v, parameter, values)
 
 
 # -- the search -----------------------------------------------------------------------------------
@@ -302,7 +285,7 @@ def _first(ev: _Evaluator, order: list, test: Callable[[Evaluation], bool]) -> i
 
 
 def _unit(v: AnyVariant) -> str:
-    return "deals" if v.game == "13-card" else "hands"
+    return game_of(v).unit
 
 
 def _deals_to_clear(ev: _Evaluator, e: Evaluation, target: float) -> int:
@@ -373,8 +356,9 @@ def solve(variant: AnyVariant | str, parameter: str, metric: str, target: float,
         must be whole); or a list of the values to try (a listed parameter, in the order the
         figure moves).
     deals
-        Deals (open face: hands) per evaluation, every candidate on the same ones; None is
-        :data:`DEFAULT_DEALS`, or with ``precision`` the deals the first bound needs for the
+        Deals (open face: hands) per evaluation, every candidate on the same ones; None is the
+        game's default (:class:`~cpstats.simulation.games.RunSizes`, 20,000 deals, open face 200
+        hands), or with ``precision`` the deals the first bound needs for the
         figure's half-width to be at most ``precision`` (sequential, at most 16x the default).
     rng
         Seed, SeedSequence or Generator: one root for every candidate.
@@ -407,10 +391,11 @@ def solve(variant: AnyVariant | str, parameter: str, metric: str, target: float,
     v = load_variant(variant)
     key, kind, values = check_bounds(v, parameter, bounds)
     name = check_metric(v, metric)
-    goal = check_target(name, target)
+    goal = check_target(v, name, target)
+    player = runs_of(v).setter(setter, v)
     root = root_seed(rng)
-    deals = _deals(v.replace(**{key: values[0]}), name, deals, precision, root, setter, executor)
-    ev = _Evaluator(v, key, name, deals, root, setter, executor, level, on_evaluation)
+    deals = _deals(v.replace(**{key: values[0]}), name, deals, precision, root, player, executor)
+    ev = _Evaluator(v, key, name, deals, root, player, executor, level, on_evaluation)
     if kind == "continuous":
         found = _solve_continuous(ev, float(values[0]), float(values[1]), goal, max_evaluations)
     else:
@@ -420,7 +405,7 @@ def solve(variant: AnyVariant | str, parameter: str, metric: str, target: float,
                     base=str(v), variant=str(ev.variant(found["value"])), deals=deals,
                     entropy=str(root.entropy), confidence=level, bounds=tuple(values) if kind == "listed"
                     else (values[0], values[-1]), setter=ev.setters.get(found["value"], str(setter)),
-                    strategy_relevant=relevant, evaluations=ev.frame(), **found)
+                    strategy_relevant=relevant, evaluations=ev.frame(), unit=_unit(v), **found)
 
 
 def _deals(v: AnyVariant, metric: str, deals: int | None, precision: float | None, root, setter,
@@ -429,14 +414,12 @@ def _deals(v: AnyVariant, metric: str, deals: int | None, precision: float | Non
     if deals is not None:
         if precision is not None:
             raise OptionError("deals= and precision= are invalid together: give one budget")
-        check_whole("deals", deals, 60 if v.game == "13-card" else 2, "an interval needs batches")
+        check_whole("deals", deals, runs_of(v).sizes.least, "an interval needs batches")
         return int(deals)
-    default = DEFAULT_DEALS.get(v.game, DEFAULT_DEALS["13-card"])
+    default = runs_of(v).sizes.solve
     if precision is None:
         return default
-    from cpstats.simulation.run import simulate
-
-    result = simulate(v, 16 * default, setter=setter, rng=root, executor=executor,
-                      until={metric: precision})
-    return int(getattr(result, "deals", None) or result.hands)
+    result = run_until(runs_of(v).simulate, v, 16 * default, {metric: precision}, rng=root,
+                       setter=setter, executor=executor)
+    return int(result.deals)
 

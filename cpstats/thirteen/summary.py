@@ -19,11 +19,9 @@ from cpstats.hands.naturals import NATURALS, natural_mask
 from cpstats.rules import Variant
 from cpstats.settlement import rake_limits, seat_charges, settle_many
 from cpstats.simulation.additive import Additive, by_value, largest, summed
-from cpstats.simulation.block import SetHands, fouls_of, row_ranks, row_results, rows_won_lost
+from cpstats.simulation.batches import BATCHES, batch_count, batch_of, by_batch, charged_distribution, net_distribution
+from cpstats.thirteen.block import SetHands, fouls_of, row_ranks, row_results, rows_won_lost
 
-#: Batch means per run: intervals of means use Student's t with BATCHES - 1 degrees of freedom
-#: (20-30 batches, CASINO-MATH); a run of fewer deals has one batch a deal.
-BATCHES = 30
 #: Version of the block summaries' layout, part of a run's identity (resume refuses older blocks).
 SUMMARY_FORMAT = 4
 ROYALTY_ROWS = ("front_trips", "middle_full_house", "middle_quads", "middle_straight_flush",
@@ -39,7 +37,7 @@ class SimulationSummary(Additive):
 
     The first group depends on the nets and the rake (:func:`net_summary`), the second only on
     the settings and decisions (:func:`setting_summary`, reused by a rescore), the third on the
-    outcomes between hands (:func:`cpstats.simulation.outcomes.outcome_summary`).
+    outcomes between hands (:func:`cpstats.thirteen.outcomes.outcome_summary`).
     """
 
     deals: np.ndarray = summed("deals")  # () deals summarised
@@ -117,7 +115,7 @@ def settle_block(v: Variant, hands: np.ndarray, settings, declare, surrender):
 
 def _royalty_made(v: Variant, ranks: np.ndarray) -> np.ndarray:
     """bool (N, 6): rows holding a royalty hand (front trips, middle FH/quads/SF, back quads/SF),
-    from the settings' ranks (N, 3) (:func:`~cpstats.simulation.block.row_ranks`)."""
+    from the settings' ranks (N, 3) (:func:`~cpstats.thirteen.block.row_ranks`)."""
     order = v.ranking.value
     back_order = "H1" if order == "H5" else order
     middle_cat = _tables.five_card_tables(order).category[ranks[:, 1]]
@@ -134,7 +132,7 @@ def setting_summary(v: Variant, size: int, settings, surrender, declared, held,
     """The :class:`SimulationSummary` fields (by name) that depend only on the settings and decisions, not on scoring:
     fouls, royalty hands made, scoops and home runs, natural and decision counts. Rescoring
     under rules with the same ranking, naturals and seats reuses them. ``hands``: the block's
-    :class:`~cpstats.simulation.block.SetHands` of these decisions, if already made."""
+    :class:`~cpstats.thirteen.block.SetHands` of these decisions, if already made."""
     h = v.players * v.hands_per_player
     d = size
     if hands is None:
@@ -159,65 +157,12 @@ def setting_summary(v: Variant, size: int, settings, surrender, declared, held,
     }
 
 
-def net_distribution(net: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(values, counts per seat) of the nets: sparse, so memory follows the distinct values.
-
-    Nets in eighths of a unit over a range no wider than the block are counted without sorting;
-    anything else (huge stakes, odd fractions) goes through ``np.unique``.
-    """
-    return charged_distribution(net, np.zeros(net.shape))[:2]
-
-
-def charged_distribution(net: np.ndarray, charge: np.ndarray
-                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`net_distribution` with, per value and seat, the sum of the seat's share of the
-    house charge over the deals in which it netted that value (for the result after charges)."""
-    scaled = np.round(net * 8)
-    if scaled.size and np.array_equal(scaled / 8, net):
-        low, high = float(scaled.min()), float(scaled.max())
-        if high - low <= 4 * net.size:
-            codes = (scaled - low).astype(np.int64)
-            width = int(high - low) + 1
-            counts = np.stack([np.bincount(codes[:, s], minlength=width)
-                               for s in range(net.shape[1])], axis=1)
-            charges = np.stack([np.bincount(codes[:, s], weights=charge[:, s], minlength=width)
-                                for s in range(net.shape[1])], axis=1)
-            keep = counts.any(axis=1)
-            return (np.arange(width)[keep] + low) / 8, counts[keep], charges[keep]
-    values, inverse = np.unique(np.round(net, 9), return_inverse=True)
-    counts = np.zeros((len(values), net.shape[1]), dtype=np.int64)
-    charges = np.zeros((len(values), net.shape[1]))
-    where = (inverse.reshape(net.shape), np.arange(net.shape[1]))
-    np.add.at(counts, where, 1)
-    np.add.at(charges, where, charge)
-    return values, counts, charges
-
-
 def static_key(v: Variant) -> tuple:
     """What the setting summary depends on besides the settings: rescoring keeps it if equal."""
     rank = v.kernel_tables()["natural_rank"]
     return (v.ranking.value, v.players, v.hands_per_player, v.bank.mode.value,
             v.naturals.qka_front_straight, v.naturals.straight_flush_counts,
             tuple(int(r >= 0) for r in rank), v.surrender_amount() is not None)
-
-
-def batch_count(deals: int) -> int:
-    """Batches of a run of ``deals`` deals: :data:`BATCHES`, or one a deal below that."""
-    return int(min(BATCHES, deals))
-
-
-def batch_of(first: int, size: int, deals: int, batches: int) -> np.ndarray:
-    """Batch index of deals ``first .. first + size - 1``: batch j holds deals
-    ``floor(j D / B) .. floor((j + 1) D / B) - 1``, so sizes differ by one deal at most."""
-    return (np.arange(first, first + size, dtype=np.int64) * batches) // deals
-
-
-def _by_batch(values: np.ndarray, batch: np.ndarray, batches: int) -> np.ndarray:
-    """Sums of ``values`` (N,) or (N, k) per batch: (B,) or (B, k)."""
-    if values.ndim == 1:
-        return np.bincount(batch, weights=values, minlength=batches)
-    return np.stack([np.bincount(batch, weights=values[:, j], minlength=batches)
-                     for j in range(values.shape[1])], axis=1)
 
 
 def net_summary(v: Variant, net: np.ndarray, rake: np.ndarray, batch: np.ndarray, batches: int,
@@ -245,22 +190,22 @@ def net_summary(v: Variant, net: np.ndarray, rake: np.ndarray, batch: np.ndarray
         "wins": (net > 0).sum(axis=0), "pushes": (net == 0).sum(axis=0),
         "rake_sum": np.array(rake.sum()), "rake_sq_sum": np.array((rake**2).sum()),
         "gross_sum": np.array(np.where(net > 0, net, 0).sum()),
-        "net_by_batch": _by_batch(net, batch, batches), "net_sq_by_batch": _by_batch(sq, batch, batches),
+        "net_by_batch": by_batch(net, batch, batches), "net_sq_by_batch": by_batch(sq, batch, batches),
         "batch_sizes": np.bincount(batch, minlength=batches).astype(np.int64),
-        "rake_by_batch": _by_batch(rake, batch, batches),
+        "rake_by_batch": by_batch(rake, batch, batches),
         "net_values": values, "net_counts": counts,
-        "wins_by_batch": _by_batch((net > 0).astype(float), batch, batches),
-        "pushes_by_batch": _by_batch((net == 0).astype(float), batch, batches),
+        "wins_by_batch": by_batch((net > 0).astype(float), batch, batches),
+        "pushes_by_batch": by_batch((net == 0).astype(float), batch, batches),
         "charge_sum": charge.sum(axis=0), "after_charge_sq_sum": after_sq.sum(axis=0),
-        "charge_by_batch": _by_batch(charge, batch, batches),
-        "after_charge_sq_by_batch": _by_batch(after_sq, batch, batches),
+        "charge_by_batch": by_batch(charge, batch, batches),
+        "after_charge_sq_by_batch": by_batch(after_sq, batch, batches),
         "charge_by_net": charges,
         "rake_capped": np.array(int(limits["capped"].sum()), dtype=np.int64),
         "rake_below_threshold": np.array(int(limits["below_threshold"].sum()), dtype=np.int64),
         "pot_max": np.array(float(limits["pot"].max(initial=0.0))),
     }
     if tie_gain is not None:
-        part["tie_gain_by_batch"] = _by_batch(tie_gain, batch, batches)
+        part["tie_gain_by_batch"] = by_batch(tie_gain, batch, batches)
     return part
 
 

@@ -18,7 +18,7 @@ import pandas as pd
 
 from cpstats.simulation.base import FIGURE_COLUMNS
 
-__all__ = ["tidy_figures", "NO_INTERVAL"]
+__all__ = ["tidy_figures", "lookup_table", "NO_INTERVAL"]
 
 NO_INTERVAL = "no interval"
 _NO_INTERVAL = NO_INTERVAL
@@ -95,3 +95,18 @@ def tidy_figures(result, confidence: float = 0.95, hands_per_hour: float | None 
     frames = [*_moments(result, confidence), *_rates(result, confidence),
               *_house(result, confidence, hands_per_hour)]
     return pd.concat(frames, ignore_index=True)[[*FIGURE_COLUMNS, "table"]]
+
+
+def lookup_table(result, confidence: float = 0.95) -> pd.DataFrame:
+    """The table a 13-card figure is looked up in (solve, design, ``until=``): the comparison
+    figures of :func:`~cpstats.thirteen.paired.paired_metrics` (sd, scoop rate, house edge, rake
+    share...: the names ``compare`` and ``sweep`` use) followed by every other row of
+    :meth:`~cpstats.thirteen.result.SimulationResult.figures` (per-seat moments, rates,
+    royalties...)."""
+    from cpstats.thirteen.paired import paired_metrics
+
+    columns = list(FIGURE_COLUMNS)
+    table = paired_metrics([result], confidence=confidence).assign(method="batch t")[columns]
+    more = result.figures(confidence)
+    more = more.loc[~more["metric"].isin(table["metric"]), columns]
+    return pd.concat([table, more], ignore_index=True)

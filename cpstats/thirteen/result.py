@@ -17,15 +17,15 @@ from cpstats.errors import OptionError
 from cpstats.hands.naturals import NATURALS, natural_mask
 from cpstats.rules import Variant, resolve_variant
 from cpstats.settlement import charges_seats, seat_charges, settle_many
-from cpstats.simulation import house
-from cpstats.simulation.outcomes import outcome_summary, outcome_table
+from cpstats.thirteen import house
+from cpstats.thirteen.outcomes import outcome_summary, outcome_table
 from cpstats.simulation.stats import (VOLATILITY_Z, batch_mean_interval, batch_variance_interval,
                                       moments_from_sums, wilson_interval, z_value)
-from cpstats.simulation.base import Result
-from cpstats.simulation.block import SetHands
-from cpstats.simulation.summary import (ROYALTY_ROWS, SimulationSummary, batch_count, batch_of,
-                                        hands_frame, net_summary, setting_summary, static_key,
-                                        tie_gain)
+from cpstats.simulation.base import FigureBatches, Result
+from cpstats.simulation.batches import batch_count, batch_of
+from cpstats.thirteen.block import SetHands
+from cpstats.thirteen.summary import (ROYALTY_ROWS, SimulationSummary, hands_frame, net_summary,
+                                      setting_summary, static_key, tie_gain)
 
 __all__ = ["SimulationResult"]
 
@@ -50,7 +50,7 @@ class SimulationResult(Result):
     variant
         The variant simulated.
     summary
-        The merged :class:`~cpstats.simulation.summary.SimulationSummary` (counts, power sums,
+        The merged :class:`~cpstats.thirteen.summary.SimulationSummary` (counts, power sums,
         per-batch sums); read it through the result's methods. A mapping of its arrays under
         their keys on disk is taken too.
     metadata
@@ -133,9 +133,9 @@ class SimulationResult(Result):
         return self.summary.gross_by_batch
 
     def outcome_batches(self, per: str = "pair") -> list[tuple[int, str, np.ndarray]] | None:
-        """Per-batch counts behind :meth:`outcomes` (:func:`~cpstats.simulation.outcomes.outcome_batches`);
+        """Per-batch counts behind :meth:`outcomes` (:func:`~cpstats.thirteen.outcomes.outcome_batches`);
         None for results saved before summary format 4."""
-        from cpstats.simulation.outcomes import outcome_batches
+        from cpstats.thirteen.outcomes import outcome_batches
 
         return outcome_batches(self.variant, self.summary, per)
 
@@ -153,7 +153,7 @@ class SimulationResult(Result):
 
     def bank_edge_batches(self, *, charges: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """(A banked game's house edge per unit of wager summed per batch (B,), deals per batch):
-        :func:`cpstats.simulation.house.bank_edge_sums`."""
+        :func:`cpstats.thirteen.house.bank_edge_sums`."""
         sums, _ = house.bank_edge_sums(self.variant, self.summary, charges=charges)
         return sums, self.summary.batch_sizes
 
@@ -166,10 +166,18 @@ class SimulationResult(Result):
         mean, half = float(mean), float(half)
         return house.Estimate(mean, mean - half, mean + half, float(se))
 
+    def figure_batches(self, confidence: float = 0.95, *,
+                       hands_per_hour: float | None = None) -> dict[str, FigureBatches]:
+        """The designer's figures (:data:`~cpstats.thirteen.paired.METRICS` shown for this game)
+        with their per-batch values: :func:`~cpstats.thirteen.metrics.figure_batches`."""
+        from cpstats.thirteen.metrics import figure_batches
+
+        return figure_batches(self, confidence, hands_per_hour)
+
     def figures(self, confidence: float = 0.95, *, hands_per_hour: float | None = None) -> pd.DataFrame:
         """Every figure of the result's tables, one row each (:data:`~cpstats.simulation.base.FIGURE_COLUMNS`
-        and ``table``, the method it comes from): :func:`cpstats.simulation.figures.tidy_figures`."""
-        from cpstats.simulation.figures import tidy_figures
+        and ``table``, the method it comes from): :func:`cpstats.thirteen.figures.tidy_figures`."""
+        from cpstats.thirteen.figures import tidy_figures
 
         return tidy_figures(self, confidence, hands_per_hour)
 
@@ -341,13 +349,13 @@ class SimulationResult(Result):
 
         ``per="pair"``: for each pair of players, from each side (``seat`` against ``against``;
         ``hand``/``against_hand`` tell criss-cross hands apart), the outcomes of
-        :data:`~cpstats.simulation.outcomes.PAIR_OUTCOMES`: rows won-lost-tied of two played hands
+        :data:`~cpstats.thirteen.outcomes.PAIR_OUTCOMES`: rows won-lost-tied of two played hands
         (``3-0-0`` scoop won, ``2-1-0``, ``1-2-0``, ``0-3-0`` scoop lost and the six tie patterns,
         rows compared as ranked, so a tie the bank collects is still a tie), then a natural,
         surrender or foul of either side or both (in that order of precedence, as settled).
         ``mean_pay`` is what ``seat`` receives from ``against`` in that outcome, before house
         charges (criss-cross: the two seats' whole exchange). ``per="seat"``: each hand against
-        its whole table (:data:`~cpstats.simulation.outcomes.SEAT_OUTCOMES`: its natural,
+        its whole table (:data:`~cpstats.thirteen.outcomes.SEAT_OUTCOMES`: its natural,
         surrender or foul, else home run, scoops, scooped, both or neither; a fouled opponent
         counts as scooped, as in :meth:`scoops`), ``mean_pay`` the seat's net.
 
@@ -361,7 +369,7 @@ class SimulationResult(Result):
 
         Examples
         --------
-        >>> from cpstats.simulation import simulate
+        >>> from cpstats import simulate
         >>> table = simulate("2-4", 1_000, strategy="greedy", rng=1).outcomes()
         >>> round(float(table.query("hand == 0 and against_hand == 1")["probability"].sum()), 12)
         1.0

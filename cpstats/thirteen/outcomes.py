@@ -19,8 +19,9 @@ from cpstats.errors import OptionError
 from cpstats.rules import Royalties, Stakes, Variant
 from cpstats.settlement import settle_many
 from cpstats.simulation.stats import wilson_interval
-from cpstats.simulation.block import FOUL, NATURAL, SURRENDER, SetHands
-from cpstats.simulation.summary import SimulationSummary, _by_batch
+from cpstats.thirteen.block import FOUL, NATURAL, SURRENDER, SetHands
+from cpstats.simulation.batches import by_batch
+from cpstats.thirteen.summary import SimulationSummary
 
 __all__ = ["PAIR_OUTCOMES", "SEAT_OUTCOMES", "outcome_summary", "outcome_table", "outcome_batches"]
 
@@ -56,7 +57,7 @@ def pair_codes(v: Variant, settings: np.ndarray, surrender, declared,
     """int (D, P): the outcome (index in :data:`PAIR_OUTCOMES`) of each pair of
     ``v.pair_order()``, from its first hand's side. Rows are compared as ranked: a tie is a tie
     even where the bank wins it (its pay says so). ``hands``: the block's
-    :class:`~cpstats.simulation.block.SetHands` of these decisions, if already made."""
+    :class:`~cpstats.thirteen.block.SetHands` of these decisions, if already made."""
     if hands is None:
         hands = SetHands.of(v, settings, surrender, declared)
     status = hands.status
@@ -136,13 +137,13 @@ def _royalty_moved(v: Variant, settings, surrender, declared, net) -> np.ndarray
 def outcome_summary(v: Variant, settings: np.ndarray, surrender, declared, net: np.ndarray,
                     batch: np.ndarray, batches: int, charge: np.ndarray,
                     hands: SetHands | None = None) -> dict:
-    """The :class:`~cpstats.simulation.summary.SimulationSummary` outcome fields (by name) of
+    """The :class:`~cpstats.thirteen.summary.SimulationSummary` outcome fields (by name) of
     one block: per pair and per hand the count of each outcome and
     the sums of its pay and squared pay, and per batch the counts; per hand the sum of its seat's share of the house
     charge in each outcome (``charge``, (D, players), :func:`cpstats.settlement.seat_charges`;
     in criss-cross a seat's two hands carry its whole share, as they carry its whole net); per
     batch the sums behind the paired metrics. ``hands``: the block's
-    :class:`~cpstats.simulation.block.SetHands` of these decisions, if already made."""
+    :class:`~cpstats.thirteen.block.SetHands` of these decisions, if already made."""
     d, h = settings.shape[:2]
     surrender = np.asarray(surrender, dtype=bool).reshape(d, h)
     declared = np.asarray(declared).reshape(d, h)
@@ -174,7 +175,7 @@ def outcome_summary(v: Variant, settings: np.ndarray, surrender, declared, net: 
         "seat_charge_sum": _by_code(hand_codes, charge[:, np.arange(h) // v.hands_per_player], ks),
         "pair_outcomes_by_batch": _by_batch_code(codes, batch, batches, kp),
         "seat_outcomes_by_batch": _by_batch_code(hand_codes, batch, batches, ks),
-        **{k: _by_batch(x.astype(float), batch, batches) for k, x in per_deal.items()},
+        **{k: by_batch(x.astype(float), batch, batches) for k, x in per_deal.items()},
     }
 
 
@@ -208,7 +209,7 @@ def _rows(counts, s1, s2, deals: int, confidence: float, names, charge=None) -> 
 def outcome_table(v: Variant, summary: SimulationSummary, deals: int, per: str = "pair",
                   confidence: float = 0.95) -> pd.DataFrame:
     """The outcome table of :meth:`SimulationResult.outcomes` from a merged
-    :class:`~cpstats.simulation.summary.SimulationSummary`."""
+    :class:`~cpstats.thirteen.summary.SimulationSummary`."""
     if summary.pair_outcomes is None:
         raise OptionError("outcomes are not in this result: it was saved before outcome counts were "
                           "recorded (summary format 3); run it again (reference results: "

@@ -1,0 +1,71 @@
+"""Open face as the registry holds it (:class:`cpstats.rules.games.Game`): its rules and words from
+the rules layer, its runs from this package, registered by :mod:`cpstats.ofc` exactly as
+:mod:`cpstats.thirteen` registers the 13-card game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cpstats.errors import OptionError
+from cpstats.ofc.result import OfcResult, OfcSummary
+from cpstats.ofc.setters import as_ofc_setter
+from cpstats.ofc.shipped import OFC_REFERENCE_RUNS, load_shipped
+from cpstats.ofc.simulation import _compare_runs, simulate
+from cpstats.ofc.skill import skill_table
+from cpstats.ofc.sweep import run_sweep
+from cpstats.rules import open_face, open_face_words
+from cpstats.rules.games import Game
+from cpstats.rules.open_face import GAME, OfcVariant, parse_ofc_variant
+from cpstats.simulation.games import GameRuns, RunSizes
+
+__all__ = ["OPEN_FACE", "setter_for", "key_name", "strategy_relevant"]
+
+
+def setter_for(setter: Any, v: OfcVariant, *, tables: Any = None) -> Any:
+    """The open-face setter for a name or an object (``ev`` is ``Rollout()``), or a sequence of one
+    a seat as it is (its seats are checked by the run); ``tables=`` is refused in one line."""
+    if tables is not None:
+        raise OptionError("tables= does not apply to open-face variants: their strategies need no "
+                          "trained tables")
+    return setter if isinstance(setter, (list, tuple)) else as_ofc_setter(setter)
+
+
+def key_name(parameter: str) -> str:
+    """``parameter`` as given (an open-face variant's ``replace`` reads its own keys and aliases;
+    an unknown one is the parser's line); ``name``, a label, is refused."""
+    if not isinstance(parameter, str) or parameter.strip().lower() == "name":
+        raise OptionError(f"parameter={parameter!r} is invalid: a rule key of the variant string "
+                          f"such as royalties.front.QQ or fantasyland.stay")
+    return parameter.strip()
+
+
+def strategy_relevant(v: OfcVariant, key: str, values: Sequence[Any]) -> bool:
+    """A charge (``rake.*``) is levied after play; every other open-face key is taken to move it."""
+    return not key.startswith("rake")
+
+
+def _claims(name: str) -> bool:
+    return name.startswith("ofc-")
+
+
+def _signed(metric: str) -> bool:
+    return metric == "fl_value" or metric.startswith("mean_seat")
+
+
+#: Open face's registration: rules, words and runs.
+OPEN_FACE = Game(
+    name=GAME, variant_type=OfcVariant, parse=parse_ofc_variant, presets=open_face.PRESETS,
+    get_preset=open_face.get_preset, keys=tuple(key.name for key in open_face.KEYS),
+    key_of=open_face.key_of, key_name=key_name, describe_rules=open_face_words.describe_rules,
+    short_label=open_face_words.short_label, claims=_claims, unit="hands",
+    label="open-face Chinese poker", default_preset="ofc-pineapple",
+    runs=GameRuns(
+        simulate=simulate, setter=setter_for, summary=OfcSummary, result=OfcResult,
+        compare=_compare_runs, sweep=run_sweep, skill=skill_table,
+        references={name: load_shipped for name in OFC_REFERENCE_RUNS},
+        strategy_relevant=strategy_relevant,
+        aliases={"royalty_per_board": "royalty", "fantasyland_entry_rate": "fl_entry_rate"},
+        signed=_signed, shares=frozenset({"rake_share", "fl_share"}),
+        sizes=RunSizes(solve=200, pilot=100, probe=4, least=2), probe_setter="greedy"),
+)

@@ -1,0 +1,133 @@
+"""The designer's figures of several results side by side, each with its interval and its paired
+difference to the first.
+
+Every figure is computed for the whole run and for each of its batches (30 by default). Its
+interval is Student's t (``batches - 1`` degrees of freedom) on the batch values; a ratio (a rate
+over live pairs, the rake share of gross) uses batch ratios. Two runs on the same deals (same
+seed, deals and batch plan: :func:`cpstats.compare`, or the shipped reference results)
+are paired batch by batch: the difference's interval is t on the per-batch differences, which
+leave out the noise the common deals share. Runs on other deals are compared as independent:
+the standard errors add in quadrature (``method`` says which).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from cpstats.errors import OptionError
+from cpstats.rules.describe import short_label
+from cpstats.simulation.base import Result
+from cpstats.simulation.paired import half_width, paired_difference
+from cpstats.simulation.stats import check_confidence
+from cpstats.thirteen.metrics import METRICS, SIGNED_METRICS, figure_batches, metric_batches
+
+__all__ = ["METRICS", "SIGNED_METRICS", "metric_batches", "figure_batches", "paired_metrics"]
+
+
+def _common_deals(a: Result, b: Result) -> bool:
+    keys = ("entropy", "spawn_key", "deals", "batches", "block_deals")
+    return (all(a.metadata.get(k) == b.metadata.get(k) for k in keys)
+            and np.array_equal(a.summary.batch_sizes, b.summary.batch_sizes))
+
+
+def _same_rules(a: Result, b: Result) -> bool:
+    """The same rules set by the same setter: on common deals their figures are the same."""
+    return str(a.variant) == str(b.variant) and all(
+        a.metadata.get(k) == b.metadata.get(k) for k in ("strategy", "tables"))
+
+
+def _row(key: str, run: int, label: str, variant: str, mine, base, paired: bool, level: float,
+         deals: int = 0, same_rules: bool = False) -> dict:
+    words, unit, _ = METRICS[key]
+    value, batches = mine
+    half = half_width(batches, level)
+    low = value - half if key in SIGNED_METRICS else max(value - half, 0.0)  # rates, SDs and takes are >= 0
+    row = {"run": run, "label": label, "variant": variant, "metric": key, "description": words, "unit": unit,
+           "estimate": value, "ci_low": low, "ci_high": value + half}
+    none = {"diff_events": np.nan, "diff_note": "", "deals_for_interval": np.nan}
+    if base is None:
+        return {**row, "diff": np.nan, "diff_ci_low": np.nan, "diff_ci_high": np.nan, "method": "", **none}
+    diff = value - base[0]
+    if paired:
+        both = None if batches is None or base[1] is None else batches - base[1]
+        dhalf, events, note, needed = paired_difference(both, deals, level, same_rules=same_rules)
+        method, none = "paired batches", {"diff_events": events, "diff_note": note,
+                                          "deals_for_interval": needed}
+    else:
+        dhalf = float(np.hypot(half, half_width(base[1], level)))
+        method = "independent runs"
+    return {**row, "diff": diff, "diff_ci_low": diff - dhalf, "diff_ci_high": diff + dhalf, "method": method,
+            **none}
+
+
+def _default_labels(results: Sequence[Result]) -> list[str]:
+    short = [short_label(r.variant) for r in results]
+    return short if len(set(short)) == len(short) else [str(r.variant) for r in results]
+
+
+def paired_metrics(results: Sequence[Result], labels: Sequence[str] | None = None, *,
+                   hands_per_hour: float | None = None, confidence: float = 0.95) -> pd.DataFrame:
+    """One row per result and figure: estimate with its interval, and the difference to the
+    first result with its interval.
+
+    Parameters
+    ----------
+    results
+        Two or more results; the first is the base (A) every other is compared with.
+    labels
+        Short names for the results (default: :func:`cpstats.rules.describe.short_label` of each
+        variant, or the variant strings when two short labels would be the same).
+    hands_per_hour
+        Pace for the house take per seat-hour (None: each variant's ``rake.hands_per_hour``).
+    confidence
+        Level of every interval.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``run`` (position in ``results``), ``label``, ``variant``, ``metric`` (a key of
+        :data:`METRICS`), ``description``, ``unit``, ``estimate``, ``ci_low``, ``ci_high`` (its low
+        end clipped at 0 for a figure that cannot be negative; a figure never seen in the run has
+        the interval 0 to 0: batch means cannot bound what no batch saw),
+        ``diff`` (this result less the first), ``diff_ci_low``, ``diff_ci_high``, ``method``
+        (``paired batches`` or ``independent runs``), and for a paired difference
+        ``diff_events`` (batches holding a deal where the two differ), ``diff_note`` and
+        ``deals_for_interval``: with fewer than :data:`~cpstats.simulation.paired.MIN_EVENT_BATCHES` such batches the
+        difference has no interval (NaN ends), the note says ``too few events`` and the deals a
+        run would need for one (:func:`~cpstats.simulation.paired.paired_difference`). The same rules and setter on the
+        same deals differ by exactly 0, interval 0 to 0. A figure shows only for the games it
+        describes: seat 0's (the bank's) mean and the house edge in banked games; the cost per
+        player in symmetric games (seat 0's mean is 0 up to noise there). The base's own
+        difference is exactly 0; a difference to a base lacking the figure is NaN.
+
+    Examples
+    --------
+    >>> from cpstats import simulate
+    >>> runs = [simulate(v, 1_000, setter="greedy", rng=1)
+    ...         for v in ("2-4", "2-4(rake=percent,rake.percent=0.05)")]
+    >>> table = paired_metrics(runs, ["no rake", "5% rake"]).set_index(["label", "metric"])
+    >>> bool(table.loc[("5% rake", "cost_per_player"), "diff_ci_low"] > 0)
+    True
+    """
+    level = check_confidence(confidence)
+    results = list(results)
+    if not results:
+        raise OptionError("paired_metrics needs at least one result")
+    names = _default_labels(results) if labels is None else [str(x) for x in labels]
+    if len(names) != len(results):
+        raise OptionError(f"labels has {len(names)} names for {len(results)} results: one a result")
+    if labels is not None and len(set(names)) != len(names):
+        raise OptionError(f"labels={names!r} is invalid: each result needs its own name")
+    figures = [metric_batches(r, hands_per_hour) for r in results]
+    rows = []
+    for i, (r, name, mine) in enumerate(zip(results, names, figures)):
+        paired = _common_deals(results[0], r)
+        same = paired and _same_rules(results[0], r)
+        for key in METRICS:
+            if key in mine:
+                rows.append(_row(key, i, name, str(r.variant), mine[key], figures[0].get(key), paired,
+                                 level, r.deals, same))
+    return pd.DataFrame(rows)

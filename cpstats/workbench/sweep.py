@@ -1,0 +1,99 @@
+"""The verb :func:`sweep`: one rule parameter over several values, every point on the same deals,
+validated once (every point built and checked before anything runs), the setter resolved once,
+and played by the sweep the variant's game registered (or the engine's,
+:func:`~cpstats.simulation.defaults.sweep_figures`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from typing import Any
+
+import pandas as pd
+
+from cpstats.errors import renamed
+from cpstats.rules.games import AnyVariant, load_variant
+from cpstats.simulation.defaults import sweep_figures
+from cpstats.simulation.games import runs_of
+from cpstats.simulation.sweep import sweep_values, sweep_variants
+
+__all__ = ["sweep"]
+
+
+def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, deals: int,
+          metrics: Sequence[str] | None = None, setter: Any = "ev", rng=None,
+          executor: Executor | None = None, hands_per_hour: float | None = None,
+          confidence: float = 0.95, block_deals: int | None = None,
+          on_point: Callable[[int, AnyVariant], None] | None = None, strategy: Any = None,
+          tables: Any = None) -> pd.DataFrame:
+    """One rule parameter over ``values``, every point simulated on the same deals.
+
+    Parameters
+    ----------
+    variant
+        The variant swept (any game's variant, preset name or variant string).
+    parameter
+        A key of the variant string (13-card: ``royalties.front_trips``, ``scoring.scoop_bonus``,
+        ``rake.percent``, ``rake.cap``, ``rake.amount``, ``bank.commission``, ``surrender``,
+        ``players``...; open face: ``royalties.front.QQ``, ``royalties.back.straight``,
+        ``fantasyland.stay``, ``fantasyland.cards``...); each point is ``variant`` with it set to
+        one value.
+    values
+        The values, first one the baseline of the paired differences; each once (two values
+        that give the same rules are refused).
+    deals
+        Deals per point (open face: hands).
+    metrics
+        Names of the game's sweep figures (13-card: :data:`cpstats.thirteen.sweep.METRICS`; open
+        face: :data:`cpstats.ofc.sweep.OFC_SWEEP_METRICS`); None for the game's defaults.
+    setter, executor, block_deals
+        As :func:`~cpstats.workbench.simulate`'s. With ``ev`` each 13-card point plays tables for
+        its own rules (shipped, cached, or trained on first use and cached: about half a minute a
+        variant on 2 cores) unless ``EvSetter(tables=...)`` names the tables of every point. The
+        numbers are the same whichever executor runs the blocks.
+    rng
+        Seed, SeedSequence or Generator: one root for every point, so every point deals the same
+        decks (a Generator gives its next child once, for the whole sweep).
+    hands_per_hour
+        Pace of the per-seat-hour figure and of a time fee's take per hand (default each
+        point's ``rake.hands_per_hour``).
+    confidence
+        Level of every interval.
+    on_point
+        Called with (index, variant) before each point is simulated (a progress line).
+    strategy, tables
+        Deprecated, as :func:`~cpstats.workbench.simulate`'s.
+
+    Returns
+    -------
+    DataFrame
+        One row per point and metric: ``parameter``, ``value``, ``variant``, ``metric``, ``label``,
+        ``estimate``, ``ci_low``, ``ci_high``, ``diff`` (the paired difference to the first point),
+        ``diff_ci_low``, ``diff_ci_high`` (NaN where it rests on too few differing deals),
+        ``diff_events``, ``diff_note`` and ``deals_for_interval`` (as
+        :func:`~cpstats.thirteen.paired.paired_metrics`); ``attrs`` holds the parameter in words,
+        the variant swept (``base``), the ``unit`` deals count, deals, seed entropy, strategy, the
+        setter's settings (``setter``), who set each point's hands (``setters``), the confidence
+        and the ``pairing``.
+
+    Examples
+    --------
+    >>> table = sweep("2-4", "scoring.scoop_bonus", [0, 3], deals=600, setter="greedy", rng=1,
+    ...               metrics=["scoop_rate", "sd"])
+    >>> table[["value", "metric"]].values.tolist()
+    [[0, 'scoop_rate'], [0, 'sd'], [3, 'scoop_rate'], [3, 'sd']]
+    >>> float(table.loc[table["value"] == 0, "diff"].abs().max())
+    0.0
+    """
+    setter = renamed("strategy", "setter", strategy, setter, "ev")
+    v = load_variant(variant)
+    runs = runs_of(v)
+    chosen = runs.setter(setter, v, tables=tables)
+    values = sweep_values(values, parameter)
+    sweep_variants(v, parameter, values)  # every point checked before anything runs
+    run = runs.sweep or functools.partial(sweep_figures, runs.simulate)
+    return run(v, parameter, values, deals=deals, metrics=metrics, setter=chosen, rng=rng,
+               executor=executor, hands_per_hour=hands_per_hour, confidence=confidence,
+               block_deals=block_deals, on_point=on_point)
