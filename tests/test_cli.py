@@ -42,7 +42,7 @@ def compiled(monkeypatch):
     """The kernels count as compiled, so stderr holds only what a test looks for."""
     import cpstats.apps.cli
 
-    monkeypatch.setattr(cpstats.apps.cli, "needs_compiling", lambda *modules: False)
+    monkeypatch.setattr(cpstats.apps.cli.commands, "needs_compiling", lambda *modules: False)
 
 
 @pytest.fixture
@@ -135,9 +135,9 @@ def test_a_full_disk_is_one_line(monkeypatch, tmp_path, capsys):
 def test_an_unreachable_scheduler_is_named(monkeypatch, capsys, no_simulation):
     """A tcp:// scheduler that does not answer is one line naming the address."""
     pytest.importorskip("distributed")
-    import cpstats.apps.cli_args
+    import cpstats.apps.cli.args
 
-    monkeypatch.setattr(cpstats.apps.cli_args, "CONNECT_TIMEOUT", 1)
+    monkeypatch.setattr(cpstats.apps.cli.args, "CONNECT_TIMEOUT", 1)
     assert main(["simulate", "--preset", "2-4", *FAST, "--scheduler", "tcp://127.0.0.1:1"]) == 2
     err = refused(capsys, "simulate")
     assert "tcp://127.0.0.1:1" in err and "cannot reach" in err
@@ -250,7 +250,7 @@ def test_compile_message_is_printed_once_before_kernels(monkeypatch, capsys):
     import cpstats.apps.cli
 
     asked = []
-    monkeypatch.setattr(cpstats.apps.cli, "needs_compiling", lambda *modules: asked.append(modules) or True)
+    monkeypatch.setattr(cpstats.apps.cli.commands, "needs_compiling", lambda *modules: asked.append(modules) or True)
     assert main(["review", CARDS, SETTING]) == 0
     assert capsys.readouterr().err.count(_warmup.COMPILE_MESSAGE) == 1
     assert asked == [("_bits", "_rank_kernel", "review")]
@@ -259,7 +259,7 @@ def test_compile_message_is_printed_once_before_kernels(monkeypatch, capsys):
     assert asked[-1] == (*_warmup.SIMULATION_KERNELS, "_greedy_kernel")
     assert main(["presets"]) == 0  # no kernels: no notice
     assert _warmup.COMPILE_MESSAGE not in capsys.readouterr().err
-    monkeypatch.setattr(cpstats.apps.cli, "needs_compiling", lambda *modules: False)
+    monkeypatch.setattr(cpstats.apps.cli.commands, "needs_compiling", lambda *modules: False)
     assert main(["review", CARDS, SETTING]) == 0
     assert _warmup.COMPILE_MESSAGE not in capsys.readouterr().err
 

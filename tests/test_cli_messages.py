@@ -29,7 +29,7 @@ def compiled(monkeypatch):
     """The kernels count as compiled, so stderr holds only what a test looks for."""
     import cpstats.apps.cli
 
-    monkeypatch.setattr(cpstats.apps.cli, "needs_compiling", lambda *modules: False)
+    monkeypatch.setattr(cpstats.apps.cli.commands, "needs_compiling", lambda *modules: False)
 
 
 def one_line(capsys, command: str) -> str:
@@ -247,8 +247,8 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(monkeypatch, capsy
     def closed_pipe(args):
         raise BrokenPipeError(32, "Broken pipe")
 
-    monkeypatch.setattr(cpstats.apps.cli, "_presets", closed_pipe)
-    monkeypatch.setattr(cpstats.apps.cli, "_discard_stdout", lambda: None)
+    monkeypatch.setattr(cpstats.apps.cli.entry, "_presets", closed_pipe)
+    monkeypatch.setattr(cpstats.apps.cli.entry, "_discard_stdout", lambda: None)
     assert main(["presets"]) == 1
     assert capsys.readouterr().err == ""
 

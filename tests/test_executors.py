@@ -29,7 +29,7 @@ def _tables(sheet) -> list[tuple[str, pd.DataFrame]]:
 ], ids=["13-card", "open-face"])
 def test_par_sheet_is_the_same_on_dask(dask_executor, preset, kw):
     if preset.startswith("ofc"):
-        from cpstats.apps.ofc_par import ofc_par_sheet as build
+        from cpstats.apps.par.open_face import ofc_par_sheet as build
     else:
         build = cpstats.par_sheet
     serial, dask = build(preset, rng=3, **kw), build(preset, rng=3, executor=dask_executor, **kw)

@@ -6,8 +6,8 @@ import os
 import numpy as np
 import pytest
 
-from cpstats.apps import par_figures as figures
-from cpstats.apps.par_example import worked_example
+from cpstats.apps.par import figures as figures
+from cpstats.apps.par.example import worked_example
 from cpstats.errors import OptionError
 from cpstats.rules import load_variant
 from cpstats.settlement import seat_charges

@@ -196,7 +196,7 @@ def test_a_second_round_is_played_by_the_first_rounds_models(monkeypatch):
 
 def test_shipped_models_record_the_rounds_train_ofc_ships():
     """The shipped file's record is what ``cpstats train-ofc --street-values`` reproduces by default."""
-    from cpstats.apps.train_ofc import STREET_ROUNDS
+    from cpstats.apps.cli.train_ofc import STREET_ROUNDS
 
     path = sv.shipped_path(PINE)
     if not path.exists():
@@ -268,7 +268,7 @@ def test_every_shipped_model_file_is_where_its_variant_looks_and_the_shipped_run
     """Each ``street_values-*.npz`` names in its record the variant whose :func:`shipped_path` it
     is, fitted by the shipped recipe (seed 2026, 6,000 hands, the rounds train-ofc ships); every
     shipped open-face run's variant has one, so the default plays by models in all of them."""
-    from cpstats.apps.train_ofc import STREET_ROUNDS
+    from cpstats.apps.cli.train_ofc import STREET_ROUNDS
     from cpstats.ofc.shipped import OFC_REFERENCE_RUNS
 
     files = sorted(sv.SHIPPED_DIR.glob("street_values-*.npz"))

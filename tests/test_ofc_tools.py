@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 import cpstats
-from cpstats.apps import ofc_par
+from cpstats.apps.par import open_face as ofc_par
 from cpstats.apps.cli import main
 from cpstats.errors import OptionError
 from cpstats.ofc.settlement import settle_hands
@@ -38,11 +38,16 @@ def sheet(tmp_path_factory):
 
 
 def test_par_sheet_dispatches_on_the_game(monkeypatch):
-    """cpstats.par_sheet hands an open-face variant to the OFC sheet with its own options."""
+    """cpstats.par_sheet hands an open-face variant to the OFC sheet (the sheet registered for the
+    game's name) with the verb's options, the setter resolved."""
+    import cpstats.apps.par
+
     seen = {}
-    monkeypatch.setattr(ofc_par, "ofc_par_sheet", lambda v, **kw: seen.update(v=v, **kw) or "sheet")
+    monkeypatch.setitem(cpstats.apps.par.SHEETS, cpstats.ofc.GAME.name,
+                        lambda v, **kw: seen.update(v=v, **kw) or "sheet")
     assert cpstats.par_sheet("ofc-pineapple(players=3)", deals=10, rng=1) == "sheet"
     assert str(seen["v"]) == "ofc-pineapple(players=3)" and seen["deals"] == 10 and seen["rng"] == 1
+    assert seen["setter"] == cpstats.Rollout()  # ev, the strong setter of the game
 
 
 def test_html_and_pdf_name_every_section(sheet):

@@ -13,8 +13,9 @@ import subprocess
 import numpy as np
 import pytest
 
-from cpstats.apps.par import add_par_command, par_sheet
-from cpstats.apps.par_render import display_frame, format_cell
+from cpstats.apps.cli.par import add_par_command
+from cpstats.apps.par import par_sheet
+from cpstats.apps.par.render import display_frame, format_cell
 from cpstats.errors import OptionError
 from cpstats.workbench import simulate
 
@@ -178,7 +179,7 @@ def test_a_royalty_never_made_is_charted_as_its_upper_bound(sheet):
     open triangle the axis explains, never silently dropped."""
     import matplotlib.pyplot as plt
 
-    from cpstats.apps.par_charts import chart
+    from cpstats.apps.par.charts import chart
 
     roy = sheet.tables["royalties"]
     unseen = roy[(roy["frequency"] == 0) & (roy["ci_high"] > 0)]
@@ -201,7 +202,7 @@ def _pdf_text(sheet, tmp_path) -> str:
 def test_net_result_table_gives_wilson_intervals_as_the_report_does(sheet):
     """The net-result table gives each result's probability with its 95% Wilson interval (n =
     deals), from the one function the report's outcome table also reads."""
-    from cpstats.apps.par_figures import seat_outcomes
+    from cpstats.apps.par.figures import seat_outcomes
     from cpstats.apps.report import outcome_table
     from cpstats.simulation.stats import wilson_interval
 
@@ -223,7 +224,7 @@ def test_net_result_table_gives_wilson_intervals_as_the_report_does(sheet):
 
 def test_lumped_note_only_when_results_are_lumped(sheet, monkeypatch, tmp_path):
     """The net-result table says results were lumped only when some were, naming the cut."""
-    from cpstats.apps import par
+    from cpstats.apps.par import thirteen as par
 
     assert sheet.sections[2].tables[-1].note == ""
     assert "lumped" not in _pdf_text(sheet, tmp_path)
@@ -243,7 +244,7 @@ def test_percent_ticks_show_the_decimals_their_step_needs(sheet):
     17.5% (not 2%, 18%); whole steps print no decimals."""
     import matplotlib.pyplot as plt
 
-    from cpstats.apps.par_charts import _StepPercent, chart
+    from cpstats.apps.par.charts import _StepPercent, chart
 
     fmt = _StepPercent(1.0)
     _, axis = plt.subplots()
@@ -270,7 +271,7 @@ def test_session_legend_covers_no_band(sheet):
     """The session chart's legend sits outside the axes, where it covers no band."""
     import matplotlib.pyplot as plt
 
-    from cpstats.apps.par_charts import chart
+    from cpstats.apps.par.charts import chart
 
     fig = chart(sheet, "sessions")
     fig.canvas.draw()

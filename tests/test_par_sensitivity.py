@@ -15,7 +15,7 @@ import pytest
 
 import cpstats
 from cpstats.apps.par import par_sheet
-from cpstats.apps.par_sensitivity import around, default_parameters, parameters, unmoved
+from cpstats.apps.par.sensitivity import around, default_parameters, parameters, unmoved
 from cpstats.errors import OptionError
 from cpstats.workbench import simulate
 from cpstats.simulation.sweep import sweep_variants
@@ -155,7 +155,7 @@ def test_charts_are_figures_outside_pyplot(raked):
     import matplotlib.pyplot as plt
     from matplotlib.figure import Figure
 
-    from cpstats.apps.par_charts import chart
+    from cpstats.apps.par.charts import chart
 
     plt.close("all")
     mine = plt.figure()

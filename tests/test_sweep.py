@@ -183,7 +183,7 @@ def test_a_rare_difference_is_drawn_hollow_and_printed_with_the_deals_it_needs(t
     import matplotlib.pyplot as plt
 
     from cpstats.apps.sweep_chart import plot_sweep
-    from cpstats.apps.sweep_cli import _format
+    from cpstats.apps.cli.sweep import _format
     from cpstats.apps.widgets.sweep import sweep_table_html
 
     table = sweep("2-4", "royalties.front_trips", [0, 10], deals=2_000, rng=3,
@@ -340,7 +340,7 @@ def test_chart_has_a_panel_and_a_band_per_metric_and_saves_every_format(tmp_path
 def _parser():
     import argparse
 
-    from cpstats.apps.sweep_cli import add_sweep_command
+    from cpstats.apps.cli.sweep import add_sweep_command
 
     parser = argparse.ArgumentParser(prog="cpstats")
     add_sweep_command(parser.add_subparsers(dest="command"))
@@ -368,7 +368,7 @@ def test_cli_prints_the_table_and_writes_chart_and_csv(tmp_path):
 def test_cli_refuses_bad_input_in_one_line_before_simulating(tmp_path):
     """A bad parameter, value list or value is one OptionError line, and no --out
     folder is made for a refused sweep."""
-    from cpstats.apps.sweep_cli import parse_values
+    from cpstats.apps.cli.sweep import parse_values
 
     for argv, match in ((["2-4", "royalties.front_trip", "1,2"], r"^parameter='royalties.front_trip'"),
                         (["2-4", "royalties.front_trips", "1,,2"], r"^values='1,,2' is invalid"),

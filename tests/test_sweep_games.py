@@ -55,7 +55,7 @@ def test_skill_refuses_an_executor_that_is_none_of_them():
 
 def test_par_sheet_runs_its_live_run_on_the_executor(monkeypatch):
     """The PAR sheet hands its executor to the run it simulates."""
-    import cpstats.workbench as simulation
+    import cpstats.thirteen.run as simulation  # the 13-card sheet's run
 
     seen = []
     real = simulation.simulate

@@ -128,7 +128,7 @@ def test_par_view_builds_a_13_card_sheet_with_downloads():
 
 
 def test_par_view_builds_an_open_face_sheet(monkeypatch):
-    monkeypatch.setattr("cpstats.apps.ofc_par.STRENGTH_DEALS", 4)  # the strength match, kept tiny
+    monkeypatch.setattr("cpstats.apps.par.open_face.STRENGTH_DEALS", 4)  # the strength match, kept tiny
     app = ParView("ofc-pineapple(fantasyland.stay=A)", deals=HANDS, setter="greedy")
     assert app.sensitivity.disabled
     app.build_button.click()

@@ -49,26 +49,23 @@ def checkout_data_folder() -> Path | None:
 
 
 def reference_table(name: str) -> pd.DataFrame | None:
-    """The tidy figures (:data:`COLUMNS`) of preset ``name``'s shipped reference; None if it has
-    none."""
-    from cpstats._resources import REFERENCE_DIR
-    from cpstats.ofc.shipped import find_ofc_reference
+    """The tidy figures (:data:`COLUMNS`) of preset ``name``'s shipped reference (any game's); None
+    if it has none."""
+    from cpstats.errors import CpstatsError
     from cpstats.rules import get_preset
     from cpstats.simulation import load_reference
 
     v = get_preset(name)
-    if v.game == "open-face":
-        result = find_ofc_reference(v)
-        if result is None:
-            return None
-        frame = result.figures().assign(table="figures")
-        head = {"setter": result.metadata.get("strategy", "?"), "deals": result.deals}
-    else:
-        if not (REFERENCE_DIR / f"{name}.npz").is_file():
-            return None
+    try:
         result = load_reference(name)
-        frame = result.figures()
-        head = {"setter": result.setter, "deals": result.deals}
+    except CpstatsError:
+        return None
+    if str(result.variant) != str(v):
+        return None
+    frame = result.figures()
+    if "table" not in frame:
+        frame = frame.assign(table="figures")
+    head = {"setter": result.setter, "deals": result.deals}
     frame = frame.assign(preset=name, game=v.game, seed=str(result.metadata.get("entropy", "")), **head)
     return frame[list(COLUMNS)]
 
@@ -143,7 +140,7 @@ def add_data_command(sub) -> argparse.ArgumentParser:
 
 def run_data_command(args: argparse.Namespace) -> str:
     """Handler of ``cpstats data``: writes (or with ``--check`` checks) the folder."""
-    from cpstats.apps.cli_args import out_folder
+    from cpstats.apps.cli.args import out_folder
 
     if args.out is None:
         folder = checkout_data_folder()

@@ -17,6 +17,7 @@ import pandas as pd
 
 from cpstats.apps import plots
 from cpstats.ofc.strength import STRENGTH_LABELS
+from cpstats.ofc import GAME as OPEN_FACE
 
 __all__ = ["METRIC_LABELS", "RATE_METRICS", "UNIT_METRICS", "ofc_figures_table", "plot_ofc_figures",
            "plot_ofc_differences", "plot_strength"]
@@ -108,7 +109,7 @@ def plot_ofc_differences(paired: pd.DataFrame, rates=RATE_METRICS, units=("royal
                        f"difference to {base}, units (95% CI)", title)
 
 
-def plot_strength(table: pd.DataFrame, variant: str = "ofc-pineapple", *, title: str = ""):
+def plot_strength(table: pd.DataFrame, variant: str = OPEN_FACE.default_preset, *, title: str = ""):
     """The headline figures of ``variant`` at each strength of a :func:`cpstats.ofc.strength.strength_table`
     (one colour a setter, weakest first): rates in % (left), units (right), each with its interval."""
     rows = table[table["variant"] == variant]

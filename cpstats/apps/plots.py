@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats.errors import CpstatsError, OptionError
-from cpstats.rules import Variant, load_variant
+from cpstats.rules import load_variant
 from cpstats.rules.describe import format_number, short_label
 
 __all__ = ["style", "plot_natural_frequencies", "plot_royalty_rates", "plot_net_distribution",
@@ -121,7 +121,7 @@ def _labels(frame: pd.DataFrame, label=None) -> list[str]:
 
 
 def _short(value) -> str:
-    if isinstance(value, Variant):
+    if getattr(value, "game", None) is not None:  # a variant of any game
         return short_label(value)
     try:
         return short_label(load_variant(str(value)))

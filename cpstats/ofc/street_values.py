@@ -28,7 +28,7 @@ models of that play, one street at a time (:mod:`cpstats.ofc._value_kernel`):
 - **Rounds** (:func:`train_round`): round 0 labels ``rollout-exact``'s self-play; each later
   round labels the self-play of the previous round's models (each round's bot labels the next),
   on new decks (seed ``seed + round``). Rounds are added while the matches say the new round
-  gains, so the shipped models are one round's (:data:`cpstats.apps.train_ofc.STREET_ROUNDS`):
+  gains, so the shipped models are one round's (:data:`cpstats.apps.cli.train_ofc.STREET_ROUNDS`):
   a second round (of the models of streets 1-3, before street 0 had one), trained on 6,000
   hands of the first round's play (27 minutes), played as well as the first and no better (+0.00 +- 0.16 a hand, 3,000 deals paired against the same
   opponent; docs/measurements.md#bench_ofc_play).

@@ -43,7 +43,7 @@ from cpstats.rules.check import Written, as_component, as_enum, as_number, as_wr
 from cpstats.rules.house import Rake
 from cpstats.rules.text import Key, parse_number, plain, split_variant, to_text
 
-__all__ = ["GAME", "OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRules", "OfcScoring", "OfcVariant",
+__all__ = ["GAME", "COMPARED", "OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRules", "OfcScoring", "OfcVariant",
            "OfcTables", "PRESETS", "get_preset", "parse_ofc_variant", "resolve_ofc_variant",
            "FIVE_ROW_CATEGORIES", "RANK_LETTERS", "is_ofc_variant", "ofc_key_name"]
 
@@ -349,6 +349,10 @@ def _registry() -> dict[str, OfcVariant]:
 
 #: One-line description of every OFC preset, by name.
 PRESETS: dict[str, str] = {name: text for name, (text, _) in _PRESET_ROWS.items()}
+
+
+#: The presets a view of several open-face variants opens on, in its columns' order.
+COMPARED = ("ofc-pineapple", "ofc-pineapple-progressive", "ofc-classic")
 
 
 def get_preset(name: str) -> OfcVariant:

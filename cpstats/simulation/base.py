@@ -54,6 +54,12 @@ class Result(ABC):
         return int(self.summary.deals)  # type: ignore[attr-defined]
 
     @property
+    def setter(self) -> str:
+        """Who played the hands, for a table or a caption: the run's strategy (a game's result may
+        say more, the 13-card one which row tables ev played)."""
+        return str(self.metadata.get("strategy", "?"))
+
+    @property
     def batches(self) -> int:
         """Batches of consecutive deals the intervals are made on."""
         return len(self.summary.batch_sizes)  # type: ignore[attr-defined]

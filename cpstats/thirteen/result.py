@@ -370,7 +370,7 @@ class SimulationResult(Result):
         Examples
         --------
         >>> from cpstats import simulate
-        >>> table = simulate("2-4", 1_000, strategy="greedy", rng=1).outcomes()
+        >>> table = simulate("2-4", 1_000, setter="greedy", rng=1).outcomes()
         >>> round(float(table.query("hand == 0 and against_hand == 1")["probability"].sum()), 12)
         1.0
         """

@@ -41,10 +41,12 @@ from cpstats.apps.widgets.cache import SEED, ResultCache
 from cpstats.apps.widgets.ofc_compare import OFC_COMPARE_HANDS, OFC_SETTER_CHOICES, OfcCompare
 from cpstats.apps.widgets.picker import VariantPicker
 from cpstats.apps.widgets.skill import SkillView
+from cpstats.ofc import GAME as OPEN_FACE_GAME
 from cpstats.errors import OptionError
 from cpstats.rules import preset_names
 from cpstats.rules.describe import short_label
 from cpstats.rules.games import load_variant
+from cpstats.thirteen import GAME as THIRTEEN_GAME
 from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen.paired import METRICS, paired_metrics
 from cpstats.simulation.stats import batch_mean_interval, t_value
@@ -216,8 +218,8 @@ def figures_table(results: Sequence[SimulationResult], labels: Sequence[str] | N
     return frame
 
 
-#: The game switch's value that shows the open-face view (the game's registry name).
-OPEN_FACE = "open-face"
+#: The game switch's values: the registered names of the games the comparer has a view of.
+THIRTEEN, OPEN_FACE = THIRTEEN_GAME.name, OPEN_FACE_GAME.name
 _CHARTS = ("SD per hand", "paired difference vs A", "net distribution", "royalty rates",
            "rake burden")
 
@@ -256,7 +258,7 @@ class VariantComparer(_App):
         The skill section (:class:`~cpstats.apps.widgets.skill.SkillView`) of the variants
         shown, run on the chosen deal count.
     game
-        The game switch (``"13-card"`` or ``"open-face"``).
+        The game switch (a game's registered name: :data:`THIRTEEN` or :data:`OPEN_FACE`).
     open_face
         The open-face view (:class:`~cpstats.apps.widgets.ofc_compare.OfcCompare`): its
         ``table``, ``figures`` and ``figure`` are the open-face figures on show.
@@ -298,12 +300,12 @@ class VariantComparer(_App):
             if n not in preset_names():  # a variant string: the picker shows its rules
                 picker.set_variant(n)
         self.open_face = OfcCompare(list(presets) if ofc else (), on_change=self._variant_changed)
-        self.game = W.ToggleButtons(options=[("13-card", "13-card"), ("open face", OPEN_FACE)],
-                                    value="13-card", description="game")
-        self._deals_of = {"13-card": 20_000 if ofc else int(deals), OPEN_FACE: int(deals) if ofc else 200}
+        self.game = W.ToggleButtons(options=[(THIRTEEN, THIRTEEN), ("open face", OPEN_FACE)],
+                                    value=THIRTEEN, description="game")
+        self._deals_of = {THIRTEEN: 20_000 if ofc else int(deals), OPEN_FACE: int(deals) if ofc else 200}
         self._status_of: dict[str, str] = {}
         self.third = W.Checkbox(value=len(presets) == 3, description="compare a third variant (C)")
-        start = self._deals_of["13-card"]
+        start = self._deals_of[THIRTEEN]
         self.deals = W.Dropdown(options=[(f"{d:,}", d) for d in sorted(set(DEAL_CHOICES) | {start})],
                                 value=start, description="deals")
         self.strategy = W.Dropdown(options=_STRATEGIES, value=strategy, description="strategy")
@@ -340,7 +342,7 @@ class VariantComparer(_App):
         ], layout=W.Layout(width="100%"))
         self._open_from_reference()
         self.game.observe(self._game_changed, names="value")
-        self.game.value = OPEN_FACE if ofc else "13-card"
+        self.game.value = OPEN_FACE if ofc else THIRTEEN
         self._game_changed()
 
     # -- state -------------------------------------------------------------------------------

@@ -32,7 +32,8 @@ from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS, OFC_STRATEGY_LABELS
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.rules.describe import short_label
 from cpstats.rules.games import load_variant
-from cpstats.rules.open_face import OFC_PRESETS
+from cpstats.ofc import GAME as OPEN_FACE
+from cpstats.rules.open_face import COMPARED
 
 __all__ = ["OfcCompare", "OFC_COMPARE_HANDS", "OFC_SETTER_CHOICES", "ofc_figures_words"]
 
@@ -41,7 +42,7 @@ OFC_COMPARE_HANDS = (100, 200, 500, 1_000, 2_000, 5_000)
 #: The strategy dropdown's choices in the open-face view: ``ev`` means rollout there.
 OFC_SETTER_CHOICES = (("rollout (good play)", "ev"), ("greedy (baseline: a weak field)", "greedy"),
                       ("random (baseline: no skill)", "random"))
-_DEFAULTS = ("ofc-pineapple", "ofc-pineapple-progressive", "ofc-classic")
+_DEFAULTS = COMPARED
 
 
 def _text(value: float, fmt: str, difference: bool) -> str:
@@ -108,7 +109,7 @@ class OfcCompare:
 
     def __init__(self, variants: Sequence[str] = _DEFAULTS, *, on_change=None) -> None:
         names = list(variants) + list(_DEFAULTS[len(variants):])
-        self.boxes = [W.Combobox(options=tuple(OFC_PRESETS), value=str(n), description=f"variant {chr(65 + i)}",
+        self.boxes = [W.Combobox(options=tuple(OPEN_FACE.presets), value=str(n), description=f"variant {chr(65 + i)}",
                                  placeholder="an open-face preset or variant string", ensure_option=False,
                                  layout=W.Layout(width="520px"), style={"description_width": "90px"})
                       for i, n in enumerate(names[:3])]
@@ -120,7 +121,7 @@ class OfcCompare:
         self.runs: dict[tuple, pd.DataFrame] = {}
         self.table_html, self.output = W.HTML(), W.Output()
         #: Downloads of the chart (PNG, SVG, PDF) and of the table (CSV).
-        self.export = ExportBar("compare-open-face")
+        self.export = ExportBar(f"compare-{OPEN_FACE.name}")
         self.inputs = W.VBox(self.boxes)
         self.shown = W.VBox([self.table_html, self.output, self.export.widget])
 
@@ -133,9 +134,9 @@ class OfcCompare:
                 v = load_variant(box.value.strip())
             except CpstatsError as err:
                 raise OptionError(f"variant {label} is not valid: {err}") from None
-            if v.game != "open-face":
+            if v.game != OPEN_FACE.name:
                 raise OptionError(f"variant {label} is a {v.game} variant: the open-face view compares "
-                                  "open-face variants (pick the 13-card game for it)")
+                                  f"open-face variants (pick the {v.game} game for it)")
             out.append(v)
         return out
 

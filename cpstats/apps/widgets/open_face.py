@@ -32,7 +32,8 @@ from cpstats.apps.widgets._common import (ExportBar, _App, _message, _running, _
 from cpstats.apps.widgets.cache import SEED, _InlineExecutor
 from cpstats.errors import OptionError
 from cpstats.rules.describe import short_label
-from cpstats.rules.games import GAMES, get_preset
+from cpstats.ofc import GAME as OPEN_FACE
+from cpstats.rules.games import get_preset
 from cpstats.rules.open_face import KEYS, OfcVariant
 from cpstats.ofc.shipped import find_ofc_reference
 from cpstats.workbench import simulate
@@ -116,14 +117,14 @@ class OpenFaceApp(_App):
         The chart on show.
     """
 
-    def __init__(self, preset: str = "ofc-pineapple", *, hands: int = 200,
+    def __init__(self, preset: str = OPEN_FACE.default_preset, *, hands: int = 200,
                  strategy: str = "rollout") -> None:
         self.result = self.table = self.figure = None
         self.source = ""
         self.runs: dict[tuple[str, int, str], Any] = {}
         style, wide = {"description_width": "130px"}, W.Layout(width="400px")
         box = lambda cls, **kw: cls(style=style, layout=wide, **kw)  # noqa: E731
-        self.preset = box(W.Dropdown, options=tuple(GAMES["open-face"].presets), value=preset, description="preset")
+        self.preset = box(W.Dropdown, options=tuple(OPEN_FACE.presets), value=preset, description="preset")
         self.players = box(W.Dropdown, options=(2, 3), value=2, description="players")
         self.fantasy = box(W.Dropdown, options=tuple(FANTASY_CHOICES), value="the preset's",
                            description="Fantasyland cards")
@@ -154,7 +155,7 @@ class OpenFaceApp(_App):
         self.progress = W.IntProgress(value=0, min=0, max=1, description="progress", bar_style="info")
         self.status, self.table_html, self.output = W.HTML(), W.HTML(), W.Output()
         #: Downloads of the chart (PNG, SVG, PDF) and of the table (CSV).
-        self.export = ExportBar("open-face")
+        self.export = ExportBar(OPEN_FACE.name)
         game = W.VBox([W.HTML("<b>Game</b>"), self.preset, self.players, self.fantasy, self.stay,
                        self.royalty_key, self.royalty_amount])
         house = W.VBox([W.HTML("<b>House charge</b>"), self.rake_model, self.rake_amount,

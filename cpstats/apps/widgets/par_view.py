@@ -30,8 +30,8 @@ from cpstats.apps.widgets.cache import SEED, _InlineExecutor
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.rules import preset_names
 from cpstats.rules.describe import short_label
-from cpstats.rules.games import load_variant
-from cpstats.rules.open_face import OFC_PRESETS
+from cpstats.apps.par import SWEPT_BY_DEFAULT
+from cpstats.rules.games import GAMES, game_of, load_variant
 
 __all__ = ["ParView", "PAR_DEAL_CHOICES"]
 
@@ -80,7 +80,7 @@ class ParView(_App):
     ----------
     sheet
         The sheet on show (:class:`~cpstats.apps.par.ParSheet` or
-        :class:`~cpstats.apps.ofc_par.OfcParSheet`).
+        :class:`~cpstats.apps.par.open_face.OfcParSheet`).
     files
         The bytes of the sheet on show: ``{"html": ...}``, and ``"pdf"`` once made
         (:meth:`make_pdf`, the *Make PDF* button).
@@ -91,7 +91,7 @@ class ParView(_App):
         self.sheet = None
         self.files: dict[str, bytes] = {}
         style = {"description_width": "90px"}
-        self.variant = W.Combobox(options=(*preset_names(), *OFC_PRESETS), value=variant, description="variant",
+        self.variant = W.Combobox(options=tuple(p for game in GAMES.values() for p in game.presets), value=variant, description="variant",
                                   placeholder="a preset or variant string of either game",
                                   ensure_option=False, layout=W.Layout(width="520px"), style=style)
         choices = sorted(set(PAR_DEAL_CHOICES) | {int(deals or 0)})
@@ -127,7 +127,7 @@ class ParView(_App):
             self.status.value = _message("error", f"variant={self.variant.value!r} is not valid: {err}")
             return
         self.build_button.disabled = False
-        self.sensitivity.disabled = v.game != "13-card"
+        self.sensitivity.disabled = v.game not in SWEPT_BY_DEFAULT
         self.status.value = _message("note", f"{short_label(v)} ({v.game}): click Build")
 
     def build(self) -> None:
@@ -138,10 +138,10 @@ class ParView(_App):
             v = load_variant(self.variant.value.strip())
             deals = int(self.deals.value) or None
             options: dict[str, Any] = {}
-            if v.game == "13-card":
+            if v.game in SWEPT_BY_DEFAULT:
                 options["sensitivity"] = bool(self.sensitivity.value)
             self.progress.max, self.progress.value, self.progress.bar_style = deals or 1, 0, "info"
-            run = f"a live run of {deals:,} {'hands' if v.game == 'open-face' else 'deals'}" if deals else \
+            run = f"a live run of {deals:,} {game_of(v).unit}" if deals else \
                 "the sheet's default run"
             extra = ", then the sensitivity sweeps" if options.get("sensitivity") else ""
             self.status.value = _running(f"building the PAR sheet of {short_label(v)}: {run}{extra}, "
@@ -169,7 +169,7 @@ class ParView(_App):
         self.links.value = self._links()
         self.pdf_button.disabled = False
         self.sheet_html.value = _body(self.files["html"].decode("utf-8"))
-        unit = "hands" if sheet.variant.game == "open-face" else "deals"
+        unit = sheet.unit
         self.status.value = _message("ok", f"PAR sheet of {sheet.label}: {len(sheet.sections)} sections, "
                                      f"{sheet.result.deals:,} {unit}, seed {sheet.result.metadata.get('entropy')}")
 

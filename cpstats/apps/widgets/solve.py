@@ -91,7 +91,7 @@ class SolveView(_App):
 
     def run(self) -> None:
         """Solve what the controls ask and show it (a refusal is one line in the status)."""
-        from cpstats.apps.solve_cli import parse_bounds
+        from cpstats.apps.cli.solve import parse_bounds
         from cpstats.workbench.solve import solve
 
         with self._guarded_run():

@@ -62,7 +62,7 @@ def prepared_variant(preset: str, parameter: str) -> tuple[Variant, str]:
     and a note saying what was added (``""`` when nothing was; an open-face variant is swept as
     it is)."""
     v = load_variant(preset)
-    if v.game != "13-card":
+    if not isinstance(v, Variant):  # the rules added are the 13-card game's
         return v, ""
     test, overrides = _NEEDS.get(parameter.strip().lower(), (lambda _: True, {}))
     if test(v):
@@ -182,7 +182,7 @@ class SweepView(_App):
         """Run the sweep the controls describe and show it (a refusal is one line in the status)."""
         from cpstats.workbench import sweep
         from cpstats.simulation.sweep import sweep_variants
-        from cpstats.apps.sweep_cli import parse_values
+        from cpstats.apps.cli.sweep import parse_values
 
         with self._guarded_run():
             base, note = prepared_variant(self.preset.value, self.parameter.value)
@@ -190,7 +190,7 @@ class SweepView(_App):
             vs = sweep_variants(base, self.parameter.value, values)
             deals, strategy = int(self.deals.value), self.strategy.value
             self.progress.max, self.progress.value, self.progress.bar_style = deals * len(vs), 0, "info"
-            training = strategy == "ev" and base.game == "13-card" and any(trains_tables(v) for v in vs)
+            training = strategy == "ev" and isinstance(base, Variant) and any(trains_tables(v) for v in vs)
 
             def point(i: int, v: Any) -> None:
                 self.status.value = _running(f"{note + '; ' if note else ''}simulating {v} "

@@ -1,6 +1,9 @@
-"""The PAR sheet's sensitivity section: the variant's main rule numbers swept around its own
-values (:func:`~cpstats.thirteen.sweep.sweep`, every point on the same deals), the headline
-figures with their 95% intervals and each point's paired difference to the variant's value.
+"""The PAR sheet's sensitivity section, any game's: rule numbers swept around the variant's own
+values (:func:`cpstats.sweep`, every point on the same deals), the headline figures with their 95%
+intervals and each point's paired difference to the variant's value; the section itself is the
+sheet base's (:meth:`~cpstats.apps.par.base.ParSheet.sensitivity_section`). The 13-card sheet's
+default numbers and figures are chosen here (:func:`default_parameters`, :func:`headline_metrics`);
+an open-face sheet sweeps only the numbers it is asked for.
 
 - Decision: the numbers a designer tunes, present in the variant (:func:`default_parameters`):
   first its house charge (``rake.percent`` of a percent rake, ``rake.amount`` of a fixed or time
@@ -22,7 +25,7 @@ figures with their 95% intervals and each point's paired difference to the varia
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -35,14 +38,13 @@ from cpstats.workbench import sweep
 from cpstats.simulation.sweep import sweep_variants
 from cpstats.strategies.setters import BASELINES
 
-__all__ = ["SENSITIVITY_DEALS", "default_parameters", "around", "parameters", "run_sweeps",
+__all__ = ["SENSITIVITY_DEALS", "default_parameters", "headline_metrics", "around", "parameters", "run_sweeps",
            "sensitivity_table", "strategy_moving", "moved", "unmoved", "unmoved_note", "words"]
 
 #: Deals a point of every sweep of the section.
 SENSITIVITY_DEALS = 20_000
 #: Numbers that move the setter swept by default (each point of these trains tables once).
 MOVING = 2
-_RATES = ("scoop_rate", "home_run_rate", "foul_rate")
 _SHARES = ("house_edge",)
 
 
@@ -119,13 +121,15 @@ def default_parameters(v: Variant, strategy: Any = "ev") -> list[tuple[str, list
     return [(key, _values_of(v, key)) for key in keys]
 
 
-def parameters(sensitivity: Any, v: Variant, strategy: Any) -> list[tuple[str, list]]:
-    """The sweeps asked for: None/False none, True the defaults, a mapping or a list of
-    (parameter, values) pairs those (each checked against the rules before anything runs)."""
+def parameters(sensitivity: Any, v: Any, defaults: Callable[[], list[tuple[str, list]]]
+               ) -> list[tuple[str, list]]:
+    """The sweeps asked for, any game's: None/False none, True the game's ``defaults()`` (13-card:
+    :func:`default_parameters`), a mapping or a list of (parameter, values) pairs those (each
+    checked against the rules before anything runs)."""
     if sensitivity is None or sensitivity is False:
         return []
     if sensitivity is True:
-        return default_parameters(v, strategy)
+        return defaults()
     pairs = list(sensitivity.items()) if isinstance(sensitivity, Mapping) else sensitivity
     ok = isinstance(pairs, Sequence) and not isinstance(pairs, str) and len(pairs) > 0 and all(
         isinstance(p, Sequence) and not isinstance(p, str) and len(p) == 2 for p in pairs)
@@ -158,19 +162,27 @@ def _metrics(v: Variant, parameter: str, values: Sequence) -> list[str]:
     return chosen
 
 
-def run_sweeps(v: Variant, specs: Sequence[tuple[str, list]], *, deals: int, setter: Any,
-               rng: Any, hands_per_hour: float | None = None,
-               executor: Any = None) -> dict[str, pd.DataFrame]:
-    """One :func:`~cpstats.thirteen.sweep.sweep` a parameter (the same seed for every one),
-    keyed by the parameter as given; ``executor`` runs their blocks."""
+def headline_metrics(v: Variant, parameter: str, values: Sequence) -> list[str]:
+    """The 13-card section's figures of a sweep (:func:`_metrics`)."""
+    return _metrics(v, parameter, values)
+
+
+def run_sweeps(v: Any, specs: Sequence[tuple[str, list]], *, deals: int, setter: Any,
+               rng: Any, hands_per_hour: float | None = None, executor: Any = None,
+               metrics: Callable[[Any, str, Sequence], list[str]] | None = None) -> dict[str, pd.DataFrame]:
+    """One :func:`cpstats.sweep` a parameter (the same seed for every one), any game's, keyed by
+    the parameter as given; ``metrics(v, parameter, values)`` chooses each sweep's figures (None:
+    the game's defaults); ``executor`` runs their blocks."""
     check_whole("sensitivity_deals", deals, 2, "an interval needs two")
-    return {key: sweep(v, key, values, deals=deals, metrics=_metrics(v, key, values),
+    return {key: sweep(v, key, values, deals=deals, metrics=None if metrics is None else metrics(v, key, values),
                        setter=setter, rng=rng, hands_per_hour=hands_per_hour, executor=executor)
             for key, values in specs}
 
 
 def _unit(metric: str) -> str:
-    return "probability" if metric in _RATES else "share of the wager" if metric in _SHARES else "units"
+    if metric.endswith("_rate"):
+        return "probability"
+    return "share of the wager" if metric in _SHARES else "share" if metric.endswith("_share") else "units"
 
 
 def _value_text(value: Any, base: Any) -> str:

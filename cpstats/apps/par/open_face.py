@@ -2,9 +2,10 @@
 measured strength, outcomes, royalties, Fantasyland, headline figures, operator economics,
 session bands and method, every figure with its 95% interval (CASINO-MATH, "A PAR sheet").
 
-:func:`cpstats.par_sheet` hands an open-face variant to :func:`ofc_par_sheet`; the sheet is
-written by the 13-card sheet's renderer (:mod:`cpstats.apps.par_render`), with its own charts
-(:mod:`cpstats.apps.ofc_par_charts`) and tables (:mod:`cpstats.apps.ofc_par_tables`).
+:func:`cpstats.par_sheet` hands an open-face variant to :func:`ofc_par_sheet`; the sheet extends
+the sheet base (:class:`~cpstats.apps.par.base.ParSheet`: the writers, the sensitivity and
+methodology sections, "How this rule was chosen"), with its own charts
+(:mod:`cpstats.apps.par.open_face_charts`) and tables (:mod:`cpstats.apps.par.open_face_tables`).
 
 - Decision: one live run with its rows (every board is needed for the pairs' outcomes, the rows'
   results and the royalties by hand), :data:`DEFAULT_DEALS` hands by default so the command
@@ -19,21 +20,22 @@ written by the 13-card sheet's renderer (:mod:`cpstats.apps.par_render`), with i
 
 from __future__ import annotations
 
-import platform
 import tempfile
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from cpstats._atomic import writable_file, writable_folder
-from cpstats.apps import ofc_par_tables as T
-from cpstats.apps.ofc_par_charts import OFC_CHARTS
-from cpstats.apps.par_parts import ParSection, ParTable, check_pace
-from cpstats.errors import OptionError, check_whole
+from cpstats._atomic import writable_folder
+from cpstats.apps.par import open_face_tables as T
+from cpstats.apps.par import sensitivity as sensitivity_
+from cpstats.apps.par.base import ParSheet
+from cpstats.apps.par.open_face_charts import OFC_CHARTS
+from cpstats.apps.par.parts import ParSection, ParTable, check_pace
+from cpstats.errors import OptionError, check_whole, renamed
 from cpstats.ofc.board import board_values
 from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, STRATEGY_NOTES
 from cpstats.ofc.play import play_hands
@@ -42,7 +44,6 @@ from cpstats.ofc.settlement import settle_hands
 from cpstats.ofc.setters import as_ofc_setter
 from cpstats.rules.describe import describe_rules, short_label
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
-from cpstats.strategies.setters import setter_option
 
 __all__ = ["OfcParSheet", "ofc_par_sheet", "DEFAULT_DEALS", "STRENGTH_DEALS"]
 
@@ -54,26 +55,15 @@ _NAMES = np.array([r + s for r in "23456789TJQKA" for s in "cdhs"])
 
 
 @dataclass
-class OfcParSheet:
-    """An open-face PAR sheet: the sections in reading order, from one :class:`OfcResult`.
-
-    ``tables`` maps each table's key (``"rules"``, ``"example_boards"``, ``"strength"``,
-    ``"pair_outcomes"``, ``"row_results"``, ``"royalties"``, ``"fantasyland"``, ``"headline"``,
-    ``"house"``, ``"charge_models"``, ``"sessions"``, ``"methodology"``) to its DataFrame.
-    """
+class OfcParSheet(ParSheet):
+    """An open-face PAR sheet, from one :class:`OfcResult` (``tables``: ``"rules"``,
+    ``"example_boards"``, ``"strength"``, ``"pair_outcomes"``, ``"row_results"``, ``"royalties"``,
+    ``"fantasyland"``, ``"headline"``, ``"house"``, ``"charge_models"``, ``"sessions"``,
+    ``"methodology"``); ``strategy`` is who placed the boards."""
 
     variant: OfcVariant
     result: OfcResult
-    hands_per_hour: float
-    sections: list[ParSection]
-    label: str
     strategy: str = "rollout"
-    seed: Any = None
-    extra: dict = field(default_factory=dict)
-
-    @property
-    def tables(self) -> dict[str, pd.DataFrame]:
-        return {t.key: t.frame for s in self.sections for t in s.tables}
 
     @property
     def setter_words(self) -> str:
@@ -81,32 +71,16 @@ class OfcParSheet:
         return f"{self.strategy} ({note})"
 
     @property
-    def subtitle(self) -> str:
-        import datetime
-
-        return (f"Variant {self.variant} · {self.result.deals:,} hands · placed by "
-                f"{self.setter_words} · {datetime.date.today():%d %B %Y}")
+    def played_by(self) -> str:
+        return f"placed by {self.setter_words}"
 
     @property
-    def footer(self) -> str:
-        base = f"cpstats PAR sheet · {self.label}"
-        return base if self.strategy == "rollout" else f"{base} · placed by {self.strategy}, a baseline"
+    def baseline_note(self) -> str:
+        return "" if self.strategy == "rollout" else f" · placed by {self.strategy}, a baseline"
 
-    def chart(self, name: str):
-        """The figure of chart ``name`` (:data:`~cpstats.apps.ofc_par_charts.OFC_CHARTS`)."""
+    def game_chart(self, name: str):
+        """The figure of chart ``name`` (:data:`~cpstats.apps.par.open_face_charts.OFC_CHARTS`)."""
         return OFC_CHARTS[name](self)
-
-    def to_html(self, path: str | Path) -> Path:
-        """Write the sheet as one self-contained HTML file (charts inlined); returns the path."""
-        from cpstats.apps.par_render import write_html
-
-        return write_html(self, writable_file("path", path))
-
-    def to_pdf(self, path: str | Path) -> Path:
-        """Write the sheet as an A4 PDF; returns the path."""
-        from cpstats.apps.par_render import write_pdf
-
-        return write_pdf(self, writable_file("path", path))
 
 
 def _live_run(v: OfcVariant, deals: int, setter: Any, seed: Any, executor) -> tuple[OfcResult, Any]:
@@ -123,18 +97,23 @@ def ofc_par_sheet(variant: OfcVariant | str, *, deals: int | None = None, rng: A
                   setter: Any = "ev", hands_per_hour: float | None = None,
                   out: str | Path | None = None, result: OfcResult | None = None,
                   executor: Executor | None = None, strength_deals: int | None = None,
-                  strategy: Any = None) -> OfcParSheet:
-    """Build the PAR sheet of an open-face ``variant``; with ``out`` also write ``par.html`` and
-    ``par.pdf`` there. Parameters as :func:`cpstats.par_sheet`'s; ``deals`` defaults to
-    :data:`DEFAULT_DEALS` hands, ``setter`` ``ev`` means ``rollout``, ``result`` must be a
-    run of ``variant`` with rows (``keep_hands=True`` and ``out=``), and ``strength_deals`` are
-    the hands a seat of the strength match (default :data:`STRENGTH_DEALS`)."""
+                  sensitivity: Any = False, sensitivity_deals: int = sensitivity_.SENSITIVITY_DEALS,
+                  seat_deals: Any = None, strategy: Any = None) -> OfcParSheet:
+    """Build the PAR sheet of an open-face ``variant`` (what :func:`cpstats.par_sheet` builds for
+    one); with ``out`` also write ``par.html`` and ``par.pdf`` there. Parameters as
+    :func:`cpstats.par_sheet`'s; ``deals`` defaults to :data:`DEFAULT_DEALS` hands, ``setter``
+    ``ev`` means ``rollout``, ``result`` must be a run of ``variant`` with rows (``keep_hands=True``
+    and ``out=``), ``strength_deals`` are the hands a seat of the strength match (default
+    :data:`STRENGTH_DEALS`); the sensitivity section sweeps only the numbers asked for (a dict or
+    list of (parameter, values): an open-face point plays street by street, so there is no cheap
+    default), and ``seat_deals`` (a bank's table) does not apply."""
     v = resolve_ofc_variant(variant)
     pace = check_pace(hands_per_hour, v)
-    player = as_ofc_setter(setter_option(setter, strategy, stacklevel=3))
+    player = as_ofc_setter(renamed("strategy", "setter", strategy, setter, "ev"))
     name = player.name
     strength_deals = check_whole("strength_deals", STRENGTH_DEALS if strength_deals is None
                                  else strength_deals, 2, "an interval needs two")
+    specs = sensitivity_.parameters(sensitivity, v, lambda: [])
     folder = None if out is None else writable_folder("out", out)
     seed = rng
     if result is None:
@@ -145,7 +124,9 @@ def ofc_par_sheet(variant: OfcVariant | str, *, deals: int | None = None, rng: A
     else:
         boards = T.boards_of(result)
         name = result.metadata["strategy"].split("/")[0].split("(")[0]
-    sheet = OfcParSheet(v, result, pace, [], short_label(v), name, seed)
+    sheet = OfcParSheet(v, result, pace, [], short_label(v), seed=seed, strategy=name)
+    sheet.sweeps = sensitivity_.run_sweeps(v, specs, deals=sensitivity_deals, setter=player, rng=seed,
+                                           hands_per_hour=pace, executor=executor)
     sheet.sections = _sections(sheet, boards, strength_deals, executor)
     if folder is not None:
         sheet.to_html(folder / "par.html")
@@ -155,10 +136,12 @@ def ofc_par_sheet(variant: OfcVariant | str, *, deals: int | None = None, rng: A
 
 def _sections(sheet: OfcParSheet, boards: T.Boards, strength_deals: int, executor) -> list[ParSection]:
     v, r = sheet.variant, sheet.result
+    sensitivity = [sheet.sensitivity_section(9)] if sheet.sweeps else []
     return [_rules_section(sheet), _strategy_section(sheet, strength_deals, executor),
             _outcome_section(v, boards), _royalty_section(v, boards),
             _fantasyland_section(r, boards), _headline_section(r),
-            _economics_section(sheet, boards), _session_section(sheet), _method_section(sheet)]
+            _economics_section(sheet, boards), _session_section(sheet), *sensitivity,
+            _method_section(sheet, 9 + len(sensitivity))]
 
 
 # -- 1. rules and a worked hand ---------------------------------------------------------------
@@ -346,10 +329,7 @@ def _session_section(sheet: OfcParSheet) -> ParSection:
     return ParSection("8. Session bands", text, [ParTable("sessions", "Session bands", bands)], ["sessions"])
 
 
-def _method_section(sheet: OfcParSheet) -> ParSection:
-    import matplotlib
-    import numba
-
+def _method_section(sheet: OfcParSheet, number: int) -> ParSection:
     meta = sheet.result.metadata
     batches = meta.get("batches", "?")
     items = [("Method", "Simulated (Monte Carlo): hands dealt street by street, placed by the strategy, "
@@ -365,11 +345,5 @@ def _method_section(sheet: OfcParSheet) -> ParSection:
              ("SD", "batch means on the per-batch variances, Student's t"),
              ("Frequencies", "pooled over seats or pairs: Student's t on the batch means of the pooled "
                              "rate; rare ones (under 10 events a batch) Wilson score interval"),
-             ("Worked hand and strength", f"seed {sheet.seed}; strength by duplicate matches"),
-             ("Versions", f"cpstats {meta.get('cpstats', '?')}, numpy {np.__version__}, numba "
-                          f"{numba.__version__}, pandas {pd.__version__}, matplotlib "
-                          f"{matplotlib.__version__}, Python {platform.python_version()}")]
-    return ParSection("9. Methodology", ["Simulated, not exact: every figure is an estimate from the "
-                                         "hands below, with the interval method named."],
-                      [ParTable("methodology", "How the figures were made",
-                                pd.DataFrame(items, columns=["item", "value"]))])
+             ("Worked hand and strength", f"seed {sheet.seed}; strength by duplicate matches")]
+    return sheet.methodology_section(number, items)

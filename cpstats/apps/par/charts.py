@@ -1,4 +1,5 @@
-"""The PAR sheet's charts, each a matplotlib figure drawn in the package style from a sheet.
+"""The 13-card PAR sheet's charts, and the sensitivity and session charts every game's sheet
+shares, each a matplotlib figure drawn in the package style from a sheet.
 
 Labels are words, never rule IDs or variant strings; every estimate is drawn with its 95%
 interval (error bars or bands).
@@ -15,11 +16,11 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
-from cpstats.apps.par_sensitivity import moved
+from cpstats.apps.par.sensitivity import moved
 from cpstats.apps.plots import style
 from cpstats.apps.sweep_chart import plot_sweep
 
-__all__ = ["CHARTS", "chart"]
+__all__ = ["CHARTS", "chart", "sweep_chart"]
 
 _BLUE, _ORANGE, _GREY = "#2b6cb0", "#dd6b20", "#718096"
 
@@ -155,7 +156,7 @@ def _banker(sheet: Any):
     return fig
 
 
-def _sweep(sheet: Any, parameter: str):
+def sweep_chart(sheet: Any, parameter: str):
     """One sensitivity sweep: per headline figure its estimate and 95% band across the values."""
     table = moved(sheet.sweeps[parameter])
     return plot_sweep(table, fig=Figure(), columns=min(2, table["metric"].nunique()))
@@ -170,5 +171,5 @@ CHARTS: dict[str, Callable[[Any], Any]] = {"outcomes": _outcomes, "frequencies":
 def chart(sheet: Any, name: str):
     """The figure of chart ``name`` for ``sheet``."""
     if name.startswith("sweep:"):
-        return _sweep(sheet, name.removeprefix("sweep:"))
+        return sweep_chart(sheet, name.removeprefix("sweep:"))
     return CHARTS[name](sheet)

@@ -1,6 +1,6 @@
 """The open-face PAR sheet's charts, each a :class:`matplotlib.figure.Figure` made here (never
 through pyplot, so drawing a sheet leaves the caller's backend alone), every estimate with its
-95% interval. The session bands are the 13-card sheet's chart (:mod:`cpstats.apps.par_charts`)."""
+95% interval. The session bands are the 13-card sheet's chart (:mod:`cpstats.apps.par.charts`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from cpstats.apps.par_charts import CHARTS as _CARD_CHARTS
+from cpstats.apps.par.charts import CHARTS as _CARD_CHARTS
 from cpstats.apps.plots import style
 
 __all__ = ["OFC_CHARTS"]

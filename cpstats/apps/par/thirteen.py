@@ -1,43 +1,34 @@
-"""The PAR sheet of a variant: its rules, strategy, outcomes, costs, figures and economics on
+"""The 13-card PAR sheet: a variant's rules, strategy, outcomes, costs, figures and economics on
 a few pages, as a regulator or an owner reads them (CASINO-MATH.md, "A PAR sheet").
 
-:func:`par_sheet` builds every table as a pandas DataFrame (:mod:`cpstats.apps.par_figures`,
-:mod:`cpstats.apps.par_example`); :meth:`ParSheet.to_html` and :meth:`ParSheet.to_pdf` write
-it out (:mod:`cpstats.apps.par_render`). ``cpstats par VARIANT --out DIR`` does both.
+:func:`thirteen_sheet` (what :func:`cpstats.par_sheet` builds for a 13-card variant) makes every
+table as a pandas DataFrame (:mod:`cpstats.apps.par.figures`, :mod:`cpstats.apps.par.example`);
+the sheet base (:class:`~cpstats.apps.par.base.ParSheet`) writes it out and holds the sections
+every game's sheet shares (sensitivity, methodology, "How this rule was chosen").
 """
 
 from __future__ import annotations
 
-import argparse
-import platform
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Mapping
 
 import pandas as pd
 
-from cpstats._atomic import writable_file, writable_folder
-from cpstats.apps import par_figures as figures
-from cpstats.apps.cli_args import add_scheduler_options, executor_for
-from cpstats.apps.cli_args import out_folder as _out_folder
-from cpstats.apps.cli_args import pace as _pace
-from cpstats.apps.cli_args import positive_int as _positive_int
-from cpstats.apps.cli_args import seed as _seed
-from cpstats.apps.par_example import rules_in_words, worked_example
-from cpstats.apps import par_sensitivity as sensitivity_
 from cpstats.apps.labels import baseline_label
-from cpstats.apps.par_parts import ParSection, ParTable
-from cpstats.apps.par_parts import check_pace as _check_pace
+from cpstats.apps.par import figures as figures
+from cpstats.apps.par import sensitivity as sensitivity_
+from cpstats.apps.par.base import ParSheet
+from cpstats.apps.par.example import rules_in_words, worked_example
+from cpstats.apps.par.parts import ParSection, ParTable
 from cpstats.errors import OptionError, check_whole
 from cpstats.rules import RakeModel, Variant
-from cpstats.rules.games import load_variant
 from cpstats.rules.describe import short_label
 from cpstats.settlement import charges_seats as charges
+from cpstats.strategies.setters import EvSetter, as_setter, result_setter
 from cpstats.thirteen.result import SimulationResult
-from cpstats.strategies.setters import EvSetter, as_setter, result_setter, setter_option
 
-__all__ = ["ParSheet", "ParSection", "ParTable", "par_sheet", "add_par_command", "run_par_command"]
+__all__ = ["ThirteenParSheet", "thirteen_sheet", "DEFAULT_DEALS", "SEAT_DEALS"]
 
 #: Deals of a live run when no reference result fits (the variant is no preset, or not ev).
 DEFAULT_DEALS = 200_000
@@ -48,40 +39,37 @@ TAIL = 1e-4
 
 
 @dataclass
-class ParSheet:
-    """A PAR sheet: the sections in reading order, built from one :class:`SimulationResult`.
-
-    ``tables`` maps each table's key (``"headline"``, ``"seat_outcomes"``, ``"royalties"``,
-    ``"economics"``, ``"sessions"``, ``"methodology"``...) to its DataFrame.
-    """
+class ThirteenParSheet(ParSheet):
+    """A 13-card PAR sheet, built from one :class:`SimulationResult` (``tables``: ``"headline"``,
+    ``"seat_outcomes"``, ``"royalties"``, ``"economics"``, ``"sessions"``, ``"methodology"``...)."""
 
     variant: Variant
     result: SimulationResult
-    hands_per_hour: float
-    sections: list[ParSection]
-    label: str
-    #: The sensitivity section's sweeps, keyed by parameter (:func:`cpstats.sweep` tables).
-    sweeps: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     @property
-    def tables(self) -> dict[str, pd.DataFrame]:
-        return {t.key: t.frame for s in self.sections for t in s.tables}
+    def _baseline(self) -> str | None:
+        return baseline_label(str(self.result.metadata.get("strategy", "")))
 
-    def to_html(self, path: str | Path) -> Path:
-        """Write the sheet as one self-contained HTML file (charts inlined); returns the path."""
-        from cpstats.apps.par_render import write_html
+    @property
+    def played_by(self) -> str:
+        return f"set by {self._baseline or self.result.setter}"
 
-        return write_html(self, writable_file("path", path))
+    @property
+    def baseline_note(self) -> str:
+        strategy = str(self.result.metadata.get("strategy", ""))
+        return f" · set by {strategy}, a baseline: not the figures of good play" if self._baseline else ""
 
-    def to_pdf(self, path: str | Path) -> Path:
-        """Write the sheet as an A4 PDF (matplotlib's PDF backend); returns the path."""
-        from cpstats.apps.par_render import write_pdf
+    def game_chart(self, name: str) -> Any:
+        from cpstats.apps.par.charts import chart
 
-        return write_pdf(self, writable_file("path", path))
+        return chart(self, name)
 
-
-def _label(v: Variant) -> str:
-    return short_label(v)
+    def moving_note(self, sweeps: Mapping[str, pd.DataFrame]) -> str:
+        first = next(iter(sweeps.values())).attrs
+        moving = [sensitivity_.words(f.attrs["parameter_label"]) for key, f in sweeps.items()
+                  if first["strategy"] == "ev" and sensitivity_.strategy_moving(
+                      self.variant, key, list(dict.fromkeys(f["value"])))]
+        return f"; {', '.join(moving)}: each point plays ev tables trained for its own rules" if moving else ""
 
 
 def _reference(v: Variant, setter: Any) -> SimulationResult | None:
@@ -95,103 +83,50 @@ def _reference(v: Variant, setter: Any) -> SimulationResult | None:
     return result if result.variant == v and result.has_outcomes else None
 
 
-def par_sheet(variant: Variant | str, *, deals: int | None = None, rng: Any = 2026,
-              setter: Any = "ev", hands_per_hour: float | None = None,
-              out: str | Path | None = None, result: SimulationResult | None = None,
-              seat_deals: int = SEAT_DEALS, executor: Executor | None = None, sensitivity: Any = True,
-              sensitivity_deals: int = sensitivity_.SENSITIVITY_DEALS, solution: Any = None,
-              strategy: Any = None) -> ParSheet:
-    """Build the PAR sheet of ``variant``; with ``out`` also write ``par.html`` and ``par.pdf`` there.
-
-    Parameters
-    ----------
-    variant
-        A Variant, preset name or variant string.
-    deals
-        Deals to simulate. Default: the shipped ev reference run (1,000,000 deals) when the
-        variant is a preset, ``setter`` is ``ev`` with its own tables and the reference holds
-        outcome counts, else a live run of 200,000 deals.
-    rng
-        Seed of a live run, of the sensitivity sweeps and of the seat-count runs (an int seed also
-        deals the worked example, else seed 2026 does); None draws fresh entropy.
-    setter
-        The setter, a name or object (default ``ev``, the strategy that plays the game well, as
-        :func:`cpstats.simulate`'s); any other is named a baseline on the sheet. ``strategy=`` is
-        deprecated.
-    hands_per_hour
-        Pace of the hourly figures (default: the variant's, ``rake.hands_per_hour``).
-    result
-        A finished run of ``variant`` to reuse (e.g. ``cpstats.load_reference("2-4")``).
-    seat_deals
-        Deals of each run of the banker-edge-by-seats table (banked variants only).
-    executor
-        Runs the blocks of the live run (any ``concurrent.futures``-style executor, a Dask
-        client's ``get_executor()`` too; None is serial), as :func:`cpstats.simulate`'s, and of
-        the sensitivity sweeps.
-    sensitivity
-        The sensitivity section's sweeps: True for the variant's main rule numbers around its
-        own values (:mod:`cpstats.apps.par_sensitivity` says which), False or None for none, a
-        dict or list of (parameter, values) for those (the first value is the base of the
-        paired differences).
-    sensitivity_deals
-        Deals a point of each sweep (20,000), set by the sheet's setter.
-    solution
-        A :func:`cpstats.solve` answer whose variant is this one: the sheet gains a "How this rule
-        was chosen" section (the question, the interval, the deals, the response curve).
-
-    An open-face variant's sheet is its game's (:func:`cpstats.apps.ofc_par.ofc_par_sheet`: a
-    live run of 400 hands by default, ``setter="ev"`` meaning rollout, ``result`` a run with
-    rows); ``seat_deals`` and the sensitivity options are the 13-card sheet's only.
-    """
-    v = load_variant(variant)
-    if v.game != "13-card":
-        from cpstats.apps.ofc_par import ofc_par_sheet
-
-        return ofc_par_sheet(v, deals=deals, rng=rng, setter=setter_option(setter, strategy),
-                             hands_per_hour=hands_per_hour, out=out, result=result, executor=executor)
-    pace = _check_pace(hands_per_hour, v)
+def thirteen_sheet(v: Variant, *, deals: int | None = None, rng: Any = 2026, setter: Any = "ev",
+                   hands_per_hour: float, result: SimulationResult | None = None,
+                   executor: Executor | None = None, sensitivity: Any = True,
+                   sensitivity_deals: int = sensitivity_.SENSITIVITY_DEALS,
+                   seat_deals: int = SEAT_DEALS) -> ThirteenParSheet:
+    """The 13-card sheet of ``v`` (the verb :func:`cpstats.par_sheet` checked its options and
+    resolved its setter). ``deals`` None plays the shipped ev reference run (1,000,000 deals) when
+    ``v`` is a preset, ``setter`` is ``ev`` with its own tables and the reference holds outcome
+    counts, else a live run of :data:`DEFAULT_DEALS` deals; ``seat_deals`` are the deals of each
+    run of the banker-edge-by-seats table (banked variants only); the sensitivity sweeps are
+    :func:`cpstats.par_sheet`'s."""
     check_whole("seat_deals", seat_deals, 2)
-    check_whole("sensitivity_deals", sensitivity_deals, 2, "an interval needs two")
-    folder = None if out is None else writable_folder("out", out)  # before a long simulation
     seed = rng
-    setter = as_setter(setter_option(setter, strategy))
+    setter = as_setter(setter)
     if result is None and deals is None:
         result = _reference(v, setter)
     live = result is None
     if result is None:
-        from cpstats.workbench import simulate
+        from cpstats.thirteen.run import simulate
 
         result = simulate(v, DEFAULT_DEALS if deals is None else deals, setter=setter, rng=seed,
                           executor=executor)
     elif result.variant != v:
         raise OptionError(f"result is of {result.variant}, not of {v}: pass a run of the sheet's variant")
-    sheet = ParSheet(v, result, pace, [], _label(v))
+    sheet = ThirteenParSheet(v, result, hands_per_hour, [], short_label(v), seed)
     # the sweeps play each point with its own ev tables unless the setter given names some
     swept = setter if live else as_setter(result.metadata.get("strategy", "ev"))
-    specs = sensitivity_.parameters(sensitivity, v, swept)
-    sheet.sweeps = sensitivity_.run_sweeps(v, specs, deals=sensitivity_deals, setter=swept,
-                                           rng=seed, hands_per_hour=pace, executor=executor)
+    specs = sensitivity_.parameters(sensitivity, v, lambda: sensitivity_.default_parameters(v, swept))
+    sheet.sweeps = sensitivity_.run_sweeps(v, specs, deals=sensitivity_deals, setter=swept, rng=seed,
+                                           hands_per_hour=hands_per_hour, executor=executor,
+                                           metrics=sensitivity_.headline_metrics)
     sheet.sections = _sections(sheet, seed, seat_deals)
-    if solution is not None:  # the solve that chose the rule (cpstats.solve)
-        from cpstats.apps.par_solution import solution_section
-
-        title, paragraphs, table = solution_section(solution, v)
-        sheet.sections.append(ParSection(title, paragraphs, [ParTable(*table)]))
-    if folder is not None:
-        sheet.to_html(folder / "par.html")
-        sheet.to_pdf(folder / "par.pdf")
     return sheet
 
 
-def _sections(sheet: ParSheet, seed: Any, seat_deals: int) -> list[ParSection]:
+def _sections(sheet: ThirteenParSheet, seed: Any, seat_deals: int) -> list[ParSection]:
     r = sheet.result
     return [_rules_section(sheet, seed), _strategy_section(r), _outcome_section(r),
             _cost_section(r), _headline_section(r),
             _economics_section(sheet, seed, seat_deals), _session_section(r),
-            _sensitivity_section(sheet), _method_section(r)]
+            sheet.sensitivity_section(8), _method_section(sheet)]
 
 
-def _rules_section(sheet: ParSheet, seed: Any) -> ParSection:
+def _rules_section(sheet: ThirteenParSheet, seed: Any) -> ParSection:
     v, r = sheet.variant, sheet.result
     rules = pd.DataFrame(rules_in_words(v), columns=["rule", "in words"])
     example_seed = seed if isinstance(seed, int) else 2026
@@ -329,7 +264,7 @@ def _headline_section(r: SimulationResult) -> ParSection:
                                                              figures.headline(r))])
 
 
-def _economics_section(sheet: ParSheet, seed: Any, seat_deals: int) -> ParSection:
+def _economics_section(sheet: ThirteenParSheet, seed: Any, seat_deals: int) -> ParSection:
     r, pace = sheet.result, sheet.hands_per_hour
     owed = ("its expected loss to the house, the bank's tie advantage and commission or fee "
             "included (3 × the house edge)" if r.variant.bank.banked else "its share of the house charge")
@@ -361,90 +296,5 @@ def _session_section(r: SimulationResult) -> ParSection:
                       [ParTable("sessions", "Session bands", bands)], ["sessions"])
 
 
-def _sensitivity_section(sheet: ParSheet) -> ParSection:
-    title = "8. Sensitivity"
-    if not sheet.sweeps:
-        return ParSection(title, ["Not run for this sheet (sensitivity=False)."])
-    first = next(iter(sheet.sweeps.values())).attrs
-    setter = baseline_label(first["strategy"]) or first["strategy"]
-    moving = [sensitivity_.words(f.attrs["parameter_label"]) for key, f in sheet.sweeps.items()
-              if first["strategy"] == "ev" and sensitivity_.strategy_moving(
-                  sheet.variant, key, list(dict.fromkeys(f["value"])))]
-    text = ["The rule numbers a designer tunes, present in this variant (its house charge, then the "
-            "numbers that move the setter), each at its own value and three around it (half, 1.5 "
-            "and twice it, or steps of 1 from a small value); the figures are the headline ones.",
-            f"Every point: {first['deals']:,} deals on the same seed (entropy {first['entropy']}), "
-            f"set by {setter}"
-            + (f"; {', '.join(moving)}: each point plays ev tables trained for its own rules"
-               if moving else "") + ". Estimate bands are 95% intervals (Student's t on 30 batch "
-            "means); each difference to the variant's own value is paired on the common deals, "
-            "with its 95% paired interval, or none where it rests on too few differing deals."]
-    charts = [f"sweep:{key}" for key in sheet.sweeps]
-    return ParSection(title, text, [ParTable(
-        "sensitivity", "Figures across each rule's range (difference to this variant's value)",
-        sensitivity_.sensitivity_table(sheet.sweeps), sensitivity_.unmoved_note(sheet.sweeps))], charts)
-
-
-def _method_section(r: SimulationResult) -> ParSection:
-    import matplotlib
-    import numba
-    import numpy as np
-
-    from cpstats._version import __version__
-
-    sheet = {"cpstats": __version__, "numpy": np.__version__, "numba": numba.__version__,
-             "pandas": pd.__version__, "matplotlib": matplotlib.__version__,
-             "Python": platform.python_version()}
-    meta = r.metadata
-    run = {k: meta[k] for k in ("cpstats", "numpy", "numba", "pandas", "scipy") if k in meta}
-    return ParSection("9. Methodology", ["Simulated, not exact: every figure is an estimate from the "
-                                         "deals below, with the interval method named."],
-                      [ParTable("methodology", "How the figures were made",
-                                figures.methodology(r, {"the run": run, "this sheet": sheet}))])
-
-
-# -- command line -----------------------------------------------------------------------------
-
-
-
-def add_par_command(sub) -> argparse.ArgumentParser:
-    """Add ``cpstats par VARIANT --out DIR`` to the subparsers ``sub``; returns the parser."""
-    p = sub.add_parser("par", help="write a variant's PAR sheet (HTML and PDF)")
-    p.add_argument("variant", help="preset name or variant string (either game)")
-    p.add_argument("--out", default="par", help="output folder, created if missing (default ./par)")
-    p.add_argument("--deals", type=_positive_int, default=None,
-                   help="deals to simulate (default: the shipped ev reference of a preset, "
-                        f"else {DEFAULT_DEALS:,}; open face: 400 hands)")
-    p.add_argument("--hands-per-hour", type=_pace, default=None,
-                   help="pace of the hourly figures (default: the variant's, 30)")
-    p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
-    p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
-    add_scheduler_options(p)
-    p.add_argument("--sensitivity-deals", type=_positive_int, default=sensitivity_.SENSITIVITY_DEALS,
-                   help="deals a point of the sensitivity sweeps (default "
-                        f"{sensitivity_.SENSITIVITY_DEALS:,})")
-    p.add_argument("--no-sensitivity", dest="sensitivity", action="store_false",
-                   help="leave the sensitivity sweeps out (each point of a rule that moves ev's "
-                        "choices trains its tables on first use, about a minute each)")
-    p.set_defaults(run=run_par_command)
-    return p
-
-
-def run_par_command(args: argparse.Namespace) -> str:
-    """Handler of ``cpstats par``: writes ``par.html`` and ``par.pdf``, returns what it wrote."""
-    out = _out_folder(args.out)  # refused before the simulation, naming --out
-    executor, close = executor_for(args)
-    try:
-        sheet = par_sheet(args.variant, deals=args.deals, rng=args.seed, setter=args.strategy,
-                          hands_per_hour=args.hands_per_hour, out=out, executor=executor,
-                          sensitivity=getattr(args, "sensitivity", True),
-                          sensitivity_deals=getattr(args, "sensitivity_deals",
-                                                    sensitivity_.SENSITIVITY_DEALS))
-    finally:
-        close()
-    if sheet.variant.game != "13-card":
-        return (f"PAR sheet of {sheet.label} ({sheet.result.hands:,} hands, {sheet.setter_words}) "
-                f"written: {out / 'par.html'} and {out / 'par.pdf'}")
-    setter = baseline_label(args.strategy) or sheet.result.setter
-    return (f"PAR sheet of {sheet.label} ({sheet.result.deals:,} deals, {setter}) "
-            f"written: {out / 'par.html'} and {out / 'par.pdf'}")
+def _method_section(sheet: ThirteenParSheet) -> ParSection:
+    return sheet.methodology_section(9, figures.methodology(sheet.result))

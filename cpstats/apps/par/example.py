@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cpstats.apps.par_figures import natural_label
+from cpstats.apps.par.figures import natural_label
 from cpstats.rules.describe import describe_rules
 from cpstats.cards.codes import deal, format_cards
 from cpstats.hands.naturals import NATURALS

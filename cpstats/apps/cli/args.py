@@ -1,7 +1,7 @@
-"""Argument types the command line shares (``cpstats.apps.cli`` and the commands kept in their own
-modules, ``par`` and ``sweep_cli``): whole numbers, a seed, a pace, an output folder, the
-``--scheduler``/``--workers`` pair and the executor it names, and the parser whose errors are
-one line. Each refuses bad input with argparse's one-line error or an
+"""Argument types the command line's modules share (:mod:`cpstats.apps.cli`): whole numbers, a
+seed, a pace, an output folder, the ``--scheduler``/``--workers`` pair and the executor it names,
+the parser whose errors are one line, and the kernels each game's runs compile on first use
+(:data:`KERNELS`). Each refuses bad input with argparse's one-line error or an
 :class:`~cpstats.errors.OptionError`."""
 
 from __future__ import annotations
@@ -9,15 +9,22 @@ from __future__ import annotations
 import argparse
 import math
 import os
+from collections.abc import Callable
 from pathlib import Path
 
+from cpstats.apps._warmup import simulation_kernels
 from cpstats.errors import CpstatsError, OptionError
+from cpstats.thirteen import GAME as THIRTEEN
 
-__all__ = ["OneLineErrorParser", "whole_number", "positive_int", "count", "seed", "pace",
+__all__ = ["KERNELS", "OneLineErrorParser", "whole_number", "positive_int", "count", "seed", "pace",
            "out_folder", "add_scheduler_options", "executor_for", "setter_of", "CONNECT_TIMEOUT"]
 
 #: Seconds to wait for a ``tcp://`` scheduler before giving up.
 CONNECT_TIMEOUT = 10
+#: The numba kernels a game's runs compile on first use, by the registered game's name: a function
+#: of the strategies giving the kernel modules (:func:`cpstats.apps._warmup.simulation_kernels`),
+#: so a command says the first run pauses to compile before it does.
+KERNELS: dict[str, Callable[..., tuple[str, ...]]] = {THIRTEEN.name: simulation_kernels}
 
 
 class OneLineErrorParser(argparse.ArgumentParser):

@@ -22,12 +22,12 @@ import math
 
 import pandas as pd
 
-from cpstats.apps.cli_args import add_scheduler_options, executor_for
-from cpstats.apps.cli_args import out_folder as _out
-from cpstats.apps.cli_args import pace as _pace
-from cpstats.apps.cli_args import positive_int as _whole
-from cpstats.apps.cli_args import seed as _seed
-from cpstats.apps.cli_args import setter_of
+from cpstats.apps.cli.args import add_scheduler_options, executor_for
+from cpstats.apps.cli.args import out_folder as _out
+from cpstats.apps.cli.args import pace as _pace
+from cpstats.apps.cli.args import positive_int as _whole
+from cpstats.apps.cli.args import seed as _seed
+from cpstats.apps.cli.args import setter_of
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError
 from cpstats.rules.text import parse_number

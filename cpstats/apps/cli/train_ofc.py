@@ -21,13 +21,14 @@ STREET_ROUNDS = 1  # rounds of the shipped street models (cpstats/data/ofc/stree
 
 def add_train_ofc_command(sub) -> argparse.ArgumentParser:
     """Add ``train-ofc`` to the subparsers ``sub``; its ``run`` default is :func:`run_train_ofc`."""
+    from cpstats.ofc import GAME as OPEN_FACE
     from cpstats.ofc.entry_value import SHIPPED
 
     p = sub.add_parser("train-ofc", help="solve the default rollout's shipped open-face tables (Fantasyland "
                                          "entry value, a fixed point by self-play)",
                        description=f"Writes {SHIPPED.name} in the package's data folder.")
-    p.add_argument("presets", nargs="*", default=["ofc-pineapple"],
-                   help="open-face presets (default ofc-pineapple)")
+    p.add_argument("presets", nargs="*", default=[OPEN_FACE.default_preset],
+                   help=f"open-face presets (default {OPEN_FACE.default_preset})")
     p.add_argument("--hands", type=int, default=300, help="self-play hands a round (default 300)")
     p.add_argument("--rounds", type=int, default=3, help="fixed-point rounds (default 3)")
     p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")

@@ -1,4 +1,4 @@
-"""The tables of an open-face PAR sheet (:mod:`cpstats.apps.ofc_par`), each a DataFrame with its
+"""The tables of an open-face PAR sheet (:mod:`cpstats.apps.par.open_face`), each a DataFrame with its
 95% interval, built from one run: :meth:`OfcResult.figures` for the run's own figures and the
 run's rows (:meth:`OfcResult.rows`, one per hand and seat) for what needs each board (the pairs'
 outcomes, the rows' results, royalties by row and hand, Fantasyland entries by cards, typical
@@ -22,7 +22,7 @@ from cpstats.ofc.result import ROWS, OfcResult
 from cpstats.ofc.settlement import seat_rake
 from cpstats.rules.house import Rake, RakeModel
 from cpstats.rules.open_face import FIVE_ROW_CATEGORIES, PAIR_NAMES, TRIPS_NAMES, OfcVariant
-from cpstats.apps.par_parts import session_band_rows
+from cpstats.apps.par.parts import session_band_rows
 from cpstats.simulation.stats import VOLATILITY_Z, batch_mean_interval, rate_interval, t_value
 from cpstats.simulation.batches import batch_of
 

@@ -10,7 +10,6 @@ writing a sheet leaves the caller's backend and open figures as they were.
 from __future__ import annotations
 
 import base64
-import datetime
 import functools
 import html
 import io
@@ -27,8 +26,6 @@ from matplotlib.image import imread
 from matplotlib.patches import Rectangle
 from matplotlib.textpath import TextPath
 
-from cpstats.apps.labels import baseline_label
-from cpstats.apps.par_charts import chart
 
 __all__ = ["write_html", "write_pdf", "format_cell", "display_frame"]
 
@@ -204,44 +201,16 @@ def _png(fig, dpi: int = 150) -> bytes:
     return buffer.getvalue()
 
 
-def _baseline(sheet: Any) -> str | None:
-    """The baseline's words when a baseline set the sheet's hands (every page says so)."""
-    return baseline_label(str(sheet.result.metadata.get("strategy", "")))
-
-
-def _subtitle(sheet: Any) -> str:
-    if hasattr(sheet, "subtitle"):  # a sheet of another game words its own (OfcParSheet)
-        return sheet.subtitle
-    r = sheet.result
-    return (f"Variant {r.variant} · {r.deals:,} deals · set by {_baseline(sheet) or r.setter} · "
-            f"{datetime.date.today():%d %B %Y}")
-
-
-def _footer(sheet: Any) -> str:
-    if hasattr(sheet, "footer"):
-        return sheet.footer
-    words = _baseline(sheet)
-    strategy = str(sheet.result.metadata.get("strategy", ""))
-    return f"cpstats PAR sheet · {sheet.label}" + (f" · set by {strategy}, a baseline: not the figures "
-                                                    f"of good play" if words else "")
-
-
-def _chart(sheet: Any, name: str):
-    """Chart ``name`` of ``sheet``: a sheet of another game draws its own (``sheet.chart``)."""
-    draw = getattr(sheet, "chart", None)
-    return draw(name) if callable(draw) else chart(sheet, name)
-
-
 def write_html(sheet: Any, path: Path) -> Path:
-    """Write ``sheet`` as one HTML file with its charts inlined as PNG; returns ``path``."""
+    """Write ``sheet`` (a :class:`~cpstats.apps.par.base.ParSheet` of any game) as one HTML file with its charts inlined as PNG; returns ``path``."""
     parts = [f"<h1>PAR sheet: {html.escape(sheet.label)}</h1>",
-             f"<p class='note'>{html.escape(_subtitle(sheet))}</p>"]
+             f"<p class='note'>{html.escape(sheet.subtitle)}</p>"]
     for section in sheet.sections:
         parts.append(f"<h2>{html.escape(section.title)}</h2>")
         parts += [f"<p>{html.escape(p)}</p>" for p in section.paragraphs]
         parts += [_html_table(t.caption, t.frame, t.note, t.intro) for t in section.tables]
         for name in section.charts:
-            data = base64.b64encode(_png(_chart(sheet, name))).decode()
+            data = base64.b64encode(_png(sheet.chart(name))).decode()
             parts.append(f"<p><img alt='{html.escape(name)} chart' src='data:image/png;base64,{data}'></p>")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("<!doctype html><html><head><meta charset='utf-8'>"
@@ -439,10 +408,10 @@ def write_pdf(sheet: Any, path: Path) -> Path:
     """Write ``sheet`` as an A4 PDF: a title block, then every section; returns ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with PdfPages(path, metadata={"Title": f"PAR sheet: {sheet.label}", "Creator": "cpstats"}) as pdf:
-        doc = _Pdf(pdf, _footer(sheet))
+        doc = _Pdf(pdf, sheet.footer)
         doc.text(_MARGIN, f"PAR sheet: {sheet.label}", 20, weight="bold", color="#1a365d")
         doc.y += 20 / 72 * 1.6
-        for line in textwrap.wrap(_subtitle(sheet), 110):
+        for line in textwrap.wrap(sheet.subtitle, 110):
             doc.paragraph(line, size=8.5, color="#4a5568")
         for section in sheet.sections:
             doc.heading(section.title)
@@ -451,6 +420,6 @@ def write_pdf(sheet: Any, path: Path) -> Path:
             for table in section.tables:
                 _table(doc, table.caption, table.frame, table.note, table.intro)
             for name in section.charts:
-                doc.image(_chart(sheet, name))
+                doc.image(sheet.chart(name))
         doc.close_page()
     return path

@@ -9,8 +9,8 @@ import sys
 
 import pandas as pd
 
-from cpstats.apps._warmup import COMPILE_MESSAGE, needs_compiling, simulation_kernels
-from cpstats.apps.cli_args import executor_for, setter_of
+from cpstats.apps._warmup import COMPILE_MESSAGE, needs_compiling
+from cpstats.apps.cli.args import KERNELS, executor_for, setter_of
 
 __all__ = ["skill_text", "skill_header"]
 
@@ -33,11 +33,12 @@ def skill_header(table: pd.DataFrame) -> str:
 
 def skill_text(args: argparse.Namespace) -> str:
     """Handler of ``cpstats skill``: the table with its header, numbers to four decimals."""
-    from cpstats.rules.games import load_variant
+    from cpstats.rules.games import game_of, load_variant
     from cpstats.workbench import skill
 
     v = load_variant(args.preset)
-    if v.game == "13-card" and needs_compiling(*simulation_kernels("ev", "greedy", "random")):
+    kernels = KERNELS.get(game_of(v).name)
+    if kernels is not None and needs_compiling(*kernels("ev", "greedy", "random")):
         print(COMPILE_MESSAGE, file=sys.stderr, flush=True)
     executor, close = executor_for(args)
     try:

@@ -1,7 +1,7 @@
 """The parts of a PAR sheet of either game: its tables and sections (:class:`ParTable`,
 :class:`ParSection`), and the pace of its hourly figures (:func:`check_pace`). The 13-card sheet
-(:mod:`cpstats.apps.par`) and the open-face one (:mod:`cpstats.apps.ofc_par`) are made of them
-and written by one renderer (:mod:`cpstats.apps.par_render`)."""
+(:mod:`cpstats.apps.par`) and the open-face one (:mod:`cpstats.apps.par.open_face`) are made of them
+and written by one renderer (:mod:`cpstats.apps.par.render`)."""
 
 from __future__ import annotations
 

@@ -17,10 +17,10 @@ import sys
 
 import pandas as pd
 
-from cpstats.apps.cli_args import add_scheduler_options, executor_for
-from cpstats.apps.cli_args import positive_int as _whole
-from cpstats.apps.cli_args import seed as _seed
-from cpstats.apps.sweep_cli import parse_values
+from cpstats.apps.cli.args import add_scheduler_options, executor_for
+from cpstats.apps.cli.args import positive_int as _whole
+from cpstats.apps.cli.args import seed as _seed
+from cpstats.apps.cli.sweep import parse_values
 from cpstats.errors import OptionError
 
 __all__ = ["add_solve_command", "add_design_command", "run_solve", "run_design", "parse_bounds"]
@@ -153,7 +153,7 @@ def run_design(args: argparse.Namespace) -> str:
                            "pareto": json.loads(table.to_json(orient="records")),
                            "finalists": json.loads(d.finalists.to_json(orient="records"))}, indent=2)
     goal = "maximise" if d.maximize else "minimise"
-    unit = "hands" if game_of(d.variant).name == "open-face" else "deals"
+    unit = game_of(d.variant).unit
     head = (f"design on {args.variant}: {goal} {d.objective} subject to "
             f"{', '.join(f'{m} in {lo}..{hi}' for m, (lo, hi) in d.constraints.items()) or 'nothing'}; "
             f"{len(d.trials)} trials on {d.deals:,} common {unit}, seed {d.entropy}, set by {d.setter}; "

@@ -1,7 +1,7 @@
 """The PAR sheet's figures: each table a pandas DataFrame built from a :class:`SimulationResult`.
 
 Every function takes a finished result and returns numbers only (formatting is
-:mod:`cpstats.apps.par_render`'s job). Definitions follow CASINO-MATH.md: X is one seat's net
+:mod:`cpstats.apps.par.render`'s job). Definitions follow CASINO-MATH.md: X is one seat's net
 result on one deal in units, before house charges unless a row says otherwise; intervals are 95%
 unless ``confidence`` says otherwise: Student's t on the run's batch means for means and SDs,
 Wilson for frequencies.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cpstats.apps.par_parts import session_band_rows
+from cpstats.apps.par.parts import session_band_rows
 from cpstats.hands.naturals import NATURALS
 from cpstats.rules.house import RakeModel
 from cpstats.rules.ids import ROYALTY_ROW_NAMES, rule_info
@@ -446,9 +446,9 @@ def rules_in_action(result: SimulationResult) -> list[str]:
     return lines
 
 
-def methodology(result: SimulationResult, versions: dict[str, dict]) -> pd.DataFrame:
-    """How the figures were made: item and value, in words; ``versions`` maps who (the run, this
-    sheet) to package versions."""
+def methodology(result: SimulationResult) -> list[tuple[str, str]]:
+    """How the figures were made: (item, value) in words, before the versions and the command the
+    sheet base adds (:meth:`~cpstats.apps.par.base.ParSheet.methodology_section`)."""
     meta = result.metadata
     batches = meta.get("batches", "?")
     items = [("Method", "Simulated (Monte Carlo): deals dealt, set by the strategy and settled"),
@@ -469,11 +469,7 @@ def methodology(result: SimulationResult, versions: dict[str, dict]) -> pd.DataF
              ("Ratios (house edge)", "batch means of the per-batch ratio, Student's t")]
     if result.variant.bank.banked:
         items.append(("House edge estimate", result.house().iloc[0]["house_edge_method"]))
-    for who, names in versions.items():
-        items.append((f"Versions ({who})", ", ".join(f"{k} {x}" for k, x in names.items())))
-    if meta.get("command"):
-        items.append(("Command", meta["command"]))
-    return pd.DataFrame(items, columns=["item", "value"])
+    return items
 
 
 def banker_by_seats(result: SimulationResult, *, deals: int, rng=None) -> pd.DataFrame:

@@ -1,0 +1,53 @@
+"""``cpstats par VARIANT --out DIR``: the PAR sheet of a variant of any game with one, written as
+HTML and PDF (:func:`cpstats.par_sheet`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from cpstats.apps.cli.args import add_scheduler_options, executor_for
+from cpstats.apps.cli.args import out_folder as _out_folder
+from cpstats.apps.cli.args import pace as _pace
+from cpstats.apps.cli.args import positive_int as _positive_int
+from cpstats.apps.cli.args import seed as _seed
+from cpstats.apps.par import DEFAULT_DEALS, SENSITIVITY_DEALS, par_sheet
+
+__all__ = ["add_par_command", "run_par_command"]
+
+
+def add_par_command(sub) -> argparse.ArgumentParser:
+    """Add ``cpstats par VARIANT --out DIR`` to the subparsers ``sub``; returns the parser."""
+    p = sub.add_parser("par", help="write a variant's PAR sheet (HTML and PDF)")
+    p.add_argument("variant", help="preset name or variant string (either game)")
+    p.add_argument("--out", default="par", help="output folder, created if missing (default ./par)")
+    p.add_argument("--deals", type=_positive_int, default=None,
+                   help="deals to simulate (default: the shipped ev reference of a preset, "
+                        f"else {DEFAULT_DEALS:,}; open face: 400 hands)")
+    p.add_argument("--hands-per-hour", type=_pace, default=None,
+                   help="pace of the hourly figures (default: the variant's, 30)")
+    p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
+    p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
+    add_scheduler_options(p)
+    p.add_argument("--sensitivity-deals", type=_positive_int, default=SENSITIVITY_DEALS,
+                   help="deals a point of the sensitivity sweeps (default "
+                        f"{SENSITIVITY_DEALS:,})")
+    p.add_argument("--no-sensitivity", dest="sensitivity", action="store_false",
+                   help="leave the sensitivity sweeps out (each point of a rule that moves ev's "
+                        "choices trains its tables on first use, about a minute each)")
+    p.set_defaults(run=run_par_command)
+    return p
+
+
+def run_par_command(args: argparse.Namespace) -> str:
+    """Handler of ``cpstats par``: writes ``par.html`` and ``par.pdf``, returns what it wrote."""
+    out = _out_folder(args.out)  # refused before the simulation, naming --out
+    executor, close = executor_for(args)
+    try:
+        sheet = par_sheet(args.variant, deals=args.deals, rng=args.seed, setter=args.strategy,
+                          hands_per_hour=args.hands_per_hour, out=out, executor=executor,
+                          sensitivity=getattr(args, "sensitivity", True),
+                          sensitivity_deals=getattr(args, "sensitivity_deals", SENSITIVITY_DEALS))
+    finally:
+        close()
+    return (f"PAR sheet of {sheet.label} ({sheet.result.deals:,} {sheet.unit}, {sheet.setter_words}) "
+            f"written: {out / 'par.html'} and {out / 'par.pdf'}")
