@@ -203,3 +203,149 @@ def test_the_citation_rule_can_fail():
            '"""Review (issue: strategies, item 6)."""\n# Issue 4 item 5c\n')
     assert _citations(bad) == [1, 2, 3, 4, 5]
     assert _citations('"""A tissue of 16 items; issued to 2 players, audited."""\nitems = 3\n') == []
+
+
+# -- two game wings over one engine ------------------------------------------------------------
+
+#: Each game's modules: its package, and its rules and play on the layers below the engine.
+GAME_MODULES = {
+    "13-card": ("cpstats.thirteen", "cpstats.strategies", "cpstats.settlement", "cpstats.rules.variant",
+                "cpstats.rules.variant_words"),
+    "open-face": ("cpstats.ofc", "cpstats.rules.open_face", "cpstats.rules.open_face_words"),
+}
+#: Where a game may be named by a literal: its own modules (the registry, rules/games.py, names none).
+GAME_HOMES = ("cpstats/thirteen/", "cpstats/ofc/", "cpstats/rules/variant.py", "cpstats/rules/variant_words.py",
+              "cpstats/rules/open_face.py", "cpstats/rules/open_face_words.py")
+#: Names only the 13-card game defines: its name, types, setters, packages and vocabulary.
+THIRTEEN_NAMES = frozenset({"13-card", "Variant", "EvSetter", "GreedySetter", "RandomSetter", "HandSetter",
+                            "SimulationResult", "SimulationSummary", "SetHands", "RowTables", "thirteen",
+                            "strategies", "settlement", "ev", "tables", "tables_source", "house_edge",
+                            "bank_mean", "naturals", "royalties", "surrender"})
+
+
+def _game_of_module(module: str) -> str | None:
+    return next((game for game, prefixes in GAME_MODULES.items()
+                 if any(module == p or module.startswith(p + ".") for p in prefixes)), None)
+
+
+def _across_games(graph: dict[str, set[str]]) -> list[str]:
+    """Imports from one game's modules into another game's."""
+    return sorted(f"{a} -> {b}" for a, targets in graph.items() for b in targets
+                  if _game_of_module(a) and _game_of_module(b) and _game_of_module(a) != _game_of_module(b))
+
+
+def _into_games(graph: dict[str, set[str]], floors: tuple[str, ...]) -> list[str]:
+    """Imports from the ``floors`` (the engine, the verbs) into any game's modules."""
+    return sorted(f"{a} -> {b}" for a, targets in graph.items() for b in targets
+                  if a.startswith(floors) and _game_of_module(b))
+
+
+def test_no_game_imports_the_other(graph):
+    """Neither game's package (nor its rules and play) imports the other game's."""
+    found = _across_games(graph)
+    assert not found, "\n".join(found)
+
+
+def test_the_engine_and_the_verbs_import_no_game(graph):
+    """The engine (cpstats.simulation) and the verbs (cpstats.workbench) reach a game through the
+    registry only; the games sit between them and import the engine."""
+    found = _into_games(graph, ("cpstats.simulation", "cpstats.workbench"))
+    assert not found, "\n".join(found)
+    for game, prefixes in GAME_MODULES.items():
+        package = prefixes[0]
+        assert any(b.startswith("cpstats.simulation") for a, t in graph.items() if a.startswith(package) for b in t), game
+
+
+def test_the_import_rules_of_the_games_can_fail():
+    assert _across_games({"cpstats.ofc.play": {"cpstats.strategies.api"}}) == [
+        "cpstats.ofc.play -> cpstats.strategies.api"]
+    assert _across_games({"cpstats.thirteen.run": {"cpstats.rules.open_face"}}) == [
+        "cpstats.thirteen.run -> cpstats.rules.open_face"]
+    assert _across_games({"cpstats.ofc.play": {"cpstats.rules.house"}}) == []
+    assert _into_games({"cpstats.simulation.lookup": {"cpstats.thirteen.paired"}}, ("cpstats.simulation",)) == [
+        "cpstats.simulation.lookup -> cpstats.thirteen.paired"]
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                out.add(id(body[0].value))
+    return out
+
+
+def _game_literals(tree: ast.AST) -> list[int]:
+    """Lines holding a string (not a docstring) that names a game: ``"13-card"``, ``"open-face"``,
+    ``"ofc"`` or an open-face preset (``"ofc-..."``)."""
+    docs = _docstrings(tree)
+    return sorted({n.lineno for n in ast.walk(tree)
+                   if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs
+                   and (n.value in ("13-card", "open-face", "ofc") or n.value.startswith("ofc-"))})
+
+
+def test_no_game_is_named_outside_its_own_modules():
+    """A game's name (or an open-face preset's) appears as a literal in its own modules only: the
+    engine, the verbs, the registry and the apps reach a game through the registry (its registered
+    name, words and runs), so a new game is a package, not an edit of shared code."""
+    found = {rel: lines for path in PACKAGE.rglob("*.py")
+             if not (rel := str(path.relative_to(PACKAGE.parent))).startswith(GAME_HOMES)
+             and (lines := _game_literals(ast.parse(path.read_text())))}
+    assert not found, found
+
+
+def test_the_game_name_rule_can_fail():
+    bad = ast.parse('"""Plays "13-card" and "ofc-pineapple"."""\nif v.game == "13-card":\n    pass\n'
+                    'PILOT = {"open-face": 100}\nunit = "hands" if text.startswith("ofc") else "deals"\n'
+                    'run("ofc-pineapple")\n')
+    assert _game_literals(bad) == [2, 4, 5, 6]
+    assert _game_literals(ast.parse('if v.game == GAME.name:\n    unit = game_of(v).unit\n')) == []
+
+
+def _code_names(tree: ast.AST) -> dict[str, int]:
+    """Every name the code uses (identifiers, attributes, imported names and modules, arguments,
+    keywords, strings that are not docstrings), word by word, with the first line of each."""
+    docs, found = _docstrings(tree), {}
+    for node in ast.walk(tree):
+        words: list[str] = []
+        if isinstance(node, ast.Name):
+            words = [node.id]
+        elif isinstance(node, ast.Attribute):
+            words = [node.attr]
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+            words = [node.name]
+        elif isinstance(node, ast.arg):
+            words = [node.arg]
+        elif isinstance(node, ast.keyword) and node.arg:
+            words = [node.arg]
+        elif isinstance(node, ast.alias):
+            words = node.name.split(".") + ([node.asname] if node.asname else [])
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            words = node.module.split(".")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            words = re.findall(r"[\w-]+", node.value)
+        for word in words:
+            found.setdefault(word, getattr(node, "lineno", 0))
+    return found
+
+
+def _thirteen_names(tree: ast.AST) -> dict[str, int]:
+    return {word: line for word, line in _code_names(tree).items() if word in THIRTEEN_NAMES}
+
+
+def test_the_engine_holds_no_13_card_name():
+    """The engine names no 13-card type, setter, package or figure: the 13-card game is one wing
+    on it, as open face is the other."""
+    found = {str(path.relative_to(PACKAGE.parent)): names
+             for path in sorted((PACKAGE / "simulation").rglob("*.py"))
+             if (names := _thirteen_names(ast.parse(path.read_text())))}
+    assert not found, found
+
+
+def test_the_13_card_name_rule_can_fail():
+    bad = ast.parse('"""Runs of a Variant."""\nfrom cpstats.thirteen.result import SimulationResult\n'
+                    'def run(v, tables=None):\n    return v.bank_mean if setter == "ev" else EvSetter()\n')
+    assert _thirteen_names(bad) == {"thirteen": 2, "SimulationResult": 2, "tables": 3, "bank_mean": 4, "ev": 4,
+                                    "EvSetter": 4}
+    assert _thirteen_names(ast.parse('"""A Variant in words."""\nx = AnyVariant\n')) == {}

@@ -67,5 +67,6 @@ OPEN_FACE = Game(
         strategy_relevant=strategy_relevant,
         aliases={"royalty_per_board": "royalty", "fantasyland_entry_rate": "fl_entry_rate"},
         signed=_signed, shares=frozenset({"rake_share", "fl_share"}),
-        sizes=RunSizes(solve=200, pilot=100, probe=4, least=2), probe_setter="greedy"),
+        sizes=RunSizes(solve=200, pilot=100, probe=4, least=2), probe_setter="greedy",
+        identity={"play": False}),  # what a rollout plays by, counted only where a run records it
 )

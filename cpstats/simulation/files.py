@@ -27,22 +27,35 @@ from cpstats.rules.house import Rake
 from cpstats.simulation.additive import Additive
 from cpstats.simulation.base import Result
 
-__all__ = ["IDENTITY_KEYS", "run_digest", "prepare_out", "write_block", "read_block", "save_result",
+__all__ = ["IDENTITY_KEYS", "identity_keys", "run_digest", "prepare_out", "write_block", "read_block", "save_result",
            "load_result", "load_reference", "REFERENCE_DIR"]
 
-#: What a run's numbers depend on; a resume with any of these changed is another run. ``play`` (what a
-#: named strategy plays by, where the name alone does not say it: open face's rollouts) counts only when
-#: given, so the runs that have none keep their digests.
-IDENTITY_KEYS = ("variant", "strategy", "tables", "entropy", "spawn_key", "deals", "block_deals",
-                 "batches", "dealer", "summary_format", "play")
+#: What every run's numbers depend on; a resume with any of these changed is another run. Each game
+#: adds what its setter plays by where the setter's name alone does not say it
+#: (:attr:`~cpstats.simulation.games.GameRuns.identity`, :func:`identity_keys`).
+IDENTITY_KEYS = ("variant", "strategy", "entropy", "spawn_key", "deals", "block_deals", "batches",
+                 "dealer", "summary_format")
 
 
 _STAMPS = frozenset({"run_digest", "content_sha256"})
 
 
+def identity_keys() -> dict[str, bool]:
+    """Every identity key -> whether it counts in a run that has none (its value None): the engine's
+    always; each registered game's as the game says (a key a game added later counts only when a
+    run gives it, so the runs that have none keep their digests)."""
+    from cpstats.rules.games import GAMES
+
+    keys = dict.fromkeys(IDENTITY_KEYS, True)
+    for game in GAMES.values():
+        for key, always in getattr(game.runs, "identity", {}).items():
+            keys[key] = keys.get(key, False) or always
+    return keys
+
+
 def run_digest(meta: dict) -> str:
-    """SHA-256 (hex, 16 characters) of the run's identity keys."""
-    identity = {k: meta.get(k) for k in IDENTITY_KEYS if k != "play" or meta.get(k) is not None}
+    """SHA-256 (hex, 16 characters) of the run's identity keys (:func:`identity_keys`)."""
+    identity = {k: meta.get(k) for k, always in identity_keys().items() if always or meta.get(k) is not None}
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -76,7 +89,7 @@ def prepare_out(out, meta: dict, resume: bool) -> Path | None:
                 raise OptionError(f"out={str(path)!r} holds a run.json that does not read ({err}): pass "
                                   "resume=True (--resume) to check its blocks, or another folder") from None
             old = None
-        differ = None if old is None else [k for k in IDENTITY_KEYS if old.get(k) != meta.get(k)]
+        differ = None if old is None else [k for k in identity_keys() if old.get(k) != meta.get(k)]
         if not resume and differ == []:
             raise OptionError(f"out={str(path)!r} already holds blocks of this run: pass resume=True "
                               "(--resume) to keep them, or another folder")
@@ -87,7 +100,7 @@ def prepare_out(out, meta: dict, resume: bool) -> Path | None:
         if differ:
             raise OptionError(
                 f"out={str(path)!r} holds blocks of another run (differs in {', '.join(differ)}): "
-                "resume with the same variant, seed, deals and strategy (and ev tables), "
+                "resume with the same variant, seed, deals and strategy (and what it plays by), "
                 "or another folder")
     with atomic_path(run_file) as tmp:
         tmp.write_text(json.dumps(meta, indent=2))

@@ -79,7 +79,10 @@ class GameRuns:
       ``signed(name)``: whether a figure can be negative; ``shares``: figures that are shares (at
       most 1) beside every ``*_rate``;
     - ``sizes``: :class:`RunSizes`; ``probe_setter``: the setter that names the figures in a few
-      deals (names do not depend on play, so a fast baseline).
+      deals (names do not depend on play, so a fast baseline);
+    - ``identity``: the metadata keys a run's identity adds to the engine's
+      (:data:`~cpstats.simulation.files.IDENTITY_KEYS`), each with whether it counts in a run that
+      has none: what the game's setter plays by where its name alone does not say it.
     """
 
     simulate: Callable[..., Any]
@@ -98,6 +101,7 @@ class GameRuns:
     shares: frozenset[str] = frozenset()
     sizes: RunSizes = RunSizes()
     probe_setter: str = "random"
+    identity: Mapping[str, bool] = field(default_factory=dict)
 
 
 def runs_of(variant: Any) -> GameRuns:

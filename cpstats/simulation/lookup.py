@@ -36,7 +36,7 @@ def figure_table(result: Any, confidence: float = 0.95) -> pd.DataFrame:
 def figure_name(v: Any, metric: str) -> str:
     """``metric`` lower case with the game's other name for it resolved (not yet checked)."""
     if not isinstance(metric, str) or not metric.strip():
-        raise OptionError(f"metric={metric!r} is invalid: a figure's name such as house_edge, sd or rake_share")
+        raise OptionError(f"metric={metric!r} is invalid: a figure's name such as sd or rake_share")
     name = metric.strip().lower()
     return runs_of(v).aliases.get(name, name)
 

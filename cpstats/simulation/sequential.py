@@ -42,7 +42,7 @@ def check_until(v: Any, until: Any, simulate: Callable[..., Any]) -> dict[str, f
     if isinstance(until, str):
         pairs = [item.partition("=") for item in until.split(",") if item.strip()]
         if not pairs or any(not sep for _, sep, _ in pairs):
-            raise OptionError(f"until={until!r} is invalid: FIGURE=HALF_WIDTH pairs such as house_edge=0.0005")
+            raise OptionError(f"until={until!r} is invalid: FIGURE=HALF_WIDTH pairs such as sd=0.01")
         try:
             until = {k.strip(): float(x) for k, _, x in pairs}
         except ValueError:

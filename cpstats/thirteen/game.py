@@ -80,5 +80,6 @@ THIRTEEN = Game(
                  "mean_seat0": "bank_mean", "rake_per_seat_hour": "house_take_per_seat_hour",
                  "edge": "house_edge"},
         signed=_signed, shares=frozenset({"rake_share"}),
-        sizes=RunSizes(solve=20_000, pilot=4_000, probe=60, least=60), probe_setter="greedy"),
+        sizes=RunSizes(solve=20_000, pilot=4_000, probe=60, least=60), probe_setter="greedy",
+        identity={"tables": True}),  # ev's row tables; every run's identity has held them, None or not
 )
