@@ -282,13 +282,9 @@ def sweep(v: Variant, parameter: str, values: Sequence[Any], *, deals: int,
     Returns
     -------
     DataFrame
-        One row per point and metric: ``parameter``, ``value``, ``variant``, ``metric``, ``label``,
-        ``estimate``, ``ci_low``, ``ci_high``, ``diff`` (the paired difference to the first point),
-        ``diff_ci_low``, ``diff_ci_high`` (NaN where it rests on too few differing deals),
-        ``diff_events``, ``diff_note`` and ``deals_for_interval`` (as
-        :func:`~cpstats.thirteen.paired.paired_metrics`); ``attrs`` holds the parameter in words, the variant
-        swept (``base``), deals, seed entropy, strategy, the setter's settings (``setter``), who set each point's hands
-        (``setters``), the confidence and the ``pairing``.
+        As :func:`cpstats.sweep`'s: one row per point and metric with the estimate, its interval and
+        the paired difference to the first point (``attrs``: the parameter in words, ``unit="deals"``,
+        the seed, who set each point's hands, the ``pairing``).
 
     Examples
     --------
