@@ -120,3 +120,33 @@ def test_the_package_never_calls_a_deprecated_name(tmp_path, capsys):
         _every_verb_of_both_games(tmp_path)
         with pytest.raises(DeprecationWarning, match="simulate_ofc is deprecated"):
             cpstats.simulate_ofc("ofc-pineapple", 10, setter="random", rng=1)
+
+
+def test_open_faces_former_keywords_warn_and_play_the_same_run(tmp_path):
+    """``hands=``, ``rows=`` and ``block_hands=`` of the open-face run are the verbs' ``deals=``,
+    ``keep_hands=`` and ``block_deals=`` for one release."""
+    from cpstats.ofc import simulation
+
+    new = simulation.simulate("ofc-pineapple", deals=40, setter="random", rng=2, block_deals=20,
+                              out=tmp_path / "new", keep_hands=True)
+    for old_name, new_name in (("hands", "deals"), ("rows", "keep_hands"), ("block_hands", "block_deals")):
+        with pytest.warns(DeprecationWarning, match=rf"^{old_name}= is deprecated .* use {new_name}="):
+            old = simulation.simulate("ofc-pineapple", hands=40, setter="random", rng=2, block_hands=20,
+                                      out=tmp_path / old_name, rows=True)
+        assert old.metadata["run_digest"] == new.metadata["run_digest"]
+        pd.testing.assert_frame_equal(old.rows(), new.rows())
+    with pytest.raises(cpstats.OptionError, match="hands= and deals= are the same option"):
+        simulation.simulate("ofc-pineapple", 40, hands=40)
+
+
+@pytest.mark.parametrize("name", ["simulate", "compare", "sweep", "skill", "SimulationResult",
+                                  "compare_presets", "natural_frequencies"])
+def test_a_former_engine_export_warns_and_is_the_top_levels(name):
+    """What ``cpstats.simulation`` exported before the games had packages of their own is the top
+    level's now: one release more it answers with the top level's object, warning."""
+    import cpstats.simulation
+
+    with _warns(f"cpstats.simulation.{name}", f"cpstats.{name}"):
+        assert getattr(cpstats.simulation, name) is getattr(cpstats, name)
+    with pytest.raises(AttributeError, match="has no attribute 'SimulationSummary'"):
+        cpstats.simulation.SimulationSummary  # the 13-card summary's home is cpstats.thirteen now

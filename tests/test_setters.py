@@ -114,3 +114,37 @@ def test_rng_is_the_one_randomness_keyword():
                cpstats.match, cpstats.exploitability, cpstats.train_tables, cpstats.natural_frequencies,
                ofc_sim.simulate, cpstats.ofc.write_ofc_reference):
         assert "rng" in inspect.signature(fn).parameters, fn.__name__
+
+
+def _setter_classes(base):
+    for cls in base.__subclasses__():
+        yield cls
+        yield from _setter_classes(cls)
+
+
+def test_every_setter_implements_every_method_of_its_base():
+    """Every concrete setter of every game extends the one setter contract and implements every
+    method of its bases, refusing none: a 13-card setter binds a strategy for a variant, an
+    open-face one names its placement strategy; each records its settings and names itself."""
+    import inspect
+
+    from cpstats.ofc.placement import PLACEMENT_STRATEGIES
+    from cpstats.ofc.setters import OfcSetter
+    from cpstats.setter import Setter
+    from cpstats.strategies.setters import HandSetter
+
+    # the families' bases (HandSetter, OfcSetter) name no setter: a name selects a setter
+    concrete = [cls for cls in set(_setter_classes(Setter)) if not inspect.isabstract(cls)
+                and cls.__module__.startswith("cpstats.") and cls.name]
+    assert {c.__name__ for c in concrete} >= {"EvSetter", "GreedySetter", "RandomSetter", "Rollout",
+                                              "RolloutExact", "RolloutV1", "OfcGreedy", "OfcRandom"}
+    for cls in concrete:
+        setter = cls()
+        assert setter.params()["name"] == setter.name == setter.label and setter.game
+        assert isinstance(setter, (HandSetter, OfcSetter)), cls
+        if isinstance(setter, HandSetter):
+            strategy, keywords = setter.bind(cpstats.get_preset("2-4"))
+            assert callable(strategy) and isinstance(keywords, dict)
+        else:
+            assert setter.name in PLACEMENT_STRATEGIES
+        assert not hasattr(setter, "bind") or isinstance(setter, HandSetter)  # no refused method

@@ -35,7 +35,7 @@ from cpstats.ofc.setters import seat_setters, seats_label, seats_params
 from cpstats.ofc.simulation import _workbench_options, simulate
 from cpstats.rules.house import RakeModel
 from cpstats.rules.open_face import OfcVariant, ofc_key_name
-from cpstats.simulation.sweep import metric_names
+from cpstats.simulation.points import metric_names
 from cpstats.simulation.paired import paired_difference
 from cpstats.simulation.stats import check_confidence, t_value
 

@@ -7,7 +7,7 @@ distributions (:mod:`~cpstats.simulation.batches`), statistics and intervals
 folders, saved results and shipped references (:mod:`~cpstats.simulation.files`), the results'
 base (:mod:`~cpstats.simulation.base`), what a game gives the engine
 (:mod:`~cpstats.simulation.games`), the runs of a game that gives only a block function
-(:mod:`~cpstats.simulation.defaults`), sweep points (:mod:`~cpstats.simulation.sweep`),
+(:mod:`~cpstats.simulation.defaults`), sweep points (:mod:`~cpstats.simulation.points`),
 sequential stopping (:mod:`~cpstats.simulation.sequential`), figure lookup
 (:mod:`~cpstats.simulation.lookup`) and the solved rule's record
 (:mod:`~cpstats.simulation.solution`).
@@ -31,7 +31,7 @@ from cpstats.simulation.base import FIGURE_COLUMNS, FigureBatches, Result
 from cpstats.simulation.batches import BATCHES, batch_count
 from cpstats.simulation.files import REFERENCE_DIR, load_reference, load_result, save_result
 from cpstats.simulation.games import GameRuns, RunSizes, runs_of
-from cpstats.simulation.sweep import sweep_variants
+from cpstats.simulation.points import sweep_variants
 
 __all__ = ["Result", "FigureBatches", "FIGURE_COLUMNS", "BATCHES", "batch_count", "save_result",
            "load_result", "load_reference", "REFERENCE_DIR", "GameRuns", "RunSizes", "runs_of",

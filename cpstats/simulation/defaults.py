@@ -34,7 +34,7 @@ from cpstats.simulation.files import prepare_out, run_digest
 from cpstats.simulation.paired import paired_difference
 from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
 from cpstats.simulation.stats import check_confidence
-from cpstats.simulation.sweep import metric_names, sweep_variants
+from cpstats.simulation.points import metric_names, sweep_variants
 
 __all__ = ["RunSpec", "block_run", "compare_figures", "sweep_figures", "setter_params"]
 

@@ -57,7 +57,7 @@ from cpstats.rules.check import suggest
 from cpstats.rules.text import ALIASES, KEY_INDEX
 from cpstats.simulation.paired import paired_difference
 from cpstats.simulation.stats import check_confidence, t_value
-from cpstats.simulation.sweep import metric_names, sweep_values, sweep_variants
+from cpstats.simulation.points import metric_names, sweep_values, sweep_variants
 from cpstats.thirteen.paired import SIGNED_METRICS, metric_batches
 from cpstats.thirteen.result import SimulationResult
 

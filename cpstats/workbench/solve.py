@@ -62,7 +62,7 @@ from cpstats.simulation.lookup import check_metric as _check_metric
 from cpstats.simulation.sequential import run_until
 from cpstats.simulation.solution import Solution
 from cpstats.simulation.stats import check_confidence
-from cpstats.simulation.sweep import sweep_variants
+from cpstats.simulation.points import sweep_variants
 
 __all__ = ["solve", "Solution", "check_metric", "check_bounds", "invert_band"]
 #: The root finder stops once the figure is this share of its band's half-width from the target.

@@ -17,7 +17,7 @@ from cpstats.errors import renamed
 from cpstats.rules.games import AnyVariant, load_variant
 from cpstats.simulation.defaults import sweep_figures
 from cpstats.simulation.games import runs_of
-from cpstats.simulation.sweep import sweep_values, sweep_variants
+from cpstats.simulation.points import sweep_values, sweep_variants
 
 __all__ = ["sweep"]
 

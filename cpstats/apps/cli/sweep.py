@@ -96,7 +96,7 @@ def run_sweep(args: argparse.Namespace) -> str:
     import sys
 
     from cpstats.workbench import sweep
-    from cpstats.simulation.sweep import sweep_variants
+    from cpstats.simulation.points import sweep_variants
 
     values = parse_values(args.values)
     sweep_variants(args.variant, args.parameter, values)  # refuse bad input before any work

@@ -35,7 +35,7 @@ from cpstats.errors import OptionError, check_whole
 from cpstats.rules import RakeModel, Variant
 from cpstats.rules.text import KEY_INDEX, KEYS
 from cpstats.workbench import sweep
-from cpstats.simulation.sweep import sweep_variants
+from cpstats.simulation.points import sweep_variants
 from cpstats.strategies.setters import BASELINES
 
 __all__ = ["SENSITIVITY_DEALS", "default_parameters", "headline_metrics", "around", "parameters", "run_sweeps",

@@ -181,7 +181,7 @@ class SweepView(_App):
     def run(self) -> None:
         """Run the sweep the controls describe and show it (a refusal is one line in the status)."""
         from cpstats.workbench import sweep
-        from cpstats.simulation.sweep import sweep_variants
+        from cpstats.simulation.points import sweep_variants
         from cpstats.apps.cli.sweep import parse_values
 
         with self._guarded_run():
