@@ -1,10 +1,12 @@
-"""The package's layout is its architecture: layers import one way, no circles, short modules.
+"""The package's layout is its architecture: layers import one way, no circles, short modules,
+and two game wings over one engine (docs/architecture.md).
 
-Layers, lowest first: cards, hands, rules, play (strategies and settlement), results
-(simulation), the open-face game (ofc: its own rules, play and results on the layers below),
-apps. ``cpstats.errors``, ``cpstats._version``, ``cpstats._resources`` and ``cpstats._atomic`` sit
-below them all; the package root re-exports the public API and is imported by nothing inside.
-Every import counts, at module level or inside a function.
+Layers, lowest first: cards, hands, rules (each game's rules and the one registry of games),
+play (the 13-card strategies and settlement), the engine (simulation), the games side by side
+(thirteen, ofc), the verbs (workbench), apps. ``cpstats.errors``, ``cpstats.setter`` (the setter
+contract), ``cpstats._version``, ``cpstats._resources`` and ``cpstats._atomic`` sit below them all;
+the package root re-exports the public API and is imported by nothing inside. Every import
+counts, at module level or inside a function.
 """
 
 import ast
