@@ -142,8 +142,8 @@ def test_rake_must_be_a_rake(folder):
         load_shipped("ofc-pineapple", rake="time", folder=folder)
 
 
-def test_readme_open_face_figures_name_their_denominators_and_are_the_packages():
-    """The README's open-face figures are the package's own and say what they are: entry per
+def test_open_face_page_figures_name_their_denominators_and_are_the_packages():
+    """The open-face page's figures (docs/open_face.md) are the package's own and say what they are: entry per
     normal board (not over every board, which the shipped run would put lower), foul over every
     board, the simulated gain of a Fantasyland hand (fl_value) apart from the solver's stay value
     V = r / (1 - p)."""
@@ -154,7 +154,7 @@ def test_readme_open_face_figures_name_their_denominators_and_are_the_packages()
 
     if not (OFC_REFERENCE_DIR / "ofc-pineapple.npz").exists():
         pytest.skip("no shipped OFC runs (write_ofc_reference)")
-    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+    page = " ".join((Path(__file__).resolve().parents[1] / "docs" / "open_face.md").read_text().split())
     run = load_shipped("ofc-pineapple")
     f = run.figures().set_index("metric")
     s = run.summary
@@ -168,18 +168,18 @@ def test_readme_open_face_figures_name_their_denominators_and_are_the_packages()
                 f"{row['ci_high'] * scale:{fmt}}")
 
     e, lo, hi = cited(entry, ".1f", 100)
-    assert f"entry {e}% of normal boards ({lo}..{hi})" in readme
+    assert f"entry {e}% of normal boards ({lo}..{hi})" in page
     e, lo, hi = cited(f.loc["foul_rate"], ".1f", 100)
-    assert f"foul {e}% of all boards ({lo}..{hi})" in readme
-    assert "Fantasyland entry is per normal board (only a normal hand can enter)" in readme
+    assert f"foul {e}% of all boards ({lo}..{hi})" in page
+    assert "Fantasyland entry is per normal board (only a normal hand can enter)" in page
     stay = estimate_stay_value("ofc-pineapple")
     e, lo, hi = cited(f.loc["fl_value"], ".2f")
-    assert f"it is {e} a hand ({lo}..{hi}), below V = {stay:.2f}" in readme
+    assert f"it is {e} a hand ({lo}..{hi}), below V = {stay:.2f}" in page
     assert f.loc["fl_value", "ci_high"] < stay
     t = fantasyland_table("ofc-pineapple", rng=2026).iloc[0]  # the seed notebook 06 uses
     r = f"r {t['royalty']:.2f}, 95% CI {t['royalty_low']:.2f}..{t['royalty_high']:.2f}"
     p = f"p {t['stay_rate']:.1%}, {t['stay_low'] * 100:.1f}..{t['stay_high']:.1%}"
-    assert re.search(rf"V = {stay:.2f} \(.*{re.escape(r)}; {re.escape(p)}\)", readme), (r, p)
+    assert re.search(rf"V = {stay:.2f} \(.*{re.escape(r)}; {re.escape(p)}\)", page), (r, p)
 
 
 @pytest.mark.parametrize("key", list(OFC_REFERENCE_RUNS))

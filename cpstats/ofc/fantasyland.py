@@ -22,8 +22,8 @@ simulation reports as ``fl_value`` (:meth:`cpstats.ofc.OfcResult.figures`), the 
 of one Fantasyland hand over a normal hand at the table: that counts one hand only (a stay's next
 hand is a hand of its own there) and the hand's whole net against the other seat's board (rows,
 scoops, both sides' royalties). So the two differ by design: ``V`` holds the ``1 / (1 - p)`` of
-the stays and no rows; the gain holds the rows and no stays (the README gives both for heads-up
-Pineapple).
+the stays and no rows; the gain holds the rows and no stays (docs/open_face.md gives both for
+heads-up Pineapple).
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ previous default) and ``rollout-v1``, the first rollout, frozen.
   Pineapple hand on one core, inside the 100 ms budget). The street models are shipped for the presets and the shipped runs' variants; for
   another variant (a designer's own rules) it plays as ``rollout-exact`` until ``cpstats
   train-ofc --street-values`` fits that variant's models (about 17 minutes on one core), and a
-  run's metadata says which it played by. Its measured strength is in the README
+  run's metadata says which it played by. Its measured strength is in docs/measurements.md
   (``benchmarks/bench_ofc_play.py``).
 - ``rollout-v1``: the first rollout, frozen (kernel code 4, its own value tables: no exact
   endgame, told the uncorrected Fantasyland value of :func:`fantasy_values`), the default until

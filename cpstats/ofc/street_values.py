@@ -269,7 +269,7 @@ def train_street_models(variant: OfcVariant | str = "ofc-pineapple", *, hands: i
 def _model_streets(v: OfcVariant, streets: tuple[int, ...] | None) -> tuple[int, ...]:
     """The streets whose boards get a model: ``streets``, or every street but the last (whose
     board is complete). The first street's model prunes the first street's options: with it the
-    bot took 2.3 times the default's time, not 3.6, and gained +0.65 a hand (README)."""
+    bot took 2.3 times the default's time, not 3.6, and gained +0.65 a hand (docs/measurements.md)."""
     return tuple(range(len(v.cards_dealt) - 1)) if streets is None else tuple(streets)
 
 
