@@ -27,6 +27,8 @@ policy (kernel code 3); and the strength curve of ``rollout`` over samples again
     python benchmarks/bench_ofc_play.py --ceiling 512 --selfplay 300   # self-play only, 512 samples
     python benchmarks/bench_ofc_play.py --speed 5   # only the ms a hand, median of 5 repeats
     python benchmarks/bench_ofc_play.py --entry-value rollout --selfplay 300   # the default's own fixed point
+    python benchmarks/bench_ofc_play.py --match rollout:rollout-exact --variant "ofc-pineapple(royalties.front.QQ=9)"
+    python benchmarks/bench_ofc_play.py --match fast:rollout --deals 6000 --seed 3   # the fast setting's margin
 """
 
 from __future__ import annotations
@@ -47,11 +49,12 @@ from cpstats.ofc.board import board_values  # noqa: E402
 from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, strategy_code  # noqa: E402
 from cpstats.ofc.play import _next_state, _play_hand  # noqa: E402
 from cpstats.rules import get_preset  # noqa: E402
+from cpstats.rules.open_face import resolve_ofc_variant  # noqa: E402
 from cpstats.ofc.settlement import settle_boards  # noqa: E402
 from cpstats.ofc.street_values import street_model  # noqa: E402
 from cpstats.simulation.stats import t_value  # noqa: E402
 
-V = get_preset("ofc-pineapple")
+V = get_preset("ofc-pineapple")  # --variant replaces it
 BATCH = 20  # deals a batch: the interval's unit (Fantasyland links consecutive hands)
 FORMER = 3  # kernel code of the former policy (rollouts completed by greedy, top 12)
 
@@ -61,7 +64,7 @@ def _code(name: str) -> int:
 
 
 def play_run(codes: tuple[int, int], deals: int, seed: int, samples=(None, None),
-             endgame: int = _pk.ENDGAME, args=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+             endgame: int = _pk.ENDGAME, args=None, model=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``deals`` consecutive hands of two bots (kernel codes, seat order), Fantasyland carried:
     (boards, Fantasyland cards a hand, seconds of CPU a hand); decks and strategy seeds from
     ``seed`` alone, so two runs with the same seed deal the same cards."""
@@ -77,7 +80,7 @@ def play_run(codes: tuple[int, int], deals: int, seed: int, samples=(None, None)
         fantasy[h] = state
         t = time.process_time()
         boards[h], _ = _play_hand(V, deck, np.array(codes, np.int64), state, budget, DEFAULT_TOP, hand_seed,
-                                  endgame=endgame, args=args)
+                                  endgame=endgame, args=args, model=model)
         cpu[h] = time.process_time() - t
         state = _next_state(V, boards[h], state)
     return boards, fantasy, cpu
@@ -91,13 +94,13 @@ def interval(x: np.ndarray, batch: int = BATCH) -> tuple[float, float]:
 
 
 def duplicate(a: str, b: str, deals: int, seed: int = 99, samples=(None, None),
-              endgame: int = _pk.ENDGAME, args=None) -> dict:
+              endgame: int = _pk.ENDGAME, told=(None, None)) -> dict:
     """Duplicate match of bot ``a`` against ``b`` (names; ``former`` is kernel code 3): both
     seatings of the same ``deals`` decks. Returns the mean net a hand of ``a`` with its 95%
     half-width, both bots' normal-board rates over the two seatings, and the per-deal nets."""
     ca, cb = _code(a), _code(b)
-    ab, fab, _ = play_run((ca, cb), deals, seed, samples, endgame, args)
-    ba, fba, _ = play_run((cb, ca), deals, seed, samples[::-1], endgame, args)
+    ab, fab, _ = play_run((ca, cb), deals, seed, samples, endgame, *told)
+    ba, fba, _ = play_run((cb, ca), deals, seed, samples[::-1], endgame, *told)
     net = (settle_boards(V, ab)[:, 0] + settle_boards(V, ba)[:, 1]) / 2
     mean, half = interval(net)
     if a == b:
@@ -114,7 +117,7 @@ def _rates(boards: np.ndarray, fantasy: np.ndarray) -> dict[str, float]:
             "royalty": float(values.royalty.sum(-1)[normal].mean())}
 
 
-def ms_per_hand(names=("rollout", "rollout-exact", "rollout-v1", "greedy"), repeats: int = 7, hands: int = 10,
+def ms_per_hand(names=("rollout", "fast", "rollout-exact", "rollout-v1", "greedy"), repeats: int = 7, hands: int = 10,
                 samples: int = DEFAULT_SAMPLES) -> dict:
     """Median ms of CPU a normal heads-up hand of each bot in self-play, interleaved on the same
     decks (so the machine's load falls on all alike; CPU time, not wall time)."""
@@ -134,11 +137,11 @@ def ms_per_hand(names=("rollout", "rollout-exact", "rollout-v1", "greedy"), repe
 
 
 def self_play(hands: int, name: str = "rollout", samples: int | None = None,
-              seed: int = 2024, args=None) -> dict[str, tuple[float, float]]:
+              seed: int = 2024, told=(None, None)) -> dict[str, tuple[float, float]]:
     """Foul, entry and royalty rates of normal hands in self-play (mean, SE); an attempt is a
     board whose front would enter Fantasyland (QQ+) were it not fouled."""
     code = _code(name)
-    boards, fantasy, _ = play_run((code, code), hands, seed, (samples, samples), args=args)
+    boards, fantasy, _ = play_run((code, code), hands, seed, (samples, samples), _pk.ENDGAME, *told)
     values = board_values(V, boards)
     normal = fantasy == 0
     attempt = (V.kernel_tables().fl_entry_cards[values.ranks[..., 0]] > 0) & normal
@@ -159,12 +162,22 @@ def _print_match(a: str, b: str, out: dict) -> None:
               "a normal board", flush=True)
 
 
-def _args(baseline: float | None):
-    """Stacked tables with ``rollout`` told the entry values at ``baseline`` (None: its own)."""
-    if baseline is None:
-        return None
-    value = ev.entry_values(V, ev.fantasy_terms(V), baseline)
-    return pl.stacked(ev.rollout_args(V, value), pl.place_args(V))
+def _args(baseline: float | None, appetite: float = 1.0):
+    """Stacked tables and street models with the learned plays and ``rollout-exact`` told the entry
+    values at ``baseline`` (None: their own), times ``appetite`` (the tables and the models' rule
+    numbers alike); (None, None) when neither is asked."""
+    if baseline is None and appetite == 1.0:
+        return None, None
+    value = ev.default_entry_values(V) if baseline is None else ev.entry_values(V, ev.fantasy_terms(V), baseline)
+    value = value * appetite
+    model = street_model(V)
+    if model is not None:
+        rules = model.rules.copy()
+        cards = V.fantasyland.cards
+        for i, n in enumerate(cards):  # entry_qq .. entry_trips lead the rule numbers
+            rules[i] = value[n] if n else 0.0
+        model = model._replace(rules=rules)
+    return pl.stacked(ev.rollout_args(V, value), pl.place_args(V)), model
 
 
 def main() -> None:
@@ -172,10 +185,13 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--selfplay", type=int, default=400)
     parser.add_argument("--seed", type=int, default=99, help="seed of the matches' decks")
+    parser.add_argument("--variant", default="ofc-pineapple", help="the heads-up variant played (default ofc-pineapple)")
     parser.add_argument("--endgame", type=int, default=_pk.ENDGAME,
                         help="streets before the last that rollout plays exactly")
     parser.add_argument("--fl-baseline", type=float, default=None,
-                        help="rollout told the entry value at this normal-board baseline")
+                        help="the rollouts told the entry value at this normal-board baseline")
+    parser.add_argument("--appetite", type=float, default=1.0,
+                        help="the rollouts told their entry values times this (the street models' rule numbers too)")
     parser.add_argument("--match", metavar="A:B", help="only the duplicate match of A against B")
     parser.add_argument("--samples", metavar="SA,SB", help="with --match: samples a decision of A and of B")
     parser.add_argument("--save", metavar="NPY", help="with --match: save the per-deal nets here")
@@ -198,13 +214,15 @@ def main() -> None:
     parser.add_argument("--ceiling", type=int, default=0, metavar="SAMPLES",
                         help="only self-play with this many samples a decision (the approach's ceiling)")
     opts = parser.parse_args()
-    args = _args(opts.fl_baseline)
+    global V
+    V = resolve_ofc_variant(opts.variant)
+    told = _args(opts.fl_baseline, opts.appetite)
     if opts.ceiling:
         for k, (m, se) in self_play(opts.selfplay, samples=opts.ceiling).items():
             print(f"self-play, {opts.ceiling} samples, {k}: {m:.3f} (SE {se:.3f}), {opts.selfplay} hands")
         return
     if opts.only_selfplay:
-        for k, (m, se) in self_play(opts.selfplay, opts.only_selfplay, seed=opts.seed, args=args).items():
+        for k, (m, se) in self_play(opts.selfplay, opts.only_selfplay, seed=opts.seed, told=told).items():
             print(f"self-play {opts.only_selfplay} {k}: {m:.3f} (SE {se:.3f}), {opts.selfplay} hands")
         return
     if opts.entry_value:
@@ -232,27 +250,29 @@ def main() -> None:
         a, b = opts.match.split(":")
         t = time.time()
         budget = tuple(int(x) for x in opts.samples.split(",")) if opts.samples else (None, None)
-        out = duplicate(a, b, opts.deals, opts.seed, budget, endgame=opts.endgame, args=args)
+        out = duplicate(a, b, opts.deals, opts.seed, budget, endgame=opts.endgame, told=told)
         _print_match(a, b, out)
         if opts.save:
             np.save(opts.save, out["net"])
         if opts.paired:
             mean, half = interval(out["net"] - np.load(opts.paired))
             print(f"paired against {opts.paired}: {mean:+.3f} +/- {half:.3f} a hand (95%)")
-        print(f"samples {budget}, endgame {opts.endgame}, Fantasyland baseline {opts.fl_baseline}, seed {opts.seed}, "
+        print(f"samples {budget}, endgame {opts.endgame}, Fantasyland baseline {opts.fl_baseline}, appetite "
+              f"{opts.appetite}, variant {V}, seed {opts.seed}, "
               f"{time.time() - t:.0f} s")
         return
     ms = ms_per_hand(repeats=opts.speed or 7)
-    print("ms of CPU a heads-up hand (median): " + ", ".join(f"{k} {v:.1f}" for k, v in ms.items())
-          + f"; rollout / rollout-exact {ms['rollout'] / ms['rollout-exact']:.2f}")
+    print("ms of CPU a heads-up hand (median): " + ", ".join(f"{k} {v:.2f}" for k, v in ms.items())
+          + f"; rollout / rollout-exact {ms['rollout'] / ms['rollout-exact']:.2f}, fast / rollout "
+          f"{ms['fast'] / ms['rollout']:.3f}; load average {os.getloadavg()[0]:.1f}")
     if opts.speed:
         return
     for name in ("rollout", "rollout-v1"):
-        for k, (m, se) in self_play(opts.selfplay, name, args=args).items():
+        for k, (m, se) in self_play(opts.selfplay, name, told=told).items():
             print(f"self-play {name} {k}: {m:.3f} (SE {se:.3f}), {opts.selfplay} hands", flush=True)
-    for a, b in (("rollout", "rollout-v1"), ("rollout", "rollout-exact"), ("rollout", "greedy"), ("rollout-v1", "greedy"),
-                 ("rollout", "random"), ("rollout-v1", "former")):
-        _print_match(a, b, duplicate(a, b, opts.deals, opts.seed, endgame=opts.endgame, args=args))
+    for a, b in (("rollout", "rollout-v1"), ("rollout", "rollout-exact"), ("fast", "rollout"), ("fast", "rollout-v1"),
+                 ("rollout", "greedy"), ("rollout-v1", "greedy"), ("rollout", "random"), ("rollout-v1", "former")):
+        _print_match(a, b, duplicate(a, b, opts.deals, opts.seed, endgame=opts.endgame, told=told))
     curve((8, 16, 32, 64, 128), opts.deals, opts.seed)
 
 

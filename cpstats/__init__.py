@@ -28,7 +28,7 @@ from cpstats.strategies.review import review
 from cpstats.thirteen import SimulationResult, compare_presets, natural_frequencies, paired_metrics
 from cpstats.workbench import Design, Solution, compare, design, simulate, skill, solve, sweep
 from cpstats.apps.par import ParSheet, par_sheet
-from cpstats.ofc import OfcGreedy, OfcRandom, Rollout, RolloutExact, RolloutV1
+from cpstats.ofc import FastPolicy, OfcGreedy, OfcRandom, Rollout, RolloutExact, RolloutV1
 from cpstats.ofc import OfcResult, OfcVariant, fantasyland_table, play_hands, settle_boards, solve_fantasyland
 # former open-face names, one release more: they warn and call the verbs' open-face runs
 from cpstats.ofc import compare_ofc as compare_ofc, get_ofc_preset as get_ofc_preset
@@ -48,6 +48,7 @@ __all__ = [
     "GreedySetter",
     "RandomSetter",
     "Rollout",
+    "FastPolicy",
     "RolloutExact",
     "RolloutV1",
     "OfcGreedy",

@@ -18,7 +18,7 @@ from cpstats.apps.par import open_face as ofc_par
 from cpstats.apps.cli import main
 from cpstats.errors import OptionError
 from cpstats.ofc.settlement import settle_hands
-from cpstats.ofc.street_values import shipped_path
+from cpstats.ofc.street_values import SHIPPED_PATH
 from cpstats.rules import get_preset
 from cpstats.rules.house import HANDS_PER_HOUR, Rake
 
@@ -220,8 +220,9 @@ def test_par_cli_for_open_face(tmp_path, monkeypatch, capsys):
                           "endgame and learned street values)) written")
     html = (tmp_path / "par.html").read_text()
     assert (tmp_path / "par.pdf").stat().st_size > 0 and "9. Methodology" in html
-    digest = hashlib.sha256(shipped_path(get_preset("ofc-pineapple")).read_bytes()).hexdigest()[:12]
-    assert "valued by street models learned from exact-endgame self-play of this variant" in html and digest in html
+    digest = hashlib.sha256(SHIPPED_PATH.read_bytes()).hexdigest()[:12]
+    assert "street models learned from exact-endgame self-play over several hundred rule sets" in html
+    assert f"Street models {digest} (street_models.npz)" in html and "inside its trained ranges" in html
 
 
 def test_the_open_face_app_opens_at_the_one_default_pace():
@@ -249,12 +250,20 @@ def test_the_sweep_view_sweeps_an_open_face_preset_and_variant_string():
     assert "3 values of fantasyland.stay on ofc-pineapple(players=3)" in app.status.value
 
 
-def test_a_sheet_of_a_variant_without_street_models_says_how_it_was_played(tmp_path):
-    """A designer's variant has no shipped street models: its sheet says the earlier streets were
-    decided by the rollouts alone, and its strategy table says which models (none)."""
-    made = ofc_par.ofc_par_sheet("ofc-pineapple(royalties.front.66=3)", deals=8, rng=3, out=tmp_path,
-                                 strength_deals=2)
+def test_a_sheet_without_readable_street_models_says_how_it_was_played(tmp_path, monkeypatch):
+    """No readable street-model file: the sheet says the earlier streets were decided by the
+    rollouts alone, and its strategy table says which models (none)."""
+    import warnings
+
+    from cpstats.ofc import street_values
+
+    monkeypatch.setattr(street_values, "SHIPPED_PATH", tmp_path / "missing.npz")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", street_values.StreetModelWarning)
+        made = ofc_par.ofc_par_sheet("ofc-pineapple(royalties.front.66=3)", deals=8, rng=3, out=tmp_path,
+                                     strength_deals=2)
     text = " ".join(made.sections[1].paragraphs)
-    assert "this variant has no street models" in text and "valued by street models learned" not in text
+    assert "the street models cannot be read" in text and "valued by street models learned" not in text
+    assert "No street models (missing.npz cannot be read)" in text
     rows = made.tables["strategy"].set_index("item")["value"]
     assert rows["Street models (SHA-256, first 12 digits)"] == "none (plays as rollout-exact)"

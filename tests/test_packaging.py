@@ -68,10 +68,8 @@ def test_wheel_ships_tables_references_and_dashboard(wheel_names):
     assert references - wheel_names == set()
     assert "cpstats/data/dashboard.ipynb" in wheel_names
     assert {"cpstats/data/ofc/entry_values.json", "cpstats/data/ofc/strength.csv"} <= wheel_names
-    from cpstats.ofc.street_values import SHIPPED_DIR
-
-    models = {f"cpstats/data/ofc/{p.name}" for p in SHIPPED_DIR.glob("street_values-*.npz")}
-    assert len(models) >= 7 and models <= wheel_names  # the default's street models: no wheel plays weaker
+    # the one street-model file of the default: no wheel plays weaker
+    assert "cpstats/data/ofc/street_models.npz" in wheel_names
     assert "cpstats/_resources.py" in wheel_names and "cpstats/py.typed" in wheel_names
 
 

@@ -4,12 +4,13 @@ numbers, and one randomness keyword ``rng``."""
 
 import dataclasses
 import inspect
+import re
 
 import pytest
 
 import cpstats
 from cpstats.errors import OptionError
-from cpstats.ofc import OfcGreedy, OfcRandom, Rollout
+from cpstats.ofc import FastPolicy, OfcGreedy, OfcRandom, Rollout
 from cpstats.ofc import simulation as ofc_sim
 from cpstats.ofc.setters import as_ofc_setter, seat_budget, seats_label
 from cpstats.strategies import EvSetter, GreedySetter, RandomSetter, as_setter
@@ -31,8 +32,19 @@ def test_setters_are_frozen_named_and_record_their_settings():
 def test_names_select_the_default_objects():
     assert as_setter("ev") == EvSetter() and as_setter(" Greedy ") == GreedySetter()
     assert as_setter("random") == RandomSetter()
-    assert as_ofc_setter("ev") == Rollout() == as_ofc_setter("rollout") == as_ofc_setter(EvSetter())
-    assert as_ofc_setter(GreedySetter()) == OfcGreedy()
+    assert as_ofc_setter("ev") == Rollout() == as_ofc_setter("rollout")
+    assert as_ofc_setter("greedy") == OfcGreedy() and as_ofc_setter("fast") == FastPolicy()
+
+
+@pytest.mark.parametrize("setter", [EvSetter(), GreedySetter(), RandomSetter()])
+def test_open_face_refuses_a_13_card_setter_object_as_13_card_refuses_rollout(setter):
+    """A 13-card setter object on an open-face variant is one line naming open face's setters
+    (the string "ev" still means each game's strong default), as ``Rollout()`` on a 13-card variant is."""
+    with pytest.raises(OptionError, match=rf"^setter={re.escape(repr(setter))} is a 13-card setter: open-face setters "
+                                          r"are ev, rollout, .*fast.*Rollout\(\.\.\.\), FastPolicy\(\)"):
+        cpstats.simulate("ofc-pineapple", 4, setter=setter)
+    with pytest.raises(OptionError, match=r"is an open-face setter: 13-card setters are"):
+        cpstats.simulate(V, 4, setter=FastPolicy())
 
 
 @pytest.mark.parametrize("make, message", [

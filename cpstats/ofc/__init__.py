@@ -13,6 +13,9 @@ imports point one way:
   plain-Python scorer written from the rulebook, for tests);
 - ``_fantasy_kernel`` <- ``fantasyland`` (the exact Fantasyland setter);
 - ``_place_kernel`` <- ``placement`` <- ``play`` (street-by-street strategies, whole hands);
+  ``_value_kernel`` (the learned play, codes 6 and 7) and ``_train_kernel`` with
+  ``rule_features`` (the rule numbers the street models read, the rule draws they are trained
+  over), ``street_values`` (the one street-model file, read and checked) and ``street_training``;
   ``setters`` (the strategies as named objects carrying their settings: ``Rollout(samples=...)``);
 - ``simulation`` and ``result`` (blocks, seeds, executors, resume, Parquet; result tables and
   paired comparisons), on top of ``play`` and ``settlement``; ``skill`` (rollout against weak
@@ -44,7 +47,8 @@ from cpstats.ofc.play import OfcHands, play_hands
 from cpstats.ofc.result import OfcResult
 from cpstats.ofc.shipped import (OFC_REFERENCE_RUNS, find_ofc_reference, load_shipped, ofc_sensitivity,
                                  write_ofc_reference)
-from cpstats.ofc.setters import OfcGreedy, OfcRandom, OfcSetter, Rollout, RolloutExact, RolloutV1, as_ofc_setter
+from cpstats.ofc.setters import (FastPolicy, OfcGreedy, OfcRandom, OfcSetter, Rollout, RolloutExact, RolloutV1,
+                                 as_ofc_setter)
 from cpstats.ofc.settlement import OfcSettlement, seat_rake, settle_boards, settle_hands
 from cpstats.ofc.simulation import _compare_runs, simulate
 from cpstats.ofc.sweep import run_sweep
@@ -72,5 +76,5 @@ __all__ = ["GAME", "OfcVariant", "OfcDeal", "StayRule", "OfcRoyalties", "Fantasy
            "OfcResult", "FantasySetting", "solve_fantasyland",
            "fantasyland_table", "estimate_stay_value", "OfcHands", "play_hands",
            "write_ofc_reference", "find_ofc_reference", "ofc_sensitivity",
-           "OfcSetter", "Rollout", "RolloutExact", "RolloutV1", "OfcGreedy", "OfcRandom", "as_ofc_setter",
+           "OfcSetter", "Rollout", "FastPolicy", "RolloutExact", "RolloutV1", "OfcGreedy", "OfcRandom", "as_ofc_setter",
            "strength_table", "shipped_strength"]

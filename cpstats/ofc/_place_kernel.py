@@ -49,6 +49,8 @@ FORMER_TOP = 12  # options the former policy (strategy code 3) rolls out
 ROLLOUT_V1 = 4  # strategy code of the frozen first rollout (no exact endgame), for matches
 ROLLOUT_EXACT = 5  # strategy code of the rollout with an exact endgame and its own value tables
 ROLLOUT_LEARNED = 6  # strategy code of the rollout valuing earlier streets by learned models (_value_kernel)
+FAST = 7  # strategy code of the fast setting: each street by the learned models alone, no sampling (_value_kernel)
+FAST_TOP = 64  # options of best board_h the fast setting values by its street's model
 ENDGAME = 1  # streets before the last that ROLLOUT_EXACT plays by the exact endgame (rollout_option)
 ENDGAME_TOP = 6  # options of best board_h an exact-endgame rollout tries on its sampled street
 
@@ -75,22 +77,28 @@ def rng_below(state, n):
 @njit(cache=_CACHE, nogil=True)
 def row_rank(board, row, n, key, nonflush, flush, bit, t3):
     """Rank (rank3 for the front, rank5 otherwise) of a row of ``n`` cards, empty slots read as
-    the lowest ranks the row lacks, chosen so that they complete no straight."""
+    the lowest ranks the row lacks, chosen so that they complete no straight. (No arrays are
+    allocated: it runs for every option a rollout or a street model values.)"""
     s = STARTS[row]
     present = 0
     for i in range(n):
         present |= 1 << (board[s + i] >> 2)
     if row == 0:
-        r = np.zeros(3, dtype=np.int64)
-        for i in range(n):
-            r[i] = board[s + i] >> 2
+        r0 = board[s] >> 2 if n > 0 else -1
+        r1 = board[s + 1] >> 2 if n > 1 else -1
+        r2 = board[s + 2] >> 2 if n > 2 else -1
         j = 0
         for i in range(n, 3):
             while (present >> j) & 1:
                 j += 1
-            r[i] = j
+            if i == 0:
+                r0 = j
+            elif i == 1:
+                r1 = j
+            else:
+                r2 = j
             j += 1
-        return np.int64(t3[r[0] * 169 + r[1] * 13 + r[2]])
+        return np.int64(t3[r0 * 169 + r1 * 13 + r2])
     if n == 5:
         c0, c1, c2, c3, c4 = board[s], board[s + 1], board[s + 2], board[s + 3], board[s + 4]
         if ((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ c4)) & 3 == 0:
@@ -99,20 +107,21 @@ def row_rank(board, row, n, key, nonflush, flush, bit, t3):
     total = 0
     for i in range(n):
         total += key[board[s + i]]
-    absent = np.empty(13, dtype=np.int64)
-    n_abs = 0
-    for j in range(13):
-        if not (present >> j) & 1:
-            absent[n_abs] = j
-            n_abs += 1
     need = 5 - n
     base = total
-    for i in range(need - 1):
-        base += key[4 * absent[i]]
-    for last in range(need - 1, n_abs):  # a straight: move the highest phantom up
-        r = np.int64(nonflush[base + key[4 * absent[last]]])
-        if r < 5853 or r > 5862:
-            return r
+    j = 0
+    for _ in range(need - 1):
+        while (present >> j) & 1:
+            j += 1
+        base += key[4 * j]
+        j += 1
+    r = np.int64(0)
+    while j < 13:  # a straight: move the highest phantom up
+        if not (present >> j) & 1:
+            r = np.int64(nonflush[base + key[4 * j]])
+            if r < 5853 or r > 5862:
+                return r
+        j += 1
     return r
 
 
@@ -489,7 +498,7 @@ def play_streets_kernel(deck, strat, deal, keep, samples, top, hind, seed, key, 
     successive halving, 3 the former policy: rollouts completed by greedy, every sample for each
     of the best :data:`FORMER_TOP` options, 4 :data:`ROLLOUT_V1`, the same as 2, kept when 2
     changes, 5 :data:`ROLLOUT_EXACT`: 2 with the ``endgame`` streets before the last exact; 6
-    :data:`ROLLOUT_LEARNED` plays as 5 here, its models are used by
+    :data:`ROLLOUT_LEARNED` and 7 :data:`FAST` play as 5 here, their models are used by
     :func:`cpstats.ofc._value_kernel.play_streets_learned`),
     dealing ``deal[t]`` cards a street to each in seat order from ``deck``; each sees every
     placed card, its own discards and its own deal; ``samples`` is per player. ``vt`` and

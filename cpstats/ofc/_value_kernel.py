@@ -1,32 +1,31 @@
-"""Private numba kernels of the default ``rollout`` (code 6): street-value features, tree prediction, the learned placer.
+"""Private numba kernels of the learned open-face play: street-value features, tree prediction, the ``rollout`` (code 6) and ``fast`` (code 7) placers.
 
 A *street model* values a partial board after a street by gradient-boosted trees fitted to the
-exact-endgame values of ``rollout-exact``'s own self-play (:mod:`cpstats.ofc.street_values`).
-:func:`features` turns a board (and the cards the player has not seen) into the float64 vector
-of :data:`FEATURES`; :func:`predict` walks the flat trees. The trees of every street sit in one
-table: ``mi`` int64[nodes, 3] (feature, left, right; left = -1 for a leaf), ``mf`` float64[nodes]
-(threshold, or the leaf value), ``roots`` int64[streets, trees] (first node of each tree of the
-model of the board after street s, -1 padding) and ``base`` float64[streets] (the baseline
-prediction; NaN where street s has no model). A node sends a row left when ``x <= threshold``,
-as scikit-learn's ``TreePredictor`` does on rows without missing values.
+exact-endgame values of ``rollout-exact``'s self-play over many rule sets
+(:mod:`cpstats.ofc.street_values`). :func:`features` turns a board, the cards the player has not
+seen and the variant's rule numbers (``rules``, :mod:`cpstats.ofc.rule_features`) into the
+float64 vector of :data:`FEATURES`; :func:`predict` walks the flat trees. The trees of every
+street sit in one table: ``nodes`` int32[n, 2] (feature, or -1 for a leaf; the right child: the
+left child is always the next node, as scikit-learn lays trees out depth first), ``values``
+float64[n] (threshold, or the leaf value), ``roots`` int64[streets, trees] (first node of each
+tree of the model of the board after street s, -1 padding) and ``base`` float64[streets] (the
+baseline prediction; NaN where street s has no model). A node sends a row left when
+``x <= threshold``, as scikit-learn's ``TreePredictor`` does on rows without missing values.
+:func:`predict_batch` walks many rows tree by tree (their paths overlap in the processor: 3.4
+times faster a row than one row at a time, the same sums).
 
-:func:`learned_option` decides a street by one step of lookahead: each candidate option is valued
-by the mean, over sampled deals of the next street (the same deals for every option), of the best
-model value among the :data:`NEXT_TOP` next-street options of best ``board_h``; successive halving
-as in :func:`cpstats.ofc._place_kernel.rollout_option` over the seat's ``samples`` deals (its
-rollout budget: ``Rollout(samples=...)`` is the budget here too). The
-candidates are pruned by the models: on a street whose board has a model itself (the shipped
-models cover every street but the last), the :data:`LEARNED_PRUNE` options of best model value
-(every option valued); on a street without one, the ``top`` options of best
-``board_h``. Pruning streets 1 and 2 by the model cut the time from 5 to 3.6 times the default's
-at no measured cost (-0.12 +- 0.33 a hand, 1,000 deals); pruning street 0 too, by a model of its
-board, cut it to 2.3 times and gained +0.65 +- 0.34 (the same deals). Halving the budget by
-``board_h`` instead lost 0.9 a hand (it cut good options).
+:func:`learned_option` (``rollout``) decides a street by one step of lookahead: each candidate
+option is valued by the mean, over sampled deals of the next street (the same deals for every
+option), of the best model value among the :data:`NEXT_TOP` next-street options of best
+``board_h``; successive halving as in :func:`cpstats.ofc._place_kernel.rollout_option` over the
+seat's ``samples`` deals. The candidates are the :data:`LEARNED_PRUNE` options of best model
+value where the street's own board has a model, else the ``top`` of best ``board_h``.
+:func:`fast_option` (``fast``) reads the same models without sampling anything: the option whose
+board the street's model values best, among the ``top`` of best ``board_h``.
 :func:`play_streets_learned` is :func:`cpstats.ofc._place_kernel.play_streets_kernel` with seats
-of code :data:`ROLLOUT_LEARNED` deciding so wherever the next street has a model (the last two
-streets stay exact: the model of the board before the last street is never consulted there).
-It is a second loop rather than a branch of the first because the kernels import one way (this
-module builds on the street kernels, so they cannot call it).
+of those two codes deciding so wherever the models reach (the last two streets stay exact: the
+street before the last by :func:`cpstats.ofc._place_kernel.endgame_option`, about 7 us an option).
+It is a second loop rather than a branch of the first because the kernels import one way.
 """
 
 from __future__ import annotations
@@ -35,45 +34,59 @@ import numpy as np
 from numba import njit
 
 from cpstats.ofc import _place_kernel as _pk
-from cpstats.ofc._place_exact import last_street_mean
+from cpstats.ofc.rule_features import RULE_FEATURES
 
 _CACHE = True
 
 ROLLOUT_LEARNED = _pk.ROLLOUT_LEARNED
+FAST = _pk.FAST
 NEXT_TOP = 9  # next-street options of best board_h valued by the model on each sampled deal
 LEARNED_PRUNE = 8  # where the street itself has a model: options of best model value that enter it instead
 
-FEATURES = ("board_h", "front_value", "middle_value", "back_value", "front_rank", "middle_rank", "back_rank",
-            "front_cards", "middle_cards", "back_cards", "front_pair", "front_high", "front_outs",
-            "front_fl_outs", "middle_suited", "back_suited", "middle_suit_live", "back_suit_live",
-            "middle_run", "back_run", "front_middle_margin", "middle_back_margin", "unseen", "empty",
-            "middle_outs", "back_outs")
+BOARD_FEATURES = ("board_h", "front_value", "middle_value", "back_value", "front_rank", "middle_rank", "back_rank",
+                  "front_cards", "middle_cards", "back_cards", "front_pair", "front_high", "front_outs",
+                  "front_fl_outs", "middle_suited", "back_suited", "middle_suit_live", "back_suit_live",
+                  "middle_run", "back_run", "front_middle_margin", "middle_back_margin", "unseen", "empty",
+                  "middle_outs", "back_outs", "front_next", "middle_next", "back_next", "middle_flush_draw",
+                  "back_flush_draw", "middle_straight_draw", "back_straight_draw")
+FEATURES = BOARD_FEATURES + RULE_FEATURES
+N_BOARD = len(BOARD_FEATURES)
 N_FEATURES = len(FEATURES)
-QUEEN = 10  # rank index of a queen: a front pair of queens or better enters Fantasyland (Pineapple presets)
+QUEEN = 10  # rank index of a queen: front_fl_outs counts the outs to a queens-up pair
+_R_MIDDLE = RULE_FEATURES.index("middle_straight")  # straight, flush of the middle; the back's below
+_R_BACK = RULE_FEATURES.index("back_straight")
 
 
 @njit(cache=_CACHE, nogil=True)
-def _row_stats(board, row, n, unseen_mask, out):
+def _row_stats(board, row, n, per_rank, per_suit, out):
     """(max suited count, live unseen cards of that suit, longest run of distinct ranks in a
-    five-rank window (the ace also low), unseen cards pairing a card of the row) into ``out``."""
+    five-rank window (the ace also low), unseen cards pairing a card of the row) into ``out``;
+    ``per_rank`` and ``per_suit`` count the unseen cards."""
     s = _pk.STARTS[row]
-    suits = np.zeros(4, dtype=np.int64)
+    s0 = s1 = s2 = s3 = 0
     present = 0
     for i in range(n):
-        suits[board[s + i] & 3] += 1
+        su = board[s + i] & 3
+        if su == 0:
+            s0 += 1
+        elif su == 1:
+            s1 += 1
+        elif su == 2:
+            s2 += 1
+        else:
+            s3 += 1
         present |= 1 << (board[s + i] >> 2)
-    best_suit = 0
-    for su in range(1, 4):
-        if suits[su] > suits[best_suit]:
-            best_suit = su
-    live = 0
+    best_suit, best = 0, s0
+    if s1 > best:
+        best_suit, best = 1, s1
+    if s2 > best:
+        best_suit, best = 2, s2
+    if s3 > best:
+        best_suit, best = 3, s3
     outs = 0
-    for c in range(52):
-        if unseen_mask[c]:
-            if c & 3 == best_suit:
-                live += 1
-            if (present >> (c >> 2)) & 1:
-                outs += 1
+    for q in range(13):
+        if (present >> q) & 1:
+            outs += per_rank[q]
     bits = (present << 1) | ((present >> 12) & 1)  # bit 0: the ace as a one
     run = 0
     for lo in range(10):
@@ -81,16 +94,102 @@ def _row_stats(board, row, n, unseen_mask, out):
         for j in range(lo, lo + 5):
             m += (bits >> j) & 1
         run = max(run, m)
-    out[0] = suits[best_suit] if n > 0 else 0
-    out[1] = live
+    out[0] = best if n > 0 else 0
+    out[1] = per_suit[best_suit]
     out[2] = run
     out[3] = outs
 
 
 @njit(cache=_CACHE, nogil=True)
-def features(board, cnt, unseen_mask, key, nonflush, flush, bit, t3, ct, vt, prm, out):
+def _rank_with(board, row, n, extra, key, nonflush, flush, bit, t3):
+    """:func:`cpstats.ofc._place_kernel.row_rank` of the row's ``n`` cards and the card ``extra``
+    after them (the same rank, computed without allocating: it runs for every unseen rank)."""
+    s = _pk.STARTS[row]
+    m = n + 1
+    present = 1 << (extra >> 2)
+    for i in range(n):
+        present |= 1 << (board[s + i] >> 2)
+    if row == 0:
+        r0 = board[s] >> 2 if n > 0 else -1
+        r1 = board[s + 1] >> 2 if n > 1 else -1
+        r2 = -1
+        if n == 0:
+            r0 = extra >> 2
+        elif n == 1:
+            r1 = extra >> 2
+        else:
+            r2 = extra >> 2
+        j = 0
+        for slot in range(m, 3):
+            while (present >> j) & 1:
+                j += 1
+            if slot == 1:
+                r1 = j
+            else:
+                r2 = j
+            j += 1
+        return np.int64(t3[r0 * 169 + r1 * 13 + r2])
+    if m == 5:
+        c0, c1, c2, c3 = board[s], board[s + 1], board[s + 2], board[s + 3]
+        if ((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ extra)) & 3 == 0:
+            return np.int64(flush[bit[c0] | bit[c1] | bit[c2] | bit[c3] | bit[extra]])
+        return np.int64(nonflush[key[c0] + key[c1] + key[c2] + key[c3] + key[extra]])
+    total = key[extra]
+    for i in range(n):
+        total += key[board[s + i]]
+    need = 5 - m
+    base = total
+    j = 0
+    for _ in range(need - 1):
+        while (present >> j) & 1:
+            j += 1
+        base += key[4 * j]
+        j += 1
+    r = np.int64(0)
+    while j < 13:  # a straight: move the highest phantom up
+        if not (present >> j) & 1:
+            r = np.int64(nonflush[base + key[4 * j]])
+            if r < 5853 or r > 5862:
+                return r
+        j += 1
+    return r
+
+
+@njit(cache=_CACHE, nogil=True)
+def _next_card_gain(board, row, n, rank, unseen_mask, per_rank, n_unseen, key, nonflush, flush, bit, t3, vt):
+    """The mean gain in the row's value (``vt[row]``: royalty, entry value, row term; ``rank`` the
+    row's rank now) from one more unseen card in it, 0 when the row is full. By rank while the row
+    stays short of five cards (suits cannot complete a flush then), card by card when the card
+    completes it."""
+    cap = 3 if row == 0 else 5
+    if n >= cap or n_unseen == 0:
+        return 0.0
+    now = vt[row, rank]
+    gain = 0.0
+    if row > 0 and n == 4:
+        for c in range(52):
+            if unseen_mask[c]:
+                gain += vt[row, _rank_with(board, row, n, c, key, nonflush, flush, bit, t3)] - now
+    else:
+        for q in range(13):
+            if per_rank[q] > 0:
+                gain += per_rank[q] * (vt[row, _rank_with(board, row, n, 4 * q, key, nonflush, flush, bit, t3)] - now)
+    return gain / n_unseen
+
+
+@njit(cache=_CACHE, nogil=True)
+def features(board, cnt, unseen_mask, key, nonflush, flush, bit, t3, ct, vt, prm, rules, out):
     """The :data:`FEATURES` of a partial board into ``out`` (float64[N_FEATURES]); ``unseen_mask``
-    bool[52] marks the cards the player has not seen (neither placed anywhere nor discarded)."""
+    bool[52] marks the cards the player has not seen (neither placed anywhere nor discarded),
+    ``rules`` float64[len(RULE_FEATURES)] the variant's rule numbers."""
+    per_rank = np.zeros(13, dtype=np.int64)
+    per_suit = np.zeros(4, dtype=np.int64)
+    n_unseen = 0
+    for c in range(52):
+        if unseen_mask[c]:
+            per_rank[c >> 2] += 1
+            per_suit[c & 3] += 1
+            n_unseen += 1
     out[0] = _pk.board_h(board, cnt, key, nonflush, flush, bit, t3, ct, vt, prm)
     rf = _pk.row_rank(board, 0, cnt[0], key, nonflush, flush, bit, t3)
     rm = _pk.row_rank(board, 1, cnt[1], key, nonflush, flush, bit, t3)
@@ -116,227 +215,75 @@ def features(board, cnt, unseen_mask, key, nonflush, flush, bit, t3, ct, vt, prm
     outs = 0
     fl_outs = 0
     if pair < 0 and cnt[0] < 3:
-        for c in range(52):
-            if unseen_mask[c]:
-                for i in range(cnt[0]):
-                    if board[i] >> 2 == c >> 2:
-                        outs += 1
-                        if c >> 2 >= QUEEN:
-                            fl_outs += 1
+        for i in range(cnt[0]):
+            q = board[i] >> 2
+            outs += per_rank[q]
+            if q >= QUEEN:
+                fl_outs += per_rank[q]
     out[12] = outs
     out[13] = fl_outs
     st = np.empty(4, dtype=np.int64)
     for r in range(1, 3):
-        _row_stats(board, r, cnt[r], unseen_mask, st)
+        _row_stats(board, r, cnt[r], per_rank, per_suit, st)
         out[13 + r] = st[0]
         out[15 + r] = st[1]
         out[17 + r] = st[2]
         out[23 + r] = st[3]
+        alive = 2 <= cnt[r] < 5
+        rule = _R_MIDDLE if r == 1 else _R_BACK
+        out[28 + r] = rules[rule + 1] if alive and st[0] == cnt[r] else 0.0  # flush draw: all suited
+        out[30 + r] = rules[rule] if alive and st[2] == cnt[r] else 0.0  # straight draw: one window
     out[20] = ct[1, rm] - ct[0, rf]
     out[21] = rb - rm
-    n_unseen = 0
-    for c in range(52):
-        n_unseen += unseen_mask[c]
     out[22] = n_unseen
     out[23] = 13 - cnt[0] - cnt[1] - cnt[2]
+    for r, rank in ((0, rf), (1, rm), (2, rb)):
+        out[26 + r] = _next_card_gain(board, r, cnt[r], rank, unseen_mask, per_rank, n_unseen, key, nonflush, flush,
+                                      bit, t3, vt)
+    for i in range(rules.shape[0]):
+        out[N_BOARD + i] = rules[i]
 
 
 @njit(cache=_CACHE, nogil=True)
-def partial_board(board, street_of, t, out, cnt):
-    """The board after street ``t`` of the final ``board`` (``street_of[c]``: the street card
-    ``c`` was dealt on): a row fills from its first slot, so the earlier cards are a prefix."""
-    out[:] = -1
-    for r in range(3):
-        s = _pk.STARTS[r]
-        n = 0
-        for i in range(_pk.CAPS[r]):
-            c = board[s + i]
-            if c >= 0 and street_of[c] <= t:
-                out[s + n] = c
-                n += 1
-        cnt[r] = n
-
-
-@njit(cache=_CACHE, nogil=True)
-def hand_rows(deck, boards, discards, deal, keep, key, nonflush, flush, bit, t3, ct, vt, prm, x, y):
-    """Labels of one self-play hand (:func:`cpstats.ofc.street_values.label_hands`): ``x[p, t]``
-    the :data:`FEATURES` of seat ``p``'s board after street ``t`` (the cards it has not seen then:
-    neither on its board, its discards, nor the boards of the seats that have placed street ``t``
-    before it or ``t - 1`` after it), ``y[p]`` the exact mean final objective of its board before
-    the last street."""
-    n_p = boards.shape[0]
-    last = deal.shape[0] - 1
-    street_of = np.full(52, 99, dtype=np.int64)
-    pos = 0
-    for t in range(deal.shape[0]):
-        for p in range(n_p):
-            for i in range(deal[t]):
-                street_of[deck[pos + i]] = t
-            pos += deal[t]
-    part = np.empty((n_p, 13), dtype=np.int8)
-    pc = np.empty((n_p, 3), dtype=np.int64)
-    mask = np.empty(52, dtype=np.bool_)
-    unseen = np.empty(52, dtype=np.int8)
-    for p in range(n_p):
-        for t in range(last):
-            mask[:] = True
-            for q in range(n_p):
-                partial_board(boards[q], street_of, t if q <= p else t - 1, part[q], pc[q])
-                for i in range(13):
-                    if part[q, i] >= 0:
-                        mask[part[q, i]] = False
-            for u in range(t + 1):
-                if discards[p, u] >= 0:
-                    mask[discards[p, u]] = False
-            features(part[p], pc[p], mask, key, nonflush, flush, bit, t3, ct, vt, prm, x[p, t])
-        n = 0
-        for c in range(52):
-            if mask[c]:
-                unseen[n] = c
-                n += 1
-        y[p] = last_street_mean(part[p], unseen, n, deal[last], keep[last], ct, vt, prm[_pk.FOUL],
-                                prm[_pk.SCOOP])
-
-
-@njit(cache=_CACHE, nogil=True)
-def _street_of(deck, deal, n_p, t):
-    """The street each card of a hand's deck was dealt on (99: not dealt), and where street ``t``'s deal starts."""
-    street_of = np.full(52, 99, dtype=np.int64)
-    pos = 0
-    start = 0
-    for u in range(deal.shape[0]):
-        if u == t:
-            start = pos
-        for p in range(n_p):
-            for i in range(deal[u]):
-                street_of[deck[pos + i]] = u
-            pos += deal[u]
-    return street_of, start
-
-
-@njit(cache=_CACHE, nogil=True)
-def _seat_view(boards, discards, street_of, deck, start, deal, t, p, part, pc, mask, unseen):
-    """Seat ``p``'s position when it is dealt street ``t``: every board as it saw them (``part``,
-    ``pc``), the cards it has not seen (``unseen[:n]``, ``mask``); returns its deal and ``n``."""
-    n_p = boards.shape[0]
-    mask[:] = True
-    for q in range(n_p):
-        partial_board(boards[q], street_of, t if q < p else t - 1, part[q], pc[q])
-        for i in range(13):
-            if part[q, i] >= 0:
-                mask[part[q, i]] = False
-    partial_board(boards[p], street_of, t - 1, part[p], pc[p])
-    for u in range(t + 1):
-        if discards[p, u] >= 0:
-            mask[discards[p, u]] = False
-    dealt = deck[start + p * deal[t]:start + (p + 1) * deal[t]]
-    for c in dealt:
-        mask[c] = False
-    n = 0
-    for c in range(52):
-        if mask[c]:
-            unseen[n] = c
-            n += 1
-    return dealt, n
-
-
-@njit(cache=_CACHE, nogil=True)
-def option_rows(deck, boards, discards, deal, keep, key, nonflush, flush, bit, t3, ct, vt, prm, x, y):
-    """Off-policy labels of one self-play hand: for each seat ``p`` and every option ``o`` of its
-    deal on the street before the last, placed on its board before that street, ``x[p, o]`` the
-    :data:`FEATURES` and ``y[p, o]`` the exact mean final objective of that board (NaN past the
-    options). The models are asked about boards the policy would not play; these rows teach them."""
-    n_p = boards.shape[0]
-    last = deal.shape[0] - 1
-    t = last - 1
-    street_of, start = _street_of(deck, deal, n_p, t)
-    part = np.empty((n_p, 13), dtype=np.int8)
-    pc = np.empty((n_p, 3), dtype=np.int64)
-    mask = np.empty(52, dtype=np.bool_)
-    unseen = np.empty(52, dtype=np.int8)
-    rows = np.empty((243, 5), dtype=np.int8)
-    work = np.empty(13, dtype=np.int8)
-    wcnt = np.empty(3, dtype=np.int64)
-    y[:] = np.nan
-    for p in range(n_p):
-        dealt, n = _seat_view(boards, discards, street_of, deck, start, deal, t, p, part, pc, mask, unseen)
-        n_a = _pk.enumerate_rows(keep[t], pc[p], rows)
-        n_o = n_a * (deal[t] if keep[t] < deal[t] else 1)
-        for o in range(min(n_o, y.shape[1])):
-            work[:] = part[p]
-            wcnt[:] = pc[p]
-            _pk.apply_option(work, wcnt, dealt, deal[t], keep[t], o, n_a, rows)
-            features(work, wcnt, mask, key, nonflush, flush, bit, t3, ct, vt, prm, x[p, o])
-            y[p, o] = last_street_mean(work, unseen, n, deal[last], keep[last], ct, vt, prm[_pk.FOUL],
-                                       prm[_pk.SCOOP])
-
-
-@njit(cache=_CACHE, nogil=True)
-def lookahead_rows(deck, boards, discards, deal, keep, t, samples, seed, key, nonflush, flush, bit, t3, ct, vt,
-                   prm, mi, mf, roots, base, x, y):
-    """Bootstrapped off-policy labels of one self-play hand: for each seat ``p`` and each of the
-    first ``y.shape[1]`` options (best ``board_h`` first) of its deal on street ``t`` placed on
-    its board before it, ``x[p, o]`` the :data:`FEATURES` of that board and ``y[p, o]`` its value
-    by :func:`learned_option`'s lookahead: the mean over ``samples`` sampled deals of street
-    ``t + 1`` of the best next-street model value (fitted value iteration, street by street)."""
-    n_p = boards.shape[0]
-    street_of, start = _street_of(deck, deal, n_p, t)
-    part = np.empty((n_p, 13), dtype=np.int8)
-    pc = np.empty((n_p, 3), dtype=np.int64)
-    mask = np.empty(52, dtype=np.bool_)
-    unseen = np.empty(52, dtype=np.int8)
-    rows = np.empty((243, 5), dtype=np.int8)
-    rows2 = np.empty((243, 5), dtype=np.int8)
-    b2 = np.empty(13, dtype=np.int8)
-    c2 = np.empty(3, dtype=np.int64)
-    work = np.empty(13, dtype=np.int8)
-    wcnt = np.empty(3, dtype=np.int64)
-    xx = np.empty(N_FEATURES)
-    state = np.array([seed], dtype=np.uint64)
-    k1 = deal[t + 1]
-    y[:] = np.nan
-    for p in range(n_p):
-        dealt, n = _seat_view(boards, discards, street_of, deck, start, deal, t, p, part, pc, mask, unseen)
-        fut = _pk._sample_futures(unseen, n, samples, k1, state)
-        n_a = _pk.enumerate_rows(keep[t], pc[p], rows)
-        n_o = n_a * (deal[t] if keep[t] < deal[t] else 1)
-        order = np.argsort(-_pk._option_values(part[p], pc[p], dealt, deal[t], keep[t], rows, n_a, n_o, key,
-                                               nonflush, flush, bit, t3, ct, vt, prm))
-        for j in range(min(n_o, y.shape[1])):
-            b2[:] = part[p]
-            c2[:] = pc[p]
-            _pk.apply_option(b2, c2, dealt, deal[t], keep[t], order[j], n_a, rows)
-            features(b2, c2, mask, key, nonflush, flush, bit, t3, ct, vt, prm, x[p, j])
-            total = 0.0
-            for s in range(samples):
-                m2 = mask.copy()
-                for i in range(k1):
-                    m2[fut[s, i]] = False
-                total += _next_best(b2, c2, fut[s], k1, keep[t + 1], m2, t + 1, rows2, key, nonflush, flush, bit,
-                                    t3, ct, vt, prm, mi, mf, roots, base, xx, work, wcnt)
-            y[p, j] = total / samples
-
-
-@njit(cache=_CACHE, nogil=True)
-def predict(x, street, mi, mf, roots, base):
+def predict(x, street, nodes, values, roots, base):
     """The model value of feature row ``x`` for the board after ``street`` (module docstring)."""
     v = base[street]
     for t in range(roots.shape[1]):
         i = roots[street, t]
         if i < 0:
             break
-        while mi[i, 1] >= 0:
-            i = mi[i, 1] if x[mi[i, 0]] <= mf[i] else mi[i, 2]
-        v += mf[i]
+        f = nodes[i, 0]
+        while f >= 0:
+            i = i + 1 if x[f] <= values[i] else nodes[i, 1]
+            f = nodes[i, 0]
+        v += values[i]
     return v
 
 
 @njit(cache=_CACHE, nogil=True)
-def predict_rows(x, street, mi, mf, roots, base):
+def predict_batch(x, n, street, nodes, values, roots, base, out):
+    """:func:`predict` of the first ``n`` rows of ``x`` into ``out``, tree by tree (the same sums,
+    in the same order, as one row at a time)."""
+    for r in range(n):
+        out[r] = base[street]
+    for t in range(roots.shape[1]):
+        root = roots[street, t]
+        if root < 0:
+            break
+        for r in range(n):
+            i = root
+            f = nodes[i, 0]
+            while f >= 0:
+                i = i + 1 if x[r, f] <= values[i] else nodes[i, 1]
+                f = nodes[i, 0]
+            out[r] += values[i]
+
+
+@njit(cache=_CACHE, nogil=True)
+def predict_rows(x, street, nodes, values, roots, base):
     """:func:`predict` of every row of ``x`` (float64[n, N_FEATURES])."""
     out = np.empty(x.shape[0])
-    for i in range(x.shape[0]):
-        out[i] = predict(x[i], street, mi, mf, roots, base)
+    predict_batch(x, x.shape[0], street, nodes, values, roots, base, out)
     return out
 
 
@@ -346,27 +293,53 @@ def has_model(street, base):
 
 
 @njit(cache=_CACHE, nogil=True)
+def _option_rows(board, cnt, dealt, k, kp, options, n, n_assign, rows, mask, key, nonflush, flush, bit, t3,
+                 ct, vt, prm, rules, x):
+    """The :data:`FEATURES` of the board after each of ``options[:n]`` into ``x[:n]``."""
+    work = np.empty(13, dtype=np.int8)
+    wcnt = np.empty(3, dtype=np.int64)
+    for j in range(n):
+        work[:] = board
+        wcnt[:] = cnt
+        _pk.apply_option(work, wcnt, dealt, k, kp, options[j], n_assign, rows)
+        features(work, wcnt, mask, key, nonflush, flush, bit, t3, ct, vt, prm, rules, x[j])
+
+
+@njit(cache=_CACHE, nogil=True)
 def _next_best(b2, c2, drawn, k1, kp1, mask, street1, rows2, key, nonflush, flush, bit, t3, ct, vt, prm,
-               mi, mf, roots, base, x, work, wcnt):
+               nodes, values, roots, base, rules, xb, vb):
     """Best model value after ``street1`` among the :data:`NEXT_TOP` options of best ``board_h``
-    of placing ``drawn`` on ``b2``."""
+    of placing ``drawn`` on ``b2`` (``xb``, ``vb``: scratch rows and values)."""
     n_a = _pk.enumerate_rows(kp1, c2, rows2)
     n_o = n_a * (k1 if kp1 < k1 else 1)
     h = _pk._option_values(b2, c2, drawn, k1, kp1, rows2, n_a, n_o, key, nonflush, flush, bit, t3, ct, vt, prm)
     order = np.argsort(-h)
-    best = -1e300
-    for i in range(min(NEXT_TOP, n_o)):
-        work[:] = b2
-        wcnt[:] = c2
-        _pk.apply_option(work, wcnt, drawn, k1, kp1, order[i], n_a, rows2)
-        features(work, wcnt, mask, key, nonflush, flush, bit, t3, ct, vt, prm, x)
-        best = max(best, predict(x, street1, mi, mf, roots, base))
-    return best
+    m = min(NEXT_TOP, n_o)
+    _option_rows(b2, c2, drawn, k1, kp1, order, m, n_a, rows2, mask, key, nonflush, flush, bit, t3, ct, vt, prm,
+                 rules, xb)
+    predict_batch(xb, m, street1, nodes, values, roots, base, vb)
+    return vb[:m].max()
+
+
+@njit(cache=_CACHE, nogil=True)
+def _model_order(board, cnt, dealt, street, k, kp, n_assign, n_opt, rows, mask, key, nonflush, flush, bit, t3,
+                 ct, vt, prm, nodes, values, roots, base, rules, top):
+    """The options (best first) among the ``top`` of best ``board_h`` (every option when ``top``
+    covers them) ranked by the model value of the board after ``street``; and how many."""
+    order = np.argsort(-_pk._option_values(board, cnt, dealt, k, kp, rows, n_assign, n_opt, key, nonflush, flush,
+                                           bit, t3, ct, vt, prm))
+    m = min(top, n_opt)
+    x = np.empty((m, N_FEATURES))
+    value = np.empty(m)
+    _option_rows(board, cnt, dealt, k, kp, order, m, n_assign, rows, mask, key, nonflush, flush, bit, t3, ct, vt,
+                 prm, rules, x)
+    predict_batch(x, m, street, nodes, values, roots, base, value)
+    return order[:m][np.argsort(-value)], m
 
 
 @njit(cache=_CACHE, nogil=True)
 def learned_option(board, cnt, dealt, street, deal, keep, unseen, n_unseen, samples, top, prune, state,
-                   key, nonflush, flush, bit, t3, ct, vt, prm, mi, mf, roots, base):
+                   key, nonflush, flush, bit, t3, ct, vt, prm, nodes, values, roots, base, rules):
     """The option of best mean next-street model value (module docstring); the street after
     ``street`` must have a model (:func:`has_model`). The ``top`` options of best ``board_h``
     enter the lookahead, or, when ``prune`` > 0 and ``street`` has a model itself, the ``prune``
@@ -380,19 +353,12 @@ def learned_option(board, cnt, dealt, street, deal, keep, unseen, n_unseen, samp
         return 0
     b2 = np.empty(13, dtype=np.int8)
     c2 = np.empty(3, dtype=np.int64)
-    x = np.empty(N_FEATURES)
     mask = np.zeros(52, dtype=np.bool_)
     for i in range(n_unseen):
         mask[unseen[i]] = True
     if prune > 0 and has_model(street, base):
-        value = np.empty(n_opt)
-        for o in range(n_opt):
-            b2[:] = board
-            c2[:] = cnt
-            _pk.apply_option(b2, c2, dealt, k, kp, o, n_assign, rows)
-            features(b2, c2, mask, key, nonflush, flush, bit, t3, ct, vt, prm, x)
-            value[o] = predict(x, street, mi, mf, roots, base)
-        order = np.argsort(-value)
+        order, _ = _model_order(board, cnt, dealt, street, k, kp, n_assign, n_opt, rows, mask, key, nonflush, flush,
+                                bit, t3, ct, vt, prm, nodes, values, roots, base, rules, n_opt)
         top = prune
     else:
         order = np.argsort(-_pk._option_values(board, cnt, dealt, k, kp, rows, n_assign, n_opt, key, nonflush,
@@ -406,9 +372,9 @@ def learned_option(board, cnt, dealt, street, deal, keep, unseen, n_unseen, samp
             masks[s, fut[s, i]] = False
     cand = order[:min(top, n_opt)].copy()
     total = np.zeros(cand.size)
-    work = np.empty(13, dtype=np.int8)
-    wcnt = np.empty(3, dtype=np.int64)
     rows2 = np.empty((243, 5), dtype=np.int8)
+    xb = np.empty((NEXT_TOP, N_FEATURES))
+    vb = np.empty(NEXT_TOP)
     alive = cand.size
     s0 = 0
     batch = max(1, samples // 4)
@@ -420,7 +386,8 @@ def learned_option(board, cnt, dealt, street, deal, keep, unseen, n_unseen, samp
             _pk.apply_option(b2, c2, dealt, k, kp, cand[q], n_assign, rows)
             for s in range(s0, s1):
                 total[q] += _next_best(b2, c2, fut[s], k1, keep[street + 1], masks[s], street + 1, rows2, key,
-                                       nonflush, flush, bit, t3, ct, vt, prm, mi, mf, roots, base, x, work, wcnt)
+                                       nonflush, flush, bit, t3, ct, vt, prm, nodes, values, roots, base, rules,
+                                       xb, vb)
         s0 = s1
         if s0 >= samples or alive == 1:
             break
@@ -429,12 +396,42 @@ def learned_option(board, cnt, dealt, street, deal, keep, unseen, n_unseen, samp
 
 
 @njit(cache=_CACHE, nogil=True)
+def fast_option(board, cnt, dealt, street, deal, keep, unseen, n_unseen, top, key, nonflush, flush, bit, t3, ct,
+                vt, prm, nodes, values, roots, base, rules):
+    """``fast``'s option (module docstring): the last street exact (best ``board_h``, the exact
+    objective of a complete board), the street before it exact (:func:`_pk.endgame_option`), an
+    earlier street by its model among the ``top`` options of best ``board_h`` (best ``board_h``
+    where the street has no model). Returns the option index."""
+    k = deal[street]
+    kp = keep[street]
+    rows = np.empty((243, 5), dtype=np.int8)
+    n_assign = _pk.enumerate_rows(kp, cnt, rows)
+    n_opt = n_assign * (k if kp < k else 1)
+    if n_opt == 1:
+        return 0
+    last = deal.shape[0] - 1
+    if street == last - 1 and _pk.exact_shape(deal[last], keep[last]):
+        return _pk.endgame_option(board, cnt, dealt, k, kp, rows, n_assign, n_opt, deal[last], keep[last], unseen,
+                                  n_unseen, ct, vt, prm)
+    if street == last or not has_model(street, base):
+        return np.argmax(_pk._option_values(board, cnt, dealt, k, kp, rows, n_assign, n_opt, key, nonflush, flush,
+                                            bit, t3, ct, vt, prm))
+    mask = np.zeros(52, dtype=np.bool_)
+    for i in range(n_unseen):
+        mask[unseen[i]] = True
+    order, _ = _model_order(board, cnt, dealt, street, k, kp, n_assign, n_opt, rows, mask, key, nonflush, flush,
+                            bit, t3, ct, vt, prm, nodes, values, roots, base, rules, top)
+    return order[0]
+
+
+@njit(cache=_CACHE, nogil=True)
 def play_streets_learned(deck, strat, deal, keep, samples, top, hind, seed, key, nonflush, flush, bit, t3,
-                         ct, vt, prm, boards, discards, endgame, mi, mf, roots, base):
+                         ct, vt, prm, boards, discards, endgame, nodes, values, roots, base, rules, fast_top):
     """:func:`cpstats.ofc._place_kernel.play_streets_kernel` (same arguments, then the model
-    arrays) with :data:`ROLLOUT_LEARNED` seats deciding each street whose next street has a model
-    and is not the last by :func:`learned_option` (the seat's ``samples``, ``top``),
-    the other streets as ``rollout-exact``; the other codes play as there."""
+    arrays, the variant's ``rules`` and ``fast``'s ``fast_top``) with :data:`ROLLOUT_LEARNED`
+    seats deciding each street whose next street has a model and is not the last by
+    :func:`learned_option` (the seat's ``samples``, ``top``), the other streets as
+    ``rollout-exact``, and :data:`FAST` seats by :func:`fast_option`; the other codes play as there."""
     n_p = strat.shape[0]
     state = np.array([seed], dtype=np.uint64)
     cnt = np.zeros((n_p, 3), dtype=np.int64)
@@ -454,18 +451,22 @@ def play_streets_learned(deck, strat, deal, keep, samples, top, hind, seed, key,
             pos += k
             n_assign = _pk.enumerate_rows(keep[t], cnt[p], rows)
             n_opt = n_assign * (k if keep[t] < k else 1)
-            exactish = strat[p] == _pk.ROLLOUT_EXACT or strat[p] == ROLLOUT_LEARNED
+            exactish = strat[p] == _pk.ROLLOUT_EXACT or strat[p] == ROLLOUT_LEARNED or strat[p] == FAST
             tb = 0 if exactish else vt.shape[0] - 1
             if strat[p] == 0:
                 o = _pk.rng_below(state, n_opt)
             elif strat[p] == 1:
                 o, _ = _pk.greedy_option(boards[p], cnt[p], dealt, k, keep[t], rows, n_assign, work,
                                          wcnt, key, nonflush, flush, bit, t3, ct, vt[tb], prm[tb])
+            elif strat[p] == FAST:
+                n_u = _pk._unseen(unseen, own_disc[p], dealt, boards, n_p)
+                o = fast_option(boards[p], cnt[p], dealt, t, deal, keep, unseen, n_u, fast_top, key, nonflush, flush,
+                                bit, t3, ct, vt[tb], prm[tb], nodes, values, roots, base, rules)
             elif strat[p] == ROLLOUT_LEARNED and t + 1 < last and has_model(t + 1, base):
                 n_u = _pk._unseen(unseen, own_disc[p], dealt, boards, n_p)
                 o = learned_option(boards[p], cnt[p], dealt, t, deal, keep, unseen, n_u, samples[p],
                                    top, LEARNED_PRUNE, state, key, nonflush, flush, bit, t3, ct, vt[tb],
-                                   prm[tb], mi, mf, roots, base)
+                                   prm[tb], nodes, values, roots, base, rules)
             else:
                 o = _pk.rollout_option(boards[p], cnt[p], dealt, t, deal, keep, unseen,
                                        _pk._unseen(unseen, own_disc[p], dealt, boards, n_p), samples[p],
@@ -479,12 +480,13 @@ def play_streets_learned(deck, strat, deal, keep, samples, top, hind, seed, key,
 
 
 def play_streets(deck, strat, deal, keep, samples, top, hind, seed, args, boards, discards,
-                 endgame=_pk.ENDGAME, model=None):
-    """One hand's streets: :func:`play_streets_learned` with the street ``model``, or
-    :func:`cpstats.ofc._place_kernel.play_streets_kernel` without one (a ``rollout`` seat then
-    plays as ``rollout-exact``); ``args`` the stacked tables. The one place that chooses."""
+                 endgame=_pk.ENDGAME, model=None, fast_top=None):
+    """One hand's streets: :func:`play_streets_learned` with the street ``model`` (trees and the
+    variant's rules, :class:`cpstats.ofc.street_values.StreetModel`), or
+    :func:`cpstats.ofc._place_kernel.play_streets_kernel` without one (a ``rollout`` or ``fast``
+    seat then plays as ``rollout-exact``); ``args`` the stacked tables. The one place that chooses."""
     if model is None:
         _pk.play_streets_kernel(deck, strat, deal, keep, samples, top, hind, seed, *args, boards, discards, endgame)
     else:
         play_streets_learned(deck, strat, deal, keep, samples, top, hind, seed, *args, boards, discards, endgame,
-                             *model)
+                             *model, _pk.FAST_TOP if fast_top is None else fast_top)

@@ -44,12 +44,15 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
+import warnings
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
+from cpstats._atomic import atomic_path, writable_file
+from cpstats._resources import cache_root
 from cpstats.errors import OptionError, check_whole
 from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc import _value_kernel as _vk
@@ -61,7 +64,7 @@ from cpstats.rules.house import Rake
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
 
 __all__ = ["EntryValue", "solve_entry_value", "entry_values", "long_run_values", "long_run_mean",
-           "default_entry_values", "SHIPPED", "play_args",
+           "default_entry_values", "SHIPPED", "play_args", "cache_path", "values_path", "EntryValueWarning",
            "play_identity",
            "rollout_args"]
 
@@ -177,7 +180,7 @@ def _baseline(variant: OfcVariant, entry: np.ndarray, hands: int, seed: int,
     another seat is in Fantasyland, only which cards it sees): ``rollout-exact``, or the default
     ``rollout`` by the street ``model`` given; and the rate (and SE) of entering with each number
     of Fantasyland cards a board."""
-    args = stacked(rollout_args(variant, entry), place_args(variant))
+    args = stacked(rollout_args(variant, entry))  # both rollouts play by the first tables
     vt, prm = _value_tables(variant, row_win_tables(variant), np.zeros(18), OPPONENT_FOUL)
     gen = np.random.default_rng(seed)
     codes = np.full(variant.players, _pk.ROLLOUT_EXACT if model is None else _pk.ROLLOUT_LEARNED, np.int64)
@@ -238,14 +241,50 @@ def solve_entry_value(variant: OfcVariant | str = "ofc-pineapple", *, hands: int
                       sum(r for r, _ in rates.values()), long_run, long_run - long_half, long_run + long_half)
 
 
+def cache_path() -> Path:
+    """Where the entry values solved for a designer's rules go (``cpstats train-ofc VARIANT``):
+    ``ofc/entry_values.json`` in cpstats' cache folder, never the installed package."""
+    return cache_root() / "ofc" / "entry_values.json"
+
+
+def _read_values(path: Path) -> dict:
+    """The solved entry values in ``path`` by variant string ({} when it does not exist). A cache
+    file that does not read (truncated, empty, not an object of entries with a baseline) is set
+    aside with one :class:`EntryValueWarning` naming it: its variants are solved again on first use."""
+    if not path.exists():
+        return {}
+    try:
+        values = json.loads(path.read_text())
+        if not isinstance(values, dict) or not all(isinstance(e, dict) and isinstance(e.get("baseline"), (int, float))
+                                                   for e in values.values()):
+            raise ValueError("not an object of entries, each with a numeric baseline")
+        return values
+    except (OSError, ValueError) as err:
+        if path == SHIPPED:
+            raise
+        warnings.warn(f"the cached entry values {str(path)!r} do not read ({err}): their variants are solved "
+                      "again on first use (cpstats train-ofc VARIANT writes them again)", EntryValueWarning,
+                      stacklevel=5)
+        return {}
+
+
+class EntryValueWarning(UserWarning):
+    """A cache file of solved entry values could not be read; its variants are solved again."""
+
+
 def _shipped_baseline(variant: OfcVariant) -> float | None:
-    """The shipped baseline of the variant's play, its rake and name aside (a rake never moves the
-    play); None if none is shipped."""
-    shipped = json.loads(SHIPPED.read_text()) if SHIPPED.exists() else {}
-    for text, entry in shipped.items():
-        solved = resolve_ofc_variant(text)
-        if solved == dataclasses.replace(variant, rake=Rake(), name=solved.name):
-            return float(entry["baseline"])
+    """The solved baseline of the variant's play, its rake and name aside (a rake never moves the
+    play): the package's (:data:`SHIPPED`), else the cache's (:func:`cache_path`); None if neither
+    holds it."""
+    target = dataclasses.replace(variant, rake=Rake())
+    for path in (SHIPPED, cache_path()):
+        for text, entry in _read_values(path).items():
+            try:
+                solved = resolve_ofc_variant(text)
+            except OptionError:  # a stored variant string the rules no longer read
+                continue
+            if solved == dataclasses.replace(target, name=solved.name):
+                return float(entry["baseline"])
     return None
 
 
@@ -273,33 +312,46 @@ def default_entry_values(variant: OfcVariant) -> np.ndarray:
     return entry_values(variant, _terms(variant), baseline)
 
 
+def values_path(variant: OfcVariant) -> Path:
+    """The file ``variant``'s solved entry value is written to: the package's (:data:`SHIPPED`)
+    when it already holds that variant (the maintainers' command, re-solving in place), else the
+    cache's (:func:`cache_path`): a designer's results never go into the package."""
+    target = str(dataclasses.replace(variant, rake=Rake()))
+    return SHIPPED if target in _read_values(SHIPPED) else cache_path()
+
+
 def write_shipped(presets: tuple[str, ...] = ("ofc-pineapple",), *, hands: int = 300, rounds: int = 3,
-                  rng: int = 2026, path: Path | str = SHIPPED) -> dict:
-    """Solve the presets' entry values and write them to ``path`` (default :data:`SHIPPED`; seed,
-    hands, rounds and the seconds each took recorded with them); the file's other variants are kept."""
-    path = Path(path)
-    kept = json.loads(path.read_text()) if path.exists() else {}
-    out = {}
-    for name in presets:
-        v = resolve_ofc_variant(name)
+                  rng: int = 2026, path: Path | str | None = None) -> dict:
+    """Solve the variants' entry values and write each to ``path`` (default :func:`values_path`;
+    seed, hands, rounds and the seconds each took recorded with them), every file checked
+    writable before any solving; a file's other variants are kept."""
+    variants = [resolve_ofc_variant(name) for name in presets]
+    paths = [values_path(v) if path is None else Path(path) for v in variants]
+    for p in dict.fromkeys(paths):
+        writable_file("--out" if path is not None else "the entry-value file", p)
+    out: dict[str, dict] = {}
+    for v, p in zip(variants, paths):
         t = time.time()
         ev = solve_entry_value(v, hands=hands, rounds=rounds, rng=rng)
-        out[str(v)] = {**{k: (list(x) if isinstance(x, tuple) else x) for k, x in ev._asdict().items()},
-                       "rounds_played": rounds, "seed": rng, "seconds": round(time.time() - t, 1)}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({**kept, **out}, indent=1) + "\n")
+        entry = {**{k: (list(x) if isinstance(x, tuple) else x) for k, x in ev._asdict().items()},
+                 "rounds_played": rounds, "seed": rng, "seconds": round(time.time() - t, 1), "path": str(p)}
+        out[str(dataclasses.replace(v, rake=Rake()))] = entry
+        kept = _read_values(p) if p.exists() else {}
+        with atomic_path(p) as tmp:
+            tmp.write_text(json.dumps({**kept, str(dataclasses.replace(v, rake=Rake())):
+                                       {k: x for k, x in entry.items() if k != "path"}}, indent=1) + "\n")
     return out
 
 
 def play_identity(variant: OfcVariant, names: tuple[str, ...]) -> str | None:
     """What the strategies ``names`` play by, for a run's identity: each name's kernel code, and the
-    Fantasyland entry value the exact-endgame rollouts are told (its normal-board baseline); None
-    when no seat plays a rollout. A resumed run whose strategy changed under its name is another run."""
-    codes = {n: strategy_code(n) for n in dict.fromkeys(names) if n.startswith("rollout")}
+    Fantasyland entry value the exact-endgame rollouts and ``fast`` are told (its normal-board
+    baseline); None when no seat plays a rollout or ``fast``. A resumed run whose strategy changed under its name is another run."""
+    codes = {n: strategy_code(n) for n in dict.fromkeys(names) if n.startswith("rollout") or n == "fast"}
     if not codes:
         return None
     parts = [f"{n}: kernel {c}" for n, c in codes.items()]
-    if {_pk.ROLLOUT_EXACT, _pk.ROLLOUT_LEARNED} & set(codes.values()) and _has_fantasyland(variant):
+    if {_pk.ROLLOUT_EXACT, _pk.ROLLOUT_LEARNED, _pk.FAST} & set(codes.values()) and _has_fantasyland(variant):
         baseline = _shipped_baseline(variant)
         parts.append(f"entry baseline {'solved on first use' if baseline is None else format(baseline, '.6g')}")
     return ", ".join(parts)

@@ -1,6 +1,7 @@
 """Street placement strategies for open-face Chinese poker: ``random``, ``greedy``, ``rollout``
-(the default: rollouts with an exact endgame and learned street values), ``rollout-exact`` (the
-previous default) and ``rollout-v1``, the first rollout, frozen.
+(the default: rollouts with an exact endgame and learned street values), ``fast`` (the learned
+street values alone), ``rollout-exact`` (the previous default) and ``rollout-v1``, the first
+rollout, frozen.
 
 - ``random``: a uniform draw among the street's legal options (a discard, then a row with room
   for every kept card). Weak on purpose: a baseline.
@@ -24,15 +25,14 @@ previous default) and ``rollout-v1``, the first rollout, frozen.
   the shipped runs' variants and solved on first use for another variant (a few seconds).
 - ``rollout`` (the default; kernel code 6, also named ``rollout-learned``, its former name):
   ``rollout-exact`` with its earlier streets decided by one deal of lookahead valued by street
-  models learned from ``rollout-exact``'s exact-endgame self-play (:mod:`cpstats.ofc.street_values`),
-  the options it searches pruned by those models; the last two streets exact, told the same
-  entry value. It beats ``rollout-exact`` by +1.02 a hand and ``rollout-v1`` by +1.08
-  (+0.92..+1.25, 10,000 duplicate deals) in 2.3 times ``rollout-exact``'s time (57 ms a heads-up
-  Pineapple hand on one core, inside the 100 ms budget). The street models are shipped for the presets and the shipped runs' variants; for
-  another variant (a designer's own rules) it plays as ``rollout-exact`` until ``cpstats
-  train-ofc --street-values`` fits that variant's models (about 17 minutes on one core), and a
-  run's metadata says which it played by. Its measured strength is in docs/measurements.md
+  models learned from ``rollout-exact``'s exact-endgame self-play over rule draws around the presets
+  (:mod:`cpstats.ofc.street_values`: one file, conditioned on the rules, so every variant plays by
+  it with no fitting), the options it searches pruned by those models; the last two streets exact,
+  told the same entry value. Its measured strength and speed: docs/measurements.md#bench_ofc_play
   (``benchmarks/bench_ofc_play.py``).
+- ``fast`` (kernel code 7): the same street models without rollouts: each earlier street the
+  option whose board its street's model values best, the street before the last by the exact
+  endgame, the last exactly; for the runs that need many hands.
 - ``rollout-v1``: the first rollout, frozen (kernel code 4, its own value tables: no exact
   endgame, told the uncorrected Fantasyland value of :func:`fantasy_values`), the default until
   the exact endgame beat it by duplicate matches; the yardstick of the benchmark's matches.
@@ -69,15 +69,16 @@ __all__ = ["PLACEMENT_STRATEGIES", "STRATEGY_NOTES", "DEFAULT_SAMPLES", "DEFAULT
            "OPPONENT_FOUL", "FOUL_AVERSION", "HINDSIGHT_FOUL_WEIGHT", "PlaceArgs", "place_args",
            "fantasy_values", "row_win_tables", "set_fantasy", "strategy_code"]
 
-PLACEMENT_STRATEGIES = ("random", "greedy", "rollout", "rollout-v1", "rollout-exact", "rollout-learned")
+PLACEMENT_STRATEGIES = ("random", "greedy", "rollout", "fast", "rollout-v1", "rollout-exact", "rollout-learned")
 #: How a strategy's figures are named wherever they appear: the baselines as baselines.
 STRATEGY_NOTES = {"rollout": "strong play: rollouts with an exact endgame and learned street values",
+                  "fast": "strong play, fast: the learned street values without rollouts, an exact endgame",
                   "rollout-v1": "the first rollout, frozen as a yardstick for matches",
                   "rollout-exact": "good play: rollouts with an exact endgame, the previous default",
                   "rollout-learned": "strong play: the default rollout under its former name",
                   "greedy": "a baseline: a weak field, not the figures of good play",
                   "random": "a baseline: no skill, not the figures of good play"}
-_CODES = {"random": 0, "greedy": 1, "rollout": _pk.ROLLOUT_LEARNED, "rollout-v1": _pk.ROLLOUT_V1,
+_CODES = {"random": 0, "greedy": 1, "rollout": _pk.ROLLOUT_LEARNED, "fast": _pk.FAST, "rollout-v1": _pk.ROLLOUT_V1,
           "rollout-exact": _pk.ROLLOUT_EXACT, "rollout-learned": _pk.ROLLOUT_LEARNED}
 DEFAULT_SAMPLES = 32  # rollouts a surviving option gets: a heads-up Pineapple hand in <= 100 ms
 DEFAULT_TOP = 24  # options (best one-step first) that enter the successive halving
@@ -111,7 +112,7 @@ class PlaceArgs(NamedTuple):
 
 def strategy_code(name: object, where: str = "strategy") -> int:
     """Kernel code of a placement strategy name (0 random, 1 greedy, 4 rollout-v1, 5 rollout-exact,
-    6 rollout and rollout-learned; the kernel's code 2 is ``rollout-v1``'s play, unnamed)."""
+    6 rollout and rollout-learned, 7 fast; the kernel's code 2 is ``rollout-v1``'s play, unnamed)."""
     if name not in PLACEMENT_STRATEGIES:
         raise OptionError(f"{where}={name!r} is invalid: allowed are "
                           f"{', '.join(map(repr, PLACEMENT_STRATEGIES))}")

@@ -129,14 +129,14 @@ def play_hands(variant: OfcVariant | str, hands: int, rng: np.random.Generator |
 def _play_hand(v: OfcVariant, deck: np.ndarray, codes: np.ndarray, fantasy: np.ndarray,
                samples: np.ndarray | int, top: int, seed: np.uint64,
                hind: int = DEFAULT_HINDSIGHT,
-               endgame: int = _pk.ENDGAME, args=None) -> tuple[np.ndarray, list[np.ndarray]]:
+               endgame: int = _pk.ENDGAME, args=None, model=None) -> tuple[np.ndarray, list[np.ndarray]]:
     """One hand on ``deck``: Fantasyland players take their cards first (seat order), the
     others then play the streets. ``codes`` may also hold 3, the former ``rollout`` (for
-    comparisons) or 4, ``rollout-v1``; 6, ``rollout`` (the default), plays by the variant's street models
-    (:func:`~cpstats.ofc.street_values.street_model`); ``hind`` is the streets a rollout completes by hindsight,
+    comparisons) or 4, ``rollout-v1``; 6, ``rollout`` (the default), and 7, ``fast``, play by the street
+    models (:func:`~cpstats.ofc.street_values.street_model`); ``hind`` is the streets a rollout completes by hindsight,
     ``endgame`` the streets before the last that ``rollout`` plays exactly; ``args`` the
-    kernel's stacked tables (default :func:`~cpstats.ofc.entry_value.play_args`). Returns the
-    boards and each player's discards."""
+    kernel's stacked tables (default :func:`~cpstats.ofc.entry_value.play_args`) and ``model`` the
+    street models (default the variant's). Returns the boards and each player's discards."""
     boards = np.empty((v.players, 13), dtype=np.int8)
     discards: list[np.ndarray] = [np.empty(0, dtype=np.int8)] * v.players
     pos = 0
@@ -153,7 +153,8 @@ def _play_hand(v: OfcVariant, deck: np.ndarray, codes: np.ndarray, fantasy: np.n
         if args is None:
             args = play_args(v, with_values=bool((codes[normal] > 0).any()))
         budget = np.broadcast_to(np.asarray(samples, dtype=np.int64), (v.players,))[normal]
-        model = street_model(v) if (codes[normal] == _pk.ROLLOUT_LEARNED).any() else None
+        learned = any(c == _pk.ROLLOUT_LEARNED or c == _pk.FAST for c in codes[normal].tolist())
+        model = (street_model(v) if model is None else model) if learned else None
         _vk.play_streets(deck[pos:], codes[normal], deal, keep, budget, top, hind, seed, args, out, disc,
                          endgame, model)
         for i, p in enumerate(normal):

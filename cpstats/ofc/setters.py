@@ -9,12 +9,17 @@ carries its own settings, so ``samples`` and ``top`` travel inside the setter.
 - :class:`RolloutExact` ``(samples=32, top=24)``: the previous default, the same rollouts without
   the street models; :class:`RolloutV1` ``(samples=32, top=24)``: the first rollout, frozen (the
   yardstick of matches);
+- :class:`FastPolicy` ``()`` (``"fast"``): the same street models read without rollouts, for the
+  runs that need many hands (:data:`~cpstats.ofc._place_kernel.FAST_TOP` options of best one-step
+  value valued by each street's model, the last two streets exact); no settings, so its speed is
+  one figure (docs/measurements.md#bench_ofc_play);
 - :class:`OfcGreedy` ``()`` and :class:`OfcRandom` ``()``: the baselines.
 
 A name selects the default object (:func:`as_ofc_setter`): ``"rollout"`` (``"rollout-learned"``, its
-former name, the same), ``"rollout-exact"``, ``"rollout-v1"``, ``"greedy"``, ``"random"``, and
-``"ev"`` (the strong setter's name in every game, and any game's ``ev`` setter object without
-settings) for ``Rollout()``.
+former name, the same), ``"fast"``, ``"rollout-exact"``, ``"rollout-v1"``, ``"greedy"``, ``"random"``, and
+``"ev"`` (each game's strong default's name) for ``Rollout()``. A 13-card setter object
+(``EvSetter()``, ``GreedySetter()``, ...) is refused in one line, as a 13-card variant refuses an
+open-face one.
 """
 
 from __future__ import annotations
@@ -27,8 +32,9 @@ from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, PLACEMENT_STRATE
 from cpstats.rules.open_face import GAME
 from cpstats.setter import Setter
 
-__all__ = ["OfcSetter", "Rollout", "RolloutExact", "RolloutV1", "RolloutLearned", "STRONG_ROLLOUT", "OfcGreedy", "OfcRandom", "OFC_SETTERS", "as_ofc_setter",
-           "seat_setters", "seat_budget", "seats_label", "seats_params"]
+__all__ = ["OfcSetter", "Rollout", "RolloutExact", "RolloutV1", "RolloutLearned", "FastPolicy", "STRONG_ROLLOUT",
+           "OfcGreedy", "OfcRandom", "OFC_SETTERS", "as_ofc_setter", "seat_setters", "seat_budget", "seats_label",
+           "seats_params"]
 
 
 @dataclass(frozen=True)
@@ -43,8 +49,9 @@ class OfcSetter(Setter):
 @dataclass(frozen=True)
 class Rollout(OfcSetter):
     """The default: Monte Carlo rollouts with an exact endgame, the earlier streets valued by the
-    variant's street models (:mod:`cpstats.ofc.street_values`; without them it plays as
-    :class:`RolloutExact`); ``samples`` rollouts a surviving option, ``top`` options enter the halving."""
+    street models conditioned on the rules (:mod:`cpstats.ofc.street_values`; without a readable
+    model file it plays as :class:`RolloutExact`); ``samples`` rollouts a surviving option, ``top``
+    options enter the halving."""
 
     samples: int = DEFAULT_SAMPLES
     top: int = DEFAULT_TOP
@@ -76,6 +83,16 @@ RolloutLearned = Rollout
 
 
 @dataclass(frozen=True)
+class FastPolicy(OfcSetter):
+    """The fast setting: each street decided by the default's street models without rollouts
+    (the option whose board its street's model values best, among the options of best one-step
+    value; the street before the last by the exact endgame, the last exactly). Without street
+    models it plays as :class:`RolloutExact`, as the default does."""
+
+    name: ClassVar[str] = "fast"
+
+
+@dataclass(frozen=True)
 class OfcGreedy(OfcSetter):
     """The best one-step evaluation a street (a baseline: a weak field)."""
 
@@ -96,26 +113,30 @@ STRONG_ROLLOUT = Rollout(samples=4 * DEFAULT_SAMPLES)
 
 #: The open-face setters by name; ``ev`` is the strong one, as in the 13-card game.
 OFC_SETTERS: dict[str, type[OfcSetter]] = {"ev": Rollout, "rollout": Rollout, "rollout-learned": Rollout,
+                                           "fast": FastPolicy,
                                            "rollout-exact": RolloutExact, "rollout-v1": RolloutV1,
                                            "greedy": OfcGreedy, "random": OfcRandom}
 
 
 def as_ofc_setter(setter: Any, where: str = "setter") -> OfcSetter:
-    """The open-face setter for a name or an object (another game's setter object by its name:
-    ``ev``, ``greedy``, ``random``); anything else is one line naming what is allowed."""
+    """The open-face setter for a name or an open-face setter object; a 13-card setter object or
+    anything else is one line naming what is allowed."""
     if isinstance(setter, OfcSetter):
         return setter
     if isinstance(setter, Setter) and getattr(setter, "tables", None) is not None:
         raise OptionError("tables= does not apply to open-face variants: their strategies need no "
                           "trained tables")
-    name = setter.name if isinstance(setter, Setter) else setter
-    key = name.strip().lower() if isinstance(name, str) else None
+    if isinstance(setter, Setter):
+        raise OptionError(f"{where}={setter!r} is a {setter.game} setter: open-face setters are "
+                          f"{', '.join(OFC_SETTERS)}, Rollout(...), FastPolicy(), RolloutExact(...), RolloutV1(...), "
+                          "OfcGreedy(), OfcRandom()")
+    key = setter.strip().lower() if isinstance(setter, str) else None
     if key not in OFC_SETTERS:
         given = f"{where} {setter!r} is invalid for an open-face preset" if where.startswith("--") \
             else f"{where}={setter!r} is invalid for an open-face variant"
         raise OptionError(f"{given}: allowed are ev "
                           f"(the same as rollout), {', '.join(PLACEMENT_STRATEGIES)}, or Rollout(...), "
-                          "OfcGreedy(), OfcRandom()")
+                          "FastPolicy(), OfcGreedy(), OfcRandom()")
     return OFC_SETTERS[key]()
 
 

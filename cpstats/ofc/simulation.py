@@ -30,7 +30,6 @@ warn for one release.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
@@ -44,13 +43,13 @@ import pandas as pd
 from cpstats.cards.blocks import BlockPlan, block_seed, check_executor, root_seed
 from cpstats.errors import OptionError, check_whole, deprecated_alias, renamed
 from cpstats.ofc.entry_value import play_identity
-from cpstats.ofc._place_kernel import ROLLOUT_LEARNED
+from cpstats.ofc._place_kernel import FAST, ROLLOUT_LEARNED
 from cpstats.ofc.placement import STRATEGY_NOTES, strategy_code
 from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, OfcSummary, paired_figures, summarise_hands
 from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import settle_hands
-from cpstats.ofc.street_values import model_path
+from cpstats.ofc.street_values import model_identity
 from cpstats.ofc.setters import Rollout, as_ofc_setter, seat_budget, seat_setters, seats_label, seats_params
 from cpstats.simulation.files import prepare_out, run_digest
 from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
@@ -58,9 +57,10 @@ from cpstats.simulation.sequential import run_until, until_record
 from cpstats.simulation.stats import check_confidence
 from cpstats.simulation.batches import batch_count, batch_of
 
-__all__ = ["simulate", "compare", "simulate_ofc_text", "BLOCK_HANDS", "BURN_IN"]
+__all__ = ["simulate", "compare", "simulate_ofc_text", "play_of", "check_one_play", "BLOCK_HANDS", "BURN_IN"]
 
 BLOCK_HANDS = 512
+LEARNED_CODES = (ROLLOUT_LEARNED, FAST)  # the plays that read the street models
 BURN_IN = 8
 _NAMES = np.array([r + s for r in "23456789TJQKA" for s in "cdhs"])
 
@@ -152,15 +152,36 @@ def _metadata(v: OfcVariant, seats, root, hands, block_hands, burn_in) -> dict:
             "dealer": f"numpy default_rng(block child).permutation(52) a hand, burn-in {burn_in}",
             "summary_format": SUMMARY_FORMAT, **versions()}
     play = play_identity(v, tuple(s.name for s in seats))
-    if any(strategy_code(s.name) == ROLLOUT_LEARNED for s in seats):  # its street models are part of what it plays by
-        path = model_path(v)
-        models = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.exists() else "none (plays as rollout-exact)"
-        play += f", street models {models}"
+    models = None
+    if any(strategy_code(s.name) in LEARNED_CODES for s in seats):  # its street models are part of what it plays by
+        models = model_identity(v)
+        shown = "none (plays as rollout-exact)" if models["digest"] == "none" else models["digest"]
+        play += f", street models {shown}"
     if play is not None:  # what a rollout plays by: part of the run's identity
         meta["play"] = play
     meta["run_digest"] = run_digest(meta)
     meta["setter"] = seats_params(seats)  # beside the identity, which the strategy label carries
+    if models is not None:  # the file, its digest and whether the variant's rules lie in its trained ranges
+        meta["street_models"] = models
     return meta
+
+
+def play_of(meta: dict) -> str:
+    """The play a run's figures describe, as one comparison must share it: its strategy label and,
+    where the street models play, their digest (``none`` when it played as rollout-exact)."""
+    models = meta.get("street_models")
+    return meta["strategy"] + ("" if models is None else f", street models {models['digest']}")
+
+
+def check_one_play(metas: Sequence[dict], labels: Sequence[str], what: str) -> str:
+    """The one play of runs compared together, or one line naming two points played otherwise
+    (a comparison never mixes two strengths)."""
+    plays = [play_of(m) for m in metas]
+    for label, play in zip(labels, plays):
+        if play != plays[0]:
+            raise OptionError(f"{what} would mix two plays: {labels[0]!r} is played by {plays[0]} and {label!r} by "
+                              f"{play}; play every point with one setter and one street-model file")
+    return plays[0]
 
 
 def simulate(variant: OfcVariant | str, deals: int | None = None, *, setter: Any = "rollout",
@@ -266,7 +287,10 @@ def compare(variants: Sequence[OfcVariant | str], deals: int | None = None, *, s
     root = root_seed(rng)
     results = [simulate(v, deals, setter=_seats(v, setter, strategy, samples, top), rng=root,
                         executor=executor, block_deals=block_deals, burn_in=burn_in) for v in vs]
-    return paired_figures(results, labels, level, hands_per_hour)
+    play = check_one_play([r.metadata for r in results], labels, "compare")
+    table = paired_figures(results, labels, level, hands_per_hour)
+    table.attrs.update(play=play, street_models={lab: r.metadata.get("street_models") for lab, r in zip(labels, results)})
+    return table
 
 
 def simulate_ofc_text(args: Any, executor: Executor | None = None) -> str:

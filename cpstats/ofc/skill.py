@@ -28,7 +28,7 @@ import pandas as pd
 from cpstats.cards.blocks import check_executor
 from cpstats.errors import OptionError, check_whole, deprecated_alias
 from cpstats.ofc.result import figure_batches
-from cpstats.ofc.setters import Rollout, as_ofc_setter
+from cpstats.ofc.setters import FastPolicy, Rollout, as_ofc_setter
 from cpstats.ofc.simulation import simulate
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
 from cpstats.cards.blocks import match_seed
@@ -50,23 +50,28 @@ OFC_SKILL_DEALS = 200
 
 
 def _seatings(v: OfcVariant, field: str, player: Any) -> list[tuple[Any, ...]]:
-    """Each rotation's setters, the player in seat p; one seating when the field is rollout. The
-    rollout-v1 and rollout-exact fields play at the player's budget (the same samples and options:
-    the rollouts' difference, not their budgets', is measured)."""
-    if field == PLAYER:
+    """Each rotation's setters, the player in seat p; one seating when the field is the player's
+    own play (the control). The rollout-v1 and rollout-exact fields play at a rollout player's budget
+    (the same samples and options: the rollouts' difference, not their budgets', is measured); the
+    fast player meets the default rollout as its rollout field."""
+    if field == PLAYER and isinstance(player, Rollout):
         return [(player,) * v.players]
-    if field in ("rollout-v1", "rollout-exact"):
-        field = as_ofc_setter(field).__class__(samples=player.samples, top=player.top)
+    field = as_ofc_setter(field)
+    if isinstance(field, Rollout) and isinstance(player, Rollout):
+        field = field.__class__(samples=player.samples, top=player.top)
     return [tuple(player if s == p else field for s in range(v.players)) for p in range(v.players)]
 
 
 def _duplicate(v: OfcVariant, field: str, deals: int, root, executor, player: Any) -> dict[str, Any]:
     """The player's mean net per hand against ``field`` over the rotations, with its batch t interval."""
-    linear, estimates = [], []
+    linear, estimates, models = [], [], set()
     for p, seating in enumerate(_seatings(v, field, player)):
-        run = simulate(v, deals, setter=seating, rng=root, executor=executor)
+        run = simulate(v, deals, setter=seating, rng=root, executor=executor, rows=False)
+        models.add(run.metadata.get("street_models", {}).get("digest"))
+        if len(models) > 1:
+            raise OptionError(f"the skill table would mix two plays of {player.name}: street models {sorted(models)}")
         batches = figure_batches(run)
-        seats = range(v.players) if field == PLAYER else [p]
+        seats = range(v.players) if len(set(seating)) == 1 else [p]
         for seat in seats:
             estimates.append(batches[f"mean_seat{seat}"].estimate)
             linear.append(batches[f"mean_seat{seat}"].linear)
@@ -74,7 +79,8 @@ def _duplicate(v: OfcVariant, field: str, deals: int, root, executor, player: An
     z = np.mean(linear, axis=0)
     se = float(z.std(ddof=1) / np.sqrt(len(z)))
     half = t_value(0.95, len(z)) * se
-    return {"mean": mean, "se": se, "ci_low": mean - half, "ci_high": mean + half, "batches": len(z)}
+    return {"mean": mean, "se": se, "ci_low": mean - half, "ci_high": mean + half, "batches": len(z),
+            "street_models": models.pop()}
 
 
 def skill_table(variant: OfcVariant | str, *, deals: int | None = None, rng=None,
@@ -101,8 +107,9 @@ def skill_table(variant: OfcVariant | str, *, deals: int | None = None, rng=None
         Which of greedy, random, rollout-v1, rollout-exact and rollout to play (default all five, in
         that order).
     setter
-        The strong player: ``"ev"`` (rollout at its defaults) or a :class:`~cpstats.ofc.Rollout`
-        with its own budget; the rollout field plays the same.
+        The strong player: ``"ev"`` (rollout at its defaults), a :class:`~cpstats.ofc.Rollout`
+        with its own budget (the rollout field plays the same: the control), or ``"fast"``
+        (:class:`~cpstats.ofc.FastPolicy`, whose rollout field is the default rollout).
 
     Returns
     -------
@@ -129,9 +136,11 @@ def skill_table(variant: OfcVariant | str, *, deals: int | None = None, rng=None
         raise OptionError(f"fields={list(fields or [])!r} is invalid: one or more of "
                           f"{', '.join(labels)}")
     player = as_ofc_setter(setter)
-    if not isinstance(player, Rollout):
-        raise OptionError(f"setter={setter!r} is invalid: the skill table measures the strong "
-                          "strategy (setter='ev', 'rollout' or Rollout(...))")
+    if not isinstance(player, (Rollout, FastPolicy)):
+        raise OptionError(f"setter={setter!r} is invalid: the skill table measures a strong "
+                          "strategy (setter='ev', 'rollout', 'fast', Rollout(...) or FastPolicy())")
+    if isinstance(player, FastPolicy):
+        labels["rollout"] = "rollout (the default: a strong field)"
     check_executor(executor)
     seed = match_seed(rng)
     root = np.random.SeedSequence(seed)
@@ -139,7 +148,11 @@ def skill_table(variant: OfcVariant | str, *, deals: int | None = None, rng=None
             for f in chosen]
     table = pd.DataFrame(rows).set_index("field")
     batches = int(table.pop("batches").iloc[0])
-    table.attrs.update({"variant": str(v), "seed": seed, "player": PLAYER, "setter": player.params(), "tables": None,
+    models = set(table.pop("street_models"))
+    if len(models) > 1:
+        raise OptionError(f"the skill table would mix two plays of {player.name}: street models {sorted(models)}")
+    table.attrs.update({"variant": str(v), "seed": seed, "player": player.name, "setter": player.params(), "tables": None,
+                        "street_models": models.pop(),
                         "interval": f"Student's t on {batches} batch means"})
     return table
 

@@ -32,7 +32,7 @@ from cpstats.cards.blocks import root_seed
 from cpstats.errors import OptionError, check_whole, deprecated_alias
 from cpstats.ofc.result import FigureBatches, figure_batches
 from cpstats.ofc.setters import seat_setters, seats_label, seats_params
-from cpstats.ofc.simulation import _workbench_options, simulate
+from cpstats.ofc.simulation import _workbench_options, check_one_play, play_of, simulate
 from cpstats.rules.house import RakeModel
 from cpstats.rules.open_face import OfcVariant, ofc_key_name
 from cpstats.simulation.points import metric_names
@@ -159,11 +159,14 @@ def run_sweep(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: in
     key, vs = ofc_sweep_variants(v, parameter, values)
     chosen = _metrics(metrics, vs, hands_per_hour)
     root = root_seed(rng)
-    rows, setters, first = [], [], None
+    rows, setters, metas, first = [], [], [], None
     for i, (value, point) in enumerate(zip(values, vs)):
         if on_point is not None:
             on_point(i, point)
-        result = simulate(point, deals, setter=played, rng=root, executor=executor, block_deals=block)
+        result = simulate(point, deals, setter=played, rng=root, executor=executor, block_deals=block,
+                          rows=False)
+        metas.append(result.metadata)
+        check_one_play(metas, [str(x) for x in values[:i + 1]], "this sweep")
         figures = figure_batches(result, level, hands_per_hour)
         first = figures if first is None else first
         setters.append(name)
@@ -177,7 +180,8 @@ def run_sweep(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: in
     frame = pd.DataFrame(rows)
     frame.attrs.update(parameter=key, parameter_label=parameter_words(key), base=str(v), deals=int(deals),
                        entropy=str(root.entropy), strategy=name, setter=seats_params(seats), setters=setters,
-                       confidence=level,
+                       confidence=level, play=play_of(metas[0]),
+                       street_models=[m.get("street_models") for m in metas],
                        pairing="nested deals" if key == "players" else "common deals", unit="hands",
                        game=v.game)
     return frame

@@ -42,6 +42,7 @@ from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import ROWS, OfcResult
 from cpstats.ofc.settlement import settle_hands
 from cpstats.ofc.setters import as_ofc_setter
+from cpstats.ofc.street_values import models_line
 from cpstats.rules.describe import describe_rules, short_label
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
 
@@ -76,7 +77,7 @@ class OfcParSheet(ParSheet):
 
     @property
     def baseline_note(self) -> str:
-        return "" if self.strategy == "rollout" else f" · placed by {self.strategy}, a baseline"
+        return "" if self.strategy in ("rollout", "fast") else f" · placed by {self.strategy}, a baseline"
 
     def game_chart(self, name: str):
         """The figure of chart ``name`` (:data:`~cpstats.apps.par.open_face_charts.OFC_CHARTS`)."""
@@ -233,27 +234,36 @@ def _strategy_section(sheet: OfcParSheet, deals: int, executor) -> ParSection:
                     "finishing each rollout by hindsight; the last two streets are decided exactly "
                     "(expectimax over every draw of the last street's cards); "
                     + ("the earlier streets are decided by one deal of lookahead valued by street models "
-                       "learned from exact-endgame self-play of this variant; " if not models.startswith("none") else
-                       "this variant has no street models, so the earlier streets are decided by the "
-                       "rollouts alone (rollout-exact's play: cpstats train-ofc --street-values fits "
-                       "them); ")
+                       "learned from exact-endgame self-play over rule draws around the presets, conditioned on "
+                       "this variant's rules; " if not models.startswith("none") else
+                       "the street models cannot be read, so the earlier streets are decided by the "
+                       "rollouts alone (rollout-exact's play); ")
                     + "it values a Fantasyland "
                     "entry at the fixed point of the exact-endgame rollouts' own play, and a Fantasyland hand is set "
                     "by an exact solver. It is the strategy that plays the game well, so the figures "
                     "describe the game; how strong it is: the table below, and this run's own foul, "
                     "Fantasyland and royalty rates (sections 3 to 5).")
+        if "street_models" in meta:
+            text.append(models_line(meta["street_models"]))
+    elif sheet.strategy == "fast":
+        text.append("fast places each street by the street models of the default rollout without rollouts (the "
+                    "option whose board its street's model values best); the last two streets are decided exactly. "
+                    "Its strength against the fields: the table below.")
+        if "street_models" in meta:
+            text.append(models_line(meta["street_models"]))
     else:
         text.append(f"Baseline: {sheet.strategy} is a weak strategy; these figures describe a field "
                     "of such players, not the game as played well.")
     fields = [f for f, _ in OFC_SKILL_FIELDS if f != "rollout"]
     strength = skill_table(sheet.variant, deals=deals, rng=sheet.seed if isinstance(sheet.seed, int)
-                           else 2026, executor=executor, fields=fields)
-    interval = strength.attrs["interval"]
+                           else 2026, executor=executor, fields=fields,
+                           setter="fast" if sheet.strategy == "fast" else "ev")
+    interval, player = strength.attrs["interval"], strength.attrs["player"]
     strength = strength.reset_index()[["field", "label", "mean", "ci_low", "ci_high", "deals"]]
     strength = strength.rename(columns={"deals": "hands"})
-    text.append(f"Its strength: rollout against a greedy, a random, a rollout-v1 (the first rollout) and a "
+    text.append(f"Its strength: {player} against a greedy, a random, a rollout-v1 (the first rollout) and a "
                 f"rollout-exact field (the previous default, without street models), {deals:,} hands with "
-                "rollout in each seat in turn on the same decks (duplicate); its mean net per hand "
+                f"{player} in each seat in turn on the same decks (duplicate); its mean net per hand "
                 f"with a 95% interval ({interval}).")
     rows = [("Strategy", meta.get("strategy", sheet.strategy)), ("Rollout options a street", DEFAULT_TOP),
             ("Rollout samples an option", DEFAULT_SAMPLES), ("Street models (SHA-256, first 12 digits)", models),
@@ -262,7 +272,7 @@ def _strategy_section(sheet: OfcParSheet, deals: int, executor) -> ParSection:
     frame = pd.DataFrame([(k, str(x)) for k, x in rows], columns=["item", "value"])
     return ParSection("2. The strategy assumed", text,
                       [ParTable("strategy", "Strategy", frame),
-                       ParTable("strength", "Measured strength: rollout's mean net per hand against "
+                       ParTable("strength", f"Measured strength: {player}'s mean net per hand against "
                                 "each field (duplicate, 95% CI)", strength)], ["strength"])
 
 
