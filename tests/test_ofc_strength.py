@@ -36,7 +36,7 @@ def test_write_strength_records_its_command_and_reads_back(tmp_path):
     assert list(wide.columns) == list(STRENGTHS) and len(wide) == len(HEADLINE)
 
 
-def test_the_shipped_table_covers_the_presets_at_four_strengths():
+def test_the_shipped_table_covers_the_presets_at_five_strengths():
     t = shipped_strength()
     assert sorted(set(t["variant"])) == sorted(STRENGTH_PRESETS)
     assert list(dict.fromkeys(t["setter"])) == list(STRENGTHS)

@@ -1,7 +1,7 @@
 """Open-face figures in words and charts: :func:`ofc_figures_table` (the figures a designer
 reads, with their 95% intervals), :func:`plot_ofc_figures` (rates and units per board with
 error bars, one colour per variant), shared by the Open-face tab and notebook 06, and
-:func:`plot_strength` (a variant's headline figures at four strengths of play).
+:func:`plot_strength` (a variant's headline figures at five strengths of play).
 
 - Decision: the table shows seat 0's mean and SD only; the presets are symmetric, so the other
   seats are the same figures by symmetry (their own rows are in ``OfcResult.figures()``).

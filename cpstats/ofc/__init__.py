@@ -23,7 +23,7 @@ imports point one way:
   common decks) on top of them; ``shipped`` (the stored rollout runs in
   ``cpstats/data/reference/ofc``, opened by the notebook and the dashboard); ``entry_value``
   (the Fantasyland value ``rollout`` is told, a fixed point); ``strength`` (the headline figures
-  at four strengths of play, :func:`strength_table`).
+  at five strengths of play, :func:`strength_table`).
 
 Users play open face through the verbs (:func:`cpstats.simulate`, ``compare``, ``sweep``,
 ``skill``, ``solve``, ``load_reference``, ``get_preset``, ``presets``), which reach this game's runs

@@ -1,10 +1,10 @@
-"""How much the open-face figures depend on the play: a variant's headline economics at four
+"""How much the open-face figures depend on the play: a variant's headline economics at five
 strengths, each with its interval, so a designer sees which figures move with skill.
 
 The strengths (:data:`STRENGTHS`): ``greedy`` (a baseline: a weak field), ``rollout-v1`` (the
 first rollout, frozen: the default until the exact endgame beat it), ``rollout-exact`` (the
-exact endgame without street models: the default until the learned street values beat it) and
-``rollout`` (the default). Every strength plays the same decks (one seed), in self-play: every seat the same
+exact endgame without street models: the default until the learned street values beat it),
+``fast`` (the street models without rollouts) and ``rollout`` (the default). Every strength plays the same decks (one seed), in self-play: every seat the same
 setter. The figures (:data:`HEADLINE`) are those of :meth:`cpstats.ofc.OfcResult.figures`,
 under :data:`STRENGTH_RAKE` for the rake share (a rake never moves the play, so the other
 figures are those of the rake-free game).
@@ -34,9 +34,10 @@ __all__ = ["STRENGTHS", "STRENGTH_LABELS", "HEADLINE", "STRENGTH_RAKE", "STRENGT
            "strength_wide", "write_strength", "shipped_strength"]
 
 #: The setters, weakest first, with the short label charts give them.
-STRENGTHS = ("greedy", "rollout-v1", "rollout-exact", "rollout")
+STRENGTHS = ("greedy", "rollout-v1", "rollout-exact", "fast", "rollout")
 STRENGTH_LABELS = {"greedy": "greedy (a baseline: a weak field)", "rollout-v1": "rollout-v1 (the first rollout)",
                    "rollout-exact": "rollout-exact (the previous default)",
+                   "fast": "fast (the street models without rollouts)",
                    "rollout": "rollout (the default)", "random": "random (a baseline: no skill)"}
 #: The headline figures: metric of ``figures()`` -> its name in words.
 HEADLINE = {"foul_rate": "foul rate", "fl_entry_rate": "Fantasyland entry rate",
