@@ -303,11 +303,11 @@ def test_a_comparison_never_mixes_two_plays(monkeypatch):
     table = sim.compare(["ofc-pineapple", "ofc-pineapple(royalties.front.QQ=8)"], 4, setter="fast", rng=1,
                         block_deals=4)
     digest = real(get_preset("ofc-pineapple"))["digest"]
-    assert table.attrs["play"] == f"fast/fast, street models {digest}"
+    assert table.attrs["play"] == f"fast, street models {digest}"
     assert set(m["digest"] for m in table.attrs["street_models"].values()) == {digest}
     monkeypatch.setattr(sim, "model_identity", identity)
-    with pytest.raises(OptionError, match=r"^compare would mix two plays: 'ofc-pineapple' is played by fast/fast, "
-                                          rf"street models {digest} and .*QQ=9\)' by fast/fast, street models 0123456789ab"):
+    with pytest.raises(OptionError, match=r"^compare would mix two plays: 'ofc-pineapple' is played by fast, "
+                                          rf"street models {digest} and .*QQ=9\)' by fast, street models 0123456789ab"):
         sim.compare(["ofc-pineapple", "ofc-pineapple(royalties.front.QQ=9)"], 4, setter="fast", rng=1, block_deals=4)
     with pytest.raises(OptionError, match=r"^this sweep would mix two plays: '7' is played by .* and '9' by"):
         cpstats.sweep("ofc-pineapple", "royalties.front.QQ", [7, 9], deals=4, setter="fast", rng=1)

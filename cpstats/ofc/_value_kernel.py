@@ -34,7 +34,6 @@ import numpy as np
 from numba import njit
 
 from cpstats.ofc import _place_kernel as _pk
-from cpstats.ofc.rule_features import RULE_FEATURES
 
 _CACHE = True
 
@@ -43,6 +42,12 @@ FAST = _pk.FAST
 NEXT_TOP = 9  # next-street options of best board_h valued by the model on each sampled deal
 LEARNED_PRUNE = 8  # where the street itself has a model: options of best model value that enter it instead
 
+#: The rule numbers a street model reads (after the board's features), in the kernel's order
+#: (:func:`cpstats.ofc.rule_features.rule_vector` computes them).
+RULE_FEATURES = ("entry_qq", "entry_kk", "entry_aa", "entry_trips", "front_qq", "front_kk", "front_aa",
+                 "front_low_pairs", "front_trips", "middle_trips", "middle_straight", "middle_flush",
+                 "middle_full_house", "middle_quads", "middle_straight_flush", "back_trips", "back_straight",
+                 "back_flush", "back_full_house", "back_quads", "back_straight_flush", "foul", "scoop", "players")
 BOARD_FEATURES = ("board_h", "front_value", "middle_value", "back_value", "front_rank", "middle_rank", "back_rank",
                   "front_cards", "middle_cards", "back_cards", "front_pair", "front_high", "front_outs",
                   "front_fl_outs", "middle_suited", "back_suited", "middle_suit_live", "back_suit_live",

@@ -28,17 +28,13 @@ from typing import Any
 import numpy as np
 
 from cpstats.ofc import _place_kernel as _pk
+from cpstats.ofc._value_kernel import RULE_FEATURES
 from cpstats.rules.open_face import (FantasylandRules, OfcDeal, OfcRoyalties, OfcScoring, OfcVariant, StayRule,
                                      get_preset, parse_ofc_variant)
 
 __all__ = ["RULE_FEATURES", "RULE_WORDS", "rule_vector", "draw_variant", "training_variants", "ANCHORS",
            "trained_ranges", "range_note"]
 
-#: The rule numbers a street model reads (after the board's features), in the kernel's order.
-RULE_FEATURES = ("entry_qq", "entry_kk", "entry_aa", "entry_trips", "front_qq", "front_kk", "front_aa",
-                 "front_low_pairs", "front_trips", "middle_trips", "middle_straight", "middle_flush",
-                 "middle_full_house", "middle_quads", "middle_straight_flush", "back_trips", "back_straight",
-                 "back_flush", "back_full_house", "back_quads", "back_straight_flush", "foul", "scoop", "players")
 #: Each rule feature in words, for the line that says a variant lies outside the trained ranges.
 RULE_WORDS = {"entry_qq": "entry value told for a QQ front", "entry_kk": "entry value told for a KK front",
               "entry_aa": "entry value told for an AA front", "entry_trips": "entry value told for trips in front",

@@ -168,9 +168,12 @@ def _metadata(v: OfcVariant, seats, root, hands, block_hands, burn_in) -> dict:
 
 def play_of(meta: dict) -> str:
     """The play a run's figures describe, as one comparison must share it: its strategy label and,
-    where the street models play, their digest (``none`` when it played as rollout-exact)."""
+    where the street models play, their digest (``none`` when it played as rollout-exact). Every
+    seat playing one setter is that setter's label, so variants of other player counts compare."""
+    seats = meta["strategy"].split("/")
+    label = seats[0] if len(set(seats)) == 1 else meta["strategy"]
     models = meta.get("street_models")
-    return meta["strategy"] + ("" if models is None else f", street models {models['digest']}")
+    return label + ("" if models is None else f", street models {models['digest']}")
 
 
 def check_one_play(metas: Sequence[dict], labels: Sequence[str], what: str) -> str:
