@@ -61,6 +61,7 @@ def test_solve_command_prints_a_header_and_the_evaluations():
                 "--bounds", "0,0.1", "--deals", "1000", "--setter", "greedy", "--quiet", "--scheduler", "none")
     head, *rows = text.splitlines()
     assert head.startswith("bank.commission = ") and "95% CI" in head and "seed 2026" in head
+    assert head.endswith("set by greedy, a baseline setter (a weak field: not the figures of good play)")
     assert rows[0].split()[:3] == ["order", "value", "estimate"]
     out = json.loads(_run("solve", "banked", "bank.commission", "--metric", "house_edge", "--target", "0.015",
                           "--bounds", "0,0.1", "--deals", "1000", "--setter", "greedy", "--quiet",
@@ -72,6 +73,10 @@ def test_design_command_prints_the_pareto_table():
     text = _run("design", "banked", "--space", "bank.commission=0:0.08", "--objective", "sd", "--constraint",
                 "house_edge=0.005:0.03", "--trials", "3", "--deals", "600", "--setter", "greedy", "--quiet")
     assert text.startswith("design on banked: maximise sd") and "Pareto table" in text
+    assert "subject to house_edge in 0.005..0.03;" in text and "set by greedy, a baseline setter" in text
+    one_sided = _run("design", "banked", "--space", "bank.commission=0:0.08", "--objective", "sd", "--constraint",
+                     "house_edge=:0.03", "--trials", "2", "--deals", "400", "--setter", "greedy", "--quiet")
+    assert "subject to house_edge <= 0.03;" in one_sided and "None" not in one_sided.splitlines()[0]
 
 
 @pytest.mark.parametrize("argv, match", [

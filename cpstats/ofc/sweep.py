@@ -175,7 +175,7 @@ def run_sweep(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: in
                 raise OptionError(f"metrics={m!r} is invalid for {point}: it has no such figure")
             rows.append({"parameter": key, "value": value, "variant": str(point), "metric": m,
                          "label": OFC_METRIC_LABELS[m],
-                         **_point_row(figures[m], first.get(m), i == 0 or str(point) == str(vs[0]),
+                         **_point_row(figures[m], first.get(m), i == 0,
                                       int(deals), level, m in _SIGNED)})
     frame = pd.DataFrame(rows)
     frame.attrs.update(parameter=key, parameter_label=parameter_words(key), base=str(v), deals=int(deals),

@@ -22,6 +22,7 @@ from cpstats.apps.cli.args import positive_int as _whole
 from cpstats.apps.cli.args import seed as _seed
 from cpstats.apps.cli.sweep import parse_values
 from cpstats.errors import OptionError
+from cpstats.apps.labels import baseline_label
 
 __all__ = ["add_solve_command", "add_design_command", "run_solve", "run_design", "parse_bounds"]
 
@@ -88,7 +89,9 @@ def run_solve(args: argparse.Namespace) -> str:
                            "evaluations": json.loads(s.evaluations.to_json(orient="records"))}, indent=2)
     shown = s.evaluations[["order", "value", "estimate", "ci_low", "ci_high", "seconds"]]
     text = shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")
-    return f"{s.sentence()} (seed {s.entropy})" + (f"; {s.note}" if s.note else "") + "\n" + text
+    baseline = baseline_label(args.setter) if isinstance(args.setter, str) else None
+    return (f"{s.sentence()} (seed {s.entropy})" + (f"; {s.note}" if s.note else "")
+            + (f"; set by {baseline}" if baseline else "") + "\n" + text)
 
 
 def _pairs(items: list[str], what: str) -> dict:
@@ -155,11 +158,19 @@ def run_design(args: argparse.Namespace) -> str:
     goal = "maximise" if d.maximize else "minimise"
     unit = game_of(d.variant).unit
     head = (f"design on {args.variant}: {goal} {d.objective} subject to "
-            f"{', '.join(f'{m} in {lo}..{hi}' for m, (lo, hi) in d.constraints.items()) or 'nothing'}; "
-            f"{len(d.trials)} trials on {d.deals:,} common {unit}, seed {d.entropy}, set by {d.setter}; "
+            f"{', '.join(_bound_words(m, lo, hi) for m, (lo, hi) in d.constraints.items()) or 'nothing'}; "
+            f"{len(d.trials)} trials on {d.deals:,} common {unit}, seed {d.entropy}, set by "
+            f"{baseline_label(d.setter) or d.setter}; "
             f"winner {d.best} (best of {len(d.finalists)} finalists re-run on fresh deals)"
             + (f"; {d.note}" if d.note else ""))
     return head + "\nPareto table (trial deals, 95% CI):\n" + _show(table)
+
+
+def _bound_words(metric: str, low: float | None, high: float | None) -> str:
+    """A design constraint as a reader says it: ``m in 0..0.1``, ``m <= 0.1`` or ``m >= 0``."""
+    if low is None:
+        return f"{metric} <= {high}"
+    return f"{metric} >= {low}" if high is None else f"{metric} in {low}..{high}"
 
 
 def _show(table: pd.DataFrame) -> str:
