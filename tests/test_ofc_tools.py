@@ -221,7 +221,7 @@ def test_par_cli_for_open_face(tmp_path, monkeypatch, capsys):
     html = (tmp_path / "par.html").read_text()
     assert (tmp_path / "par.pdf").stat().st_size > 0 and "9. Methodology" in html
     digest = hashlib.sha256(SHIPPED_PATH.read_bytes()).hexdigest()[:12]
-    assert "street models learned from exact-endgame self-play over several hundred rule sets" in html
+    assert "street models learned from exact-endgame self-play over rule draws around the presets" in html
     assert f"Street models {digest} (street_models.npz)" in html and "inside its trained ranges" in html
 
 

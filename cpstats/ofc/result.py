@@ -283,8 +283,8 @@ class OfcResult(Result):
         missing = [b for b, f in enumerate(files) if not f.exists()]
         if missing:
             raise OptionError(f"{len(missing)} of the run's {blocks} blocks have no rows in {self.out} "
-                              f"(played with rows=False, or --keep-hands left out): run it again "
-                              f"with rows=True and resume=True to write them")
+                              f"(played with keep_hands=False, or --keep-hands left out): run it again "
+                              f"with keep_hands=True and resume=True to write them")
         return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
 
 

@@ -66,7 +66,7 @@ def _duplicate(v: OfcVariant, field: str, deals: int, root, executor, player: An
     """The player's mean net per hand against ``field`` over the rotations, with its batch t interval."""
     linear, estimates, models = [], [], set()
     for p, seating in enumerate(_seatings(v, field, player)):
-        run = simulate(v, deals, setter=seating, rng=root, executor=executor, rows=False)
+        run = simulate(v, deals, setter=seating, rng=root, executor=executor, keep_hands=False)
         models.add(run.metadata.get("street_models", {}).get("digest"))
         if len(models) > 1:
             raise OptionError(f"the skill table would mix two plays of {player.name}: street models {sorted(models)}")

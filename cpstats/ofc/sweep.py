@@ -164,7 +164,7 @@ def run_sweep(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: in
         if on_point is not None:
             on_point(i, point)
         result = simulate(point, deals, setter=played, rng=root, executor=executor, block_deals=block,
-                          rows=False)
+                          keep_hands=False)
         metas.append(result.metadata)
         check_one_play(metas, [str(x) for x in values[:i + 1]], "this sweep")
         figures = figure_batches(result, level, hands_per_hour)
