@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import ROOT
+
 pytest.importorskip("voila", reason="voila is not installed")
 
 
@@ -43,7 +45,7 @@ def _dashboard(port: int, folder: Path) -> subprocess.Popen:
     """``cpstats dashboard`` run from ``folder`` with this checkout's cpstats (not whichever
     copy is installed)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(Path(__file__).resolve().parent.parent), os.environ.get("PYTHONPATH", "")])}
+        [str(ROOT), os.environ.get("PYTHONPATH", "")])}
     return subprocess.Popen([sys.executable, "-m", "cpstats.apps.cli", "dashboard", "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=folder, env=env)
 

@@ -1,20 +1,16 @@
-"""Notebook 06 (open face, issue 17.5) runs quickly and every number its sentences cite is the
-package's own, recomputed here from the shipped runs; its verdicts follow their intervals.
-
-The notebook is executed once per session by tests/test_notebook_claims.py's runner (shared, so
-the two files do not run it twice); that file also checks the claims' form (no typed numbers,
-intervals that support each sentence, stored outputs fresh).
+"""Notebook 06 (open face) runs quickly and every number its sentences cite is the package's own,
+recomputed here from the shipped runs; its verdicts follow their intervals; and it passes every
+check the story notebooks pass (``helpers.notebooks.CHECKS``: no typed numbers, intervals that
+support each sentence, static text, readable outputs and labels, fresh stored outputs).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("nbclient")
-import test_notebook_claims as claims_checks  # noqa: E402
-from test_notebook_claims import _execute, _figures  # noqa: E402
+from helpers import ROOT  # noqa: E402
+from helpers.notebooks import CHECKS, execute, figures  # noqa: E402
 
 from cpstats.ofc.shipped import (OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS, SENSITIVITY_RUNS,  # noqa: E402
                                  ofc_sensitivity)
@@ -24,7 +20,7 @@ from cpstats.ofc.result import paired_figures  # noqa: E402
 from cpstats.ofc.strength import shipped_strength  # noqa: E402
 from cpstats.rules.house import Rake  # noqa: E402
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "06_open_face.ipynb"
+NOTEBOOK = ROOT / "notebooks" / "06_open_face.ipynb"
 pytestmark = pytest.mark.skipif(
     not all((OFC_REFERENCE_DIR / f"{k}.npz").exists() for k in OFC_REFERENCE_RUNS),
     reason="no shipped OFC runs (cpstats.ofc.shipped.write_ofc_reference)")
@@ -32,7 +28,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def run():
-    nb, claims, seconds = _execute(NOTEBOOK)
+    nb, claims, seconds = execute(NOTEBOOK)
     params: dict = {}
     exec(nb.cells[1].source, params)  # the notebook's parameters cell
     return nb, claims, seconds, params
@@ -99,7 +95,7 @@ def test_cited_numbers_are_the_packages_own(run):
     """Every figure a sentence of notebook 06 cites, and its interval, is the value the
     package computes from the shipped runs (foul, royalty, Fantasyland, SD, rake, paired diffs)."""
     _, claims, _, params = run
-    cited = _figures(claims)
+    cited = figures(claims)
     expected = _expected(params)
     for name, values in expected.items():
         assert name in cited, f"notebook 06 no longer cites {name}"
@@ -124,17 +120,7 @@ def test_verdicts_follow_their_intervals(run):
     assert checked >= 5
 
 
-@pytest.mark.parametrize("check", ["test_every_cited_number_comes_from_the_run",
-                                   "test_every_interval_supports_its_sentence",
-                                   "test_static_text_states_no_measured_number",
-                                   "test_outputs_read_as_numbers_for_people",
-                                   "test_stored_outputs_are_a_fresh_run",
-                                   "test_charts_and_tables_use_readable_labels"])
-def test_the_notebook_checks_of_issue_16_hold(run, check):
-    """Notebook 06 passes every check the story notebooks pass (typed numbers, intervals,
-    static text, readable outputs and labels, fresh stored outputs)."""
+@pytest.mark.parametrize("check", CHECKS, ids=lambda check: check.__name__)
+def test_the_notebook_passes_the_story_notebooks_checks(run, check):
     nb, claims, seconds, _ = run
-    body = getattr(claims_checks, check, None)
-    if body is None:
-        pytest.skip(f"tests/test_notebook_claims.py has no {check} any more")
-    body((NOTEBOOK, nb, claims, seconds))
+    check((NOTEBOOK, nb, claims, seconds))

@@ -7,6 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from helpers import ROOT
+
 from cpstats.errors import OptionError
 import cpstats
 from cpstats.ofc.shipped import (OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS, REFERENCE_SEED, REFERENCE_STRATEGY,
@@ -120,12 +122,10 @@ def test_package_data_globs_ship_the_ofc_runs():
     every file there; ``data/reference/*.npz`` does not reach the subfolder)."""
     import fnmatch
     import tomllib
-    from pathlib import Path
 
     from cpstats._resources import DATA_DIR
 
-    root = Path(__file__).resolve().parents[1]
-    setuptools = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     globs = setuptools["package-data"]["cpstats"]
     files = [p.relative_to(DATA_DIR.parent).as_posix() for p in OFC_REFERENCE_DIR.glob("*")]
     if not files:
@@ -148,13 +148,12 @@ def test_open_face_page_figures_name_their_denominators_and_are_the_packages():
     board, the simulated gain of a Fantasyland hand (fl_value) apart from the solver's stay value
     V = r / (1 - p)."""
     import re
-    from pathlib import Path
 
     from cpstats.ofc import estimate_stay_value, fantasyland_table
 
     if not (OFC_REFERENCE_DIR / "ofc-pineapple.npz").exists():
         pytest.skip("no shipped OFC runs (write_ofc_reference)")
-    page = " ".join((Path(__file__).resolve().parents[1] / "docs" / "open_face.md").read_text().split())
+    page = " ".join((ROOT / "docs" / "open_face.md").read_text().split())
     run = load_shipped("ofc-pineapple")
     f = run.figures().set_index("metric")
     s = run.summary

@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helpers import ROOT
+
 from cpstats.apps.cli import main
 from cpstats.cards import deal
 from cpstats.errors import OptionError
@@ -378,6 +380,6 @@ def test_a_cache_file_of_random_bytes_is_named_as_no_tables_file(cache, tmp_path
 def test_the_methods_page_says_the_training_time_the_notice_says():
     """One figure for training on the fly, the one the notice prints (measured on 2 cores), on the
     page that says how tables are found (docs/methods.md)."""
-    page = " ".join((Path(__file__).resolve().parent.parent / "docs" / "methods.md").read_text().split())
+    page = " ".join((ROOT / "docs" / "methods.md").read_text().split())
     assert f"trains its own on first use ({row_tables.TRAINING_TIME} on 2 cores" in page
     assert "about 15 s" not in page and "takes about half a minute here" not in page

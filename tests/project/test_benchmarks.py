@@ -8,11 +8,12 @@ import ast
 import importlib
 import inspect
 import sys
-from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+from helpers import ROOT
+
+BENCHMARKS = ROOT / "benchmarks"
 #: A keyword kept for a release beside the one that replaced it (``renamed`` in cpstats.errors).
 RENAMED = {"strategy": "setter", "tables": "setter", "seed": "rng", "samples": "setter", "top": "setter"}
 

@@ -8,11 +8,12 @@ edited copy.
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+
+from helpers import ROOT
 
 import cpstats
 from cpstats.apps import data_files as df_mod
@@ -21,7 +22,6 @@ from cpstats.apps.data_files import COLUMNS, checkout_data_folder, data_files, s
 from cpstats.errors import OptionError
 from cpstats.ofc.shipped import find_ofc_reference
 
-ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"
 
 

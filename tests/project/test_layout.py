@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "cpstats"
+from helpers import PACKAGE
+
 LAYERS = {"errors": 0, "_version": 0, "_resources": 0, "_atomic": 0, "setter": 0, "cards": 1, "hands": 2,
           "rules": 3, "strategies": 4, "settlement": 4, "simulation": 5, "thirteen": 6, "ofc": 6,
           "workbench": 7, "apps": 8}

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from helpers import ROOT
+
 from cpstats._resources import DASHBOARD_NOTEBOOK, DATA_DIR, REFERENCE_DIR, STRATEGIES_DIR
 from cpstats.rules.presets import preset_names
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _wheel_names(tmp: Path) -> set[str]:

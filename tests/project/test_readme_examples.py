@@ -7,11 +7,11 @@ which this check would not run, is refused."""
 
 import doctest
 import re
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
+
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(p for p in DOCS.rglob("*.md")
                                      if not {"_build", "generated"} & set(p.relative_to(DOCS).parts))]

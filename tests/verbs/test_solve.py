@@ -9,6 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
+from helpers import ROOT
+
 import cpstats
 from cpstats.errors import OptionError
 from cpstats.thirteen.paired import paired_metrics
@@ -356,9 +358,8 @@ def test_integer_answer_and_interval_against_the_long_run_boundary():
     print("\n".join(lines))
     if os.environ.get("CPSTATS_RECORD"):
         import sys
-        from pathlib import Path
 
-        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+        sys.path.insert(0, str(ROOT / "benchmarks"))
         from _record import record
 
         argv, sys.argv = sys.argv, ["-m", "pytest", "tests/test_solve.py", "-m", "slow", "-k", "integer", "-s"]

@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helpers import ROOT
+
 import cpstats
 from cpstats.apps.par import par_sheet
 from cpstats.apps.par.sensitivity import around, default_parameters, parameters, unmoved
@@ -186,6 +188,6 @@ assert plt.get_fignums() == [], plt.get_fignums()
 print("ok")
 """
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=Path(__file__).resolve().parents[1])
+                         cwd=ROOT)
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr[-2000:]
     assert (tmp_path / "par.pdf").read_bytes().startswith(b"%PDF")
