@@ -1,9 +1,9 @@
-"""Cards and notation (rulebook D1, D4)."""
+"""Cards and notation (rulebook D1, D4), and the dealer: hands from full decks, counts and seeds checked."""
 
 import numpy as np
 import pytest
 
-from cpstats import CardError, format_cards, parse_cards
+from cpstats import CardError, OptionError, format_cards, parse_cards
 from cpstats.cards import check_hands, deal
 
 
@@ -48,6 +48,49 @@ def test_check_hands_rejects_bad_shapes_codes_and_duplicates():
         check_hands(np.array([[0, 1, 2, 3, 4], [0, 0, 2, 3, 4]]), 5)
     with pytest.raises(CardError, match=r"1-d array"):
         format_cards(np.zeros((2, 2), dtype=np.uint8))
+
+
+def test_one_is_not_a_rank():
+    """'1h' was parsed as the ace of hearts."""
+    with pytest.raises(CardError, match=r"^1h is not a card: ranks are 2-9, T \(or 10\), J, Q, K, A$"):
+        parse_cards("As 1h")
+    for text in ("10h", "10♥", "T♡", "th"):
+        assert parse_cards(text).tolist() == [34]
+    assert format_cards(parse_cards("10h A♠ k♦")) == "Th As Kd"
+
+
+@pytest.mark.parametrize("value, match", [
+    (None, r"cards=None is invalid: give a string"),
+    (b"As Kd", r"cards=b'As Kd' is bytes: decode it"),
+    (5, r"cards=5 is invalid: give a string"),
+    ([51, 45], r"card tokens must be strings such as 'As', got 51 \(int\)"),
+])
+def test_parse_cards_refuses_non_text(value, match):
+    """parse_cards(None) and bytes raised TypeError or read byte values as tokens."""
+    with pytest.raises(CardError, match=match):
+        parse_cards(value)
+
+
+# -- the dealer -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, match", [
+    ((-5,), r"deals=-5 is invalid: a number of deals >= 0"),
+    ((2.5,), r"deals=2.5 is invalid: a number of deals >= 0"),
+    ((2, 2.5), r"hands=2.5 is invalid: a deck deals 1 to 4 hands of 13"),
+    ((2, 0), r"hands=0 is invalid"),
+])
+def test_deal_refuses_bad_counts(args, match):
+    """deal(-5) raised numpy's 'negative dimensions are not allowed'."""
+    with pytest.raises(OptionError, match=match):
+        deal(np.random.default_rng(0), *args)
+
+
+def test_deal_takes_a_seed_like_every_rng_argument():
+    """deal(0, ...) raised AttributeError; a seed is normalised by default_rng."""
+    assert (deal(7, 3) == deal(np.random.default_rng(7), 3)).all()
+    assert deal(np.random.default_rng(0), 0).shape == (0, 4, 13)
+    with pytest.raises(OptionError, match=r"rng='x' is invalid"):
+        deal("x", 3)
 
 
 def test_deal_gives_disjoint_hands_from_full_decks():

@@ -1,4 +1,5 @@
-"""Intervals on the SD and variance per hand, and on paired SD differences."""
+"""Intervals: Student's t on a run's batches (and its coverage), Wilson bounds, the SD and variance
+per hand, and paired SD differences."""
 
 import os
 
@@ -11,7 +12,7 @@ from cpstats.simulation.batches import BATCHES
 from cpstats.workbench import compare, simulate
 from cpstats.thirteen.result import SimulationResult
 from cpstats.simulation.stats import (batch_variance_interval, batch_variances,
-                                      paired_sd_difference)
+                                      paired_sd_difference, wilson_interval)
 
 KW = dict(setter="greedy", block_deals=5_000)
 
@@ -135,3 +136,39 @@ def test_sd_interval_coverage_in_heavy_tailed_games(game):
                                   for s in range(seeds))])
         print(f"{game}: SD coverage at {deals:,} deals over {seeds} seeds {hits:.3f}")
         assert hits >= low and (deals < 10_000 or abs(hits - 0.95) <= 0.02)
+
+
+# -- intervals on a run's batches -------------------------------------------------------------------
+
+def test_intervals_use_student_t_on_the_run_batches():
+    """30 batches at 2,000 deals and the interval half-width is t(29) x SE."""
+    result = simulate("2-4", 2_000, rng=5, setter="greedy", block_deals=500)
+    assert len(result.summary.batch_sizes) == BATCHES == result.metadata["batches"]
+    assert result.summary.batch_sizes.sum() == 2_000
+    assert np.ptp(result.summary.batch_sizes) <= 1
+    m = result.moments().iloc[0]
+    assert (m["ci_high"] - m["mean"]) == pytest.approx(st.t.ppf(0.975, BATCHES - 1) * m["se"])
+    tiny = simulate("2-4", 7, rng=5, setter="greedy", block_deals=500)
+    assert len(tiny.summary.batch_sizes) == 7  # one batch a deal below 30 deals
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("CPSTATS_SLOW"), reason="opt-in: CPSTATS_SLOW=1")
+@pytest.mark.parametrize("deals", [2_000, 5_000, 20_000])
+def test_mean_interval_coverage(deals):
+    """The 95% interval of a seat's mean holds the true mean (0: seats are
+    exchangeable) in 95% +- 1.5 points of 2,000 runs; the measurement's own SE is 0.49 points."""
+    seeds = int(os.environ.get("CPSTATS_COVERAGE_SEEDS", 2_000))
+    hits = 0
+    for seed in range(seeds):
+        m = simulate("2-4", deals, rng=seed, setter="greedy").moments().iloc[0]
+        hits += m["ci_low"] <= 0 <= m["ci_high"]
+    coverage = hits / seeds
+    print(f"coverage at {deals} deals over {seeds} seeds: {coverage:.4f}")
+    assert abs(coverage - 0.95) <= 0.015
+
+
+def test_wilson_bounds_are_exact_at_the_edges():
+    """No hits gives a lower bound of exactly 0, all hits an upper bound of 1."""
+    low, high = wilson_interval(np.array([0, 10]), np.array([10, 10]))
+    assert low[0] == 0.0 and high[1] == 1.0

@@ -10,6 +10,7 @@ import pytest
 from cpstats import OptionError, parse_cards
 from cpstats.hands.naturals import NATURALS, detect_naturals, natural_mask, natural_names
 
+HAND = "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h"
 FIVES = [[12, 0, 1, 2, 3]] + [list(range(lo, lo + 5)) for lo in range(9)]
 THREES = [[12, 0, 1]] + [list(range(lo, lo + 3)) for lo in range(10)]  # A-2-3 .. J-Q-K
 
@@ -169,3 +170,16 @@ def test_detect_naturals_frame_and_bad_options():
     assert list(df.columns) == list(NATURALS) and len(df) == 2 and df["six_pairs"].all()
     with pytest.raises(OptionError, match="qka_front_straight='yes' is invalid: use True or False"):
         natural_mask("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac", qka_front_straight="yes")
+
+
+@pytest.mark.parametrize("bits", [-1, 1 << 18, 2.5, None, "3", np.array([1, 2])])
+def test_natural_names_refuses_what_is_not_one_mask(bits):
+    """natural_names(-1) listed all 18 naturals, 2.5 was truncated."""
+    with pytest.raises(OptionError, match=r"bits=.* is invalid: one natural bit mask, an integer "
+                                          r"in 0\.\.262143"):
+        natural_names(bits)
+
+
+def test_natural_names_takes_numpy_scalars():
+    assert natural_names(np.uint32(3)) == ["dragon", "clean_dragon"]
+    assert natural_names(natural_mask(HAND)) == natural_names(int(natural_mask(HAND)))

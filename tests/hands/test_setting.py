@@ -75,3 +75,9 @@ def test_bad_settings_name_the_problem(text, message):
 def test_splits_reject_a_hand_of_twelve():
     with pytest.raises(CardError, match="expected hands of 13 cards"):
         splits(HAND[:12])
+
+
+def test_parse_setting_refuses_non_text():
+    """parse_setting(None) raised AttributeError."""
+    with pytest.raises(CardError, match=r"setting=None is invalid: write 'front / middle / back'"):
+        parse_setting(None)

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpstats.strategies import _ev_kernel as _sk, _kernel_args, api, ev_setter, row_tables
-from cpstats.cards import deal, parse_cards
+from cpstats.cards import deal, format_cards, parse_cards
 from cpstats.errors import CardError, OptionError
 from cpstats.rules import get_preset
 from cpstats.hands.ranking import rank3, rank5
@@ -20,6 +20,7 @@ from cpstats.rules import load_variant
 from cpstats.hands.setting import format_setting, is_foul, legal_settings, parse_setting
 
 V24 = get_preset("2-4")
+HAND = "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h"
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +96,7 @@ def test_bad_strategy_output_rejected():
 
 
 def test_ev_under_h5_refuses_tables_with_a_high_middle():
-    """Ev sets H5 hands (tests/test_ev_low_middle.py); what it refuses is tables
+    """Ev sets H5 hands (tests/play/test_ev_low_kernel.py); what it refuses is tables
     whose middle is a high hand, such as 2-4's borrowed, in one line saying how to train."""
     with pytest.raises(OptionError, match=r"^ev: the row tables trained for '2-4' cannot set hands "
                                           r"of '2-4\(ranking=H5\)'.*low \(H5\) middle.*train_tables"):
@@ -646,3 +647,113 @@ def test_match_plays_criss_cross_by_seat():
     res = match("criss-cross", "ev", "greedy", deals=1_500, rng=3)
     assert res.ci95[0] > 0
     assert match("criss-cross", "greedy", "greedy", deals=300, rng=3).mean == 0
+
+
+# -- a strategy's output is checked against the hands dealt -----------------------------------------
+
+def test_hands_as_lists_of_tokens():
+    """set_hand given a list of tokens raised 'must be integers, got dtype <U2'."""
+    tokens = HAND.split()
+    d = api.set_hand(tokens, "2-4", strategy="greedy")
+    assert d.setting == api.set_hand(HAND, "2-4", strategy="greedy").setting
+    assert int(rank5(["As", "Ks", "Qs", "Js", "Ts"])) == 7461
+    assert rank5(["As Ks Qs Js Ts", "2c 3d 4h 5s 7c"]).tolist() == [7461, 0]
+    with pytest.raises(CardError, match="expected 13 cards, got 12"):
+        api.set_hand(tokens[:12], "2-4", strategy="greedy")
+
+
+def _returning(settings_of):
+    def mine(hands, variant, *, rng=None):
+        n = len(hands)
+        return settings_of(hands), np.zeros(n, bool), np.zeros(n, bool)
+    return mine
+
+
+def test_strategy_returning_other_cards_is_refused():
+    """A setting holding cards not dealt to that hand was settled silently."""
+    hands = deal(np.random.default_rng(2), 3, 4).reshape(-1, 13)
+
+    def swap(h):
+        out = h.copy()
+        out[3, 0] = hands[4, 0]
+        return out
+
+    expected = (rf"^strategy 'mine' returned setting 3 with cards not dealt to that hand "
+                rf"\({format_cards(hands[4, :1])} instead of {format_cards(hands[3, :1])}\)$")
+    with pytest.raises(CardError, match=expected):
+        api.set_hands(hands, "2-4", strategy=_returning(swap))
+
+
+def test_strategy_repeating_a_card_is_refused():
+    """A setting holding one card twice (and missing one) is not the hand dealt."""
+    hands = deal(np.random.default_rng(3), 2, 4).reshape(-1, 13)
+
+    def repeat(h):
+        out = h.copy()
+        out[5, 1] = out[5, 2]
+        return out
+
+    with pytest.raises(CardError, match=r"returned setting 5 with cards not dealt to that hand"):
+        api.set_hands(hands, "2-4", strategy=_returning(repeat))
+
+
+@pytest.mark.parametrize("change, match", [
+    (lambda h: h.astype(np.int64) + 256, r"card code 2\d\d in setting 0: codes are 0\.\.51"),
+    (lambda h: np.where(np.arange(13) == 4, -1, h.astype(np.int64)), r"card code -1 in setting 0"),
+    (lambda h: h.astype(np.float64) + 0.25, r"settings of dtype float64: card codes must be integers"),
+    (lambda h: np.where(np.arange(13) == 0, 60, h).astype(np.uint8), r"card code 60 in setting 0"),
+])
+def test_strategy_codes_out_of_range_are_refused_before_any_cast(change, match):
+    """Codes of 256 and up wrapped to real cards, floats were truncated."""
+    hands = deal(np.random.default_rng(4), 2, 4).reshape(-1, 13)
+    with pytest.raises(CardError, match=r"^strategy 'mine' .*" + match):
+        api.set_hands(hands, "2-4", strategy=_returning(change))
+
+
+def test_strategy_code_wrap_is_not_a_real_card():
+    """Code c + 256 used to settle as card c; now it is refused, naming the setting."""
+    hands = deal(np.random.default_rng(5), 1, 4).reshape(-1, 13)
+    wrap = _returning(lambda h: np.where(np.arange(13) == 0, h.astype(np.int64) + 256, h))
+    with pytest.raises(CardError, match=r"strategy 'mine' returned card code \d+ in setting 0"):
+        api.set_hands(hands, "2-4", strategy=wrap)
+
+
+def test_honest_strategies_pass_the_check():
+    """A permutation of the hand (any order) is accepted, in blocks too."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    hands = deal(np.random.default_rng(6), 3, 4).reshape(-1, 13)
+    rev = _returning(lambda h: np.ascontiguousarray(h[:, ::-1]).astype(np.int32))
+    assert (api.set_hands(hands, "2-4", strategy=rev).settings == hands[:, ::-1]).all()
+    with ThreadPoolExecutor(2) as pool:
+        d = api.set_hands(hands, "2-4", strategy="greedy", executor=pool)
+    assert (np.sort(d.settings, axis=1) == np.sort(hands, axis=1)).all()
+
+
+def test_strategy_error_names_the_setting_across_blocks():
+    """With an executor the hands are set in blocks of 4,096; the error names the
+    setting's index among all hands, not within its block."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    hands = deal(np.random.default_rng(7), 1300, 4).reshape(-1, 13)
+
+    def mine(h, variant, *, rng=None):
+        out = h.copy()
+        if len(h) < 4096:  # the second block: its row 10 is hand 4106
+            out[10, 0] = out[10, 1]
+        return out, np.zeros(len(h), bool), np.zeros(len(h), bool)
+
+    with ThreadPoolExecutor(2) as pool:
+        with pytest.raises(CardError, match=r"strategy 'mine' returned setting 4106 with cards"):
+            api.set_hands(hands, "2-4", strategy=mine, executor=pool)
+
+
+def test_decisions_checked_by_count_only_still_refuse_bad_codes():
+    """Callers that pass only the number of hands (training's matches) still get
+    codes 0..51 and no card twice, never a silent wrap."""
+    hands = deal(np.random.default_rng(9), 1, 2).reshape(-1, 13)
+    none = np.zeros(2, bool)
+    assert (api._as_decisions((hands.astype(np.int64), none, none), 2).settings == hands).all()
+    with pytest.raises(CardError, match=r"^strategy 'strategy' returned an invalid setting: hand 1: "
+                                        r"card code 300 is invalid"):
+        api._as_decisions((np.where(np.arange(2)[:, None] == 1, 300, hands.astype(np.int64)), none, none), 2)

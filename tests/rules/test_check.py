@@ -8,6 +8,7 @@ import pytest
 import cpstats
 from cpstats.apps.cli import main
 from cpstats.errors import OptionError
+from cpstats.rules import load_variant
 from cpstats.ofc import parse_ofc_variant
 
 HUGE = "9" * 400
@@ -59,3 +60,11 @@ def test_a_huge_number_on_the_command_line_is_one_line_status_2(argv, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert "(400 characters) is invalid" in err and len(err) < 200, err
+
+
+@pytest.mark.parametrize("text", ["2-4(royalties.front_trips=1e300)",
+                                  "2-4(players=2,stakes=1e10:1e10/1e10:1e10)"])
+def test_numbers_past_the_documented_limit_are_refused(text):
+    """A royalty of 1e300 crashed the summaries; every number is at most 1e9."""
+    with pytest.raises(OptionError, match="must be at most 1e\\+09"):
+        load_variant(text)

@@ -1,4 +1,4 @@
-"""OFC rules as data (issue 17.1, rulebook section 7): worked examples named by rule ID, the
+"""OFC rules as data (rulebook section 7): worked examples named by rule ID, the
 lookup tables, variant strings that round-trip, and one-line validation messages."""
 
 import numpy as np
@@ -6,10 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpstats.errors import CardError, OptionError
-from cpstats.hands.ranking import category3, category5, rank3, rank5
-from cpstats.ofc import (FantasylandRules, OfcDeal, OfcVariant, StayRule,
-                         board_ranks, board_values, parse_ofc_variant, table_args)
+from cpstats.errors import OptionError
+from cpstats.hands.ranking import category3, category5, rank3
+from cpstats.ofc import FantasylandRules, OfcDeal, OfcVariant, StayRule, board_values, parse_ofc_variant
 from cpstats.rules import get_preset
 from cpstats.rules.open_face import PRESETS as OPEN_FACE_PRESETS
 from cpstats.ofc import _board_kernel as bk
@@ -185,45 +184,6 @@ def test_ofc_joker_refused():
         parse_ofc_variant("ofc-pineapple(jokers=2)")
     with pytest.raises(OptionError, match="OFC-JOKER"):
         OfcVariant.from_dict({"jokers": 2})
-
-
-# -- kernels ----------------------------------------------------------------------------------
-
-def test_board_kernel_matches_hands_ranking():
-    """The board kernel's ranks equal cpstats.hands.ranking's on random complete boards."""
-    rng = np.random.default_rng(5)
-    boards = np.array([rng.permutation(52)[:13] for _ in range(500)], dtype=np.int8)
-    ranks = board_ranks(boards)
-    assert ranks[:, 0].tolist() == rank3(boards[:, :3].astype(np.uint8)).tolist()
-    assert ranks[:, 1].tolist() == rank5(boards[:, 3:8].astype(np.uint8)).tolist()
-    assert ranks[:, 2].tolist() == rank5(boards[:, 8:].astype(np.uint8)).tolist()
-    out = np.empty(3, dtype=np.int64)
-    bk.board_ranks(boards[7], out)
-    assert out.tolist() == ranks[7].tolist()
-    assert bk.board_value(*out, *table_args("ofc-pineapple"))[0] == board_values(
-        "ofc-pineapple", boards[7]).fouled
-
-
-def test_table_args_order_and_types():
-    """table_args follows OfcTables' field order with contiguous int64/bool arrays."""
-    args = table_args("ofc-pineapple-progressive")
-    t = get_preset("ofc-pineapple-progressive").kernel_tables()
-    assert len(args) == len(t._fields) == 11
-    for a, name in zip(args, t._fields):
-        assert a is getattr(t, name) and a.flags.c_contiguous
-        assert a.dtype == (bool if name.startswith("fl_stay_") and name != "fl_stay_cards" else np.int64)
-    assert t.row_points.tolist() == [1, 3]
-
-
-def test_board_values_refuses_incomplete_boards():
-    """An empty slot (-1) or a card twice is one CardError line."""
-    board = np.arange(13, dtype=np.int8)
-    board[4] = -1
-    with pytest.raises(CardError, match="empty slot"):
-        board_values("ofc-pineapple", board)
-    board[4] = 0
-    with pytest.raises(CardError):
-        board_values("ofc-pineapple", board)
 
 
 # -- strings and validation -------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""Issue 16.2 and 16.4: every figure the comparer shows, with its interval and its paired
-difference to the first variant (per-batch differences, Student's t)."""
+"""Paired metrics (cpstats.thirteen.paired): every figure the comparer shows, with its interval and its
+paired difference to the first variant (per-batch differences, Student's t); a cost that cannot be
+negative never gets a negative bound."""
 
 import os
 
@@ -252,3 +253,17 @@ def test_rare_event_difference_coverage_where_given():
     for m, h in hits.items():
         print(f"{m}: interval given in {len(h)} of {seeds} runs, coverage where given {np.mean(h):.3f}")
         assert np.mean(h) >= 0.93
+
+
+def test_a_figure_that_cannot_be_negative_never_gets_a_negative_bound():
+    """A rare royalty in a small run: the batch-t interval of royalties paid is clipped at 0 (a
+    cost that cannot be negative), while the bank's mean keeps its sign."""
+    from cpstats.thirteen.paired import METRICS, paired_metrics
+
+    results = [simulate(f"2-4(royalties.front_trips={x})", 3000, setter="greedy", rng=1)
+               for x in (0, 2)]
+    table = paired_metrics(results)
+    assert (table["ci_low"] >= 0).all()
+    royalty = table.query("run == 1 and metric == 'royalty_per_hand'").iloc[0]
+    assert royalty["ci_low"] == 0 < royalty["estimate"] < royalty["ci_high"]
+    assert set(table["metric"]) <= set(METRICS)

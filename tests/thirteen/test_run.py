@@ -180,3 +180,26 @@ def test_a_comparison_says_how_it_was_made(tidy):
     assert set(table["setter"]) == {"greedy"}
     assert table.attrs["strategy"] == "greedy" and table.attrs["deals"] == 300
     assert table.attrs["pairing"] == "common deals" and table.attrs["entropy"] == "2"
+
+
+def test_rescore_into_naturals_declares_them_and_says_whose_settings_they_are():
+    """A run rescored into rules with naturals declares them as a fresh run would, and says the settings
+    were chosen under other rules, naming what changed."""
+    base = simulate("2-4(royalties=R-FUTUREBET,rake=fixed-table,rake.amount=0.5)", 2_000, rng=6,
+                    keep_hands=True, **KW)
+    natural = base.rescore("pagat-typical")
+    direct = simulate("pagat-typical", 2_000, rng=6, **KW)
+    assert natural.summary.declared.sum() > 0
+    assert np.array_equal(natural.summary.declared, direct.summary.declared)
+    assert natural.metadata["settings_variant"] == str(base.variant)
+    assert any("settings are those greedy chose" in n for n in natural.metadata["rescore_notes"])
+    plain = base.rescore("2-4")
+    notes = " ".join(plain.metadata["rescore_notes"])
+    assert "royalties" in notes and "rake" in notes
+
+
+@pytest.mark.parametrize("confidence", [1.5, 0, 1, float("nan"), "high"])
+def test_compare_refuses_a_confidence_outside_0_1(confidence):
+    """compare(confidence=1.5) gave NaN/inf intervals."""
+    with pytest.raises(OptionError, match="confidence=.* is invalid: a level strictly between 0 and 1"):
+        compare(["2-4", "1-6"], 100, confidence=confidence, **KW)

@@ -6,7 +6,6 @@ from scipy import stats as st
 
 from cpstats import OptionError
 from cpstats.cards.blocks import root_seed
-from cpstats.rules import load_variant
 from cpstats.workbench import simulate
 from cpstats.thirteen.paired import paired_metrics
 from cpstats.thirteen.sweep import METRICS, PAIRED_NAMES, parameter_label
@@ -294,112 +293,6 @@ def test_parameter_labels_are_words():
     assert parameter_label("rake.model") == "Rake model"
     assert parameter_label("naturals.dragon") == "Natural dragon pays (units)"
     assert parameter_label("naturals.settlement") == "Naturals: settlement"
-
-
-# -- the chart, the command and the app ---------------------------------------------------------
-
-def _small_table():
-    return sweep("2-4(rake=percent,rake.percent=0.05)", "rake.cap", [0.5, 1, 2], deals=1_200, rng=3,
-                 **KW)
-
-
-def test_chart_has_a_panel_and_a_band_per_metric_and_saves_every_format(tmp_path):
-    """The chart draws one panel per metric, each with a shaded band (a
-    PolyCollection) and the parameter in words on the x axis; save_sweep writes the CSV and PNG,
-    SVG and PDF of both charts, and the CSV reads back as the table."""
-    import matplotlib.pyplot as plt
-    import pandas as pd
-    from matplotlib.collections import PolyCollection
-
-    from cpstats.apps.sweep_chart import plot_sweep, save_sweep
-
-    table = _small_table()
-    fig = plot_sweep(table)
-    shown = [ax for ax in fig.axes if ax.get_visible()]
-    assert len(shown) == table["metric"].nunique()
-    assert all(any(isinstance(c, PolyCollection) for c in ax.collections) for ax in shown)
-    assert {ax.get_xlabel() for ax in shown} - {""} == {"Rake cap (units)"}
-    assert all("rake.cap" not in ax.get_title() for ax in shown)
-    figure_text = " ".join(t.get_text() for t in fig.texts)
-    assert "(" not in figure_text.split(":")[1].split("greedy")[0], figure_text  # no raw variant string
-    assert "greedy (a baseline" in figure_text
-    plt.close(fig)
-    paths = save_sweep(table, tmp_path / "out")
-    names = sorted(p.name for p in paths)
-    assert names == sorted(["sweep.csv"] + [f"{stem}.{f}" for stem in ("sweep", "sweep-difference")
-                                            for f in ("png", "svg", "pdf")])
-    assert (tmp_path / "out" / "sweep.pdf").read_bytes().startswith(b"%PDF")
-    back = pd.read_csv(tmp_path / "out" / "sweep.csv")
-    assert np.allclose(back["estimate"], table["estimate"])
-    assert back["setter"].str.startswith("greedy, a baseline setter").all()  # the file says who set them
-    assert set(back["deals"]) == {table.attrs["deals"]}
-    with pytest.raises(OptionError, match=r"^kind='bars' is invalid"):
-        plot_sweep(table, kind="bars")
-
-
-def _parser():
-    import argparse
-
-    from cpstats.apps.cli.sweep import add_sweep_command
-
-    parser = argparse.ArgumentParser(prog="cpstats")
-    add_sweep_command(parser.add_subparsers(dest="command"))
-    return parser
-
-
-def test_cli_prints_the_table_and_writes_chart_and_csv(tmp_path):
-    """``cpstats sweep 2-4 scoring.scoop_bonus 0,3 --out DIR`` prints the table with a
-    header naming the parameter in words, the deals and the pairing, and writes CSV and charts."""
-    args = _parser().parse_args(["sweep", "2-4", "scoring.scoop_bonus", "0,3", "--deals", "900",
-                                 "--strategy", "greedy", "--seed", "4", "--quiet", "--metrics",
-                                 "sd,scoop_rate", "--out", str(tmp_path / "o")])
-    text = args.run(args)
-    assert text.startswith("Scoop bonus (units) (scoring.scoop_bonus) swept on 2-4: 900 deals a point")
-    assert "common deals" in text and "scoop_rate" in text and "royalty_per_hand" not in text
-    assert (tmp_path / "o" / "sweep.csv").exists() and (tmp_path / "o" / "sweep.png").exists()
-    direct = sweep("2-4", "scoring.scoop_bonus", [0, 3], deals=900, setter="greedy", rng=4,
-                   metrics=["sd", "scoop_rate"])
-    import pandas as pd
-
-    written = pd.read_csv(tmp_path / "o" / "sweep.csv")
-    assert np.allclose(written["estimate"], direct["estimate"], rtol=1e-12)
-
-
-def test_cli_refuses_bad_input_in_one_line_before_simulating(tmp_path):
-    """A bad parameter, value list or value is one OptionError line, and no --out
-    folder is made for a refused sweep."""
-    from cpstats.apps.cli.sweep import parse_values
-
-    for argv, match in ((["2-4", "royalties.front_trip", "1,2"], r"^parameter='royalties.front_trip'"),
-                        (["2-4", "royalties.front_trips", "1,,2"], r"^values='1,,2' is invalid"),
-                        (["2-4", "royalties.front_trips", "1,-2"], r"^royalties.front_trips=-2 is invalid")):
-        args = _parser().parse_args(["sweep", *argv, "--out", str(tmp_path / "never")])
-        with pytest.raises(OptionError, match=match) as err:
-            args.run(args)
-        assert "\n" not in str(err.value)
-    assert not (tmp_path / "never").exists()
-    assert parse_values("0, 2.5,none") == [0, 2.5, "none"]
-    with pytest.raises(SystemExit):
-        _parser().parse_args(["sweep", "2-4", "players", "2,3", "--deals", "0"])
-
-
-def test_widget_runs_a_sweep_adds_the_rule_a_parameter_needs_and_shows_refusals():
-    """The dashboard tab runs a sweep on a preset (adding a percentage rake for a
-    rake-cap sweep, and saying so), shows the table (a row per metric, a column per value) and the
-    chart, and shows a bad value as one line in its status."""
-    from cpstats.apps.widgets.sweep import SweepView, prepared_variant
-
-    app = SweepView("2-4", "rake.cap", "0.5,2", deals=1_000, strategy="greedy")
-    app.run_button.click()
-    assert "rake.cap needs rake=percent" in app.status.value
-    assert app.table is not None and sorted(set(app.table["value"])) == [0.5, 2]
-    assert app.table_html.value.count("<tr>") == 1 + app.table["metric"].nunique()
-    assert app.output.outputs[0]["data"]["image/png"]
-    app.values.value = "0.5,-1"
-    app.run_button.click()
-    assert "rake.cap=-1 is invalid" in app.status.value
-    v, note = prepared_variant("pagat-casino", "rake.amount")
-    assert note == "" and v == load_variant("pagat-casino")
 
 
 @pytest.mark.parametrize("strategy", ["greedy", "random"])

@@ -1,21 +1,14 @@
-"""design(), the solve and design commands, the Solve view and the PAR sheet's section."""
+"""design() (cpstats.workbench.design): the winner stays feasible on fresh deals, a Pareto table, the
+same answer from the same seed, bad input refused in one line."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from cpstats.apps.cli import build_parser
 from cpstats.errors import OptionError
 from cpstats.workbench.design import design
 
 SPACE = {"bank.commission": (0.0, 0.08), "scoring.scoop_bonus": (0, 6)}
-
-
-def _run(*argv: str) -> str:
-    args = build_parser().parse_args(list(argv))
-    return args.run(args)
 
 
 def test_design_keeps_the_winner_feasible_on_fresh_deals_and_gives_a_pareto_table():
@@ -54,112 +47,3 @@ def test_bad_design_input_is_one_line(kwargs, match):
     with pytest.raises(OptionError, match=match):
         design("banked", options.pop("space"), options.pop("objective"), options.pop("constraints"), trials=2,
                deals=600, setter="greedy", rng=1)
-
-
-def test_solve_command_prints_a_header_and_the_evaluations():
-    text = _run("solve", "banked", "bank.commission", "--metric", "house_edge", "--target", "0.015",
-                "--bounds", "0,0.1", "--deals", "1000", "--setter", "greedy", "--quiet", "--scheduler", "none")
-    head, *rows = text.splitlines()
-    assert head.startswith("bank.commission = ") and "95% CI" in head and "seed 2026" in head
-    assert rows[0].split()[:3] == ["order", "value", "estimate"]
-    out = json.loads(_run("solve", "banked", "bank.commission", "--metric", "house_edge", "--target", "0.015",
-                          "--bounds", "0,0.1", "--deals", "1000", "--setter", "greedy", "--quiet",
-                          "--format", "json"))
-    assert out["solution"]["ci_low"] < out["solution"]["value"] < out["solution"]["ci_high"]
-
-
-def test_design_command_prints_the_pareto_table():
-    text = _run("design", "banked", "--space", "bank.commission=0:0.08", "--objective", "sd", "--constraint",
-                "house_edge=0.005:0.03", "--trials", "3", "--deals", "600", "--setter", "greedy", "--quiet")
-    assert text.startswith("design on banked: maximise sd") and "Pareto table" in text
-
-
-@pytest.mark.parametrize("argv, match", [
-    (["design", "banked", "--space", "bank.commission", "--objective", "sd"], r"--space 'bank.commission' is invalid"),
-    (["design", "banked", "--space", "bank.commission=0:0.1", "--objective", "sd", "--constraint", "sd=7"],
-     r"--constraint value '7' is invalid"),
-])
-def test_bad_design_command_is_one_line(argv, match):
-    with pytest.raises(OptionError, match=match):
-        _run(*argv, "--deals", "600", "--setter", "greedy", "--quiet")
-
-
-def test_solve_view_shows_the_solution_its_progress_and_the_curve():
-    from cpstats.apps.widgets import SolveView
-
-    app = SolveView("banked", deals=1_000, strategy="greedy")
-    app.run_button.click()
-    s = app.solution
-    assert s is not None and s.ci_low < s.value < s.ci_high
-    assert app.progress.bar_style == "success" and "bank.commission = " in app.answer.value
-    assert app.output.outputs and "image/png" in app.output.outputs[0]["data"]
-    app.bounds.value = "0.1,0"
-    app.run_button.click()
-    assert "bounds=(0.1, 0) is invalid" in app.status.value and app.progress.bar_style == "danger"
-
-
-def test_the_dashboard_has_a_solve_tab():
-    from cpstats.apps.dashboard import TAB_TITLES, build_dashboard
-
-    tabs = build_dashboard(deals=1_000).children[1]
-    assert "Solve for a target" in tabs.titles and tabs.titles == TAB_TITLES and len(tabs.children) == len(TAB_TITLES)
-
-
-def test_par_sheet_says_how_a_solved_rule_was_chosen():
-    from cpstats import par_sheet
-    from cpstats.workbench.solve import solve
-
-    s = solve("banked", "bank.commission", "house_edge", 0.015, bounds=(0.0, 0.1), deals=1_000,
-              setter="greedy", rng=1)
-    sheet = par_sheet(s.variant, deals=2_000, strategy="greedy", rng=1, sensitivity=False, seat_deals=600,
-                      solution=s)
-    section = sheet.sections[-1]
-    assert section.title == "How this rule was chosen"
-    assert f"{s.ci_low:.4g} to {s.ci_high:.4g}" in section.paragraphs[1] and "1,000 deals" in section.paragraphs[2]
-    assert len(sheet.tables["solution_curve"]) == len(s.evaluations)
-    with pytest.raises(OptionError, match=r"solution is of banked\(bank.commission=.*not of banked"):
-        par_sheet("banked", deals=2_000, strategy="greedy", rng=1, sensitivity=False, seat_deals=600, solution=s)
-
-
-# -- either game on the command line, as in Python ---------------------------------------------
-
-OFC_RAKE = "ofc-pineapple(rake=percent)"
-
-
-def test_solve_command_plays_an_open_face_variant_with_the_api_defaults(capsys):
-    """The command refused every open-face variant ("for 13-card Chinese poker") that
-    cpstats.solve takes; it now gives the API's answer, with its default of 200 hands."""
-    from cpstats.apps.cli import main
-    from cpstats.workbench.solve import solve
-
-    assert main(["solve", OFC_RAKE, "rake.percent", "--metric", "rake_share", "--target", "0.05",
-                 "--bounds", "0,0.2", "--setter", "random", "--scheduler", "none", "--quiet",
-                 "--format", "json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    s = solve(OFC_RAKE, "rake.percent", "rake_share", 0.05, bounds=(0.0, 0.2), setter="random", rng=2026)
-    assert out["solution"]["deals"] == s.deals == 200
-    assert out["solution"]["value"] == pytest.approx(s.value, rel=1e-9)  # JSON keeps 10 digits
-    assert out["solution"]["variant"] == s.variant and s.variant.startswith("ofc-pineapple")
-    assert main(["solve", OFC_RAKE, "rake.percent", "--metric", "rake_share", "--target", "0.05",
-                 "--bounds", "0,0.2", "--deals", "40", "--setter", "random", "--quiet"]) == 0
-    assert "of 40 common hands" in capsys.readouterr().out.splitlines()[0]
-
-
-def test_design_command_plays_an_open_face_variant(capsys):
-    from cpstats.apps.cli import main
-
-    assert main(["design", OFC_RAKE, "--space", "rake.percent=0:0.2", "--objective", "rake_share",
-                 "--minimize", "--constraint", "rake_share=:0.1", "--trials", "3", "--finalists", "1",
-                 "--deals", "40", "--setter", "random", "--scheduler", "none", "--quiet"]) == 0
-    head = capsys.readouterr().out.splitlines()[0]
-    assert head.startswith(f"design on {OFC_RAKE}: minimise rake_share") and "3 trials on 40 common hands" in head
-
-
-def test_solve_command_refuses_open_face_input_as_the_api_does(capsys):
-    from cpstats.apps.cli import main
-
-    assert main(["solve", "ofc-pineapple", "royalties.front.QQ", "--metric", "house_edge", "--target", "0.01",
-                 "--bounds", "0,9", "--deals", "20", "--setter", "random", "--quiet"]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("cpstats solve: error: metric='house_edge' is not a figure of the open-face game")
-    assert err.count("\n") == 1 and "13-card" not in err

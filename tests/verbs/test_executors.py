@@ -1,6 +1,6 @@
 """The long verbs give the same numbers serial and on a Dask LocalCluster, for both games:
 ``compare``, ``par_sheet``, ``skill`` and ``solve`` (``sweep`` and 13-card ``skill`` are in
-test_sweep_games.py, ``simulate`` in test_simulation.py and test_ofc_simulation.py)."""
+verbs/test_sweep.py, ``simulate`` in thirteen/test_run.py and ofc/test_simulation.py)."""
 
 import pandas as pd
 import pytest

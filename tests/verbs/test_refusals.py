@@ -1,6 +1,7 @@
-"""The Python API refuses unwritable outputs, malformed JSON rules, a bad rng, raw syntax in a
-value and an unused rollout budget in one CpstatsError line (never the operating system's or
-numpy's own error); a hand's error names it once."""
+"""The Python API refuses bad input as one cpstats error line naming the argument and what it allows,
+as the command line does: bad counts and options, unwritable outputs, malformed JSON rules, a bad
+rng, raw syntax in a value and an unused rollout budget (never numpy's, pathlib's or the operating
+system's own exception from deep inside a run); a hand's error names it once."""
 
 from __future__ import annotations
 
@@ -96,3 +97,30 @@ def test_a_rollout_budget_is_refused_without_rollout():
     with pytest.raises(OptionError, match=r"^samples=8 is invalid with strategy 'greedy/greedy': "
                                           "only rollout takes samples and top$"):
         cpstats.ofc.simulation.simulate("ofc-pineapple", 8, setter="greedy", samples=8)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: cpstats.match("2-4", "greedy", "random", deals=0),
+     r"^deals=0 is invalid: a whole number >= 2"),
+    (lambda: cpstats.match("2-4", "greedy", "random", deals=100, rng=-1), r"^rng=-1 is invalid"),
+    (lambda: cpstats.match("2-4", "greedy", "random", deals=100, rng="x"), r"^rng='x' is invalid: pass None"),
+    (lambda: cpstats.simulate("2-4", 100, setter="greedy", block_deals=7.5),
+     r"^block_deals=7\.5 is invalid: a whole number >= 1"),
+    (lambda: cpstats.simulate("2-4", 100, setter="greedy", out=42), r"^out=42 is invalid: a folder path"),
+    (lambda: cpstats.simulate("2-4", 100, setter="greedy", executor="local"),
+     r"^executor='local' is invalid: None \(serial\) or a concurrent\.futures-style executor"),
+    (lambda: cpstats.simulate("2-4", 100, setter="greedy", players="3"), r"^players='3' is invalid"),
+    (lambda: cpstats.simulate("ofc-pineapple", 10, setter="random", executor="local"),
+     r"^executor='local' is invalid"),
+    (lambda: cpstats.compare(["2-4", "1-6"], 100, setter="greedy", tidy="yes"),
+     r"^tidy='yes' is invalid"),
+    (lambda: cpstats.compare(["2-4", "1-6"], 100, setter="greedy", labels=["a", "a"]),
+     r"^labels=\['a', 'a'\] is invalid: each result needs its own name"),
+    (lambda: cpstats.par_sheet("2-4", deals=100, setter="greedy", seat_deals=0),
+     r"^seat_deals=0 is invalid"),
+    (lambda: cpstats.train_tables("2-4", deals=-1), r"^deals=-1 is invalid: must be >= 1000$"),
+    (lambda: cpstats.train_tables("2-4", deals=2000, damping=2), r"^damping=2 is invalid: must be in \(0, 1\]$"),
+])
+def test_bad_input_is_one_line_naming_the_argument(call, message):
+    with pytest.raises(OptionError, match=message):
+        call()

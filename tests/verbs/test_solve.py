@@ -354,7 +354,7 @@ def test_integer_answer_and_interval_against_the_long_run_boundary():
                      f"({st['width_range'][0]}-{st['width_range'][1]}) |")
     lines += ["", "The width is the error of the curve's common level over its slope (about 1.96 se / slope "
               "values either side), which pairing does not remove; it shrinks as one over the root of the deals. "
-              "`CPSTATS_SLOW=1 CPSTATS_RECORD=1 python -m pytest tests/test_solve.py -m slow -k integer -s`."]
+              "`CPSTATS_SLOW=1 CPSTATS_RECORD=1 python -m pytest tests/verbs/test_solve.py -m slow -k integer -s`."]
     print("\n".join(lines))
     if os.environ.get("CPSTATS_RECORD"):
         import sys
@@ -362,7 +362,7 @@ def test_integer_answer_and_interval_against_the_long_run_boundary():
         sys.path.insert(0, str(ROOT / "benchmarks"))
         from _record import record
 
-        argv, sys.argv = sys.argv, ["-m", "pytest", "tests/test_solve.py", "-m", "slow", "-k", "integer", "-s"]
+        argv, sys.argv = sys.argv, ["-m", "pytest", "tests/verbs/test_solve.py", "-m", "slow", "-k", "integer", "-s"]
         try:  # the stamp names the command, not pytest's own path
             record("coverage_solve", lines)
         finally:

@@ -1,6 +1,6 @@
-"""The command line: help for every command, one-line refusals (exit 2, no traceback), the
-report's plan validated before simulating, and the compile notice (audit 13, items 12, 15, 18,
-19, 20, 23)."""
+"""The command line (cpstats.apps.cli.commands): help for every command, one-line refusals (exit 2,
+no traceback), the report's plan validated before simulating, and the compile notice printed once
+before kernels run."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def no_simulation(monkeypatch):
     monkeypatch.setattr(cpstats.workbench, "simulate", simulate)
 
 
-# -- item 18: every --help --------------------------------------------------------------------
+# -- every --help --------------------------------------------------------------------
 
 @pytest.mark.parametrize("command", [[], *([c] for c in _commands())])
 def test_every_help_prints(command, capsys):
@@ -73,7 +73,7 @@ def test_match_help_shows_the_percent(capsys):
     assert "95% CI" in capsys.readouterr().out
 
 
-# -- item 12: workers -------------------------------------------------------------------------
+# -- workers -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("workers", ["0", "-2", "two"])
 def test_workers_below_one_are_refused(workers, capsys):
@@ -84,7 +84,7 @@ def test_workers_below_one_are_refused(workers, capsys):
     assert "argument --workers" in capsys.readouterr().err
 
 
-# -- item 15: folders, disks and schedulers ---------------------------------------------------
+# -- folders, disks and schedulers ---------------------------------------------------
 
 def test_empty_out_is_refused(capsys, no_simulation):
     """``--out ""`` wrote into the current folder."""
@@ -162,7 +162,7 @@ def test_a_corrupt_run_json_is_one_line(tmp_path, capsys):
     assert "run.json" in refused(capsys, "simulate")
 
 
-# -- item 19: review and hands per hour -------------------------------------------------------
+# -- review and hands per hour -------------------------------------------------------
 
 @pytest.mark.parametrize("pace", ["-1", "0", "nan", "inf", "fast"])
 def test_hands_per_hour_must_be_a_positive_pace(pace, capsys):
@@ -180,7 +180,7 @@ def test_review_refuses_tables_with_a_high_middle_in_one_line(capsys):
     assert "cannot set hands of '2-4(ranking=H5)'" in refused(capsys, "review")
 
 
-# -- item 20: the report's plan ---------------------------------------------------------------
+# -- the report's plan ---------------------------------------------------------------
 
 def test_the_raked_presets_are_the_three_known():
     assert {"pagat-casino", "futurebet-2-4", "futurebet-1-6"} <= set(RAKED)
@@ -243,7 +243,7 @@ def test_report_of_a_raked_preset_runs(tmp_path, capsys):
     assert "report written" in capsys.readouterr().out
 
 
-# -- item 23: the compile notice --------------------------------------------------------------
+# -- the compile notice --------------------------------------------------------------
 
 def test_compile_message_is_printed_once_before_kernels(monkeypatch, capsys):
     """The first call after install compiles silently for a long while."""
@@ -262,80 +262,6 @@ def test_compile_message_is_printed_once_before_kernels(monkeypatch, capsys):
     monkeypatch.setattr(cpstats.apps.cli.commands, "needs_compiling", lambda *modules: False)
     assert main(["review", CARDS, SETTING]) == 0
     assert _warmup.COMPILE_MESSAGE not in capsys.readouterr().err
-
-
-def test_compile_message_text():
-    assert _warmup.COMPILE_MESSAGE == "compiling kernels, once after install (a few minutes)"
-
-
-def _package(tmp_path: Path) -> Path:
-    package = tmp_path / "pkg"
-    (package / "sub").mkdir(parents=True)
-    (package / "plain.py").write_text("x = 1  # njit(cache=True) in a comment is not a kernel\n")
-    (package / "sub" / "kern.py").write_text("from numba import njit\n\n\n@njit(cache=True)\ndef f():\n"
-                                             "    return 1\n")
-    return package
-
-
-def test_needs_compiling_until_every_kernel_module_has_a_cache(tmp_path, monkeypatch):
-    """True while a kernel module has no numba index file (``*.nbi``) at least as
-    new as its source, in a __pycache__ below the package or under NUMBA_CACHE_DIR."""
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    package = _package(tmp_path)
-    assert _warmup.needs_compiling("kern", package=package)
-    assert not _warmup.needs_compiling("plain", "other", package=package)  # not kernel modules
-    cache = package / "sub" / "__pycache__"
-    cache.mkdir()
-    index = cache / "kern.f-4.py311.nbi"
-    index.write_bytes(b"")
-    assert not _warmup.needs_compiling("kern", package=package)
-    source = package / "sub" / "kern.py"
-    os.utime(source, (index.stat().st_mtime + 10,) * 2)  # the source changed after compiling
-    assert _warmup.needs_compiling("kern", package=package)
-
-
-def test_needs_compiling_reads_numba_cache_dir(tmp_path, monkeypatch):
-    """With NUMBA_CACHE_DIR set, numba writes its index files there (in folders
-    named after the source's path)."""
-    package = _package(tmp_path)
-    cache_dir = tmp_path / "numba-cache"
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache_dir))
-    assert _warmup.needs_compiling("kern", package=package)
-    nested = cache_dir / str(package / "sub").lstrip(os.sep)
-    nested.mkdir(parents=True)
-    (nested / "kern.f-4.py311.nbi").write_bytes(b"")
-    assert not _warmup.needs_compiling("kern", package=package)
-
-
-def test_a_package_without_kernels_needs_no_compiling(tmp_path, monkeypatch):
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    package = _package(tmp_path)
-    (package / "sub" / "kern.py").unlink()
-    assert not _warmup.needs_compiling("kern", package=package)
-
-
-def test_the_named_kernel_modules_exist():
-    """Every module the CLI asks about is a kernel module of cpstats, so moving one
-    cannot silence the notice unnoticed."""
-    stems = {p.stem for p in _warmup._kernel_sources(_warmup._PACKAGE)}
-    assert {*_warmup.simulation_kernels("greedy", "ev"), "review"} <= stems
-    assert _warmup.simulation_kernels("ev", "ev", print) == (*_warmup.SIMULATION_KERNELS, "_ev_kernel")
-    assert _warmup.simulation_kernels("ev", low_middle=True)[-1] == "_ev_low_kernel" in stems
-    assert "_ev_low_kernel" not in _warmup.simulation_kernels("greedy", low_middle=True)
-
-
-def test_needs_compiling_defaults_to_the_simulation_kernels(tmp_path, monkeypatch):
-    """With no module named, a fresh cache of the simulation kernels is enough."""
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    package = tmp_path / "pkg"
-    package.mkdir()
-    for stem in (*_warmup.SIMULATION_KERNELS, "_greedy_kernel"):
-        (package / f"{stem}.py").write_text("@njit(cache=True)\ndef f():\n    pass\n")
-    assert _warmup.needs_compiling(package=package)
-    for stem in _warmup.SIMULATION_KERNELS:
-        (tmp_path / f"{stem}.f-1.py311.nbi").write_bytes(b"")
-    assert not _warmup.needs_compiling(package=package)
-    assert _warmup.needs_compiling("_greedy_kernel", package=package)
 
 
 def test_simulate_plays_an_open_face_preset(capsys):

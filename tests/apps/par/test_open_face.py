@@ -1,13 +1,13 @@
-"""Every designer tool for open face: the OFC PAR sheet (``cpstats.par_sheet``, ``cpstats par``),
-the skill table (``cpstats.skill``, ``cpstats skill``) and one hands-per-hour default for both
-games. Small runs on fixed seeds: every interval must hold its estimate."""
+"""The open-face PAR sheet (cpstats.apps.par.open_face, ``cpstats.par_sheet``, ``cpstats par``): every
+section, outcomes that add up, the worked hand, figures that agree with the run, the variant's pace,
+and what it says when the street models cannot be read. Small runs on fixed seeds: every interval
+must hold its estimate."""
 
 from __future__ import annotations
 
 import hashlib
 import shutil
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
 
 import matplotlib
 import pandas as pd
@@ -157,61 +157,6 @@ def test_a_result_of_another_variant_or_without_rows_is_refused():
         cpstats.par_sheet("ofc-pineapple", result=run)
 
 
-# -- skill ------------------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def skill_table():
-    return cpstats.skill("ofc-pineapple", deals=30, rng=4)
-
-
-def test_skill_rollout_beats_the_weak_fields_and_the_control_is_zero(skill_table):
-    """Rollout's edge over random is about 8-10 units a hand (SE about 1 at 30 hands): its CI
-    is far above 0; the rollout control is exactly 0 (the seats' nets sum to 0)."""
-    t = skill_table
-    assert list(t.index) == ["greedy", "random", "rollout-v1", "rollout-exact", "rollout"]
-    assert "previous default" in t.loc["rollout-exact", "label"]
-    assert "first rollout" in t.loc["rollout-v1", "label"]
-    assert list(t.columns) == ["label", "mean", "se", "ci_low", "ci_high", "deals"]
-    assert t.loc["random", "ci_low"] > 0 and t.loc["greedy", "mean"] > 0
-    assert t.loc["rollout", "mean"] == pytest.approx(0.0, abs=1e-12)
-    assert (t["ci_low"] <= t["mean"]).all() and (t["mean"] <= t["ci_high"]).all()
-    assert t.attrs["variant"] == "ofc-pineapple" and t.attrs["player"] == "rollout" and t.attrs["seed"] == 4
-    assert "baseline" in t.loc["greedy", "label"] and "control" in t.loc["rollout", "label"]
-
-
-def test_skill_repeats_serial_or_on_an_executor():
-    from cpstats.ofc import skill
-
-    serial = skill.skill_table("ofc-pineapple", deals=12, rng=9, fields=["random"])
-    with ThreadPoolExecutor(2) as pool:
-        threaded = skill.skill_table("ofc-pineapple", deals=12, rng=9, executor=pool, fields=["random"])
-    assert threaded.equals(serial) and threaded.attrs == serial.attrs
-
-
-@pytest.mark.parametrize("options, match", [
-    ({"deals": 1}, r"deals=1 is invalid: a whole number >= 2"),
-    ({"tables": "2-4"}, r"tables= does not apply to open-face variants"),
-])
-def test_bad_skill_options_are_one_line(options, match):
-    with pytest.raises(OptionError, match=match):
-        cpstats.skill("ofc-pineapple", **options)
-
-
-def test_bad_skill_fields_are_one_line():
-    from cpstats.ofc import skill
-
-    with pytest.raises(OptionError, match=r"fields=\['ev'\] is invalid: one or more of greedy, random, rollout"):
-        skill.skill_table("ofc-pineapple", fields=["ev"])
-
-
-def test_skill_cli_for_open_face(capsys):
-    assert main(["skill", "--preset", "ofc-pineapple", "--deals", "6", "--seed", "2"]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("rollout (open face's strong strategy) against each field under ofc-pineapple, "
-                          "6 hands a seat, seat-swapped, seed 2")
-    assert "Student's t on 6 batch means" in out and "random (baseline: no skill)" in out
-
-
 def test_par_cli_for_open_face(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(ofc_par, "STRENGTH_DEALS", 4)
     assert main(["par", "ofc-pineapple", "--deals", "8", "--out", str(tmp_path)]) == 0
@@ -223,31 +168,6 @@ def test_par_cli_for_open_face(tmp_path, monkeypatch, capsys):
     digest = hashlib.sha256(SHIPPED_PATH.read_bytes()).hexdigest()[:12]
     assert "street models learned from exact-endgame self-play over several hundred rule sets" in html
     assert f"Street models {digest} (street_models.npz)" in html and "inside its trained ranges" in html
-
-
-def test_the_open_face_app_opens_at_the_one_default_pace():
-    pytest.importorskip("ipywidgets")
-    from cpstats.apps.widgets.open_face import OpenFaceApp
-
-    assert OpenFaceApp().hands_per_hour.value == HANDS_PER_HOUR
-
-
-def test_the_sweep_view_sweeps_an_open_face_preset_and_variant_string():
-    """The dashboard's Rule sweep takes open-face presets and variant strings: every point's
-    interval holds its estimate and the status names the variant swept."""
-    pytest.importorskip("ipywidgets")
-    from cpstats.apps.widgets import SweepView
-
-    app = SweepView("ofc-pineapple", "royalties.front.QQ", "7,10", deals=6, strategy="greedy")
-    app.run_button.click()
-    assert sorted(set(app.table["value"])) == [7, 10] and app.figure is not None
-    assert "royalties.front.QQ on ofc-pineapple" in app.status.value
-    shown = app.table.dropna(subset=["estimate", "ci_low"])  # no Fantasyland board: no stay rate
-    assert ((shown["ci_low"] <= shown["estimate"]) & (shown["estimate"] <= shown["ci_high"])).all()
-    app.preset.value, app.parameter.value = "ofc-pineapple(players=3)", "fantasyland.stay"
-    assert app.values.value == "B,A,none"
-    app.run()
-    assert "3 values of fantasyland.stay on ofc-pineapple(players=3)" in app.status.value
 
 
 def test_a_sheet_without_readable_street_models_says_how_it_was_played(tmp_path, monkeypatch):

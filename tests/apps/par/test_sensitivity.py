@@ -8,7 +8,6 @@ Runs are small and set by greedy (a baseline the sheet names as such) except one
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -13,7 +13,7 @@ from cpstats.workbench import simulate
 from cpstats.apps.widgets.cache import SEED
 from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS, OpenFaceApp, ofc_variant
 from cpstats.rules.describe import short_label
-from cpstats.rules.house import Rake
+from cpstats.rules.house import HANDS_PER_HOUR, Rake
 
 shipped = pytest.mark.skipif(
     not all((OFC_REFERENCE_DIR / f"{k}.npz").exists() for k in OFC_REFERENCE_RUNS),
@@ -178,3 +178,10 @@ def test_a_figure_without_an_interval_is_drawn_hollow_and_says_why():
     low, high = ax.get_xlim()
     assert low <= notes[0].xy[0] <= high
     plt.close(fig)
+
+
+def test_the_open_face_app_opens_at_the_one_default_pace():
+    pytest.importorskip("ipywidgets")
+    from cpstats.apps.widgets.open_face import OpenFaceApp
+
+    assert OpenFaceApp().hands_per_hour.value == HANDS_PER_HOUR
