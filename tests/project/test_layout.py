@@ -352,3 +352,43 @@ def test_the_13_card_name_rule_can_fail():
     assert _thirteen_names(bad) == {"thirteen": 2, "SimulationResult": 2, "tables": 3, "bank_mean": 4, "ev": 4,
                                     "EvSetter": 4}
     assert _thirteen_names(ast.parse('"""A Variant in words."""\nx = AnyVariant\n')) == {}
+
+
+# -- the rules subpackage imports one way -----------------------------------------------------------
+
+#: The rules modules, lowest first: each may import only those before it.
+RULES_ORDER = ("check", "files", "ids", "schedules", "components", "house", "presets", "text", "games",
+               "variant", "open_face", "describe", "variant_words", "open_face_words")
+
+
+def _rules_imports(path) -> set[str]:
+    """The ``cpstats.rules`` modules a file imports, at module level or inside a function."""
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        found |= {n.split(".")[2] for n in names if n.startswith("cpstats.rules.")}
+    return found
+
+
+def test_rules_modules_import_one_way() -> None:
+    """Inside cpstats.rules every import points down RULES_ORDER (no presets -> variant
+    -> text -> presets circle, function-level imports included), and every module fits 600 lines."""
+    from pathlib import Path
+
+    import cpstats.rules
+
+    folder = Path(cpstats.rules.__file__).parent
+    modules = sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
+    assert modules == sorted(RULES_ORDER)
+    for position, stem in enumerate(RULES_ORDER):
+        path = folder / f"{stem}.py"
+        upward = _rules_imports(path) - set(RULES_ORDER[:position])
+        assert not upward, f"cpstats.rules.{stem} imports {sorted(upward)}"
+        assert len(path.read_text().splitlines()) <= 600, stem
