@@ -7,6 +7,7 @@ import pytest
 
 from cpstats.strategies import row_tables
 from cpstats.errors import OptionError
+from cpstats.rules import get_preset
 from cpstats.strategies.training import train_tables
 
 PER_ROUND = ("convergence", "response_gap", "noise", "weights", "phases", "round_deals")
@@ -134,3 +135,43 @@ def test_progress_counts_every_step_once(options):
                      rng=2, progress=steps.append, **options)
     assert sum(steps) == options["rounds"] + 1 + 1 + 3
     assert len(t.meta["response_gap"]) <= options["rounds"] + 1
+
+
+# -- matches and exploitability ---------------------------------------------------------------------
+
+def test_match_ev_beats_greedy():
+    from cpstats.strategies.training import match
+
+    res = match("2-4", "ev", "greedy", deals=3_000, rng=11)
+    assert res.ci95[0] > 0, str(res)
+    same = match("2-4", "greedy", "greedy", deals=500, rng=1)
+    assert same.mean == 0.0
+
+
+def test_exploitability_flags_greedy():
+    from cpstats.strategies.training import exploitability
+
+    res = exploitability("greedy", hands=6, opponents=200, rng=2)
+    assert res.in_sample >= res.out_of_sample - 1.0 and res.in_sample > 0.3, str(res)
+
+
+def test_shipped_tables_carry_metadata():
+    from cpstats.rules.presets import preset_names
+
+    shipped = sorted(p.stem for p in row_tables.TABLES_DIR.glob("*.npz"))
+    assert "2-4" in shipped
+    for name in shipped:
+        assert name in preset_names()
+        t = row_tables.RowTables.load(row_tables.TABLES_DIR / f"{name}.npz")
+        assert t.variant == str(get_preset(name))
+        assert {"seed", "deals", "rounds", "convergence"} <= set(t.meta)
+        assert t.meta["convergence"][-1] < 0.05
+
+
+def test_match_plays_criss_cross_by_seat():
+    """D3: both hands of a seat are set by that seat's strategy; identical strategies tie."""
+    from cpstats.strategies.training import match
+
+    res = match("criss-cross", "ev", "greedy", deals=1_500, rng=3)
+    assert res.ci95[0] > 0
+    assert match("criss-cross", "greedy", "greedy", deals=300, rng=3).mean == 0

@@ -14,7 +14,7 @@ from cpstats.errors import OptionError
 from cpstats.rules import NATURAL_TABLES, ROYALTY_TABLES, get_preset, preset_names
 from cpstats.rules import CATEGORIES, NATURAL_NAMES, ROYALTY_ROWS, SCOOP, NaturalSchedule, NaturalSettlement, Naturals, RoyaltyMode, RoyaltyPayment, Royalties, RoyaltySchedule, Scoring, ScoringParams, ScoringRules, Variant, load_variant
 from cpstats.rules.text import to_text
-from helpers.raises import option_error
+from helpers.checks import option_error
 
 
 # -- section 4: royalty schedules -------------------------------------------------------------------

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.rules import get_preset, preset_names
 from cpstats.rules import NATURAL_NAMES, ROYALTY_ROWS, AcesBet, Bank, Deal, HandOrdering, NaturalSchedule, Naturals, Rake, RakeModel, RoyaltyMode, Royalties, RoyaltySchedule, Scoring, Stakes, Surrender, Variant, load_variant
-from helpers.raises import option_error
+from helpers.checks import option_error
 
 
 # -- round trips ------------------------------------------------------------------------------
