@@ -184,22 +184,6 @@ def test_figures_table_reads_in_words(runs):
     assert list(faster.columns) == ["x", "y", "y - x", "z", "z - x"]
 
 
-def test_comparer_shows_the_figures_and_follows_the_pace():
-    """The comparer opens on the reference results with the figures in words first,
-    the user's labels on the columns, and redraws the take per seat-hour when the pace changes."""
-    from cpstats.apps.widgets import ResultCache, VariantComparer
-
-    app = VariantComparer(("2-4", "futurebet-2-4"), labels=["plain", "futurebet"], cache=ResultCache())
-    assert list(app.table.columns) == ["plain", "futurebet"]
-    html = app.table_html.value
-    assert html.index("SD of a player") < html.index("Details")
-    hourly = "house take per seat-hour (units an hour)"
-    app.pace.value = 60
-    assert app.figures.loc[hourly, "futurebet"].startswith("3.00 ")
-    app.pace.value = 30
-    assert app.figures.loc[hourly, "futurebet"].startswith("1.50 ")
-
-
 def test_a_difference_resting_on_too_few_events_has_no_interval_and_says_how_many_deals():
     """Front trips are rare: at 2,000 greedy deals seed 1 meets one (one batch of 30 differs), so
     the difference of royalties paid has no interval (NaN, not 0 to 0), the note says so, and the

@@ -1,5 +1,6 @@
-"""House money in cpstats.apps.widgets (audit 13.1, 13.2), the surrender picker (audit 13.6) and the
-compile notice (audit 13.23)."""
+"""The House edge and rake tab (cpstats.apps.widgets.rake) driven as a user would: house money per
+seat-hour, capped and banked charges counted once, intervals or the reason there are none, the
+setter named; and the surrender picker and the apps' compile notice."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import pytest
 
 from cpstats.rules import Rake, RakeModel, Surrender, load_variant
 from cpstats.settlement import settle_many
+from cpstats.simulation import REFERENCE_DIR
+from cpstats.strategies import EvSetter
 from cpstats.workbench import simulate
 from cpstats.apps.widgets import _common
 from cpstats.apps._warmup import COMPILE_MESSAGE
@@ -236,3 +239,95 @@ def test_a_repriced_commission_gets_a_conservative_interval():
     row = rake_table(capped, capped.variant.rake, hands_per_hour=30).loc["rake per hand (units)"]
     assert np.isnan(row["ci_low"]) and row["method"].startswith("no interval: the bank's charge")
 
+
+# -- the rake explorer ------------------------------------------------------------------------------
+
+@pytest.fixture()
+def rake_app(cache):
+    app = RakeExplorer("2-4", deals=DEALS, cache=cache)
+    app.simulate_button.click()
+    return app
+
+
+def test_fixed_rake_per_seat_and_per_hour(rake_app):
+    rake_app.rake_model.value = "fixed-player"
+    rake_app.amount.value = 0.25
+    rake_app.hands_per_hour.value = 40
+    rake_app.unit_value.value = 2.0
+    f = rake_app.figures
+    assert f["rake per seat per hand (units)"] == pytest.approx(0.25)
+    assert f["rake per seat per hour (money)"] == pytest.approx(0.25 * 40 * 2.0)
+    assert "20.00" in rake_app.table_html.value  # 0.25 units x 40 hands x 2 money
+    rake_app.skill_edge.value = 0.4
+    assert rake_app.figures["player's expectation (units per hand)"] == pytest.approx(0.15)
+
+
+def test_percent_rake_from_the_gross_and_capped_needs_a_run(rake_app, cache):
+    r = rake_app.result
+    rake_app.rake_model.value = "percent"
+    rake_app.percent.value = 0.05
+    gross = float(r.summary.gross_sum) / r.deals
+    assert rake_app.figures["rake per hand (units)"] == pytest.approx(0.05 * gross)
+    rake_app.cap.value = 0.5
+    assert "click Simulate" in rake_app.status.value
+    rake_app.simulate_button.click()
+    capped = rake_app.result
+    assert "rake.cap=0.5" in str(capped.variant)
+    # the cap binds: less than the uncapped 5%, exactly the simulated rake
+    per_hand = rake_app.figures["rake per hand (units)"]
+    assert per_hand == pytest.approx(float(capped.summary.rake_sum) / capped.deals)
+    assert 0 < per_hand < 0.05 * gross
+
+
+def test_session_bands(rake_app):
+    rake_app.rake_model.value = "none"
+    rake_app.confidence.value = 0.90
+    s = rake_app.sessions().set_index("hands")
+    sd = rake_app.figures["SD per hand, seat (units)"]
+    assert s.loc[100, "high (units)"] == pytest.approx(1.6448536 * sd * 10, rel=1e-6)
+    assert f"{s.loc[1_000, 'low (units)']:+,.1f}" in rake_app.table_html.value
+
+
+def test_banked_commission_matches_a_simulation_with_it(cache):
+    app = RakeExplorer("banked", deals=DEALS, cache=cache)
+    app.simulate_button.click()
+    base = app.result
+    app.commission.value = 0.05
+    edge = app.figures["house edge, bank (units per player hand)"]
+    # the commission is charged outside the nets, so the same deals and tables give the same nets
+    assert app.strategy.value == "ev"
+    with_c = simulate(base.variant.replace(bank__commission=0.05), DEALS, setter=EvSetter(tables=str(base.variant)),
+                      rng=SEED, block_deals=WIDGET_BLOCK_DEALS)
+    # house() gives the edge per 3-unit wager, commission included: per player hand it is x 3
+    house = with_c.house().iloc[0]
+    assert edge == pytest.approx(house["house_edge"] * house["initial_wager_units"], rel=1e-9)
+    assert app._bank_box.layout.display is None
+    app.wins_ties.value = False
+    assert "click Simulate" in app.status.value
+    app.simulate_button.click()
+    assert app.result.variant.bank.wins_ties is False
+
+
+def test_rake_explorer_error_is_shown(rake_app, monkeypatch):
+    monkeypatch.setattr(rake_app.cache, "run", lambda *a, **k: (_ for _ in ()).throw(ValueError("no")))
+    rake_app.players.value = 3
+    rake_app.simulate_button.click()
+    assert "ValueError: no" in rake_app.status.value and rake_app.progress.bar_style == "danger"
+
+
+def test_rake_explorer_names_the_setter_and_offers_the_reference_only_to_ev():
+    """The rake explorer's status, table header and chart name the setter and the
+    deals; the reference result (ev) is shown for ev only, greedy asks for a run."""
+    if not (REFERENCE_DIR / "2-4.npz").exists():
+        pytest.skip("no reference results in cpstats/data/reference (run `cpstats reference`)")
+    app = RakeExplorer("2-4", deals=DEALS, cache=ResultCache())
+    assert "ev (good play)" in app.status.value and "1,000,000 deals" in app.status.value
+    intervals = ["95% CI low", "95% CI high", "interval"]
+    assert list(app.table.columns) == ["2-4: ev (good play), 1,000,000 deals", *intervals]
+    app.strategy.value = "greedy"
+    assert "click Simulate" in app.status.value and app.result.metadata["strategy"] == "ev"
+    app.simulate_button.click()
+    assert app.result.metadata["strategy"] == "greedy"
+    assert list(app.table.columns) == [f"2-4: greedy (baseline: a weak field), {DEALS:,} deals", *intervals]
+    assert "greedy (baseline: a weak field)" in app.status.value
+    assert "greedy (baseline: a weak field)" in app.figure._suptitle.get_text()
