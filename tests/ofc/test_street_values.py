@@ -1,10 +1,9 @@
-"""The learned open-face play's street models (cpstats/ofc/street_values.py, street_training.py,
-rule_features.py, _value_kernel.py, _train_kernel.py).
+"""The learned open-face play's street models (cpstats/ofc/street_values.py, _value_kernel.py; their
+rule numbers and training in test_rule_features.py and test_street_training.py).
 
-The feature kernel is checked on hand-made boards, the flat trees against scikit-learn's own
-prediction, the plays (``rollout`` code 6, ``fast`` code 7) for legal boards and their fallback (no
-readable model file: ``rollout-exact``'s play, with a warning naming the file), the rule numbers
-and the rule draws, training for determinism whatever the worker count, and the shipped file.
+The feature kernel is checked on hand-made boards, the plays (``rollout`` code 6, ``fast`` code 7)
+for legal boards and their fallback (no readable model file: ``rollout-exact``'s play, with a
+warning naming the file), and the shipped file.
 """
 
 import json
@@ -15,13 +14,12 @@ import numpy as np
 import pytest
 
 from cpstats.cards import parse_cards
-from cpstats.errors import OptionError
 from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc import _value_kernel as _vk
 from cpstats.ofc import rule_features as rf
 from cpstats.ofc import street_training as st
 from cpstats.ofc import street_values as sv
-from cpstats.ofc.entry_value import default_entry_values, play_args
+from cpstats.ofc.entry_value import play_args
 from cpstats.ofc.play import play_hands
 from cpstats.rules import get_preset
 from cpstats.rules.open_face import resolve_ofc_variant
@@ -92,80 +90,6 @@ def test_features_front_pair_and_wheel_run():
     assert x[F["front_pair"]] == 11 and x[F["front_outs"]] == 0 and x[F["front_fl_outs"]] == 0
     assert x[F["back_run"]] == 4 and x[F["middle_cards"]] == 0
     assert x[F["board_h"]] == pytest.approx(_pk.board_h(board, cnt, *tabs))
-
-
-def test_rule_numbers_carry_the_entry_values_by_front_and_the_schedules():
-    """The entry value told for each front that enters (0 for one that does not), the royalty
-    schedules and the foul value; a rake never enters."""
-    prog = get_preset("ofc-pineapple-progressive")
-    vec = dict(zip(rf.RULE_FEATURES, rf.rule_vector(prog)))
-    entry = default_entry_values(prog)
-    assert [vec[k] for k in ("entry_qq", "entry_kk", "entry_aa", "entry_trips")] == [entry[n] for n in (14, 15, 16, 17)]
-    assert vec["entry_qq"] < vec["entry_kk"] < vec["entry_aa"] < vec["entry_trips"]
-    kk = dict(zip(rf.RULE_FEATURES, rf.rule_vector(PINE.replace(fantasyland__cards="0/14/14/14"))))
-    assert kk["entry_qq"] == 0 and kk["entry_kk"] > 0
-    assert (vec["front_qq"], vec["middle_flush"], vec["back_quads"], vec["players"]) == (7, 8, 10, 2)
-    assert vec["foul"] == pytest.approx(-0.8 * 6) and vec["scoop"] == pytest.approx(0.8 * 3)
-    from cpstats.rules.house import Rake, RakeModel
-
-    raked = PINE.replace(rake=Rake(model=RakeModel.TIME, amount=6.0))
-    np.testing.assert_array_equal(rf.rule_vector(raked), rf.rule_vector(PINE))
-
-
-def test_rule_draws_are_valid_variants_determined_by_the_seed():
-    a = rf.training_variants(40, 7)
-    assert [str(v) for v in a] == [str(v) for v in rf.training_variants(40, 7)]
-    assert [str(v) for v in a] != [str(v) for v in rf.training_variants(40, 8)]
-    draws = a[len(rf.ANCHORS):]
-    assert {v.deal.value for v in draws} == {"classic", "pineapple"} and len({str(v) for v in draws}) == 40
-    assert {v.players for v in draws} >= {2, 3} and all(v.players * max(v.cards_per_hand, v.fantasyland.most_cards) <= 52
-                                                        for v in draws)
-
-
-def test_a_rule_outside_the_trained_ranges_is_named_in_one_line():
-    ranges = {name: [lo, lo] for name, lo in zip(rf.RULE_FEATURES, rf.rule_vector(PINE))}
-    ranges["players"] = {"pineapple": [2], "classic": [2]}
-    assert rf.range_note(PINE, ranges) is None
-    note = rf.range_note(PINE.replace(royalties__front__QQ=30, players=3), ranges)
-    assert note.startswith("outside the street models' trained ranges: 3 players in pineapple (trained 2)")
-    assert "royalties.front.QQ 30 (trained 7..7)" in note and "\n" not in note
-
-
-def _tiny_fit():
-    gen = np.random.default_rng(5)
-    x = gen.normal(size=(400, _vk.N_FEATURES))
-    x[:, 7] = gen.integers(0, 4, size=400)  # integer-valued features, as the counts are
-    y = x[:, 0] + 0.5 * (x[:, 7] > 1) + gen.normal(scale=0.1, size=400)
-    return x, y
-
-
-def test_numba_prediction_equals_sklearn_on_held_out_rows():
-    """The exported trees walked by the kernel, one row at a time or tree by tree, give
-    scikit-learn's prediction to the last bit (the same splits, the same order of summation)."""
-    pytest.importorskip("sklearn")
-    x, y = _tiny_fit()
-    models = {1: st.fit_model(x[:300], y[:300], 3), 2: st.fit_model(x[:300], -y[:300], 4)}
-    trees = st.export_trees(models, 5)
-    assert np.isnan(trees.base[[0, 3, 4]]).all() and not np.isnan(trees.base[[1, 2]]).any()
-    for s in (1, 2):
-        held = np.ascontiguousarray(x[300:])
-        want = models[s].predict(held)
-        np.testing.assert_array_equal(_vk.predict_rows(held, s, *trees), want)
-        np.testing.assert_array_equal([_vk.predict(r, s, *trees) for r in held], want)
-
-
-def test_label_hands_rejects_bad_hands():
-    with pytest.raises(OptionError, match="hands"):
-        st.label_hands(PINE, 0, 1)
-
-
-def test_labels_are_exact_means_before_the_last_street():
-    """Every row's label lies between the foul value and the best a board can be worth, and its
-    boards hold 5, 7, 9 and 11 cards."""
-    x, y = st.label_hands(PINE, 2, 11)
-    cards = x[:, :, F["front_cards"]] + x[:, :, F["middle_cards"]] + x[:, :, F["back_cards"]]
-    assert (cards == [5, 7, 9, 11]).all()
-    assert (y >= play_args(PINE).prm[0, _pk.FOUL] - 1e-9).all() and np.isfinite(y).all()
 
 
 @pytest.mark.parametrize("name", ["rollout", "fast"])
@@ -251,35 +175,6 @@ def test_the_learned_loop_plays_the_other_codes_as_the_street_loop():
         _vk.play_streets_learned(deck, c, deal, keep, np.full(2, 8), 8, 3, np.uint64(seed), *args, out[1], disc,
                                  _pk.ENDGAME, *model, _pk.FAST_TOP)
         np.testing.assert_array_equal(out[0], out[1])
-
-
-def _tiny_training(monkeypatch, **options):
-    pytest.importorskip("sklearn")
-    monkeypatch.setitem(st.TREE_SETTINGS, "min_samples_leaf", 2)
-    monkeypatch.setitem(st.TREE_SETTINGS, "max_iter", 4)
-    return st.train_street_models(variants=["ofc-pineapple", "ofc-classic"], **options)
-
-
-def test_training_is_determined_by_its_seed_whatever_the_worker_count(monkeypatch):
-    """The same seed gives the same arrays on one process or two; another seed other arrays."""
-    a, rec = _tiny_training(monkeypatch, hands=3, seed=21)
-    b, _ = _tiny_training(monkeypatch, hands=3, seed=21, workers=2)
-    c, _ = _tiny_training(monkeypatch, hands=3, seed=22)
-    for deal in a:
-        for u, w in zip(a[deal], b[deal]):
-            np.testing.assert_array_equal(u, w)
-    assert not np.array_equal(a["pineapple"].values, c["pineapple"].values)
-    assert rec["seed"] == 21 and rec["hands"] == 3 and rec["streets"] == {"classic": list(range(8)),
-                                                                          "pineapple": [0, 1, 2, 3]}
-
-
-def test_fitting_without_scikit_learn_is_one_line_before_any_self_play(monkeypatch):
-    """Playing needs no scikit-learn; fitting says in one line how to install it, at once."""
-    import sys
-
-    monkeypatch.setitem(sys.modules, "sklearn.ensemble", None)
-    with pytest.raises(OptionError, match=r"needs scikit-learn: pip install 'cpstats\[train\]'"):
-        st.train_street_models(hands=10**6)
 
 
 def test_the_shipped_file_records_how_it_was_made_and_covers_every_street_but_the_last():
