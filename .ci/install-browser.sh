@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What tests/test_dashboard_browser.py needs: Debian's chromium (never a Playwright browser
+# What tests/apps/test_dashboard_browser.py needs: Debian's chromium (never a Playwright browser
 # download) and the Python packages that serve and drive the dashboard.
 set -euo pipefail
 # and poppler's pdftotext/pdftoppm, which the PAR sheet tests read the PDF pages with

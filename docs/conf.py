@@ -3,7 +3,7 @@
 Build: ``python -m sphinx -W --keep-going -b html docs docs/_build/html`` (what ``.ci/docs`` runs).
 At build time this file writes ``docs/generated/``: the API page from ``cpstats.__all__``, the
 glossary from the rule names of :data:`cpstats.rules.ids.RULES` and copies of the notebooks, which are rendered from their stored outputs
-(``nb_execution_mode = "off"``; ``tests/test_notebook_claims.py`` checks those outputs are a fresh run).
+(``nb_execution_mode = "off"``; ``tests/apps/test_notebooks.py`` checks those outputs are a fresh run).
 """
 
 from __future__ import annotations

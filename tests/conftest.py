@@ -1,10 +1,40 @@
 """Every test session trains ev tables (a rule set with none trains them on the fly) into its own
 folder, never the user's cache; ``quick_tables`` cuts that training to about a second for tests of
-the apps' live runs; ``dask_executor`` is a LocalCluster for the serial-equals-Dask checks."""
+the apps' live runs; ``dask_executor`` is a LocalCluster for the serial-equals-Dask checks.
 
+Before any test (in xdist's controller, before its workers start) numba's kernels are compiled
+once into its cache when they are not there yet (a clean clone: ``helpers/warmup.py``), so the
+workers, notebook kernels and subprocesses load them instead of each compiling them again;
+``CPSTATS_WARMUP=0`` skips that. Where the package's folder is read-only (an installed wheel),
+numba's cache goes to the user's cache folder instead (``NUMBA_CACHE_DIR``)."""
+
+import importlib.util
 import os
+import sys
+from pathlib import Path
 
 import pytest
+
+
+def _package() -> Path:
+    """The cpstats folder the tests import, found without importing it (numba reads
+    ``NUMBA_CACHE_DIR`` once, on import)."""
+    return Path(importlib.util.find_spec("cpstats").origin).parent
+
+
+def pytest_configure(config):
+    package = _package()
+    if "NUMBA_CACHE_DIR" not in os.environ and not os.access(package, os.W_OK):
+        import platformdirs
+
+        os.environ["NUMBA_CACHE_DIR"] = str(Path(platformdirs.user_cache_dir("cpstats")) / "numba")
+    if hasattr(config, "workerinput") or config.option.collectonly or os.environ.get("CPSTATS_WARMUP") == "0":
+        return
+    from helpers.warmup import compile_kernels, needs_warming
+
+    if needs_warming(package):
+        seconds = compile_kernels(package)
+        print(f"numba kernels compiled into the cache in {seconds:.0f} s", file=sys.stderr)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,7 +1,7 @@
 """The repository's top-level ``data/`` folder, for designers: every preset of both games as a
 TOML variant file (``variants/PRESET.toml``) and the shipped reference figures as one tidy CSV
 table a preset (``reference/PRESET.csv``), written by ``cpstats data`` and checked fresh by
-``tests/test_data_files.py``.
+``tests/project/test_data_files.py``.
 
 The binary data the package reads stays in ``cpstats/data``; ``data/`` is made from it and is
 not in the wheel. Each CSV row is one figure: ``preset, game, setter, deals, seed`` (the run,

@@ -1,0 +1,189 @@
+"""The open-face PAR sheet (cpstats.apps.par.open_face, ``cpstats.par_sheet``, ``cpstats par``): every
+section, outcomes that add up, the worked hand, figures that agree with the run, the variant's pace,
+and what it says when the street models cannot be read. Small runs on fixed seeds: every interval
+must hold its estimate."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+
+import matplotlib
+import pandas as pd
+import pytest
+
+import cpstats
+from cpstats.apps.par import open_face as ofc_par
+from cpstats.apps.cli import main
+from cpstats.errors import OptionError
+from cpstats.ofc.settlement import settle_hands
+from cpstats.ofc.street_values import SHIPPED_PATH
+from cpstats.rules import get_preset
+from cpstats.rules.house import HANDS_PER_HOUR, Rake
+
+SECTIONS = ["1. The rules", "2. The strategy assumed", "3. Outcomes", "4. Royalties", "5. Fantasyland",
+            "6. Headline figures", "7. Operator economics", "8. Session bands", "9. Methodology"]
+
+
+@pytest.fixture(scope="module")
+def sheet(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ofc-par")
+    backend = matplotlib.get_backend()
+    # greedy places fast; the sheet names it a baseline (rollout's sheet: the command-line test)
+    made = ofc_par.ofc_par_sheet("ofc-pineapple", deals=64, rng=3, out=out, strength_deals=12,
+                                 setter="greedy")
+    assert matplotlib.get_backend() == backend  # rendering leaves the caller's backend alone
+    return made, out
+
+
+def test_par_sheet_dispatches_on_the_game(monkeypatch):
+    """cpstats.par_sheet hands an open-face variant to the OFC sheet (the sheet registered for the
+    game's name) with the verb's options, the setter resolved."""
+    import cpstats.apps.par
+
+    seen = {}
+    monkeypatch.setitem(cpstats.apps.par.SHEETS, cpstats.ofc.GAME.name,
+                        lambda v, **kw: seen.update(v=v, **kw) or "sheet")
+    assert cpstats.par_sheet("ofc-pineapple(players=3)", deals=10, rng=1) == "sheet"
+    assert str(seen["v"]) == "ofc-pineapple(players=3)" and seen["deals"] == 10 and seen["rng"] == 1
+    assert seen["setter"] == cpstats.Rollout()  # ev, the strong setter of the game
+
+
+def test_html_and_pdf_name_every_section(sheet):
+    s, out = sheet
+    html = (out / "par.html").read_text()
+    for title in SECTIONS:
+        assert f"<h2>{title}</h2>" in html
+    for caption in ("Worked hand: each pair settled row by row", "Measured strength", "Royalties by row "
+                    "and hand", "Outcomes per pair of players", "Row results per pair of players",
+                    "Typical charges at this table", "Session bands"):
+        assert caption in html
+    assert html.count("<img alt=") == 4
+    assert "placed by greedy (a baseline: a weak field, not the figures of good play)" in html
+    assert s.footer.endswith("placed by greedy, a baseline")
+    assert [sec.title for sec in s.sections] == SECTIONS
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", str(out / "par.pdf"), "-"], capture_output=True, text=True,
+                              check=True).stdout
+        for title in SECTIONS:
+            assert title in text
+
+
+def test_every_interval_holds_its_estimate(sheet):
+    s, _ = sheet
+    checked = 0
+    for key, frame in s.tables.items():
+        for est in ("estimate", "probability", "frequency", "mean", "per_seat_hour"):
+            if est in frame and "ci_low" in frame:
+                # 64 hands give every batch two, so even the SD has its interval; only a figure
+                # resting on too few hands (greedy rarely reaches Fantasyland) has none, and says so
+                few = frame.get("method", pd.Series("", index=frame.index)).eq("too few hands")
+                ok = (frame["ci_low"] <= frame[est] + 1e-12) & (frame[est] <= frame["ci_high"] + 1e-12)
+                assert (ok | few).all() and frame.loc[few, "ci_low"].isna().all(), key
+                checked += 1
+    assert checked == 8
+    shares = s.tables["charge_models"]
+    assert ((shares["share_ci_low"] <= shares["share_of_gross_wins"] + 1e-12)
+            & (shares["share_of_gross_wins"] <= shares["share_ci_high"] + 1e-12)).all()
+
+
+def test_outcomes_add_up_and_the_game_is_zero_sum(sheet):
+    """A pair's outcomes cover every hand once from each side: probabilities add to 1 and the
+    contributions to the mean to 0; each row's four results add to 1."""
+    s, _ = sheet
+    pairs = s.tables["pair_outcomes"]
+    assert pairs["probability"].sum() == pytest.approx(1.0)
+    assert pairs["contribution_to_mean"].sum() == pytest.approx(0.0, abs=1e-9)
+    assert pairs["count"].sum() == 64 * 2  # 64 hands, two ordered pairs heads-up
+    rows = s.tables["row_results"]
+    assert rows.groupby("row")["probability"].sum().to_numpy() == pytest.approx([1, 1, 1])
+    fouls = pairs.set_index("description")["probability"]
+    assert fouls["own board fouls (scooped)"] == fouls["the opponent's board fouls (a scoop)"]
+
+
+def test_the_worked_hand_settles_as_the_engine_does(sheet):
+    s, _ = sheet
+    pairs, net = s.tables["example_pairs"], s.tables["example_net"]
+    total = pairs[pairs["item"] == "total"]["points"].iloc[0]
+    assert net["net"].tolist() == [total, -total]
+    boards = s.tables["example_boards"]
+    assert len(boards) == 6 and set(boards["row"]) == {"front", "middle", "back"}
+    text = [" / ".join(boards[boards["seat"] == p]["cards"]) for p in (0, 1)]
+    assert settle_hands("ofc-pineapple", [text]).net[0].tolist() == net["net"].tolist()
+
+
+def test_royalties_fantasyland_and_headline_agree_with_the_result(sheet):
+    s, _ = sheet
+    f = s.result.figures().set_index("metric")
+    roy = s.tables["royalties"]
+    for row in ("front", "middle", "back"):
+        paid = roy[roy["row"] == row]["paid_per_hand"].sum()
+        assert paid == pytest.approx(f.at[f"royalty_{row}", "estimate"])
+    head = s.tables["headline"].set_index("figure")
+    sd = f.at["sd_seat0", "estimate"]
+    assert head.at["volatility index (1.645 × SD)", "estimate"] == pytest.approx(1.645 * sd)
+    fl = s.tables["fantasyland"].set_index("figure")
+    assert fl.at["entry, per normal board", "estimate"] == pytest.approx(f.at["fl_entry_rate", "estimate"])
+    assert s.tables["strength"]["field"].tolist() == ["greedy", "random", "rollout-v1", "rollout-exact"]
+
+
+def test_hourly_figures_use_the_variants_pace(sheet):
+    """One hands-per-hour default: the sheet's is the variant's (HANDS_PER_HOUR without a time
+    rake), and the time collection costs exactly its fee a seat-hour at that pace."""
+    s, _ = sheet
+    assert s.hands_per_hour == HANDS_PER_HOUR == Rake().hands_per_hour == 30
+    charges = s.tables["charge_models"].set_index("charge")
+    assert charges.iloc[0]["per_seat_hour"] == pytest.approx(6.0)
+
+
+@pytest.mark.parametrize("options, match", [
+    ({"setter": "best"}, r"setter='best' is invalid for an open-face variant: allowed are ev"),
+    ({"hands_per_hour": 0}, r"hands_per_hour=0 is invalid"),
+    ({"deals": 1}, r"deals=1 is invalid: a whole number >= 2"),
+    ({"strength_deals": 1.5}, r"strength_deals=1.5 is invalid"),
+])
+def test_bad_sheet_options_are_one_line(options, match):
+    build = ofc_par.ofc_par_sheet if "strength_deals" in options else cpstats.par_sheet
+    with pytest.raises(OptionError, match=match):
+        build("ofc-pineapple", **options)
+
+
+def test_a_result_of_another_variant_or_without_rows_is_refused():
+    run = cpstats.simulate("ofc-pineapple", 4, setter="random", rng=1)
+    with pytest.raises(OptionError, match=r"result is of ofc-pineapple, not of ofc-classic"):
+        cpstats.par_sheet("ofc-classic", result=run)
+    with pytest.raises(OptionError, match=r"this result has no rows"):
+        cpstats.par_sheet("ofc-pineapple", result=run)
+
+
+def test_par_cli_for_open_face(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(ofc_par, "STRENGTH_DEALS", 4)
+    assert main(["par", "ofc-pineapple", "--deals", "8", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("PAR sheet of ofc-pineapple (8 hands, rollout (strong play: rollouts with an exact "
+                          "endgame and learned street values)) written")
+    html = (tmp_path / "par.html").read_text()
+    assert (tmp_path / "par.pdf").stat().st_size > 0 and "9. Methodology" in html
+    digest = hashlib.sha256(SHIPPED_PATH.read_bytes()).hexdigest()[:12]
+    assert "street models learned from exact-endgame self-play over rule draws around the presets" in html
+    assert f"Street models {digest} (street_models.npz)" in html and "inside its trained ranges" in html
+
+
+def test_a_sheet_without_readable_street_models_says_how_it_was_played(tmp_path, monkeypatch):
+    """No readable street-model file: the sheet says the earlier streets were decided by the
+    rollouts alone, and its strategy table says which models (none)."""
+    import warnings
+
+    from cpstats.ofc import street_values
+
+    monkeypatch.setattr(street_values, "SHIPPED_PATH", tmp_path / "missing.npz")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", street_values.StreetModelWarning)
+        made = ofc_par.ofc_par_sheet("ofc-pineapple(royalties.front.66=3)", deals=8, rng=3, out=tmp_path,
+                                     strength_deals=2)
+    text = " ".join(made.sections[1].paragraphs)
+    assert "the street models cannot be read" in text and "valued by street models learned" not in text
+    assert "No street models (missing.npz cannot be read)" in text
+    rows = made.tables["strategy"].set_index("item")["value"]
+    assert rows["Street models (SHA-256, first 12 digits)"] == "none (plays as rollout-exact)"

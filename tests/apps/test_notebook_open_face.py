@@ -1,0 +1,126 @@
+"""Notebook 06 (open face) runs quickly and every number its sentences cite is the package's own,
+recomputed here from the shipped runs; its verdicts follow their intervals; and it passes every
+check the story notebooks pass (``helpers.notebooks.CHECKS``: no typed numbers, intervals that
+support each sentence, static text, readable outputs and labels, fresh stored outputs).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("nbclient")
+from helpers import ROOT  # noqa: E402
+from helpers.notebooks import CHECKS, execute, figures  # noqa: E402
+
+from cpstats.ofc.shipped import (OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS, SENSITIVITY_RUNS,  # noqa: E402
+                                 ofc_sensitivity)
+from cpstats.simulation import load_reference  # noqa: E402
+from cpstats.ofc import fantasyland_table  # noqa: E402
+from cpstats.ofc.result import paired_figures  # noqa: E402
+from cpstats.ofc.strength import shipped_strength  # noqa: E402
+from cpstats.rules.house import Rake  # noqa: E402
+
+NOTEBOOK = ROOT / "notebooks" / "06_open_face.ipynb"
+pytestmark = pytest.mark.skipif(
+    not all((OFC_REFERENCE_DIR / f"{k}.npz").exists() for k in OFC_REFERENCE_RUNS),
+    reason="no shipped OFC runs (cpstats.ofc.shipped.write_ofc_reference)")
+
+
+@pytest.fixture(scope="module")
+def run():
+    nb, claims, seconds = execute(NOTEBOOK)
+    params: dict = {}
+    exec(nb.cells[1].source, params)  # the notebook's parameters cell
+    return nb, claims, seconds, params
+
+
+def _expected(params: dict) -> dict[str, tuple[float, float, float]]:
+    """(estimate, low, high) of every cited figure, from the package and the shipped runs."""
+    pace = params["HANDS_PER_HOUR"]
+    names = {"c": "ofc-classic", "p": "ofc-pineapple", "g": "ofc-pineapple-progressive"}
+    runs = {k: load_reference(n) for k, n in names.items()}
+
+    def fig(result, metric, scale=1.0):
+        f = result.figures(hands_per_hour=pace).set_index("metric").loc[metric]
+        return f["estimate"] * scale, f["ci_low"] * scale, f["ci_high"] * scale
+
+    out = {"hands": (runs["p"].deals,) * 3}
+    for k, r in runs.items():
+        out[f"foul_{k}"], out[f"roy_{k}"], out[f"sd_{k}"] = (fig(r, m)
+                                                             for m in ("foul_rate", "royalty", "sd_seat0"))
+        out[f"entry_{k}"], out[f"stay_{k}"] = fig(r, "fl_entry_rate"), fig(r, "fl_stay_rate")
+        rake = Rake(model="percent", percent=params["POINT_RAKE"])
+        out[f"pp_{k}"] = fig(load_reference(names[k], rake=rake), "rake_per_hour")
+        won = fig(load_reference(names[k], rake=Rake(model="percent", percent=1.0)), "rake_per_hour")
+        out[f"m_{k}"] = tuple(params["TIME_RAKE"] / w for w in (won[0], won[2], won[1]))
+    out["n_p"] = fig(runs["p"], "hands_seat0")
+    paired = paired_figures([runs["p"], runs["c"], runs["g"]], ["p", "c", "g"], hands_per_hour=pace)
+    sens = ofc_sensitivity(hands_per_hour=pace)
+    labels = list(SENSITIVITY_RUNS.values())
+
+    def diff(table, label, metric, scale=1.0):
+        row = table[(table["label"] == label) & (table["metric"] == metric)].iloc[0]
+        return tuple(row[c] * scale for c in ("diff", "diff_ci_low", "diff_ci_high"))
+
+    out["gap"] = diff(paired, "c", "foul_rate", 100)
+    out["more"] = diff(paired, "g", "royalty")
+    out["stay_a"] = diff(sens, labels[1], "fl_share", 100)
+    out["no_stay"] = diff(sens, labels[2], "fl_share", 100)
+    out["no_fl"], out["flat"] = diff(sens, labels[3], "royalty"), diff(sens, labels[4], "royalty")
+    out["foul_no_fl"] = diff(sens, labels[3], "foul_rate", 100)
+    strength = shipped_strength().set_index(["variant", "setter", "metric"])
+    for short, setter in (("def", "rollout"), ("v1", "rollout-v1"), ("gr", "greedy")):
+        for name, metric, scale in (("foul", "foul_rate", 100), ("entry", "fl_entry_rate", 100),
+                                    ("roy", "royalty", 1), ("rake", "rake_share", 100)):
+            r = strength.loc[("ofc-pineapple", setter, metric)]
+            out[f"st_{name}_{short}"] = tuple(r[c] * scale for c in ("estimate", "ci_low", "ci_high"))
+    del out["st_rake_v1"]  # the rake sentence compares the weak field with the default only
+    solved = fantasyland_table("ofc-pineapple", rng=params["SEED"]).iloc[0]  # the solver's stay value
+    for name, columns in (("r_p", ("royalty", "royalty_low", "royalty_high")),
+                          ("p_p", ("stay_rate", "stay_low", "stay_high")),
+                          ("v_p", ("value", "value_low", "value_high"))):
+        out[name] = tuple(solved[c] for c in columns)
+    return out
+
+
+def test_notebook_runs_in_ci_time(run):
+    """Notebook 06 executes from the shipped runs in well under a minute."""
+    _, claims, seconds, params = run
+    assert params["USE_SHIPPED"] is True and params["CUSTOM"] is None
+    assert seconds < 90, f"notebook 06 took {seconds:.0f} s"
+    assert len(claims) >= 10
+
+
+def test_cited_numbers_are_the_packages_own(run):
+    """Every figure a sentence of notebook 06 cites, and its interval, is the value the
+    package computes from the shipped runs (foul, royalty, Fantasyland, SD, rake, paired diffs)."""
+    _, claims, _, params = run
+    cited = figures(claims)
+    expected = _expected(params)
+    for name, values in expected.items():
+        assert name in cited, f"notebook 06 no longer cites {name}"
+        f = cited[name]
+        shown = [format(f[k], f["fmt"]) for k in ("value", "low", "high") if f[k] is not None]
+        want = [format(v, f["fmt"]) for v in values[:len(shown)]]
+        assert shown == want, (name, shown, want)
+
+
+def test_verdicts_follow_their_intervals(run):
+    """A sentence says a rule moves a figure only when the paired interval excludes 0."""
+    _, claims, _, _ = run
+    words = {"above 0": ("rises", "more often", "pays more", "seat zero wins"),
+             "below 0": ("falls", "less often", "pays less", "seat zero loses"),
+             "holds 0": ("does not move measurably", "cannot be told apart", "neither seat")}
+    checked = 0
+    for c in claims:
+        for name, f in c["figures"].items():
+            if name in ("gap", "more", "stay_a", "foul_no_fl", "mean"):
+                assert any(w in c["text"] for w in words[f["claim"]]), (name, f["claim"], c["text"])
+                checked += 1
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=lambda check: check.__name__)
+def test_the_notebook_passes_the_story_notebooks_checks(run, check):
+    nb, claims, seconds, _ = run
+    check((NOTEBOOK, nb, claims, seconds))
