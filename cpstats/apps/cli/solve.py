@@ -33,10 +33,13 @@ def parse_bounds(text: str) -> list:
 
 def _budget(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deals", type=_whole, default=None,
-                   help="deals an evaluation (open face: hands), every candidate on the same ones "
-                        "(default 20,000; open face 200)")
-    p.add_argument("--strategy", "--setter", dest="setter", default="ev",
-                   help="who sets the hands (default ev; greedy, random: baselines), as the other commands")
+                   help="deals an evaluation (open face: hands), every candidate on the same ones, exactly "
+                        "that many (default 20,000; open face: solve, the hands that put the first bound's "
+                        "Fantasyland entry and foul rates within +-0.5 points and royalties within +-0.1, "
+                        "at most 30,000; design, 200)")
+    p.add_argument("--strategy", "--setter", dest="setter", default=None,
+                   help="who sets the hands (default ev, open face fast; greedy, random: baselines), as the "
+                        "other commands")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     add_scheduler_options(p, default="threads")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")
@@ -88,7 +91,10 @@ def run_solve(args: argparse.Namespace) -> str:
                            "evaluations": json.loads(s.evaluations.to_json(orient="records"))}, indent=2)
     shown = s.evaluations[["order", "value", "estimate", "ci_low", "ci_high", "seconds"]]
     text = shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")
-    return f"{s.sentence()} (seed {s.entropy})" + (f"; {s.note}" if s.note else "") + "\n" + text
+    reached = f"\n{s.precision['note']} (the first bound)" if s.precision else ""
+    if s.precision and not s.precision["reached"]:
+        print(f"cpstats solve: warning: {s.precision['note']}", file=sys.stderr, flush=True)
+    return f"{s.sentence()} (seed {s.entropy})" + (f"; {s.note}" if s.note else "") + reached + "\n" + text
 
 
 def _pairs(items: list[str], what: str) -> dict:
@@ -156,11 +162,13 @@ def run_design(args: argparse.Namespace) -> str:
     unit = game_of(d.variant).unit
     head = (f"design on {args.variant}: {goal} {d.objective} subject to "
             f"{', '.join(f'{m} in {lo}..{hi}' for m, (lo, hi) in d.constraints.items()) or 'nothing'}; "
-            f"{len(d.trials)} trials on {d.deals:,} common {unit}, seed {d.entropy}, set by {d.setter}; "
+            f"{len(d.trials)} trials on {d.deals:,} common {unit}, seed {d.entropy}, set by {d.setter}"
+            + (f" (one play: {d.play})" if d.play else "") + "; "
             f"winner {d.best} (best of {len(d.finalists)} finalists re-run on fresh deals)"
             + (f"; {d.note}" if d.note else ""))
     return head + "\nPareto table (trial deals, 95% CI):\n" + _show(table)
 
 
 def _show(table: pd.DataFrame) -> str:
-    return table.drop(columns=["variant"]).to_string(index=False, float_format=lambda x: f"{x:.6g}")
+    return table.drop(columns=["variant", "play"], errors="ignore").to_string(
+        index=False, float_format=lambda x: f"{x:.6g}")
