@@ -170,8 +170,7 @@ def run_sweep(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: in
             on_point(i, point)
         result = (known or {}).get(str(point))
         if result is None:
-            result = simulate(point, deals, setter=played, rng=root, executor=executor, block_deals=block,
-                              rows=False)
+            result = simulate(point, deals, setter=played, rng=root, executor=executor, block_deals=block)
         else:
             _check_known(result, point, deals, root, block)
         metas.append(result.metadata)

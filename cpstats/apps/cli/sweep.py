@@ -31,6 +31,7 @@ from cpstats.apps.cli.args import setter_of
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError
 from cpstats.rules.text import parse_number
+from cpstats.simulation.sequential import until_record
 
 __all__ = ["add_sweep_command", "run_sweep", "parse_values"]
 
@@ -100,7 +101,6 @@ def run_sweep(args: argparse.Namespace) -> str:
     import sys
 
     from cpstats.simulation.points import sweep_variants
-    from cpstats.simulation.sequential import until_record
     from cpstats.workbench import sweep
 
     values = parse_values(args.values)
