@@ -6,7 +6,8 @@ behind it; ``cpstats design VARIANT --space KEY=LOW:HIGH ... --objective sd --co
 rake_share=:0.1`` prints the Pareto table with intervals. ``--format csv|json`` gives the tables
 alone. Blocks run on ``--workers`` threads by default, as ``sweep`` does. Either game's variant
 is taken, with the defaults and refusals of :func:`cpstats.solve` and :func:`cpstats.design`
-(open face: 200 hands an evaluation, ``ev`` meaning its rollout setter).
+(open face: ``fast`` by default, a solve's hands chosen for the designer precision, a design's 200
+a trial; ``ev`` meaning its rollout setter).
 """
 
 from __future__ import annotations
