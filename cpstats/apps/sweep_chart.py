@@ -3,8 +3,9 @@ estimate with its confidence band (:func:`plot_sweep`), and the files of a sweep
 (:func:`save_sweep`: the chart as PNG, SVG and PDF beside the table as CSV).
 
 - Decision: numeric values are placed at their value on a linear axis (a sweep of 0, 2, 5, 10
-  shows the spacing a designer chose); any other values (schedules, ``none``/``standard``) sit at
-  even steps in the order given. A value given twice is drawn once.
+  shows the spacing a designer chose); schedules of numbers (``14/14/14/14``) sit at even steps in
+  their own order (element by element), any other values (``none``/``standard``) at even steps in
+  the order given. A value given twice is drawn once.
 - Decision: ``kind="difference"`` draws each point's paired difference to the first point with its
   band (narrower than the estimate's: the points share their deals); the default draws estimates.
 - Decision: a point without an interval (a paired difference resting on too few differing deals,
@@ -47,7 +48,13 @@ def _positions(values: Sequence) -> tuple[np.ndarray, list[str] | None]:
                   and math.isfinite(float(v)) for v in values)
     if numeric:
         return np.array([float(v) for v in values]), None
-    return np.arange(len(values), dtype=float), [str(v) for v in values]
+    labels = [str(v) for v in values]
+    try:  # schedules such as fantasyland.cards=14/15/16/17: even steps in their order
+        keys = [tuple(float(x) for x in text.split("/")) for text in labels]
+    except ValueError:
+        return np.arange(len(values), dtype=float), labels
+    ranks = {key: i for i, key in enumerate(sorted(set(keys)))}
+    return np.array([ranks[k] for k in keys], dtype=float), labels
 
 
 def _caption(table: pd.DataFrame) -> str:

@@ -11,15 +11,23 @@ from cpstats.errors import OptionError
 from cpstats.ofc.result import OfcResult, OfcSummary
 from cpstats.ofc.setters import as_ofc_setter
 from cpstats.ofc.shipped import OFC_REFERENCE_RUNS, load_shipped
-from cpstats.ofc.simulation import _compare_runs, simulate
+from cpstats.ofc.simulation import _compare_runs, check_one_play, play_of, simulate
 from cpstats.ofc.skill import skill_table
 from cpstats.ofc.sweep import run_sweep
 from cpstats.rules import open_face, open_face_words
 from cpstats.rules.games import Game
 from cpstats.rules.open_face import GAME, OfcVariant, parse_ofc_variant
-from cpstats.simulation.games import GameRuns, RunSizes
+from cpstats.simulation.games import GameRuns, Precision, RunSizes
 
-__all__ = ["OPEN_FACE", "setter_for", "key_name", "strategy_relevant"]
+__all__ = ["OPEN_FACE", "DESIGNER_PRECISION", "setter_for", "key_name", "strategy_relevant"]
+
+#: What a designer reads open face by, and how closely (95% half-widths): Fantasyland entry and
+#: foul rates within +-0.5 percentage points, royalties a board within +-0.1 units. The sheet, a
+#: sweep and a solve play their default runs, with ``fast``, until these are reached: from 2,000
+#: hands to at most 30,000 a run, a sweep's points sharing 120,000 a stage (about 5 minutes on 2
+#: cores with ``fast`` at the cap, stages included; measured: benchmarks/bench_ofc_precision.py).
+DESIGNER_PRECISION = Precision(targets={"fl_entry_rate": 0.005, "foul_rate": 0.005, "royalty": 0.1},
+                               most=30_000, budget=120_000, pilot=2_000)
 
 
 def setter_for(setter: Any, v: OfcVariant, *, tables: Any = None) -> Any:
@@ -68,5 +76,6 @@ OPEN_FACE = Game(
         aliases={"royalty_per_board": "royalty", "fantasyland_entry_rate": "fl_entry_rate"},
         signed=_signed, shares=frozenset({"rake_share", "fl_share"}),
         sizes=RunSizes(solve=200, pilot=100, probe=4, least=2), probe_setter="greedy",
-        identity={"play": False}),  # what a rollout plays by, counted only where a run records it
+        identity={"play": False},  # what a rollout plays by, counted only where a run records it
+        bulk_setter="fast", precision=DESIGNER_PRECISION, play_of=play_of, one_play=check_one_play),
 )

@@ -29,13 +29,13 @@ import pandas as pd
 from cpstats.cards.blocks import BlockPlan
 from cpstats.errors import OptionError
 from cpstats.rules.open_face import OfcVariant
-from cpstats.ofc.settlement import OfcSettlement
+from cpstats.ofc.settlement import OfcSettlement, seat_rake
 from cpstats.simulation.stats import (batch_variance_interval, check_confidence, t_value,
                                       wilson_interval, z_value)
 from cpstats.simulation.additive import Additive, by_value, summed
 from cpstats.simulation.base import FigureBatches as PairedFigure
 from cpstats.simulation.base import Result
-from cpstats.simulation.batches import net_distribution
+from cpstats.simulation.batches import batch_of, net_distribution
 
 __all__ = ["OfcResult", "OfcSummary", "summarise_hands", "paired_figures", "figure_batches",
            "FigureBatches", "ROWS"]
@@ -209,6 +209,19 @@ class OfcResult(Result):
         ``metadata`` entries are added to the run's."""
         summary = dataclasses.replace(self.summary, rake_by_batch=rake_by_batch)
         return OfcResult(variant, summary, {**self.metadata, "variant": str(variant), **metadata})
+
+    def charged(self, variant: OfcVariant, net: np.ndarray, **metadata) -> OfcResult:
+        """The same hands under ``variant``, whose rake differs only, charged exactly from every
+        hand's nets ``net`` (hands, P), in hand order (:meth:`recharged`;
+        :func:`~cpstats.ofc.settlement.seat_rake` charges as a live run does)."""
+        net = np.asarray(net)
+        if net.shape != (self.deals, self.variant.players):
+            raise OptionError(f"net of shape {net.shape} is invalid: one row a hand and a column a seat, "
+                              f"({self.deals}, {self.variant.players})")
+        batch = batch_of(0, len(net), len(net), self.batches)
+        rake = np.zeros((self.batches, net.shape[1]))
+        np.add.at(rake, batch, seat_rake(variant.rake, net))
+        return self.recharged(variant, rake, **metadata)
 
     def figures(self, confidence: float = 0.95, *, precision: float = 1.0,
                 hands_per_hour: float | None = None) -> pd.DataFrame:

@@ -32,12 +32,10 @@ from cpstats._resources import REFERENCE_DIR
 from cpstats.errors import OptionError, deprecated_alias, renamed
 from cpstats.ofc.result import OfcResult, OfcSummary, paired_figures
 from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
-from cpstats.ofc.settlement import seat_rake
 from cpstats.ofc.simulation import simulate
 from cpstats.rules.check import suggest
 from cpstats.rules.house import Rake
 from cpstats.simulation.files import save_result
-from cpstats.simulation.batches import batch_of
 
 __all__ = ["OFC_REFERENCE_DIR", "OFC_REFERENCE_RUNS", "SENSITIVITY_RUNS", "REFERENCE_SEED",
            "REFERENCE_STRATEGY", "FULL_HANDS", "load_shipped", "write_ofc_reference",
@@ -126,11 +124,7 @@ def rerake(result: OfcResult, rake: Rake, *, folder: str | os.PathLike | None = 
         raise OptionError(f"variant={str(result.variant)!r} is not a shipped OFC run: no nets to "
                           "charge a rake on")
     v = dataclasses.replace(result.variant, rake=rake)
-    net = _nets(key, folder)
-    batch = batch_of(0, len(net), len(net), result.batches)
-    charged = np.zeros((result.batches, net.shape[1]))
-    np.add.at(charged, batch, seat_rake(rake, net))
-    return result.recharged(v, charged, rake_charged="again, from the shipped nets")
+    return result.charged(v, _nets(key, folder), rake_charged="again, from the shipped nets")
 
 
 def find_ofc_reference(variant: OfcVariant | str, strategy: str = REFERENCE_STRATEGY, *,

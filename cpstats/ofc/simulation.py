@@ -176,10 +176,11 @@ def play_of(meta: dict) -> str:
     return label + ("" if models is None else f", street models {models['digest']}")
 
 
-def check_one_play(metas: Sequence[dict], labels: Sequence[str], what: str) -> str:
+def check_one_play(metas: Sequence[dict | str], labels: Sequence[str], what: str) -> str:
     """The one play of runs compared together, or one line naming two points played otherwise
-    (a comparison never mixes two strengths)."""
-    plays = [play_of(m) for m in metas]
+    (a comparison never mixes two strengths); each of ``metas`` a run's metadata or the play
+    :func:`play_of` read from it (a sweep's ``attrs["plays"]``)."""
+    plays = [m if isinstance(m, str) else play_of(m) for m in metas]
     for label, play in zip(labels, plays):
         if play != plays[0]:
             raise OptionError(f"{what} would mix two plays: {labels[0]!r} is played by {plays[0]} and {label!r} by "

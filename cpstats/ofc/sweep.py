@@ -21,7 +21,7 @@ variants here; registered as the game's ``sweep`` run).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
@@ -30,7 +30,7 @@ import pandas as pd
 
 from cpstats.cards.blocks import root_seed
 from cpstats.errors import OptionError, check_whole, deprecated_alias
-from cpstats.ofc.result import FigureBatches, figure_batches
+from cpstats.ofc.result import FigureBatches, OfcResult, figure_batches
 from cpstats.ofc.setters import seat_setters, seats_label, seats_params
 from cpstats.ofc.simulation import _workbench_options, check_one_play, play_of, simulate
 from cpstats.rules.house import RakeModel
@@ -76,6 +76,7 @@ def parameter_words(key: str) -> str:
     words = {"fantasyland.stay": "Fantasyland stay rule", "fantasyland.stay_cards": "Fantasyland stay cards",
              "fantasyland.cards": "Fantasyland cards for QQ/KK/AA/trips", "players": "Players at the table",
              "scoring.row": "Points per row", "scoring.scoop": "Scoop bonus (units)", "rake": "Rake model",
+             "rake.percent": "Rake, share of the points won", "rake.amount": "Rake amount (units)",
              "deal": "Deal"}
     return words.get(key, key.replace(".", ": ").replace("_", " ").capitalize())
 
@@ -137,11 +138,15 @@ def run_sweep(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: in
               metrics: Sequence[str] | None = None, setter: Any = "ev", rng=None,
               executor: Executor | None = None, hands_per_hour: float | None = None,
               confidence: float = 0.95, block_deals: int | None = None,
-              on_point: Callable[[int, OfcVariant], None] | None = None) -> pd.DataFrame:
+              on_point: Callable[[int, OfcVariant], None] | None = None,
+              known: Mapping[str, OfcResult] | None = None, what: str = "this sweep") -> pd.DataFrame:
     """The open-face sweep behind :func:`cpstats.sweep` (its keywords; ``deals`` are hands a
     point, ``setter="ev"`` is ``Rollout()``, an ``EvSetter`` with tables is refused). Returns the 13-card
     sweep's table with a ``method`` column (each estimate's interval method); ``attrs`` say
-    ``unit="hands"``.
+    ``unit="hands"``. ``known`` holds points already played on these deals (variant string ->
+    result, such as a PAR sheet's own run and that run charged another rake), read instead of
+    played again; one of other deals is refused. A point played otherwise than the first (another
+    setter or street-model file) stops the sweep in one line naming ``what``.
 
     Examples
     --------
@@ -163,10 +168,14 @@ def run_sweep(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: in
     for i, (value, point) in enumerate(zip(values, vs)):
         if on_point is not None:
             on_point(i, point)
-        result = simulate(point, deals, setter=played, rng=root, executor=executor, block_deals=block,
-                          keep_hands=False)
+        result = (known or {}).get(str(point))
+        if result is None:
+            result = simulate(point, deals, setter=played, rng=root, executor=executor, block_deals=block,
+                              keep_hands=False)
+        else:
+            _check_known(result, point, deals, root, block)
         metas.append(result.metadata)
-        check_one_play(metas, [str(x) for x in values[:i + 1]], "this sweep")
+        check_one_play(metas, [str(x) for x in values[:i + 1]], what)
         figures = figure_batches(result, level, hands_per_hour)
         first = figures if first is None else first
         setters.append(name)
@@ -180,11 +189,20 @@ def run_sweep(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: in
     frame = pd.DataFrame(rows)
     frame.attrs.update(parameter=key, parameter_label=parameter_words(key), base=str(v), deals=int(deals),
                        entropy=str(root.entropy), strategy=name, setter=seats_params(seats), setters=setters,
-                       confidence=level, play=play_of(metas[0]),
+                       confidence=level, play=play_of(metas[0]), plays=[play_of(m) for m in metas],
                        street_models=[m.get("street_models") for m in metas],
                        pairing="nested deals" if key == "players" else "common deals", unit="hands",
                        game=v.game)
     return frame
+
+
+def _check_known(result: OfcResult, point: OfcVariant, deals: int, root, block: int) -> None:
+    meta = result.metadata
+    ours = (str(root.entropy), list(root.spawn_key), int(deals), int(block))
+    theirs = (meta["entropy"], list(meta["spawn_key"]), int(meta["deals"]), int(meta["block_deals"]))
+    if str(result.variant) != str(point) or ours != theirs:
+        raise OptionError(f"known[{str(point)!r}] is invalid: a run of {result.variant} on other deals "
+                          f"(entropy, spawn key, hands, block) {theirs} than the sweep's {ours}")
 
 
 sweep_ofc = deprecated_alias("sweep_ofc", "cpstats.sweep", run_sweep)

@@ -26,19 +26,34 @@ from typing import Any, NamedTuple
 from cpstats.errors import OptionError
 from cpstats.rules.games import game_of
 
-__all__ = ["GameRuns", "RunSizes", "runs_of", "reference_runs"]
+__all__ = ["GameRuns", "RunSizes", "Precision", "runs_of", "reference_runs"]
 
 
 class RunSizes(NamedTuple):
     """A game's run lengths (deals; open face: hands): ``solve``, the deals of one evaluation of
     :func:`cpstats.solve` and :func:`cpstats.design` by default; ``pilot``, the first stage of a
     sequential run (``until=``); ``probe``, the few deals that name a game's figures; ``least``, the
-    fewest deals an evaluation's interval can rest on."""
+    fewest deals an evaluation's interval can rest on; ``sweep``, the deals a point of
+    :func:`cpstats.sweep` by default (a game without a :class:`Precision`)."""
 
     solve: int = 20_000
     pilot: int = 4_000
     probe: int = 60
     least: int = 2
+    sweep: int = 100_000
+
+
+class Precision(NamedTuple):
+    """The precision a game's bulk verbs (:func:`cpstats.sweep`, :func:`cpstats.solve`, the PAR
+    sheet) choose their default run length for: ``targets``, each figure's 95% half-width; the
+    run grows in stages (:mod:`~cpstats.simulation.sequential`) from ``pilot`` deals to at most
+    ``most`` a run, and a sweep's points share ``budget`` deals a stage (a point at most
+    ``min(most, budget // points)``), so the default finishes in a bounded time."""
+
+    targets: Mapping[str, float]
+    most: int
+    budget: int
+    pilot: int
 
 
 def _every_parameter_moves_play(v: Any, key: str, values: Sequence[Any]) -> bool:
@@ -51,6 +66,14 @@ def _no_note(v: Any, metric: str) -> str | None:
 
 def _never(metric: str) -> bool:
     return False
+
+
+def _no_play(meta: Mapping[str, Any]) -> str | None:
+    return None
+
+
+def _any_play(metas: Sequence[Mapping[str, Any]], labels: Sequence[str], what: str) -> str | None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -82,7 +105,14 @@ class GameRuns:
       deals (names do not depend on play, so a fast baseline);
     - ``identity``: the metadata keys a run's identity adds to the engine's
       (:data:`~cpstats.simulation.files.IDENTITY_KEYS`), each with whether it counts in a run that
-      has none: what the game's setter plays by where its name alone does not say it.
+      has none: what the game's setter plays by where its name alone does not say it;
+    - ``bulk_setter``: the setter name the verbs that play many runs (``sweep``, ``solve``,
+      ``design``, the PAR sheet) use when none is given (None: the verbs' own default, that of
+      :func:`cpstats.simulate`); ``precision``: the :class:`Precision`
+      their default run length is chosen for (None: fixed lengths, :class:`RunSizes`);
+    - ``play_of(metadata)``: the play a run's figures describe, as one comparison must share it
+      (None for a game whose setter has no such identity); ``one_play(metadatas, labels, what)``:
+      that play, or one line refusing a comparison ``what`` whose points were played otherwise.
     """
 
     simulate: Callable[..., Any]
@@ -102,6 +132,10 @@ class GameRuns:
     sizes: RunSizes = RunSizes()
     probe_setter: str = "random"
     identity: Mapping[str, bool] = field(default_factory=dict)
+    bulk_setter: str | None = None
+    precision: Precision | None = None
+    play_of: Callable[[Mapping[str, Any]], str | None] = _no_play
+    one_play: Callable[[Sequence[Mapping[str, Any]], Sequence[str], str], str | None] = _any_play
 
 
 def runs_of(variant: Any) -> GameRuns:

@@ -16,12 +16,19 @@ the verb.
   whether the precision was reached; :func:`until_record` puts that in words for an output (the
   command line says it on stderr too when ``deals`` came first). Stopping on the data's own noise
   makes the interval a little less sure than its level says; the opt-in coverage test measures it.
+- Decision: a sweep grows as one (:func:`sweep_until`): every point plays the same deals at every
+  stage, so the points stay paired on common deals, and the stage's deals a point follow the same
+  law from the widest of every point's estimate and every paired difference to the first point
+  (a difference with no interval, resting on too few differing deals, is left out: its note says
+  so). A designer reads both the levels and what the rule moves; on common deals the difference
+  is usually the narrower, so the levels set the length and the differences come with it, and a
+  sweep of a charge (whose differences in play are exactly 0) still gets its levels right.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -30,7 +37,7 @@ from cpstats.cards.blocks import root_seed
 from cpstats.errors import OptionError, check_whole
 from cpstats.simulation.games import runs_of
 
-__all__ = ["run_until", "check_until", "until_record"]
+__all__ = ["run_until", "sweep_until", "check_until", "until_record"]
 
 
 def check_until(v: Any, until: Any, simulate: Callable[..., Any]) -> dict[str, float]:
@@ -65,30 +72,96 @@ def _half_widths(result: Any, until: dict[str, float], confidence: float) -> dic
     return {m: float(table.at[m, "ci_high"] - table.at[m, "ci_low"]) / 2 for m in until}
 
 
+def _ratio(half: Mapping[str, float], wanted: Mapping[str, float]) -> float:
+    """How far the widest figure is from its half-width, squared (the deals' factor still needed;
+    an undefined half-width counts as twice too wide)."""
+    return max((half[m] / wanted[m]) ** 2 if np.isfinite(half[m]) else 4.0 for m in wanted)
+
+
+def _next_stage(n: int, ratio: float, deals: int) -> int:
+    """The next stage's deals: the ``1/sqrt(deals)`` law's prediction 10% over, at least 1.5x the
+    last, at most ``deals``."""
+    return int(min(deals, max(math.ceil(1.1 * n * ratio), math.ceil(1.5 * n))))
+
+
+def _first_stage(v: Any, deals: int, pilot: int | None) -> int:
+    check_whole("deals", deals, 2)
+    if pilot is not None:
+        check_whole("pilot", pilot, 2)
+    return min(int(deals), runs_of(v).sizes.pilot if pilot is None else int(pilot))
+
+
 def run_until(simulate: Callable[..., Any], v: Any, deals: int, until: Any, *, rng=None,
-              confidence: float = 0.95, **options: Any) -> Any:
+              confidence: float = 0.95, pilot: int | None = None, **options: Any) -> Any:
     """Stages of ``simulate(v, n, rng=root, **options)`` (a game's registered run, its setter
     already resolved) until every figure of ``until`` has a half-width at most its value, or
-    ``n`` is ``deals`` (module docstring). The first stage is the game's pilot length
-    (:class:`~cpstats.simulation.games.RunSizes`), unless ``deals`` is smaller."""
-    check_whole("deals", deals, 2)
+    ``n`` is ``deals`` (module docstring). The first stage is ``pilot`` deals (None: the game's
+    pilot length, :class:`~cpstats.simulation.games.RunSizes`), unless ``deals`` is smaller."""
+    n = _first_stage(v, deals, pilot)
     if options.get("out") is not None:
         raise OptionError("until= and out= are invalid together: a run that grows in stages keeps no folder")
     wanted = check_until(v, until, simulate)
     root = root_seed(rng)
-    n = min(int(deals), runs_of(v).sizes.pilot)
     stages = []
     while True:
         result = simulate(v, n, rng=root, **options)
         half = _half_widths(result, wanted, confidence)
         stages.append({"deals": n, "half_widths": half})
-        ratio = max((half[m] / wanted[m]) ** 2 if np.isfinite(half[m]) else 4.0 for m in wanted)
+        ratio = _ratio(half, wanted)
         if ratio <= 1 or n >= deals:
             break
-        n = int(min(deals, max(math.ceil(1.1 * n * ratio), math.ceil(1.5 * n))))
+        n = _next_stage(n, ratio, deals)
     result.metadata["until"] = {"figures": wanted, "confidence": confidence, "stages": stages,
                                 "reached": bool(ratio <= 1), "max_deals": int(deals)}
     return result
+
+
+def _sweep_half_widths(table: Any, wanted: Mapping[str, float]) -> dict[str, float]:
+    """Each figure's widest half-width in a sweep table: every point's estimate and every paired
+    difference to the first point that has an interval (module docstring)."""
+    out = {}
+    for m in wanted:
+        rows = table[table["metric"] == m]
+        level = ((rows["ci_high"] - rows["ci_low"]) / 2).to_numpy(float)
+        diff = ((rows["diff_ci_high"] - rows["diff_ci_low"]) / 2).to_numpy(float)[1:]
+        widths = np.concatenate([level, diff[np.isfinite(diff)]])
+        out[m] = float(widths.max()) if len(level) and np.isfinite(level).all() else float("nan")
+    return out
+
+
+def sweep_until(sweep: Callable[..., Any], v: Any, parameter: str, values: Sequence[Any], deals: int,
+                until: Mapping[str, float], *, rng=None, confidence: float = 0.95,
+                metrics: Sequence[str] | None = None, pilot: int | None = None, **options: Any) -> Any:
+    """Stages of a whole sweep, ``sweep(v, parameter, values, deals=n, rng=root, ...)`` (a game's
+    sweep, every point on the same ``n`` deals), until every figure of ``until`` is within its
+    half-width at every point and in every paired difference that has an interval, or ``n`` is
+    ``deals`` (module docstring). ``metrics`` None is the sweep's defaults; given, the figures of
+    ``until`` are played too and the table keeps only ``metrics``. ``attrs["until"]`` is the
+    record :func:`until_record` reads (``of``: what the half-widths are of)."""
+    n = _first_stage(v, deals, pilot)
+    wanted = {str(m): float(w) for m, w in until.items()}
+    played = None if metrics is None else list(dict.fromkeys([*metrics, *wanted]))
+    root = root_seed(rng)
+    stages = []
+    while True:
+        table = sweep(v, parameter, values, deals=n, rng=root, confidence=confidence, metrics=played, **options)
+        chosen = {m: w for m, w in wanted.items() if (table["metric"] == m).any()}
+        if not chosen:
+            raise OptionError(f"the sweep's figures hold none of {', '.join(wanted)}: name one in metrics=")
+        half = _sweep_half_widths(table, chosen)
+        stages.append({"deals": n, "half_widths": half})
+        ratio = _ratio(half, chosen)
+        if ratio <= 1 or n >= deals:
+            break
+        n = _next_stage(n, ratio, deals)
+    if metrics is not None:
+        kept = table[table["metric"].isin(list(metrics))].reset_index(drop=True)
+        kept.attrs.update(table.attrs)
+        table = kept
+    table.attrs["until"] = {"figures": chosen, "confidence": confidence, "stages": stages,
+                            "reached": bool(ratio <= 1), "max_deals": int(deals),
+                            "of": "every point's estimate and paired difference to the first"}
+    return table
 
 
 def until_record(metadata: Mapping[str, Any], unit: str = "deals") -> dict[str, Any] | None:

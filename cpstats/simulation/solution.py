@@ -21,10 +21,13 @@ class Solution:
     budget). ``certified`` is False when the interval reaches a bound: no value inside the
     bounds is known at this level to meet the target (``note`` says about how many deals would
     tell). ``evaluations`` holds every candidate played, in order (``value, estimate, ci_low,
-    ci_high, method, variant, setter, deals, seconds``), all on the same deals (seed
+    ci_high, method, variant, setter, play, deals, seconds``), all on the same deals (seed
     ``entropy``); ``variant`` is the variant string at the answer and ``setter`` who set its
     hands (for ``ev``, the tables and where they came from); ``unit`` what the game's runs count
-    (deals; open face: hands).
+    (deals; open face: hands). ``play`` is the one play every candidate shared (open face: the
+    setter and its street models; empty for a game without one), and ``precision`` what a
+    default-length solve reached at the first bound
+    (:func:`~cpstats.simulation.sequential.until_record`; None when the deals were given).
     """
 
     parameter: str
@@ -49,12 +52,14 @@ class Solution:
     note: str = ""
     certified: bool = True
     unit: str = "deals"
+    play: str = ""
+    precision: dict | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """The answer as one row (``parameter, metric, target, value, ci_low, ci_high, ...``)."""
         row = {k: getattr(self, k) for k in ("parameter", "metric", "target", "direction", "value", "ci_low",
                                              "ci_high", "kind", "method", "deals", "entropy", "confidence",
-                                             "setter", "base", "variant", "certified", "note")}
+                                             "setter", "play", "base", "variant", "certified", "note")}
         row["ties"] = ", ".join(map(str, self.ties))
         row["evaluations"] = len(self.evaluations)
         return pd.DataFrame([row])
@@ -75,7 +80,7 @@ class Solution:
             claim = f"is the boundary of {self.metric} {'>=' if self.direction == 'at_least' else '<='} {self.target:g}"
         return (f"{answer} {claim} on {self.base}: "
                 f"{len(self.evaluations)} evaluations of {self.deals:,} common {unit}, set by "
-                f"{self.setter}; {self.method}")
+                f"{self.setter}" + (f" (one play: {self.play})" if self.play else "") + f"; {self.method}")
 
     def plot(self, ax=None):
         """The response curve with its band, the target and the answer's interval; returns the Axes."""

@@ -33,6 +33,7 @@ from cpstats.rules import AnyVariant, load_variant
 from cpstats.simulation.games import runs_of
 from cpstats.simulation.lookup import figure_table
 from cpstats.simulation.stats import check_confidence
+from cpstats.workbench.simulate import bulk_setter
 from cpstats.workbench.solve import check_bounds, check_metric
 
 __all__ = ["design", "Design"]
@@ -45,7 +46,9 @@ class Design:
     ``trials``: one row per trial (``trial``, each parameter, ``variant``, each figure's
     ``<metric>``, ``<metric>_ci_low``, ``<metric>_ci_high``, ``feasible``); ``finalists``: the
     same for the best feasible trials played again on fresh deals (``trial`` says which);
-    ``best``: the winner's parameters, ``variant`` its variant string.
+    ``best``: the winner's parameters, ``variant`` its variant string; ``play`` the one play
+    every trial and finalist shared (open face: the setter and its street models; each row's
+    ``play`` column names its own), empty for a game without one.
     """
 
     objective: str
@@ -61,6 +64,7 @@ class Design:
     setter: str
     note: str = ""
     parameters: tuple = field(default=())
+    play: str = ""
 
     def pareto(self) -> pd.DataFrame:
         """The feasible trials no other feasible trial beats on every goal (module docstring)."""
@@ -144,12 +148,26 @@ def _suggest(trial, space: dict[str, tuple[str, list]]) -> dict[str, Any]:
     return params
 
 
+class _Plays:
+    """The metadata of every run of a design, checked to share one play (the game's ``one_play``)."""
+
+    def __init__(self, v: AnyVariant):
+        self.runs, self.metas, self.labels, self.play = runs_of(v), [], [], None
+
+    def add(self, meta: dict, label: str) -> str | None:
+        self.metas.append(meta)
+        self.labels.append(label)
+        self.play = self.runs.one_play(self.metas, self.labels, "this design")
+        return self.runs.play_of(meta)
+
+
 def _play(v: AnyVariant, params: dict, metrics: Sequence[str], deals: int, root, setter, executor,
-          level: float) -> dict:
+          level: float, plays: _Plays) -> dict:
     point = v.replace(**params)
     result = runs_of(v).simulate(point, deals, setter=setter, rng=root, executor=executor)
+    play = plays.add(result.metadata, str(point))
     table = figure_table(result, level).set_index("metric")
-    row = {**params, "variant": str(point)}
+    row = {**params, "variant": str(point), "play": play}
     for m in metrics:
         row[m], row[f"{m}_ci_low"], row[f"{m}_ci_high"] = (float(table.at[m, c]) for c in
                                                             ("estimate", "ci_low", "ci_high"))
@@ -173,7 +191,7 @@ def _feasible(row: dict, constraints: dict[str, tuple]) -> bool:
 
 def design(variant: AnyVariant | str, space: Mapping[str, Any], objective: str,
            constraints: Mapping[str, Any] | None = None, *, trials: int = 20, deals: int | None = None,
-           rng=None, setter: Any = "ev", executor: Executor | None = None, confidence: float = 0.95,
+           rng=None, setter: Any = None, executor: Executor | None = None, confidence: float = 0.95,
            maximize: bool = True, finalists: int = 3,
            on_trial: Callable[[dict], None] | None = None) -> Design:
     """Search ``space`` for the rules that best serve ``objective`` within ``constraints``.
@@ -193,7 +211,9 @@ def design(variant: AnyVariant | str, space: Mapping[str, Any], objective: str,
     trials, deals, rng, setter, executor, confidence
         Trials of the search; deals a trial (every trial on the same deals; None: the game's
         default); the root seed (the sampler's seed and the fresh deals come from it too); who
-        sets the hands (the verbs' strategy); who runs the blocks; the intervals' level.
+        sets the hands (the verbs' strategy; None the game's setter for bulk runs, 13-card ``ev``,
+        open face ``fast``: every trial is played by the same play, or the design stops in one
+        line); who runs the blocks; the intervals' level.
     finalists
         How many of the best feasible trials are played again on fresh deals.
     on_trial
@@ -218,11 +238,13 @@ def design(variant: AnyVariant | str, space: Mapping[str, Any], objective: str,
     metrics = list(dict.fromkeys([goal, *limits]))
     root = root_seed(rng)
     deals = int(deals) if deals is not None else runs_of(v).sizes.solve
+    setter = bulk_setter(v, setter)
     label, setter = str(setter), runs_of(v).setter(setter, v)
     rows: list[dict] = []
+    plays = _Plays(v)
 
     def run(trial) -> float:
-        row = _play(v, _suggest(trial, dims), metrics, deals, root, setter, executor, level)
+        row = _play(v, _suggest(trial, dims), metrics, deals, root, setter, executor, level, plays)
         row = {"trial": trial.number, **row, "feasible": _feasible(row, limits)}
         for name, value in _violations(row, limits).items():
             trial.set_constraint(name, value)
@@ -237,11 +259,11 @@ def design(variant: AnyVariant | str, space: Mapping[str, Any], objective: str,
     study.optimize(run, n_trials=int(trials))
     table = pd.DataFrame(rows)
     return _finish(v, table, dims, goal, maximize, limits, metrics, deals, root, setter, executor, level,
-                   finalists, label)
+                   finalists, label, plays)
 
 
 def _finish(v, table, dims, goal, maximize, limits, metrics, deals, root, setter, executor, level,
-            finalists, label) -> Design:
+            finalists, label, plays) -> Design:
     """The best feasible trials again on fresh deals; the winner is the best of them there."""
     ranked = table[table["feasible"]].drop_duplicates("variant").sort_values(goal, ascending=not maximize)
     note = ""
@@ -252,7 +274,7 @@ def _finish(v, table, dims, goal, maximize, limits, metrics, deals, root, setter
     again = []
     for _, row in ranked.head(finalists).iterrows():
         params = {k: (row[k].item() if isinstance(row[k], np.generic) else row[k]) for k in dims}
-        replay = _play(v, params, metrics, deals, fresh, setter, executor, level)
+        replay = _play(v, params, metrics, deals, fresh, setter, executor, level, plays)
         again.append({"trial": int(row["trial"]), **replay,
                       "feasible": _feasible(replay, limits)})
     finals = pd.DataFrame(again)
@@ -263,4 +285,4 @@ def _finish(v, table, dims, goal, maximize, limits, metrics, deals, root, setter
     return Design(objective=goal, maximize=maximize, constraints=limits, trials=table, finalists=finals,
                   best={k: (winner[k].item() if isinstance(winner[k], np.generic) else winner[k]) for k in dims}, variant=str(winner["variant"]), deals=deals,
                   entropy=str(root.entropy), confidence=level, setter=label, note=note,
-                  parameters=tuple(dims))
+                  parameters=tuple(dims), play=plays.play or "")

@@ -23,7 +23,7 @@ from cpstats.simulation.games import runs_of
 from cpstats.simulation.sequential import run_until
 from cpstats.simulation.stats import check_confidence
 
-__all__ = ["simulate", "compare", "seated"]
+__all__ = ["simulate", "compare", "seated", "bulk_setter"]
 
 
 def seated(v: AnyVariant, players: int | None) -> AnyVariant:
@@ -32,6 +32,15 @@ def seated(v: AnyVariant, players: int | None) -> AnyVariant:
         return v
     check_whole("players", players, 2)
     return v if players == v.players else v.replace(players=players)
+
+
+def bulk_setter(v: AnyVariant, setter: Any) -> Any:
+    """The setter a verb that plays many runs plays ``v`` with: ``setter``, or when it is None the
+    game's setter for bulk runs (:attr:`~cpstats.simulation.games.GameRuns.bulk_setter`; open face
+    ``fast``), else the verbs' default, ``ev``."""
+    if setter is not None:
+        return setter
+    return runs_of(v).bulk_setter or "ev"
 
 
 def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, setter: Any = "ev",

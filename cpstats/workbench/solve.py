@@ -59,10 +59,11 @@ from cpstats.rules.games import AnyVariant, game_of, holds_whole_numbers, load_v
 from cpstats.simulation.games import runs_of
 from cpstats.simulation.lookup import check_target, figure_table
 from cpstats.simulation.lookup import check_metric as _check_metric
-from cpstats.simulation.sequential import run_until
+from cpstats.simulation.sequential import run_until, until_record
 from cpstats.simulation.solution import Solution
 from cpstats.simulation.stats import check_confidence
 from cpstats.simulation.points import sweep_variants
+from cpstats.workbench.simulate import bulk_setter
 
 __all__ = ["solve", "Solution", "check_metric", "check_bounds", "invert_band"]
 #: The root finder stops once the figure is this share of its band's half-width from the target.
@@ -82,15 +83,19 @@ class Evaluation(NamedTuple):
 
 
 class _Evaluator:
-    """Every candidate on the same deals; repeats are read back, never played again."""
+    """Every candidate on the same deals; repeats are read back, never played again; every
+    candidate is checked to be played as the first was (the game's ``one_play``)."""
 
     def __init__(self, v: AnyVariant, parameter: str, metric: str, deals: int, root, setter, executor,
                  confidence: float, on_evaluation: Callable[[dict], None] | None):
         self.v, self.parameter, self.metric, self.deals = v, parameter, metric, deals
-        self.run = runs_of(v).simulate
+        self.runs = runs_of(v)
+        self.run = self.runs.simulate
         self.root, self.setter, self.executor, self.level = root, setter, executor, confidence
         self.on_evaluation, self.rows, self.setters = on_evaluation, [], {}
         self.done: dict[Any, Evaluation] = {}
+        self.metas: list[dict] = []
+        self.play: str | None = None
 
     def variant(self, value: Any) -> AnyVariant:
         return self.v.replace(**{self.parameter: value})
@@ -99,18 +104,25 @@ class _Evaluator:
         if value in self.done:
             return self.done[value]
         start = time.perf_counter()
-        point = self.variant(value)
         # an ev setter plays each candidate with its own tables (trained once, then cached)
-        result = self.run(point, self.deals, setter=self.setter, rng=self.root, executor=self.executor)
+        result = self.run(self.variant(value), self.deals, setter=self.setter, rng=self.root, executor=self.executor)
+        return self.record(value, result, time.perf_counter() - start)
+
+    def record(self, value: Any, result: Any, seconds: float) -> Evaluation:
+        """Read candidate ``value``'s run of the common deals (played here or, the first bound of a
+        default-length solve, by the run that chose the deals)."""
+        self.metas.append(result.metadata)
+        labels = [f"{self.parameter}={r['value']}" for r in self.rows] + [f"{self.parameter}={value}"]
+        self.play = self.runs.one_play(self.metas, labels, "this solve")
         figures = figure_table(result, self.level).set_index("metric")
         row = figures.loc[self.metric]
         ev = Evaluation(value, float(row["estimate"]), float(row["ci_low"]), float(row["ci_high"]))
         self.done[value] = ev
         self.setters[value] = _setter_of(result)
         record = {"order": len(self.rows), "value": value, "estimate": ev.estimate, "ci_low": ev.ci_low,
-                  "ci_high": ev.ci_high, "method": str(row.get("method", "")), "variant": str(point),
-                  "setter": self.setters[value], "deals": int(self.deals),
-                  "seconds": time.perf_counter() - start}
+                  "ci_high": ev.ci_high, "method": str(row.get("method", "")),
+                  "variant": str(self.variant(value)), "setter": self.setters[value],
+                  "play": self.runs.play_of(result.metadata), "deals": int(self.deals), "seconds": seconds}
         self.rows.append(record)
         if self.on_evaluation is not None:
             self.on_evaluation(record)
@@ -333,7 +345,7 @@ def _solve_listed(ev: _Evaluator, values: list, target: float, direction: str) -
 # -- the public function --------------------------------------------------------------------------
 
 def solve(variant: AnyVariant | str, parameter: str, metric: str, target: float, *, bounds: Sequence[Any],
-          deals: int | None = None, rng=None, setter: Any = "ev", executor: Executor | None = None,
+          deals: int | None = None, rng=None, setter: Any = None, executor: Executor | None = None,
           confidence: float = 0.95, direction: str = "at_least", precision: float | None = None,
           max_evaluations: int = _MAX_EVALUATIONS,
           on_evaluation: Callable[[dict], None] | None = None) -> Solution:
@@ -356,15 +368,22 @@ def solve(variant: AnyVariant | str, parameter: str, metric: str, target: float,
         must be whole); or a list of the values to try (a listed parameter, in the order the
         figure moves).
     deals
-        Deals (open face: hands) per evaluation, every candidate on the same ones; None is the
-        game's default (:class:`~cpstats.simulation.games.RunSizes`, 20,000 deals, open face 200
-        hands), or with ``precision`` the deals the first bound needs for the
-        figure's half-width to be at most ``precision`` (sequential, at most 16x the default).
+        Deals (open face: hands) per evaluation, every candidate on the same ones, exactly that
+        many. None is the game's default: a game with a designer precision
+        (:class:`~cpstats.simulation.games.Precision`; open face: Fantasyland entry and foul rates
+        within +-0.5 points, royalties a board within +-0.1, 95%) plays the hands the first bound
+        needs to reach it (sequential, at most the precision's cap a run; :attr:`Solution.precision`
+        says what was reached), another game :class:`~cpstats.simulation.games.RunSizes` ``solve``
+        (13-card 20,000 deals); with ``precision``, the deals the first bound needs for the
+        figure's half-width to be at most ``precision`` (at most 16x ``solve``, or the cap).
     rng
         Seed, SeedSequence or Generator: one root for every candidate.
     setter
         Who sets the hands, a name or setter object as :func:`cpstats.simulate` takes (``ev``: tables for each
-        candidate's rules, trained once and cached).
+        candidate's rules, trained once and cached); None is the game's setter for bulk runs (13-card
+        ``ev``, open face ``fast``). Every candidate is played by the same play (open face: one setter
+        and one street-model file, :func:`~cpstats.ofc.simulation.check_one_play`), or the solve
+        stops in one line.
     executor
         Runs each evaluation's blocks (None: serial); the solution is the same.
     confidence
@@ -392,10 +411,14 @@ def solve(variant: AnyVariant | str, parameter: str, metric: str, target: float,
     key, kind, values = check_bounds(v, parameter, bounds)
     name = check_metric(v, metric)
     goal = check_target(v, name, target)
-    player = runs_of(v).setter(setter, v)
+    runs = runs_of(v)
+    player = runs.setter(bulk_setter(v, setter), v)
     root = root_seed(rng)
-    deals = _deals(v.replace(**{key: values[0]}), name, deals, precision, root, player, executor)
+    start = time.perf_counter()
+    deals, first = _deals(v.replace(**{key: values[0]}), name, deals, precision, root, player, executor)
     ev = _Evaluator(v, key, name, deals, root, player, executor, level, on_evaluation)
+    if first is not None:  # the run that chose the deals is the first bound's evaluation
+        ev.record(values[0], first, time.perf_counter() - start)
     if kind == "continuous":
         found = _solve_continuous(ev, float(values[0]), float(values[1]), goal, max_evaluations)
     else:
@@ -404,22 +427,29 @@ def solve(variant: AnyVariant | str, parameter: str, metric: str, target: float,
     return Solution(parameter=key, metric=name, target=goal, direction=direction, kind=kind,
                     base=str(v), variant=str(ev.variant(found["value"])), deals=deals,
                     entropy=str(root.entropy), confidence=level, bounds=tuple(values) if kind == "listed"
-                    else (values[0], values[-1]), setter=ev.setters.get(found["value"], str(setter)),
-                    strategy_relevant=relevant, evaluations=ev.frame(), unit=_unit(v), **found)
+                    else (values[0], values[-1]), setter=ev.setters.get(found["value"], str(player)),
+                    strategy_relevant=relevant, evaluations=ev.frame(), unit=_unit(v), play=ev.play or "",
+                    precision=None if first is None else until_record(first.metadata, _unit(v)), **found)
 
 
 def _deals(v: AnyVariant, metric: str, deals: int | None, precision: float | None, root, setter,
-           executor) -> int:
-    """Deals per evaluation: as given, the game's default, or found by a sequential run."""
+           executor) -> tuple[int, Any]:
+    """(deals per evaluation, the first bound's run when a sequential run chose them): as given,
+    the game's designer precision or default, or the deals ``precision`` needs."""
+    runs = runs_of(v)
     if deals is not None:
         if precision is not None:
             raise OptionError("deals= and precision= are invalid together: give one budget")
-        check_whole("deals", deals, runs_of(v).sizes.least, "an interval needs batches")
-        return int(deals)
-    default = runs_of(v).sizes.solve
-    if precision is None:
-        return default
-    result = run_until(runs_of(v).simulate, v, 16 * default, {metric: precision}, rng=root,
-                       setter=setter, executor=executor)
-    return int(result.deals)
+        check_whole("deals", deals, runs.sizes.least, "an interval needs batches")
+        return int(deals), None
+    p = runs.precision
+    if precision is None and p is None:
+        return runs.sizes.solve, None
+    until, most = (p.targets, p.most) if precision is None else ({metric: precision}, 16 * runs.sizes.solve)
+    pilot = None
+    if p is not None:
+        most, pilot = (p.most, p.pilot)
+    result = run_until(runs.simulate, v, most, until, rng=root, setter=setter, executor=executor,
+                       pilot=min(pilot, most) if pilot else None)
+    return int(result.deals), result
 

@@ -18,12 +18,14 @@ from cpstats.rules.games import AnyVariant, load_variant
 from cpstats.simulation.defaults import sweep_figures
 from cpstats.simulation.games import runs_of
 from cpstats.simulation.points import sweep_values, sweep_variants
+from cpstats.simulation.sequential import sweep_until
+from cpstats.workbench.simulate import bulk_setter
 
 __all__ = ["sweep"]
 
 
-def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, deals: int,
-          metrics: Sequence[str] | None = None, setter: Any = "ev", rng=None,
+def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, deals: int | None = None,
+          metrics: Sequence[str] | None = None, setter: Any = None, rng=None,
           executor: Executor | None = None, hands_per_hour: float | None = None,
           confidence: float = 0.95, block_deals: int | None = None,
           on_point: Callable[[int, AnyVariant], None] | None = None, strategy: Any = None,
@@ -44,12 +46,21 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
         The values, first one the baseline of the paired differences; each once (two values
         that give the same rules are refused).
     deals
-        Deals per point (open face: hands).
+        Deals per point (open face: hands), exactly that many. None is the game's default: a
+        game with a designer precision (:class:`~cpstats.simulation.games.Precision`; open face:
+        Fantasyland entry and foul rates within +-0.5 points, royalties a board within +-0.1,
+        95%) grows the whole sweep in stages until every point's estimate and every paired
+        difference to the first point (that has an interval) are within it, every point on the
+        same deals, at most the precision's cap (``attrs["until"]`` records the half-widths
+        reached and whether the cap came first, :func:`~cpstats.simulation.sequential.sweep_until`);
+        another game plays :class:`~cpstats.simulation.games.RunSizes` ``sweep`` deals (13-card:
+        100,000).
     metrics
         Names of the game's sweep figures (13-card: :data:`cpstats.thirteen.sweep.METRICS`; open
         face: :data:`cpstats.ofc.sweep.OFC_SWEEP_METRICS`); None for the game's defaults.
     setter, executor, block_deals
-        As :func:`~cpstats.workbench.simulate`'s. With ``ev`` each 13-card point plays tables for
+        As :func:`~cpstats.workbench.simulate`'s; None is the game's setter for bulk runs
+        (13-card ``ev``, open face ``fast``). With ``ev`` each 13-card point plays tables for
         its own rules (shipped, cached, or trained on first use and cached: about half a minute a
         variant on 2 cores) unless ``EvSetter(tables=...)`` names the tables of every point. The
         numbers are the same whichever executor runs the blocks.
@@ -76,7 +87,8 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
         :func:`~cpstats.thirteen.paired.paired_metrics`); ``attrs`` holds the parameter in words,
         the variant swept (``base``), the ``unit`` deals count, deals, seed entropy, strategy, the
         setter's settings (``setter``), who set each point's hands (``setters``), the confidence
-        and the ``pairing``.
+        and the ``pairing``; open face adds the ``play`` every point shares and each point's
+        ``street_models``; a default-length sweep of a game with a precision adds ``until``.
 
     Examples
     --------
@@ -87,13 +99,19 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
     >>> float(table.loc[table["value"] == 0, "diff"].abs().max())
     0.0
     """
-    setter = renamed("strategy", "setter", strategy, setter, "ev")
+    setter = renamed("strategy", "setter", strategy, setter, None)
     v = load_variant(variant)
     runs = runs_of(v)
-    chosen = runs.setter(setter, v, tables=tables)
+    chosen = runs.setter(bulk_setter(v, setter), v, tables=tables)
     values = sweep_values(values, parameter)
     sweep_variants(v, parameter, values)  # every point checked before anything runs
     run = runs.sweep or functools.partial(sweep_figures, runs.simulate)
-    return run(v, parameter, values, deals=deals, metrics=metrics, setter=chosen, rng=rng,
-               executor=executor, hands_per_hour=hands_per_hour, confidence=confidence,
-               block_deals=block_deals, on_point=on_point)
+    options = dict(setter=chosen, executor=executor, hands_per_hour=hands_per_hour, block_deals=block_deals,
+                   on_point=on_point)
+    if deals is None and runs.precision is not None:
+        p = runs.precision
+        most = max(2, min(p.most, p.budget // len(values)))
+        return sweep_until(run, v, parameter, values, most, p.targets, rng=rng, confidence=confidence,
+                           metrics=metrics, pilot=min(p.pilot, most), **options)
+    return run(v, parameter, values, deals=runs.sizes.sweep if deals is None else deals, metrics=metrics,
+               rng=rng, confidence=confidence, **options)

@@ -65,13 +65,14 @@ def seed(text: str) -> int:
 def setter_of(args: argparse.Namespace):
     """The setter that ``--strategy`` and ``--tables`` name: ``EvSetter(tables=T)`` for ev with
     ``--tables T``, else the strategy's name (each game reads its own names; open face refuses
-    tables). ``--tables`` with another strategy is one line."""
+    tables; None, no ``--strategy``, leaves the game's default). ``--tables`` with another strategy
+    is one line."""
     from cpstats.strategies.setters import EvSetter
 
     strategy, tables = getattr(args, "strategy", "ev"), getattr(args, "tables", None)
     if tables is None:
         return strategy
-    if strategy != "ev":
+    if strategy not in ("ev", None):
         raise OptionError(f"--tables {tables} is invalid with strategy {strategy!r}: only ev plays row "
                           "tables")
     return EvSetter(tables=tables)

@@ -21,18 +21,21 @@ def add_par_command(sub) -> argparse.ArgumentParser:
     p.add_argument("variant", help="preset name or variant string (either game)")
     p.add_argument("--out", default="par", help="output folder, created if missing (default ./par)")
     p.add_argument("--deals", type=_positive_int, default=None,
-                   help="deals to simulate (default: the shipped ev reference of a preset, "
-                        f"else {DEFAULT_DEALS:,}; open face: 400 hands)")
+                   help="deals to simulate, exactly that many (default: the shipped ev reference of a "
+                        f"preset, else {DEFAULT_DEALS:,}; open face: until Fantasyland entry and foul "
+                        "rates are within +-0.5 points and royalties a board within +-0.1, at most "
+                        "30,000 hands, played by fast)")
     p.add_argument("--hands-per-hour", type=_pace, default=None,
                    help="pace of the hourly figures (default: the variant's, 30)")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
-    p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
-    add_scheduler_options(p)
-    p.add_argument("--sensitivity-deals", type=_positive_int, default=SENSITIVITY_DEALS,
-                   help="deals a point of the sensitivity sweeps (default "
-                        f"{SENSITIVITY_DEALS:,})")
+    p.add_argument("--strategy", default=None,
+                   help="setting strategy (default ev; open face fast, rollout the strong one)")
+    add_scheduler_options(p, default="threads")
+    p.add_argument("--sensitivity-deals", type=_positive_int, default=None,
+                   help=f"deals a point of the sensitivity sweeps (default {SENSITIVITY_DEALS:,}; open "
+                        "face: the sheet's own hands)")
     p.add_argument("--no-sensitivity", dest="sensitivity", action="store_false",
-                   help="leave the sensitivity sweeps out (each point of a rule that moves ev's "
+                   help="leave the sensitivity sweeps out (13-card: each point of a rule that moves ev's "
                         "choices trains its tables on first use, about a minute each)")
     p.set_defaults(run=run_par_command)
     return p
@@ -46,8 +49,13 @@ def run_par_command(args: argparse.Namespace) -> str:
         sheet = par_sheet(args.variant, deals=args.deals, rng=args.seed, setter=args.strategy,
                           hands_per_hour=args.hands_per_hour, out=out, executor=executor,
                           sensitivity=getattr(args, "sensitivity", True),
-                          sensitivity_deals=getattr(args, "sensitivity_deals", SENSITIVITY_DEALS))
+                          sensitivity_deals=getattr(args, "sensitivity_deals", None))
     finally:
         close()
+    stop = sheet.precision
+    if stop is not None and not stop["reached"]:
+        import sys
+
+        print(f"cpstats par: warning: {stop['note']}", file=sys.stderr, flush=True)
     return (f"PAR sheet of {sheet.label} ({sheet.result.deals:,} {sheet.unit}, {sheet.setter_words}) "
-            f"written: {out / 'par.html'} and {out / 'par.pdf'}")
+            f"written: {out / 'par.html'} and {out / 'par.pdf'}" + (f"\n{stop['note']}" if stop else ""))

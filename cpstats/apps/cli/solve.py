@@ -6,7 +6,8 @@ behind it; ``cpstats design VARIANT --space KEY=LOW:HIGH ... --objective sd --co
 rake_share=:0.1`` prints the Pareto table with intervals. ``--format csv|json`` gives the tables
 alone. Blocks run on ``--workers`` threads by default, as ``sweep`` does. Either game's variant
 is taken, with the defaults and refusals of :func:`cpstats.solve` and :func:`cpstats.design`
-(open face: 200 hands an evaluation, ``ev`` meaning its rollout setter).
+(open face: ``fast`` by default, a solve's hands chosen for the designer precision, a design's 200
+a trial; ``ev`` meaning its rollout setter).
 """
 
 from __future__ import annotations
@@ -34,10 +35,13 @@ def parse_bounds(text: str) -> list:
 
 def _budget(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deals", type=_whole, default=None,
-                   help="deals an evaluation (open face: hands), every candidate on the same ones "
-                        "(default 20,000; open face 200)")
-    p.add_argument("--strategy", "--setter", dest="setter", default="ev",
-                   help="who sets the hands (default ev; greedy, random: baselines), as the other commands")
+                   help="deals an evaluation (open face: hands), every candidate on the same ones, exactly "
+                        "that many (default 20,000; open face: solve, the hands that put the first bound's "
+                        "Fantasyland entry and foul rates within +-0.5 points and royalties within +-0.1, "
+                        "at most 30,000; design, 200)")
+    p.add_argument("--strategy", "--setter", dest="setter", default=None,
+                   help="who sets the hands (default ev, open face fast; greedy, random: baselines), as the "
+                        "other commands")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     add_scheduler_options(p, default="threads")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")
@@ -90,8 +94,11 @@ def run_solve(args: argparse.Namespace) -> str:
     shown = s.evaluations[["order", "value", "estimate", "ci_low", "ci_high", "seconds"]]
     text = shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")
     baseline = baseline_label(args.setter) if isinstance(args.setter, str) else None
+    reached = f"\n{s.precision['note']} (the first bound)" if s.precision else ""
+    if s.precision and not s.precision["reached"]:
+        print(f"cpstats solve: warning: {s.precision['note']}", file=sys.stderr, flush=True)
     return (f"{s.sentence()} (seed {s.entropy})" + (f"; {s.note}" if s.note else "")
-            + (f"; set by {baseline}" if baseline else "") + "\n" + text)
+            + (f"; set by {baseline}" if baseline else "") + reached + "\n" + text)
 
 
 def _pairs(items: list[str], what: str) -> dict:
@@ -160,7 +167,7 @@ def run_design(args: argparse.Namespace) -> str:
     head = (f"design on {args.variant}: {goal} {d.objective} subject to "
             f"{', '.join(_bound_words(m, lo, hi) for m, (lo, hi) in d.constraints.items()) or 'nothing'}; "
             f"{len(d.trials)} trials on {d.deals:,} common {unit}, seed {d.entropy}, set by "
-            f"{baseline_label(d.setter) or d.setter}; "
+            f"{baseline_label(d.setter) or d.setter}" + (f" (one play: {d.play})" if d.play else "") + "; "
             f"winner {d.best} (best of {len(d.finalists)} finalists re-run on fresh deals)"
             + (f"; {d.note}" if d.note else ""))
     return head + "\nPareto table (trial deals, 95% CI):\n" + _show(table)
@@ -174,4 +181,5 @@ def _bound_words(metric: str, low: float | None, high: float | None) -> str:
 
 
 def _show(table: pd.DataFrame) -> str:
-    return table.drop(columns=["variant"]).to_string(index=False, float_format=lambda x: f"{x:.6g}")
+    return table.drop(columns=["variant", "play"], errors="ignore").to_string(
+        index=False, float_format=lambda x: f"{x:.6g}")

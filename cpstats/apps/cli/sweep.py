@@ -31,6 +31,7 @@ from cpstats.apps.cli.args import setter_of
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError
 from cpstats.rules.text import parse_number
+from cpstats.simulation.sequential import until_record
 
 __all__ = ["add_sweep_command", "run_sweep", "parse_values"]
 
@@ -69,13 +70,17 @@ def add_sweep_command(sub) -> argparse.ArgumentParser:
                                      "scoring.scoop_bonus, rake.percent, surrender, players; open "
                                      "face: royalties.front.QQ, fantasyland.stay, fantasyland.cards")
     p.add_argument("values", help="comma-separated values, each once, the first the baseline, e.g. 0,2,5,10")
-    p.add_argument("--deals", type=_whole, default=100_000,
-                   help="deals a point, hands for open face (default 100,000)")
+    p.add_argument("--deals", type=_whole, default=None,
+                   help="deals a point, hands for open face, exactly that many (default 100,000; open "
+                        "face: every point's Fantasyland entry and foul rates within +-0.5 points and "
+                        "royalties a board within +-0.1, and so each paired difference, at most 30,000 "
+                        "hands a point, played by fast)")
     p.add_argument("--metrics", default=None,
                    help=f"comma-separated, from {', '.join(METRICS)} (default: SD, scoop rate, "
                         "royalties and house take per hand, foul rate; seat 0's mean in a banked game); "
                         f"open face: from {', '.join(OFC_SWEEP_METRICS)}")
-    p.add_argument("--strategy", default="ev", help="setting strategy (default ev)")
+    p.add_argument("--strategy", default=None,
+                   help="setting strategy (default ev; open face fast, rollout the strong one)")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     p.add_argument("--hands-per-hour", type=_pace, default=None,
                    help="pace of a house-take-per-seat-hour column, above 0")
@@ -95,14 +100,13 @@ def run_sweep(args: argparse.Namespace) -> str:
     input, before anything is simulated)."""
     import sys
 
-    from cpstats.workbench import sweep
     from cpstats.simulation.points import sweep_variants
+    from cpstats.workbench import sweep
 
     values = parse_values(args.values)
     sweep_variants(args.variant, args.parameter, values)  # refuse bad input before any work
     out = _out(args.out)
-    note = (lambda i, v: None) if args.quiet else (
-        lambda i, v: print(f"point {i + 1} of {len(values)}: {v}", file=sys.stderr, flush=True))
+    note = (lambda i, v: None) if args.quiet else _Progress(len(values))
     executor, close = executor_for(args)
     try:
         table = sweep(args.variant, args.parameter, values, deals=args.deals, metrics=args.metrics,
@@ -111,12 +115,31 @@ def run_sweep(args: argparse.Namespace) -> str:
     finally:
         close()
     written = ""
+    stop = until_record(table.attrs, f"{table.attrs.get('unit', 'deals')} a point")
+    if stop is not None and not stop["reached"]:
+        print(f"cpstats sweep: warning: {stop['note']}", file=sys.stderr, flush=True)
     if out is not None:
         from cpstats.apps.sweep_chart import save_sweep
 
         paths = save_sweep(table, out)
         written = f"\nwrote {', '.join(p.name for p in paths)} to {out}"
     return _format(table, args.format) + written
+
+
+class _Progress:
+    """The progress lines on stderr: each point, and each stage of a sweep grown to a precision."""
+
+    def __init__(self, points: int):
+        self.points, self.stage = points, 0
+
+    def __call__(self, i: int, v) -> None:
+        import sys
+
+        if i == 0:
+            self.stage += 1
+            if self.stage > 1:
+                print(f"more hands for the precision asked: stage {self.stage}", file=sys.stderr, flush=True)
+        print(f"point {i + 1} of {self.points}: {v}", file=sys.stderr, flush=True)
 
 
 def _format(table: pd.DataFrame, fmt: str) -> str:
@@ -133,6 +156,9 @@ def _format(table: pd.DataFrame, fmt: str) -> str:
             f"{a['parameter']}={table['value'].iloc[0]}")
     shown = table[["value", "metric", "estimate", "ci_low", "ci_high", "diff", "diff_ci_low",
                    "diff_ci_high"]]
+    stop = until_record(a, f"{unit} a point")
+    if stop is not None:
+        head += f"\n{stop['note']}; one play: {a['play']}" if a.get("play") else f"\n{stop['note']}"
     text = head + "\n" + shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")
     return text + _few_events(table)
 

@@ -30,6 +30,7 @@ from cpstats.ofc import GAME as OPEN_FACE
 from cpstats.rules.games import game_of, load_variant
 from cpstats.simulation.games import runs_of
 from cpstats.thirteen import GAME as THIRTEEN
+from cpstats.workbench.simulate import bulk_setter
 
 __all__ = ["ParSheet", "ThirteenParSheet", "OfcParSheet", "ParSection", "ParTable", "par_sheet", "SHEETS",
            "SWEPT_BY_DEFAULT",
@@ -39,13 +40,13 @@ __all__ = ["ParSheet", "ThirteenParSheet", "OfcParSheet", "ParSection", "ParTabl
 SHEETS: dict[str, Callable[..., ParSheet]] = {THIRTEEN.name: thirteen_sheet, OPEN_FACE.name: ofc_par_sheet}
 #: The games whose sheets sweep rule numbers by default (``sensitivity=True``); another game's
 #: sheet sweeps only the numbers it is given.
-SWEPT_BY_DEFAULT = frozenset({THIRTEEN.name})
+SWEPT_BY_DEFAULT = frozenset({THIRTEEN.name, OPEN_FACE.name})
 
 
-def par_sheet(variant: Any, *, deals: int | None = None, rng: Any = 2026, setter: Any = "ev",
+def par_sheet(variant: Any, *, deals: int | None = None, rng: Any = 2026, setter: Any = None,
               hands_per_hour: float | None = None, out: str | Path | None = None, result: Any = None,
               seat_deals: int = SEAT_DEALS, executor: Executor | None = None, sensitivity: Any = True,
-              sensitivity_deals: int = SENSITIVITY_DEALS, solution: Any = None,
+              sensitivity_deals: int | None = None, solution: Any = None,
               strategy: Any = None) -> ParSheet:
     """Build the PAR sheet of ``variant``; with ``out`` also write ``par.html`` and ``par.pdf`` there.
 
@@ -54,17 +55,22 @@ def par_sheet(variant: Any, *, deals: int | None = None, rng: Any = 2026, setter
     variant
         A variant of any game with a sheet (:data:`SHEETS`), a preset name or variant string.
     deals
-        Deals (open face: hands) to simulate. 13-card default: the shipped ev reference run
-        (1,000,000 deals) when the variant is a preset, ``setter`` is ``ev`` with its own tables
-        and the reference holds outcome counts, else a live run of 200,000 deals; open face: a
-        live run of 400 hands with its rows.
+        Deals (open face: hands) to simulate, exactly that many. 13-card default: the shipped ev
+        reference run (1,000,000 deals) when the variant is a preset, ``setter`` is ``ev`` with its
+        own tables and the reference holds outcome counts, else a live run of 200,000 deals; open
+        face: a live run with its rows grown until Fantasyland entry and foul rates are within
+        +-0.5 points and royalties a board within +-0.1 (95%), at most 30,000 hands; the sheet
+        states the precision reached, or that the cap came first
+        (:mod:`cpstats.apps.par.open_face`).
     rng
         Seed of a live run, of the sensitivity sweeps and of the seat-count runs (an int seed also
         deals the worked example, else seed 2026 does); None draws fresh entropy.
     setter
-        The setter, a name or object (default ``ev``, the strategy that plays the game well, as
-        :func:`cpstats.simulate`'s; open face ``rollout``); any other is named a baseline on the
-        sheet. ``strategy=`` is deprecated.
+        The setter, a name or object as :func:`cpstats.simulate` takes; None is the game's setter
+        for bulk runs: 13-card ``ev``, the strategy that plays the game well; open face ``fast``
+        (the street models of the strong ``rollout`` without rollouts, within its strength margin;
+        ``setter="rollout"`` for a reference sheet, about 17 times slower a hand). A baseline is
+        named one on the sheet. ``strategy=`` is deprecated.
     hands_per_hour
         Pace of the hourly figures (default: the variant's, ``rake.hands_per_hour``).
     result
@@ -79,24 +85,29 @@ def par_sheet(variant: Any, *, deals: int | None = None, rng: Any = 2026, setter
     sensitivity
         The sensitivity section's sweeps: True for the game's default numbers (13-card: the
         variant's main rule numbers around its own values, :mod:`cpstats.apps.par.sensitivity`
-        says which; open face has none, its points being slow), False or None for none, a dict or
-        list of (parameter, values) for those (the first value is the base of the paired
-        differences).
+        says which; open face: the house charge, the Fantasyland cards and the front QQ royalty,
+        a small step either side, :mod:`cpstats.apps.par.open_face_sensitivity`), False or None
+        for none, a dict or list of (parameter, values) for those (the first value is the base of
+        the paired differences).
     sensitivity_deals
-        Deals a point of each sweep (20,000), set by the sheet's setter.
+        Deals a point of each sweep, set by the sheet's setter (None: 13-card 20,000; open face
+        the sheet's own hands, so every point is paired with the sheet's run).
     solution
         A :func:`cpstats.solve` answer whose variant is this one: the sheet gains a "How this rule
         was chosen" section (the question, the interval, the deals, the response curve).
     """
-    setter = renamed("strategy", "setter", strategy, setter, "ev")
+    setter = renamed("strategy", "setter", strategy, setter, None)
     v = load_variant(variant)
     game = game_of(v)
     if game.name not in SHEETS:
         raise OptionError(f"the {game.name} game has no PAR sheet: sheets are of {', '.join(SHEETS)}")
     pace = check_pace(hands_per_hour, v)
-    check_whole("sensitivity_deals", sensitivity_deals, 2, "an interval needs two")
+    if sensitivity_deals is not None:
+        check_whole("sensitivity_deals", sensitivity_deals, 2, "an interval needs two")
     folder = None if out is None else writable_folder("out", out)  # before a long simulation
-    sheet = SHEETS[game.name](v, deals=deals, rng=rng, setter=runs_of(v).setter(setter, v),
+    runs = runs_of(v)
+    sheet = SHEETS[game.name](v, deals=deals, rng=rng,
+                              setter=runs.setter(bulk_setter(v, setter), v),
                               hands_per_hour=pace, result=result, executor=executor,
                               sensitivity=sensitivity, sensitivity_deals=sensitivity_deals,
                               seat_deals=seat_deals)

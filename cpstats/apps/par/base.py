@@ -49,7 +49,9 @@ class ParSheet(ABC):
 
     ``tables`` maps each table's key (``"headline"``, ``"royalties"``, ``"sessions"``,
     ``"methodology"``...) to its DataFrame; ``sweeps`` holds the sensitivity section's sweeps, keyed
-    by parameter (:func:`cpstats.sweep` tables); ``seed`` is the seed the sheet's runs used.
+    by parameter (:func:`cpstats.sweep` tables); ``seed`` is the seed the sheet's runs used;
+    ``precision`` what a run grown to a precision reached
+    (:func:`~cpstats.simulation.sequential.until_record`; None for a run of given length).
     """
 
     variant: Any
@@ -59,6 +61,7 @@ class ParSheet(ABC):
     label: str
     seed: Any = None
     sweeps: dict[str, pd.DataFrame] = field(default_factory=dict)
+    precision: dict | None = None
 
     @property
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -125,6 +128,13 @@ class ParSheet(ABC):
         (none by default: a game whose setter learns per rule says which)."""
         return ""
 
+    @property
+    def sensitivity_intro(self) -> str:
+        """The sensitivity section's first paragraph: which numbers and values it sweeps."""
+        return ("The rule numbers a designer tunes, present in this variant (its house charge, then the "
+                "numbers that move the setter), each at its own value and three around it (half, 1.5 "
+                "and twice it, or steps of 1 from a small value); the figures are the headline ones.")
+
     def sensitivity_section(self, number: int, *, skipped: str = "") -> ParSection:
         """The sensitivity section: each swept rule number at the variant's value and around it,
         the figures with their intervals and each point's paired difference (or a line saying why
@@ -135,9 +145,7 @@ class ParSheet(ABC):
         first = next(iter(self.sweeps.values())).attrs
         setter = baseline_label(first["strategy"]) or first["strategy"]
         unit = first.get("unit", "deals")
-        text = ["The rule numbers a designer tunes, present in this variant (its house charge, then the "
-                "numbers that move the setter), each at its own value and three around it (half, 1.5 "
-                "and twice it, or steps of 1 from a small value); the figures are the headline ones.",
+        text = [self.sensitivity_intro,
                 f"Every point: {first['deals']:,} {unit} on the same seed (entropy {first['entropy']}), "
                 f"set by {setter}" + self.moving_note(self.sweeps) + ". Estimate bands are 95% intervals "
                 "(Student's t on 30 batch means); each difference to the variant's own value is paired on "

@@ -8,9 +8,19 @@ methodology sections, "How this rule was chosen"), with its own charts
 (:mod:`cpstats.apps.par.open_face_charts`) and tables (:mod:`cpstats.apps.par.open_face_tables`).
 
 - Decision: one live run with its rows (every board is needed for the pairs' outcomes, the rows'
-  results and the royalties by hand), :data:`DEFAULT_DEALS` hands by default so the command
-  finishes in a couple of minutes; ``deals=`` buys narrower intervals (the shipped runs keep no
-  boards, so they cannot fill these tables).
+  results and the royalties by hand; the shipped runs keep no boards, so they cannot fill these
+  tables). By default its length is chosen for a designer's precision
+  (:data:`~cpstats.ofc.game.DESIGNER_PRECISION`: Fantasyland entry and foul rates within +-0.5
+  percentage points, royalties a board within +-0.1, 95% half-widths): the run grows in stages from
+  2,000 hands (:func:`~cpstats.simulation.sequential.run_until`, each stage the fixed-length run of
+  its seed, so the sheet is exactly the run of the length it stopped at) to at most 30,000, and the
+  sheet states what it reached, or that the cap came first (:attr:`ParSheet.precision`, the
+  headline section and the methodology). With ``fast``, the verb's default, the whole sheet takes a
+  few minutes on 2 cores (docs/measurements.md#bench_ofc_precision); ``deals=`` plays exactly that
+  many hands and the sheet states the half-widths they give.
+- Decision: the sensitivity section is on by default (:mod:`cpstats.apps.par.open_face_sensitivity`):
+  the charge and two rule numbers that move play, a step either side, every point on the sheet's
+  own deals and hands.
 - Decision: the strategy's strength is a short duplicate match (:func:`cpstats.ofc.skill.skill_table`)
   of the sheet's strategy against greedy and random fields, :data:`STRENGTH_DEALS` hands a seat.
 - Decision: the hourly figures use the variant's own pace (``rake.hands_per_hour``, which is
@@ -20,7 +30,9 @@ methodology sections, "How this rule was chosen"), with its own charts
 
 from __future__ import annotations
 
+import itertools
 import tempfile
+from collections.abc import Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +43,7 @@ import pandas as pd
 
 from cpstats._atomic import writable_folder
 from cpstats.apps.par import open_face_tables as T
+from cpstats.apps.par import open_face_sensitivity as S
 from cpstats.apps.par import sensitivity as sensitivity_
 from cpstats.apps.par.base import ParSheet
 from cpstats.apps.par.open_face_charts import OFC_CHARTS
@@ -45,11 +58,12 @@ from cpstats.ofc.setters import as_ofc_setter
 from cpstats.ofc.street_values import models_line
 from cpstats.rules.describe import describe_rules, short_label
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
+from cpstats.cards.blocks import root_seed
+from cpstats.simulation.games import runs_of
+from cpstats.simulation.sequential import run_until, until_record
 
-__all__ = ["OfcParSheet", "ofc_par_sheet", "DEFAULT_DEALS", "STRENGTH_DEALS"]
+__all__ = ["OfcParSheet", "ofc_par_sheet", "precision_words", "STRENGTH_DEALS"]
 
-#: Hands of the sheet's live run by default.
-DEFAULT_DEALS = 400
 #: Hands a seat of each duplicate match that measures the strategy's strength.
 STRENGTH_DEALS = 100
 _NAMES = np.array([r + s for r in "23456789TJQKA" for s in "cdhs"])
@@ -79,55 +93,132 @@ class OfcParSheet(ParSheet):
     def baseline_note(self) -> str:
         return "" if self.strategy in ("rollout", "fast") else f" · placed by {self.strategy}, a baseline"
 
+    @property
+    def sensitivity_intro(self) -> str:
+        return ("The house charge and two rule numbers that move play (the Fantasyland cards dealt and the "
+                "front QQ royalty, the Fantasyland entry hand), each at this variant's value and a small step "
+                "either side; a variant that charges nothing is shown a percent rake of the points won at 0, "
+                "2.5% and 5%. The figures are those a designer reads: foul and Fantasyland entry rates, "
+                "royalties a board, the value of a Fantasyland hand, and the charge where one is levied.")
+
+    def moving_note(self, sweeps: Mapping[str, pd.DataFrame]) -> str:
+        first = next(iter(sweeps.values())).attrs
+        return (f", one play at every point ({first['play']}: one street-model file conditioned on each "
+                "point's rules), the first point of each sweep being this sheet's own run and the charge's "
+                "points its hands charged again (a charge never moves play)")
+
     def game_chart(self, name: str):
         """The figure of chart ``name`` (:data:`~cpstats.apps.par.open_face_charts.OFC_CHARTS`)."""
         return OFC_CHARTS[name](self)
 
 
-def _live_run(v: OfcVariant, deals: int, setter: Any, seed: Any, executor) -> tuple[OfcResult, Any]:
+def _live_run(v: OfcVariant, deals: int | None, setter: Any, root: np.random.SeedSequence,
+              executor) -> tuple[OfcResult, T.Boards]:
+    """The sheet's run with its rows: ``deals`` hands, or (None) grown in stages until the designer
+    precision or its cap (each stage writes its rows to a folder of its own; the last one's are read)."""
     from cpstats.ofc.simulation import simulate
 
     with tempfile.TemporaryDirectory(prefix="cpstats-ofc-par-") as tmp:
-        result = simulate(v, deals, setter=setter, rng=seed, executor=executor, out=tmp, keep_hands=True)
+        if deals is not None:
+            result = simulate(v, deals, setter=setter, rng=root, executor=executor, out=tmp, keep_hands=True)
+        else:
+            stages = itertools.count()
+
+            def with_rows(w: OfcVariant, n: int, **options: Any) -> OfcResult:
+                return simulate(w, n, out=Path(tmp) / f"stage-{next(stages)}", keep_hands=True, **options)
+
+            p = runs_of(v).precision
+            result = run_until(with_rows, v, p.most, p.targets, rng=root, setter=setter, executor=executor,
+                               pilot=p.pilot)
         boards = T.boards_of(result)
     result.out = None
     return result, boards
+
+
+#: The designer's figures in words and the scale their half-widths are shown on.
+_PRECISION_WORDS = {"fl_entry_rate": ("Fantasyland entry", 100, " points"), "foul_rate": ("foul", 100, " points"),
+                    "royalty": ("royalties a board", 1, "")}
+
+
+def _widths(half: dict) -> str:
+    shown = [(m, half[m]) for m in _PRECISION_WORDS if m in half]
+    return ", ".join(f"{_PRECISION_WORDS[m][0]} ±{w * _PRECISION_WORDS[m][1]:.2f}{_PRECISION_WORDS[m][2]}"
+                     if w is not None and np.isfinite(w) else f"{_PRECISION_WORDS[m][0]} (no interval)"
+                     for m, w in shown)
+
+
+def precision_words(sheet: OfcParSheet) -> str:
+    """The sheet's precision in one sentence: the target and what was reached (or that the cap
+    came first), or for a run of given length the half-widths it gives."""
+    p = runs_of(sheet.variant).precision
+    target = _widths(dict(p.targets))
+    hands = sheet.result.deals
+    if sheet.precision is None:
+        f = sheet.result.figures().set_index("metric")
+        half = {m: float(f.at[m, "ci_high"] - f.at[m, "ci_low"]) / 2 for m in p.targets}
+        return (f"Hands: {hands:,}, as asked; at this length (95% half-widths) {_widths(half)}. By default the "
+                f"sheet plays until {target}.")
+    stop = sheet.precision
+    chosen = (f"Hands: {hands:,}, chosen for a designer's precision, {target} (95% half-widths), the run "
+              f"grown in stages from {p.pilot:,} hands to at most {stop['max_deals']:,}")
+    if stop["reached"]:
+        return f"{chosen}: reached, {_widths(stop['half_widths'])}."
+    guess = stop["note"].split("; about ")[-1] if "; about " in stop["note"] else ""
+    return (f"{chosen}: not reached, the cap of {stop['max_deals']:,} hands came first, at which "
+            f"{_widths(stop['half_widths'])}" + (f"; about {guess}" if guess else "") + ".")
 
 
 def ofc_par_sheet(variant: OfcVariant | str, *, deals: int | None = None, rng: Any = 2026,
                   setter: Any = "ev", hands_per_hour: float | None = None,
                   out: str | Path | None = None, result: OfcResult | None = None,
                   executor: Executor | None = None, strength_deals: int | None = None,
-                  sensitivity: Any = False, sensitivity_deals: int = sensitivity_.SENSITIVITY_DEALS,
+                  sensitivity: Any = False, sensitivity_deals: int | None = None,
                   seat_deals: Any = None, strategy: Any = None) -> OfcParSheet:
     """Build the PAR sheet of an open-face ``variant`` (what :func:`cpstats.par_sheet` builds for
     one); with ``out`` also write ``par.html`` and ``par.pdf`` there. Parameters as
-    :func:`cpstats.par_sheet`'s; ``deals`` defaults to :data:`DEFAULT_DEALS` hands, ``setter``
-    ``ev`` means ``rollout``, ``result`` must be a run of ``variant`` with rows (``keep_hands=True``
+    :func:`cpstats.par_sheet`'s; ``setter`` ``ev`` means ``rollout``, ``result`` must be a run of ``variant`` with rows (``keep_hands=True``
     and ``out=``), ``strength_deals`` are the hands a seat of the strength match (default
-    :data:`STRENGTH_DEALS`); the sensitivity section sweeps only the numbers asked for (a dict or
-    list of (parameter, values): an open-face point plays street by street, so there is no cheap
-    default), and ``seat_deals`` (a bank's table) does not apply."""
+    :data:`STRENGTH_DEALS`); ``deals`` None grows the run to the designer precision (module
+    docstring); ``sensitivity`` True sweeps the default numbers
+    (:func:`~cpstats.apps.par.open_face_sensitivity.default_parameters`; this builder's default is
+    False, the verb's True), each point on the sheet's own deals unless ``sensitivity_deals`` names
+    another length (every point then played afresh on the sheet's seed), and ``seat_deals`` (a
+    bank's table) does not apply. With ``result``, the sensitivity points are played as it was
+    (its strategy, on its seed)."""
     v = resolve_ofc_variant(variant)
     pace = check_pace(hands_per_hour, v)
     player = as_ofc_setter(renamed("strategy", "setter", strategy, setter, "ev"))
     name = player.name
     strength_deals = check_whole("strength_deals", STRENGTH_DEALS if strength_deals is None
                                  else strength_deals, 2, "an interval needs two")
-    specs = sensitivity_.parameters(sensitivity, v, lambda: [])
+    specs = sensitivity_.parameters(sensitivity, v, lambda: S.default_parameters(v))
+    if sensitivity_deals is not None:
+        check_whole("sensitivity_deals", sensitivity_deals, 2, "an interval needs two")
     folder = None if out is None else writable_folder("out", out)
     seed = rng
     if result is None:
-        result, boards = _live_run(v, check_whole("deals", DEFAULT_DEALS if deals is None else deals, 2,
-                                                  "an interval needs two"), player, seed, executor)
+        root = root_seed(seed)
+        if deals is not None:
+            check_whole("deals", deals, 2, "an interval needs two")
+        result, boards = _live_run(v, deals, player, root, executor)
     elif result.variant != v:
         raise OptionError(f"result is of {result.variant}, not of {v}: pass a run of the sheet's variant")
     else:
         boards = T.boards_of(result)
         name = result.metadata["strategy"].split("/")[0].split("(")[0]
-    sheet = OfcParSheet(v, result, pace, [], short_label(v), seed=seed, strategy=name)
-    sheet.sweeps = sensitivity_.run_sweeps(v, specs, deals=sensitivity_deals, setter=player, rng=seed,
-                                           hands_per_hour=pace, executor=executor)
+        player = as_ofc_setter(name)
+        root = np.random.SeedSequence(int(result.metadata["entropy"]),
+                                      spawn_key=tuple(result.metadata["spawn_key"]))
+    sheet = OfcParSheet(v, result, pace, [], short_label(v), seed=seed,
+                        precision=until_record(result.metadata, "hands"), strategy=name)
+    if not specs:
+        sheet.sweeps = {}
+    elif sensitivity_deals is None or sensitivity_deals == result.deals:
+        sheet.sweeps = S.run_sensitivity(v, result, boards.net, specs, setter=player, root=root,
+                                         executor=executor, hands_per_hour=pace)
+    else:
+        sheet.sweeps = sensitivity_.run_sweeps(v, specs, deals=sensitivity_deals, setter=player, rng=root,
+                                               hands_per_hour=pace, executor=executor)
     sheet.sections = _sections(sheet, boards, strength_deals, executor)
     if folder is not None:
         sheet.to_html(folder / "par.html")
@@ -140,7 +231,7 @@ def _sections(sheet: OfcParSheet, boards: T.Boards, strength_deals: int, executo
     sensitivity = [sheet.sensitivity_section(9)] if sheet.sweeps else []
     return [_rules_section(sheet), _strategy_section(sheet, strength_deals, executor),
             _outcome_section(v, boards), _royalty_section(v, boards),
-            _fantasyland_section(r, boards), _headline_section(r),
+            _fantasyland_section(r, boards), _headline_section(sheet),
             _economics_section(sheet, boards), _session_section(sheet), *sensitivity,
             _method_section(sheet, 9 + len(sensitivity))]
 
@@ -312,11 +403,12 @@ def _fantasyland_section(r: OfcResult, boards: T.Boards) -> ParSection:
 
 # -- 6-9. headline, economics, sessions, method -----------------------------------------------
 
-def _headline_section(r: OfcResult) -> ParSection:
+def _headline_section(sheet: OfcParSheet) -> ParSection:
     text = ["The headline figures per board or seat, with 95% intervals; the volatility index is "
             "1.645 × SD, the SD being that of one seat's result per hand (batch means on per-batch "
-            "variances)."]
-    return ParSection("6. Headline figures", text, [ParTable("headline", "Headline figures", T.headline(r))])
+            "variances).", precision_words(sheet)]
+    return ParSection("6. Headline figures", text, [ParTable("headline", "Headline figures",
+                                                             T.headline(sheet.result))])
 
 
 def _economics_section(sheet: OfcParSheet, boards: T.Boards) -> ParSection:
@@ -345,6 +437,7 @@ def _method_section(sheet: OfcParSheet, number: int) -> ParSection:
     items = [("Method", "Simulated (Monte Carlo): hands dealt street by street, placed by the strategy, "
                         "settled pair by pair"),
              ("Variant", str(sheet.variant)), ("Hands", f"{sheet.result.deals:,}"),
+             ("Precision", precision_words(sheet).removeprefix(f"Hands: {sheet.result.deals:,}, ")),
              ("Strategy", meta.get("strategy", sheet.strategy)),
              ("Root seed (entropy)", str(meta.get("entropy"))),
              ("Blocks", f"{int(meta.get('block_deals', 0)):,} hands; block i uses SeedSequence child i, "

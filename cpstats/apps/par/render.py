@@ -317,15 +317,16 @@ class _Pdf:
         self.y += height + 0.15
 
 
-def _natural_widths(headers, rows, size: float, pad: float) -> tuple[list[float], list[float]]:
-    """(natural width, narrowest wrapped width) of each column at ``size`` points, inches."""
+def _natural_widths(headers, rows, size: float, pad: float, floor: float = 1.2) -> tuple[list[float], list[float]]:
+    """(natural width, narrowest wrapped width: ``floor`` inches or the longest word) of each
+    column at ``size`` points, inches."""
     columns = list(zip(*rows)) if rows else [[] for _ in headers]
     natural, least = [], []
     for h, col in zip(headers, columns):
         words = [_width(w, size) for c in col for w in str(c).split()]
         longest = max(words + [_width(w, size, True) for w in h.split()] + [0.0])
         natural.append(max([_width(c, size) for c in col] + [longest]) + pad)
-        least.append(max(longest + pad, min(natural[-1], 1.2)))
+        least.append(max(longest + pad, min(natural[-1], floor)))
     return natural, least
 
 
@@ -333,10 +334,11 @@ def _layout(headers, rows, right, width: float) -> tuple[float, list[float], lis
     """(font size, column widths, wrapped cells incl. the header row) fitting ``width`` inches.
 
     Text columns wrap first (down to about 1.2 inches or their longest word); only a table that
-    still does not fit gets a smaller font, 7.5 down to 6 points. Headers wrap to their column."""
+    still does not fit gets a smaller font, 7.5 down to 6 points, and at 6 points its text columns
+    wrap down to their longest word. Headers wrap to their column."""
     pad = 0.18
-    for size in (_SMALL, 7.0, 6.5, _MIN):
-        natural, least = _natural_widths(headers, rows, size, pad)
+    for size, floor in ((_SMALL, 1.2), (7.0, 1.2), (6.5, 1.2), (_MIN, 1.2), (_MIN, 0.0)):
+        natural, least = _natural_widths(headers, rows, size, pad, floor)
         fixed = sum(w for w, r in zip(natural, right) if r)
         if fixed + sum(w for w, r in zip(least, right) if not r) <= width:
             break

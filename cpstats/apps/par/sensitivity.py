@@ -46,6 +46,7 @@ SENSITIVITY_DEALS = 20_000
 #: Numbers that move the setter swept by default (each point of these trains tables once).
 MOVING = 2
 _SHARES = ("house_edge",)
+_PROPER = frozenset({"Fantasyland"})
 
 
 def _value(v: Variant, key: str) -> float | None:
@@ -190,7 +191,7 @@ def _value_text(value: Any, base: Any) -> str:
     return f"{text} (this variant)" if value == base else text
 
 
-def _note(row: pd.Series) -> str:
+def _note(row: pd.Series, unit: str = "deals") -> str:
     if row["value"] == row["base"]:
         return "the variant's value"
     if not row["diff_note"]:
@@ -198,7 +199,7 @@ def _note(row: pd.Series) -> str:
     if row["diff_events"] == 0:
         return "no deal differs: no interval"
     needed = row["deals_for_interval"]
-    return (f"too few events: about {needed:,.0f} deals a point would give an interval"
+    return (f"too few events: about {needed:,.0f} {unit} a point would give an interval"
             if np.isfinite(needed) else "too few events")
 
 
@@ -234,9 +235,11 @@ def _words(frame: pd.DataFrame, metric: str) -> str:
 
 
 def words(label: str) -> str:
-    """A label without its bracket, in running text: ``SD per hand`` keeps its capitals."""
+    """A label without its bracket, in running text: ``SD per hand`` and a proper noun
+    (``Fantasyland entry``) keep their capitals."""
     words = label.split(" (")[0]
-    return words if words[1:2].isupper() else words[:1].lower() + words[1:]
+    keep = words[1:2].isupper() or words.split(" ")[0] in _PROPER
+    return words if keep else words[:1].lower() + words[1:]
 
 
 def sensitivity_table(sweeps: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
@@ -255,5 +258,5 @@ def sensitivity_table(sweeps: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
             "figure": f["label"], "estimate": f["estimate"], "ci_low": f["ci_low"],
             "ci_high": f["ci_high"], "unit": [_unit(m) for m in f["metric"]],
             "diff": f["diff"], "diff_ci_low": f["diff_ci_low"], "diff_ci_high": f["diff_ci_high"],
-            "diff_note": [_note(r) for _, r in f.iterrows()]}))
+            "diff_note": [_note(r, frame.attrs.get("unit", "deals")) for _, r in f.iterrows()]}))
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()

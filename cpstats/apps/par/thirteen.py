@@ -86,14 +86,14 @@ def _reference(v: Variant, setter: Any) -> SimulationResult | None:
 def thirteen_sheet(v: Variant, *, deals: int | None = None, rng: Any = 2026, setter: Any = "ev",
                    hands_per_hour: float, result: SimulationResult | None = None,
                    executor: Executor | None = None, sensitivity: Any = True,
-                   sensitivity_deals: int = sensitivity_.SENSITIVITY_DEALS,
+                   sensitivity_deals: int | None = None,
                    seat_deals: int = SEAT_DEALS) -> ThirteenParSheet:
     """The 13-card sheet of ``v`` (the verb :func:`cpstats.par_sheet` checked its options and
     resolved its setter). ``deals`` None plays the shipped ev reference run (1,000,000 deals) when
     ``v`` is a preset, ``setter`` is ``ev`` with its own tables and the reference holds outcome
     counts, else a live run of :data:`DEFAULT_DEALS` deals; ``seat_deals`` are the deals of each
     run of the banker-edge-by-seats table (banked variants only); the sensitivity sweeps are
-    :func:`cpstats.par_sheet`'s."""
+    :func:`cpstats.par_sheet`'s (None deals: :data:`~cpstats.apps.par.sensitivity.SENSITIVITY_DEALS`)."""
     check_whole("seat_deals", seat_deals, 2)
     seed = rng
     setter = as_setter(setter)
@@ -111,7 +111,8 @@ def thirteen_sheet(v: Variant, *, deals: int | None = None, rng: Any = 2026, set
     # the sweeps play each point with its own ev tables unless the setter given names some
     swept = setter if live else as_setter(result.metadata.get("strategy", "ev"))
     specs = sensitivity_.parameters(sensitivity, v, lambda: sensitivity_.default_parameters(v, swept))
-    sheet.sweeps = sensitivity_.run_sweeps(v, specs, deals=sensitivity_deals, setter=swept, rng=seed,
+    deals_a_point = sensitivity_.SENSITIVITY_DEALS if sensitivity_deals is None else sensitivity_deals
+    sheet.sweeps = sensitivity_.run_sweeps(v, specs, deals=deals_a_point, setter=swept, rng=seed,
                                            hands_per_hour=hands_per_hour, executor=executor,
                                            metrics=sensitivity_.headline_metrics)
     sheet.sections = _sections(sheet, seed, seat_deals)

@@ -74,7 +74,7 @@ class ParView(_App):
     setter
         ``ev`` (good play; rollout in open face) or a baseline, ``greedy`` or ``random``.
     sensitivity
-        Whether a 13-card sheet includes its sensitivity section (slow).
+        Whether the sheet includes its sensitivity section (slow).
 
     Attributes
     ----------
@@ -99,7 +99,7 @@ class ParView(_App):
                                 value=int(deals or 0), description="deals", style=style,
                                 tooltip="deals of the live run (hands in open face)")
         self.setter = W.Dropdown(options=_SETTERS, value=setter, description="setter", style=style)
-        self.sensitivity = W.Checkbox(value=bool(sensitivity), description="sensitivity section (13-card; slow)")
+        self.sensitivity = W.Checkbox(value=bool(sensitivity), description="sensitivity section (slow)")
         self.build_button = W.Button(description="Build", button_style="primary", icon="file",
                                      tooltip="build the PAR sheet")
         self.run_button = self.build_button  # the name the shared run guard turns off and on
@@ -119,7 +119,7 @@ class ParView(_App):
         self._variant_changed()
 
     def _variant_changed(self) -> None:
-        """Say at once when the variant typed is not one; the sensitivity box is the 13-card sheet's."""
+        """Say at once when the variant typed is not one; the sensitivity box is that of a sheet that sweeps."""
         try:
             v = load_variant(self.variant.value.strip())
         except CpstatsError as err:

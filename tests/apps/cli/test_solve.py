@@ -51,18 +51,29 @@ def test_bad_design_command_is_one_line(argv, match):
         _run(*argv, "--deals", "600", "--setter", "greedy", "--quiet")
 
 
-def test_solve_command_plays_an_open_face_variant_with_the_api_defaults(capsys):
+def test_solve_command_plays_an_open_face_variant_with_the_api_defaults(capsys, monkeypatch):
     """The command refused every open-face variant ("for 13-card Chinese poker") that
-    cpstats.solve takes; it now gives the API's answer, with its default of 200 hands."""
+    cpstats.solve takes; it now gives the API's answer, with its default hands (the designer
+    precision, here a loose one on a small cap to keep the test short)."""
+    import dataclasses
+
     from cpstats.apps.cli import main
+    from cpstats.rules.games import GAMES
+    from cpstats.simulation.games import Precision
     from cpstats.workbench.solve import solve
+
+    import cpstats
+
+    game = GAMES[cpstats.ofc.GAME.name]
+    loose = Precision(targets={"foul_rate": 0.05, "royalty": 1.0}, most=300, budget=600, pilot=40)
+    monkeypatch.setitem(GAMES, game.name, dataclasses.replace(game, runs=dataclasses.replace(game.runs, precision=loose)))
 
     assert main(["solve", OFC_RAKE, "rake.percent", "--metric", "rake_share", "--target", "0.05",
                  "--bounds", "0,0.2", "--setter", "random", "--scheduler", "none", "--quiet",
                  "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     s = solve(OFC_RAKE, "rake.percent", "rake_share", 0.05, bounds=(0.0, 0.2), setter="random", rng=2026)
-    assert out["solution"]["deals"] == s.deals == 200
+    assert out["solution"]["deals"] == s.deals == s.precision["deals"] <= 300
     assert out["solution"]["value"] == pytest.approx(s.value, rel=1e-9)  # JSON keeps 10 digits
     assert out["solution"]["variant"] == s.variant and s.variant.startswith("ofc-pineapple")
     assert main(["solve", OFC_RAKE, "rake.percent", "--metric", "rake_share", "--target", "0.05",

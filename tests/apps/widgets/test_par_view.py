@@ -38,7 +38,7 @@ def test_par_view_builds_a_13_card_sheet_with_downloads():
 def test_par_view_builds_an_open_face_sheet(monkeypatch):
     monkeypatch.setattr("cpstats.apps.par.open_face.STRENGTH_DEALS", 4)  # the strength match, kept tiny
     app = ParView("ofc-pineapple(fantasyland.stay=A)", deals=HANDS, setter="greedy")
-    assert app.sensitivity.disabled
+    assert not app.sensitivity.disabled and not app.sensitivity.value  # open face sweeps too, when ticked
     app.build_button.click()
     assert type(app.sheet).__name__ == "OfcParSheet", app.status.value
     assert str(app.sheet.variant) == "ofc-pineapple(fantasyland.stay=A)" and app.sheet.result.deals == HANDS
@@ -47,8 +47,8 @@ def test_par_view_builds_an_open_face_sheet(monkeypatch):
 
 
 def test_par_view_passes_the_sensitivity_box_and_shows_refusals(monkeypatch):
-    """The box is the 13-card sheet's sensitivity= (False unless ticked; open face has none); a
-    refusal of the sheet is its one line in the status."""
+    """The box is the sheet's sensitivity= (False unless ticked), either game's; a refusal of the
+    sheet is its one line in the status."""
     calls = []
 
     def refuse(v, **kw):
@@ -62,7 +62,7 @@ def test_par_view_passes_the_sensitivity_box_and_shows_refusals(monkeypatch):
     app.build_button.click()
     app.variant.value = "ofc-classic"
     app.build_button.click()
-    assert [c[1].get("sensitivity") for c in calls] == [False, True, None]
+    assert [c[1].get("sensitivity") for c in calls] == [False, True, True]
     assert calls[0][1]["deals"] is None and calls[0][1]["setter"] == "random" and calls[0][1]["rng"] == SEED
     assert "deals=3 is invalid: stop here" in app.status.value and not app.build_button.disabled
     app.variant.value = "2-4(royalties.front.QQ=3)"

@@ -1,0 +1,129 @@
+"""The open-face PAR sheet's sensitivity sweeps: the house charge and two rule numbers that move
+play, each a small step either side of the variant's own value, paired on the sheet's own deals
+and played by the sheet's play; the section itself is the sheet base's
+(:meth:`~cpstats.apps.par.base.ParSheet.sensitivity_section`, the 13-card sheet's too).
+
+- Decision: the numbers (:func:`default_parameters`): the house charge (``rake.percent`` of a
+  percent rake, ``rake.amount`` of a fixed or time charge; a variant that charges none is swept
+  on a percent rake of the points won at 0, its own charge, then 2.5% and 5%); the Fantasyland
+  cards dealt (``fantasyland.cards``, every entry one card fewer and one more, within 13..17: two
+  more, or two fewer, where a side is out of range; left out of a variant without Fantasyland);
+  the front QQ royalty (``royalties.front.QQ``, one unit either side), the Fantasyland entry hand.
+- Decision: every point plays as many hands as the sheet's run, on its seed, by its setter, so
+  each point's figures carry about the sheet's precision and every difference is paired on the
+  sheet's deals. The sheet's run is every sweep's first point (played once); a charge never moves
+  play, so the charge's points are the sheet's own hands charged again, exactly, from every
+  hand's nets (:meth:`~cpstats.ofc.result.OfcResult.charged`); only the points of the two rule
+  numbers are played. Every point must share the sheet's play (its setter and street models), or
+  the section stops in one line (:func:`~cpstats.ofc.simulation.check_one_play`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from cpstats.ofc.result import OfcResult
+from cpstats.ofc.simulation import check_one_play
+from cpstats.ofc.sweep import run_sweep
+from cpstats.rules.house import RakeModel
+from cpstats.rules.open_face import OfcVariant
+
+__all__ = ["default_parameters", "charge_base", "sweep_metrics", "run_sensitivity", "NO_CHARGE_STEPS"]
+
+#: The percent rakes of the points won a variant that charges none is swept over (its own 0 first).
+NO_CHARGE_STEPS = (0.0, 0.025, 0.05)
+#: The figures of every sweep; the charge's figures are added where any point charges.
+FIGURES = ("foul_rate", "fl_entry_rate", "royalty", "fl_value")
+_CHARGE_FIGURES = ("rake_per_hand", "rake_share")
+_QQ = 10  # royalties.front.QQ in the front pairs' table (22..AA)
+
+
+def _charge(v: OfcVariant) -> tuple[str, list]:
+    rake = v.rake
+    if rake.model is RakeModel.NONE:
+        return "rake.percent", list(NO_CHARGE_STEPS)
+    if rake.model is RakeModel.PERCENT:
+        x = float(rake.percent)
+        steps = [x, x - 0.01, x + 0.01] if x >= 0.01 else [x, x + 0.01, x + 0.02]
+        return "rake.percent", [round(y, 6) for y in steps if y <= 1]
+    x = float(rake.amount)
+    steps = [x, 0.75 * x, 1.25 * x] if x > 0 else [x, 0.5, 1.0]
+    return "rake.amount", [round(y, 6) for y in steps]
+
+
+def _cards(v: OfcVariant) -> list[str] | None:
+    cards = v.fantasyland.cards
+    if not any(cards):
+        return None
+
+    def moved(k: int) -> tuple[int, ...]:
+        return tuple(min(17, max(13, n + k)) if n else 0 for n in cards)
+
+    down, up = moved(-1), moved(1)
+    if down == cards:
+        down = moved(2)
+    elif up == cards:
+        up = moved(-2)
+    return ["/".join(map(str, c)) for c in dict.fromkeys([cards, down, up]) if c]
+
+
+def _royalty(v: OfcVariant) -> list[int]:
+    x = int(v.royalties.front_pairs[_QQ])
+    return [x, x - 1, x + 1] if x > 0 else [x, x + 1, x + 2]
+
+
+def default_parameters(v: OfcVariant) -> list[tuple[str, list]]:
+    """(parameter, values) of the section by default, the variant's own value first (module
+    docstring)."""
+    specs = [_charge(v)]
+    cards = _cards(v)
+    if cards is not None and len(cards) > 1:
+        specs.append(("fantasyland.cards", cards))
+    specs.append(("royalties.front.QQ", _royalty(v)))
+    return specs
+
+
+def charge_base(v: OfcVariant, key: str) -> OfcVariant:
+    """The variant a sweep of ``key`` starts from: ``v``, or for a percent sweep of a variant that
+    charges nothing, ``v`` with a percent rake (at 0, so its figures are ``v``'s)."""
+    if key == "rake.percent" and v.rake.model is RakeModel.NONE:
+        return v.replace(rake="percent")
+    return v
+
+
+def sweep_metrics(points: Sequence[OfcVariant]) -> list[str]:
+    """The figures of a sweep: :data:`FIGURES`, and the charge's where any point charges."""
+    charged = any(p.rake.model is not RakeModel.NONE for p in points)
+    return [*FIGURES, *(_CHARGE_FIGURES if charged else ())]
+
+
+def run_sensitivity(v: OfcVariant, result: OfcResult, net: np.ndarray, specs: Sequence[tuple[str, list]], *,
+                    setter: Any, root: np.random.SeedSequence, executor: Any = None,
+                    hands_per_hour: float | None = None) -> dict[str, pd.DataFrame]:
+    """One open-face sweep a parameter (:func:`~cpstats.ofc.sweep.run_sweep`), every point on the
+    deals of the sheet's run ``result`` (seed ``root``, ``result.deals`` hands): ``result`` is the
+    variant's own point and a charge's points are it charged again from every hand's nets ``net``
+    (hands, P); the rest are played by ``setter``. Keyed by the parameter as given."""
+    known = {str(v): result}
+    sweeps: dict[str, pd.DataFrame] = {}
+    metas: list = [result.metadata]
+    labels = ["this sheet's run"]
+    for key, values in specs:
+        base = charge_base(v, key)
+        points = [base.replace(**{key: x}) for x in values]
+        if key.startswith("rake"):  # a charge never moves play: the sheet's own hands
+            known.update({str(p): result.charged(p, net, rake_charged="again, from the sheet's nets")
+                          for p in points if str(p) not in known})
+        frame = run_sweep(base, key, values, deals=result.deals, metrics=sweep_metrics(points), setter=setter,
+                          rng=root, executor=executor, hands_per_hour=hands_per_hour,
+                          block_deals=int(result.metadata["block_deals"]), known=known,
+                          what="this sheet's sensitivity section")
+        metas += frame.attrs["plays"]
+        labels += [f"{key}={x}" for x in values]
+        sweeps[key] = frame
+    check_one_play(metas, labels, "this sheet's sensitivity section")
+    return sweeps
