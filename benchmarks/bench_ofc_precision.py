@@ -1,4 +1,4 @@
-"""Open face at designer precision by default (issue 37, "Deliver 4"), its acceptance check:
+"""Open face at designer precision by default, its acceptance check:
 ``cpstats sweep ofc-pineapple royalties.front.QQ 6,7,8,9`` at its default (``fast``, every point
 grown until Fantasyland entry and foul rates are within +-0.5 points and royalties a board within
 +-0.1, 95%, at most 30,000 hands a point) must finish in at most 5 minutes on 2 cores, every point
