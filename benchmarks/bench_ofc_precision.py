@@ -35,16 +35,19 @@ def _sweep() -> None:
     from cpstats.workbench import sweep
 
     before = _load()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     with ThreadPoolExecutor(2) as pool:  # what the command runs on (--scheduler threads, 2 cores)
         table = sweep("ofc-pineapple", "royalties.front.QQ", [6, 7, 8, 9], rng=2026, executor=pool)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     a = table.attrs
     stop = until_record(a, "hands a point")
     verdict = "PASS" if seconds <= LIMIT_SECONDS and stop["reached"] and len(set(a["plays"])) == 1 else "FAIL"
     print(f"cpstats {' '.join(COMMAND[:4])} (default: {a['strategy']}, seed 2026, 2 threads): {seconds:.1f} s "
           f"wall, load average {before} before and {_load()} after ({verdict}: limit {LIMIT_SECONDS} s, the "
           "precision reached, one play)")
+    hands = len(a["plays"]) * sum(s["deals"] for s in a["until"]["stages"])
+    print(f"  CPU {cpu:.1f} s for {hands:,} hands played in all (stages included), {1000 * cpu / hands:.2f} ms a "
+          f"hand: about {cpu / 2:.0f} s on 2 free cores")
     stages = ", ".join(f"{s['deals']:,}" for s in a["until"]["stages"])
     print(f"  stages (hands a point): {stages}")
     print(f"  {stop['note']}")
@@ -59,14 +62,15 @@ def _sheet() -> None:
     from cpstats.apps.cli import main
 
     before = _load()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     with tempfile.TemporaryDirectory(prefix="bench-ofc-par-") as out:
         log = StringIO()
         with redirect_stderr(log):
             main(["par", "ofc-pineapple", "--out", out, "--workers", "2"])
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(f"cpstats par ofc-pineapple (default: fast, precision, sensitivity, seed 2026, 2 threads): "
-          f"{seconds:.1f} s wall, load average {before} before and {_load()} after"
+          f"{seconds:.1f} s wall, CPU {cpu:.1f} s (about {cpu / 2:.0f} s on 2 free cores), load average {before} "
+          f"before and {_load()} after"
           + (f"; stderr: {log.getvalue().strip()}" if log.getvalue().strip() else ""))
 
 

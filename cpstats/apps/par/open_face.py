@@ -176,8 +176,8 @@ def ofc_par_sheet(variant: OfcVariant | str, *, deals: int | None = None, rng: A
                   seat_deals: Any = None, strategy: Any = None) -> OfcParSheet:
     """Build the PAR sheet of an open-face ``variant`` (what :func:`cpstats.par_sheet` builds for
     one); with ``out`` also write ``par.html`` and ``par.pdf`` there. Parameters as
-    :func:`cpstats.par_sheet`'s; ``setter`` ``ev`` means ``rollout``, ``result`` must be a run of ``variant`` with rows (``keep_hands=True``
-    and ``out=``), ``strength_deals`` are the hands a seat of the strength match (default
+    :func:`cpstats.par_sheet`'s; ``setter`` ``ev`` means ``rollout``, ``result`` must be a run of
+    ``variant`` with rows (``keep_hands=True`` and ``out=``), ``strength_deals`` are the hands a seat of the strength match (default
     :data:`STRENGTH_DEALS`); ``deals`` None grows the run to the designer precision (module
     docstring); ``sensitivity`` True sweeps the default numbers
     (:func:`~cpstats.apps.par.open_face_sensitivity.default_parameters`; this builder's default is
@@ -211,14 +211,8 @@ def ofc_par_sheet(variant: OfcVariant | str, *, deals: int | None = None, rng: A
                                       spawn_key=tuple(result.metadata["spawn_key"]))
     sheet = OfcParSheet(v, result, pace, [], short_label(v), seed=seed,
                         precision=until_record(result.metadata, "hands"), strategy=name)
-    if not specs:
-        sheet.sweeps = {}
-    elif sensitivity_deals is None or sensitivity_deals == result.deals:
-        sheet.sweeps = S.run_sensitivity(v, result, boards.net, specs, setter=player, root=root,
-                                         executor=executor, hands_per_hour=pace)
-    else:
-        sheet.sweeps = sensitivity_.run_sweeps(v, specs, deals=sensitivity_deals, setter=player, rng=root,
-                                               hands_per_hour=pace, executor=executor)
+    sheet.sweeps = S.run_sensitivity(v, result, boards.net, specs, setter=player, root=root, executor=executor,
+                                     hands_per_hour=pace, deals=sensitivity_deals) if specs else {}
     sheet.sections = _sections(sheet, boards, strength_deals, executor)
     if folder is not None:
         sheet.to_html(folder / "par.html")

@@ -103,22 +103,25 @@ def sweep_metrics(points: Sequence[OfcVariant]) -> list[str]:
 
 def run_sensitivity(v: OfcVariant, result: OfcResult, net: np.ndarray, specs: Sequence[tuple[str, list]], *,
                     setter: Any, root: np.random.SeedSequence, executor: Any = None,
-                    hands_per_hour: float | None = None) -> dict[str, pd.DataFrame]:
+                    hands_per_hour: float | None = None, deals: int | None = None) -> dict[str, pd.DataFrame]:
     """One open-face sweep a parameter (:func:`~cpstats.ofc.sweep.run_sweep`), every point on the
     deals of the sheet's run ``result`` (seed ``root``, ``result.deals`` hands): ``result`` is the
     variant's own point and a charge's points are it charged again from every hand's nets ``net``
-    (hands, P); the rest are played by ``setter``. Keyed by the parameter as given."""
-    known = {str(v): result}
+    (hands, P); the rest are played by ``setter``. ``deals`` of another length plays every point
+    afresh, that many hands on the same seed. Keyed by the parameter as given."""
+    reuse = deals is None or deals == result.deals
+    deals = result.deals if reuse else deals
+    known = {str(v): result} if reuse else {}
     sweeps: dict[str, pd.DataFrame] = {}
     metas: list = [result.metadata]
     labels = ["this sheet's run"]
     for key, values in specs:
         base = charge_base(v, key)
         points = [base.replace(**{key: x}) for x in values]
-        if key.startswith("rake"):  # a charge never moves play: the sheet's own hands
+        if reuse and key.startswith("rake"):  # a charge never moves play: the sheet's own hands
             known.update({str(p): result.charged(p, net, rake_charged="again, from the sheet's nets")
                           for p in points if str(p) not in known})
-        frame = run_sweep(base, key, values, deals=result.deals, metrics=sweep_metrics(points), setter=setter,
+        frame = run_sweep(base, key, values, deals=deals, metrics=sweep_metrics(points), setter=setter,
                           rng=root, executor=executor, hands_per_hour=hands_per_hour,
                           block_deals=int(result.metadata["block_deals"]), known=known,
                           what="this sheet's sensitivity section")

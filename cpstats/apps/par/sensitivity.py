@@ -3,7 +3,7 @@ values (:func:`cpstats.sweep`, every point on the same deals), the headline figu
 intervals and each point's paired difference to the variant's value; the section itself is the
 sheet base's (:meth:`~cpstats.apps.par.base.ParSheet.sensitivity_section`). The 13-card sheet's
 default numbers and figures are chosen here (:func:`default_parameters`, :func:`headline_metrics`);
-an open-face sheet sweeps only the numbers it is asked for.
+the open-face sheet's in :mod:`cpstats.apps.par.open_face_sensitivity`.
 
 - Decision: the numbers a designer tunes, present in the variant (:func:`default_parameters`):
   first its house charge (``rake.percent`` of a percent rake, ``rake.amount`` of a fixed or time

@@ -110,9 +110,13 @@ def test_the_section_is_the_shared_one_in_html_and_pdf(sheet):
 
 def test_sensitivity_deals_of_another_length_plays_every_point_afresh():
     made = ofc_par.ofc_par_sheet("ofc-pineapple", deals=40, rng=SEED, setter="greedy", strength_deals=2,
-                                 sensitivity={"royalties.front.QQ": [7, 8]}, sensitivity_deals=30)
-    frame = made.sweeps["royalties.front.QQ"]
-    assert frame.attrs["deals"] == 30 and made.result.deals == 40
+                                 sensitivity=True, sensitivity_deals=30)
+    assert made.result.deals == 40 and list(made.sweeps) == ["rake.percent", "fantasyland.cards", "royalties.front.QQ"]
+    assert {frame.attrs["deals"] for frame in made.sweeps.values()} == {30}
+    live = cpstats.simulate("ofc-pineapple", 30, setter="greedy", rng=SEED).figures().set_index("metric")
+    qq = made.sweeps["royalties.front.QQ"]
+    first = qq[qq["value"] == 7].set_index("metric")
+    assert first.at["royalty", "estimate"] == live.at["royalty", "estimate"]
 
 
 def test_the_verb_sweeps_open_face_by_default(monkeypatch):
