@@ -37,7 +37,7 @@ __all__ = ["ParView", "PAR_DEAL_CHOICES"]
 
 #: Deals of the sheet's live run offered (hands in open face); 0 is the sheet's own default.
 PAR_DEAL_CHOICES = (0, 100, 200, 400, 1_000, 5_000, 20_000, 200_000)
-_SETTERS = (("ev (good play; rollout in open face)", "ev"), ("greedy (baseline: a weak field)", "greedy"),
+_SETTERS = (("the sheet's default (ev; fast in open face)", "default"), ("ev (good play; rollout in open face)", "ev"), ("greedy (baseline: a weak field)", "greedy"),
             ("random (baseline: no skill)", "random"))
 
 
@@ -72,7 +72,9 @@ class ParView(_App):
         Deals of the sheet's live run (hands in open face); None or 0: the sheet's default (the
         shipped reference run of a 13-card preset set by ev, else a live run).
     setter
-        ``ev`` (good play; rollout in open face) or a baseline, ``greedy`` or ``random``.
+        ``default`` (the sheet's own: ``ev`` for 13-card, ``fast`` for open face, whose
+        precision-grown run would take minutes at rollout's pace), ``ev`` (good play; rollout in
+        open face) or a baseline, ``greedy`` or ``random``.
     sensitivity
         Whether the sheet includes its sensitivity section (slow).
 
@@ -86,7 +88,7 @@ class ParView(_App):
         (:meth:`make_pdf`, the *Make PDF* button).
     """
 
-    def __init__(self, variant: str = "2-4", *, deals: int | None = None, setter: str = "ev",
+    def __init__(self, variant: str = "2-4", *, deals: int | None = None, setter: str = "default",
                  sensitivity: bool = False) -> None:
         self.sheet = None
         self.files: dict[str, bytes] = {}
@@ -147,7 +149,8 @@ class ParView(_App):
             self.status.value = _running(f"building the PAR sheet of {short_label(v)}: {run}{extra}, "
                                          "then its tables and charts")
             self.pdf_button.disabled = True
-            sheet = par_sheet(v, deals=deals, setter=self.setter.value, rng=SEED,
+            setter = None if self.setter.value == "default" else self.setter.value
+            sheet = par_sheet(v, deals=deals, setter=setter, rng=SEED,
                               executor=_InlineExecutor(self._advance), **options)
             self.status.value = _message("note", "drawing the charts and writing the sheet")
             self._show(sheet)

@@ -81,3 +81,17 @@ def test_the_inline_executor_reports_block_sizes_only():
     assert pool.submit(lambda job, block, size: size * 2, "job", 0, np.int64(5)).result() == 10
     assert pool.submit(lambda v, who, field: field, "2-4", "ev", "greedy").result() == "greedy"
     assert moved == [5]
+
+
+def test_the_par_views_default_setter_is_the_sheets_own(monkeypatch):
+    """Left at its default the view passes setter=None, so open face's sheet plays fast (its
+    precision-grown run would take minutes at rollout's pace) and a 13-card sheet ev."""
+    calls = []
+    monkeypatch.setattr("cpstats.apps.par.par_sheet", lambda v, **kw: calls.append(kw) or 1 / 0)
+    app = ParView("ofc-pineapple")
+    assert app.setter.value == "default"
+    app.build_button.click()
+    assert calls[0]["setter"] is None
+    app.setter.value = "ev"
+    app.build_button.click()
+    assert calls[1]["setter"] == "ev"
