@@ -37,7 +37,9 @@ __all__ = ["ParView", "PAR_DEAL_CHOICES"]
 
 #: Deals of the sheet's live run offered (hands in open face); 0 is the sheet's own default.
 PAR_DEAL_CHOICES = (0, 100, 200, 400, 1_000, 5_000, 20_000, 200_000)
-_SETTERS = (("the sheet's default (ev; fast in open face)", "default"), ("ev (good play; rollout in open face)", "ev"), ("greedy (baseline: a weak field)", "greedy"),
+_SHEET_SETTERS = {"default": None}  # the dropdown's default: par_sheet's own setter (None)
+_SETTERS = (("the sheet's default (ev; fast in open face)", "default"), ("ev (good play; rollout in open face)", "ev"),
+            ("greedy (baseline: a weak field)", "greedy"),
             ("random (baseline: no skill)", "random"))
 
 
@@ -149,7 +151,7 @@ class ParView(_App):
             self.status.value = _running(f"building the PAR sheet of {short_label(v)}: {run}{extra}, "
                                          "then its tables and charts")
             self.pdf_button.disabled = True
-            setter = None if self.setter.value == "default" else self.setter.value
+            setter = _SHEET_SETTERS.get(self.setter.value, self.setter.value)
             sheet = par_sheet(v, deals=deals, setter=setter, rng=SEED,
                               executor=_InlineExecutor(self._advance), **options)
             self.status.value = _message("note", "drawing the charts and writing the sheet")
