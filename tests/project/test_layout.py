@@ -52,6 +52,13 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
     return found - {name}
 
 
+def _offending_lines(rule, exempt: tuple[str, ...] = ()) -> dict[str, list[int]]:
+    """Every package module outside ``exempt`` (path prefixes) with the lines ``rule`` flags."""
+    return {rel: lines for path in PACKAGE.rglob("*.py")
+            if not (rel := str(path.relative_to(PACKAGE.parent))).startswith(exempt)
+            and (lines := rule(ast.parse(path.read_text())))}
+
+
 def _layer(module: str) -> int | None:
     parts = module.split(".")
     return LAYERS[parts[1]] if len(parts) > 1 else None
@@ -142,8 +149,7 @@ def _value_compared_with_text(tree: ast.AST) -> list[int]:
 def test_enum_members_are_compared_as_members_not_as_their_text():
     """Code compares enum members (``v.deal is Deal.CRISS_CROSS``), never a member's value with
     a string: a renamed ID would then fail silently."""
-    found = {str(path.relative_to(PACKAGE.parent)): lines for path in PACKAGE.rglob("*.py")
-             if (lines := _value_compared_with_text(ast.parse(path.read_text())))}
+    found = _offending_lines(_value_compared_with_text)
     assert not found, found
 
 
@@ -168,9 +174,7 @@ def _summary_reads(tree: ast.AST) -> list[int]:
 def test_only_the_results_layers_read_a_summary():
     """Apps, widgets and the shipped-run loader read results through methods, never their
     block summary: a summary's fields can then change without a view noticing."""
-    found = {rel: lines for path in PACKAGE.rglob("*.py")
-             if not (rel := str(path.relative_to(PACKAGE.parent))).startswith(RESULTS_MODULES)
-             and (lines := _summary_reads(ast.parse(path.read_text())))}
+    found = _offending_lines(_summary_reads, RESULTS_MODULES)
     assert not found, found
 
 
@@ -292,9 +296,7 @@ def test_no_game_is_named_outside_its_own_modules():
     """A game's name (or an open-face preset's) appears as a literal in its own modules only: the
     engine, the verbs, the registry and the apps reach a game through the registry (its registered
     name, words and runs), so a new game is a package, not an edit of shared code."""
-    found = {rel: lines for path in PACKAGE.rglob("*.py")
-             if not (rel := str(path.relative_to(PACKAGE.parent))).startswith(GAME_HOMES)
-             and (lines := _game_literals(ast.parse(path.read_text())))}
+    found = _offending_lines(_game_literals, GAME_HOMES)
     assert not found, found
 
 
