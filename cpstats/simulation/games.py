@@ -107,7 +107,8 @@ class GameRuns:
       (:data:`~cpstats.simulation.files.IDENTITY_KEYS`), each with whether it counts in a run that
       has none: what the game's setter plays by where its name alone does not say it;
     - ``bulk_setter``: the setter name the verbs that play many runs (``sweep``, ``solve``,
-      ``design``, the PAR sheet) use when none is given (None: the verbs' own default, that of
+      ``design``, the PAR sheet) use when none is given, or a function of the variant giving it
+      where the setter strong enough depends on the rules (None: the verbs' own default, that of
       :func:`cpstats.simulate`); ``precision``: the :class:`Precision`
       their default run length is chosen for (None: fixed lengths, :class:`RunSizes`);
     - ``play_of(metadata)``: the play a run's figures describe, as one comparison must share it
@@ -132,7 +133,7 @@ class GameRuns:
     sizes: RunSizes = RunSizes()
     probe_setter: str = "random"
     identity: Mapping[str, bool] = field(default_factory=dict)
-    bulk_setter: str | None = None
+    bulk_setter: str | Callable[[Any], str] | None = None
     precision: Precision | None = None
     play_of: Callable[[Mapping[str, Any]], str | None] = _no_play
     one_play: Callable[[Sequence[Mapping[str, Any]], Sequence[str], str], str | None] = _any_play

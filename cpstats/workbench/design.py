@@ -210,10 +210,10 @@ def design(variant: AnyVariant | str, space: Mapping[str, Any], objective: str,
         "house_edge": (0.014, 0.016)}``.
     trials, deals, rng, setter, executor, confidence
         Trials of the search; deals a trial (every trial on the same deals; None: the game's
-        default); the root seed (the sampler's seed and the fresh deals come from it too); who
-        sets the hands (the verbs' strategy; None the game's setter for bulk runs, 13-card ``ev``,
-        open face ``fast``: every trial is played by the same play, or the design stops in one
-        line); who runs the blocks; the intervals' level.
+        default); the root seed (the sampler's seed and the fresh deals come from it too); who sets the
+        hands (the verbs' strategy; None the game's setter for bulk runs, 13-card ``ev``, open face
+        ``fast``, ``rollout`` under the classic deal: every trial is played by the same play, or the
+        design stops in one line); who runs the blocks; the intervals' level.
     finalists
         How many of the best feasible trials are played again on fresh deals.
     on_trial

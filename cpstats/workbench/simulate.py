@@ -37,10 +37,11 @@ def seated(v: AnyVariant, players: int | None) -> AnyVariant:
 def bulk_setter(v: AnyVariant, setter: Any) -> Any:
     """The setter a verb that plays many runs plays ``v`` with: ``setter``, or when it is None the
     game's setter for bulk runs (:attr:`~cpstats.simulation.games.GameRuns.bulk_setter`; open face
-    ``fast``), else the verbs' default, ``ev``."""
+    ``fast`` under the Pineapple deal, ``rollout`` under the classic), else the verbs' default, ``ev``."""
     if setter is not None:
         return setter
-    return runs_of(v).bulk_setter or "ev"
+    chosen = runs_of(v).bulk_setter
+    return (chosen(v) if callable(chosen) else chosen) or "ev"
 
 
 def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, setter: Any = "ev",

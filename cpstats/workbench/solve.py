@@ -379,11 +379,11 @@ def solve(variant: AnyVariant | str, parameter: str, metric: str, target: float,
     rng
         Seed, SeedSequence or Generator: one root for every candidate.
     setter
-        Who sets the hands, a name or setter object as :func:`cpstats.simulate` takes (``ev``: tables for each
-        candidate's rules, trained once and cached); None is the game's setter for bulk runs (13-card
-        ``ev``, open face ``fast``). Every candidate is played by the same play (open face: one setter
-        and one street-model file, :func:`~cpstats.ofc.simulation.check_one_play`), or the solve
-        stops in one line.
+        Who sets the hands, a name or setter object as :func:`cpstats.simulate` takes (``ev``: tables
+        for each candidate's rules, trained once and cached); None is the game's setter for bulk runs
+        (13-card ``ev``, open face ``fast``, ``rollout`` under the classic deal). Every candidate is
+        played by the same play (open face: one setter and one street-model file,
+        :func:`~cpstats.ofc.simulation.check_one_play`), or the solve stops in one line.
     executor
         Runs each evaluation's blocks (None: serial); the solution is the same.
     confidence

@@ -59,11 +59,11 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
         Names of the game's sweep figures (13-card: :data:`cpstats.thirteen.sweep.METRICS`; open
         face: :data:`cpstats.ofc.sweep.OFC_SWEEP_METRICS`); None for the game's defaults.
     setter, executor, block_deals
-        As :func:`~cpstats.workbench.simulate`'s; None is the game's setter for bulk runs
-        (13-card ``ev``, open face ``fast``). With ``ev`` each 13-card point plays tables for
-        its own rules (shipped, cached, or trained on first use and cached: about half a minute a
-        variant on 2 cores) unless ``EvSetter(tables=...)`` names the tables of every point. The
-        numbers are the same whichever executor runs the blocks.
+        As :func:`~cpstats.workbench.simulate`'s; None is the game's setter for bulk runs (13-card
+        ``ev``, open face ``fast``, ``rollout`` under the classic deal). With ``ev`` each 13-card point
+        plays tables for its own rules (shipped, cached, or trained on first use and cached: about half
+        a minute a variant on 2 cores) unless ``EvSetter(tables=...)`` names the tables of every point.
+        The numbers are the same whichever executor runs the blocks.
     rng
         Seed, SeedSequence or Generator: one root for every point, so every point deals the same
         decks (a Generator gives its next child once, for the whole sweep).

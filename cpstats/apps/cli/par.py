@@ -29,7 +29,7 @@ def add_par_command(sub) -> argparse.ArgumentParser:
                    help="pace of the hourly figures (default: the variant's, 30)")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     p.add_argument("--strategy", default=None,
-                   help="setting strategy (default ev; open face fast, rollout the strong one)")
+                   help="setting strategy (default ev; open face fast, rollout in classic; rollout the strong one)")
     add_scheduler_options(p, default="threads")
     p.add_argument("--sensitivity-deals", type=_positive_int, default=None,
                    help=f"deals a point of the sensitivity sweeps (default {SENSITIVITY_DEALS:,}; open "

@@ -4,10 +4,10 @@
 a header line (the answer with its interval, the deals and who set the hands) and the evaluations
 behind it; ``cpstats design VARIANT --space KEY=LOW:HIGH ... --objective sd --constraint
 rake_share=:0.1`` prints the Pareto table with intervals. ``--format csv|json`` gives the tables
-alone. Blocks run on ``--workers`` threads by default, as ``sweep`` does. Either game's variant
-is taken, with the defaults and refusals of :func:`cpstats.solve` and :func:`cpstats.design`
-(open face: ``fast`` by default, a solve's hands chosen for the designer precision, a design's 200
-a trial; ``ev`` meaning its rollout setter).
+alone. Blocks run on ``--workers`` threads by default, as ``sweep`` does. Either game's variant is
+taken, with the defaults and refusals of :func:`cpstats.solve` and :func:`cpstats.design` (open face:
+``fast`` by default, ``rollout`` under the classic deal; a solve's hands chosen for the designer
+precision, a design's 200 a trial; ``ev`` meaning its rollout setter).
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ def _budget(p: argparse.ArgumentParser) -> None:
                         "Fantasyland entry and foul rates within +-0.5 points and royalties within +-0.1, "
                         "at most 30,000; design, 200)")
     p.add_argument("--strategy", "--setter", dest="setter", default=None,
-                   help="who sets the hands (default ev, open face fast; greedy, random: baselines), as the "
-                        "other commands")
+                   help="who sets the hands (default ev, open face fast, rollout in classic; greedy, random: "
+                        "baselines), as the other commands")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     add_scheduler_options(p, default="threads")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")

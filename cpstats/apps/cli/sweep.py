@@ -80,7 +80,7 @@ def add_sweep_command(sub) -> argparse.ArgumentParser:
                         "royalties and house take per hand, foul rate; seat 0's mean in a banked game); "
                         f"open face: from {', '.join(OFC_SWEEP_METRICS)}")
     p.add_argument("--strategy", default=None,
-                   help="setting strategy (default ev; open face fast, rollout the strong one)")
+                   help="setting strategy (default ev; open face fast, rollout in classic; rollout the strong one)")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     p.add_argument("--hands-per-hour", type=_pace, default=None,
                    help="pace of a house-take-per-seat-hour column, above 0")

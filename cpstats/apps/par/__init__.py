@@ -69,6 +69,7 @@ def par_sheet(variant: Any, *, deals: int | None = None, rng: Any = 2026, setter
         The setter, a name or object as :func:`cpstats.simulate` takes; None is the game's setter
         for bulk runs: 13-card ``ev``, the strategy that plays the game well; open face ``fast``
         (the street models of the strong ``rollout`` without rollouts, within its strength margin;
+        under the classic deal, where it is not, ``rollout``;
         ``setter="rollout"`` for a reference sheet, about 20 times slower a hand). A baseline is
         named one on the sheet. ``strategy=`` is deprecated.
     hands_per_hour

@@ -38,7 +38,8 @@ __all__ = ["ParView", "PAR_DEAL_CHOICES"]
 #: Deals of the sheet's live run offered (hands in open face); 0 is the sheet's own default.
 PAR_DEAL_CHOICES = (0, 100, 200, 400, 1_000, 5_000, 20_000, 200_000)
 _SHEET_SETTERS = {"default": None}  # the dropdown's default: par_sheet's own setter (None)
-_SETTERS = (("the sheet's default (ev; fast in open face)", "default"), ("ev (good play; rollout in open face)", "ev"),
+_SETTERS = (("the sheet's default (ev; fast in open face, rollout in classic)", "default"),
+            ("ev (good play; rollout in open face)", "ev"),
             ("greedy (baseline: a weak field)", "greedy"),
             ("random (baseline: no skill)", "random"))
 
@@ -74,9 +75,9 @@ class ParView(_App):
         Deals of the sheet's live run (hands in open face); None or 0: the sheet's default (the
         shipped reference run of a 13-card preset set by ev, else a live run).
     setter
-        ``default`` (the sheet's own: ``ev`` for 13-card, ``fast`` for open face, whose
-        precision-grown run would take minutes at rollout's pace), ``ev`` (good play; rollout in
-        open face) or a baseline, ``greedy`` or ``random``.
+        ``default`` (the sheet's own: ``ev`` for 13-card, ``fast`` for open face, whose precision-grown
+        run would take minutes at rollout's pace, ``rollout`` under the classic deal), ``ev`` (good
+        play; rollout in open face) or a baseline, ``greedy`` or ``random``.
     sensitivity
         Whether the sheet includes its sensitivity section (slow).
 
