@@ -298,18 +298,23 @@ def _terms(variant: OfcVariant) -> dict:
 
 
 def default_entry_values(variant: OfcVariant) -> np.ndarray:
-    """float64[18]: the entry values ``rollout-exact`` is told: :func:`entry_values` at the
-    variant's shipped baseline (:data:`SHIPPED`; its rake and name aside), else at one solved now
-    (:data:`_FIRST_USE`);
-    zeros for a variant without Fantasyland."""
+    """float64[18] (read-only): the entry values ``rollout-exact`` is told: :func:`entry_values`
+    at the variant's shipped baseline (:data:`SHIPPED`; its rake and name aside), else at one
+    solved now (:data:`_FIRST_USE`), once a process for each variant (its play's tables and its
+    rule features both read it); zeros for a variant without Fantasyland."""
+    return _default_entry_values(variant)
+
+
+@lru_cache(maxsize=64)
+def _default_entry_values(variant: OfcVariant) -> np.ndarray:
     if not _has_fantasyland(variant):
-        return np.zeros(18)
-    shipped = _shipped_baseline(variant)
-    if shipped is not None:
-        baseline = shipped
+        values = np.zeros(18)
     else:
-        baseline = solve_entry_value(variant, **_FIRST_USE).baseline
-    return entry_values(variant, _terms(variant), baseline)
+        shipped = _shipped_baseline(variant)
+        baseline = shipped if shipped is not None else solve_entry_value(variant, **_FIRST_USE).baseline
+        values = entry_values(variant, _terms(variant), baseline)
+    values.setflags(write=False)
+    return values
 
 
 def values_path(variant: OfcVariant) -> Path:

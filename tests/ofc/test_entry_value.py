@@ -161,3 +161,31 @@ def test_a_rake_does_not_move_the_entry_value_rollout_is_told():
 
     raked = resolve_ofc_variant("ofc-pineapple(rake=time,rake.amount=6)")
     assert (default_entry_values(raked) == default_entry_values(PINE)).all()
+
+
+def test_a_variant_not_shipped_is_solved_once_a_process(monkeypatch):
+    """A designer's variant has its entry value solved on first use, once: the play's tables and the
+    rule features of the street models both read it (each used to solve it again, 7 s a time)."""
+    from cpstats.ofc import entry_value
+    from cpstats.ofc.entry_value import default_entry_values, rollout_args
+    from cpstats.ofc.rule_features import rule_vector
+    from cpstats.rules.open_face import resolve_ofc_variant
+
+    solved = []
+
+    class Solved:
+        baseline = 1.25
+
+    def fake_solve(variant, **options):
+        solved.append(str(variant))
+        return Solved()
+
+    monkeypatch.setattr(entry_value, "solve_entry_value", fake_solve)
+    v = resolve_ofc_variant("ofc-pineapple(royalties.front.77=3,royalties.front.88=5)")  # in no other test
+    rollout_args(v)
+    rule_vector(v)
+    values = default_entry_values(v)
+    assert solved == [str(v)]
+    assert values[14] == pytest.approx(entry_value.entry_values(v, entry_value.fantasy_terms(v), 1.25)[14])
+    with pytest.raises(ValueError):
+        values[14] = 0.0  # the values every caller shares cannot be written over
