@@ -223,7 +223,7 @@ def solve_entry_value(variant: OfcVariant | str = "ofc-pineapple", *, hands: int
     rounds = check_whole("rounds", rounds, 1)
     if not _has_fantasyland(v):
         raise OptionError(f"{v} has no Fantasyland (fantasyland.cards are all 0): there is no entry value to solve")
-    terms = fantasy_terms(v)
+    terms = _terms(v)
     history = []
     baseline, se = float(start), 0.0
     rates = {}
