@@ -17,7 +17,11 @@ behave, fill those stalls and run at that limit (0.74 measured quiet). Variants 
 unchecked by the model and measured (one thread, CPU time, load 5-7): bits made by shifts instead
 of loads (63 uops) 0.59 and 0.59; the loop without an exit (bad hands flagged, tables padded)
 0.70-0.78 measured; the mask shared with the flush test (41 uops) 0.90 by the model but 0.75-0.79
-measured, for a reason the model does not show. None is kept: 0.8 on two threads is not reached.
+measured, for a reason the model does not show; the check as a vectorised byte pass over chunks of 1,024
+hands ahead of the unchecked loop (2026-12-03, 40 runs of each interleaved one by one, 2M hands): 0.78 on one
+thread and 0.86 on two, the fused check 0.79 and 0.85 in the same runs, and the chunked loop with no check at
+all 0.78 and 0.85, so the chunking costs what the check saves (/work/notes/rank5/proto.py). None is kept: 0.8 on
+one thread is not reached, and two threads reach it or not by how the runs interleave.
 
 Prints medians of several runs on one core, with baselines (phevaluator's and eval7's per-hand
 Python calls, if installed) measured in the same process. Run: ``python benchmarks/bench_foundation.py``.
