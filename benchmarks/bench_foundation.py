@@ -20,7 +20,7 @@ of loads (63 uops) 0.59 and 0.59; the loop without an exit (bad hands flagged, t
 measured, for a reason the model does not show; the check as a vectorised byte pass over chunks of 1,024
 hands ahead of the unchecked loop (2026-12-03, 40 runs of each interleaved one by one, 2M hands): 0.78 on one
 thread and 0.86 on two, the fused check 0.79 and 0.85 in the same runs, and the chunked loop with no check at
-all 0.78 and 0.85, so the chunking costs what the check saves (/work/notes/rank5/proto.py). None is kept: 0.8 on
+all 0.78 and 0.85, so the chunking costs what the check saves. None is kept: 0.8 on
 one thread is not reached, and two threads reach it or not by how the runs interleave.
 
 Prints medians of several runs on one core, with baselines (phevaluator's and eval7's per-hand
