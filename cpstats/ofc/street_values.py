@@ -19,7 +19,10 @@ Decisions:
   the PAR sheet carry.
 - ``rollout-exact`` stays a named setter (the previous default, a yardstick). It is also what
   ``rollout`` and ``fast`` play when the file cannot be read (missing, truncated, empty, an array
-  missing, arrays that do not fit together, features of another version): one warning names the
+  missing, arrays that do not fit together, features of another version, a record that is not an
+  object of the right types, values that are not finite or past :data:`MAX_MAGNITUDE`, trees whose
+  walk would leave the arrays or turn back; the record states no digest: the run's identity is the
+  file's own SHA-256, :func:`model_identity`): one warning names the
   file, how to make it again (``cpstats train-ofc --street-values``) and that the play falls back,
   and the run's metadata says ``street models none (plays as rollout-exact)``. Nothing is refitted
   at run time: the shipped file takes about an hour on 2 cores.
@@ -41,11 +44,14 @@ from cpstats.ofc.rule_features import range_note, rule_vector
 from cpstats.rules.open_face import OfcDeal, OfcVariant
 
 __all__ = ["Trees", "StreetModel", "FEATURES", "SHIPPED_PATH", "StreetModelWarning", "street_model",
-           "model_identity", "models_line", "read_models", "models_record", "MODEL_ARRAYS"]
+           "model_identity", "models_line", "read_models", "models_record", "MODEL_ARRAYS", "MAX_MAGNITUDE"]
 
 FEATURES = _vk.FEATURES
 SHIPPED_PATH = Path(__file__).resolve().parents[1] / "data" / "ofc" / "street_models.npz"
 MODEL_ARRAYS = ("nodes", "values", "roots", "base")  # of each deal, as "<deal>_<array>" in the file
+#: The largest threshold, leaf or base a model file may hold: a board's features, the rule numbers and
+#: the objective stay far below it (the shipped file's largest is under 10,000), so a larger one is damage.
+MAX_MAGNITUDE = 1e6
 _LOAD_FAILED: set[str] = set()
 
 
@@ -83,18 +89,61 @@ class _Models(NamedTuple):
 
 
 def _check(trees: Trees, deal: OfcDeal) -> str | None:
-    """What is wrong with one deal's arrays, or None."""
-    n = trees.values.shape[0]
+    """What is wrong with one deal's arrays, or None: their types and shapes, values that are not
+    finite or past :data:`MAX_MAGNITUDE`, and trees whose walk could leave the arrays or turn back."""
+    n = trees.values.shape[0] if trees.values.ndim else 0
     streets = len(OfcVariant(deal=deal).cards_dealt)
+    for name in ("nodes", "roots"):
+        if getattr(trees, name).dtype.kind not in "iu":
+            return f"{deal} {name} are {getattr(trees, name).dtype}, not whole numbers"
+    for name in ("values", "base"):
+        if getattr(trees, name).dtype.kind not in "iuf":
+            return f"{deal} {name} are {getattr(trees, name).dtype}, not numbers"
     if trees.nodes.ndim != 2 or trees.nodes.shape != (n, 2) or trees.values.ndim != 1:
         return f"{deal} nodes {trees.nodes.shape} and values {trees.values.shape} do not match"
     if trees.roots.ndim != 2 or trees.roots.shape[0] != streets or trees.base.shape != (streets,):
         return f"{deal} roots {trees.roots.shape} and base {trees.base.shape} are not {streets} streets"
-    if n and (trees.roots.max() >= n or trees.nodes[:, 1].max() >= n or trees.nodes[:, 0].max() >= len(FEATURES)):
+    if not np.isfinite(trees.values).all() or np.isinf(trees.base).any():
+        return f"{deal} values or base are not finite numbers"
+    if max(np.abs(trees.values).max(initial=0), np.abs(np.nan_to_num(trees.base)).max(initial=0)) > MAX_MAGNITUDE:
+        return f"{deal} values or base exceed {MAX_MAGNITUDE:.0e} in size (no feature or objective comes near)"
+    feature, right = trees.nodes[:, 0], trees.nodes[:, 1]
+    inner = np.flatnonzero(feature >= 0)
+    if (trees.roots >= n).any() or (feature >= len(FEATURES)).any() or (right[inner] >= n).any() \
+            or (inner + 1 >= n).any():
         return f"{deal} trees point past their {n} nodes or {len(FEATURES)} features"
+    if (trees.roots < -1).any() or (feature < -1).any() or (right[inner] <= inner + 1).any():
+        return f"{deal} trees point before their start (a walk would not reach a leaf)"
     if np.isnan(trees.base).all():
         return f"{deal} has no street with a model"
     return None
+
+
+def _check_record(record: object) -> str | None:
+    """What is wrong with the record's types (an object; its features a list; its trained ranges an
+    object of ``[low, high]`` finite numbers, and of player counts by deal), or None."""
+    if not isinstance(record, dict):
+        return f"its 'record' is a JSON {type(record).__name__}, not an object"
+    if not isinstance(record.get("features", []), list):
+        return "its record's 'features' are not a list"
+    ranges = record.get("ranges", {})
+    if not isinstance(ranges, dict):
+        return "its record's 'ranges' are not an object"
+    for name, pair in ranges.items():
+        if name == "players":
+            ok = isinstance(pair, dict) and all(isinstance(c, list) and all(type(p) is int for p in c)
+                                                for c in pair.values())
+        else:
+            ok = (isinstance(pair, list) and len(pair) == 2 and all(_is_number(x) for x in pair)
+                  and pair[0] <= pair[1])
+        if not ok:
+            allowed = "player counts by deal" if name == "players" else "two finite numbers, low then high"
+            return f"its record's range of {name!r} is not {allowed}"
+    return None
+
+
+def _is_number(x: object) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and bool(np.isfinite(x))
 
 
 def read_models(path: Path | str) -> _Models:
@@ -110,7 +159,13 @@ def read_models(path: Path | str) -> _Models:
         raise ValueError(f"it does not read as a .npz file ({type(err).__name__}: {err})") from None
     if "record" not in arrays:
         raise ValueError("its 'record' is missing")
-    record = json.loads(str(arrays["record"]))
+    try:
+        record = json.loads(str(arrays["record"]))
+    except ValueError as err:
+        raise ValueError(f"its 'record' does not read as JSON ({err})") from None
+    problem = _check_record(record)
+    if problem:
+        raise ValueError(problem)
     if list(record.get("features", ())) != list(FEATURES):
         raise ValueError("its trees read other features than this version's (made by another cpstats)")
     trees = {}
@@ -119,12 +174,11 @@ def read_models(path: Path | str) -> _Models:
         missing = [n for n in names if n not in arrays]
         if missing:
             raise ValueError(f"the arrays {', '.join(missing)} are missing")
-        t = Trees(arrays[names[0]].astype(np.int32), arrays[names[1]].astype(np.float64),
-                  arrays[names[2]].astype(np.int64), arrays[names[3]].astype(np.float64))
-        problem = _check(t, deal)
+        problem = _check(Trees(*(arrays[name] for name in names)), deal)
         if problem:
             raise ValueError(problem)
-        trees[str(deal)] = t
+        trees[str(deal)] = Trees(arrays[names[0]].astype(np.int32), arrays[names[1]].astype(np.float64),
+                                 arrays[names[2]].astype(np.int64), arrays[names[3]].astype(np.float64))
     return _Models(trees, record, hashlib.sha256(data).hexdigest()[:12])
 
 

@@ -261,3 +261,55 @@ def test_a_model_file_of_other_features_is_refused_by_name(tmp_path):
         sv.read_models(path)
     shutil.copy(sv.SHIPPED_PATH, tmp_path / "whole.npz")
     assert sv.read_models(tmp_path / "whole.npz").record["features"] == list(sv.FEATURES)
+
+
+def _damaged(arrays: dict, damage: str) -> dict:
+    """The shipped file's arrays with one kind of damage a file can carry and still read as a .npz."""
+    arrays = dict(arrays)
+    record = json.loads(str(arrays["record"]))
+    if damage == "record a list":
+        arrays["record"] = np.array(json.dumps([record]))
+    elif damage == "ranges a list":
+        arrays["record"] = np.array(json.dumps({**record, "ranges": [1, 2]}))
+    elif damage == "a range not two numbers":
+        arrays["record"] = np.array(json.dumps({**record, "ranges": {**record["ranges"], "royalties.front.QQ": "x"}}))
+    elif damage == "NaN values":
+        arrays["pineapple_values"] = np.full_like(arrays["pineapple_values"], np.nan)
+    elif damage == "1e308 values":
+        arrays["pineapple_values"] = np.full_like(arrays["pineapple_values"], 1e308)
+    elif damage == "an infinite base":
+        arrays["classic_base"] = np.where(np.isnan(arrays["classic_base"]), np.nan, np.inf)
+    elif damage == "float nodes":
+        arrays["pineapple_nodes"] = arrays["pineapple_nodes"].astype(float)
+    elif damage == "a child pointing back":
+        nodes = arrays["pineapple_nodes"].copy()
+        inner = np.flatnonzero(nodes[:, 0] >= 0)[0]
+        nodes[inner, 1] = inner  # a walk that never reaches a leaf
+        arrays["pineapple_nodes"] = nodes
+    elif damage == "a negative root":
+        roots = arrays["classic_roots"].copy()
+        roots[0, 0] = -7
+        arrays["classic_roots"] = roots
+    return arrays
+
+
+@pytest.mark.parametrize("damage", ["record a list", "ranges a list", "a range not two numbers", "NaN values",
+                                    "1e308 values", "an infinite base", "float nodes", "a child pointing back",
+                                    "a negative root"])
+def test_a_model_file_of_bad_types_or_values_is_named_and_set_aside(tmp_path, damage):
+    """A file that reads as a .npz but holds a record of the wrong type, values that are not finite or
+    not plausible (no feature or objective comes near a million), or trees that point outside or back
+    is set aside like a truncated one: one warning names the file, the play falls back."""
+    if not sv.SHIPPED_PATH.exists():
+        pytest.skip("no shipped street models")
+    with np.load(sv.SHIPPED_PATH) as f:
+        arrays = {k: f[k] for k in f.files}
+    path = tmp_path / f"{damage.replace(' ', '-')}.npz"
+    np.savez(path, **_damaged(arrays, damage))
+    with pytest.raises(ValueError):
+        sv.read_models(path)
+    with pytest.warns(sv.StreetModelWarning, match=rf"{path.name}.*cannot be read .*rollout-exact"):
+        assert sv.street_model(PINE, path) is None
+    assert sv.model_identity(PINE, path)["digest"] == "none"
+    np.savez(tmp_path / "whole.npz", **_damaged(arrays, "none"))
+    assert sv.read_models(tmp_path / "whole.npz").record == json.loads(str(arrays["record"]))
