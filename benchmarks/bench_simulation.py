@@ -41,11 +41,11 @@ def main() -> None:
     print(f"rescore 2-4 -> 1-6: {rate(lambda: kept.rescore('1-6'), n):,.0f} deals/s (two threads)")
     if "--memory" in sys.argv:
         out = subprocess.run(["/usr/bin/time", "-v", sys.executable, "-m", "cpstats.apps.cli", "simulate",
-                              "--preset", "2-4", "--deals", "10000000", "--strategy", "greedy",
+                              "--preset", "2-4", "--deals", "10000000", "--setter", "greedy",
                               "--quiet", "--format", "csv"], capture_output=True, text=True)
         peak = [line.strip() for line in out.stderr.splitlines()
                 if "Maximum resident" in line or "Elapsed" in line]
-        print("cpstats simulate --deals 10000000 --strategy greedy:", *peak)
+        print("cpstats simulate --deals 10000000 --setter greedy:", *peak)
 
 
 if __name__ == "__main__":

@@ -115,24 +115,51 @@ class Design:
         return ax
 
 
+def _finite(name: str, bounds: Any, hint: str = "") -> None:
+    """One line for a bound that is a number but not a finite one (NaN, inf): no search or
+    constraint can hold it."""
+    ends = list(bounds) if isinstance(bounds, (Sequence, np.ndarray)) and not isinstance(bounds, str) else []
+    if any(isinstance(e, (float, np.floating)) and not np.isfinite(e) for e in ends):
+        raise OptionError(f"{name}={tuple(ends)!r} is invalid: finite numbers{hint}")
+
+
+def _once(name: str, key: str, given: str, seen: dict[str, str]) -> str:
+    """``key``, refused when an earlier entry ``seen[key]`` names the same one (an alias, another
+    case): the second would silently replace the first."""
+    if key in seen:
+        raise OptionError(f"{name}[{given!r}] and {name}[{seen[key]!r}] are both {key}: give each once")
+    seen[key] = given
+    return key
+
+
 def _space(v: AnyVariant, space: Mapping[str, Any]) -> dict[str, tuple[str, list]]:
     if not isinstance(space, Mapping) or not space:
         raise OptionError(f"space={space!r} is invalid: a dict of parameter to (low, high) or a list of values")
-    return {key: (kind, values) for key, kind, values in (check_bounds(v, p, b) for p, b in space.items())}
+    out, seen = {}, {}
+    for parameter, bounds in space.items():
+        _finite(f"space[{parameter!r}]", bounds)
+        key, kind, values = check_bounds(v, parameter, bounds)
+        out[_once("space", key, parameter, seen)] = (kind, values)
+    return out
 
 
 def _constraints(v: AnyVariant, constraints: Mapping[str, Any] | None) -> dict[str, tuple]:
     if constraints is not None and not isinstance(constraints, Mapping):
         raise OptionError(f"constraints={constraints!r} is invalid: a dict of figure to (low, high) with None "
                           f"for an open end, e.g. {{'house_edge': (None, 0.02)}}")
-    out = {}
+    out, seen = {}, {}
     for metric, bounds in (constraints or {}).items():
         ok = isinstance(bounds, Sequence) and not isinstance(bounds, str) and len(bounds) == 2
         lo, hi = bounds if ok else (None, None)
-        if not ok or (lo is None and hi is None) or (lo is not None and hi is not None and lo > hi):
+        numbers = all(e is None or (isinstance(e, (int, float, np.number)) and not isinstance(e, bool))
+                      for e in (lo, hi))
+        if not ok or not numbers or (lo is None and hi is None):
             raise OptionError(f"constraints[{metric!r}]={bounds!r} is invalid: (low, high) with None for "
                               f"an open end, the low end first")
-        out[check_metric(v, metric)] = (lo, hi)
+        _finite(f"constraints[{metric!r}]", bounds, " (None for an open end)")
+        if lo is not None and hi is not None and lo > hi:
+            raise OptionError(f"constraints[{metric!r}]={bounds!r} is invalid: the low end first")
+        out[_once("constraints", check_metric(v, metric), metric, seen)] = (lo, hi)
     return out
 
 

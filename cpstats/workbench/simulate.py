@@ -116,7 +116,8 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
     return runs.simulate(v, deals, rng=rng, **options)
 
 
-def compare(variants: Sequence[AnyVariant | str], deals: int, *, setter: Any = "ev", rng=None,
+def compare(variants: Sequence[AnyVariant | str], deals: int, *, players: int | None = None,
+            setter: Any = "ev", rng=None,
             executor: Executor | None = None, block_deals: int | None = None,
             confidence: float = 0.95, labels: Sequence[str] | None = None,
             hands_per_hour: float | None = None, tidy: bool = False, strategy: Any = None,
@@ -124,7 +125,8 @@ def compare(variants: Sequence[AnyVariant | str], deals: int, *, setter: Any = "
     """Side-by-side figures of several variants of one game on common deals, with paired
     differences to the first.
 
-    Every variant plays the same deals (the same seed) with ``setter`` (as :func:`simulate`'s);
+    Every variant plays the same deals (the same seed) with ``setter`` (as :func:`simulate`'s),
+    at ``players`` seats when given (None keeps each variant's, as :func:`simulate`'s ``players``);
     the table is the game's (:func:`cpstats.thirteen.run.compare`: a wide table, or with
     ``tidy=True`` one row per variant and figure; open face: one tidy table of its figures,
     :func:`cpstats.ofc.simulation.compare`), each estimate with its interval and the paired
@@ -143,7 +145,7 @@ def compare(variants: Sequence[AnyVariant | str], deals: int, *, setter: Any = "
         raise OptionError(f"tidy={tidy!r} is invalid: True (one row per figure) or False (one per variant)")
     if isinstance(variants, (str, os.PathLike)) or getattr(variants, "game", None) is not None:
         raise OptionError(f"variants={str(variants)!r} is invalid: a list of two or more variants")
-    vs = [load_variant(v) for v in variants]
+    vs = [seated(load_variant(v), players) for v in variants]
     if len(vs) < 2:
         raise OptionError(f"compare needs at least two variants, got {len(vs)}")
     games = sorted({v.game for v in vs})

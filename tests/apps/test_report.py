@@ -57,7 +57,7 @@ def test_every_report_chart_says_who_set_the_hands(result):
 
 
 def test_cli_report(tmp_path, capsys):
-    assert main(["report", "--preset", "2-4", "--deals", "1500", "--strategy", "greedy", "--quiet",
+    assert main(["report", "--preset", "2-4", "--deals", "1500", "--setter", "greedy", "--quiet",
                  "--out", str(tmp_path)]) == 0
     assert "report written" in capsys.readouterr().out
     assert "## 6. House money" in (tmp_path / "report.md").read_text()

@@ -82,7 +82,7 @@ def test_the_cli_says_the_disk_is_full_in_one_line(tmp_path, monkeypatch, capsys
     monkeypatch.setattr(cpstats.apps.cli.commands, "needs_compiling", lambda *modules: False)
     monkeypatch.setattr(pd.DataFrame, "to_parquet", _partial_parquet)
     out = tmp_path / "run"
-    assert main(["simulate", "--preset", "2-4", "--deals", "200", "--strategy", "greedy",
+    assert main(["simulate", "--preset", "2-4", "--deals", "200", "--setter", "greedy",
                  "--quiet", "--out", str(out), "--keep-hands"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cpstats simulate: error: ") and err.count("\n") == 1, err

@@ -232,7 +232,7 @@ def test_cli_tables_option(no_training, capsys):
     assert f"{FLAT}: 200 deals, strategy ev (tables trained for 2-4, borrowed)" in capsys.readouterr().out
     assert main(["match", "--preset", FLAT, "--deals", "100", "--tables", "2-4"]) == 0
     assert "ev vs greedy" in capsys.readouterr().out
-    assert main(["simulate", "--preset", "2-4", "--deals", "200", "--quiet", "--strategy",
+    assert main(["simulate", "--preset", "2-4", "--deals", "200", "--quiet", "--setter",
                  "greedy", "--tables", "2-4"]) == 2
     assert "invalid with strategy 'greedy'" in capsys.readouterr().err
 

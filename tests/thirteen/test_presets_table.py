@@ -88,6 +88,6 @@ def test_the_command_line_prints_the_table_and_refuses_a_bad_strategy(capsys):
     assert main(["presets-table", "--format", "csv"]) == 0
     table = pd.read_csv(io.StringIO(capsys.readouterr().out))
     assert table["preset"].tolist() == list(preset_names())
-    assert main(["presets-table", "--strategy", "greedy"]) == 2
+    assert main(["presets-table", "--setter", "greedy"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("cpstats presets-table: error: setter='greedy'") and "\n" not in err

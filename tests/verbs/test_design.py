@@ -39,6 +39,14 @@ def test_design_repeats_from_its_seed():
     (dict(constraints={"house_edge": (0.02, 0.01)}), r"constraints\['house_edge'\]=\(0.02, 0.01\) is invalid"),
     (dict(objective="sdd"), r"metric='sdd' is not a figure.*did you mean 'sd'"),
     (dict(space={"bank.comission": (0.0, 0.1)}), r"parameter='bank.comission' is invalid"),
+    (dict(constraints={"house_edge": (float("nan"), 1)}),
+     r"^constraints\['house_edge'\]=\(nan, 1\) is invalid: finite numbers \(None for an open end\)$"),
+    (dict(constraints={"house_edge": (0.0, float("inf"))}), r"constraints\['house_edge'\]=\(0.0, inf\) is invalid"),
+    (dict(space={"bank.commission": (0.0, float("nan"))}),
+     r"^space\['bank.commission'\]=\(0.0, nan\) is invalid: finite numbers$"),
+    # two names of one figure: the second silently replaced the first
+    (dict(constraints={"edge": (0.0, 0.1), "house_edge": (0.01, 0.02)}),
+     r"^constraints\['house_edge'\] and constraints\['edge'\] are both house_edge: give each once$"),
     (dict(constraints="house_edge<0.02"), r"constraints='house_edge<0.02' is invalid: a dict of figure to "
                                           r"\(low, high\) with None for an open end, e.g. \{'house_edge': \(None, 0.02\)\}"),
 ])

@@ -106,7 +106,7 @@ def _every_verb_of_both_games(tmp_path) -> None:
         cpstats.sweep(game, "players", [2, 3], deals=120, setter=setter, rng=1)
         cpstats.describe(cpstats.get_preset(game))
         cpstats.load_reference(game)
-        main(["simulate", "--preset", game, "--deals", "60", "--strategy", setter, "--quiet",
+        main(["simulate", "--preset", game, "--deals", "60", "--setter", setter, "--quiet",
               "--out", str(tmp_path / game)])
     cpstats.skill("ofc-pineapple", deals=4, rng=1, setter=FAST)
     cpstats.presets()

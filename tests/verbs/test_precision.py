@@ -87,7 +87,7 @@ def test_the_cap_stops_a_target_out_of_reach_and_says_so(monkeypatch, capsys):
     stop = until_record(table.attrs, "hands a point")
     assert not stop["reached"] and table.attrs["deals"] == 120 and stop["half_widths"]["royalty"] > 0.01
     assert "not reached: stopped at the most hands a point allowed, 120" in stop["note"]
-    assert main(["sweep", *SWEEP[:2], "6,8", "--strategy", "greedy", "--seed", "5", "--quiet"]) == 0
+    assert main(["sweep", *SWEEP[:2], "6,8", "--setter", "greedy", "--seed", "5", "--quiet"]) == 0
     captured = capsys.readouterr()
     assert captured.err.startswith("cpstats sweep: warning: until royalty=0.01 not reached")
     assert "120 hands a point" in captured.out.splitlines()[0] and "not reached" in captured.out.splitlines()[1]
@@ -210,7 +210,7 @@ def test_the_sheet_says_when_its_cap_came_first(monkeypatch, capsys, tmp_path):
     import cpstats.apps.par.open_face as ofc_par
 
     monkeypatch.setattr(ofc_par, "STRENGTH_DEALS", 2)
-    assert main(["par", "ofc-pineapple", "--strategy", "greedy", "--no-sensitivity", "--out", str(tmp_path)]) == 0
+    assert main(["par", "ofc-pineapple", "--setter", "greedy", "--no-sensitivity", "--out", str(tmp_path)]) == 0
     captured = capsys.readouterr()
     assert captured.err.startswith("cpstats par: warning: until ") and "not reached" in captured.err
     assert captured.out.startswith("PAR sheet of ofc-pineapple (60 hands, greedy")

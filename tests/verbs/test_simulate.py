@@ -50,7 +50,7 @@ def test_compare_plays_open_face_on_common_decks_and_refuses_mixed_games():
 
 def test_cli_compare_takes_open_face_presets(capsys):
     argv = ["compare", "--preset", "ofc-pineapple", "--preset", "ofc-pineapple-progressive",
-            "--deals", "100", "--strategy", "random", "--seed", "1"]
+            "--deals", "100", "--setter", "random", "--seed", "1"]
     assert main(argv) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("ofc-pineapple, ofc-pineapple-progressive on 100 common hands")

@@ -5,7 +5,7 @@
 presets, presets-table, report, reference, naturals, dashboard, train, match, skill, review),
 ``par`` (``cpstats par``), ``sweep``, ``solve`` (``solve`` and ``design``), ``skill`` (its table's
 text) and ``train_ofc`` (open face's street models), on ``args`` (option types, the executor of
-``--scheduler``, the setter of ``--strategy``/``--tables``).
+``--scheduler``, the setter of ``--setter``/``--tables``).
 """
 
 from cpstats.apps.cli.commands import ReportPlan, report_plan, split_systems

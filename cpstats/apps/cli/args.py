@@ -17,8 +17,11 @@ from cpstats.errors import CpstatsError, OptionError
 from cpstats.thirteen import GAME as THIRTEEN
 
 __all__ = ["KERNELS", "OneLineErrorParser", "whole_number", "positive_int", "count", "seed", "pace",
-           "out_folder", "add_scheduler_options", "executor_for", "setter_of", "CONNECT_TIMEOUT"]
+           "out_folder", "key_values", "until_pairs", "add_scheduler_options", "executor_for", "setter_option", "setter_of", "SETTER_HELP",
+           "CONNECT_TIMEOUT"]
 
+#: Options renamed before the first release, named in the line refusing the old one.
+RENAMED_OPTIONS = {"--strategy": "--setter"}
 #: Seconds to wait for a ``tcp://`` scheduler before giving up.
 CONNECT_TIMEOUT = 10
 #: The numba kernels a game's runs compile on first use, by the registered game's name: a function
@@ -34,6 +37,25 @@ class OneLineErrorParser(argparse.ArgumentParser):
 
     def error(self, message: str):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def parse_args(self, args=None, namespace=None):
+        """argparse's, but an unknown option is refused by the command it was given to, so the line
+        points at that command's ``--help`` (``cpstats compare --help``, not ``cpstats --help``)."""
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            renamed = [f"{old} is now {new}" for old, new in RENAMED_OPTIONS.items()
+                       if any(x.split("=")[0] == old for x in extra)]
+            self._command(parsed).error(f"unrecognized arguments: {' '.join(extra)}"
+                                        + (f" ({'; '.join(renamed)})" if renamed else ""))
+        return parsed
+
+    def _command(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+        """The subcommand's parser ``parsed`` went through (this parser when it has none)."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = action.choices.get(getattr(parsed, action.dest, None) or "")
+                return chosen._command(parsed) if isinstance(chosen, OneLineErrorParser) else self
+        return self
 
 
 def whole_number(text: str, least: int) -> int:
@@ -62,20 +84,67 @@ def seed(text: str) -> int:
     return whole_number(text, 0)
 
 
+#: ``--setter``'s words, as every command's help says them: the API's ``setter=``.
+SETTER_HELP = ("who sets the hands: ev (the strong setter; open face: rollout), greedy or random (baselines), or "
+               "open face's fast, rollout-exact")
+
+
+def setter_option(p: argparse.ArgumentParser, default: str | None = "ev") -> None:
+    """``--setter``, the API's ``setter=``; ``default`` None leaves the game's setter for bulk runs
+    (13-card ev, open face fast, rollout under the classic deal)."""
+    shown = ("the game's setter for bulk runs: ev; open face fast, rollout under the classic deal"
+             if default is None else default)
+    p.add_argument("--setter", default=default, help=f"{SETTER_HELP} (default {shown})")
+
+
 def setter_of(args: argparse.Namespace):
-    """The setter that ``--strategy`` and ``--tables`` name: ``EvSetter(tables=T)`` for ev with
-    ``--tables T``, else the strategy's name (each game reads its own names; open face refuses
-    tables; None, no ``--strategy``, leaves the game's default). ``--tables`` with another strategy
+    """The setter that ``--setter`` and ``--tables`` name: ``EvSetter(tables=T)`` for ev with
+    ``--tables T``, else the setter's name (each game reads its own names; open face refuses
+    tables; None, no ``--setter``, leaves the game's default). ``--tables`` with another setter
     is one line."""
     from cpstats.strategies.setters import EvSetter
 
-    strategy, tables = getattr(args, "strategy", "ev"), getattr(args, "tables", None)
+    setter, tables = getattr(args, "setter", "ev"), getattr(args, "tables", None)
     if tables is None:
-        return strategy
-    if strategy not in ("ev", None):
-        raise OptionError(f"--tables {tables} is invalid with strategy {strategy!r}: only ev plays row "
+        return setter
+    if setter not in ("ev", None):
+        raise OptionError(f"--tables {tables} is invalid with --setter {setter}: only ev plays row "
                           "tables")
     return EvSetter(tables=tables)
+
+
+def key_values(items: list[str] | str, option: str, form: str) -> dict[str, str]:
+    """``KEY=VALUE`` items (a list, or one comma-separated text) as a dict, keys stripped; one line
+    for an item without ``=`` or a key given twice (the second would silently replace the first)."""
+    if isinstance(items, str):
+        items = [item for item in items.split(",") if item.strip()]
+    out: dict[str, str] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise OptionError(f"{option} {item!r} is invalid: {form}")
+        if key.lower() in {k.lower() for k in out}:
+            first = next(k for k in out if k.lower() == key.lower())
+            raise OptionError(f"{option} {key} is given twice ({first}={out[first]}, {key}={value}): give "
+                              "each once")
+        out[key] = value
+    return out
+
+
+def until_pairs(text: str) -> dict[str, float]:
+    """``--until FIGURE=HALF_WIDTH[,FIGURE=HALF_WIDTH]`` as ``{figure: half-width}``, a figure given
+    twice refused (the figures and widths are then checked by the run, naming ``until``)."""
+    try:
+        pairs = key_values(text, "--until", "FIGURE=HALF_WIDTH pairs such as sd=0.01")
+    except OptionError as err:
+        raise argparse.ArgumentTypeError(str(err).removeprefix("--until ")) from None
+    if not pairs:
+        raise argparse.ArgumentTypeError(f"{text!r} is invalid: FIGURE=HALF_WIDTH pairs such as sd=0.01")
+    try:
+        return {key: float(value) for key, value in pairs.items()}
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is invalid: each half-width a number, e.g. sd=0.01") from None
 
 
 def pace(text: str) -> float:

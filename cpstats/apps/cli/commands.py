@@ -33,7 +33,11 @@ from cpstats.rules.games import game_of
 from cpstats.rules.ids import HandOrdering
 from cpstats.thirteen import GAME as THIRTEEN
 
-__all__ = ["report_plan", "split_systems", "ReportPlan", "SIMULATE_TEXT", "other_game"]
+__all__ = ["report_plan", "split_systems", "ReportPlan", "SIMULATE_TEXT", "SIMULATE_DEALS", "other_game"]
+
+#: ``simulate``'s deals without ``--deals`` (an open-face run sizes its own hands:
+#: :func:`cpstats.apps.cli.open_face.default_hands`).
+SIMULATE_DEALS = 100_000
 
 
 def other_game(text: object, game) -> str | None:
@@ -114,7 +118,8 @@ def _simulate_figures(args: argparse.Namespace) -> str:
 
     executor, close = _executor(args)
     try:
-        result = workbench.simulate(args.preset, args.deals, players=args.players, setter=setter_of(args),
+        result = workbench.simulate(args.preset, args.deals or SIMULATE_DEALS, players=args.players,
+                                    setter=setter_of(args),
                                     rng=args.seed, executor=executor, out=_out_folder(args.out),
                                     resume=args.resume, keep_hands=args.keep_hands,
                                     progress=not args.quiet, until=args.until)
@@ -137,15 +142,15 @@ def _simulate_thirteen(args: argparse.Namespace) -> str:
     out = _out_folder(args.out)
     executor, close = _executor(args)
     try:
-        _notice_compiling(*simulation_kernels(args.strategy, low_middle=low_middle))
-        result = workbench.simulate(args.preset, args.deals, players=args.players,
+        _notice_compiling(*simulation_kernels(args.setter, low_middle=low_middle))
+        result = workbench.simulate(args.preset, args.deals or SIMULATE_DEALS, players=args.players,
                                      setter=setter_of(args), rng=args.seed, executor=executor,
                                      out=out, resume=args.resume, keep_hands=args.keep_hands,
                                      progress=not args.quiet, until=args.until)
     finally:
         close()
     tables = result.tables()
-    strategy = str(result.metadata.get("strategy", args.strategy))
+    strategy = str(result.metadata.get("strategy", args.setter))
     until = until_record(result.metadata, "deals")
     if until is not None and not until["reached"]:
         print(f"cpstats simulate: warning: {until['note']}", file=sys.stderr, flush=True)
@@ -166,12 +171,12 @@ def _simulate_thirteen(args: argparse.Namespace) -> str:
 
 
 def _simulate_ofc(args: argparse.Namespace) -> str:
-    """An open-face preset or variant: hands played street by street (``--strategy ev`` means rollout)."""
-    from cpstats.ofc.simulation import simulate_ofc_text
+    """An open-face preset or variant: hands played street by street (:mod:`cpstats.apps.cli.open_face`)."""
+    from cpstats.apps.cli.open_face import simulate_text
 
     executor, close = _executor(args)
     try:
-        return simulate_ofc_text(args, executor)
+        return simulate_text(args, executor)
     finally:
         close()
 
@@ -184,19 +189,20 @@ def _compare(args: argparse.Namespace) -> str:
         raise CpstatsError("compare needs at least two --preset")
     v = load_variant(args.preset[0])
     game = game_of(v)
-    strategy = getattr(game.runs.setter(args.strategy, v), "name", args.strategy)  # ev: the game's strong one
+    strategy = getattr(game.runs.setter(args.setter, v), "name", args.setter)  # ev: the game's strong one
     executor, close = _executor(args)
     try:
-        _notice_for(game, args.strategy)
-        df = compare(args.preset, args.deals, setter=setter_of(args), rng=args.seed, executor=executor,
-                     tidy=True)
+        _notice_for(game, args.setter)
+        df = compare(args.preset, args.deals, players=args.players, setter=setter_of(args), rng=args.seed,
+                     executor=executor, tidy=True)
     finally:
         close()
     shown = ["label", "metric", "estimate", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high"]
     if args.format != "table":  # a file handed on says who set the hands, row by row
         return _emit(df[["label", "setter", *shown[1:]]], args.format)
     table = _emit(df[shown], args.format)
-    head = (f"{', '.join(args.preset)} on {args.deals:,} common {game.unit}, {_strategy_words(strategy)}; "
+    seats = f" at {args.players} players" if args.players is not None else ""
+    head = (f"{', '.join(args.preset)}{seats} on {args.deals:,} common {game.unit}, {_strategy_words(strategy)}; "
             "diff paired against the first preset, 95% CI")
     return f"{head}\n{table}"
 
@@ -205,12 +211,12 @@ def _presets_table(args: argparse.Namespace) -> str:
     from cpstats.thirteen.presets_table import compare_presets
 
     if args.deals is not None:
-        _notice_compiling(*simulation_kernels(args.strategy))
-    df = compare_presets(args.deals, setter=args.strategy, rng=args.seed)
+        _notice_compiling(*simulation_kernels(args.setter))
+    df = compare_presets(args.deals, setter=args.setter, rng=args.seed)
     if args.format != "table":
         return _emit(df, args.format)
     head = ("every preset from the shipped reference results (strategy ev)" if args.deals is None
-            else f"every preset, {args.deals:,} deals each, {_strategy_words(args.strategy)}")
+            else f"every preset, {args.deals:,} deals each, {_strategy_words(args.setter)}")
     return f"{head}\n{_emit(df.drop(columns='description'), args.format)}"
 
 
@@ -298,7 +304,7 @@ def _report(args: argparse.Namespace) -> str:
     out = _out_folder(args.out)
     executor, close = _executor(args)
     try:
-        _notice_compiling(*simulation_kernels(args.strategy,
+        _notice_compiling(*simulation_kernels(args.setter,
                                               low_middle=plan.variant.ranking is HandOrdering.DEUCE_TO_SEVEN))
         result = workbench.simulate(plan.variant, args.deals, setter=setter_of(args),
                                      rng=args.seed, executor=executor, keep_hands=True,
@@ -320,20 +326,20 @@ def _reference(args: argparse.Namespace) -> str:
     from cpstats.simulation import REFERENCE_DIR, save_result
 
     names = args.preset or list(preset_names())
-    if args.strategy != "ev" and args.out is None:
-        raise OptionError(f"--strategy {args.strategy} needs --out: the shipped references are ev's "
+    if args.setter != "ev" and args.out is None:
+        raise OptionError(f"--setter {args.setter} needs --out: the shipped references are ev's "
                           "figures, and a baseline's run must not replace them")
     out = _out_folder(args.out) or REFERENCE_DIR
     executor, close = _executor(args)
-    baseline = baseline_label(args.strategy)
+    baseline = baseline_label(args.setter)
     lines = [f"strategy {baseline}"] if baseline else []
     try:
-        _notice_compiling(*simulation_kernels(args.strategy))
+        _notice_compiling(*simulation_kernels(args.setter))
         for name in names:
-            result = workbench.simulate(name, args.deals, setter=args.strategy, rng=args.seed,
+            result = workbench.simulate(name, args.deals, setter=args.setter, rng=args.seed,
                                          executor=executor, progress=not args.quiet)
             result.metadata["command"] = (f"cpstats reference --preset {name} --deals {args.deals} "
-                                          f"--strategy {args.strategy} --seed {args.seed}")
+                                          f"--setter {args.setter} --seed {args.seed}")
             path = save_result(result, out / name)
             sd = result.moments()["sd"].mean()
             lines.append(f"{name}: {result.deals:,} deals, SD {sd:.3f} -> {path}")

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 import pandas as pd
 
-from cpstats.apps.cli.args import add_scheduler_options, executor_for
+from cpstats.apps.cli.args import add_scheduler_options, executor_for, key_values, setter_option
 from cpstats.apps.cli.args import positive_int as _whole
 from cpstats.apps.cli.args import seed as _seed
 from cpstats.apps.cli.sweep import parse_values
@@ -39,9 +40,7 @@ def _budget(p: argparse.ArgumentParser) -> None:
                         "that many (default 20,000; open face: solve, the hands that put the first bound's "
                         "Fantasyland entry and foul rates within +-0.5 points and royalties within +-0.1, "
                         "at most 30,000; design, 200)")
-    p.add_argument("--strategy", "--setter", dest="setter", default=None,
-                   help="who sets the hands (default ev, open face fast, rollout in classic; greedy, random: "
-                        "baselines), as the other commands")
+    setter_option(p, default=None)
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     add_scheduler_options(p, default="threads")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")
@@ -101,24 +100,19 @@ def run_solve(args: argparse.Namespace) -> str:
             + (f"; set by {baseline}" if baseline else "") + reached + "\n" + text)
 
 
-def _pairs(items: list[str], what: str) -> dict:
-    out = {}
-    for item in items or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise OptionError(f"--{what} {item!r} is invalid: KEY=LOW:HIGH (or KEY=a,b,c)")
-        out[key.strip()] = value
-    return out
-
-
-def _limits(text: str) -> tuple:
+def _limits(figure: str, text: str) -> tuple:
+    """``--constraint FIGURE=LOW:HIGH``'s ends as (low, high), None for an end left open."""
     low, sep, high = text.partition(":")
     if not sep:
-        raise OptionError(f"--constraint value {text!r} is invalid: LOW:HIGH with an end left empty if open")
+        raise OptionError(f"--constraint {figure}={text} is invalid: LOW:HIGH with an end left empty if open")
     try:
-        return (float(low) if low.strip() else None, float(high) if high.strip() else None)
+        ends = (float(low) if low.strip() else None, float(high) if high.strip() else None)
     except ValueError:
-        raise OptionError(f"--constraint value {text!r} is invalid: numbers, e.g. 0.014:0.016 or :0.1") from None
+        raise OptionError(f"--constraint {figure}={text} is invalid: numbers, e.g. 0.014:0.016 or :0.1") from None
+    if not all(e is None or math.isfinite(e) for e in ends):
+        raise OptionError(f"--constraint {figure}={text} is invalid: finite ends, an end left empty if open "
+                          "(e.g. :0.1)")
+    return ends
 
 
 def add_design_command(sub) -> argparse.ArgumentParser:
@@ -146,8 +140,8 @@ def run_design(args: argparse.Namespace) -> str:
     from cpstats.rules import game_of
     from cpstats.workbench.design import design
 
-    space = {k: parse_bounds(v) for k, v in _pairs(args.space, "space").items()}
-    limits = {k: _limits(v) for k, v in _pairs(args.constraint, "constraint").items()}
+    space = {k: parse_bounds(v) for k, v in key_values(args.space, "--space", "KEY=LOW:HIGH (or KEY=a,b,c)").items()}
+    limits = {k: _limits(k, v) for k, v in key_values(args.constraint, "--constraint", "FIGURE=LOW:HIGH").items()}
     executor, close = executor_for(args)
     try:
         d = design(args.variant, space, args.objective, limits, trials=args.trials, deals=args.deals,

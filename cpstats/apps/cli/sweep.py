@@ -27,7 +27,7 @@ from cpstats.apps.cli.args import out_folder as _out
 from cpstats.apps.cli.args import pace as _pace
 from cpstats.apps.cli.args import positive_int as _whole
 from cpstats.apps.cli.args import seed as _seed
-from cpstats.apps.cli.args import setter_of
+from cpstats.apps.cli.args import setter_of, setter_option
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError
 from cpstats.rules.text import parse_number
@@ -79,8 +79,7 @@ def add_sweep_command(sub) -> argparse.ArgumentParser:
                    help=f"comma-separated, from {', '.join(METRICS)} (default: SD, scoop rate, "
                         "royalties and house take per hand, foul rate; seat 0's mean in a banked game); "
                         f"open face: from {', '.join(OFC_SWEEP_METRICS)}")
-    p.add_argument("--strategy", default=None,
-                   help="setting strategy (default ev; open face fast, rollout in classic; rollout the strong one)")
+    setter_option(p, default=None)
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     p.add_argument("--hands-per-hour", type=_pace, default=None,
                    help="pace of a house-take-per-seat-hour column, above 0")

@@ -20,7 +20,7 @@ from cpstats.rules import Rake, RakeModel
 
 CARDS = "As Ks Qs Js Ts 9h 9d 9c 2c 2d 3h 4h 5h"
 SETTING = "2c 2d 3h / 9h 9d 9c 4h 5h / As Ks Qs Js Ts"
-FAST = ["--deals", "2000", "--strategy", "greedy", "--quiet"]
+FAST = ["--deals", "2000", "--setter", "greedy", "--quiet"]
 RAKED = [name for name in preset_names() if get_preset(name).rake.model is not RakeModel.NONE]
 
 
@@ -268,7 +268,7 @@ def test_simulate_plays_an_open_face_preset(capsys):
     """``cpstats simulate --preset ofc-pineapple`` plays open-face hands (here with
     the random baseline, named as such) and prints the figures with their intervals; a player
     count the deal cannot seat is one line, exit 2."""
-    assert main(["simulate", "--preset", "ofc-pineapple", "--deals", "60", "--strategy", "random",
+    assert main(["simulate", "--preset", "ofc-pineapple", "--deals", "60", "--setter", "random",
                  "--quiet", "--format", "csv"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("ofc-pineapple: 60 hands, strategy random/random (a baseline: no skill")

@@ -79,7 +79,7 @@ def test_a_missing_command_is_one_line(capsys):
 @pytest.mark.parametrize("strategy", ["greedy", "random"])
 def test_simulate_names_a_baseline_in_its_header(strategy, capsys):
     """The 13-card header names greedy and random as baselines, in the report's words."""
-    assert main(["simulate", "--preset", "2-4", *FAST, "--strategy", strategy]) == 0
+    assert main(["simulate", "--preset", "2-4", *FAST, "--setter", strategy]) == 0
     head = capsys.readouterr().out.splitlines()[0]
     assert head == f"2-4: 300 deals, strategy {_SETTERS[strategy]}"
 
@@ -87,7 +87,7 @@ def test_simulate_names_a_baseline_in_its_header(strategy, capsys):
 def test_simulate_json_says_what_run_it_is(capsys):
     """JSON carries a ``run`` object (variant, deals, strategy and its note) beside the tables,
     which keep their keys."""
-    assert main(["simulate", "--preset", "1-6", *FAST, "--strategy", "greedy", "--format", "json"]) == 0
+    assert main(["simulate", "--preset", "1-6", *FAST, "--setter", "greedy", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["run"] == {"variant": "1-6", "deals": 300, "strategy": "greedy", "setter": {"name": "greedy"},
                            "strategy_note": _SETTERS["greedy"]}
@@ -98,7 +98,7 @@ def test_simulate_json_says_what_run_it_is(capsys):
 def test_compare_names_its_setter_in_a_table_and_a_file(capsys):
     """compare's table opens with a line naming the presets and the setter (a baseline as one);
     its CSV stays one table, with a setter column so a file handed on says who set the hands."""
-    argv = ["compare", "--preset", "2-4", "--preset", "1-6", *FAST, "--strategy", "random"]
+    argv = ["compare", "--preset", "2-4", "--preset", "1-6", *FAST, "--setter", "random"]
     assert main(argv) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("2-4, 1-6 on 300 common deals") and _SETTERS["random"] in out[0]
@@ -109,13 +109,13 @@ def test_compare_names_its_setter_in_a_table_and_a_file(capsys):
 
 
 def test_presets_table_names_a_live_baseline(capsys):
-    assert main(["presets-table", "--deals", "100", "--strategy", "greedy"]) == 0
+    assert main(["presets-table", "--deals", "100", "--setter", "greedy"]) == 0
     head = capsys.readouterr().out.splitlines()[0]
     assert head == f"every preset, 100 deals each, strategy {_SETTERS['greedy']}"
 
 
 def test_reference_names_a_baseline_first(tmp_path, capsys):
-    assert main(["reference", "--preset", "2-4", *FAST, "--strategy", "greedy",
+    assert main(["reference", "--preset", "2-4", *FAST, "--setter", "greedy",
                  "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"strategy {_SETTERS['greedy']}" and out[1].startswith("2-4: 300 deals")
@@ -184,7 +184,7 @@ def test_an_open_face_system_is_refused_by_name(tmp_path, capsys):
 
 def test_simulate_still_plays_an_open_face_preset(capsys):
     """The refusal leaves ``simulate --preset ofc-*`` alone."""
-    assert main(["simulate", "--preset", "ofc-classic", "--deals", "20", "--strategy", "random",
+    assert main(["simulate", "--preset", "ofc-classic", "--deals", "20", "--setter", "random",
                  "--quiet", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["figures"]
 
@@ -198,7 +198,7 @@ def test_an_out_that_cannot_be_made_names_out(command, capsys, monkeypatch):
     simulating."""
     monkeypatch.setattr(cpstats.workbench, "simulate", lambda *a, **k: pytest.fail("simulated"))
     argv = ["sweep", "2-4", "players", "2,3"] if command == "sweep" else [command, "--preset", "2-4"]
-    assert main([*argv, *FAST, "--strategy", "greedy", "--out", "/proc/forbidden"]) == 2
+    assert main([*argv, *FAST, "--setter", "greedy", "--out", "/proc/forbidden"]) == 2
     err = one_line(capsys, command)
     assert "--out='/proc/forbidden' is invalid: the folder cannot be created" in err
 
@@ -229,15 +229,15 @@ def test_a_write_failing_inside_out_names_out(tmp_path, capsys, monkeypatch):
 
 def test_a_greedy_sweep_names_its_setter_a_baseline(capsys):
     """The sweep table's header says who set the hands, a baseline in the baseline's words."""
-    assert main(["sweep", "2-4", "players", "2,3", "--deals", "300", "--strategy", "greedy"]) == 0
+    assert main(["sweep", "2-4", "players", "2,3", "--deals", "300", "--setter", "greedy"]) == 0
     head = next(line for line in capsys.readouterr().out.splitlines() if " swept on " in line)
     assert f"set by {_SETTERS['greedy']};" in head
 
 
 def test_reference_refuses_to_replace_the_shipped_ev_results_with_a_baseline(capsys):
-    """``reference --strategy greedy`` without --out would overwrite the shipped ev references."""
-    assert main(["reference", "--preset", "2-4", "--deals", "300", "--strategy", "greedy", "--quiet"]) == 2
-    assert "--strategy greedy needs --out" in one_line(capsys, "reference")
+    """``reference --setter greedy`` without --out would overwrite the shipped ev references."""
+    assert main(["reference", "--preset", "2-4", "--deals", "300", "--setter", "greedy", "--quiet"]) == 2
+    assert "--setter greedy needs --out" in one_line(capsys, "reference")
 
 
 def test_a_reader_that_stops_reading_ends_the_command_quietly(monkeypatch, capsys):
@@ -258,7 +258,7 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(monkeypatch, capsy
 def test_until_stopped_by_deals_says_so_on_stderr_and_in_the_output(capsys):
     """A run that stops at --deals before its precision said nothing (only the API's metadata
     held reached: False)."""
-    argv = ["simulate", "--preset", "banked", "--deals", "5000", "--strategy", "greedy",
+    argv = ["simulate", "--preset", "banked", "--deals", "5000", "--setter", "greedy",
             "--until", "house_edge=0.00001", "--quiet"]
     assert main(argv) == 0
     captured = capsys.readouterr()
@@ -274,7 +274,7 @@ def test_until_stopped_by_deals_says_so_on_stderr_and_in_the_output(capsys):
 
 
 def test_until_reached_is_said_in_the_output_only(capsys):
-    assert main(["simulate", "--preset", "banked", "--deals", "50000", "--strategy", "greedy",
+    assert main(["simulate", "--preset", "banked", "--deals", "50000", "--setter", "greedy",
                  "--until", "house_edge=0.005", "--quiet"]) == 0
     captured = capsys.readouterr()
     assert captured.err == ""
@@ -285,7 +285,7 @@ def test_until_reached_is_said_in_the_output_only(capsys):
 def test_open_face_until_is_played_not_ignored(capsys):
     """cpstats simulate --preset ofc-... dropped --until: it played every hand, never checked the
     figure's name, and said nothing."""
-    base = ["simulate", "--preset", "ofc-pineapple", "--strategy", "random", "--quiet"]
+    base = ["simulate", "--preset", "ofc-pineapple", "--setter", "random", "--quiet"]
     assert main([*base, "--deals", "600", "--until", "foul_rate=0.1"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("ofc-pineapple: 100 hands") and out[1].startswith("until foul_rate=0.1 reached at 100 hands")
@@ -306,5 +306,5 @@ def test_open_face_until_is_played_not_ignored(capsys):
 ])
 def test_a_value_given_twice_is_one_line(argv, match, capsys, monkeypatch):
     monkeypatch.setattr(cpstats.workbench, "simulate", lambda *a, **k: pytest.fail("simulated"))
-    assert main([*argv, "--deals", "300", "--strategy", "greedy", "--quiet"]) == 2
+    assert main([*argv, "--deals", "300", "--setter", "greedy", "--quiet"]) == 2
     assert match in one_line(capsys, argv[0])

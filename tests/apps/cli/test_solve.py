@@ -44,7 +44,18 @@ def test_design_command_prints_the_pareto_table():
 @pytest.mark.parametrize("argv, match", [
     (["design", "banked", "--space", "bank.commission", "--objective", "sd"], r"--space 'bank.commission' is invalid"),
     (["design", "banked", "--space", "bank.commission=0:0.1", "--objective", "sd", "--constraint", "sd=7"],
-     r"--constraint value '7' is invalid"),
+     r"--constraint sd=7 is invalid: LOW:HIGH"),
+    # NaN reached optuna, whose ValueError was a traceback
+    (["design", "banked", "--space", "bank.commission=0:0.08", "--objective", "sd", "--constraint",
+      "house_edge=nan:1"], r"^--constraint house_edge=nan:1 is invalid: finite ends"),
+    (["design", "banked", "--space", "bank.commission=0:0.08", "--objective", "sd", "--constraint",
+      "house_edge=0:inf"], r"^--constraint house_edge=0:inf is invalid: finite ends"),
+    # a repeated key silently replaced the first
+    (["design", "banked", "--space", "bank.commission=0:0.08", "--space", "bank.commission=0:0.05",
+      "--objective", "sd"], r"^--space bank.commission is given twice \(bank.commission=0:0.08, "
+                            r"bank.commission=0:0.05\): give each once$"),
+    (["design", "banked", "--space", "bank.commission=0:0.08", "--objective", "sd", "--constraint",
+      "house_edge=0:0.1", "--constraint", "house_edge=0.01:0.02"], r"^--constraint house_edge is given twice"),
 ])
 def test_bad_design_command_is_one_line(argv, match):
     with pytest.raises(OptionError, match=match):

@@ -22,7 +22,7 @@ def test_cli_prints_the_table_and_writes_chart_and_csv(tmp_path):
     """``cpstats sweep 2-4 scoring.scoop_bonus 0,3 --out DIR`` prints the table with a
     header naming the parameter in words, the deals and the pairing, and writes CSV and charts."""
     args = _parser().parse_args(["sweep", "2-4", "scoring.scoop_bonus", "0,3", "--deals", "900",
-                                 "--strategy", "greedy", "--seed", "4", "--quiet", "--metrics",
+                                 "--setter", "greedy", "--seed", "4", "--quiet", "--metrics",
                                  "sd,scoop_rate", "--out", str(tmp_path / "o")])
     text = args.run(args)
     assert text.startswith("Scoop bonus (units) (scoring.scoop_bonus) swept on 2-4: 900 deals a point")
