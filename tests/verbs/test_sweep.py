@@ -71,7 +71,7 @@ def test_par_sheet_runs_its_live_run_on_the_executor(monkeypatch):
 
 
 def test_cli_sweep_on_a_local_cluster_prints_the_serial_table(capsys):
-    argv = ["sweep", "2-4", "scoring.scoop_bonus", "0,3", "--deals", "300", "--strategy", "greedy",
+    argv = ["sweep", "2-4", "scoring.scoop_bonus", "0,3", "--deals", "300", "--setter", "greedy",
             "--metrics", "sd", "--quiet", "--format", "csv"]
     pytest.importorskip("dask.distributed")
     assert main([*argv, "--scheduler", "local", "--workers", "2"]) == 0
@@ -158,7 +158,7 @@ def test_open_face_sweep_options_are_refused_in_one_line(options, message):
 
 def test_cli_open_face_sweep_prints_a_table_naming_the_baseline(capsys):
     assert main(["sweep", "ofc-pineapple", "royalties.front.QQ", "6,9", "--deals", "100",
-                 "--strategy", "random", "--quiet"]) == 0
+                 "--setter", "random", "--quiet"]) == 0
     lines = capsys.readouterr().out.splitlines()
     head = lines[0]
     assert "swept on ofc-pineapple: 100 hands a point on common deals" in head

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from cpstats.apps.cli.args import add_scheduler_options, executor_for
+from cpstats.apps.cli.args import add_scheduler_options, executor_for, setter_option
 from cpstats.apps.cli.args import out_folder as _out_folder
 from cpstats.apps.cli.args import pace as _pace
 from cpstats.apps.cli.args import positive_int as _positive_int
@@ -28,8 +28,7 @@ def add_par_command(sub) -> argparse.ArgumentParser:
     p.add_argument("--hands-per-hour", type=_pace, default=None,
                    help="pace of the hourly figures (default: the variant's, 30)")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
-    p.add_argument("--strategy", default=None,
-                   help="setting strategy (default ev; open face fast, rollout in classic; rollout the strong one)")
+    setter_option(p, default=None)
     add_scheduler_options(p, default="threads")
     p.add_argument("--sensitivity-deals", type=_positive_int, default=None,
                    help=f"deals a point of the sensitivity sweeps (default {SENSITIVITY_DEALS:,}; open "
@@ -46,7 +45,7 @@ def run_par_command(args: argparse.Namespace) -> str:
     out = _out_folder(args.out)  # refused before the simulation, naming --out
     executor, close = executor_for(args)
     try:
-        sheet = par_sheet(args.variant, deals=args.deals, rng=args.seed, setter=args.strategy,
+        sheet = par_sheet(args.variant, deals=args.deals, rng=args.seed, setter=args.setter,
                           hands_per_hour=args.hands_per_hour, out=out, executor=executor,
                           sensitivity=getattr(args, "sensitivity", True),
                           sensitivity_deals=getattr(args, "sensitivity_deals", None))
