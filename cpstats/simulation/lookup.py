@@ -10,7 +10,8 @@ which are shares (``shares``, beside every ``*_rate``) are the game's
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import shlex
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,7 @@ from cpstats.rules.check import suggest
 from cpstats.rules.games import game_of
 from cpstats.simulation.games import runs_of
 
-__all__ = ["figure_table", "figure_name", "check_metric", "check_target"]
+__all__ = ["figure_table", "figure_name", "figure_names", "headline_names", "check_metric", "check_target"]
 
 
 def figure_table(result: Any, confidence: float = 0.95) -> pd.DataFrame:
@@ -41,27 +42,41 @@ def figure_name(v: Any, metric: str) -> str:
     return runs_of(v).aliases.get(name, name)
 
 
-def _probe_names(v: Any, simulate: Callable[..., Any]) -> list[str]:
-    """The figure names a run of ``v`` gives: a few deals set by the game's probe setter (names do
-    not depend on play)."""
+def figure_names(v: Any, simulate: Callable[..., Any] | None = None) -> list[str]:
+    """Every figure name a run of ``v`` gives, in its table's order: a few deals set by the game's
+    probe setter (names do not depend on play); ``simulate`` is the game's run (None: the one
+    registered)."""
     runs = runs_of(v)
-    result = simulate(v, runs.sizes.probe, setter=runs.setter(runs.probe_setter, v), rng=0)
+    play = runs.simulate if simulate is None else simulate
+    result = play(v, runs.sizes.probe, setter=runs.setter(runs.probe_setter, v), rng=0)
     return list(figure_table(result)["metric"])
+
+
+def headline_names(names: Sequence[str]) -> list[str]:
+    """The headline figures among a table's ``names``: those it lists first, before its first
+    figure of one seat or one hand (a name holding a seat's or a hand's number, ``mean_seat0``)."""
+    first = next((i for i, name in enumerate(names) if any(c.isdigit() for c in name)), len(names))
+    return list(names[:first])
 
 
 def check_metric(v: Any, metric: str, simulate: Callable[..., Any]) -> str:
     """``metric`` as the game's figures name it, or a one-line refusal (an unknown name with close
     matches, or a figure another kind of variant of the game has); ``simulate(v, deals, setter=,
-    rng=)`` plays the few deals that name the figures."""
+    rng=)`` plays the few deals that name the figures.
+
+    The refusal of an unknown name says first what it may have meant, then the headline figures
+    (:func:`headline_names`) and where every figure is listed, not the hundred-odd names of every
+    seat, hand and natural."""
     name = figure_name(v, metric)
-    names = _probe_names(v, simulate)
+    names = figure_names(v, simulate)
     if name in names:
         return name
     note = runs_of(v).metric_note(v, name)
     if note:
         raise OptionError(f"metric={metric!r} is not defined for {v}: {note}")
-    raise OptionError(f"metric={metric!r} is not a figure of the {game_of(v).name} game: choose from "
-                      f"{', '.join(names)}{suggest(name, names)}")
+    raise OptionError(f"metric={metric!r} is not a figure of the {game_of(v).name} game{suggest(name, names)}: "
+                      f"the headline figures are {', '.join(headline_names(names))}; all {len(names)} "
+                      f"(each seat's, hand's...): cpstats figures {shlex.quote(str(v))}")
 
 
 def check_target(v: Any, metric: str, target: Any) -> float:

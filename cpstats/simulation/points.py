@@ -14,7 +14,7 @@ from cpstats.errors import OptionError
 from cpstats.rules.check import suggest
 from cpstats.rules.games import game_of, load_variant
 
-__all__ = ["sweep_variants", "sweep_values", "refuse_repeats", "metric_names"]
+__all__ = ["sweep_variants", "sweep_values", "refuse_repeats", "metric_list", "metric_names"]
 
 
 def sweep_variants(variant: Any, parameter: str, values: Sequence[Any]) -> list[Any]:
@@ -57,20 +57,34 @@ def sweep_values(values: Any, parameter: str) -> list:
     return [x.item() if isinstance(x, np.generic) else x for x in values]
 
 
+def metric_list(metrics: Sequence[str] | str | None) -> list[str] | None:
+    """``metrics`` as a list of names (one comma-separated text is split; None stays None), so no
+    later step iterates a text letter by letter."""
+    if metrics is None:
+        return None
+    if isinstance(metrics, str):
+        return [m.strip() for m in metrics.split(",") if m.strip()]
+    if isinstance(metrics, np.ndarray):
+        metrics = metrics.tolist()
+    if not isinstance(metrics, Sequence):
+        raise OptionError(f"metrics={metrics!r} is invalid: a list of figure names, or one comma-separated text")
+    return list(metrics)
+
+
 def metric_names(metrics: Sequence[str] | str, allowed: Sequence[str], *,
                  aliases: dict[str, str] | None = None, where: str = "") -> list[str]:
     """The metric names asked for (a list, or one comma-separated text), each checked against
-    ``allowed`` (after ``aliases``) with close matches in the one-line refusal; ``where`` names
-    the sweep in it (``" for an open-face sweep"``)."""
-    if isinstance(metrics, str):
-        metrics = [m for m in metrics.split(",") if m.strip()]
+    ``allowed`` (after ``aliases``); the one-line refusal names the unknown one and its close
+    matches first, then what is allowed; ``where`` names the sweep in it (``" for an open-face
+    sweep"``)."""
+    metrics = metric_list(metrics) or []
     out = []
     for m in metrics:
         name = str(m).strip().lower()
         name = (aliases or {}).get(name, name)
         if name not in allowed:
-            raise OptionError(f"metrics={m!r} is invalid{where}: choose from {', '.join(allowed)}"
-                              f"{suggest(name, allowed)}")
+            raise OptionError(f"metrics={m!r} is invalid{where}{suggest(name, allowed)}: choose from "
+                              f"{', '.join(allowed)}")
         out.append(name)
     if not out:
         raise OptionError(f"metrics={list(metrics)!r} is invalid: choose from {', '.join(allowed)}")

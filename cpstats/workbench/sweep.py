@@ -17,7 +17,7 @@ from cpstats.errors import renamed
 from cpstats.rules.games import AnyVariant, load_variant
 from cpstats.simulation.defaults import sweep_figures
 from cpstats.simulation.games import runs_of
-from cpstats.simulation.points import sweep_values, sweep_variants
+from cpstats.simulation.points import metric_list, sweep_values, sweep_variants
 from cpstats.simulation.sequential import sweep_until
 from cpstats.workbench.simulate import bulk_setter
 
@@ -57,7 +57,8 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
         100,000).
     metrics
         Names of the game's sweep figures (13-card: :data:`cpstats.thirteen.sweep.METRICS`; open
-        face: :data:`cpstats.ofc.sweep.OFC_SWEEP_METRICS`); None for the game's defaults.
+        face: :data:`cpstats.ofc.sweep.OFC_SWEEP_METRICS`), a list or one comma-separated text;
+        None for the game's defaults.
     setter, executor, block_deals
         As :func:`~cpstats.workbench.simulate`'s; None is the game's setter for bulk runs (13-card
         ``ev``, open face ``fast``, ``rollout`` under the classic deal). With ``ev`` each 13-card point
@@ -105,6 +106,7 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
     chosen = runs.setter(bulk_setter(v, setter), v, tables=tables)
     values = sweep_values(values, parameter)
     sweep_variants(v, parameter, values)  # every point checked before anything runs
+    metrics = metric_list(metrics)  # one list for every path: the precision's stages too
     run = runs.sweep or functools.partial(sweep_figures, runs.simulate)
     options = dict(setter=chosen, executor=executor, hands_per_hour=hands_per_hour, block_deals=block_deals,
                    on_point=on_point)

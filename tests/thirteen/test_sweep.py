@@ -279,7 +279,7 @@ def test_numpy_values_are_plain_numbers_in_the_table():
 
 def test_bad_metrics_and_pace_are_one_line():
     """Unknown metrics and a pace of 0 are refused in one line before simulating."""
-    with pytest.raises(OptionError, match=r"^metrics='sdd' is invalid: choose from .*'sd'"):
+    with pytest.raises(OptionError, match=r"^metrics='sdd' is invalid \(did you mean 'sd'.*\): choose from "):
         sweep("2-4", "scoring.scoop_bonus", [3], deals=100, metrics=["sdd"], **KW)
     with pytest.raises(OptionError, match=r"^hands_per_hour=0 is invalid"):
         sweep("2-4", "scoring.scoop_bonus", [3], deals=100, hands_per_hour=0, **KW)

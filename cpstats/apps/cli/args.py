@@ -17,7 +17,7 @@ from cpstats.errors import CpstatsError, OptionError
 from cpstats.thirteen import GAME as THIRTEEN
 
 __all__ = ["KERNELS", "OneLineErrorParser", "whole_number", "positive_int", "count", "seed", "pace",
-           "out_folder", "key_values", "until_pairs", "add_scheduler_options", "executor_for", "setter_option", "setter_of", "SETTER_HELP",
+           "out_folder", "key_values", "until_pairs", "half_width", "add_scheduler_options", "executor_for", "setter_option", "setter_of", "SETTER_HELP",
            "CONNECT_TIMEOUT"]
 
 #: Options renamed before the first release, named in the line refusing the old one.
@@ -145,6 +145,17 @@ def until_pairs(text: str) -> dict[str, float]:
         return {key: float(value) for key, value in pairs.items()}
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is invalid: each half-width a number, e.g. sd=0.01") from None
+
+
+def half_width(text: str) -> float:
+    """A finite half-width above 0 (``solve --precision``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} is invalid: a half-width above 0, in the figure's units")
+    return value
 
 
 def pace(text: str) -> float:

@@ -92,6 +92,21 @@ def _naturals(args: argparse.Namespace) -> str:
     return _emit(df, args.format)
 
 
+def _figures(args: argparse.Namespace) -> str:
+    """Every figure name a variant's runs give (the names ``--metric``, ``--objective``,
+    ``--constraint`` and ``--until`` take), the headline ones first: a few deals of the game's
+    probe setter name them."""
+    from cpstats.rules import load_variant
+    from cpstats.simulation.lookup import figure_names, headline_names
+
+    v = load_variant(args.variant)
+    names = figure_names(v)
+    head = headline_names(names)
+    rest = [n for n in names if n not in head]
+    return (f"figures of {v} ({game_of(v).name}), {len(names)}: the headline {len(head)}, then each seat's, "
+            f"hand's...\n" + "\n".join(head) + "\n\n" + "\n".join(rest))
+
+
 def _presets(args: argparse.Namespace) -> str:
     """Every game's presets, the 13-card game's first, with a ``game`` column telling them apart;
     another game's say how to play them (the 13-card commands refuse them)."""

@@ -24,7 +24,7 @@ from cpstats.apps.cli.args import count as _count
 from cpstats.apps.cli.args import pace as _pace
 from cpstats.apps.cli.args import positive_int as _positive_int
 from cpstats.apps.cli.args import seed as _seed
-from cpstats.apps.cli.commands import (_compare, _dashboard, _match, _naturals, _presets, _presets_table,
+from cpstats.apps.cli.commands import (_compare, _dashboard, _figures, _match, _naturals, _presets, _presets_table,
                                        _reference, _report, _review, _simulate, _skill, _train,
                                        SIMULATE_DEALS, other_game)
 from cpstats.apps.cli.par import add_par_command
@@ -80,6 +80,10 @@ def _add_listing_commands(sub) -> None:
     nat.add_argument("--format", choices=("table", "csv", "json"), default="table")
     nat.add_argument("--quiet", action="store_true", help="no progress bar")
     nat.set_defaults(run=_naturals)
+    fig = sub.add_parser("figures", help="every figure name a variant's runs give (for --metric, --objective, "
+                                         "--constraint, --until, --metrics), the headline ones first")
+    fig.add_argument("variant", help="preset name or variant string (either game)")
+    fig.set_defaults(run=_figures)
     pre = sub.add_parser("presets", help="list the rule presets")
     pre.add_argument("--format", choices=("table", "csv", "json"), default="table")
     pre.set_defaults(run=_presets)
@@ -186,7 +190,7 @@ _PRESET_ARGUMENTS = {"preset": "--preset", "variant": "VARIANT", "tables": "--ta
 #: the registry); every other command is the 13-card game's.
 ANY_GAME = frozenset({("simulate", "preset"), ("compare", "preset"), ("sweep", "variant"),
                       ("par", "variant"), ("skill", "preset"), ("solve", "variant"),
-                      ("design", "variant")})
+                      ("design", "variant"), ("figures", "variant")})
 
 
 def _refuse_other_games(args: argparse.Namespace) -> None:

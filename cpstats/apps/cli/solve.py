@@ -19,7 +19,7 @@ import sys
 
 import pandas as pd
 
-from cpstats.apps.cli.args import add_scheduler_options, executor_for, key_values, setter_option
+from cpstats.apps.cli.args import add_scheduler_options, executor_for, half_width, key_values, setter_option
 from cpstats.apps.cli.args import positive_int as _whole
 from cpstats.apps.cli.args import seed as _seed
 from cpstats.apps.cli.sweep import parse_values
@@ -60,7 +60,7 @@ def add_solve_command(sub) -> argparse.ArgumentParser:
                    help="low,high (floats: continuous; ints: every whole value) or a list of values")
     p.add_argument("--direction", choices=("at_least", "at_most"), default="at_least",
                    help="an integer or listed value's figure must be >= (default) or <= the target")
-    p.add_argument("--precision", type=float, default=None,
+    p.add_argument("--precision", type=half_width, default=None,
                    help="instead of --deals: the figure's half-width the first bound must reach")
     _budget(p)
     p.set_defaults(run=run_solve)

@@ -308,3 +308,98 @@ def test_a_value_given_twice_is_one_line(argv, match, capsys, monkeypatch):
     monkeypatch.setattr(cpstats.workbench, "simulate", lambda *a, **k: pytest.fail("simulated"))
     assert main([*argv, "--deals", "300", "--setter", "greedy", "--quiet"]) == 2
     assert match in one_line(capsys, argv[0])
+
+
+# -- options named as the user gave them ---------------------------------------------------------
+
+def usage_error(argv: list[str]) -> int:
+    """The exit status of a command argparse refuses (it exits rather than returning)."""
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    return exit_.value.code
+
+
+@pytest.mark.parametrize("value", ["0", "nan", "-1", "inf"])
+def test_a_bad_solve_precision_is_named_as_precision(value, capsys, monkeypatch):
+    """--precision 0 was reported as ``until['house_edge']=0.0 is invalid``, an option never given."""
+    monkeypatch.setattr(cpstats.workbench, "simulate", lambda *a, **k: pytest.fail("simulated"))
+    assert usage_error(["solve", "banked", "bank.commission", "--metric", "house_edge", "--target", "0.015",
+                        "--bounds", "0,0.1", "--precision", value]) == 2
+    line = one_line(capsys, "solve")
+    assert f"argument --precision: {value} is invalid: a half-width above 0" in line and "until" not in line
+
+
+def test_a_figure_given_twice_to_until_is_refused(capsys):
+    """``--until sd=0.1,sd=0.2`` played to sd=0.2, the last one, silently."""
+    assert usage_error(["simulate", "--preset", "2-4", "--until", "sd=0.1,sd=0.2", *FAST]) == 2
+    assert "argument --until: sd is given twice (sd=0.1, sd=0.2): give each once" in one_line(capsys, "simulate")
+
+
+# -- a misspelt figure: the likely name first, then the headline ones --------------------------
+
+@pytest.mark.parametrize("argv, command", [
+    (["solve", "banked", "bank.commission", "--metric", "house_egde", "--target", "0.015", "--bounds", "0,0.1",
+      "--scheduler", "none"], "solve"),
+    (["simulate", "--preset", "banked", "--until", "house_egde=0.01", "--setter", "greedy"], "simulate"),
+    (["design", "banked", "--space", "bank.commission=0:0.08", "--objective", "house_egde", "--trials", "2"],
+     "design"),
+    (["design", "banked", "--space", "bank.commission=0:0.08", "--objective", "sd", "--constraint",
+      "house_egde=0:0.1", "--trials", "2"], "design"),
+])
+def test_an_unknown_figure_says_did_you_mean_first_then_the_headline_ones(argv, command, capsys):
+    """The refusal listed every figure of every seat, hand and natural (about 120 names) with "did
+    you mean" at its very end."""
+    assert main([*argv, "--quiet"]) == 2
+    line = one_line(capsys, command)
+    assert line.index("(did you mean 'house_edge'?)") < line.index("the headline figures are bank_mean, house_edge, sd")
+    assert "mean_seat0" not in line and "natural_rate_dragon" not in line and len(line) < 500
+    assert line.rstrip().endswith("cpstats figures banked")
+
+
+def test_figures_lists_every_figure_the_headline_ones_first(capsys):
+    from cpstats.rules import load_variant
+    from cpstats.simulation.lookup import figure_names, headline_names
+
+    assert main(["figures", "banked"]) == 0
+    out = capsys.readouterr().out
+    names = figure_names(load_variant("banked"))
+    head, rest = out.split("\n\n")
+    assert head.splitlines()[1:] == headline_names(names) and "house_edge" in head and "mean_seat0" not in head
+    assert sorted(head.splitlines()[1:] + rest.split()) == sorted(names)
+
+
+def test_an_unknown_sweep_metric_says_did_you_mean_before_the_list(capsys):
+    assert main(["sweep", "2-4", "scoring.scoop_bonus", "0,3", "--metrics", "scop_rate", *FAST]) == 2
+    line = one_line(capsys, "sweep")
+    assert "metrics='scop_rate' is invalid (did you mean 'scoop_rate'?): choose from " in line
+
+
+@pytest.mark.parametrize("metrics, named", [("sd,fl_entry_rate", "sd"), ("xyz", "xyz")])
+def test_the_open_face_sweep_names_the_whole_metric_grown_to_its_precision(metrics, named, capsys):
+    """Without --deals the sweep grows to its precision, and that path iterated the text letter by
+    letter: ``metrics='s' is invalid``."""
+    assert main(["sweep", "ofc-pineapple", "royalties.front.QQ", "7,9", "--metrics", metrics, "--quiet"]) == 2
+    assert f"metrics='{named}' is invalid for an open-face sweep" in one_line(capsys, "sweep")
+
+
+# -- one set of option names -----------------------------------------------------------------------
+
+def test_compare_takes_players_and_its_errors_point_at_its_own_help(capsys):
+    argv = ["compare", "--preset", "2-4", "--preset", "1-6", "--players", "3", *FAST, "--setter", "random"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2-4, 1-6 at 3 players on 300 common deals") and "1-6, 3 players" in out
+    assert usage_error(["compare", "--preset", "2-4", "--preset", "1-6", "--bogus", "1"]) == 2
+    assert "unrecognized arguments: --bogus 1 (see cpstats compare --help)" in one_line(capsys, "compare")
+
+
+@pytest.mark.parametrize("command", [["simulate", "--preset", "2-4"], ["compare", "--preset", "2-4"],
+                                     ["sweep", "2-4", "players", "2,3"], ["par", "2-4"],
+                                     ["solve", "2-4", "sd", "--metric", "sd", "--target", "1", "--bounds", "0,1"],
+                                     ["presets-table"], ["reference"], ["report"]])
+def test_the_setter_option_is_setter_everywhere(command, capsys):
+    """The API says setter=; the command line said --strategy: the old flag is refused naming the new."""
+    assert usage_error([*command, "--strategy", "greedy"]) == 2
+    line = one_line(capsys, command[0])
+    assert "unrecognized arguments: --strategy greedy (--strategy is now --setter)" in line
+    assert f"(see cpstats {command[0]} --help)" in line
