@@ -3,7 +3,12 @@
 
 The rules check numbers after a variant string's text is converted (``1e999`` is ``inf`` by
 then, ``-0.5e1`` is ``-5.0``, ``scoring.row`` has become three rows): :func:`as_written` rewords
-such a refusal to begin with the override as the user wrote it."""
+such a refusal to begin with the override as the user wrote it.
+
+A reason says what is allowed in words a user reads: a rulebook ID appears only as a value the
+user writes, in ``key=value`` form (``deal=D3``, ``scoring=SC-1-6``), never alone in brackets;
+a value that may also be a word names the word (``a number of units, or none``); an unknown key
+is quoted with its close matches (:func:`unknown_key`)."""
 
 from __future__ import annotations
 
@@ -91,9 +96,32 @@ def as_written(error: OptionError, written: Sequence[Written], keys: Container[s
 
 
 def suggest(word: str, choices: Iterable[str]) -> str:
-    """`` (did you mean 'x'?)`` for close matches of ``word`` among ``choices``, or ``""``."""
+    """`` (did you mean 'x'?)`` for close matches of ``word`` among ``choices``, or ``""``: up to
+    three, and only those nearly as close as the best (a misspelt key gets its one key)."""
     close = difflib.get_close_matches(str(word), list(choices), n=3, cutoff=0.5)
+    if close:
+        best = difflib.SequenceMatcher(None, str(word), close[0]).ratio()
+        close = [c for c in close if difflib.SequenceMatcher(None, str(word), c).ratio() >= best - 0.1]
     return f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+
+
+def key_summary(names: Iterable[str]) -> str:
+    """Keys listed for a reader: a family of more than four keys under one prefix as ``prefix.*``."""
+    families: dict[str, list[str]] = {}
+    for name in sorted(set(names)):
+        families.setdefault(name.rsplit(".", 1)[0] if "." in name else name, []).append(name)
+    return ", ".join(f"{head}.*" if len(group) > 4 else ", ".join(group) for head, group in families.items())
+
+
+def unknown_key(name: str, keys: Iterable[str], shown_keys: Iterable[str] | None = None) -> OptionError:
+    """``'name' is an unknown key (did you mean 'x'?)``, or with no close match among ``keys``
+    (in any case) ``...; the keys: ...`` (:func:`key_summary` of ``shown_keys``, default ``keys``)."""
+    keys = list(keys)
+    close = suggest(str(name).strip().lower(), [k.lower() for k in keys])
+    for key in keys:  # the close matches as the keys are written (royalties.front.QQ)
+        close = close.replace(repr(key.lower()), repr(key))
+    listed = close or f"; the keys: {key_summary(keys if shown_keys is None else shown_keys)}"
+    return OptionError(f"{shown(str(name).strip())} is an unknown key{listed}")
 
 
 def as_enum(path: str, cls: type[E], value: object) -> E:
@@ -112,13 +140,20 @@ def as_enum(path: str, cls: type[E], value: object) -> E:
     raise invalid(path, value, f"expected one of {allowed}{close}")
 
 
+def expected_number(word: str | None = None, noun: str = "units") -> str:
+    """The reason for a value that is no number: ``expected a number``, or for an option that
+    may also be a word, ``expected a number of units, or none``."""
+    return f"expected a number of {noun}, or {word}" if word else "expected a number"
+
+
 def as_number(path: str, value: object, *, minimum: float = 0.0, strict: bool = False,
-              integer: bool = False, noun: str = "units") -> int | float:
+              integer: bool = False, noun: str = "units", word: str | None = None) -> int | float:
     """A finite number ``>= minimum`` (``> minimum`` if ``strict``) and ``<= MAX_NUMBER``;
     integral values become int. Every numeric rule of both games is read through here, so a
-    number of any size (an int of 400 digits) gets this one-line refusal."""
+    number of any size (an int of 400 digits) gets this one-line refusal. ``word`` is what the
+    option takes besides a number (``none``), named when the value is neither."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise invalid(path, value, "expected a number")
+        raise invalid(path, value, expected_number(word, noun))
     try:
         number = float(value)
     except OverflowError:  # an int (or fraction) beyond float64: out of range on its side
@@ -131,8 +166,21 @@ def as_number(path: str, value: object, *, minimum: float = 0.0, strict: bool = 
     if number < minimum or (strict and number == minimum):
         raise invalid(path, value, f"{noun} must be {'>' if strict else '>='} {minimum:g}")
     if number > MAX_NUMBER:
-        raise invalid(path, value, f"{noun} must be at most {MAX_NUMBER:g} (MAX_NUMBER)")
+        raise invalid(path, value, f"{noun} must be at most {MAX_NUMBER:g}")
     return int(number) if number.is_integer() else number
+
+
+def as_fraction(path: str, value: object, *, of: str, below: bool = False) -> int | float:
+    """A number from 0 to 1 (``below`` 1 when 1 is not allowed), ``of`` what it is a fraction
+    (``the pot``). Every fraction-valued rule is read through here, so a percentage written for
+    a fraction (5 for 5%) gets the fraction it likely means: ``(did you mean 0.05, 5%?)``."""
+    number = as_number(path, value, noun="fractions")
+    if number > 1 or (below and number == 1):
+        guess = number / 100
+        likely = 1 < number <= 100 and not (below and guess == 1)
+        hint = f" (did you mean {guess:g}, {number:g}%?)" if likely else ""
+        raise invalid(path, value, f"a fraction of {of}, {'below' if below else 'at most'} 1{hint}")
+    return number
 
 
 def as_bool(path: str, value: object) -> bool:
@@ -152,7 +200,7 @@ def as_component(path: str, cls: type, value: object, from_id: Any = None) -> An
         known = [f.name for f in fields(cls)]
         for key in value:
             if key not in known:
-                raise invalid(f"{path}.{key}", value[key], f"unknown option{suggest(key, known)}")
+                raise unknown_key(f"{path}.{key}", [f"{path}.{k}" for k in known])
         return cls(**value)
     if from_id is not None and isinstance(value, (str, StrEnum)):
         return from_id(value)

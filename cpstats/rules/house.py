@@ -10,7 +10,7 @@ from enum import StrEnum
 
 import numpy as np
 
-from cpstats.rules.check import as_bool, as_enum, as_number, invalid
+from cpstats.rules.check import as_bool, as_enum, as_fraction, as_number, invalid
 
 __all__ = ["BankMode", "RakeModel", "Surrender", "Misset", "AcesBet", "Bank", "Rake", "Stakes",
            "HANDS_PER_HOUR"]
@@ -111,9 +111,7 @@ class Bank:
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", as_enum("bank.mode", BankMode, self.mode))
         object.__setattr__(self, "wins_ties", as_bool("bank.wins_ties", self.wins_ties))
-        commission = as_number("bank.commission", self.commission)
-        if commission >= 1:
-            raise invalid("bank.commission", commission, "a fraction of the win, below 1")
+        commission = as_fraction("bank.commission", self.commission, of="the win", below=True)
         fee = as_number("bank.fee", self.fee)
         if commission and fee:
             raise invalid("bank.fee", fee, "a banked game takes a commission or a fee, not both")
@@ -159,15 +157,14 @@ class Rake:
     def __post_init__(self) -> None:
         model = as_enum("rake.model", RakeModel, self.model)
         object.__setattr__(self, "model", model)
-        for name in ("amount", "percent", "threshold", "jackpot_drop"):
+        for name in ("amount", "threshold", "jackpot_drop"):
             object.__setattr__(self, name, as_number(f"rake.{name}", getattr(self, name)))
+        object.__setattr__(self, "percent", as_fraction("rake.percent", self.percent, of="the pot"))
         object.__setattr__(self, "hands_per_hour",
                            as_number("rake.hands_per_hour", self.hands_per_hour, strict=True,
                                      noun="hands per hour"))
         if self.cap is not None:
-            object.__setattr__(self, "cap", as_number("rake.cap", self.cap))
-        if self.percent > 1:
-            raise invalid("rake.percent", self.percent, "a fraction of the pot, at most 1")
+            object.__setattr__(self, "cap", as_number("rake.cap", self.cap, word="none"))
         if not isinstance(self.jackpot_trigger, str):
             raise invalid("rake.jackpot_trigger", self.jackpot_trigger, "expected a description")
         defaults = Rake.__dataclass_fields__

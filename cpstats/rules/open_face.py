@@ -39,7 +39,8 @@ import numpy as np
 from cpstats.errors import OptionError, deprecated_alias, deprecated_constants
 from cpstats.hands import tables as _tables
 from cpstats.rules.files import write_file
-from cpstats.rules.check import Written, as_component, as_enum, as_number, as_written, invalid, suggest
+from cpstats.rules.check import (Written, as_component, as_enum, as_number, as_written, invalid, suggest,
+                                  unknown_key)
 from cpstats.rules.house import Rake
 from cpstats.rules.text import Key, parse_number, plain, split_variant, to_text
 
@@ -78,14 +79,14 @@ def _whole(path: str, value: object, *, minimum: float = 0) -> int:
     return int(as_number(path, value, minimum=minimum, integer=True))
 
 
-def _amounts(path: str, values: object, names: tuple[str, ...]) -> tuple[int, ...]:
+def _amounts(path: str, values: object, names: tuple[str, ...], minimum: float = 0) -> tuple[int, ...]:
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
         raise invalid(path, values, f"expected {len(names)} amounts ({names[0]} ... {names[-1]})")
     items = tuple(values)  # type: ignore[call-overload]
     if len(items) != len(names):
         raise invalid(path, "/".join(map(str, items)),
                       f"expected {len(names)} amounts ({names[0]} ... {names[-1]})")
-    return tuple(_whole(f"{path}.{n}", v) for n, v in zip(names, items))
+    return tuple(_whole(f"{path}.{n}", v, minimum=minimum) for n, v in zip(names, items))
 
 
 PAIR_NAMES = tuple(r * 2 for r in RANK_LETTERS)
@@ -129,7 +130,7 @@ class FantasylandRules:
     stay_cards: int = 14
 
     def __post_init__(self) -> None:
-        cards = _amounts("fantasyland.cards", self.cards, ("QQ", "KK", "AA", "trips"))
+        cards = _amounts("fantasyland.cards", self.cards, ("QQ", "KK", "AA", "trips"), minimum=-np.inf)
         for name, n in zip(("QQ", "KK", "AA", "trips"), cards):
             if n and not 13 <= n <= _MAX_FL_CARDS:
                 raise invalid(f"fantasyland.cards.{name}", n, "0 (no entry) or 13..17 cards")
@@ -140,7 +141,7 @@ class FantasylandRules:
         stay = stay[len("OFC-FL-STAY-"):] if stay.upper().startswith("OFC-FL-STAY-") else stay
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "stay", as_enum("fantasyland.stay", StayRule, stay))
-        stay_cards = _whole("fantasyland.stay_cards", self.stay_cards)
+        stay_cards = _whole("fantasyland.stay_cards", self.stay_cards, minimum=-np.inf)
         if not 13 <= stay_cards <= _MAX_FL_CARDS:
             raise invalid("fantasyland.stay_cards", stay_cards, "13..17 cards")
         object.__setattr__(self, "stay_cards", stay_cards)
@@ -186,6 +187,19 @@ _KEPT = {OfcDeal.CLASSIC: (5, 1, 1, 1, 1, 1, 1, 1, 1), OfcDeal.PINEAPPLE: (5, 2,
 _PLAYERS = {OfcDeal.CLASSIC: (2, 3, 4), OfcDeal.PINEAPPLE: (2, 3)}
 
 
+def _counts(allowed: tuple[int, ...]) -> str:
+    return f"{', '.join(map(str, allowed[:-1]))} or {allowed[-1]}"
+
+
+def _players_allowed(deal: OfcDeal) -> str:
+    """The seats ``deal`` allows in words, and another deal's where it seats more."""
+    more = [f"{_counts(_PLAYERS[d])} with deal={d.value}" for d in OfcDeal
+            if len(_PLAYERS[d]) > len(_PLAYERS[deal])]
+    if not more:
+        return f"{_counts(_PLAYERS[deal])} players"
+    return f"{_counts(_PLAYERS[deal])} players with the {deal.value} deal ({'; '.join(more)})"
+
+
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -228,8 +242,7 @@ class OfcVariant:
         players = _whole("players", self.players, minimum=-np.inf)
         allowed = _PLAYERS[self.deal]
         if players not in allowed:
-            rule = "OFC-DEAL-CLASSIC" if self.deal is OfcDeal.CLASSIC else "OFC-DEAL-PINEAPPLE"
-            raise invalid("players", self.players, f"{min(allowed)}-{max(allowed)} players ({rule})")
+            raise invalid("players", self.players, _players_allowed(self.deal))
         put("players", players)
         most = max(self.cards_per_hand, self.fantasyland.most_cards)
         if players * most > 52:
@@ -273,7 +286,7 @@ class OfcVariant:
             if key == "jokers":
                 raise invalid("jokers", data[key], _NO_JOKERS)
             if key not in known:
-                raise invalid(key, data[key], f"unknown option{suggest(key, known)}")
+                raise unknown_key(key, known)
         return cls(**data)
 
     def to_file(self, path: str | os.PathLike, *, label: str | None = None,
@@ -410,7 +423,7 @@ def _keys() -> tuple[Key, ...]:
     rake = [_field(f"rake.{n}", ("rake", n), amount)
             for n in ("amount", "percent", "threshold", "hands_per_hour")]
     cap = _field("rake.cap", ("rake", "cap"),
-                 lambda k, t: None if t.strip().lower() == "none" else parse_number(k, t))
+                 lambda k, t: None if t.strip().lower() == "none" else parse_number(k, t, "none"))
     return (_field("name", ("name",)), _field("deal", ("deal",)),
             _field("players", ("players",), amount),
             _field("scoring.row", ("scoring", "row"), amount),
@@ -437,10 +450,7 @@ def _key(name: str, text: str) -> Key:
         raise invalid("royalties", text, "an open-face royalty table is set entry by entry, e.g. "
                       "royalties.front.QQ=7 or royalties.back.straight=2 (13-card R-* schedules do not apply)")
     if word not in _INDEX:
-        close = suggest(word, _INDEX)
-        for key in KEYS:  # the suggestions as the keys are written (royalties.front.QQ)
-            close = close.replace(f"'{key.name.lower()}'", f"'{key.name}'")
-        raise invalid(name.strip(), text, f"unknown option{close}")
+        raise unknown_key(name, _NAMES)
     return KEYS[_INDEX[word]]
 
 

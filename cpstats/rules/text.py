@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from cpstats.errors import OptionError
-from cpstats.rules.check import Written, as_enum, as_written, invalid, suggest
+from cpstats.rules.check import Written, as_enum, as_written, expected_number, invalid, unknown_key
 from cpstats.rules.components import SCORING_NUMBERS, Naturals, Royalties, ScoringRules
 from cpstats.rules.house import AcesBet, Bank, BankMode, Misset, Rake, RakeModel, Stakes, Surrender
 from cpstats.rules.ids import (NATURAL_NAMES, ROYALTY_ROWS, SCOOP, Deal, HandOrdering, NaturalSchedule,
@@ -58,7 +58,9 @@ def fmt_number(value: float | int) -> str:
     return str(value) if isinstance(value, int) else repr(float(value))
 
 
-def parse_number(key: str, text: str) -> int | float:
+def parse_number(key: str, text: str, word: str | None = None) -> int | float:
+    """``text`` as an int or a float; ``word`` is what the key takes besides a number (``none``),
+    named in the refusal of a text that is neither."""
     try:
         return int(text)
     except ValueError:
@@ -66,7 +68,7 @@ def parse_number(key: str, text: str) -> int | float:
     try:
         return float(text)
     except ValueError:
-        raise invalid(key, text, "expected a number") from None
+        raise invalid(key, text, expected_number(word)) from None
 
 
 def parse_bool(key: str, text: str) -> bool:
@@ -151,7 +153,7 @@ def _simple(name: str, path: str, kind: Any) -> Key:
                    path=tuple(path.split(".")))
     if kind == "number?":
         return Key(name, lambda d: to_text(get(d)),
-                   lambda d, t: put(d, None if t.lower() == "none" else parse_number(name, t)),
+                   lambda d, t: put(d, None if t.lower() == "none" else parse_number(name, t, "none")),
                    path=tuple(path.split(".")))
     return Key(name, lambda d: get(d), lambda d, t: put(d, t))
 
@@ -214,7 +216,7 @@ def _units_text(units: Any) -> str:
 
 
 def _parse_units(key: str, text: str) -> int | float | str:
-    return SCOOP if text.strip().lower() == SCOOP else parse_number(key, text)
+    return SCOOP if text.strip().lower() == SCOOP else parse_number(key, text, SCOOP)
 
 
 def _read_payouts(d: Dict) -> str | None:
@@ -325,7 +327,7 @@ def _write_surrender(d: Dict, text: str) -> None:
 
 def _write_misset(d: Dict, text: str) -> None:
     word = text.strip().lower()
-    d["misset"]["points"] = None if word == SCOOP else parse_number("misset", text)
+    d["misset"]["points"] = None if word == SCOOP else parse_number("misset", text, SCOOP)
 
 
 def _read_list(d: Dict) -> str:
@@ -348,7 +350,11 @@ def _write_stakes(d: Dict, text: str) -> None:
         d["stakes"] = None
     else:
         rows = text.split("/")
-        d["stakes"] = [[parse_number("stakes", v) for v in row.split(":")] for row in rows]
+        try:
+            d["stakes"] = [[parse_number("stakes", v) for v in row.split(":")] for row in rows]
+        except OptionError:
+            raise invalid("stakes", text, "expected rows of units joined by / (0:1/1:0 for two "
+                          "players), or none") from None
 
 
 KEYS: tuple[Key, ...] = (
@@ -396,10 +402,10 @@ ALIASES = {
 }
 
 
-def _key(name: str, value: object) -> Key:
+def _key(name: str) -> Key:
     canonical = ALIASES.get(name.strip().lower(), name.strip().lower())
     if canonical not in KEY_INDEX:
-        raise invalid(name, value, f"unknown option{suggest(name, [*KEY_INDEX, *ALIASES])}")
+        raise unknown_key(name, [*KEY_INDEX, *ALIASES], KEY_INDEX)
     return KEYS[KEY_INDEX[canonical]]
 
 
@@ -423,7 +429,7 @@ def path_holds_whole_numbers(variant: Any, path: tuple[str | int, ...]) -> bool:
 
 def key_of(name: str) -> Key:
     """The 13-card key called ``name`` (an alias too); an unknown one is the parser's one line."""
-    return _key(name, "")
+    return _key(name)
 
 
 def _apply(d: Dict, overrides: Sequence[tuple[str, str]], make: Callable[[Dict], Any] | None = None) -> Any:
@@ -432,7 +438,7 @@ def _apply(d: Dict, overrides: Sequence[tuple[str, str]], make: Callable[[Dict],
     seen: set[str] = set()
     keyed = []
     for name, text in overrides:
-        key = _key(name, text)
+        key = _key(name)
         if key.name in seen:
             raise invalid(name, text, f"{key.name} is given twice")
         seen.add(key.name)

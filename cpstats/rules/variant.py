@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats.errors import OptionError, shown
-from cpstats.rules.check import as_bool, as_component, as_enum, as_number, invalid, suggest
+from cpstats.rules.check import as_bool, as_component, as_enum, as_number, invalid, suggest, unknown_key
 from cpstats.rules.files import write_file
 from cpstats.rules.games import as_variant
 from cpstats.rules.components import (STANDARD_SURRENDER, Naturals, Royalties, ScoringParams,
@@ -112,7 +112,7 @@ class Variant:
                                   lambda s: ScoringRules(system=s)))
         players = as_number("players", self.players, integer=True, minimum=-math.inf)
         if players not in (2, 3, 4):
-            raise invalid("players", self.players, "2, 3 or 4 players (D2)")
+            raise invalid("players", self.players, "2, 3 or 4 players")
         put("players", players)
         put("home_run", as_bool("home_run", self.home_run))
         put("royalties", as_component("royalties", Royalties, self.royalties,
@@ -133,7 +133,7 @@ class Variant:
         scoring, players = self.scoring.system, self.players
         if scoring is Scoring.ONE_SIX_HOME_RUN and not self.home_run:
             raise invalid("home_run", False,
-                          "SC-1-6-HR is the 1-6 game with a home run; use SC-1-6")
+                          "scoring=SC-1-6-HR is the 1-6 game with a home run; use scoring=SC-1-6")
         need = self.scoring.fewest_players
         if self.home_run and players < need:
             raise invalid("players", players, f"the home run of scoring={scoring.value} needs at "
@@ -253,7 +253,7 @@ class Variant:
         known = [f.name for f in fields(cls)]
         for key in data:
             if key not in known:
-                raise invalid(key, data[key], f"unknown option{suggest(key, known)}")
+                raise unknown_key(key, known)
         return cls(**data)
 
     def to_json(self, **kwargs: Any) -> str:

@@ -134,7 +134,7 @@ def test_open_face_keys_are_written_as_the_variant_string_writes_them():
 
 
 @pytest.mark.parametrize("parameter, values, message", [
-    ("royalties.front.QX", [5], r"royalties.front.QX='5' is invalid: unknown option \(did you mean"),
+    ("royalties.front.QX", [5], r"'royalties.front.QX' is an unknown key \(did you mean"),
     ("fantasyland.stay", ["C"], "fantasyland.stay"),
     ("name", ["x"], "parameter='name' is invalid"),
 ])
