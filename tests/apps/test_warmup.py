@@ -1,15 +1,24 @@
-"""Whether numba still has to compile the package's kernels (cpstats.apps._warmup): index files at
-least as new as their source, in a __pycache__ or under NUMBA_CACHE_DIR; the modules the CLI asks
+"""Whether numba still has to compile the package's kernels, and why (cpstats.apps._warmup): an index
+file current by numba's own key (its numba version, the source's stamp, the Python in its name), in
+the source's __pycache__ or numba's folder for it under NUMBA_CACHE_DIR; the modules the CLI asks
 about exist; and the test suite's own warm-up (tests/helpers/warmup.py) names kernel modules only."""
 
+import hashlib
 import os
+import pickle
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
+
+import numba
+import pytest
 
 from cpstats.apps import _warmup
 
 
 def test_compile_message_text():
-    assert _warmup.COMPILE_MESSAGE == "compiling kernels, once after install (a few minutes)"
+    assert _warmup.COMPILE_MESSAGE == "compiling kernels, once until numba or cpstats' kernels change (a few minutes)"
 
 
 def _package(tmp_path: Path) -> Path:
@@ -21,34 +30,110 @@ def _package(tmp_path: Path) -> Path:
     return package
 
 
+def _index(folder: Path, source: Path, *, version: str = numba.__version__, python: str = _warmup._PYTHON,
+           stamp: object = None) -> Path:
+    """An index file as numba writes it: its version, then (the source's SHA-256, overloads)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    index = folder / f"{source.stem}.f-4.{python}.nbi"
+    stamp = hashlib.sha256(source.read_bytes()).digest() if stamp is None else stamp
+    index.write_bytes(pickle.dumps(version, protocol=-1) + pickle.dumps((stamp, {}), protocol=-1))
+    return index
+
+
 def test_needs_compiling_until_every_kernel_module_has_a_cache(tmp_path, monkeypatch):
-    """True while a kernel module has no numba index file (``*.nbi``) at least as
-    new as its source, in a __pycache__ below the package or under NUMBA_CACHE_DIR."""
+    """True while a kernel module has no current numba index file (``*.nbi``) in its __pycache__."""
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     package = _package(tmp_path)
-    assert _warmup.needs_compiling("kern", package=package)
-    assert not _warmup.needs_compiling("plain", "other", package=package)  # not kernel modules
-    cache = package / "sub" / "__pycache__"
-    cache.mkdir()
-    index = cache / "kern.f-4.py311.nbi"
-    index.write_bytes(b"")
-    assert not _warmup.needs_compiling("kern", package=package)
     source = package / "sub" / "kern.py"
-    os.utime(source, (index.stat().st_mtime + 10,) * 2)  # the source changed after compiling
+    assert _warmup.compile_reason("kern", package=package) == "their first run here"
+    assert not _warmup.needs_compiling("plain", "other", package=package)  # not kernel modules
+    _index(package / "sub" / "__pycache__", source)
+    assert not _warmup.needs_compiling("kern", package=package)
+    assert _warmup.compile_notice("kern", package=package) is None
+    source.write_text(source.read_text() + "# an edit\n")  # the source changed after compiling
+    assert _warmup.compile_reason("kern", package=package) == "kern.py changed since the last compile"
+
+
+def test_a_touched_but_unchanged_source_needs_no_compiling(tmp_path, monkeypatch):
+    """numba 0.68 stamps a source by its bytes: a reinstall or checkout that only moves the
+    modification time keeps the cache. The check before compared times and announced a compile."""
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    package = _package(tmp_path)
+    source = package / "sub" / "kern.py"
+    index = _index(package / "sub" / "__pycache__", source)
+    os.utime(source, (index.stat().st_mtime + 100,) * 2)
+    assert not _warmup.needs_compiling("kern", package=package)
+
+
+def test_a_numba_upgrade_is_named(tmp_path, monkeypatch):
+    """numba discards an index another version wrote, so every kernel compiles again: the notice
+    says which change caused it (issue 50: a compile after an install that did not touch cpstats).
+    The check before missed it (the index newer than its source)."""
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    package = _package(tmp_path)
+    _index(package / "sub" / "__pycache__", package / "sub" / "kern.py", version="0.61.2")
     assert _warmup.needs_compiling("kern", package=package)
+    assert _warmup.compile_notice("kern", package=package) == (
+        f"compiling kernels: numba 0.61.2 changed to {numba.__version__} since the last compile "
+        "(a few minutes, once)")
+
+
+def test_other_pythons_and_older_stamps(tmp_path, monkeypatch):
+    """An index for another Python does not count; before numba 0.68 the stamp was the source's
+    (mtime, size), compared exactly; an unreadable index is a reason to compile, not an error."""
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    package = _package(tmp_path)
+    source, cache = package / "sub" / "kern.py", package / "sub" / "__pycache__"
+    _index(cache, source, python="py27")
+    assert _warmup.compile_reason("kern", package=package).startswith(f"Python {sys.version_info[0]}.")
+    st = source.stat()
+    old = _index(cache, source, stamp=(st.st_mtime, st.st_size))
+    assert not _warmup.needs_compiling("kern", package=package)
+    os.utime(source, (st.st_mtime + 5,) * 2)
+    assert _warmup.compile_reason("kern", package=package) == "kern.py changed since the last compile"
+    old.write_bytes(b"not a pickle")
+    assert _warmup.compile_reason("kern", package=package) == "their cache is unreadable"
 
 
 def test_needs_compiling_reads_numba_cache_dir(tmp_path, monkeypatch):
-    """With NUMBA_CACHE_DIR set, numba writes its index files there (in folders
-    named after the source's path)."""
+    """With NUMBA_CACHE_DIR set, numba writes its index files there, in a folder named after the
+    source's folder and the SHA-1 of its path."""
     package = _package(tmp_path)
     cache_dir = tmp_path / "numba-cache"
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache_dir))
     assert _warmup.needs_compiling("kern", package=package)
-    nested = cache_dir / str(package / "sub").lstrip(os.sep)
-    nested.mkdir(parents=True)
-    (nested / "kern.f-4.py311.nbi").write_bytes(b"")
+    folder = str(package / "sub")
+    _index(cache_dir / f"sub_{hashlib.sha1(folder.encode()).hexdigest()}", package / "sub" / "kern.py")
     assert not _warmup.needs_compiling("kern", package=package)
+
+
+@pytest.mark.parametrize("touch", [False, True])
+def test_the_index_numba_writes_reads_as_current(tmp_path, monkeypatch, touch):
+    """A kernel compiled by the installed numba in a fresh interpreter: its real index file reads
+    as current, also after the source is touched (and numba then loads it from the cache)."""
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    package = _package(tmp_path)
+    source = package / "sub" / "kern.py"
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(source.parent)!r})
+        import kern
+        kern.f()
+        print(kern.f.stats.cache_hits and 1 or 0)
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+
+    def run() -> str:
+        return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                              env=env).stdout.strip()
+
+    assert _warmup.needs_compiling("kern", package=package)
+    assert run() == "0"
+    assert _warmup.compile_reason("kern", package=package) is None
+    if touch:
+        os.utime(source, (source.stat().st_mtime + 100,) * 2)
+        assert _warmup.compile_reason("kern", package=package) is None
+        assert run() == "1"  # numba agrees: loaded, not compiled
 
 
 def test_a_package_without_kernels_needs_no_compiling(tmp_path, monkeypatch):
@@ -70,14 +155,14 @@ def test_the_named_kernel_modules_exist():
 
 def test_needs_compiling_defaults_to_the_simulation_kernels(tmp_path, monkeypatch):
     """With no module named, a fresh cache of the simulation kernels is enough."""
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     package = tmp_path / "pkg"
     package.mkdir()
     for stem in (*_warmup.SIMULATION_KERNELS, "_greedy_kernel"):
         (package / f"{stem}.py").write_text("@njit(cache=True)\ndef f():\n    pass\n")
     assert _warmup.needs_compiling(package=package)
     for stem in _warmup.SIMULATION_KERNELS:
-        (tmp_path / f"{stem}.f-1.py311.nbi").write_bytes(b"")
+        _index(package / "__pycache__", package / f"{stem}.py")
     assert not _warmup.needs_compiling(package=package)
     assert _warmup.needs_compiling("_greedy_kernel", package=package)
 
