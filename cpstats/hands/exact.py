@@ -55,6 +55,8 @@ _ACE = 12
 _EIGHT, _JACK, _KING, _SIX = 6, 9, 11, 4
 _BLACK, _RED = (0, 3), (1, 2)
 _THREE_FLUSH_PATTERNS = {(5, 5, 3, 0), (8, 5, 0, 0), (10, 3, 0, 0), (13, 0, 0, 0)}
+#: Rank-count vectors tested at a time (memory, not speed: docs/measurements.md#memory-of-a-cli-run).
+_BLOCK = 1 << 18
 
 
 def _straights(length: int, *, qka_front_straight: bool = True) -> list[tuple[int, ...]]:
@@ -70,7 +72,6 @@ def _straights(length: int, *, qka_front_straight: bool = True) -> list[tuple[in
     return out
 
 
-@functools.lru_cache(maxsize=1)
 def _rank_count_vectors() -> tuple[np.ndarray, np.ndarray]:
     """Every rank-count vector of a 13-card hand and how many hands have it.
 
@@ -78,7 +79,8 @@ def _rank_count_vectors() -> tuple[np.ndarray, np.ndarray]:
     -------
     vectors : numpy.ndarray
         ``int8`` array of shape ``(M, 13)``: cards of each rank 2..A, each 0..4, rows summing
-        to 13 (M = 3,598,180). Read-only, as it is cached.
+        to 13 (M = 3,598,180). Not cached: 72 MB with its weights, needed only
+        while :func:`_exact_counts` counts (which is cached).
     weights : numpy.ndarray
         ``int64`` array of shape ``(M,)``: ``prod(C(4, c_r))``; they sum to C(52, 13).
     """
@@ -86,18 +88,22 @@ def _rank_count_vectors() -> tuple[np.ndarray, np.ndarray]:
     totals = np.zeros(1, dtype=np.int16)
     for rank in range(_N_RANKS):
         ranks_left = _N_RANKS - rank - 1
-        blocks, block_totals = [], []
-        for c in range(5):
-            t = totals + c
-            # Prune prefixes that overshoot 13 or can no longer reach it.
-            keep = (t <= _HAND) & (t + 4 * ranks_left >= _HAND)
-            column = np.full((int(keep.sum()), 1), c, dtype=np.int8)
-            blocks.append(np.hstack([vectors[keep], column]))
-            block_totals.append(t[keep])
-        vectors, totals = np.vstack(blocks), np.concatenate(block_totals)
+        # Prune prefixes that overshoot 13 or can no longer reach it.
+        keeps = [(totals + c <= _HAND) & (totals + c + 4 * ranks_left >= _HAND) for c in range(5)]
+        grown = np.empty((sum(int(k.sum()) for k in keeps), rank + 1), dtype=np.int8)
+        grown_totals = np.empty(len(grown), dtype=np.int16)
+        start = 0
+        for c, keep in enumerate(keeps):
+            rows = slice(start, start + int(keep.sum()))
+            for column in range(rank):  # a column at a time: no copy of the whole prefix rows
+                grown[rows, column] = vectors[keep, column]
+            grown[rows, rank] = c
+            grown_totals[rows] = totals[keep] + c
+            start = rows.stop
+        vectors, totals = grown, grown_totals
     ways = np.array([math.comb(4, c) for c in range(5)], dtype=np.int64)
     # The largest weight is 4**13 (thirteen singletons): int64 products are exact.
-    weights = np.prod(ways[vectors], axis=1, dtype=np.int64)
+    weights = _column_product(ways, vectors)
     vectors.setflags(write=False)
     weights.setflags(write=False)
     return vectors, weights
@@ -117,16 +123,29 @@ def _suit_count_vectors() -> tuple[np.ndarray, np.ndarray]:
     rows = [v for v in itertools.product(range(_HAND + 1), repeat=3) if sum(v) <= _HAND]
     vectors = np.array([(*v, _HAND - sum(v)) for v in rows], dtype=np.int8)
     ways = np.array([math.comb(_HAND, s) for s in range(_HAND + 1)], dtype=np.int64)
-    weights = np.prod(ways[vectors], axis=1, dtype=np.int64)
+    weights = _column_product(ways, vectors)
     vectors.setflags(write=False)
     weights.setflags(write=False)
     return vectors, weights
 
 
+def _column_product(ways: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    """``prod(ways[v])`` of each row ``v`` of ``vectors`` (int64), a column at a time: the
+    whole ``ways[vectors]`` would be an int64 copy of the 3.6M x 13 vectors, 374 MB, the
+    peak of a CLI run (docs/measurements.md#memory-of-a-cli-run)."""
+    out = np.ones(len(vectors), dtype=np.int64)
+    for column in vectors.T:
+        out *= ways[column]
+    return out
+
+
 def _encode(vectors: np.ndarray) -> np.ndarray:
-    """Base-5 code of each rank-count vector (fits in int64: 5**13 < 2**31)."""
-    powers = 5 ** np.arange(_N_RANKS, dtype=np.int64)
-    return vectors.astype(np.int64) @ powers
+    """Base-5 code of each rank-count vector (fits in int64: 5**13 < 2**31), a column at a
+    time for the reason :func:`_column_product` gives."""
+    out = np.zeros(len(vectors), dtype=np.int64)
+    for rank in range(vectors.shape[1]):
+        out += vectors[:, rank].astype(np.int64) * 5**rank
+    return out
 
 
 def _three_straight_vectors(*, qka_front_straight: bool) -> np.ndarray:
@@ -222,8 +241,13 @@ def _exact_counts(qka_front_straight: bool) -> tuple[tuple[str, int], ...]:
     rank_vectors, rank_weights = _rank_count_vectors()
     suit_vectors, suit_weights = _suit_count_vectors()
     counts: dict[str, int] = {}
-    for name, mask in _rank_masks(rank_vectors, qka_front_straight=qka_front_straight).items():
-        counts[name] = int(rank_weights[mask].sum())
+    # The masks a block of rows at a time: all at once, their temporaries over the 3.6M vectors
+    # peaked at 200 MB (the counts are sums of integers, the same either way).
+    for start in range(0, len(rank_vectors), _BLOCK):
+        rows = slice(start, start + _BLOCK)
+        masks = _rank_masks(rank_vectors[rows], qka_front_straight=qka_front_straight)
+        for name, mask in masks.items():
+            counts[name] = counts.get(name, 0) + int(rank_weights[rows][mask].sum())
     for name, mask in _suit_masks(suit_vectors).items():
         counts[name] = int(suit_weights[mask].sum())
     counts["clean_dragon"] = _count_clean_dragons()
