@@ -8,6 +8,7 @@ the rules alone is refused instead of being silently ignored. TOML has no null: 
 is ``None`` (no cap, no stakes matrix) is left out of the TOML rules table, and a missing key
 reads as ``None``. TOML is read with the standard library's :mod:`tomllib` and written with
 ``tomli-w`` (strings escaped, floats, nested tables and arrays written to the TOML 1.0 grammar).
+Both formats are read as UTF-8 with or without a byte order mark (Windows editors write one).
 
 This module works on plain dicts; :mod:`cpstats.rules.variant` turns them into variants.
 """
@@ -23,10 +24,10 @@ from typing import Any, NamedTuple
 
 from cpstats._atomic import atomic_path, writable_file
 from cpstats.errors import OptionError
-from cpstats.rules.check import suggest
+from cpstats.rules.check import unknown_key
 
 __all__ = ["SUFFIXES", "VariantFile", "variant_path", "write_file", "read_file", "first_difference",
-           "folder_error"]
+           "unknown_rule", "folder_error"]
 
 #: The file formats a variant is saved in, by suffix.
 SUFFIXES = (".toml", ".json")
@@ -101,7 +102,7 @@ def write_file(path: str | os.PathLike, text: str, rules: Mapping[str, Any], *,
 def _parse(path: Path) -> Any:
     kind = path.suffix.lower()[1:].upper()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
         if kind == "TOML":
             import tomllib
 
@@ -131,8 +132,7 @@ def read_file(path: str | os.PathLike) -> VariantFile:
         raise OptionError(f"{str(where)!r} is invalid: expected a table with variant = \"...\"")
     for key in data:
         if key not in _KEYS:
-            raise OptionError(f"{str(where)!r}: {key}= is an unknown key{suggest(key, _KEYS)}; "
-                              f"keys: {', '.join(_KEYS)}")
+            raise OptionError(f"{str(where)!r}: {unknown_key(key, _KEYS)}")
     if not isinstance(data.get("variant"), str):
         raise OptionError(f"{str(where)!r}: variant={data.get('variant')!r} is invalid: the variant "
                           "string, e.g. variant = \"2-4(royalties=R-TW)\"")
@@ -162,11 +162,19 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
+def unknown_rule(expected: Mapping[str, Any], found: Mapping[str, Any]) -> str | None:
+    """The first dotted key of ``found`` that is no option of ``expected`` (an option that is
+    None, such as no cap, is one), or None."""
+    options = _flat(expected)
+    return next((key for key in _flat(found) if key not in options), None)
+
+
 def first_difference(expected: Mapping[str, Any], found: Mapping[str, Any]) -> tuple | None:
     """``(key, found, expected)`` of the first option where ``found`` differs, or None.
 
     Keys are dotted (``royalties.front_trips``), in :meth:`Variant.to_dict` order, then any key
-    of ``found`` that is not an option (``expected`` None). A missing key reads as None.
+    of ``found`` that is not an option (``expected`` None). A missing key reads as None (check
+    :func:`unknown_rule` first to tell a key that is no option from one that differs).
     """
     want, have = _flat(_drop_none(expected)), _flat(_drop_none(found))
     for key, value in want.items():

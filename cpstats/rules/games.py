@@ -33,8 +33,8 @@ from typing import Any
 import pandas as pd
 
 from cpstats.errors import OptionError
-from cpstats.rules.check import suggest
-from cpstats.rules.files import SUFFIXES, first_difference, folder_error, read_file
+from cpstats.rules.check import key_summary, suggest, unknown_key
+from cpstats.rules.files import SUFFIXES, first_difference, folder_error, read_file, unknown_rule
 from cpstats.rules.text import path_holds_whole_numbers
 
 __all__ = ["Game", "GAMES", "AnyVariant", "register_game", "unregister_game", "games", "game_named", "game_of",
@@ -208,7 +208,7 @@ def as_variant(variant: Any, kind: type) -> Any:
         if isinstance(v, kind):
             return v
         listed = f" ({mine.name} presets: {', '.join(mine.presets)})" if mine else ""
-        raise OptionError(f"{str(v)!r} is an {game_of(v).name} variant: this plays "
+        raise OptionError(f"{str(v)!r} is {_a(game_of(v).name)} variant: this plays "
                           f"{mine.name if mine else kind.__name__}{listed}")
     raise OptionError(f"variant={variant!r} is invalid: expected a {kind.__name__}, a preset name "
                       "or a variant string")
@@ -230,16 +230,12 @@ def _check_other_game_keys(game: Game, source: str) -> None:
             if other.name != game.name and key in _keys_of(other):
                 raise OptionError(f"{item.strip()} is an option of {other.name} variants, not of "
                                   f"{game.name} ones ({_preset_part(source)}): {game.name} keys are "
-                                  f"{_key_summary(mine.values())}")
+                                  f"{key_summary(mine.values())}")
 
 
-def _key_summary(names) -> str:
-    """Keys listed for a reader: a family of more than four keys under one prefix as ``prefix.*``."""
-    families: dict[str, list[str]] = {}
-    for name in sorted(set(names)):
-        families.setdefault(name.rsplit(".", 1)[0] if "." in name else name, []).append(name)
-    parts = [f"{head}.*" if len(group) > 4 else ", ".join(group) for head, group in families.items()]
-    return ", ".join(parts)
+def _a(name: str) -> str:
+    """``name`` with its article, as it is read aloud (an open-face, a 13-card)."""
+    return f"{'an' if name[:1].lower() in 'aeiou8' or name.startswith(('11', '18')) else 'a'} {name}"
 
 
 def _check_preset(name: str, text: str) -> None:
@@ -257,12 +253,53 @@ def _load_file(path: str | os.PathLike) -> Any:
         v = load_variant(saved.variant)
     except OptionError as err:
         raise OptionError(f"{where}: {err}") from None
-    differ = None if saved.rules is None else first_difference(v.to_dict(), saved.rules)
+    if saved.rules is None:
+        return v
+    extra = unknown_rule(v.to_dict(), saved.rules)
+    if extra is not None:
+        raise OptionError(f"{where}: {_unknown_rule_line(v, saved.variant, extra)}")
+    differ = first_difference(v.to_dict(), saved.rules)
     if differ is not None:
         key, found, expected = differ
+        fix = "edit the variant string, not the rules, or leave the rules table out"
+        if found is None and not _holds(saved.rules, key):
+            raise OptionError(f"{where}: rules.{key} is missing (variant={saved.variant!r} gives "
+                              f"{expected!r}): {fix}")
+        said = "none" if expected is None else repr(expected)
         raise OptionError(f"{where}: rules.{key}={found!r} disagrees with variant={saved.variant!r} "
-                          f"(which gives {expected!r}): edit the variant string, not the rules")
+                          f"(which gives {said}): {fix}")
     return v
+
+
+def _holds(rules: Mapping[str, Any], key: str) -> bool:
+    """Whether the dotted ``key`` is written in ``rules`` (a JSON null included)."""
+    for part in key.split("."):
+        if not isinstance(rules, Mapping) or part not in rules:
+            return False
+        rules = rules[part]
+    return True
+
+
+def _unknown_rule_line(v: Any, text: str, key: str) -> str:
+    """A rules key that is no option of ``v``: another game's rule (by its rules table or its
+    variant string's keys) named with both games, else an unknown key with close matches."""
+    mine = game_of(v)
+    for other in GAMES.values():
+        if other is mine or not other.presets:
+            continue
+        sample = other.get_preset(other.default_preset or next(iter(other.presets)))
+        theirs = {k.lower() for k in (*_option_paths(sample.to_dict()), *other.keys)}
+        if key.lower() in theirs:
+            return f"rules.{key} is {_a(other.name)} rule; this file's variant is {mine.name} ({text})"
+    return str(unknown_key(f"rules.{key}", [f"rules.{k}" for k in _option_paths(v.to_dict())]))
+
+
+def _option_paths(rules: Mapping[str, Any], prefix: str = "") -> list[str]:
+    out: list[str] = []
+    for key, value in rules.items():
+        path = f"{prefix}.{key}" if prefix else str(key)
+        out.extend(_option_paths(value, path) if isinstance(value, Mapping) else [path])
+    return out
 
 
 def get_preset(name: str) -> Any:

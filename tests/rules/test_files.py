@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 
 import pytest
@@ -75,7 +76,8 @@ def test_a_bool_written_as_a_number_and_an_unknown_rule_are_refused(tmp_path):
     data["rules"]["home_run"] = True
     data["rules"]["royalties"]["front_quads"] = 3
     path.write_text(json.dumps(data))
-    with pytest.raises(OptionError, match=r"rules\.royalties\.front_quads=3 disagrees .* gives None"):
+    with pytest.raises(OptionError, match=r"^'.*v\.json': 'rules\.royalties\.front_quads' is an unknown key "
+                                          r"\(did you mean 'rules\.royalties\.front_trips'"):
         load_variant(path)
 
 
@@ -107,7 +109,8 @@ def test_a_missing_file_is_refused(tmp_path, path):
 
 @pytest.mark.parametrize("body, match", [
     ("variant = ", "does not read as TOML"),
-    ('variant = "2-4"\nvarient = "x"\n', r"varient= is an unknown key.*did you mean"),
+    ('variant = "2-4"\nvarient = "x"\n', r"'varient' is an unknown key \(did you mean 'variant'\?\)$"),
+    ('variant = "2-4"\nzzz = "x"\n', r"'zzz' is an unknown key; the keys: description, label, rules, variant$"),
     ("variant = 3\n", r"variant=3 is invalid: the variant string"),
     ('variant = "2-5"\n', r"'.*bad\.toml': unknown preset '2-5'"),
     ('variant = "2-4"\nrules = "all"\n', r"rules='all' is invalid: expected a table"),
@@ -162,3 +165,58 @@ def test_a_folder_is_named_a_folder_with_the_variant_files_in_it(tmp_path, monke
     assert load_variant("2-4") == get_preset("2-4")
     with pytest.raises(OptionError, match=r"^'\.' is a folder, not a variant"):
         load_variant(".")
+
+
+@pytest.mark.parametrize("suffix", [".toml", ".json"])
+def test_an_unknown_rule_is_an_unknown_key_with_its_close_matches(tmp_path, suffix):
+    """A misspelt rule said "disagrees with variant (which gives None)"."""
+    path = tmp_path / f"v{suffix}"
+    path.write_text('variant = "2-4"\n[rules.royalties]\nfront_trip = 3\n' if suffix == ".toml"
+                    else json.dumps({"variant": "2-4", "rules": {"royalties": {"front_trip": 3}}}))
+    with pytest.raises(OptionError, match=r"^'.*v\.(toml|json)': 'rules\.royalties\.front_trip' is an unknown "
+                                          r"key \(did you mean 'rules\.royalties\.front_trips'\?\)$"):
+        load_variant(path)
+
+
+@pytest.mark.parametrize("body, key, game, other", [
+    ('variant = "2-4"\n[rules.royalties.front]\nQQ = 7\n', r"royalties\.front\.QQ", "open-face", "13-card"),
+    ('variant = "2-4(players=3)"\n[rules.fantasyland]\nstay = "A"\n', r"fantasyland\.stay", "open-face",
+     "13-card"),
+    ('variant = "ofc-pineapple"\n[rules.naturals]\nschedule = "NS-TW"\n', r"naturals\.schedule", "13-card",
+     "open-face"),
+])
+def test_a_rule_of_the_other_game_names_both_games(tmp_path, body, key, game, other):
+    """A 13-card file holding an open-face rule said "rules.name=None disagrees"."""
+    path = tmp_path / "v.toml"
+    path.write_text(body)
+    variant = tomllib.loads(body)["variant"]
+    with pytest.raises(OptionError, match=rf"^'.*v\.toml': rules\.{key} is an? {game} rule; this file's "
+                                          rf"variant is {other} \({re.escape(variant)}\)"):
+        load_variant(path)
+
+
+def test_an_open_face_rules_table_under_a_13_card_string_names_the_game(tmp_path):
+    """The whole rules table of an open-face file, its string changed to a 13-card one."""
+    path = load_variant("ofc-pineapple").to_file(tmp_path / "v.toml")
+    path.write_text(path.read_text().replace('variant = "ofc-pineapple"', 'variant = "2-4"'))
+    with pytest.raises(OptionError, match=r"is an open-face rule; this file's variant is 13-card \(2-4\)"):
+        load_variant(path)
+
+
+def test_a_rule_left_out_is_named_missing(tmp_path):
+    """A rules table of some rules only: the first one left out is named, not "name=None"."""
+    path = tmp_path / "v.toml"
+    path.write_text('variant = "2-4"\n[rules]\nname = "2-4"\n')
+    with pytest.raises(OptionError, match=r"^'.*v\.toml': rules\.scoring\.system is missing \(variant='2-4' "
+                                          r"gives 'SC-2-4'\): "
+                                          r"edit the variant string, not the rules, or leave the rules table out$"):
+        load_variant(path)
+
+
+@pytest.mark.parametrize("suffix", [".toml", ".json"])
+def test_a_file_that_starts_with_a_byte_order_mark_loads(tmp_path, suffix):
+    """Windows editors save UTF-8 with a BOM; TOML said "Invalid statement (at line 1, column 1)"."""
+    v = load_variant("2-4(royalties=R-TW)")
+    path = v.to_file(tmp_path / f"v{suffix}", label="mine")
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert load_variant(path) == v and read_file(path).label == "mine"
