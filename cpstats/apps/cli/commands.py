@@ -25,6 +25,7 @@ from cpstats.apps.cli.args import KERNELS
 from cpstats.apps.cli.args import executor_for as _executor
 from cpstats.apps.cli.args import out_folder as _out_folder
 from cpstats.apps.cli.args import setter_of
+from cpstats.apps.cli.open_face import range_warnings
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.ofc import GAME as OPEN_FACE
@@ -212,13 +213,16 @@ def _compare(args: argparse.Namespace) -> str:
                      executor=executor, tidy=True)
     finally:
         close()
+    outside = range_warnings(df.attrs.get("street_models"))
+    for line in outside:
+        print(f"cpstats compare: warning: {line}", file=sys.stderr, flush=True)
     shown = ["label", "metric", "estimate", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high"]
     if args.format != "table":  # a file handed on says who set the hands, row by row
         return _emit(df[["label", "setter", *shown[1:]]], args.format)
     table = _emit(df[shown], args.format)
     seats = f" at {args.players} players" if args.players is not None else ""
     head = (f"{', '.join(args.preset)}{seats} on {args.deals:,} common {game.unit}, {_strategy_words(strategy)}; "
-            "diff paired against the first preset, 95% CI")
+            "diff paired against the first preset, 95% CI") + "".join(f"\n{line}" for line in outside)
     return f"{head}\n{table}"
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = ["simulate_text", "default_hands", "range_warnings", "OUTSIDE_NOTE"]
@@ -33,16 +33,19 @@ def default_hands(setter: Any) -> int:
     return _ROLLOUT_HANDS if str(getattr(setter, "name", setter)).startswith("rollout") else _QUICK_HANDS
 
 
-def range_warnings(models: Mapping[str, Any] | None) -> list[str]:
+def range_warnings(models: Mapping[str, Any] | Sequence[Mapping[str, Any] | None] | None,
+                   labels: Sequence[str] = ()) -> list[str]:
     """The lines saying which runs' rules lie outside the street models' trained ranges, from a
-    run's ``metadata["street_models"]`` (one identity) or a sweep's ``attrs["street_models"]``
-    (label -> identity); empty when every run is inside, or played no models."""
+    run's ``metadata["street_models"]`` (one identity), a sweep's ``attrs["street_models"]`` (one
+    a point, each line led by its point's ``labels``) or a comparison's (label -> identity); empty when every run is inside, or
+    played no models."""
     if not models:
         return []
-    if "in_range" in models:
-        models = {"": models}
+    if isinstance(models, Mapping):  # one run's identity, or a comparison's by label
+        models, labels = ([models], [""]) if "in_range" in models else (list(models.values()), list(models))
+    labels = list(labels) + [""] * (len(models) - len(labels))
     return [f"{label}: {m['note']}" if label else m["note"]
-            for label, m in models.items() if m and m.get("in_range") is False]
+            for label, m in zip(labels, models) if m and m.get("in_range") is False]
 
 
 def _refuse(args: argparse.Namespace, v) -> None:

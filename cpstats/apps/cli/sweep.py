@@ -115,8 +115,9 @@ def run_sweep(args: argparse.Namespace) -> str:
         close()
     written = ""
     stop = until_record(table.attrs, f"{table.attrs.get('unit', 'deals')} a point")
-    if stop is not None and not stop["reached"]:
-        print(f"cpstats sweep: warning: {stop['note']}", file=sys.stderr, flush=True)
+    warnings = ([stop["note"]] if stop is not None and not stop["reached"] else []) + _outside(table)
+    for line in warnings:
+        print(f"cpstats sweep: warning: {line}", file=sys.stderr, flush=True)
     if out is not None:
         from cpstats.apps.sweep_chart import save_sweep
 
@@ -158,8 +159,19 @@ def _format(table: pd.DataFrame, fmt: str) -> str:
     stop = until_record(a, f"{unit} a point")
     if stop is not None:
         head += f"\n{stop['note']}; one play: {a['play']}" if a.get("play") else f"\n{stop['note']}"
+    head += "".join(f"\n{line}" for line in _outside(table))
     text = head + "\n" + shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")
     return text + _few_events(table)
+
+
+def _outside(table: pd.DataFrame) -> list[str]:
+    """A line for each point whose rules lie outside open face's street models' trained ranges
+    (``attrs["street_models"]``, one a point; none for a game without them)."""
+    from cpstats.apps.cli.open_face import range_warnings
+
+    a = table.attrs
+    points = [f"{a['parameter']}={value}" for value in dict.fromkeys(table["value"])]
+    return range_warnings(a.get("street_models"), points)
 
 
 def _few_events(table: pd.DataFrame) -> str:
