@@ -4,7 +4,9 @@ backend (``PdfPages``): text, tables split across pages with their header repeat
 Numbers are written for reading (:func:`format_cell`): thousands separators, probabilities as
 percentages or "1 in N", shares as percentages, never exponent notation; column names in words.
 Pages and charts are :class:`matplotlib.figure.Figure` objects made here, never through pyplot:
-writing a sheet leaves the caller's backend and open figures as they were.
+writing a sheet leaves the caller's backend and open figures as they were. Each file is written
+atomically (:func:`~cpstats._atomic.atomic_path`): a write that fails (a full disk, an interrupt)
+leaves no partial file, and an older sheet at the path stays whole.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from matplotlib.figure import Figure
 from matplotlib.image import imread
 from matplotlib.patches import Rectangle
 from matplotlib.textpath import TextPath
+
+from cpstats._atomic import atomic_path
 
 
 __all__ = ["write_html", "write_pdf", "format_cell", "display_frame"]
@@ -213,9 +217,10 @@ def write_html(sheet: Any, path: Path) -> Path:
             data = base64.b64encode(_png(sheet.chart(name))).decode()
             parts.append(f"<p><img alt='{html.escape(name)} chart' src='data:image/png;base64,{data}'></p>")
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("<!doctype html><html><head><meta charset='utf-8'>"
-                    f"<title>PAR sheet: {html.escape(sheet.label)}</title><style>{_CSS}</style></head>"
-                    "<body>" + "\n".join(parts) + "</body></html>", encoding="utf-8")
+    with atomic_path(path) as tmp:
+        tmp.write_text("<!doctype html><html><head><meta charset='utf-8'>"
+                       f"<title>PAR sheet: {html.escape(sheet.label)}</title><style>{_CSS}</style></head>"
+                       "<body>" + "\n".join(parts) + "</body></html>", encoding="utf-8")
     return path
 
 
@@ -409,7 +414,8 @@ def _row(doc: _Pdf, row, widths, right, size, line, bold=False, shade=None) -> N
 def write_pdf(sheet: Any, path: Path) -> Path:
     """Write ``sheet`` as an A4 PDF: a title block, then every section; returns ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with PdfPages(path, metadata={"Title": f"PAR sheet: {sheet.label}", "Creator": "cpstats"}) as pdf:
+    with atomic_path(path) as tmp, PdfPages(tmp, metadata={"Title": f"PAR sheet: {sheet.label}",
+                                                           "Creator": "cpstats"}) as pdf:
         doc = _Pdf(pdf, sheet.footer)
         doc.text(_MARGIN, f"PAR sheet: {sheet.label}", 20, weight="bold", color="#1a365d")
         doc.y += 20 / 72 * 1.6
