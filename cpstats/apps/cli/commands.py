@@ -401,10 +401,28 @@ def _skill(args: argparse.Namespace) -> str:
 
 
 def _review(args: argparse.Namespace) -> str:
+    from cpstats.rules import resolve_variant
     from cpstats.strategies.review import review
 
     _notice_compiling("_bits", "_rank_kernel", "review")
-    return str(review(args.cards, args.setting, args.preset, top=args.top, tables=args.tables))
+    result = review(args.cards, args.setting, args.preset, top=args.top, tables=args.tables)
+    return review_words(resolve_variant(args.preset), args.tables) + "\n" + str(result)
+
+
+def review_words(v: Variant, tables: str | None = None) -> str:
+    """What ``review``'s EV is, in a line above it: the ev model's expected points of a hand (the
+    setting's three rows against each opponent's, summed over the opponents), in the variant's
+    units with its royalties and bonuses, before house charges; opponents set as the ev tables
+    (the variant's own, or ``tables``) describe, rows and opponents taken as independent; a foul
+    pays the mis-set penalty to each opponent."""
+    from cpstats.strategies.ev_setter import _opponents  # the opponents the ev model sums over
+
+    scoring = v.scoring.system.value.removeprefix("SC-")
+    against = _opponents(v)
+    return (f"EV: expected points a hand under {v} ({scoring} scoring, {v.players} players), summed over "
+            f"{against:g} opponents, in units, royalties and bonuses included, before house charges: the "
+            f"ev model's estimate, each opponent's rows as the ev tables trained for {tables or v} set "
+            "them, rows and opponents taken as independent (a foul pays the mis-set penalty to each)")
 
 
 #: How ``cpstats simulate`` prints a run, by the registered game's name (another game's run prints

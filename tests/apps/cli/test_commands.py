@@ -173,6 +173,18 @@ def test_hands_per_hour_must_be_a_positive_pace(pace, capsys):
     assert "argument --hands-per-hour" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("preset, words", [
+    ("2-4", "under 2-4 (2-4 scoring, 4 players), summed over 3 opponents, in units"),
+    ("1-6(players=3)", "under 1-6(players=3) (1-6 scoring, 3 players), summed over 2 opponents, in units"),
+])
+def test_review_says_what_its_ev_is(preset, words, capsys):
+    """``EV +6.102`` said nothing of against whom, in which game or in what units."""
+    assert main(["review", CARDS, SETTING, "--preset", preset, "--top", "1"]) == 0
+    head, mine = capsys.readouterr().out.splitlines()[:2]
+    assert head.startswith("EV: expected points a hand " + words) and "before house charges" in head
+    assert "ev tables trained for" in head and mine.startswith("your setting") and " EV " in mine
+
+
 def test_review_refuses_tables_with_a_high_middle_in_one_line(capsys):
     """audit 13.7, issue 15.3: review values H5 settings (with H5 tables); tables trained with a
     high middle are refused in one line, exit 2."""
