@@ -1,4 +1,7 @@
-"""Simulation benchmarks: deals/s with greedy and ev (both cores), rescore, memory of 10M deals.
+"""Simulation benchmarks: deals/s with greedy and ev (both cores), rescore, and with ``--memory``
+the peak memory (resident set, ``/usr/bin/time -v``) of CLI runs: 10M greedy deals, the default
+``cpstats simulate`` (100,000 ev deals) and ``cpstats report``, and where a 100,000-deal
+simulation's memory goes, stage by stage (the process's high-water mark, VmHWM).
 
 Run: ``python benchmarks/bench_simulation.py [--memory]``. Prints medians of several runs.
 """
@@ -8,6 +11,7 @@ from __future__ import annotations
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -21,6 +25,35 @@ def rate(fn, deals: int, runs: int = 3) -> float:
         fn()
         times.append(time.perf_counter() - start)
     return deals / statistics.median(times)
+
+
+STAGES = """
+import sys
+def hwm():
+    return next(int(l.split()[1]) // 1024 for l in open("/proc/self/status") if l.startswith("VmHWM"))
+import numpy, pandas
+marks = [("python, numpy, pandas", hwm())]
+import numba
+marks.append(("numba", hwm()))
+import cpstats.apps.cli
+marks.append(("import cpstats (its CLI)", hwm()))
+from cpstats.workbench import simulate
+simulate("2-4", 2_000, rng=1)
+marks.append(("kernels loaded, ev tables read (2,000 deals)", hwm()))
+result = simulate("2-4", 100_000, rng=2026)
+marks.append(("100,000 ev deals", hwm()))
+result.figures()
+marks.append(("figures() (the exact naturals counted)", hwm()))
+print("; ".join(f"{name} {mb} MB" for name, mb in marks))
+"""
+
+
+def peak(command: list[str]) -> str:
+    """The wall time and peak resident set of ``command`` (``/usr/bin/time -v``)."""
+    err = subprocess.run(["/usr/bin/time", "-v", *command], capture_output=True, text=True).stderr
+    kb = next(int(line.rsplit(":", 1)[1]) for line in err.splitlines() if "Maximum resident" in line)
+    wall = next(line.rsplit("): ", 1)[1] for line in err.splitlines() if "Elapsed" in line)
+    return f"{kb // 1024} MB peak, {wall} wall"
 
 
 def main() -> None:
@@ -40,12 +73,16 @@ def main() -> None:
     kept.rescore("1-6")
     print(f"rescore 2-4 -> 1-6: {rate(lambda: kept.rescore('1-6'), n):,.0f} deals/s (two threads)")
     if "--memory" in sys.argv:
-        out = subprocess.run(["/usr/bin/time", "-v", sys.executable, "-m", "cpstats.apps.cli", "simulate",
-                              "--preset", "2-4", "--deals", "10000000", "--setter", "greedy",
-                              "--quiet", "--format", "csv"], capture_output=True, text=True)
-        peak = [line.strip() for line in out.stderr.splitlines()
-                if "Maximum resident" in line or "Elapsed" in line]
-        print("cpstats simulate --deals 10000000 --setter greedy:", *peak)
+        cli = [sys.executable, "-m", "cpstats.apps.cli"]
+        print("cpstats simulate --deals 10000000 --setter greedy:",
+              peak([*cli, "simulate", "--preset", "2-4", "--deals", "10000000", "--setter", "greedy",
+                    "--quiet", "--format", "csv"]))
+        print("cpstats simulate --preset 2-4 (100,000 ev deals):",
+              peak([*cli, "simulate", "--preset", "2-4", "--quiet", "--format", "csv"]))
+        with tempfile.TemporaryDirectory() as out:
+            print("cpstats report (200,000 ev deals):", peak([*cli, "report", "--out", out, "--quiet"]))
+        stages = subprocess.run([sys.executable, "-c", STAGES], capture_output=True, text=True, check=True)
+        print("high-water mark by stage:", stages.stdout.strip())
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ before (below 1 is faster: the median of the rounds' paired ratios, each round's
 timed back to back, which goes first alternating), its distribution-free interval for the median (order statistics of the
 paired ratios; 93.8% at 5 rounds, the most 5 can give, 95% from 6) and the spread of each
 version against itself (the largest round's figure over the smallest, less 1). A ratio whose
-interval holds 1 reads "same". ``--record`` writes the table into docs/measurements.md.
+interval holds 1 reads "same"; under 5 rounds (an interval below 90%) "too few rounds". ``--record`` writes the table into docs/measurements.md.
 """
 
 from __future__ import annotations
@@ -128,6 +128,10 @@ def _timed(run: Callable[[], object], number: int, clock: Callable[[], float]) -
     return clock() - start
 
 
+#: The least coverage of the ratio's interval that gives a verdict (5 rounds give 93.8%).
+MIN_COVERAGE = 0.9
+
+
 class Comparison(NamedTuple):
     """One case's figures from its rounds' per-call seconds (the fastest repeat of each round)."""
 
@@ -142,6 +146,8 @@ class Comparison(NamedTuple):
 
     @property
     def verdict(self) -> str:
+        if self.coverage < MIN_COVERAGE:
+            return "too few rounds"
         if self.low <= 1 <= self.high:
             return "same"
         return "faster" if self.high < 1 else "slower"

@@ -209,3 +209,4 @@ def test_the_ratio_its_interval_and_the_spread_from_fake_rounds(versions):
     slower = versions.compare(before, [2 * b for b in before])
     assert (slower.ratio, slower.low, slower.high, slower.verdict) == (2.0, 2.0, 2.0, "slower")
     assert versions.compare(before, [b / 2 for b in before]).verdict == "faster"
+    assert versions.compare(before[:2], after[:2]).verdict == "too few rounds"  # a 50% interval
