@@ -12,12 +12,14 @@ from contextlib import contextmanager
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import PercentFormatter
 
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.rules import load_variant
 from cpstats.rules.describe import format_number, short_label
 
-__all__ = ["style", "plot_natural_frequencies", "plot_royalty_rates", "plot_net_distribution",
+__all__ = ["style", "StepPercentFormatter", "step_decimals",
+           "plot_natural_frequencies", "plot_royalty_rates", "plot_net_distribution",
            "plot_sd_by_variant", "plot_rake_burden"]
 
 _STYLE = {
@@ -33,6 +35,24 @@ def style():
     """The package's chart style, as a context (no global rcParams change)."""
     with plt.rc_context(_STYLE):
         yield
+
+
+class StepPercentFormatter(PercentFormatter):
+    """Percent tick labels with the decimals their step needs, the same on every tick: 0.25-point
+    steps print "13.75%", "14.00%", "14.25%" (one decimal would print the uneven "13.8%", "14.3%"),
+    2.5-point steps "2.5%", "5.0%", whole steps no decimals."""
+
+    def format_ticks(self, values):
+        self.decimals = step_decimals(np.asarray(values, dtype=float) / self.xmax * 100)
+        return super().format_ticks(values)
+
+
+def step_decimals(values: np.ndarray, most: int = 6) -> int:
+    """The fewest decimals (up to ``most``) that write every one of ``values`` exactly."""
+    for decimals in range(most + 1):
+        if np.allclose(values, np.round(values, decimals), rtol=0, atol=1e-9):
+            return decimals
+    return most
 
 
 def _axes(ax, height: float | None = None):

@@ -12,7 +12,10 @@ estimate with its confidence band (:func:`plot_sweep`), and the files of a sweep
   ``diff_note``; an SD of batches of one deal) is a hollow marker with no band, and the panel
   says ``no interval: too few events`` and how many deals a point would give one, so it never
   reads as a band of zero width, a certain value (:func:`mark_no_interval`).
-- Decision: rates are on a percent axis; the title names the parameter in words and the variant
+- Decision: rates are on a percent axis whose labels carry the decimals their step needs, the
+  same on every tick (:class:`~cpstats.apps.plots.StepPercentFormatter`: 0.25-point steps read
+  13.75%, 14.00%, 14.25%, never the uneven 13.8%, 14.3%); a panel with no estimate at any value
+  says so; the title names the parameter in words and the variant
   swept, the caption the setter, the deals and the seed, never a raw variant string as an axis.
 """
 
@@ -26,7 +29,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.ticker import MaxNLocator, PercentFormatter
+from matplotlib.ticker import MaxNLocator
 
 from cpstats.apps import plots
 from cpstats.apps.labels import baseline_label
@@ -144,15 +147,20 @@ def _panel(ax, rows: pd.DataFrame, metric: str, keys: tuple[str, str, str], kind
                 color=_GREY)
         ax.set_title(title + "\n\n", fontsize=10)
     ax.margins(x=0.06)
+    if not np.isfinite(est).any():  # nothing to draw: say so, and keep the values' axis
+        pad = 0.06 * (x.max() - x.min()) if x.max() > x.min() else 0.5
+        ax.set_xlim(x.min() - pad, x.max() + pad)
+        ax.set_yticks([])
+        ax.text(0.5, 0.5, "no estimate at any value\n(too few events)", transform=ax.transAxes,
+                ha="center", va="center", color=_GREY, fontsize=9)
+        return
     if np.all(est == 0) and np.all(low == 0) and np.all(high == 0):
         ax.text(0.5, 0.75, "0 at every value", transform=ax.transAxes, ha="center", va="center",
                 color=_GREY, fontsize=9, bbox={"facecolor": "white", "edgecolor": "none"})
     _limits(ax, np.where(np.isfinite(low), low, est), np.where(np.isfinite(high), high, est),
             nonnegative=kind == "estimate" and metric not in ("mean_seat0", "house_edge"))
     if metric in _RATES:
-        span = 100 * (ax.get_ylim()[1] - ax.get_ylim()[0])
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0 if span >= 5 else
-                                                      1 if span >= 0.5 else 2))
+        ax.yaxis.set_major_formatter(plots.StepPercentFormatter(1.0))
 
 
 def _no_interval_note(bare: pd.DataFrame, kind: str) -> str:

@@ -14,10 +14,10 @@ from typing import Any, Callable
 
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, PercentFormatter
+from matplotlib.ticker import FuncFormatter
 
 from cpstats.apps.par.sensitivity import moved
-from cpstats.apps.plots import style
+from cpstats.apps.plots import StepPercentFormatter, style
 from cpstats.apps.sweep_chart import plot_sweep
 
 __all__ = ["CHARTS", "chart", "sweep_chart"]
@@ -36,30 +36,13 @@ def _outcomes(sheet: Any):
         fig = Figure(figsize=(7.5, 3.4))
         ax = fig.subplots()
         ax.bar(dist["net"][keep], p[keep], width=0.8, color=_BLUE)
-        ax.yaxis.set_major_formatter(_StepPercent(1.0))
+        ax.yaxis.set_major_formatter(StepPercentFormatter(1.0))
         ax.set_xlabel("net result of one deal, units")
         ax.set_ylabel("probability")
         who = "a player seat" if seat else "a seat"
         ax.set_title(f"Net result per deal, {who} ({r.deals:,} deals)")
         fig.tight_layout()
     return fig
-
-
-class _StepPercent(PercentFormatter):
-    """Percent tick labels with the decimals the ticks need: 2.5% steps print "2.5%", "17.5%"
-    (a fixed ``decimals=0`` would round them to "2%", "18%"); whole steps print no decimals."""
-
-    def format_ticks(self, values):
-        self.decimals = _step_decimals(np.asarray(values, dtype=float) / self.xmax * 100)
-        return super().format_ticks(values)
-
-
-def _step_decimals(percents: np.ndarray, most: int = 6) -> int:
-    """The fewest decimals (up to ``most``) that write every one of ``percents`` exactly."""
-    for decimals in range(most + 1):
-        if np.allclose(percents, np.round(percents, decimals), rtol=0, atol=1e-9):
-            return decimals
-    return most
 
 
 def _interval_rows(ax, labels, values, low, high, color, marker, label):
@@ -148,7 +131,7 @@ def _banker(sheet: Any):
         ax.errorbar(frame["player_seats"], edge, yerr=err, fmt="o-", color=_BLUE, capsize=3)
         ax.set_xticks(frame["player_seats"], [f"{n} player{'s' if n > 1 else ''}"
                                               for n in frame["player_seats"]])
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=3))
+        ax.yaxis.set_major_formatter(StepPercentFormatter(1.0))
         ax.set_xlabel("players against the bank")
         ax.set_ylabel("house edge per 3-unit wager")
         ax.set_title("The bank's edge against the number of seats (95% CI)")
