@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cpstats.simulation.batches import BATCHES
 from cpstats.simulation.stats import t_value
 
 __all__ = ["MIN_EVENT_BATCHES", "TOO_FEW_EVENTS", "deals_for_interval", "paired_difference",
@@ -32,21 +33,23 @@ def half_width(values: np.ndarray | None, confidence: float) -> float:
 
 
 def deals_for_interval(events: int, deals: int, batches: int, confidence: float = 0.95) -> float:
-    """Deals a run needs for :data:`MIN_EVENT_BATCHES` of its ``batches`` to hold a differing deal,
-    from ``events`` batches of a run of ``deals`` that did.
+    """Deals a run needs for :data:`MIN_EVENT_BATCHES` of its batches to hold a differing deal,
+    from ``events`` of the ``batches`` batches of a run of ``deals`` that did.
 
-    Differing deals are taken as rare and independent (Poisson, rate r a deal): a batch of n deals
-    holds one with chance 1 - exp(-r n), so ``events`` of ``batches`` estimate r n = -ln(1 -
-    events / batches), and the deals needed are ``deals * ln(1 - k / batches) / ln(1 - events /
-    batches)``. With no differing deal seen, r is below -ln(1 - confidence) / deals (3 / deals at
-    95%: the rule of three), so the figure is a lower bound.
+    Differing deals are taken as rare and independent (Poisson, rate r a deal): a batch of m deals
+    holds one with chance 1 - exp(-r m), so ``events`` of ``batches`` batches estimate r =
+    -ln(1 - events / batches) batches / deals. The longer run has
+    :data:`~cpstats.simulation.batches.BATCHES` (B) batches of D / B deals, k of which must hold
+    one: D = -B ln(1 - k / B) / r, never fewer than B. With no differing deal seen, r is below
+    -ln(1 - confidence) / deals (3 / deals at 95%: the rule of three), so the figure is a lower
+    bound. A run of fewer than k batches (a few deals: one batch a deal) gets a number too.
     """
-    need = -np.log1p(-MIN_EVENT_BATCHES / batches)
     if events:
-        seen = -np.log1p(-min(events, batches - 1) / batches)
-    else:  # the rule of three: r * deals < -ln(1 - confidence), r n < that / batches
-        seen = -np.log1p(-confidence) / batches
-    return float(np.ceil(deals * need / seen))
+        rate = -np.log1p(-min(events, batches - 1) / batches) * batches / deals
+    else:
+        rate = -np.log1p(-confidence) / deals
+    need = -np.log1p(-MIN_EVENT_BATCHES / BATCHES)
+    return float(max(np.ceil(BATCHES * need / rate), BATCHES))
 
 
 def paired_difference(diff_batches: np.ndarray | None, deals: int, level: float, *,
