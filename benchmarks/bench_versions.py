@@ -10,7 +10,7 @@ Inside a round the interpreter calls the case once untimed (numba compiles or lo
 there), then finds how many calls last at least ``--target`` seconds (an autorange like
 :meth:`timeit.Timer.autorange`'s) and times that many ``--repeat`` times; the round's figure is
 the fastest of those repeats, per call (the minimum, as :mod:`timeit` advises: noise only adds).
-A case of 40 ms is so timed some 25 calls at a time, not once: timed once, it moved by half
+A case of 40 ms is so timed about 27 calls at a time, not once: timed once, it moved by half
 between runs (issue 50: 2.48x "slower" between two trees whose calls take the same time).
 
 Printed for each case: the median of the rounds' figures for both versions, the ratio after /
