@@ -124,3 +124,16 @@ def test_a_rollout_budget_is_refused_without_rollout():
 def test_bad_input_is_one_line_naming_the_argument(call, message):
     with pytest.raises(OptionError, match=message):
         call()
+
+
+@pytest.mark.parametrize("metrics, named", [("sd,fl_entry_rate", "sd"), ("xyz", "xyz"), (["xyz"], "xyz")])
+def test_a_sweep_grown_to_its_precision_names_the_whole_metric(metrics, named):
+    """A text of metrics reached the precision's stages as text and was iterated letter by letter
+    (``metrics='s' is invalid``); the verb makes it one list for every path."""
+    with pytest.raises(OptionError, match=rf"^metrics='{named}' is invalid for an open-face sweep"):
+        cpstats.sweep("ofc-pineapple", "royalties.front.QQ", [7, 9], metrics=metrics, setter="greedy")
+
+
+def test_compare_seats_every_variant_at_players():
+    table = cpstats.compare(["2-4", "1-6"], 300, players=3, setter="greedy", rng=1, tidy=True)
+    assert set(table["label"]) == {"2-4, 3 players", "1-6, 3 players"}
