@@ -4,6 +4,7 @@ HTML and PDF (:func:`cpstats.par_sheet`)."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 from cpstats.apps.cli.args import add_scheduler_options, executor_for, setter_option
 from cpstats.apps.cli.args import out_folder as _out_folder
@@ -36,6 +37,9 @@ def add_par_command(sub) -> argparse.ArgumentParser:
     p.add_argument("--no-sensitivity", dest="sensitivity", action="store_false",
                    help="leave the sensitivity sweeps out (13-card: each point of a rule that moves ev's "
                         "choices trains its tables on first use, about a minute each)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress lines on stderr (by default each stage says what it plays, the "
+                        "hands so far and about how long is left)")
     p.set_defaults(run=run_par_command)
     return p
 
@@ -48,13 +52,17 @@ def run_par_command(args: argparse.Namespace) -> str:
         sheet = par_sheet(args.variant, deals=args.deals, rng=args.seed, setter=args.setter,
                           hands_per_hour=args.hands_per_hour, out=out, executor=executor,
                           sensitivity=getattr(args, "sensitivity", True),
-                          sensitivity_deals=getattr(args, "sensitivity_deals", None))
+                          sensitivity_deals=getattr(args, "sensitivity_deals", None),
+                          progress=None if getattr(args, "quiet", False) else _say)
     finally:
         close()
     stop = sheet.precision
     if stop is not None and not stop["reached"]:
-        import sys
-
         print(f"cpstats par: warning: {stop['note']}", file=sys.stderr, flush=True)
     return (f"PAR sheet of {sheet.label} ({sheet.result.deals:,} {sheet.unit}, {sheet.setter_words}) "
             f"written: {out / 'par.html'} and {out / 'par.pdf'}" + (f"\n{stop['note']}" if stop else ""))
+
+
+def _say(line: str) -> None:
+    """A progress line of the sheet's build, on stderr."""
+    print(line, file=sys.stderr, flush=True)

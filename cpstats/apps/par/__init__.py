@@ -23,6 +23,7 @@ from cpstats._atomic import writable_folder
 from cpstats.apps.par.base import ParSheet
 from cpstats.apps.par.open_face import OfcParSheet, ofc_par_sheet
 from cpstats.apps.par.parts import ParSection, ParTable, check_pace
+from cpstats.apps.par.progress import SheetProgress
 from cpstats.apps.par.sensitivity import SENSITIVITY_DEALS
 from cpstats.apps.par.thirteen import DEFAULT_DEALS, SEAT_DEALS, ThirteenParSheet, thirteen_sheet
 from cpstats.errors import OptionError, check_whole, renamed
@@ -47,7 +48,7 @@ def par_sheet(variant: Any, *, deals: int | None = None, rng: Any = 2026, setter
               hands_per_hour: float | None = None, out: str | Path | None = None, result: Any = None,
               seat_deals: int = SEAT_DEALS, executor: Executor | None = None, sensitivity: Any = True,
               sensitivity_deals: int | None = None, solution: Any = None,
-              strategy: Any = None) -> ParSheet:
+              strategy: Any = None, progress: Callable[[str], Any] | None = None) -> ParSheet:
     """Build the PAR sheet of ``variant``; with ``out`` also write ``par.html`` and ``par.pdf`` there.
 
     Parameters
@@ -96,6 +97,11 @@ def par_sheet(variant: Any, *, deals: int | None = None, rng: Any = 2026, setter
     solution
         A :func:`cpstats.solve` answer whose variant is this one: the sheet gains a "How this rule
         was chosen" section (the question, the interval, the deals, the response curve).
+    progress
+        Called with one line as each stage starts (the run, each sensitivity point, the strength
+        table or the bank's edge by seats, the tables, each file): what it plays, the hands played
+        so far and an estimate of the time left (:mod:`cpstats.apps.par.progress`); None is silent.
+        ``cpstats par`` prints them on stderr.
     """
     setter = renamed("strategy", "setter", strategy, setter, None)
     v = load_variant(variant)
@@ -107,14 +113,14 @@ def par_sheet(variant: Any, *, deals: int | None = None, rng: Any = 2026, setter
         check_whole("sensitivity_deals", sensitivity_deals, 2, "an interval needs two")
     folder = None if out is None else writable_folder("out", out)  # before a long simulation
     runs = runs_of(v)
+    tracker = SheetProgress(progress, game.unit)
     sheet = SHEETS[game.name](v, deals=deals, rng=rng,
                               setter=runs.setter(bulk_setter(v, setter), v),
                               hands_per_hour=pace, result=result, executor=executor,
                               sensitivity=sensitivity, sensitivity_deals=sensitivity_deals,
-                              seat_deals=seat_deals)
+                              seat_deals=seat_deals, progress=tracker)
     if solution is not None:  # the solve that chose the rule (cpstats.solve)
         sheet.add_solution(solution)
     if folder is not None:
-        sheet.to_html(folder / "par.html")
-        sheet.to_pdf(folder / "par.pdf")
+        sheet.write(folder, progress=tracker)
     return sheet

@@ -24,6 +24,7 @@ from cpstats._atomic import writable_file
 from cpstats.apps.labels import baseline_label
 from cpstats.apps.par import sensitivity as sensitivity_
 from cpstats.apps.par.parts import ParSection, ParTable
+from cpstats.apps.par.progress import as_progress
 from cpstats.rules.games import game_of
 from cpstats.simulation.base import Result
 
@@ -120,6 +121,14 @@ class ParSheet(ABC):
         from cpstats.apps.par.render import write_pdf
 
         return write_pdf(self, writable_file("path", path))
+
+    def write(self, folder: Path, *, progress: Any = None) -> None:
+        """Write ``par.html`` and ``par.pdf`` to ``folder``, each whole or not at all, a
+        progress line each (``progress``: :func:`~cpstats.apps.par.progress.as_progress`)."""
+        tracker = as_progress(progress, self.unit)
+        for name, write in (("par.html", self.to_html), ("par.pdf", self.to_pdf)):
+            tracker.step(f"writing {Path(folder) / name}")
+            write(Path(folder) / name)
 
     # -- the sections every game's sheet shares ----------------------------------------------
 

@@ -20,9 +20,10 @@ from cpstats.settlement import charges_seats as charges
 from cpstats.thirteen.summary import ROYALTY_ROWS
 from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen import house
-from cpstats.simulation.stats import VOLATILITY_Z, wilson_interval
+from cpstats.simulation.stats import VOLATILITY_Z, wilson_interval, z_value
 
-__all__ = ["headline", "seat_outcomes", "pooled_outcomes", "royalty_table", "natural_table",
+__all__ = ["headline", "chance_an_interval_excludes",
+           "seat_outcomes", "pooled_outcomes", "royalty_table", "natural_table",
            "economics", "charge_models", "session_bands", "methodology",
            "natural_label", "royalty_label", "banker_by_seats", "rules_in_action", "SESSION_HANDS"]
 
@@ -77,6 +78,11 @@ def headline(result: SimulationResult, confidence: float = 0.95) -> pd.DataFrame
     rows = [_row(f"Mean result, seat {k}" + (" (the bank)" if v.bank.banked and k == 0 else ""),
                  m.at[k, "mean"], m.at[k, "ci_low"], m.at[k, "ci_high"], "units per hand", t_means)
             for k in range(v.players)]
+    if not v.bank.banked:  # the seats' nets add to 0 on every deal: their average has no error
+        pooled = float(m["mean"].mean())
+        pooled = 0.0 if abs(pooled) < 1e-9 else pooled  # rounding of the seats' sums, not a result
+        rows.append(_row("Mean result, all seats pooled (0: the game is zero-sum)", pooled, pooled, pooled,
+                         "units per hand", "exact: every deal's nets add to 0 before house charges"))
     who = "a player seat" if v.bank.banked else "a seat"
     sd_method = f"{t_means} on per-batch variances"
     rows.append(_row(f"SD per hand, {who}", mp["sd"].mean(), mp["sd_ci_low"].mean(),
@@ -100,6 +106,37 @@ def headline(result: SimulationResult, confidence: float = 0.95) -> pd.DataFrame
     rows += _event_rows(result, confidence)
     rows += _house_rows(result, confidence)
     return pd.DataFrame(rows)
+
+
+def chance_an_interval_excludes(seats: int, confidence: float = 0.95, *, linked: bool = True) -> float:
+    """The chance that at least one of ``seats`` intervals at ``confidence``, each around a seat's
+    estimated mean, excludes a true mean of 0 by chance alone.
+
+    ``linked``: the seats of a zero-sum game, alike, whose results add to 0 on every deal (their
+    estimates correlate -1/(seats-1); two seats' intervals exclude 0 together); else independent
+    intervals, ``1 - confidence**seats``. The linked chance is exact for normal estimates: the
+    standardised estimates are iid normals less their mean, which has the law of iid normals given
+    their sum is 0, so P(all inside) is the density at 0 of the sum of ``seats`` normals each cut
+    to the interval's range, over the density at 0 of the uncut sum (computed on a fine grid).
+
+    Examples
+    --------
+    >>> round(chance_an_interval_excludes(4, linked=False), 3), round(chance_an_interval_excludes(4), 3)
+    (0.185, 0.168)
+    >>> round(chance_an_interval_excludes(2), 3)
+    0.05
+    """
+    if not linked or seats < 2:
+        return 1 - confidence ** seats
+    edge = z_value(confidence) * np.sqrt((seats - 1) / seats)  # the interval's edge on iid normals less their mean
+    y, step = np.linspace(-edge, edge, 4001, retstep=True)
+    cut = np.exp(-y ** 2 / 2) / np.sqrt(2 * np.pi)
+    cut[[0, -1]] /= 2  # trapezoid weights
+    total = cut
+    for _ in range(seats - 1):
+        total = np.convolve(total, cut) * step
+    inside = total[len(total) // 2] * np.sqrt(2 * np.pi * seats)
+    return float(1 - inside)
 
 
 def _event_rows(result: SimulationResult, confidence: float) -> list[dict]:
@@ -472,12 +509,12 @@ def methodology(result: SimulationResult) -> list[tuple[str, str]]:
     return items
 
 
-def banker_by_seats(result: SimulationResult, *, deals: int, rng=None) -> pd.DataFrame:
+def banker_by_seats(result: SimulationResult, *, deals: int, rng=None, progress=None) -> pd.DataFrame:
     """The bank's house edge (per 3-unit wager, 95% CI) with 1, 2 and 3 player seats: a run of
     ``deals`` deals per seat count with the result's strategy and row tables (the tables trained
     for the result's table size, borrowed by the others). The result's own seat count reuses
     the result. A seat count the rules do not allow (a home run needing more players) is left
-    out."""
+    out. ``progress`` (a :class:`~cpstats.apps.par.progress.SheetProgress`) hears each run."""
     from cpstats.errors import OptionError
     from cpstats.workbench import simulate
     from cpstats.strategies.setters import result_setter
@@ -491,6 +528,9 @@ def banker_by_seats(result: SimulationResult, *, deals: int, rng=None) -> pd.Dat
             seated = v if players == v.players else v.replace(players=players)
         except OptionError:
             continue
+        if seated != v and progress is not None:
+            progress.playing("bank", f"the bank's edge with {players - 1} player seat{'s' * (players > 2)}",
+                             deals)
         run = result if seated == v else simulate(seated, deals, setter=setter, rng=rng)
         h = run.house().iloc[0]
         rows.append({"player_seats": players - 1, "deals": run.deals, "house_edge": h["house_edge"],

@@ -48,6 +48,7 @@ from cpstats.apps.par import sensitivity as sensitivity_
 from cpstats.apps.par.base import ParSheet
 from cpstats.apps.par.open_face_charts import OFC_CHARTS
 from cpstats.apps.par.parts import ParSection, ParTable, check_pace
+from cpstats.apps.par.progress import SheetProgress, as_progress
 from cpstats.errors import OptionError, check_whole, renamed
 from cpstats.ofc.board import board_values
 from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, STRATEGY_NOTES
@@ -55,6 +56,7 @@ from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import ROWS, OfcResult
 from cpstats.ofc.settlement import settle_hands
 from cpstats.ofc.setters import as_ofc_setter
+from cpstats.ofc.skill import OFC_SKILL_FIELDS
 from cpstats.ofc.street_values import models_line
 from cpstats.rules.describe import describe_rules, short_label
 from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
@@ -113,21 +115,28 @@ class OfcParSheet(ParSheet):
 
 
 def _live_run(v: OfcVariant, deals: int | None, setter: Any, root: np.random.SeedSequence,
-              executor) -> tuple[OfcResult, T.Boards]:
+              executor, tracker: SheetProgress, later: int) -> tuple[OfcResult, T.Boards]:
     """The sheet's run with its rows: ``deals`` hands, or (None) grown in stages until the designer
-    precision or its cap (each stage writes its rows to a folder of its own; the last one's are read)."""
+    precision or its cap (each stage writes its rows to a folder of its own; the last one's are read).
+    ``tracker`` hears each stage; ``later`` is the hands the sensitivity sweeps play a hand of the run."""
     from cpstats.ofc.simulation import simulate
 
     with tempfile.TemporaryDirectory(prefix="cpstats-ofc-par-") as tmp:
         if deals is not None:
+            tracker.plan("sweeps", later * deals)
+            tracker.playing("run", f"the run, placed by {setter.name}", deals)
             result = simulate(v, deals, setter=setter, rng=root, executor=executor, out=tmp, keep_hands=True)
         else:
-            stages = itertools.count()
+            stages = itertools.count(1)
+            p = runs_of(v).precision
 
             def with_rows(w: OfcVariant, n: int, **options: Any) -> OfcResult:
-                return simulate(w, n, out=Path(tmp) / f"stage-{next(stages)}", keep_hands=True, **options)
+                stage = next(stages)
+                tracker.plan("sweeps", later * n)  # as if this stage were the last
+                tracker.playing("run", f"the run, placed by {setter.name}, stage {stage} (grown until the "
+                                f"designer precision, at most {p.most:,} hands)", n)
+                return simulate(w, n, out=Path(tmp) / f"stage-{stage}", keep_hands=True, **options)
 
-            p = runs_of(v).precision
             result = run_until(with_rows, v, p.most, p.targets, rng=root, setter=setter, executor=executor,
                                pilot=p.pilot)
         boards = T.boards_of(result)
@@ -173,7 +182,7 @@ def ofc_par_sheet(variant: OfcVariant | str, *, deals: int | None = None, rng: A
                   out: str | Path | None = None, result: OfcResult | None = None,
                   executor: Executor | None = None, strength_deals: int | None = None,
                   sensitivity: Any = False, sensitivity_deals: int | None = None,
-                  seat_deals: Any = None, strategy: Any = None) -> OfcParSheet:
+                  seat_deals: Any = None, strategy: Any = None, progress: Any = None) -> OfcParSheet:
     """Build the PAR sheet of an open-face ``variant`` (what :func:`cpstats.par_sheet` builds for
     one); with ``out`` also write ``par.html`` and ``par.pdf`` there. Parameters as
     :func:`cpstats.par_sheet`'s; ``setter`` ``ev`` means ``rollout``, ``result`` must be a run of
@@ -184,7 +193,8 @@ def ofc_par_sheet(variant: OfcVariant | str, *, deals: int | None = None, rng: A
     False, the verb's True), each point on the sheet's own deals unless ``sensitivity_deals`` names
     another length (every point then played afresh on the sheet's seed), and ``seat_deals`` (a
     bank's table) does not apply. With ``result``, the sensitivity points are played as it was
-    (its strategy, on its seed)."""
+    (its strategy, on its seed). ``progress`` hears each stage
+    (:func:`~cpstats.apps.par.progress.as_progress`)."""
     v = resolve_ofc_variant(variant)
     pace = check_pace(hands_per_hour, v)
     player = as_ofc_setter(renamed("strategy", "setter", strategy, setter, "ev"))
@@ -195,15 +205,22 @@ def ofc_par_sheet(variant: OfcVariant | str, *, deals: int | None = None, rng: A
     if sensitivity_deals is not None:
         check_whole("sensitivity_deals", sensitivity_deals, 2, "an interval needs two")
     folder = None if out is None else writable_folder("out", out)
+    tracker = as_progress(progress, "hands")
+    tracker.plan("strength", _strength_hands(v, strength_deals))
     seed = rng
     if result is None:
         root = root_seed(seed)
         if deals is not None:
             check_whole("deals", deals, 2, "an interval needs two")
-        result, boards = _live_run(v, deals, player, root, executor)
+        reuse = sensitivity_deals is None or sensitivity_deals == deals
+        if not reuse:
+            tracker.plan("sweeps", sensitivity_deals * S.played_points(v, specs, reuse=False))
+        later = S.played_points(v, specs) if reuse else 0
+        result, boards = _live_run(v, deals, player, root, executor, tracker, later)
     elif result.variant != v:
         raise OptionError(f"result is of {result.variant}, not of {v}: pass a run of the sheet's variant")
     else:
+        tracker.step(f"the run: {result.deals:,} hands, the result given")
         boards = T.boards_of(result)
         name = result.metadata["strategy"].split("/")[0].split("(")[0]
         player = as_ofc_setter(name)
@@ -212,18 +229,28 @@ def ofc_par_sheet(variant: OfcVariant | str, *, deals: int | None = None, rng: A
     sheet = OfcParSheet(v, result, pace, [], short_label(v), seed=seed,
                         precision=until_record(result.metadata, "hands"), strategy=name)
     sheet.sweeps = S.run_sensitivity(v, result, boards.net, specs, setter=player, root=root, executor=executor,
-                                     hands_per_hour=pace, deals=sensitivity_deals) if specs else {}
-    sheet.sections = _sections(sheet, boards, strength_deals, executor)
+                                     hands_per_hour=pace, deals=sensitivity_deals,
+                                     progress=tracker) if specs else {}
+    sheet.sections = _sections(sheet, boards, strength_deals, executor, tracker)
     if folder is not None:
-        sheet.to_html(folder / "par.html")
-        sheet.to_pdf(folder / "par.pdf")
+        sheet.write(folder, progress=tracker)
     return sheet
 
 
-def _sections(sheet: OfcParSheet, boards: T.Boards, strength_deals: int, executor) -> list[ParSection]:
+def _strength_hands(v: OfcVariant, deals: int) -> int:
+    """The hands of the strength match: a run a seat of every field but rollout's."""
+    return (len(OFC_SKILL_FIELDS) - 1) * v.players * deals
+
+
+def _sections(sheet: OfcParSheet, boards: T.Boards, strength_deals: int, executor,
+              tracker: SheetProgress) -> list[ParSection]:
     v, r = sheet.variant, sheet.result
+    tracker.playing("strength", f"the strength table: {sheet.strategy} against {len(OFC_SKILL_FIELDS) - 1} "
+                    f"fields, {strength_deals:,} hands a seat (duplicate)", _strength_hands(v, strength_deals))
+    strength = _strength(sheet, strength_deals, executor)
+    tracker.step("the tables and charts")
     sensitivity = [sheet.sensitivity_section(9)] if sheet.sweeps else []
-    return [_rules_section(sheet), _strategy_section(sheet, strength_deals, executor),
+    return [_rules_section(sheet), _strategy_section(sheet, strength_deals, strength),
             _outcome_section(v, boards), _royalty_section(v, boards),
             _fantasyland_section(r, boards), _headline_section(sheet),
             _economics_section(sheet, boards), _session_section(sheet), *sensitivity,
@@ -306,9 +333,16 @@ def _rules_section(sheet: OfcParSheet) -> ParSection:
 
 # -- 2. strategy ------------------------------------------------------------------------------
 
-def _strategy_section(sheet: OfcParSheet, deals: int, executor) -> ParSection:
-    from cpstats.ofc.skill import OFC_SKILL_FIELDS, skill_table
+def _strength(sheet: OfcParSheet, deals: int, executor) -> pd.DataFrame:
+    """The sheet's strategy against every field but rollout, ``deals`` hands a seat (duplicate)."""
+    from cpstats.ofc.skill import skill_table
 
+    fields = [f for f, _ in OFC_SKILL_FIELDS if f != "rollout"]
+    return skill_table(sheet.variant, deals=deals, rng=sheet.seed if isinstance(sheet.seed, int) else 2026,
+                       executor=executor, fields=fields, setter="fast" if sheet.strategy == "fast" else "ev")
+
+
+def _strategy_section(sheet: OfcParSheet, deals: int, strength: pd.DataFrame) -> ParSection:
     meta = sheet.result.metadata
     text = [f"Every board is placed by {sheet.setter_words}."]
     play = meta.get("play", "")
@@ -339,10 +373,6 @@ def _strategy_section(sheet: OfcParSheet, deals: int, executor) -> ParSection:
     else:
         text.append(f"Baseline: {sheet.strategy} is a weak strategy; these figures describe a field "
                     "of such players, not the game as played well.")
-    fields = [f for f, _ in OFC_SKILL_FIELDS if f != "rollout"]
-    strength = skill_table(sheet.variant, deals=deals, rng=sheet.seed if isinstance(sheet.seed, int)
-                           else 2026, executor=executor, fields=fields,
-                           setter="fast" if sheet.strategy == "fast" else "ev")
     interval, player = strength.attrs["interval"], strength.attrs["player"]
     strength = strength.reset_index()[["field", "label", "mean", "ci_low", "ci_high", "deals"]]
     strength = strength.rename(columns={"deals": "hands"})

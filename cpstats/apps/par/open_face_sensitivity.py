@@ -26,13 +26,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from cpstats.apps.par.sensitivity import point_lines
 from cpstats.ofc.result import OfcResult
 from cpstats.ofc.simulation import check_one_play
 from cpstats.ofc.sweep import run_sweep
 from cpstats.rules.house import RakeModel
 from cpstats.rules.open_face import OfcVariant
 
-__all__ = ["default_parameters", "charge_base", "sweep_metrics", "run_sensitivity", "NO_CHARGE_STEPS"]
+__all__ = ["default_parameters", "charge_base", "sweep_metrics", "played_points", "run_sensitivity",
+           "NO_CHARGE_STEPS"]
 
 #: The percent rakes of the points won a variant that charges none is swept over (its own 0 first).
 NO_CHARGE_STEPS = (0.0, 0.025, 0.05)
@@ -101,17 +103,30 @@ def sweep_metrics(points: Sequence[OfcVariant]) -> list[str]:
     return [*FIGURES, *(_CHARGE_FIGURES if charged else ())]
 
 
+def played_points(v: OfcVariant, specs: Sequence[tuple[str, list]], *, reuse: bool = True) -> int:
+    """How many points of the sweeps ``specs`` are played: every one, or (``reuse``, each point on
+    the sheet's own deals) all but the variant's own and the charge's (its hands charged again)."""
+    if not reuse:
+        return sum(len(values) for _, values in specs)
+    return sum(str(charge_base(v, key).replace(**{key: x})) != str(v)
+               for key, values in specs if not key.startswith("rake") for x in values)
+
+
 def run_sensitivity(v: OfcVariant, result: OfcResult, net: np.ndarray, specs: Sequence[tuple[str, list]], *,
                     setter: Any, root: np.random.SeedSequence, executor: Any = None,
-                    hands_per_hour: float | None = None, deals: int | None = None) -> dict[str, pd.DataFrame]:
+                    hands_per_hour: float | None = None, deals: int | None = None,
+                    progress: Any = None) -> dict[str, pd.DataFrame]:
     """One open-face sweep a parameter (:func:`~cpstats.ofc.sweep.run_sweep`), every point on the
     deals of the sheet's run ``result`` (seed ``root``, ``result.deals`` hands): ``result`` is the
     variant's own point and a charge's points are it charged again from every hand's nets ``net``
     (hands, P); the rest are played by ``setter``. ``deals`` of another length plays every point
-    afresh, that many hands on the same seed. Keyed by the parameter as given."""
+    afresh, that many hands on the same seed. Keyed by the parameter as given; ``progress`` (a
+    :class:`~cpstats.apps.par.progress.SheetProgress`) hears each point."""
     reuse = deals is None or deals == result.deals
     deals = result.deals if reuse else deals
     known = {str(v): result} if reuse else {}
+    if progress is not None:
+        progress.plan("sweeps", deals * played_points(v, specs, reuse=reuse))
     sweeps: dict[str, pd.DataFrame] = {}
     metas: list = [result.metadata]
     labels = ["this sheet's run"]
@@ -124,7 +139,8 @@ def run_sensitivity(v: OfcVariant, result: OfcResult, net: np.ndarray, specs: Se
         frame = run_sweep(base, key, values, deals=deals, metrics=sweep_metrics(points), setter=setter,
                           rng=root, executor=executor, hands_per_hour=hands_per_hour,
                           block_deals=int(result.metadata["block_deals"]), known=known,
-                          what="this sheet's sensitivity section")
+                          what="this sheet's sensitivity section",
+                          on_point=None if progress is None else point_lines(progress, key, values, deals, known))
         metas += frame.attrs["plays"]
         labels += [f"{key}={x}" for x in values]
         sweeps[key] = frame

@@ -39,6 +39,7 @@ from cpstats.simulation.points import sweep_variants
 from cpstats.strategies.setters import BASELINES
 
 __all__ = ["SENSITIVITY_DEALS", "default_parameters", "headline_metrics", "around", "parameters", "run_sweeps",
+           "point_lines",
            "sensitivity_table", "strategy_moving", "moved", "unmoved", "unmoved_note", "words"]
 
 #: Deals a point of every sweep of the section.
@@ -170,14 +171,33 @@ def headline_metrics(v: Variant, parameter: str, values: Sequence) -> list[str]:
 
 def run_sweeps(v: Any, specs: Sequence[tuple[str, list]], *, deals: int, setter: Any,
                rng: Any, hands_per_hour: float | None = None, executor: Any = None,
-               metrics: Callable[[Any, str, Sequence], list[str]] | None = None) -> dict[str, pd.DataFrame]:
+               metrics: Callable[[Any, str, Sequence], list[str]] | None = None,
+               progress: Any = None) -> dict[str, pd.DataFrame]:
     """One :func:`cpstats.sweep` a parameter (the same seed for every one), any game's, keyed by
     the parameter as given; ``metrics(v, parameter, values)`` chooses each sweep's figures (None:
-    the game's defaults); ``executor`` runs their blocks."""
+    the game's defaults); ``executor`` runs their blocks; ``progress`` (a
+    :class:`~cpstats.apps.par.progress.SheetProgress`) hears each point."""
     check_whole("sensitivity_deals", deals, 2, "an interval needs two")
+    if progress is not None:
+        progress.plan("sweeps", deals * sum(len(values) for _, values in specs))
     return {key: sweep(v, key, values, deals=deals, metrics=None if metrics is None else metrics(v, key, values),
-                       setter=setter, rng=rng, hands_per_hour=hands_per_hour, executor=executor)
+                       setter=setter, rng=rng, hands_per_hour=hands_per_hour, executor=executor,
+                       on_point=None if progress is None else point_lines(progress, key, values, deals))
             for key, values in specs}
+
+
+def point_lines(progress: Any, key: str, values: Sequence, deals: int,
+                known: Mapping[str, Any] | None = None) -> Callable[[int, Any], None]:
+    """The ``on_point`` of a sweep of ``key`` over ``values``: a progress line a point (a point
+    read from ``known``, not played, says so)."""
+    def on_point(i: int, point: Any) -> None:
+        what = f"the sensitivity sweeps: {key}={values[i]}, point {i + 1} of {len(values)}"
+        if known is not None and str(point) in known:
+            progress.step(f"{what}: the sheet's own {progress.unit}"
+                          + (", charged again" if i else ""))
+        else:
+            progress.playing("sweeps", what, deals)
+    return on_point
 
 
 def _unit(metric: str) -> str:
@@ -221,13 +241,15 @@ def moved(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def unmoved_note(sweeps: Mapping[str, pd.DataFrame]) -> str:
-    """One sentence naming, per parameter, the figures it moved on none of the deals."""
+    """The note under the section's table: per rule, the figures it changed on none of the
+    deals, which the table and the charts leave out, said so a reader sees why."""
     parts = []
     for frame in sweeps.values():
         names = [_words(frame, m) for m in unmoved(frame)]
         if names:
-            parts.append(f"{words(frame.attrs['parameter_label'])}: {', '.join(names)}")
-    return ("Not shown, the same on every deal at every value: " + "; ".join(parts) + ".") if parts else ""
+            parts.append(f"{words(frame.attrs['parameter_label'])} ({', '.join(names)})")
+    return ("Figures left out of the table and the charts because they do not change with the rule in "
+            "these runs (identical on every deal at every value): " + "; ".join(parts) + ".") if parts else ""
 
 
 def _words(frame: pd.DataFrame, metric: str) -> str:

@@ -21,6 +21,7 @@ from cpstats.apps.par import sensitivity as sensitivity_
 from cpstats.apps.par.base import ParSheet
 from cpstats.apps.par.example import rules_in_words, worked_example
 from cpstats.apps.par.parts import ParSection, ParTable
+from cpstats.apps.par.progress import SheetProgress, as_progress
 from cpstats.errors import OptionError, check_whole
 from cpstats.rules import RakeModel, Variant
 from cpstats.rules.describe import short_label
@@ -87,26 +88,35 @@ def thirteen_sheet(v: Variant, *, deals: int | None = None, rng: Any = 2026, set
                    hands_per_hour: float, result: SimulationResult | None = None,
                    executor: Executor | None = None, sensitivity: Any = True,
                    sensitivity_deals: int | None = None,
-                   seat_deals: int = SEAT_DEALS) -> ThirteenParSheet:
+                   seat_deals: int = SEAT_DEALS, progress: Any = None) -> ThirteenParSheet:
     """The 13-card sheet of ``v`` (the verb :func:`cpstats.par_sheet` checked its options and
     resolved its setter). ``deals`` None plays the shipped ev reference run (1,000,000 deals) when
     ``v`` is a preset, ``setter`` is ``ev`` with its own tables and the reference holds outcome
     counts, else a live run of :data:`DEFAULT_DEALS` deals; ``seat_deals`` are the deals of each
     run of the banker-edge-by-seats table (banked variants only); the sensitivity sweeps are
-    :func:`cpstats.par_sheet`'s (None deals: :data:`~cpstats.apps.par.sensitivity.SENSITIVITY_DEALS`)."""
+    :func:`cpstats.par_sheet`'s (None deals: :data:`~cpstats.apps.par.sensitivity.SENSITIVITY_DEALS`);
+    ``progress`` hears each stage (:func:`~cpstats.apps.par.progress.as_progress`)."""
     check_whole("seat_deals", seat_deals, 2)
+    tracker = as_progress(progress, "deals")
     seed = rng
     setter = as_setter(setter)
+    given = result is not None
     if result is None and deals is None:
         result = _reference(v, setter)
     live = result is None
+    if v.bank.banked:
+        tracker.plan("bank", 2 * seat_deals)  # two seat counts besides the run's own
     if result is None:
         from cpstats.thirteen.run import simulate
 
-        result = simulate(v, DEFAULT_DEALS if deals is None else deals, setter=setter, rng=seed,
-                          executor=executor)
+        n = DEFAULT_DEALS if deals is None else deals
+        tracker.playing("run", f"the run, set by {setter.name}", n)
+        result = simulate(v, n, setter=setter, rng=seed, executor=executor)
     elif result.variant != v:
         raise OptionError(f"result is of {result.variant}, not of {v}: pass a run of the sheet's variant")
+    else:
+        tracker.step(f"the run: {result.deals:,} deals, " + ("the result given" if given
+                                                            else "the shipped ev reference"))
     sheet = ThirteenParSheet(v, result, hands_per_hour, [], short_label(v), seed)
     # the sweeps play each point with its own ev tables unless the setter given names some
     swept = setter if live else as_setter(result.metadata.get("strategy", "ev"))
@@ -114,16 +124,17 @@ def thirteen_sheet(v: Variant, *, deals: int | None = None, rng: Any = 2026, set
     deals_a_point = sensitivity_.SENSITIVITY_DEALS if sensitivity_deals is None else sensitivity_deals
     sheet.sweeps = sensitivity_.run_sweeps(v, specs, deals=deals_a_point, setter=swept, rng=seed,
                                            hands_per_hour=hands_per_hour, executor=executor,
-                                           metrics=sensitivity_.headline_metrics)
-    sheet.sections = _sections(sheet, seed, seat_deals)
+                                           metrics=sensitivity_.headline_metrics, progress=tracker)
+    sheet.sections = _sections(sheet, seed, seat_deals, tracker)
     return sheet
 
 
-def _sections(sheet: ThirteenParSheet, seed: Any, seat_deals: int) -> list[ParSection]:
+def _sections(sheet: ThirteenParSheet, seed: Any, seat_deals: int, tracker: SheetProgress) -> list[ParSection]:
     r = sheet.result
+    tracker.step("the tables and charts")
     return [_rules_section(sheet, seed), _strategy_section(r), _outcome_section(r),
             _cost_section(r), _headline_section(r),
-            _economics_section(sheet, seed, seat_deals), _session_section(r),
+            _economics_section(sheet, seed, seat_deals, tracker), _session_section(r),
             sheet.sensitivity_section(8), _method_section(sheet)]
 
 
@@ -259,13 +270,27 @@ def _headline_section(r: SimulationResult) -> ParSection:
     text = ["Each figure with its 95% confidence interval. X is one seat's net result on one deal, in "
             "units, before house charges; the volatility index is 1.645 SD (CASINO-MATH)."]
     if not r.variant.bank.banked:
-        text.append("Between players the game is zero-sum before house charges: every seat's true "
-                    "mean is 0, and the seats' estimates differ from 0 by chance only.")
+        text.append(_seat_means_words(r.variant.players))
     return ParSection("5. Headline figures", text, [ParTable("headline", "Headline figures",
                                                              figures.headline(r))])
 
 
-def _economics_section(sheet: ThirteenParSheet, seed: Any, seat_deals: int) -> ParSection:
+def _seat_means_words(seats: int, confidence: float = 0.95) -> str:
+    """What the seats' means say in a zero-sum game: the pooled mean is exactly 0, and how often
+    some seat's interval excludes 0 by chance alone among ``seats`` of them."""
+    linked = figures.chance_an_interval_excludes(seats, confidence)
+    alone = figures.chance_an_interval_excludes(seats, confidence, linked=False)
+    return ("Between players the game is zero-sum before house charges: every seat's true mean is 0, and "
+            "the seats' pooled mean is exactly 0 (every deal's nets add to 0); each seat's estimate "
+            f"differs from 0 by chance only. With {seats} seats, each {confidence:.0%} interval misses "
+            f"its seat's true mean {1 - confidence:.0%} of the time, and at least one of the {seats} "
+            f"excludes 0 by chance alone about {linked:.0%} of the time (the seats' results are linked, "
+            f"adding to 0; were they independent, {alone:.0%}): one seat outside 0 is not, alone, "
+            "evidence that a seat has an edge.")
+
+
+def _economics_section(sheet: ThirteenParSheet, seed: Any, seat_deals: int,
+                       tracker: SheetProgress | None = None) -> ParSection:
     r, pace = sheet.result, sheet.hands_per_hour
     owed = ("its expected loss to the house, the bank's tie advantage and commission or fee "
             "included (3 × the house edge)" if r.variant.bank.banked else "its share of the house charge")
@@ -276,7 +301,7 @@ def _economics_section(sheet: ThirteenParSheet, seed: Any, seat_deals: int) -> P
     tables = [ParTable("economics", "The operator's figures", figures.economics(r, pace))]
     charts = []
     if r.variant.bank.banked:
-        banker = figures.banker_by_seats(r, deals=seat_deals, rng=seed)
+        banker = figures.banker_by_seats(r, deals=seat_deals, rng=seed, progress=tracker)
         tables.append(ParTable("banker_by_seats", "The bank's edge against the number of seats", banker,
                                f"A run of {seat_deals:,} deals per seat count on the same seed, set "
                                "with the sheet's tables; house edge per 3-unit wager, 95% CI."))

@@ -159,7 +159,7 @@ def test_a_result_of_another_variant_or_without_rows_is_refused():
 
 def test_par_cli_for_open_face(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(ofc_par, "STRENGTH_DEALS", 4)
-    assert main(["par", "ofc-pineapple", "--deals", "8", "--strategy", "ev", "--out", str(tmp_path)]) == 0
+    assert main(["par", "ofc-pineapple", "--deals", "8", "--setter", "ev", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("PAR sheet of ofc-pineapple (8 hands, rollout (strong play: rollouts with an exact "
                           "endgame and learned street values)) written")

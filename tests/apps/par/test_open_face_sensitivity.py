@@ -4,6 +4,8 @@ change with its interval, rendered by the section the 13-card sheet shares."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import cpstats
@@ -40,11 +42,15 @@ def test_the_default_numbers_are_the_charge_the_cards_and_the_front_royalty(vari
         assert [str(base.replace(**{key: x})) for x in values][0] in (str(v), str(base))
 
 
+#: The progress lines the module's sheet told as it was built.
+LINES: list[str] = []
+
+
 @pytest.fixture(scope="module")
 def sheet(tmp_path_factory):
     out = tmp_path_factory.mktemp("ofc-sensitivity")
     made = ofc_par.ofc_par_sheet("ofc-pineapple", deals=HANDS, rng=SEED, setter="greedy", strength_deals=2,
-                                 sensitivity=True, out=out)
+                                 sensitivity=True, out=out, progress=LINES.append)
     return made, out
 
 
@@ -77,7 +83,7 @@ def test_the_charges_points_are_the_sheets_hands_charged_again_exactly(sheet):
     rake = table[table["parameter"] == "Rake, share of the points won"]
     assert {"Rake per hand, per seat (units)", "Rake over the points won"} <= set(rake["figure"])
     assert not {"Foul rate (per board)", "Royalties per board (units)"} & set(rake["figure"])
-    assert "rake, share of the points won: foul rate, Fantasyland entry" in s.sections[8].tables[0].note
+    assert "rake, share of the points won (foul rate, Fantasyland entry" in s.sections[8].tables[0].note
 
 
 def test_the_rule_points_are_played_paired_with_intervals(sheet):
@@ -106,6 +112,53 @@ def test_the_section_is_the_shared_one_in_html_and_pdf(sheet):
     assert f"Every point: {HANDS} hands on the same seed (entropy {SEED}), set by greedy" in text
     assert "charged again (a charge never moves play)" in text
     assert (out / "par.pdf").stat().st_size > 0
+
+
+def test_every_tabled_sweep_is_charted_with_every_figure_it_tables(sheet):
+    """One chart a swept rule of the table, in the table's order, in the HTML too, its panels the
+    figures the table gives that rule (the front QQ royalty's among them)."""
+    s, out = sheet
+    section = s.sections[8]
+    table = s.tables["sensitivity"]
+    tabled = list(dict.fromkeys(table["parameter"]))
+    assert len(tabled) == len(s.sweeps) == 3
+    assert section.charts == [f"sweep:{key}" for key in s.sweeps]
+    html = (out / "par.html").read_text()
+    for key, label in zip(s.sweeps, tabled):
+        assert s.sweeps[key].attrs["parameter_label"] == label
+        assert f"alt='sweep:{key} chart'" in html
+        fig = s.chart(f"sweep:{key}")
+        panels = {ax.get_title() for ax in fig.axes if ax.get_visible()}
+        assert panels == set(table.loc[table["parameter"] == label, "figure"]), key
+
+
+def test_the_unmoved_note_says_in_plain_words_why_figures_are_left_out(sheet):
+    s, _ = sheet
+    note = s.sections[8].tables[0].note
+    assert note.startswith("Figures left out of the table and the charts because they do not change with "
+                           "the rule in these runs (identical on every deal at every value): ")
+    assert "Not shown" not in note
+
+
+def test_the_build_tells_each_stage_with_the_hands_so_far_and_the_time_left(sheet):
+    """The run, each sweep's points (the sheet's own hands read, not played again), the strength
+    table, the tables and each file, in order; after the first played stage, the hands so far
+    and an estimate of the time left."""
+    s, out = sheet
+    assert LINES[0] == f"the run, placed by greedy: {HANDS} hands"
+    points = [line for line in LINES if line.startswith("the sensitivity sweeps: ")]
+    assert len(points) == sum(len(f["value"].unique()) for f in s.sweeps.values())
+    assert points[0] == "the sensitivity sweeps: rake.percent=0.0, point 1 of 3: the sheet's own hands"
+    assert points[1] == "the sensitivity sweeps: rake.percent=0.025, point 2 of 3: the sheet's own hands, charged again"
+    played = [line for line in points if "played so far" in line]
+    assert played and all(re.search(r": \d+ hands \([\d,]+ played so far in \d+ (s|min); about \d+ (s|min) left\)$",
+                                    line) for line in played), played
+    assert played[0].startswith("the sensitivity sweeps: fantasyland.cards=13/13/13/13, point 2 of 3: "
+                                f"{HANDS} hands ({HANDS} played")
+    strength = LINES.index(next(line for line in LINES if line.startswith("the strength table: greedy against 4 "
+                                                                           "fields, 2 hands a seat")))
+    assert LINES[strength + 1:] == ["the tables and charts", f"writing {out / 'par.html'}",
+                                    f"writing {out / 'par.pdf'}"]
 
 
 def test_sensitivity_deals_of_another_length_plays_every_point_afresh():

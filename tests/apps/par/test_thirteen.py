@@ -142,7 +142,7 @@ def test_cli_writes_html_and_pdf(tmp_path):
     add_par_command(sub)
     parser = sub.choices["par"]
     args = parser.parse_args(["2-4", "--out", str(tmp_path / "par"), "--deals", "2,000",
-                              "--strategy", "greedy", "--hands-per-hour", "40",
+                              "--setter", "greedy", "--hands-per-hour", "40",
                               "--sensitivity-deals", "600"])
     message = args.run(args)
     html_path, pdf_path = tmp_path / "par" / "par.html", tmp_path / "par" / "par.pdf"
@@ -244,9 +244,10 @@ def test_percent_ticks_show_the_decimals_their_step_needs(sheet):
     17.5% (not 2%, 18%); whole steps print no decimals."""
     import matplotlib.pyplot as plt
 
-    from cpstats.apps.par.charts import _StepPercent, chart
+    from cpstats.apps.par.charts import chart
+    from cpstats.apps.plots import StepPercentFormatter
 
-    fmt = _StepPercent(1.0)
+    fmt = StepPercentFormatter(1.0)
     _, axis = plt.subplots()
     axis.yaxis.set_major_formatter(fmt)
     assert fmt.format_ticks([0, 0.025, 0.05]) == ["0.0%", "2.5%", "5.0%"]
@@ -306,3 +307,51 @@ def test_each_intro_sentence_is_printed_before_its_own_table(sheet, tmp_path):
                                          "Straight flush in the back", "This variant pays no naturals",
                                          "Natural hands held (none paid here)")]
         assert order == sorted(order), order
+
+
+def test_the_seats_pooled_mean_is_exactly_0_in_a_game_between_players(sheet, banked_sheet):
+    """Beside the seats' means, their pooled mean: exactly 0 with no interval width (every deal's
+    nets add to 0 before house charges), the seats' average; a banked game has none."""
+    head = sheet.tables["headline"]
+    seats = head[head["figure"].str.startswith("Mean result, seat ")]
+    assert len(seats) == sheet.variant.players
+    pooled = head[head["figure"].str.startswith("Mean result, all seats pooled")].iloc[0]
+    assert pooled["estimate"] == pooled["ci_low"] == pooled["ci_high"] == 0.0
+    assert seats["estimate"].mean() == pytest.approx(0.0, abs=1e-12)
+    assert "exact" in pooled["method"] and "zero-sum" in pooled["figure"]
+    assert not banked_sheet.tables["headline"]["figure"].str.contains("pooled").any()
+
+
+def test_the_chance_that_some_seats_interval_excludes_0():
+    """Independent intervals: 1 - 0.95^n. The seats of a zero-sum game are linked: two seats'
+    intervals exclude 0 together (5%); for 3 and 4 seats the chance matches a simulation of
+    normal estimates that add to 0, within 5 standard errors of that simulation."""
+    from cpstats.apps.par.figures import chance_an_interval_excludes as chance
+    from cpstats.simulation.stats import z_value
+
+    for n in (2, 3, 4):
+        assert chance(n, linked=False) == pytest.approx(1 - 0.95 ** n)
+    assert chance(2) == pytest.approx(0.05, abs=1e-3)
+    rng = np.random.default_rng(50)
+    draws = 400_000
+    for n in (3, 4):
+        y = rng.standard_normal((draws, n))
+        z = (y - y.mean(axis=1, keepdims=True)) / np.sqrt((n - 1) / n)  # each a standard normal
+        p = float((np.abs(z) > z_value(0.95)).any(axis=1).mean())
+        se = np.sqrt(p * (1 - p) / draws)
+        assert chance(n) == pytest.approx(p, abs=5 * se), n
+        assert chance(n) < chance(n, linked=False)
+
+
+def test_the_headline_says_how_often_one_seat_of_several_excludes_0_by_chance(sheet):
+    """The seats' means come with what several intervals mean: the pooled mean is exactly 0 and
+    the chance, computed for the sheet's seat count, that one of them excludes 0 by chance."""
+    from cpstats.apps.par.figures import chance_an_interval_excludes as chance
+    from cpstats.apps.par.thirteen import _seat_means_words
+
+    text = " ".join(sheet.sections[4].paragraphs)
+    n = sheet.variant.players
+    assert f"With {n} seats" in text and "pooled mean is exactly 0" in text
+    assert f"about {chance(n):.0%} of the time" in text
+    assert f"were they independent, {chance(n, linked=False):.0%}" in text
+    assert "about 12% of the time" in _seat_means_words(3) and "about 5% of the time" in _seat_means_words(2)
