@@ -11,6 +11,11 @@ Fantasyland run links; a proportion with fewer than 10 events (or non-events) us
 instead (``method`` says which), and a difference of means over fewer than 10 hands on either
 side has no interval (``too few hands``). Paired differences of two runs on the same decks
 (:func:`paired_figures`) use the difference of the linearised ratios batch by batch.
+
+Decision: the rake figures of a variant whose rules charge nothing (no rake, or a rake of 0:
+:func:`charges_nothing`) are exactly 0 with a zero-width interval and the method
+:data:`NO_CHARGE` ("no house charge in these rules"), never an interval estimated from hands:
+the rows stay, so every variant's table has the same figures, and they say why they are 0.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import pandas as pd
 
 from cpstats.cards.blocks import BlockPlan
 from cpstats.errors import OptionError
+from cpstats.rules.house import Rake, RakeModel
 from cpstats.rules.open_face import OfcVariant
 from cpstats.ofc.settlement import OfcSettlement, seat_rake
 from cpstats.simulation.stats import (batch_variance_interval, check_confidence, t_value,
@@ -38,9 +44,13 @@ from cpstats.simulation.base import Result
 from cpstats.simulation.batches import batch_of, net_distribution
 
 __all__ = ["OfcResult", "OfcSummary", "summarise_hands", "paired_figures", "figure_batches",
-           "FigureBatches", "ROWS"]
+           "FigureBatches", "ROWS", "NO_CHARGE", "RAKE_FIGURES", "charges_nothing"]
 
 ROWS = ("front", "middle", "back")
+#: The method of a rake figure under rules that charge nothing (:func:`charges_nothing`).
+NO_CHARGE = "no house charge in these rules"
+#: The figures of the house's charge.
+RAKE_FIGURES = ("rake_per_hand", "rake_per_hour", "rake_share")
 SUMMARY_FORMAT = "ofc-1"
 _FEW = 10
 
@@ -242,16 +252,15 @@ class OfcResult(Result):
         ``hands_seat<p>``, the hands after which the interval of the seat's mean is within
         ``precision`` units, ``(z sd / precision)^2``. House: ``rake_per_hand`` and
         ``rake_per_hour`` per seat (at ``hands_per_hour``, default the variant's
-        ``rake.hands_per_hour``), ``rake_share`` (rake over the points won).
+        ``rake.hands_per_hour``), ``rake_share`` (rake over the points won); exactly 0, method
+        :data:`NO_CHARGE`, where the rules charge nothing.
         """
         level = check_confidence(confidence)
         pace = self.variant.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
         _check_positive("precision", precision)
         _check_positive("hands_per_hour", pace)
-        rows = []
-        for name, (kind, sums) in _ratios(self.summary, pace).items():
-            est, low, high, _, method = _figure(kind, sums, level)
-            rows.append((name, est, low, high, method))
+        rows = [(name, est, low, high, method)
+                for name, (_, _, (est, low, high, _, method)) in _ratio_figures(self, level, pace).items()]
         rows += self._spread(level, precision)
         return pd.DataFrame(rows, columns=["metric", "estimate", "ci_low", "ci_high", "method"])
 
@@ -328,7 +337,30 @@ def paired_figures(results: list[OfcResult], labels: list[str], confidence: floa
 
 def _all_linear(r: OfcResult, level: float, hands_per_hour: float | None) -> dict[str, tuple]:
     pace = r.variant.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
-    return {name: _figure(kind, sums, level) for name, (kind, sums) in _ratios(r.summary, pace).items()}
+    return {name: figure for name, (_, _, figure) in _ratio_figures(r, level, pace).items()}
+
+
+def charges_nothing(rake: Rake) -> bool:
+    """Whether rules with this rake charge no hand anything: no rake, a percent rake of 0 (or
+    capped at 0), or a fixed or time charge of 0."""
+    if rake.model is RakeModel.NONE:
+        return True
+    if rake.model is RakeModel.PERCENT:
+        return rake.percent == 0 or rake.cap == 0
+    return rake.amount == 0
+
+
+def _ratio_figures(r: OfcResult, level: float, hands_per_hour: float) -> dict[str, tuple]:
+    """Every ratio figure of ``r``: name -> (kind, sums, (estimate, low, high, linear, method)),
+    the rake figures of rules that charge nothing exactly 0 (the module's decision)."""
+    free = charges_nothing(r.variant.rake)
+    out = {}
+    for name, (kind, sums) in _ratios(r.summary, hands_per_hour).items():
+        est, low, high, z, method = _figure(kind, sums, level)
+        if free and name in RAKE_FIGURES:
+            est, low, high, z, method = 0.0, 0.0, 0.0, np.zeros_like(z), NO_CHARGE
+        out[name] = (kind, sums, (est, low, high, z, method))
+    return out
 
 
 class FigureBatches(NamedTuple):
@@ -352,8 +384,7 @@ def figure_batches(r: OfcResult, confidence: float = 0.95,
     level = check_confidence(confidence)
     pace = r.variant.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
     out = {}
-    for name, (kind, sums) in _ratios(r.summary, pace).items():
-        est, low, high, z, method = _figure(kind, sums, level)
+    for name, (kind, sums, (est, low, high, z, method)) in _ratio_figures(r, level, pace).items():
         flat = np.asarray(sums[0] + sums[1] if kind == "d" else sums, dtype=np.float64)
         out[name] = FigureBatches(est, low, high, z, flat.reshape(-1, len(z)), method)
     return out

@@ -17,6 +17,10 @@ variants here; registered as the game's ``sweep`` run).
   :data:`~cpstats.simulation.paired.MIN_EVENT_BATCHES` batches differ in their sums (the 13-card
   sweep's rule, :func:`~cpstats.simulation.paired.paired_difference`); a linearised difference is
   nonzero in every batch once the estimates differ, so the batches are told apart by their sums.
+- Decision: rake figures are in the default metrics only where some point's rules charge; asked
+  for where the rules charge nothing (``metrics=``, or ``hands_per_hour`` for ``rake_per_hour``),
+  a point's figure is 0 with method :data:`~cpstats.ofc.result.NO_CHARGE`, and its difference to a
+  first point that charges nothing too is exactly 0 (interval 0 to 0), not "too few events".
 """
 
 from __future__ import annotations
@@ -30,10 +34,9 @@ import pandas as pd
 
 from cpstats.cards.blocks import root_seed
 from cpstats.errors import OptionError, check_whole, deprecated_alias
-from cpstats.ofc.result import FigureBatches, OfcResult, figure_batches
+from cpstats.ofc.result import NO_CHARGE, FigureBatches, OfcResult, charges_nothing, figure_batches
 from cpstats.ofc.setters import seat_setters, seats_label, seats_params
 from cpstats.ofc.simulation import _workbench_options, check_one_play, play_of, simulate
-from cpstats.rules.house import RakeModel
 from cpstats.rules.open_face import OfcVariant, ofc_key_name
 from cpstats.simulation.points import metric_names
 from cpstats.simulation.paired import paired_difference
@@ -98,7 +101,7 @@ def _metrics(metrics: Sequence[str] | None, vs: Sequence[OfcVariant],
              hands_per_hour: float | None) -> list[str]:
     if metrics is None:
         chosen = list(_DEFAULT)
-        if any(x.rake.model is not RakeModel.NONE for x in vs):
+        if not all(charges_nothing(x.rake) for x in vs):
             chosen.append("rake_per_hand")
         if hands_per_hour is not None:
             chosen.append("rake_per_hour")
@@ -121,6 +124,9 @@ def _point_row(mine: FigureBatches, first: FigureBatches | None, same: bool, han
         return {**row, "diff": np.nan, "diff_ci_low": np.nan, "diff_ci_high": np.nan,
                 "diff_events": np.nan, "diff_note": "", "deals_for_interval": np.nan, "method": mine.method}
     diff = mine.estimate - first.estimate
+    if mine.method == first.method == NO_CHARGE:
+        return {**row, "diff": 0.0, "diff_ci_low": 0.0, "diff_ci_high": 0.0, "diff_events": 0.0,
+                "diff_note": "", "deals_for_interval": np.nan, "method": NO_CHARGE}
     differs = (mine.sums != first.sums).any(axis=0).astype(np.float64)
     # the 0/1 batches that differ give the events, the note and the deals an interval needs
     _, events, note, needed = paired_difference(differs, hands, level, same_rules=same)
