@@ -25,7 +25,7 @@ from cpstats.apps.cli.args import KERNELS
 from cpstats.apps.cli.args import executor_for as _executor
 from cpstats.apps.cli.args import out_folder as _out_folder
 from cpstats.apps.cli.args import setter_of
-from cpstats.apps.cli.open_face import range_warnings
+from cpstats.apps.cli.open_face import default_hands, range_warnings
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.ofc import GAME as OPEN_FACE
@@ -206,10 +206,11 @@ def _compare(args: argparse.Namespace) -> str:
     v = load_variant(args.preset[0])
     game = game_of(v)
     strategy = getattr(game.runs.setter(args.setter, v), "name", args.setter)  # ev: the game's strong one
+    deals = args.deals or RUN_LENGTHS.get(game.name, lambda setter: SIMULATE_DEALS)(strategy)
     executor, close = _executor(args)
     try:
         _notice_for(game, args.setter)
-        df = compare(args.preset, args.deals, players=args.players, setter=setter_of(args), rng=args.seed,
+        df = compare(args.preset, deals, players=args.players, setter=setter_of(args), rng=args.seed,
                      executor=executor, tidy=True)
     finally:
         close()
@@ -221,7 +222,7 @@ def _compare(args: argparse.Namespace) -> str:
         return _emit(df[["label", "setter", *shown[1:]]], args.format)
     table = _emit(df[shown], args.format)
     seats = f" at {args.players} players" if args.players is not None else ""
-    head = (f"{', '.join(args.preset)}{seats} on {args.deals:,} common {game.unit}, {_strategy_words(strategy)}; "
+    head = (f"{', '.join(args.preset)}{seats} on {deals:,} common {game.unit}, {_strategy_words(strategy)}; "
             "diff paired against the first preset, 95% CI") + "".join(f"\n{line}" for line in outside)
     return f"{head}\n{table}"
 
@@ -424,6 +425,11 @@ def review_words(v: Variant, tables: str | None = None) -> str:
             f"ev model's estimate, each opponent's rows as the ev tables trained for {tables or v} set "
             "them, rows and opponents taken as independent (a foul pays the mis-set penalty to each)")
 
+
+#: A run's length without ``--deals`` (``simulate``, ``compare``), by the registered game's name, a
+#: function of the setter's name: open face's rollout plays about 24 hands a second
+#: (:func:`cpstats.apps.cli.open_face.default_hands`); another game plays :data:`SIMULATE_DEALS`.
+RUN_LENGTHS: dict[str, Callable[[str], int]] = {OPEN_FACE.name: default_hands}
 
 #: How ``cpstats simulate`` prints a run, by the registered game's name (another game's run prints
 #: its tidy figures).

@@ -84,3 +84,16 @@ def test_a_simulate_shows_progress_with_the_time_left(preset, capsys):
     assert main(["simulate", "--preset", preset, "--deals", deals, "--setter", "random"]) == 0
     bar = capsys.readouterr().err.replace("\r", "\n").strip().splitlines()[-1]
     assert f"{deals}" in bar.replace(".00", "").replace("k", "000") and "<" in bar  # elapsed<left
+
+
+def test_open_face_compare_defaults_to_the_same_length(monkeypatch, capsys):
+    played = []
+
+    def fake(variants, deals, **kwargs):
+        played.append(deals)
+        raise _Stop("stopped")
+
+    monkeypatch.setattr(cpstats.workbench, "compare", fake)
+    assert main(["compare", "--preset", "ofc-pineapple", "--preset", "ofc-pineapple(players=3)", "--quiet"]) == 2
+    assert main(["compare", "--preset", "2-4", "--preset", "1-6", "--quiet"]) == 2
+    assert played == [1_500, 100_000]
