@@ -15,8 +15,10 @@ value :func:`cpstats.ofc.placement.fantasy_values` gives before any correction),
 self-play told ``X(B)`` (every seat a normal hand), measures ``B`` on its boards, and repeats:
 the value the placement is told then equals the value its own play measures, within the
 interval printed. The presets' solutions are shipped (:data:`SHIPPED`, written by
-``cpstats train-ofc``, seed and seconds recorded); another variant's is solved on
-its first use (:data:`_FIRST_USE`, a few seconds on one core). ``F`` and ``p``
+``cpstats train-ofc PRESET --out cpstats/data/ofc/entry_values.json``, seed and seconds recorded);
+another variant's is read from cpstats' cache folder (:func:`cache_path`, written by ``cpstats
+train-ofc VARIANT``) or solved on its first use (:data:`_FIRST_USE`, a few seconds on one core).
+The package's value wins for a variant it ships, so shipped runs play by what shipped. ``F`` and ``p``
 are exact solver settings of fixed-seed random deals; the interval holds the standard errors of
 ``F`` and ``B`` (not of ``p``).
 
@@ -65,12 +67,16 @@ from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
 
 __all__ = ["EntryValue", "solve_entry_value", "entry_values", "long_run_values", "long_run_mean",
            "default_entry_values", "SHIPPED", "play_args", "cache_path", "values_path", "EntryValueWarning",
-           "play_identity",
-           "rollout_args"]
+           "play_identity", "rollout_args", "MAX_HANDS", "MAX_ROUNDS"]
 
 #: The solved baselines of the presets (written by ``cpstats train-ofc``).
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "ofc" / "entry_values.json"
 _FIRST_USE = {"hands": 100, "rounds": 2, "rng": 2026}  # a variant not shipped: solved on first use
+#: Self-play hands a round at most: about 2.5 hours a round on one core (the shipped Pineapple solve
+#: played 900 hands in 83 s); the interval narrows as 1/sqrt(hands), so more buys little.
+MAX_HANDS = 100_000
+#: Fixed-point rounds at most: the shipped solves settle within 3; later rounds only repeat the last.
+MAX_ROUNDS = 20
 
 
 class EntryValue(NamedTuple):
@@ -219,8 +225,7 @@ def solve_entry_value(variant: OfcVariant | str = "ofc-pineapple", *, hands: int
     >>> ev = solve_entry_value("ofc-pineapple", hands=4, rounds=1)  # doctest: +SKIP
     """
     v = resolve_ofc_variant(variant)
-    hands = check_whole("hands", hands, 2)
-    rounds = check_whole("rounds", rounds, 1)
+    hands, rounds = _check_counts(hands, rounds)
     if not _has_fantasyland(v):
         raise OptionError(f"{v} has no Fantasyland (fantasyland.cards are all 0): there is no entry value to solve")
     terms = _terms(v)
@@ -241,31 +246,83 @@ def solve_entry_value(variant: OfcVariant | str = "ofc-pineapple", *, hands: int
                       sum(r for r, _ in rates.values()), long_run, long_run - long_half, long_run + long_half)
 
 
+def _check_counts(hands: object, rounds: object) -> tuple[int, int]:
+    """``hands`` (2..:data:`MAX_HANDS`) and ``rounds`` (1..:data:`MAX_ROUNDS`), or one OptionError line."""
+    hands = check_whole("hands", hands, 2)
+    rounds = check_whole("rounds", rounds, 1)
+    if hands > MAX_HANDS:
+        raise OptionError(f"hands={hands:,} is invalid: at most {MAX_HANDS:,} a round (about 2.5 hours a round "
+                          "on one core; the interval narrows only as 1/sqrt(hands))")
+    if rounds > MAX_ROUNDS:
+        raise OptionError(f"rounds={rounds:,} is invalid: at most {MAX_ROUNDS} (the fixed point settles within 3)")
+    return hands, rounds
+
+
 def cache_path() -> Path:
     """Where the entry values solved for a designer's rules go (``cpstats train-ofc VARIANT``):
-    ``ofc/entry_values.json`` in cpstats' cache folder, never the installed package."""
+    ``ofc/entry_values.json`` in cpstats' cache folder, never the installed package. The play reads
+    it for a variant the package does not ship (:data:`SHIPPED` wins for one it does)."""
     return cache_root() / "ofc" / "entry_values.json"
 
 
 def _read_values(path: Path) -> dict:
     """The solved entry values in ``path`` by variant string ({} when it does not exist). A cache
-    file that does not read (truncated, empty, not an object of entries with a baseline) is set
-    aside with one :class:`EntryValueWarning` naming it: its variants are solved again on first use."""
+    file that does not read (truncated, empty, not an object of entries each with a baseline that
+    is a finite number) is set aside with one :class:`EntryValueWarning` naming it: its variants
+    are solved again on first use."""
     if not path.exists():
         return {}
     try:
         values = json.loads(path.read_text())
-        if not isinstance(values, dict) or not all(isinstance(e, dict) and isinstance(e.get("baseline"), (int, float))
+        if not isinstance(values, dict) or not all(isinstance(e, dict) and _is_finite(e.get("baseline"))
                                                    for e in values.values()):
-            raise ValueError("not an object of entries, each with a numeric baseline")
+            raise ValueError("not an object of entries, each with a baseline that is a finite number")
         return values
     except (OSError, ValueError) as err:
-        if path == SHIPPED:
-            raise
-        warnings.warn(f"the cached entry values {str(path)!r} do not read ({err}): their variants are solved "
-                      "again on first use (cpstats train-ofc VARIANT writes them again)", EntryValueWarning,
-                      stacklevel=5)
+        _set_aside(path, str(err))
         return {}
+
+
+def _set_aside(path: Path, why: str) -> None:
+    """Warn that the cache file ``path`` does not read (``why``); the package's own file raises."""
+    if path == SHIPPED:
+        raise ValueError(f"the package's entry values {str(path)!r} do not read ({why}): reinstall cpstats")
+    warnings.warn(f"the cached entry values {str(path)!r} do not read ({why}): their variants are solved "
+                  "again on first use (cpstats train-ofc VARIANT writes them again)", EntryValueWarning,
+                  stacklevel=6)
+
+
+def _is_finite(x: object) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and bool(np.isfinite(x))
+
+
+@lru_cache(maxsize=16)
+def _objective_range(variant: OfcVariant) -> tuple[float, float]:
+    """The least and greatest objective a board of ``variant`` can have (a foul; every row's least
+    or greatest value and the scoop term), between which a baseline, a mean of them, must lie."""
+    vt, prm = _value_tables(variant, row_win_tables(variant), np.zeros(18), OPPONENT_FOUL)
+    scoop = abs(float(prm[_pk.SCOOP]))
+    low = min(float(prm[_pk.FOUL]), float(sum(vt[r].min() for r in range(3))) - scoop)
+    return low, float(sum(vt[r].max() for r in range(3))) + scoop
+
+
+def _stored_baseline(variant: OfcVariant, path: Path) -> float | None:
+    """The baseline ``path`` holds for the variant's play (its rake and name aside), None if none;
+    a baseline outside what its boards' objective can be is set aside (:func:`_set_aside`)."""
+    target = dataclasses.replace(variant, rake=Rake())
+    for text, entry in _read_values(path).items():
+        try:
+            solved = resolve_ofc_variant(text)
+        except OptionError:  # a stored variant string the rules no longer read
+            continue
+        if solved == dataclasses.replace(target, name=solved.name):
+            low, high = (-np.inf, np.inf) if path == SHIPPED else _objective_range(target)  # the package's: its tests
+            if not low <= entry["baseline"] <= high:
+                _set_aside(path, f"{text!r} has the baseline {entry['baseline']:.6g}, outside {low:.6g}.."
+                                 f"{high:.6g}, the objective its boards can have")
+                return None
+            return float(entry["baseline"])
+    return None
 
 
 class EntryValueWarning(UserWarning):
@@ -274,17 +331,12 @@ class EntryValueWarning(UserWarning):
 
 def _shipped_baseline(variant: OfcVariant) -> float | None:
     """The solved baseline of the variant's play, its rake and name aside (a rake never moves the
-    play): the package's (:data:`SHIPPED`), else the cache's (:func:`cache_path`); None if neither
-    holds it."""
-    target = dataclasses.replace(variant, rake=Rake())
+    play): the package's (:data:`SHIPPED`: it wins, so shipped runs play by what shipped), else
+    the cache's (:func:`cache_path`); None if neither holds it."""
     for path in (SHIPPED, cache_path()):
-        for text, entry in _read_values(path).items():
-            try:
-                solved = resolve_ofc_variant(text)
-            except OptionError:  # a stored variant string the rules no longer read
-                continue
-            if solved == dataclasses.replace(target, name=solved.name):
-                return float(entry["baseline"])
+        baseline = _stored_baseline(variant, path)
+        if baseline is not None:
+            return baseline
     return None
 
 
@@ -318,33 +370,41 @@ def _default_entry_values(variant: OfcVariant) -> np.ndarray:
 
 
 def values_path(variant: OfcVariant) -> Path:
-    """The file ``variant``'s solved entry value is written to: the package's (:data:`SHIPPED`)
-    when it already holds that variant (the maintainers' command, re-solving in place), else the
-    cache's (:func:`cache_path`): a designer's results never go into the package."""
-    target = str(dataclasses.replace(variant, rake=Rake()))
-    return SHIPPED if target in _read_values(SHIPPED) else cache_path()
+    """The file the play reads ``variant``'s entry value from: the package's (:data:`SHIPPED`) when
+    it ships that variant (it wins), else the cache's (:func:`cache_path`), where ``cpstats
+    train-ofc VARIANT`` writes a designer's: nothing is written into the package unless named."""
+    return SHIPPED if _stored_baseline(variant, SHIPPED) is not None else cache_path()
 
 
 def write_shipped(presets: tuple[str, ...] = ("ofc-pineapple",), *, hands: int = 300, rounds: int = 3,
                   rng: int = 2026, path: Path | str | None = None) -> dict:
-    """Solve the variants' entry values and write each to ``path`` (default :func:`values_path`;
-    seed, hands, rounds and the seconds each took recorded with them), every file checked
-    writable before any solving; a file's other variants are kept."""
+    """Solve the variants' entry values and write each to ``path`` (seed, hands, rounds and the
+    seconds each took recorded with them), every file checked writable before any solving; a
+    file's other variants are kept. Without ``path`` a designer's variant goes to the cache
+    (:func:`cache_path`, which the play reads) and a variant the package ships is refused: the
+    play reads the package's value, and the package's file is written only when named (the
+    maintainers: ``path="cpstats/data/ofc/entry_values.json"``)."""
     variants = [resolve_ofc_variant(name) for name in presets]
-    paths = [values_path(v) if path is None else Path(path) for v in variants]
-    for p in dict.fromkeys(paths):
-        writable_file("--out" if path is not None else "the entry-value file", p)
+    hands, rounds = _check_counts(hands, rounds)
+    if path is None:
+        shipped = [str(v) for v in variants if values_path(v) == SHIPPED]
+        if shipped:
+            raise OptionError(f"the package ships the entry value of {', '.join(shipped)} and the play reads the "
+                              "package's: to solve it again, name the file to write (--out FILE; the package's "
+                              "own: --out cpstats/data/ofc/entry_values.json)")
+    target = cache_path() if path is None else Path(path)
+    writable_file("--out" if path is not None else "the entry-value file", target)
     out: dict[str, dict] = {}
-    for v, p in zip(variants, paths):
+    for v in variants:
         t = time.time()
         ev = solve_entry_value(v, hands=hands, rounds=rounds, rng=rng)
+        key = str(dataclasses.replace(v, rake=Rake()))
         entry = {**{k: (list(x) if isinstance(x, tuple) else x) for k, x in ev._asdict().items()},
-                 "rounds_played": rounds, "seed": rng, "seconds": round(time.time() - t, 1), "path": str(p)}
-        out[str(dataclasses.replace(v, rake=Rake()))] = entry
-        kept = _read_values(p) if p.exists() else {}
-        with atomic_path(p) as tmp:
-            tmp.write_text(json.dumps({**kept, str(dataclasses.replace(v, rake=Rake())):
-                                       {k: x for k, x in entry.items() if k != "path"}}, indent=1) + "\n")
+                 "rounds_played": rounds, "seed": rng, "seconds": round(time.time() - t, 1)}
+        out[key] = {**entry, "path": str(target)}
+        kept = _read_values(target) if target.exists() else {}
+        with atomic_path(target) as tmp:
+            tmp.write_text(json.dumps({**kept, key: entry}, indent=1) + "\n")
     return out
 
 

@@ -18,16 +18,23 @@
   (fixed ``random_state``, no early stopping, :data:`TREE_SETTINGS`), exported to flat arrays
   (:func:`export_trees`) whose prediction equals ``model.predict``.
 - **Work**: each variant's self-play and labels, and each street's off-policy rows, are tasks of
-  ``workers`` processes, gathered in variant order; the fits run in the main process. The file
-  is the same whatever the worker count (every task is a function of its variant and seed).
+  ``workers`` processes (at most the machine's cores), gathered in variant order; the fits run in
+  the main process. The file is the same whatever the worker count (every task is a function of
+  its variant and seed). The workers ignore Ctrl-C: the main process hears it, ends every worker
+  at once and passes the ``KeyboardInterrupt`` on (the command line's one line "interrupted").
+- **Size**: at most :data:`MAX_TRAINING_HANDS` self-play hands in all (draws x hands and the
+  anchors' hands), refused in one line before any work.
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
+import shlex
+import signal
+import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -40,12 +47,13 @@ from cpstats.ofc import _train_kernel as _tk
 from cpstats.ofc import _value_kernel as _vk
 from cpstats.ofc.entry_value import rollout_args
 from cpstats.ofc.placement import DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, stacked
-from cpstats.ofc.rule_features import RULE_FEATURES, rule_vector, trained_ranges, training_variants
-from cpstats.ofc.street_values import FEATURES, MODEL_ARRAYS, SHIPPED_PATH, StreetModel, Trees
+from cpstats.ofc.rule_features import ANCHORS, RULE_FEATURES, rule_vector, trained_ranges, training_variants
+from cpstats.ofc.street_values import FEATURES, MODEL_ARRAYS, StreetModel, Trees
 from cpstats.rules.open_face import OfcDeal, OfcVariant, parse_ofc_variant, resolve_ofc_variant
 
 __all__ = ["TREE_SETTINGS", "DRAWS", "HANDS", "ANCHOR_HANDS", "SEED", "SelfPlay", "self_play", "label_hands",
-           "off_policy_rows", "export_trees", "fit_model", "train_street_models", "write_models"]
+           "off_policy_rows", "export_trees", "fit_model", "train_street_models", "write_models",
+           "MAX_TRAINING_HANDS", "check_training_size", "max_workers"]
 
 #: Settings of the boosted trees (per deal and street).
 TREE_SETTINGS = {"max_iter": 200, "learning_rate": 0.1, "max_leaf_nodes": 31, "min_samples_leaf": 40,
@@ -60,6 +68,30 @@ HANDS = 14  # self-play hands a rule draw
 ANCHOR_HANDS = 300  # self-play hands of each shipped run's variant
 SEED = 2026
 MAX_ROWS = 1_500_000  # rows a street's fit reads at most (a fixed subsample beyond)
+#: Self-play hands of a training at most (draws x hands + anchors x anchor_hands; the shipped file's
+#: 6,300). A street's rows take about 150 KB a hand of four players in the main process (up to 27
+#: options of 57 features a seat, and their concatenation), 7.5 GB at the cap; at about 0.4 s of
+#: CPU a hand, about 5.5 hours of one core.
+MAX_TRAINING_HANDS = 50_000
+
+
+def max_workers() -> int:
+    """The most worker processes a training takes: this machine's cores (``os.cpu_count()``);
+    more would only queue for them."""
+    return os.cpu_count() or 1
+
+
+def check_training_size(draws: int, hands: int, anchor_hands: int, *, anchors: int = len(ANCHORS),
+                        names: tuple[str, str, str] = ("draws", "hands", "anchor_hands")) -> int:
+    """The self-play hands of a training (``draws`` x ``hands`` + ``anchors`` x ``anchor_hands``),
+    or one OptionError line naming the options (``names``) when past :data:`MAX_TRAINING_HANDS`."""
+    total = draws * hands + anchors * anchor_hands
+    if total > MAX_TRAINING_HANDS:
+        raise OptionError(f"{names[0]} {draws:,} x {names[1]} {hands:,} + {anchors} anchors x {names[2]} "
+                          f"{anchor_hands:,} = {total:,} self-play hands is invalid: at most "
+                          f"{MAX_TRAINING_HANDS:,} (about 150 KB of rows a hand in memory, 7.5 GB at the cap; "
+                          f"the shipped file's recipe is {DRAWS * HANDS + len(ANCHORS) * ANCHOR_HANDS:,})")
+    return total
 
 
 class SelfPlay(NamedTuple):
@@ -226,7 +258,24 @@ def _rows_task(task: tuple) -> tuple[np.ndarray, np.ndarray, float]:
 
 
 def _map(pool, fn, tasks):
-    return list(pool.map(fn, tasks)) if pool is not None else [fn(t) for t in tasks]
+    return pool.map(fn, tasks, chunksize=1) if pool is not None else [fn(t) for t in tasks]
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _pool(workers: int):
+    """``workers`` processes that ignore Ctrl-C (the main process ends them); SIGINT is ignored
+    in the main thread while they start too, so one that arrives before a worker's initializer
+    runs cannot print that worker's traceback."""
+    if threading.current_thread() is not threading.main_thread():
+        return multiprocessing.Pool(workers, initializer=_ignore_sigint)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return multiprocessing.Pool(workers, initializer=_ignore_sigint)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def train_street_models(*, draws: int = DRAWS, hands: int = HANDS, anchor_hands: int = ANCHOR_HANDS,
@@ -240,6 +289,13 @@ def train_street_models(*, draws: int = DRAWS, hands: int = HANDS, anchor_hands:
     hands = check_whole("hands", hands, 1)
     anchor_hands = check_whole("anchor_hands", anchor_hands, 1)
     workers = check_whole("workers", workers, 1)
+    if workers > max_workers():
+        raise OptionError(f"workers={workers:,} is invalid: at most {max_workers()}, this machine's cores "
+                          "(more would only queue for them)")
+    if variants is None:
+        check_training_size(draws, hands, anchor_hands)
+    else:
+        check_training_size(len(variants), hands, 0, anchors=0)
     say = progress or (lambda line: None)
     start, cpu, load = time.time(), time.process_time(), os.getloadavg()[0]
     if variants is None:
@@ -250,7 +306,7 @@ def train_street_models(*, draws: int = DRAWS, hands: int = HANDS, anchor_hands:
     children = np.random.SeedSequence(seed + 1).spawn(len(variants))
     tasks = [(str(v), anchor_hands if i < n_anchor else hands, (c.entropy, c.spawn_key))
              for i, (v, c) in enumerate(zip(variants, children))]
-    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    pool = _pool(workers) if workers > 1 else None
     try:
         played = _map(pool, _play_task, tasks)
         say(f"self-play and labels of {len(played)} variants: {time.time() - start:.0f} s")
@@ -259,9 +315,14 @@ def train_street_models(*, draws: int = DRAWS, hands: int = HANDS, anchor_hands:
         for deal in OfcDeal:
             mine = [d for d, v in zip(played, variants) if v.deal is deal]
             out[str(deal)] = _fit_deal(mine, len(OfcVariant(deal=deal).cards_dealt), seed, pool, say, worker_cpu)
-    finally:
+    except BaseException:  # Ctrl-C or a failure: every worker ends now, no queued task runs
         if pool is not None:
-            pool.shutdown()
+            pool.terminate()
+            pool.join()
+        raise
+    if pool is not None:
+        pool.close()
+        pool.join()
     record = {"seed": seed, "draws": draws, "hands": hands, "anchor_hands": anchor_hands,
               "variants": len(variants), "anchors": [str(v) for v in variants[:n_anchor]],
               "features": list(FEATURES), "rule_features": list(RULE_FEATURES), "trees": TREE_SETTINGS,
@@ -300,12 +361,14 @@ def _fit_deal(played: list[_Draw], streets: int, seed: int, pool, say, worker_cp
     return trees
 
 
-def write_models(path: Path | str = SHIPPED_PATH, **options: Any) -> dict:
+def write_models(path: Path | str, **options: Any) -> dict:
     """Train (:func:`train_street_models`, ``options``) and write the street-model file ``path``
-    (checked writable before the training); returns its record with the path and node counts."""
+    (checked writable before the training; the shipped file is written only when named,
+    :data:`~cpstats.ofc.street_values.SHIPPED_PATH`); returns its record with the path and node counts."""
     path = Path(path)
     writable_file("out", path)
     trees, record = train_street_models(**options)
+    record["command"] += f" --out {shlex.quote(str(path))}"
     arrays = {f"{deal}_{name}": getattr(t, name) for deal, t in trees.items() for name in MODEL_ARRAYS}
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as tmp:

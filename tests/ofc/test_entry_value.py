@@ -189,3 +189,17 @@ def test_a_variant_not_shipped_is_solved_once_a_process(monkeypatch):
     assert values[14] == pytest.approx(entry_value.entry_values(v, entry_value.fantasy_terms(v), 1.25)[14])
     with pytest.raises(ValueError):
         values[14] = 0.0  # the values every caller shares cannot be written over
+
+
+@pytest.mark.parametrize("options, words", [({"hands": 100_001}, r"hands=100,001 is invalid: at most 100,000"),
+                                            ({"hands": 10**17}, r"at most 100,000 a round"),
+                                            ({"rounds": 21}, r"rounds=21 is invalid: at most 20")])
+def test_entry_value_sizes_are_bounded_before_any_self_play(options, words):
+    """A huge count is one line at once (it ended in numpy's out-of-memory traceback)."""
+    from cpstats.errors import OptionError
+    from cpstats.ofc.entry_value import solve_entry_value, write_shipped
+
+    with pytest.raises(OptionError, match=words):
+        solve_entry_value(PINE, **options)
+    with pytest.raises(OptionError, match=words):
+        write_shipped(("ofc-pineapple(royalties.front.QQ=9)",), **options)

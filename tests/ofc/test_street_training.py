@@ -81,3 +81,19 @@ def test_fitting_without_scikit_learn_is_one_line_before_any_self_play(monkeypat
     monkeypatch.setitem(sys.modules, "sklearn.ensemble", None)
     with pytest.raises(OptionError, match=r"needs scikit-learn: pip install 'cpstats\[train\]'"):
         st.train_street_models(hands=10**6)
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"workers": 10**5}, "workers=100,000 is invalid: at most"),
+    ({"hands": 10**15}, "self-play hands is invalid: at most 50,000"),
+    ({"draws": 10**6, "hands": 1}, r"draws 1,000,000 x hands 1 \+ 7 anchors x anchor_hands 300"),
+    ({"anchor_hands": 10**4}, r"\+ 7 anchors x anchor_hands 10,000 = 74,200 self-play hands is invalid"),
+])
+def test_workers_and_sizes_are_bounded_before_any_self_play(monkeypatch, options, words):
+    """At most this machine's cores, and at most MAX_TRAINING_HANDS hands in all (their rows' memory):
+    one line before the first variant is drawn or played."""
+    pytest.importorskip("sklearn")
+    monkeypatch.setattr(st, "training_variants", lambda *a: pytest.fail("drew the variants"))
+    monkeypatch.setattr(st, "_play_task", lambda *a: pytest.fail("played"))
+    with pytest.raises(OptionError, match=words):
+        st.train_street_models(**options)
