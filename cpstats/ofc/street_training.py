@@ -268,7 +268,8 @@ def _ignore_sigint() -> None:
 def _pool(workers: int):
     """``workers`` processes that ignore Ctrl-C (the main process ends them); SIGINT is ignored
     in the main thread while they start too, so one that arrives before a worker's initializer
-    runs cannot print that worker's traceback."""
+    runs cannot print that worker's traceback. multiprocessing's Pool for its public
+    ``terminate()``: a worker killed outright leaves its ``map`` waiting, which Ctrl-C ends."""
     if threading.current_thread() is not threading.main_thread():
         return multiprocessing.Pool(workers, initializer=_ignore_sigint)
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)

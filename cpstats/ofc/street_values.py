@@ -21,17 +21,19 @@ Decisions:
   ``rollout`` and ``fast`` play when the file cannot be read (missing, truncated, empty, an array
   missing, arrays that do not fit together, features of another version, a record that is not an
   object of the right types, values that are not finite or past :data:`MAX_MAGNITUDE`, trees whose
-  walk would leave the arrays or turn back; the record states no digest: the run's identity is the
-  file's own SHA-256, :func:`model_identity`): one warning names the
-  file, how to make it again (``cpstats train-ofc --street-values``) and that the play falls back,
-  and the run's metadata says ``street models none (plays as rollout-exact)``. Nothing is refitted
-  at run time: the shipped file takes about an hour on 2 cores.
+  walk would leave the arrays or turn back; the record states no digest, so a run's identity is
+  the file's own SHA-256, :func:`model_identity`): one warning names the file, how to make it
+  again (reinstall cpstats, or ``cpstats train-ofc --street-values HANDS --out FILE``) and that
+  the play falls back, and the run's metadata says ``street models none (plays as
+  rollout-exact)``. Nothing is refitted at run time: the shipped file takes about 23 minutes on
+  2 cores.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import shlex
 import warnings
 from functools import lru_cache
 from pathlib import Path
@@ -190,8 +192,9 @@ def _load(path: Path, stamp: int) -> _Models | None:
         if str(path) not in _LOAD_FAILED:
             _LOAD_FAILED.add(str(path))
             warnings.warn(f"the open-face street models {str(path)!r} cannot be read ({err}): rollout and fast "
-                          "play as rollout-exact until it is made again (cpstats train-ofc --street-values, "
-                          "or reinstall cpstats)", StreetModelWarning, stacklevel=4)
+                          "play as rollout-exact until it is made again (reinstall cpstats, or cpstats train-ofc "
+                          f"--street-values HANDS --out {shlex.quote(str(path))})", StreetModelWarning,
+                          stacklevel=4)
         return None
 
 
