@@ -16,6 +16,11 @@ the verb.
   whether the precision was reached; :func:`until_record` puts that in words for an output (the
   command line says it on stderr too when ``deals`` came first). Stopping on the data's own noise
   makes the interval a little less sure than its level says; the opt-in coverage test measures it.
+- Decision: a half-width no run can reach is refused in one line after the first stage (how
+  narrow a figure can get depends on its spread, which only a run measures): when the
+  ``1/sqrt(deals)`` law puts it beyond :data:`~cpstats.cards.blocks.MAX_DEALS`, the line names
+  the ``until`` entry and the narrowest half-width that many deals would give. A half-width
+  that is reachable but beyond ``deals`` stops at ``deals`` and says so.
 - Decision: a sweep grows as one (:func:`sweep_until`): every point plays the same deals at every
   stage, so the points stay paired on common deals, and the stage's deals a point follow the same
   law from the widest of every point's estimate and every paired difference to the first point
@@ -33,8 +38,9 @@ from typing import Any
 
 import numpy as np
 
-from cpstats.cards.blocks import root_seed
+from cpstats.cards.blocks import MAX_DEALS, root_seed
 from cpstats.errors import OptionError, check_whole
+from cpstats.rules.games import game_of
 from cpstats.simulation.games import runs_of
 
 __all__ = ["run_until", "sweep_until", "check_until", "until_record"]
@@ -72,16 +78,33 @@ def _half_widths(result: Any, until: dict[str, float], confidence: float) -> dic
     return {m: float(table.at[m, "ci_high"] - table.at[m, "ci_low"]) / 2 for m in until}
 
 
+def _factor(half: float, wanted: float) -> float:
+    """``(half / wanted) ** 2``, the deals' factor still needed (inf past a float's range)."""
+    ratio = half / wanted
+    return ratio * ratio if ratio < 1e150 else math.inf
+
+
 def _ratio(half: Mapping[str, float], wanted: Mapping[str, float]) -> float:
     """How far the widest figure is from its half-width, squared (the deals' factor still needed;
     an undefined half-width counts as twice too wide)."""
-    return max((half[m] / wanted[m]) ** 2 if np.isfinite(half[m]) else 4.0 for m in wanted)
+    return max(_factor(half[m], wanted[m]) if np.isfinite(half[m]) else 4.0 for m in wanted)
+
+
+def _check_reachable(half: Mapping[str, float], wanted: Mapping[str, float], n: int, unit: str) -> None:
+    """One line when a figure's half-width at ``n`` deals, by the ``1/sqrt(deals)`` law, needs
+    more than :data:`~cpstats.cards.blocks.MAX_DEALS` to reach its value (module docstring)."""
+    for m, w in wanted.items():
+        if np.isfinite(half[m]) and n * _factor(half[m], w) > MAX_DEALS:
+            least = half[m] * math.sqrt(n / MAX_DEALS)
+            raise OptionError(f"until[{m!r}]={w:g} is invalid: no run reaches it ({m}'s half-width is "
+                              f"{half[m]:.3g} at {n:,} {unit}; {MAX_DEALS:,} {unit}, the most a run plays, would "
+                              f"narrow it to about {float(f'{least:.2g}'):g}): give a half-width of at least that")
 
 
 def _next_stage(n: int, ratio: float, deals: int) -> int:
     """The next stage's deals: the ``1/sqrt(deals)`` law's prediction 10% over, at least 1.5x the
     last, at most ``deals``."""
-    return int(min(deals, max(math.ceil(1.1 * n * ratio), math.ceil(1.5 * n))))
+    return int(min(deals, max(math.ceil(min(1.1 * n * ratio, deals)), math.ceil(1.5 * n))))
 
 
 def _first_stage(v: Any, deals: int, pilot: int | None) -> int:
@@ -106,6 +129,7 @@ def run_until(simulate: Callable[..., Any], v: Any, deals: int, until: Any, *, r
     while True:
         result = simulate(v, n, rng=root, **options)
         half = _half_widths(result, wanted, confidence)
+        _check_reachable(half, wanted, n, game_of(v).unit)
         stages.append({"deals": n, "half_widths": half})
         ratio = _ratio(half, wanted)
         if ratio <= 1 or n >= deals:
@@ -149,6 +173,7 @@ def sweep_until(sweep: Callable[..., Any], v: Any, parameter: str, values: Seque
         if not chosen:
             raise OptionError(f"the sweep's figures hold none of {', '.join(wanted)}: name one in metrics=")
         half = _sweep_half_widths(table, chosen)
+        _check_reachable(half, chosen, n, game_of(v).unit)
         stages.append({"deals": n, "half_widths": half})
         ratio = _ratio(half, chosen)
         if ratio <= 1 or n >= deals:
@@ -177,11 +202,13 @@ def until_record(metadata: Mapping[str, Any], unit: str = "deals") -> dict[str, 
     deals, half, wanted = int(last["deals"]), last["half_widths"], until["figures"]
     asked = ",".join(f"{m}={w:g}" for m, w in wanted.items())
     level = f"{until.get('confidence', 0.95):.0%}"
-    widths = ", ".join(f"{m} {half[m]:.4g}" for m in wanted)
+    widths = ", ".join(f"{m} {half[m]:.4g}" if np.isfinite(half[m]) else f"{m} none yet (too few for an interval)"
+                       for m in wanted)
     if until["reached"]:
         note = f"until {asked} reached at {deals:,} {unit} ({level} half-width {widths})"
     else:
-        ratio = float(np.max([(half[m] / wanted[m]) ** 2 for m in wanted]))  # nan if any is
+        factors = [_factor(half[m], wanted[m]) if np.isfinite(half[m]) else math.nan for m in wanted]
+        ratio = math.nan if any(map(math.isnan, factors)) else max(factors)
         guess = (f"; about {float(f'{deals * ratio:.2g}'):,.0f} {unit} would reach it" if np.isfinite(ratio)
                  else "; too few to guess how many would")
         note = (f"until {asked} not reached: stopped at the most {unit} allowed, {deals:,}, with "

@@ -21,13 +21,18 @@ class Solution:
     budget). ``certified`` is False when the interval reaches a bound: no value inside the
     bounds is known at this level to meet the target (``note`` says about how many deals would
     tell). ``evaluations`` holds every candidate played, in order (``value, estimate, ci_low,
-    ci_high, method, variant, setter, play, deals, seconds``), all on the same deals (seed
-    ``entropy``); ``variant`` is the variant string at the answer and ``setter`` who set its
+    ci_high, method, variant, setter, play, deals, seconds``), all on the same ``deals`` (seed
+    ``entropy``; a grown solve's last stage); ``variant`` is the variant string at the answer and ``setter`` who set its
     hands (for ``ev``, the tables and where they came from); ``unit`` what the game's runs count
     (deals; open face: hands). ``play`` is the one play every candidate shared (open face: the
     setter and its street models; empty for a game without one), and ``precision`` what a
     default-length solve reached at the first bound
     (:func:`~cpstats.simulation.sequential.until_record`; None when the deals were given).
+    ``growth`` says how an integer or listed solve of the default length grew its deals: the
+    ``width`` asked (values in the interval), ``max_deals``, whether the width was ``reached``
+    (False: the cap came first), the ``deals`` and ``values`` at the stop, each stage's
+    ``deals, ci_low, ci_high, values, certified, evaluations``, and a ``note`` in words (None
+    when the deals were given or the parameter is continuous).
     """
 
     parameter: str
@@ -54,6 +59,7 @@ class Solution:
     unit: str = "deals"
     play: str = ""
     precision: dict | None = None
+    growth: dict | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """The answer as one row (``parameter, metric, target, value, ci_low, ci_high, ...``)."""
@@ -61,6 +67,7 @@ class Solution:
                                              "ci_high", "kind", "method", "deals", "entropy", "confidence",
                                              "setter", "play", "base", "variant", "certified", "note")}
         row["ties"] = ", ".join(map(str, self.ties))
+        row["growth"] = self.growth["note"] if self.growth else ""
         row["evaluations"] = len(self.evaluations)
         return pd.DataFrame([row])
 
@@ -80,7 +87,8 @@ class Solution:
             claim = f"is the boundary of {self.metric} {'>=' if self.direction == 'at_least' else '<='} {self.target:g}"
         return (f"{answer} {claim} on {self.base}: "
                 f"{len(self.evaluations)} evaluations of {self.deals:,} common {unit}, set by "
-                f"{self.setter}" + (f" (one play: {self.play})" if self.play else "") + f"; {self.method}")
+                f"{self.setter}" + (f" (one play: {self.play})" if self.play else "") + f"; {self.method}"
+                + (f"; {self.growth['note']}" if self.growth else ""))
 
     def plot(self, ax=None):
         """The response curve with its band, the target and the answer's interval; returns the Axes."""

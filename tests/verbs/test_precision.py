@@ -212,7 +212,8 @@ def test_the_sheet_says_when_its_cap_came_first(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(ofc_par, "STRENGTH_DEALS", 2)
     assert main(["par", "ofc-pineapple", "--setter", "greedy", "--no-sensitivity", "--out", str(tmp_path)]) == 0
     captured = capsys.readouterr()
-    assert captured.err.startswith("cpstats par: warning: until ") and "not reached" in captured.err
+    warned = [line for line in captured.err.splitlines() if line.startswith("cpstats par: warning: until ")]
+    assert len(warned) == 1 and "not reached" in warned[0]  # beside the progress lines
     assert captured.out.startswith("PAR sheet of ofc-pineapple (60 hands, greedy")
 
 
@@ -223,3 +224,15 @@ def test_the_sheets_explicit_deals_are_exactly_that_many(monkeypatch):
     text = " ".join(sheet.sections[5].paragraphs)
     assert text.count("Hands: 45, as asked; at this length (95% half-widths) Fantasyland entry ±") == 1
     assert "By default the sheet plays until Fantasyland entry ±6.00 points, foul ±6.00 points" in text
+
+
+def test_a_default_listed_solve_grows_no_further_than_the_precisions_cap(monkeypatch):
+    """A whole-number or listed open-face solve of the default length starts from the hands the
+    precision chose at the first bound and may grow to the precision's cap, not 50x a run."""
+    p = _precision(monkeypatch, LOOSE)
+    s = cpstats.solve("ofc-pineapple(rake=percent)", "rake.percent", "rake_share", 0.05,
+                      bounds=[0.0, 0.02, 0.04, 0.06, 0.08, 0.1, 0.12], setter="greedy", rng=3)
+    g = s.growth
+    assert g["max_deals"] == p.most and g["stages"][0]["deals"] == s.precision["deals"] <= p.most
+    assert g["reached"] == (g["values"] <= 3 and s.certified) and s.unit == "hands"
+    assert f"{s.deals:,} hands an evaluation" in g["note"] and g["note"] in s.sentence()
