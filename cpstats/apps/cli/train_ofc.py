@@ -50,6 +50,7 @@ def add_train_ofc_command(sub) -> argparse.ArgumentParser:
 
     cores = st.max_workers()
     total = f"draws x hands + anchors' hands at most {st.MAX_TRAINING_HANDS:,}"
+    in_all = "the self-play hands of a training in all"
     p = sub.add_parser("train-ofc", help="solve the open-face play's tables (Fantasyland entry values; with "
                                          "--street-values, the street models)",
                        description="Writes a designer's entry values to cpstats' cache folder (the play reads "
@@ -67,12 +68,12 @@ def add_train_ofc_command(sub) -> argparse.ArgumentParser:
     p.add_argument("--out", default=None,
                    help="file written (default: cpstats' cache folder for a designer's variant; required for a "
                         "variant the package ships and with --street-values)")
-    p.add_argument("--street-values", type=_whole(1, st.MAX_TRAINING_HANDS, total), default=None, metavar="HANDS",
+    p.add_argument("--street-values", type=_whole(1, st.MAX_TRAINING_HANDS, in_all), default=None, metavar="HANDS",
                    help="instead: fit the street models of every variant (needs scikit-learn), HANDS self-play "
                         f"hands a rule draw (shipped: {st.HANDS}; {total})")
-    p.add_argument("--draws", type=_whole(0, st.MAX_TRAINING_HANDS, total), default=None,
+    p.add_argument("--draws", type=_whole(0, st.MAX_TRAINING_HANDS, in_all), default=None,
                    help=f"with --street-values: rule draws around the presets (default {st.DRAWS})")
-    p.add_argument("--anchor-hands", type=_whole(1, st.MAX_TRAINING_HANDS, total), default=None,
+    p.add_argument("--anchor-hands", type=_whole(1, st.MAX_TRAINING_HANDS, in_all), default=None,
                    help=f"with --street-values: hands of each shipped run's variant (default {st.ANCHOR_HANDS})")
     p.add_argument("--workers", type=_whole(1, cores, "this machine's cores"), default=None,
                    help=f"with --street-values: processes, at most this machine's cores ({cores}; the default; "
