@@ -386,6 +386,9 @@ def write_shipped(presets: tuple[str, ...] = ("ofc-pineapple",), *, hands: int =
     maintainers: ``path="cpstats/data/ofc/entry_values.json"``)."""
     variants = [resolve_ofc_variant(name) for name in presets]
     hands, rounds = _check_counts(hands, rounds)
+    for v in variants:  # before the first variant's solve, not after
+        if not _has_fantasyland(v):
+            raise OptionError(f"{v} has no Fantasyland (fantasyland.cards are all 0): there is no entry value to solve")
     if path is None:
         shipped = [str(v) for v in variants if values_path(v) == SHIPPED]
         if shipped:

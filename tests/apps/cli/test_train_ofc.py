@@ -139,11 +139,12 @@ def test_an_option_of_the_other_mode_is_refused_in_one_line(monkeypatch, tmp_pat
                                                     "at most 50,000"),
     (["--street-values", "1", "--anchor-hands", "9000"], "= 63,300 self-play hands is invalid"),
     (["--street-values", "2", "--workers", "100000"], "argument --workers: 100,000 is invalid: at most "),
+    ([OWN, "ofc-pineapple(fantasyland.cards=0/0/0/0)"], "has no Fantasyland"),
 ])
 def test_a_count_past_its_cap_is_refused_in_one_line_before_any_work(monkeypatch, tmp_path, capsys, argv, words):
     """Counts are bounded by what memory and time make sensible, workers by this machine's cores:
     one line before any work (a huge count ended in numpy's "23.1 PiB" traceback, once after 104 s;
-    100,000 workers flooded the machine)."""
+    100,000 workers flooded the machine); so is a variant with no entry value among several."""
     import os
 
     _no_work(monkeypatch)
