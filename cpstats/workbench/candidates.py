@@ -96,10 +96,13 @@ class Evaluator:
         return pd.DataFrame(self.rows)
 
 
+def _band(e: Evaluation) -> str:
+    return f"{e.ci_low:.6g} to {e.ci_high:.6g}" if np.isfinite(e.ci_high - e.ci_low) else "no interval"
+
+
 def unreachable(ev: Evaluator, target: float, values: Sequence[Any]) -> OptionError:
     ends = [ev(values[0]), ev(values[-1])]
-    shown = " to ".join(f"{e.estimate:.6g} ({e.ci_low:.6g} to {e.ci_high:.6g}) at {ev.parameter}={e.value}"
-                        for e in ends)
+    shown = " to ".join(f"{e.estimate:.6g} ({_band(e)}) at {ev.parameter}={e.value}" for e in ends)
     near = min(ends, key=lambda e: abs(e.estimate - target))
     told = ""
     if near.ci_low <= target <= near.ci_high:
@@ -166,10 +169,11 @@ def deals_to_clear(ev: Evaluator, e: Evaluation, target: float) -> str:
     (the half-width falls as one over the root of the deals; the estimate taken as it is)."""
     gap = abs(e.estimate - target)
     half = (e.ci_high - e.ci_low) / 2
-    needed = ev.deals * (half / gap) ** 2 if gap > 0 else np.inf
-    if not np.isfinite(needed):
-        return f"more {unit_of(ev.v)} than this run can say (its estimate sits on the target)"
-    return f"about {int(float(f'{needed:.2g}')):,} {unit_of(ev.v)}"
+    if not np.isfinite(half):
+        return f"more {unit_of(ev.v)} (this length gives no interval to scale from)"
+    if gap == 0:
+        return f"more {unit_of(ev.v)} than can be guessed (its estimate is the target itself)"
+    return f"about {int(float(f'{ev.deals * (half / gap) ** 2:.2g}')):,} {unit_of(ev.v)}"
 
 
 class Crossing(NamedTuple):

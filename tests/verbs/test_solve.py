@@ -270,6 +270,18 @@ def test_the_search_of_a_straight_line_takes_a_few_evaluations():
     assert len(set(curve.calls)) <= 5  # the two ends, then interpolation: bisection would take about 8 more
 
 
+def test_the_deals_that_would_clear_a_target_are_words_when_no_number_can_be_given():
+    """An evaluation with no interval, or whose estimate is the target itself, said "about 0 deals"."""
+    from cpstats.workbench.candidates import Evaluation, deals_to_clear
+
+    ev = type("Stage", (), {"deals": 1_000, "v": cpstats.load_variant("2-4")})
+    nan = float("nan")
+    assert deals_to_clear(ev, Evaluation(1, 6.0, 5.9, 6.1), 6.05) == "about 4,000 deals"
+    for e in (Evaluation(1, 6.0, nan, nan), Evaluation(1, 6.05, 6.0, 6.1)):
+        words = deals_to_clear(ev, e, 6.05)
+        assert words.startswith("more deals") and "nan" not in words and "0" not in words
+
+
 # -- bad input is one line ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kwargs, match", [
