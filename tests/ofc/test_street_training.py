@@ -97,3 +97,16 @@ def test_workers_and_sizes_are_bounded_before_any_self_play(monkeypatch, options
     monkeypatch.setattr(st, "_play_task", lambda *a: pytest.fail("played"))
     with pytest.raises(OptionError, match=words):
         st.train_street_models(**options)
+
+
+def test_a_written_model_file_reads_back_and_says_how_to_make_it_again(monkeypatch, tmp_path):
+    """``write_models`` writes the file ``--out`` names (nothing into the package by default), its
+    record's command names that file, and it passes every check a file read is put through."""
+    pytest.importorskip("sklearn")
+    monkeypatch.setitem(st.TREE_SETTINGS, "min_samples_leaf", 2)
+    monkeypatch.setitem(st.TREE_SETTINGS, "max_iter", 4)
+    path = tmp_path / "my models.npz"
+    record = st.write_models(path, variants=["ofc-pineapple", "ofc-classic"], hands=2, seed=3)
+    assert record["command"].endswith(f"--seed 3 --out '{path}'")
+    models = sv.read_models(path)
+    assert models.record["command"] == record["command"] and set(models.trees) == {"pineapple", "classic"}
