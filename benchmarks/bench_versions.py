@@ -11,7 +11,7 @@ there), then finds how many calls last at least ``--target`` seconds (an autoran
 :meth:`timeit.Timer.autorange`'s) and times that many ``--repeat`` times; the round's figure is
 the fastest of those repeats, per call (the minimum, as :mod:`timeit` advises: noise only adds).
 A case of 40 ms is so timed about 27 calls at a time, not once: timed once, it moved by half
-between runs (issue 50: 2.48x "slower" between two trees whose calls take the same time).
+between runs (2.48x "slower" between two trees whose calls take the same time).
 
 Printed for each case: the median of the rounds' figures for both versions, the ratio after /
 before (below 1 is faster: the median of the rounds' paired ratios, each round's two versions

@@ -14,8 +14,8 @@ of the source's bytes; earlier: its modification time and size); its name holds 
 version. numba discards an index whose version or stamp differs, and so does this check, naming
 the reason: a numba upgrade (a dependency changed: the compile is legitimate), a changed kernel
 source, a Python with no compile yet, or a kernel never run here. Decision: a file touched but
-unchanged (a reinstall, a checkout) is no reason under numba 0.68's content stamp; the check
-before issue 50 compared modification times and announced a compile numba did not do, and
+unchanged (a reinstall, a checkout) is no reason under numba 0.68's content stamp; the former
+check compared modification times and announced a compile numba did not do, and
 missed a numba upgrade that recompiled everything. Measured: ``pip install -e ".[notebooks]"``
 changes no file of cpstats and no index (its first ``review`` compiled because ``review``'s own
 kernel had never run, or its dependencies moved numba).

@@ -79,7 +79,7 @@ def test_a_saved_result_on_a_full_disk_leaves_no_file(tmp_path, monkeypatch):
 
 
 def test_the_cli_says_the_disk_is_full_in_one_line(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(cpstats.apps.cli.commands, "needs_compiling", lambda *modules: False)
+    monkeypatch.setattr(cpstats.apps.cli.commands, "compile_notice", lambda *modules: None)
     monkeypatch.setattr(pd.DataFrame, "to_parquet", _partial_parquet)
     out = tmp_path / "run"
     assert main(["simulate", "--preset", "2-4", "--deals", "200", "--setter", "greedy",

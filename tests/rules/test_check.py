@@ -19,7 +19,7 @@ CUT = r"999999999999\.\.\.999999 \(400 characters\)"
 def compiled(monkeypatch):
     import cpstats.apps.cli
 
-    monkeypatch.setattr(cpstats.apps.cli.commands, "needs_compiling", lambda *modules: False)
+    monkeypatch.setattr(cpstats.apps.cli.commands, "compile_notice", lambda *modules: None)
 
 
 @pytest.mark.parametrize("text, key", [

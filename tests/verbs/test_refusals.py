@@ -21,7 +21,7 @@ HAND = "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h"
 def compiled(monkeypatch):
     import cpstats.apps.cli
 
-    monkeypatch.setattr(cpstats.apps.cli.commands, "needs_compiling", lambda *modules: False)
+    monkeypatch.setattr(cpstats.apps.cli.commands, "compile_notice", lambda *modules: None)
 
 
 @pytest.mark.parametrize("write, message", [

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import pandas as pd
 
-from cpstats.apps._warmup import COMPILE_MESSAGE, needs_compiling, simulation_kernels
+from cpstats.apps._warmup import compile_notice, simulation_kernels
 from cpstats.apps.cli.args import KERNELS
 from cpstats.apps.cli.args import executor_for as _executor
 from cpstats.apps.cli.args import out_folder as _out_folder
@@ -68,9 +68,10 @@ def _notice_compiling(*modules: str) -> None:
     """Say on stderr, before the first kernel runs, that numba still has to compile the kernel
     ``modules`` the command uses (the first call after install pauses for a few minutes).
     Commands call it once their options are checked, so an option's refusal is not preceded
-    by it."""
-    if needs_compiling(*modules):
-        print(COMPILE_MESSAGE, file=sys.stderr, flush=True)
+    by it. The line names why they compile (a numba upgrade, a changed kernel, a first run)."""
+    notice = compile_notice(*modules)
+    if notice is not None:
+        print(notice, file=sys.stderr, flush=True)
 
 
 def _emit(df: pd.DataFrame, fmt: str, floatfmt: str = "{:.6g}") -> str:

@@ -9,7 +9,7 @@ import sys
 
 import pandas as pd
 
-from cpstats.apps._warmup import COMPILE_MESSAGE, needs_compiling
+from cpstats.apps._warmup import compile_notice
 from cpstats.apps.cli.args import KERNELS, executor_for, setter_of
 
 __all__ = ["skill_text", "skill_header"]
@@ -38,8 +38,9 @@ def skill_text(args: argparse.Namespace) -> str:
 
     v = load_variant(args.preset)
     kernels = KERNELS.get(game_of(v).name)
-    if kernels is not None and needs_compiling(*kernels("ev", "greedy", "random")):
-        print(COMPILE_MESSAGE, file=sys.stderr, flush=True)
+    notice = None if kernels is None else compile_notice(*kernels("ev", "greedy", "random"))
+    if notice is not None:
+        print(notice, file=sys.stderr, flush=True)
     executor, close = executor_for(args)
     try:
         table = skill(v, deals=args.deals, rng=args.seed, setter=setter_of(args), executor=executor)

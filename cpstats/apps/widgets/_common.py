@@ -11,7 +11,7 @@ shown as PNG, and :class:`_App`, the common frame of an app.
   ``with out: display(fig)``, which captures nothing outside a kernel: the same code then works
   in Jupyter, in Voila and in tests.
 - Decision: a run that will compile the kernels (the first after install) says so in the
-  status beside the progress bar (:data:`cpstats.apps._warmup.COMPILE_MESSAGE`).
+  status beside the progress bar (:func:`cpstats.apps._warmup.compile_notice`, which says why).
 - Decision: exports are downloads, links whose ``href`` is a ``data:`` URI with a
   ``download`` file name (:class:`ExportBar`), because in Voila the browser, not the server's
   folder, is where a user wants the file; the same bar writes files with :meth:`ExportBar.save`
@@ -38,7 +38,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from cpstats.apps._warmup import COMPILE_MESSAGE, needs_compiling
+from cpstats.apps._warmup import compile_notice
 from cpstats.errors import OptionError
 from cpstats.rules.describe import format_number
 
@@ -131,11 +131,12 @@ TRAINING_MESSAGE = "ev has no tables for these rules yet: training them first (u
 
 
 def _running(text: str, training: bool = False) -> str:
-    """The status of a simulation about to start, with :data:`COMPILE_MESSAGE` while numba has
+    """The status of a simulation about to start, with the compile notice while numba has
     not yet compiled the kernels (otherwise the first run after install pauses with no word)
     and :data:`TRAINING_MESSAGE` when ev must first train its tables."""
     text = f"{text}; {TRAINING_MESSAGE}" if training else text
-    return _message("note", f"{text}; {COMPILE_MESSAGE}" if needs_compiling() else text)
+    notice = compile_notice()
+    return _message("note", f"{text}; {notice}" if notice is not None else text)
 
 
 def _cell(value: object, fmt: str | None) -> str:

@@ -42,7 +42,7 @@ def compiled(monkeypatch):
     """The kernels count as compiled, so stderr holds only what a test looks for."""
     import cpstats.apps.cli
 
-    monkeypatch.setattr(cpstats.apps.cli.commands, "needs_compiling", lambda *modules: False)
+    monkeypatch.setattr(cpstats.apps.cli.commands, "compile_notice", lambda *modules: None)
 
 
 @pytest.fixture
@@ -262,18 +262,19 @@ def test_compile_message_is_printed_once_before_kernels(monkeypatch, capsys):
     import cpstats.apps.cli
 
     asked = []
-    monkeypatch.setattr(cpstats.apps.cli.commands, "needs_compiling", lambda *modules: asked.append(modules) or True)
+    notice = "compiling kernels: numba 0.1 changed to 0.2 since the last compile (a few minutes, once)"
+    monkeypatch.setattr(cpstats.apps.cli.commands, "compile_notice", lambda *modules: asked.append(modules) or notice)
     assert main(["review", CARDS, SETTING]) == 0
-    assert capsys.readouterr().err.count(_warmup.COMPILE_MESSAGE) == 1
+    assert capsys.readouterr().err.count(notice) == 1
     assert asked == [("_bits", "_rank_kernel", "review")]
     assert main(["simulate", "--preset", "2-4", *FAST]) == 0
-    assert capsys.readouterr().err.count(_warmup.COMPILE_MESSAGE) == 1
+    assert capsys.readouterr().err.count(notice) == 1
     assert asked[-1] == (*_warmup.SIMULATION_KERNELS, "_greedy_kernel")
     assert main(["presets"]) == 0  # no kernels: no notice
-    assert _warmup.COMPILE_MESSAGE not in capsys.readouterr().err
-    monkeypatch.setattr(cpstats.apps.cli.commands, "needs_compiling", lambda *modules: False)
+    assert "compiling kernels" not in capsys.readouterr().err
+    monkeypatch.setattr(cpstats.apps.cli.commands, "compile_notice", lambda *modules: None)
     assert main(["review", CARDS, SETTING]) == 0
-    assert _warmup.COMPILE_MESSAGE not in capsys.readouterr().err
+    assert "compiling kernels" not in capsys.readouterr().err
 
 
 def test_simulate_plays_an_open_face_preset(capsys):

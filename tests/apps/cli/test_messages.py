@@ -29,7 +29,7 @@ def compiled(monkeypatch):
     """The kernels count as compiled, so stderr holds only what a test looks for."""
     import cpstats.apps.cli
 
-    monkeypatch.setattr(cpstats.apps.cli.commands, "needs_compiling", lambda *modules: False)
+    monkeypatch.setattr(cpstats.apps.cli.commands, "compile_notice", lambda *modules: None)
 
 
 def one_line(capsys, command: str) -> str:

@@ -21,7 +21,7 @@ WARNING = "warning: outside the street models' trained ranges: "
 def compiled(monkeypatch):
     import cpstats.apps.cli
 
-    monkeypatch.setattr(cpstats.apps.cli.commands, "needs_compiling", lambda *modules: False)
+    monkeypatch.setattr(cpstats.apps.cli.commands, "compile_notice", lambda *modules: None)
 
 
 def test_simulate_outside_the_trained_ranges_says_so_and_claims_no_strong_play(capsys):

@@ -13,7 +13,6 @@ from cpstats.simulation import REFERENCE_DIR
 from cpstats.strategies import EvSetter
 from cpstats.workbench import simulate
 from cpstats.apps.widgets import _common
-from cpstats.apps._warmup import COMPILE_MESSAGE
 from cpstats.apps.widgets import (
     SEED, WIDGET_BLOCK_DEALS, RakeExplorer, ResultCache, VariantComparer, VariantPicker,
     rake_figures,
@@ -173,8 +172,9 @@ def _status_when_running(app, monkeypatch) -> list[str]:
 @pytest.mark.parametrize("compiling", [True, False])
 def test_each_app_says_it_compiles_before_its_first_run(compiling, monkeypatch):
     """The first run after install compiles the kernels for a minute with no word;
-    each app shows COMPILE_MESSAGE beside its progress bar while it runs, and only then."""
-    monkeypatch.setattr(_common, "needs_compiling", lambda: compiling)
+    each app shows the compile notice beside its progress bar while it runs, and only then."""
+    notice = "compiling kernels: a first run here (a few minutes, once)"
+    monkeypatch.setattr(_common, "compile_notice", lambda: notice if compiling else None)
     comparer = VariantComparer(("2-4", "1-6"), deals=1_000, cache=ResultCache())
     comparer.pickers[1].royalties.value = "R-TW"
     seen = _status_when_running(comparer, monkeypatch)
@@ -185,7 +185,7 @@ def test_each_app_says_it_compiles_before_its_first_run(compiling, monkeypatch):
     explorer.simulate_button.click()
     assert len(seen) == 2 and seen_rake
     for status in seen + seen_rake:
-        assert (COMPILE_MESSAGE in status) is compiling and "simulating" in status
+        assert (notice in status) is compiling and "simulating" in status
 
 
 def test_the_rake_tab_gives_every_figure_an_interval_or_says_why_not():
