@@ -67,7 +67,7 @@ from cpstats.rules.open_face import OfcVariant
 
 __all__ = ["PLACEMENT_STRATEGIES", "STRATEGY_NOTES", "DEFAULT_SAMPLES", "DEFAULT_TOP", "DEFAULT_HINDSIGHT",
            "OPPONENT_FOUL", "FOUL_AVERSION", "HINDSIGHT_FOUL_WEIGHT", "PlaceArgs", "place_args",
-           "fantasy_values", "row_win_tables", "set_fantasy", "strategy_code"]
+           "fantasy_values", "row_win_tables", "set_fantasy", "strategy_code", "OUTSIDE_NOTE", "strategy_note"]
 
 PLACEMENT_STRATEGIES = ("random", "greedy", "rollout", "fast", "rollout-v1", "rollout-exact", "rollout-learned")
 #: How a strategy's figures are named wherever they appear: the baselines as baselines.
@@ -78,6 +78,17 @@ STRATEGY_NOTES = {"rollout": "strong play: rollouts with an exact endgame and le
                   "rollout-learned": "strong play: the default rollout under its former name",
                   "greedy": "a baseline: a weak field, not the figures of good play",
                   "random": "a baseline: no skill, not the figures of good play"}
+#: A learned setter's play where the rules lie outside its street models' trained ranges.
+OUTSIDE_NOTE = "strength not measured here: the rules lie outside the street models' trained ranges"
+
+
+def strategy_note(name: str, street_models: dict | None = None) -> str:
+    """How the play of setter ``name`` is named, given a run's ``metadata["street_models"]``: a
+    strength was measured only inside the models' trained ranges, so outside them it is not claimed
+    (the baselines and ``rollout-exact``/``rollout-v1`` play no street models and keep their names)."""
+    outside = bool(street_models) and street_models.get("in_range") is False
+    return OUTSIDE_NOTE if outside and name in ("rollout", "fast", "rollout-learned") else STRATEGY_NOTES[name]
+
 _CODES = {"random": 0, "greedy": 1, "rollout": _pk.ROLLOUT_LEARNED, "fast": _pk.FAST, "rollout-v1": _pk.ROLLOUT_V1,
           "rollout-exact": _pk.ROLLOUT_EXACT, "rollout-learned": _pk.ROLLOUT_LEARNED}
 DEFAULT_SAMPLES = 32  # rollouts a surviving option gets: a heads-up Pineapple hand in <= 100 ms

@@ -20,10 +20,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["simulate_text", "default_hands", "range_warnings", "OUTSIDE_NOTE"]
+__all__ = ["simulate_text", "default_hands", "range_warnings"]
 
-#: What a learned setter's play is called where the rules lie outside its models' trained ranges.
-OUTSIDE_NOTE = "strength not measured here: the rules lie outside the street models' trained ranges"
 _ROLLOUT_HANDS, _QUICK_HANDS = 1_500, 20_000
 
 
@@ -69,7 +67,7 @@ def simulate_text(args: argparse.Namespace, executor=None) -> str:
     ``{"run": {...}, "figures": [...]}``."""
     from cpstats import workbench
     from cpstats.apps.cli.args import out_folder
-    from cpstats.ofc.placement import STRATEGY_NOTES
+    from cpstats.ofc.placement import strategy_note
     from cpstats.ofc.setters import as_ofc_setter
     from cpstats.rules import load_variant
     from cpstats.simulation.sequential import until_record
@@ -86,7 +84,7 @@ def simulate_text(args: argparse.Namespace, executor=None) -> str:
     outside = range_warnings(meta.get("street_models"))
     for line in ([stop["note"]] if stop is not None and not stop["reached"] else []) + outside:
         print(f"cpstats simulate: warning: {line}", file=sys.stderr, flush=True)
-    note = OUTSIDE_NOTE if outside else STRATEGY_NOTES[setter.name]
+    note = strategy_note(setter.name, meta.get("street_models"))
     default = "" if args.deals is not None else f" (the default for {setter.name}, about a minute; --deals for more)"
     figures = result.figures()
     if args.format == "json":

@@ -51,7 +51,7 @@ from cpstats.apps.par.parts import ParSection, ParTable, check_pace
 from cpstats.apps.par.progress import SheetProgress, as_progress
 from cpstats.errors import OptionError, check_whole, renamed
 from cpstats.ofc.board import board_values
-from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, STRATEGY_NOTES
+from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, strategy_note
 from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import ROWS, OfcResult
 from cpstats.ofc.settlement import settle_hands
@@ -84,8 +84,7 @@ class OfcParSheet(ParSheet):
 
     @property
     def setter_words(self) -> str:
-        note = STRATEGY_NOTES[self.strategy]
-        return f"{self.strategy} ({note})"
+        return f"{self.strategy} ({strategy_note(self.strategy, self.result.metadata.get('street_models'))})"
 
     @property
     def played_by(self) -> str:

@@ -10,7 +10,8 @@ import pytest
 
 import cpstats.workbench
 from cpstats.apps.cli import main
-from cpstats.apps.cli.open_face import OUTSIDE_NOTE, default_hands
+from cpstats.apps.cli.open_face import default_hands
+from cpstats.ofc.placement import OUTSIDE_NOTE
 from cpstats.errors import CpstatsError
 
 OUTSIDE = "ofc-pineapple(royalties.front.QQ=1000)"  # trained 3..13

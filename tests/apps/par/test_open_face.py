@@ -170,6 +170,22 @@ def test_par_cli_for_open_face(tmp_path, monkeypatch, capsys):
     assert f"Street models {digest} (street_models.npz)" in html and "inside its trained ranges" in html
 
 
+def test_the_sheet_claims_no_strength_outside_the_trained_ranges():
+    """A learned setter's sheet says "strong play" only where the rules lie inside the street
+    models' trained ranges; a baseline keeps its name either way."""
+    from types import SimpleNamespace
+
+    from cpstats.ofc.placement import OUTSIDE_NOTE
+
+    def words(strategy, in_range):
+        run = SimpleNamespace(metadata={"street_models": {"in_range": in_range}})
+        return ofc_par.OfcParSheet.setter_words.fget(SimpleNamespace(strategy=strategy, result=run))
+
+    assert "strong play" in words("fast", True) and OUTSIDE_NOTE not in words("rollout", True)
+    assert words("fast", False) == f"fast ({OUTSIDE_NOTE})" and "strong play" not in words("rollout", False)
+    assert "a baseline" in words("greedy", False)
+
+
 def test_a_sheet_without_readable_street_models_says_how_it_was_played(tmp_path, monkeypatch):
     """No readable street-model file: the sheet says the earlier streets were decided by the
     rollouts alone, and its strategy table says which models (none)."""
