@@ -31,7 +31,8 @@ from cpstats.rules.games import AnyVariant, game_of
 from cpstats.simulation.games import runs_of
 from cpstats.simulation.lookup import figure_table
 
-__all__ = ["Evaluation", "Evaluator", "Crossing", "first_passing", "search", "grow", "unreachable", "unit_of", "deals_to_clear"]
+__all__ = ["Evaluation", "Evaluator", "Crossing", "first_passing", "search", "grow", "unreachable", "unit_of",
+           "deals_to_clear"]
 
 
 def _setter_of(result: Any) -> str:
@@ -193,7 +194,7 @@ class Crossing(NamedTuple):
 
 
 def search(ev: Evaluator, values: list, target: float, direction: str,
-            guide: Crossing | None = None) -> tuple[dict, Crossing]:
+           guide: Crossing | None = None) -> tuple[dict, Crossing]:
     """The boundary value of the region meeting the target on a monotone figure: the run's own
     crossing (the first value whose estimate meets it) and, as its interval, the values from the
     first whose band holds the target to the first whose band clears it (three searches, from
@@ -210,10 +211,10 @@ def search(ev: Evaluator, values: list, target: float, direction: str,
     point = first_passing(ev, order, lambda e: sign * (e.estimate - target), near, far)
     if point == n:
         raise unreachable(ev, target, values)
-    sure = first_passing(ev, order, lambda e: sign * ((e.ci_low if at_least else e.ci_high) - target), point,
-                  max(point, far))
-    maybe = first_passing(ev, order[: point + 1], lambda e: sign * ((e.ci_high if at_least else e.ci_low) - target),
-                   min(near, point), point)
+    sure = first_passing(ev, order, lambda e: sign * ((e.ci_low if at_least else e.ci_high) - target),
+                         point, max(point, far))
+    maybe = first_passing(ev, order[: point + 1],
+                          lambda e: sign * ((e.ci_high if at_least else e.ci_low) - target), min(near, point), point)
     certified = sure < n
     span = sorted(order[maybe: min(sure, n - 1) + 1], key=values.index)
     which = "smallest" if order is values else "largest"
@@ -255,7 +256,7 @@ def _two_digits_up(x: float) -> int:
 
 
 def grow(stage: Callable[[int, int], Evaluator], ev: Evaluator, values: list, target: float,
-          direction: str, width: int, cap: int) -> tuple[dict, Evaluator, dict]:
+         direction: str, width: int, cap: int) -> tuple[dict, Evaluator, dict]:
     """A discrete solve grown in stages: each stage plays every candidate it needs on ``n``
     common deals (``stage(n, rows so far)`` its evaluator, the same root seed), until the
     interval holds at most ``width`` values and is certified, or ``n`` is ``cap``. The next
