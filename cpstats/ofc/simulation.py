@@ -30,9 +30,7 @@ warn for one release.
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
@@ -44,7 +42,7 @@ from cpstats.cards.blocks import BlockPlan, block_seed, check_executor, root_see
 from cpstats.errors import OptionError, check_whole, deprecated_alias, renamed
 from cpstats.ofc.entry_value import play_identity
 from cpstats.ofc._place_kernel import FAST, ROLLOUT_LEARNED
-from cpstats.ofc.placement import STRATEGY_NOTES, strategy_code
+from cpstats.ofc.placement import strategy_code
 from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, OfcSummary, paired_figures, summarise_hands
 from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
@@ -53,11 +51,10 @@ from cpstats.ofc.street_values import model_identity
 from cpstats.ofc.setters import Rollout, as_ofc_setter, seat_budget, seat_setters, seats_label, seats_params
 from cpstats.simulation.files import prepare_out, run_digest
 from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
-from cpstats.simulation.sequential import run_until, until_record
 from cpstats.simulation.stats import check_confidence
 from cpstats.simulation.batches import batch_count, batch_of
 
-__all__ = ["simulate", "compare", "simulate_ofc_text", "play_of", "check_one_play", "BLOCK_HANDS", "BURN_IN"]
+__all__ = ["simulate", "compare", "play_of", "check_one_play", "BLOCK_HANDS", "BURN_IN"]
 
 BLOCK_HANDS = 512
 LEARNED_CODES = (ROLLOUT_LEARNED, FAST)  # the plays that read the street models
@@ -295,57 +292,6 @@ def compare(variants: Sequence[OfcVariant | str], deals: int | None = None, *, s
     table = paired_figures(results, labels, level, hands_per_hour)
     table.attrs.update(play=play, street_models={lab: r.metadata.get("street_models") for lab, r in zip(labels, results)})
     return table
-
-
-def simulate_ofc_text(args: Any, executor: Executor | None = None) -> str:
-    """What ``cpstats simulate --preset ofc-...`` prints, from its parsed arguments (``preset``,
-    ``deals``, ``strategy``, ``seed``, ``players``, ``out``, ``resume``, ``keep_hands``,
-    ``quiet``, ``format``, ``tables``, ``until``): a header line naming the variant, hands and
-    strategy (a baseline named as one) and whether ``--until`` was reached (stderr too when not),
-    then :meth:`OfcResult.figures` as a table or CSV; JSON is an object ``{"run": {...},
-    "figures": [...]}``.
-
-    Decision: the CLI's default strategy ``ev`` (the 13-card game's strong setter) means the
-    strong OFC strategy, ``rollout``; Parquet rows are written to ``--out`` with ``--keep-hands``.
-    Options that do not apply to open face (``--tables``) and ``--players`` against a variant
-    string's own ``players=`` are refused, not ignored.
-    """
-    v = resolve_ofc_variant(args.preset)
-    players = getattr(args, "players", None)
-    if players is not None and players != v.players:
-        if "players" in str(args.preset).lower():
-            raise OptionError(f"--players {players} contradicts the variant's players={v.players}: "
-                              f"give the player count once")
-        v = v.replace(players=players)
-    if getattr(args, "tables", None) is not None:
-        raise OptionError("--tables does not apply to open-face presets: their strategies need no "
-                          "trained tables")
-    if args.keep_hands and args.out is None:
-        raise OptionError("--keep-hands needs --out: the rows are written there (the printed "
-                          "figures do not show them)")
-    setter = as_ofc_setter(args.strategy, "--strategy")
-    play = {"setter": setter, "executor": executor, "out": args.out, "resume": args.resume,
-            "keep_hands": bool(args.keep_hands), "progress": not args.quiet}
-    until = getattr(args, "until", None)
-    result = (simulate(v, args.deals, rng=args.seed, **play) if until is None
-              else run_until(simulate, v, args.deals, until, rng=args.seed, **play))
-    stop = until_record(result.metadata, "hands")
-    if stop is not None and not stop["reached"]:
-        print(f"cpstats simulate: warning: {stop['note']}", file=sys.stderr, flush=True)
-    figures = result.figures()
-    note = STRATEGY_NOTES[setter.name]
-    if args.format == "json":
-        run = {"variant": str(result.variant), "hands": result.deals, "strategy": result.metadata["strategy"],
-               "setter": result.metadata["setter"], "strategy_note": note, "confidence": 0.95}
-        run.update({"until": stop} if stop else {})
-        return json.dumps({"run": run, "figures": json.loads(figures.to_json(orient="records"))}, indent=2)
-    settings = f", setter {setter!r}" if len(setter.params()) > 1 else ""  # the rollout budget
-    head = (f"{result.variant}: {result.deals:,} hands, strategy {result.metadata['strategy']} ({note}){settings}; "
-            f"intervals 95%, rake_per_hour per seat at {result.variant.rake.hands_per_hour:g} hands an hour"
-            + (f"\n{stop['note']}" if stop else ""))
-    if args.format == "csv":
-        return head + "\n\n" + figures.to_csv(index=False)
-    return head + "\n\n" + figures.to_string(index=False, float_format=lambda x: f"{x:.4g}")
 
 
 # -- the shared verbs (cpstats.simulate, cpstats.compare; registered in cpstats.ofc) ---------

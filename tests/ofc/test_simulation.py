@@ -230,47 +230,6 @@ def test_bad_arguments(kwargs, message):
         sim.compare("ofc-pineapple", 10)
 
 
-def test_cli_text_for_an_ofc_preset(tmp_path):
-    """What 'cpstats simulate --preset ofc-pineapple' prints: a header and the figures; ev (the
-    CLI default) means rollout, so the test passes random explicitly; rows with --keep-hands."""
-    import argparse
-    import json
-
-    from cpstats.ofc import is_ofc_variant
-
-    args = argparse.Namespace(preset="ofc-pineapple", deals=200, strategy="random", seed=2,
-                              players=None, out=str(tmp_path), resume=False, keep_hands=True,
-                              quiet=True, format="table")
-    text = sim.simulate_ofc_text(args)
-    assert text.startswith("ofc-pineapple: 200 hands, strategy random/random (a baseline: no skill")
-    assert "intervals 95%" in text and "foul_rate" in text
-    assert list(tmp_path.glob("hands-*.parquet"))
-    args.format, args.out, args.players, args.keep_hands = "json", None, 3, False
-    data = json.loads(sim.simulate_ofc_text(args))
-    assert data["run"]["strategy_note"].startswith("a baseline") and data["run"]["hands"] == 200
-    assert "mean_seat2" in {r["metric"] for r in data["figures"]}
-    assert is_ofc_variant("OFC-classic") and not is_ofc_variant("1-6")
-
-
-@pytest.mark.parametrize("change,message", [
-    ({"tables": "2-4"}, r"--tables does not apply to open-face presets"),
-    ({"keep_hands": True}, r"--keep-hands needs --out"),
-    ({"preset": "ofc-pineapple(players=3)", "players": 2}, r"--players 2 contradicts .*players=3"),
-    ({"strategy": "foo"}, r"--strategy 'foo' is invalid for an open-face preset: allowed are ev"),
-])
-def test_cli_text_refuses_options_it_would_ignore(change, message):
-    """Options that do not apply to open face are refused in one line, never ignored."""
-    import argparse
-
-    args = argparse.Namespace(preset="ofc-pineapple", deals=10, strategy="random", seed=2, players=None,
-                              out=None, resume=False, keep_hands=False, quiet=True, format="table",
-                              tables=None)
-    for key, value in change.items():
-        setattr(args, key, value)
-    with pytest.raises(OptionError, match=message):
-        sim.simulate_ofc_text(args)
-
-
 def test_a_resume_redoes_blocks_played_by_another_rollout(tmp_path, monkeypatch):
     """The strategy a name plays is part of a run's identity: a folder of blocks played when ``rollout``
     was told another Fantasyland value is another run, refused on resume in one line naming ``play``."""
@@ -314,3 +273,10 @@ def test_a_comparison_never_mixes_two_plays(monkeypatch):
     swept = ofc_sweep.run_sweep(get_preset("ofc-pineapple"), "royalties.front.QQ", [7, 8], deals=4, setter="fast",
                                 rng=1)
     assert swept.attrs["play"].endswith(f"street models {digest}") and len(swept.attrs["street_models"]) == 2
+
+
+def test_a_variant_is_told_open_face_by_its_name_in_any_case():
+    from cpstats.rules.open_face import is_ofc_variant
+
+    assert is_ofc_variant("OFC-classic") and is_ofc_variant("ofc-pineapple(players=3)")
+    assert not is_ofc_variant("1-6") and not is_ofc_variant(None)

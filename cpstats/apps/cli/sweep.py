@@ -161,7 +161,18 @@ def _format(table: pd.DataFrame, fmt: str) -> str:
         head += f"\n{stop['note']}; one play: {a['play']}" if a.get("play") else f"\n{stop['note']}"
     head += "".join(f"\n{line}" for line in _outside(table))
     text = head + "\n" + shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")
-    return text + _few_events(table)
+    return text + _no_charge(table) + _few_events(table)
+
+
+def _no_charge(table: pd.DataFrame) -> str:
+    """One line naming the figures that are exactly 0 because the rules charge nothing (their
+    ``method`` says so), so a column of zeros is not left unexplained."""
+    from cpstats.ofc.result import NO_CHARGE
+
+    if "method" not in table:
+        return ""
+    names = list(dict.fromkeys(table.loc[table["method"] == NO_CHARGE, "metric"]))
+    return f"\n{', '.join(names)}: 0, {NO_CHARGE}" if names else ""
 
 
 def _outside(table: pd.DataFrame) -> list[str]:

@@ -5,6 +5,7 @@ play; a default length that finishes in about a minute; progress with the time l
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -98,3 +99,16 @@ def test_open_face_compare_defaults_to_the_same_length(monkeypatch, capsys):
     assert main(["compare", "--preset", "ofc-pineapple", "--preset", "ofc-pineapple(players=3)", "--quiet"]) == 2
     assert main(["compare", "--preset", "2-4", "--preset", "1-6", "--quiet"]) == 2
     assert played == [1_500, 100_000]
+
+
+@pytest.mark.parametrize("options,message", [
+    (["--tables", "2-4"], r"--tables does not apply to open-face presets"),
+    (["--keep-hands"], r"--keep-hands needs --out"),
+    (["--players", "2"], r"--players 2 contradicts .*players=3"),
+    (["--setter", "foo"], r"--setter 'foo' is invalid for an open-face preset"),
+])
+def test_simulate_refuses_options_it_would_ignore(options, message, capsys):
+    """Options that do not apply to open face are refused in one line before any hand, never ignored."""
+    assert main(["simulate", "--preset", "ofc-pineapple(players=3)", "--deals", "4", *options]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and re.search(message, err), err

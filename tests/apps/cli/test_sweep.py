@@ -52,3 +52,18 @@ def test_cli_refuses_bad_input_in_one_line_before_simulating(tmp_path):
     assert parse_values("0, 2.5,none") == [0, 2.5, "none"]
     with pytest.raises(SystemExit):
         _parser().parse_args(["sweep", "2-4", "players", "2,3", "--deals", "0"])
+
+
+def test_a_sweep_table_says_why_a_rake_column_is_zero():
+    """Open face's rake figures of rules that charge nothing are exactly 0 by their method; the
+    printed table says so in one line instead of leaving a column of zeros unexplained."""
+    import cpstats
+    from cpstats.apps.cli.sweep import _format
+
+    table = cpstats.sweep("ofc-pineapple", "royalties.front.QQ", [7, 9], deals=40, setter="random", rng=1,
+                          metrics=["rake_per_hand", "foul_rate"])
+    text = _format(table, "table")
+    assert "\nrake_per_hand: 0, no house charge in these rules" in text
+    raked = cpstats.sweep("ofc-pineapple(rake=percent,rake.percent=0.05)", "royalties.front.QQ", [7, 9], deals=40,
+                          setter="random", rng=1, metrics=["rake_per_hand"])
+    assert "no house charge" not in _format(raked, "table")
