@@ -303,6 +303,9 @@ def solve(variant: AnyVariant | str, parameter: str, metric: str, target: float,
     if direction not in ("at_least", "at_most"):
         raise OptionError(f"direction={direction!r} is invalid: at_least (metric >= target) or at_most")
     check_whole("max_evaluations", max_evaluations, 3, "the bounds and one more")
+    if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float))
+                                  or not math.isfinite(precision) or precision <= 0):
+        raise OptionError(f"precision={precision!r} is invalid: a half-width above 0, in the figure's units")
     v = load_variant(variant)
     key, kind, values = check_bounds(v, parameter, bounds)
     runs = runs_of(v)

@@ -306,6 +306,13 @@ def test_deals_and_precision_together_are_refused():
         solve(**BANKED, deals=600, precision=0.001, setter="greedy", rng=1)
 
 
+@pytest.mark.parametrize("precision", [0, -1, float("nan"), float("inf"), True, "0.1"])
+def test_a_bad_precision_is_refused_under_its_own_name(precision):
+    """precision= is named as given, not as the until= it becomes inside."""
+    with pytest.raises(OptionError, match=r"^precision=.* is invalid: a half-width above 0"):
+        solve(**BANKED, precision=precision, setter="greedy", rng=1)
+
+
 def test_ofc_metric_unknown_is_one_line():
     with pytest.raises(OptionError, match=r"metric='house_edge' is not a figure of the open-face game"):
         solve("ofc-pineapple", "royalties.front.QQ", "house_edge", 0.01, bounds=(0, 9), deals=20, rng=1)

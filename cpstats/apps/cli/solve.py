@@ -37,7 +37,7 @@ def parse_bounds(text: str) -> list:
 def _budget(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deals", type=_whole, default=None,
                    help="deals an evaluation (open face: hands), every candidate on the same ones, exactly "
-                        "that many (default 20,000; open face: solve, the hands that put the first bound's "
+                        "that many (default 20,000, and a solve of an integer or listed parameter grows, see --width; open face: solve, the hands that put the first bound's "
                         "Fantasyland entry and foul rates within +-0.5 points and royalties within +-0.1, "
                         "at most 30,000; design, 200)")
     setter_option(p, default=None)
@@ -62,6 +62,11 @@ def add_solve_command(sub) -> argparse.ArgumentParser:
                    help="an integer or listed value's figure must be >= (default) or <= the target")
     p.add_argument("--precision", type=half_width, default=None,
                    help="instead of --deals: the figure's half-width the first bound must reach")
+    p.add_argument("--width", type=_whole, default=None,
+                   help="without --deals or --precision, an integer or listed parameter's deals grow until its "
+                        "answer's interval holds at most this many values (default 3: the answer +-1, at least 2)")
+    p.add_argument("--max-deals", type=_whole, default=None,
+                   help="the most deals that growth plays an evaluation (default 1,000,000; open face 30,000 hands)")
     _budget(p)
     p.set_defaults(run=run_solve)
     return p
@@ -81,8 +86,8 @@ def run_solve(args: argparse.Namespace) -> str:
     try:
         s = solve(args.variant, args.parameter, args.metric, args.target, bounds=args.bounds,
                   deals=args.deals, rng=args.seed, setter=args.setter, executor=executor,
-                  direction=args.direction, precision=args.precision,
-                  on_evaluation=_note(args.quiet, "evaluation"))
+                  direction=args.direction, precision=args.precision, width=args.width,
+                  max_deals=args.max_deals, on_evaluation=_note(args.quiet, "evaluation"))
     finally:
         close()
     if args.format == "csv":

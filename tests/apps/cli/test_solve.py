@@ -31,6 +31,17 @@ def test_solve_command_prints_a_header_and_the_evaluations():
     assert out["solution"]["ci_low"] < out["solution"]["value"] < out["solution"]["ci_high"]
 
 
+def test_solve_command_passes_the_growth_options_and_says_which_stop_came_first():
+    """--width and --max-deals reach solve(width=, max_deals=): a cap too small for the width is said
+    in the header; with --deals (a fixed budget) they are one line."""
+    common = ("solve", "2-4", "royalties.front_trips", "--metric", "sd", "--target", "6.65", "--bounds", "0,30",
+              "--setter", "greedy", "--quiet", "--scheduler", "none")
+    head = _run(*common, "--width", "3", "--max-deals", "20000").splitlines()[0]
+    assert "width=3 not reached: the cap of 20,000 deals an evaluation (max_deals) came first" in head
+    with pytest.raises(OptionError, match=r"width= and deals= are invalid together"):
+        _run(*common, "--width", "3", "--deals", "1000")
+
+
 def test_design_command_prints_the_pareto_table():
     text = _run("design", "banked", "--space", "bank.commission=0:0.08", "--objective", "sd", "--constraint",
                 "house_edge=0.005:0.03", "--trials", "3", "--deals", "600", "--setter", "greedy", "--quiet")
