@@ -234,7 +234,7 @@ def test_cli_tables_option(no_training, capsys):
     assert "ev vs greedy" in capsys.readouterr().out
     assert main(["simulate", "--preset", "2-4", "--deals", "200", "--quiet", "--setter",
                  "greedy", "--tables", "2-4"]) == 2
-    assert "invalid with strategy 'greedy'" in capsys.readouterr().err
+    assert "--tables 2-4 is invalid with --setter greedy: only ev plays row tables" in capsys.readouterr().err
 
 
 # -- the figure that must not move ------------------------------------------------------------
