@@ -56,6 +56,10 @@ def check_until(v: Any, until: Any, simulate: Callable[..., Any]) -> dict[str, f
         pairs = [item.partition("=") for item in until.split(",") if item.strip()]
         if not pairs or any(not sep for _, sep, _ in pairs):
             raise OptionError(f"until={until!r} is invalid: FIGURE=HALF_WIDTH pairs such as sd=0.01")
+        keys = [k.strip() for k, _, _ in pairs]
+        twice = next((k for k in keys if keys.count(k) > 1), None)
+        if twice is not None:
+            raise OptionError(f"until={until!r} is invalid: {twice} is given twice: give each figure once")
         try:
             until = {k.strip(): float(x) for k, _, x in pairs}
         except ValueError:
@@ -67,7 +71,10 @@ def check_until(v: Any, until: Any, simulate: Callable[..., Any]) -> dict[str, f
         ok = isinstance(width, (int, float, np.number)) and not isinstance(width, bool)
         if not ok or not math.isfinite(width) or width <= 0:
             raise OptionError(f"until[{name!r}]={width!r} is invalid: a half-width above 0")
-        out[check_metric(v, str(name), simulate)] = float(width)
+        metric = check_metric(v, str(name), simulate)
+        if metric in out:
+            raise OptionError(f"until={dict(until)!r} is invalid: two names of one figure, {metric}: give it once")
+        out[metric] = float(width)
     return out
 
 

@@ -351,6 +351,8 @@ def test_precision_budget_sets_the_deals_from_a_sequential_run():
     ({"house_edge": 0}, r"until\['house_edge'\]=0 is invalid: a half-width above 0"),
     ("house_edge", r"until='house_edge' is invalid: FIGURE=HALF_WIDTH"),
     ({"sdd": 0.1}, r"metric='sdd' is not a figure.*did you mean 'sd'"),
+    ("sd=0.1,sd=0.2", r"until='sd=0.1,sd=0.2' is invalid: sd is given twice"),
+    ({"edge": 0.01, "house_edge": 0.02}, r"is invalid: two names of one figure, house_edge"),
 ])
 def test_bad_until_is_one_line(until, match):
     with pytest.raises(OptionError, match=match):
