@@ -147,26 +147,25 @@ def until_pairs(text: str) -> dict[str, float]:
         raise argparse.ArgumentTypeError(f"{text!r} is invalid: each half-width a number, e.g. sd=0.01") from None
 
 
-def half_width(text: str) -> float:
-    """A finite half-width above 0 (``solve --precision``)."""
+def _positive(text: str, allowed: str) -> float:
+    """``text`` as a finite number above 0; otherwise one line ending in ``allowed``."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text} is invalid: a half-width above 0, in the figure's units")
+        raise argparse.ArgumentTypeError(f"{text} is invalid: {allowed}")
     return value
+
+
+def half_width(text: str) -> float:
+    """A finite half-width above 0 (``solve --precision``)."""
+    return _positive(text, "a half-width above 0, in the figure's units")
 
 
 def pace(text: str) -> float:
     """A finite number of hands an hour above 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text} is invalid: a pace above 0 hands an hour")
-    return value
+    return _positive(text, "a pace above 0 hands an hour")
 
 
 def out_folder(text: str | None) -> Path | None:
