@@ -24,7 +24,7 @@ from cpstats.hands.ranking import rank3, rank5  # noqa: E402
 from cpstats.hands.setting import split_positions  # noqa: E402
 from cpstats.ofc import _fantasy_kernel as fk  # noqa: E402
 from cpstats.ofc.fantasyland import estimate_stay_value, kernel_args  # noqa: E402
-from cpstats.rules import get_preset  # noqa: E402
+from cpstats.engine.registry import get_preset  # noqa: E402
 
 VARIANT = "ofc-pineapple-progressive"
 

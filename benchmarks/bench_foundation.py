@@ -42,7 +42,7 @@ import numpy as np
 from cpstats import rank3, rank5
 from cpstats.cards.blocks import root_seed, shuffled_decks
 from cpstats.thirteen.frequencies import _natural_block
-from cpstats.hands.naturals import natural_mask
+from cpstats.thirteen.naturals.detect import natural_mask
 from cpstats.hands.setting import is_foul
 
 RUNS = 5

@@ -48,11 +48,11 @@ from cpstats.ofc import placement as pl  # noqa: E402
 from cpstats.ofc.board import board_values  # noqa: E402
 from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, strategy_code  # noqa: E402
 from cpstats.ofc.play import _next_state, _play_hand  # noqa: E402
-from cpstats.rules import get_preset  # noqa: E402
-from cpstats.rules.open_face import resolve_ofc_variant  # noqa: E402
+from cpstats.engine.registry import get_preset  # noqa: E402
+from cpstats.ofc.rules import resolve_ofc_variant  # noqa: E402
 from cpstats.ofc.settlement import settle_boards  # noqa: E402
 from cpstats.ofc.street_values import street_model  # noqa: E402
-from cpstats.simulation.stats import t_value  # noqa: E402
+from cpstats.engine.stats import t_value  # noqa: E402
 
 V = get_preset("ofc-pineapple")  # --variant replaces it
 BATCH = 20  # deals a batch: the interval's unit (Fantasyland links consecutive hands)

@@ -31,7 +31,7 @@ def _load() -> str:
 def _sweep() -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    from cpstats.simulation.sequential import until_record
+    from cpstats.engine.sequential import until_record
     from cpstats.workbench import sweep
 
     before = _load()

@@ -26,7 +26,7 @@ from cpstats.ofc import _place_kernel as _pk  # noqa: E402
 from cpstats.ofc import placement as pl  # noqa: E402
 from cpstats.ofc.board import board_ranks, board_values  # noqa: E402
 from cpstats.ofc.play import _next_state  # noqa: E402
-from cpstats.rules import get_preset  # noqa: E402
+from cpstats.engine.registry import get_preset  # noqa: E402
 from cpstats.ofc.settlement import settle_boards  # noqa: E402
 
 

@@ -14,9 +14,9 @@ import time
 import numpy as np
 
 from cpstats.cards import deal
-from cpstats.hands.naturals import natural_mask
-from cpstats.settlement import settle_many
-from cpstats.rules import load_variant
+from cpstats.thirteen.naturals.detect import natural_mask
+from cpstats.thirteen.settlement import settle_many
+from cpstats.engine.registry import load_variant
 
 VARIANT = "2-4(royalties=R-FUTUREBET,naturals=NS-PAGAT-TYPICAL)"
 

@@ -1,7 +1,7 @@
 """Benchmark of the setting strategies: settings per second on one core (median of 5 runs).
 
 Run ``python benchmarks/bench_strategies.py [greedy_hands] [ev_hands]``. ``greedy`` and
-``random`` go through :func:`cpstats.strategies.set_hands` (validation and natural detection
+``random`` go through :func:`cpstats.thirteen.play.set_hands` (validation and natural detection
 included); ``ev`` is timed through ``set_hands`` too (trained ``2-4`` tables, surrender and
 natural decisions included), on one core and on two threads (the kernels release the GIL),
 then the bare greedy and ev kernels. The machine's load is printed: another busy process
@@ -17,12 +17,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from cpstats.strategies import _greedy_kernel
+from cpstats.thirteen.play import _greedy_kernel
 from cpstats.cards import deal
-from cpstats.rules import get_preset
-from cpstats.strategies import load_tables, set_hands
-from cpstats.strategies._kernel_args import _flush_best, _rank_args
-from cpstats.strategies.ev_setter import ev_search
+from cpstats.engine.registry import get_preset
+from cpstats.thirteen.play import load_tables, set_hands
+from cpstats.thirteen.play._kernel_args import _flush_best, _rank_args
+from cpstats.thirteen.play.ev_setter import ev_search
 
 
 def _median_rate(fn, n: int, runs: int = 5) -> tuple[float, list[float]]:

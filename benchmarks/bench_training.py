@@ -4,12 +4,12 @@ Run ``python benchmarks/bench_training.py [runs] [match_deals] [self_play_deals]
 
 1. Training from nothing: for each custom variant, ``runs`` trainings into an empty cache
    folder (``CPSTATS_CACHE_DIR`` pointed at a fresh temporary folder each time), timed through
-   :func:`cpstats.strategies.load_tables`, as a user's first ``set_hands`` or ``simulate`` would
+   :func:`cpstats.thirteen.play.load_tables`, as a user's first ``set_hands`` or ``simulate`` would
    meet them (threads on every core); the median, and once the same training serial (one
    thread) for the threads' speedup. The load average before and after each run says how busy
    the shared machine was.
 2. Strength: duplicate matches under each custom variant between ``ev`` with its own tables
-   and ``ev`` with the borrowed ``2-4`` tables (:func:`cpstats.strategies.match`, mean per hand
+   and ``ev`` with the borrowed ``2-4`` tables (:func:`cpstats.thirteen.play.match`, mean per hand
    and 95% CI), each way round (one seat against three of the other); how often each sets
    three of a kind in front, on the same hands, against ``ev`` under plain ``2-4``, and how
    many hands the two tables set alike.
@@ -30,11 +30,11 @@ import numpy as np
 
 from cpstats.cards import deal
 from cpstats.hands.ranking import rank3
-from cpstats.rules import load_variant
+from cpstats.engine.registry import load_variant
 from cpstats.workbench import simulate
-from cpstats.strategies import ev, load_tables, match, set_hands
-from cpstats.strategies.row_tables import CACHE_ENV, QUICK_TRAINING
-from cpstats.strategies.training import train_tables
+from cpstats.thirteen.play import ev, load_tables, match, set_hands
+from cpstats.thirteen.play.row_tables import CACHE_ENV, QUICK_TRAINING
+from cpstats.thirteen.play.training import train_tables
 
 CUSTOM = ("2-4(royalties=R-FUTUREBET,royalties.front_trips=10)",
           "2-4(scoring.scoop_bonus=5,royalties=R-FUTUREBET,royalties.front_trips=10)")

@@ -61,8 +61,8 @@ CASES = {
     "settlement 200k deals": """
 import numpy as np
 from cpstats.cards import deal
-from cpstats.settlement import settle_many
-from cpstats.rules import load_variant
+from cpstats.thirteen.settlement import settle_many
+from cpstats.engine.registry import load_variant
 v = load_variant("2-4(royalties=R-FUTUREBET)")
 hands = np.sort(deal(np.random.default_rng(1), 200_000, 4), axis=-1)
 def run():
@@ -71,7 +71,7 @@ def run():
     "ev setting 4k hands": """
 import numpy as np
 from cpstats.cards import deal
-from cpstats.strategies import set_hands
+from cpstats.thirteen.play import set_hands
 hands = deal(np.random.default_rng(2), 1_000, 4).reshape(-1, 13)
 def run():
     set_hands(hands, "2-4", strategy="ev")

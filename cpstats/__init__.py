@@ -10,21 +10,22 @@ from cpstats import thirteen as _thirteen  # noqa: F401
 from cpstats import ofc as _ofc  # noqa: F401
 from cpstats.cards.codes import format_cards, parse_cards
 from cpstats.errors import CardError, CpstatsError, OptionError
-from cpstats.hands.exact import exact_naturals
-from cpstats.hands.naturals import NATURALS, detect_naturals, natural_mask, natural_names
+from cpstats.thirteen.naturals.exact import exact_naturals
+from cpstats.thirteen.naturals.detect import NATURALS, detect_naturals, natural_mask, natural_names
 from cpstats.hands.ranking import category3, category5, rank3, rank5
 from cpstats.hands.setting import format_setting, is_foul, legal_settings, parse_setting, splits
-from cpstats.rules import Variant, get_preset, load_variant, presets
-from cpstats.rules.describe import describe, format_number, glossary, short_label
-from cpstats.rules.ids import RULES, RuleInfo
-from cpstats.setter import Setter
-from cpstats.settlement.engine import Declare, Settlement, settle, settle_many
-from cpstats.settlement.engine import Surrender as SurrenderHand
-from cpstats.simulation import Result, load_reference
-from cpstats.strategies import Decisions, get_strategy, register_strategy, set_hand, set_hands, strategy_names
-from cpstats.strategies import EvSetter, GreedySetter, RandomSetter
-from cpstats.strategies.training import exploitability, match, train_tables
-from cpstats.strategies.review import review
+from cpstats.thirteen.rules.variant import Variant
+from cpstats.engine.registry import get_preset, load_variant, presets
+from cpstats.engine.describe import describe, format_number, glossary, short_label
+from cpstats.rules.rulebook import RULES, RuleInfo
+from cpstats.engine.setter import Setter
+from cpstats.thirteen.settlement.engine import Declare, Settlement, settle, settle_many
+from cpstats.thirteen.settlement.engine import Surrender as SurrenderHand
+from cpstats.engine import Result, load_reference
+from cpstats.thirteen.play import Decisions, get_strategy, register_strategy, set_hand, set_hands, strategy_names
+from cpstats.thirteen.play import EvSetter, GreedySetter, RandomSetter
+from cpstats.thirteen.play.training import exploitability, match, train_tables
+from cpstats.thirteen.play.review import review
 from cpstats.thirteen import SimulationResult, compare_presets, natural_frequencies, paired_metrics
 from cpstats.workbench import Design, Solution, compare, design, simulate, skill, solve, sweep
 from cpstats.apps.par import ParSheet, par_sheet
@@ -34,7 +35,7 @@ from cpstats.ofc import OfcResult, OfcVariant, fantasyland_table, play_hands, se
 from cpstats.ofc import compare_ofc as compare_ofc, get_ofc_preset as get_ofc_preset
 from cpstats.ofc import load_ofc_reference as load_ofc_reference, simulate_ofc as simulate_ofc
 from cpstats.errors import deprecated_constants as _deprecated_constants
-from cpstats.rules import open_face as _open_face
+from cpstats.ofc import rules as _open_face
 
 from cpstats._version import __version__
 

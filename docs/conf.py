@@ -2,7 +2,7 @@
 
 Build: ``python -m sphinx -W --keep-going -b html docs docs/_build/html`` (what ``.ci/docs`` runs).
 At build time this file writes ``docs/generated/``: the API page from ``cpstats.__all__``, the
-glossary from the rule names of :data:`cpstats.rules.ids.RULES` and copies of the notebooks, which are rendered from their stored outputs
+glossary from the rule names of :data:`cpstats.rules.rulebook.RULES` and copies of the notebooks, which are rendered from their stored outputs
 (``nb_execution_mode = "off"``; ``tests/apps/test_notebooks.py`` checks those outputs are a fresh run).
 """
 
@@ -62,7 +62,7 @@ def glossary_page() -> str:
              "Variant strings and results name rules by these IDs (`SC-2-4`, `R-FUTUREBET`, `NS-TW`); "
              "this page is built from the package's own table of names, the one "
              "`cpstats.describe` writes rules in words from.", ""]
-    from cpstats.rules.ids import RULES, SECTIONS
+    from cpstats.rules.rulebook import RULES, SECTIONS
 
     for number, title in SECTIONS.items():
         rows = [(rule_id, info) for rule_id, info in RULES.items() if info.section == number]

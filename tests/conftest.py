@@ -50,7 +50,7 @@ TINY_TRAINING = {"deals": 1_000, "rounds": 1, "refine": 0, "check_deals": 0, "re
 def quick_tables(tmp_path_factory):
     """Tables ev trains for a variant without shipped ones go to a temporary cache folder (the
     user's is never touched) and train in about a second: the apps' live runs use ev."""
-    from cpstats.strategies import row_tables
+    from cpstats.thirteen.play import row_tables
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(row_tables.CACHE_ENV, str(tmp_path_factory.mktemp("tables")))

@@ -52,8 +52,8 @@ def reference_table(name: str) -> pd.DataFrame | None:
     """The tidy figures (:data:`COLUMNS`) of preset ``name``'s shipped reference (any game's); None
     if it has none."""
     from cpstats.errors import CpstatsError
-    from cpstats.rules import get_preset
-    from cpstats.simulation import load_reference
+    from cpstats.engine.registry import get_preset
+    from cpstats.engine import load_reference
 
     v = get_preset(name)
     try:
@@ -72,7 +72,7 @@ def reference_table(name: str) -> pd.DataFrame | None:
 
 def data_files() -> dict[str, bytes]:
     """Every file of ``data/`` by its path there (``variants/2-4.toml``, ``reference/2-4.csv``)."""
-    from cpstats.rules import get_preset, presets
+    from cpstats.engine.registry import get_preset, presets
 
     files: dict[str, bytes] = {}
     with tempfile.TemporaryDirectory() as tmp:

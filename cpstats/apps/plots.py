@@ -15,8 +15,8 @@ import pandas as pd
 from matplotlib.ticker import PercentFormatter
 
 from cpstats.errors import CpstatsError, OptionError
-from cpstats.rules import load_variant
-from cpstats.rules.describe import format_number, short_label
+from cpstats.engine.registry import load_variant
+from cpstats.engine.describe import format_number, short_label
 
 __all__ = ["style", "StepPercentFormatter", "step_decimals",
            "plot_natural_frequencies", "plot_royalty_rates", "plot_net_distribution",
@@ -127,7 +127,7 @@ def plot_net_distribution(distribution: pd.DataFrame, seat: int = 0, ax=None):
 def _labels(frame: pd.DataFrame, label=None) -> list[str]:
     """The row labels of a chart over variants: ``label`` (a sequence, or a function of each
     ``variant`` value), else a ``label`` column, else each ``variant`` value's
-    :func:`~cpstats.rules.describe.short_label` (a value that is not a variant, such as
+    :func:`~cpstats.engine.describe.short_label` (a value that is not a variant, such as
     "house rake", is shown as it is)."""
     values = list(frame["variant"]) if "variant" in frame else [""] * len(frame)
     if label is not None and not callable(label):

@@ -25,7 +25,7 @@ from cpstats.rules.house import RakeModel
 from cpstats.apps import plots
 from cpstats.apps.labels import SETTER_NAMES, baseline_label
 from cpstats.apps.par.figures import seat_outcomes
-from cpstats.rules.describe import describe_rules, format_number, rake_label, short_label
+from cpstats.engine.describe import describe_rules, format_number, rake_label, short_label
 from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen.paired import paired_metrics
 
@@ -33,7 +33,7 @@ __all__ = ["write_report", "outcome_table", "scoring_table"]
 
 
 def scoring_table(result: SimulationResult) -> pd.DataFrame:
-    """The variant's rules in words, one row each (:func:`cpstats.rules.describe.describe_rules`):
+    """The variant's rules in words, one row each (:func:`cpstats.engine.describe.describe_rules`):
     columns ``rule`` and ``setting``."""
     return pd.DataFrame(describe_rules(result.variant), columns=["rule", "setting"])
 

@@ -34,7 +34,7 @@ from matplotlib.ticker import MaxNLocator
 from cpstats.apps import plots
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError
-from cpstats.rules.describe import short_label
+from cpstats.engine.describe import short_label
 
 __all__ = ["plot_sweep", "save_sweep", "mark_no_interval", "FORMATS"]
 

@@ -1,6 +1,6 @@
 """Open-face Chinese poker (rulebook section 7): its rules, boards, settlement, play and results.
 
-Layer 6, beside the 13-card game (:mod:`cpstats.thirteen`), on the engine (:mod:`cpstats.simulation`)
+Layer 6, beside the 13-card game (:mod:`cpstats.thirteen`), on the engine (:mod:`cpstats.engine`)
 and below the verbs (:mod:`cpstats.workbench`): it may import cards, hands, rules and the engine,
 never the other game; nothing below imports it. Inside,
 imports point one way:
@@ -37,8 +37,8 @@ OFC-JOKER (a 54-card deck with jokers) is not supported.
 
 from cpstats.ofc.board import BoardValues, as_boards, board_ranks, board_values, table_args
 from cpstats.errors import deprecated_constants
-from cpstats.rules import open_face as _rules
-from cpstats.rules.open_face import (FantasylandRules, OfcDeal, OfcRoyalties, OfcScoring,
+from cpstats.ofc import rules as _rules
+from cpstats.ofc.rules import (FantasylandRules, OfcDeal, OfcRoyalties, OfcScoring,
                                OfcTables, OfcVariant, StayRule, parse_ofc_variant,
                                is_ofc_variant, resolve_ofc_variant)
 from cpstats.ofc.fantasyland import (FantasySetting, estimate_stay_value, fantasyland_table,
@@ -55,14 +55,14 @@ from cpstats.ofc.sweep import run_sweep
 from cpstats.ofc.skill import skill_table
 from cpstats.ofc.strength import shipped_strength, strength_table
 from cpstats.ofc.game import OPEN_FACE
-from cpstats.rules.games import register_game
+from cpstats.engine.registry import register_game
 
 # the former names, one release more (aliases that warn; explicit re-exports, not in __all__)
 from cpstats.ofc.shipped import load_ofc_reference as load_ofc_reference
 from cpstats.ofc.simulation import compare_ofc as compare_ofc, simulate_ofc as simulate_ofc
 from cpstats.ofc.skill import ofc_skill as ofc_skill
 from cpstats.ofc.sweep import sweep_ofc as sweep_ofc
-from cpstats.rules.open_face import get_ofc_preset as get_ofc_preset
+from cpstats.ofc.rules import get_ofc_preset as get_ofc_preset
 
 # the verbs (cpstats.simulate, compare, sweep, skill, solve, load_reference...) play open face
 # through this registration: its rules and runs together (cpstats.ofc.game)

@@ -15,13 +15,13 @@ from cpstats.cards.codes import check_hands, parse_cards
 from cpstats.errors import CardError
 from cpstats.hands.setting import parse_setting
 from cpstats.ofc import _board_kernel as _bk
-from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
+from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
 
 __all__ = ["table_args", "as_boards", "board_ranks", "board_values", "BoardValues"]
 
 
 def table_args(variant: OfcVariant | str) -> tuple[np.ndarray, ...]:
-    """The variant's :class:`~cpstats.rules.open_face.OfcTables` as a plain tuple, in the argument
+    """The variant's :class:`~cpstats.ofc.rules.OfcTables` as a plain tuple, in the argument
     order of :func:`cpstats.ofc._board_kernel.board_value` (numba takes arrays, not
     NamedTuples): ``board_value(f, m, b, *table_args(v))``.
 

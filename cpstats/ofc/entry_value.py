@@ -63,7 +63,7 @@ from cpstats.ofc.fantasyland import solve_fantasyland
 from cpstats.ofc.placement import (DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, OPPONENT_FOUL, PlaceArgs,
                                    _value_tables, place_args, row_win_tables, stacked, strategy_code)
 from cpstats.rules.house import Rake
-from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
+from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
 
 __all__ = ["EntryValue", "solve_entry_value", "entry_values", "long_run_values", "long_run_mean",
            "default_entry_values", "SHIPPED", "play_args", "cache_path", "values_path", "EntryValueWarning",

@@ -40,8 +40,8 @@ from cpstats.cards.codes import DECK_SIZE, format_cards, parse_cards
 from cpstats.errors import CardError, OptionError
 from cpstats.hands import tables as _tables
 from cpstats.ofc import _fantasy_kernel as _fk
-from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
-from cpstats.simulation.stats import batch_mean_interval, check_confidence, wilson_interval
+from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
+from cpstats.engine.stats import batch_mean_interval, check_confidence, wilson_interval
 
 __all__ = ["FantasySetting", "solve_fantasyland", "fantasyland_table", "estimate_stay_value",
            "kernel_args", "row_strengths", "FANTASY_SIZES"]
@@ -117,7 +117,7 @@ def _args_from_tables(tables) -> tuple[np.ndarray, ...]:
 def kernel_args(variant: OfcVariant | str) -> tuple[np.ndarray, ...]:
     """Arguments of :func:`cpstats.ofc._fantasy_kernel.solve_kernel` between ``cards`` and
     ``stay_value``, for a variant (cached per variant): the H1 rank tables, the variant's
-    :class:`~cpstats.rules.open_face.OfcTables` royalty, common-scale and stay arrays, and the row
+    :class:`~cpstats.ofc.rules.OfcTables` royalty, common-scale and stay arrays, and the row
     strengths. Call ``solve_kernel(cards, *kernel_args(v), stay_value, out_board, out_discards)``
     (from numba code too, with the tuple unpacked by the caller)."""
     return _kernel_args(resolve_ofc_variant(variant))
@@ -175,7 +175,7 @@ def solve_fantasyland(cards, variant: OfcVariant | str = "ofc-pineapple", *,
     cards
         13..17 distinct cards (codes or text); any size is solved, not only the variant's deals.
     variant
-        An :class:`~cpstats.rules.open_face.OfcVariant`, preset name or variant string: its royalty
+        An :class:`~cpstats.ofc.rules.OfcVariant`, preset name or variant string: its royalty
         table and stay rule (OFC-FL-STAY-A/B) make the objective.
     stay_value
         Points a stay is worth; default :func:`estimate_stay_value` of the variant (cached).

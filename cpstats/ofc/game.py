@@ -1,4 +1,4 @@
-"""Open face as the registry holds it (:class:`cpstats.rules.games.Game`): its rules and words from
+"""Open face as the registry holds it (:class:`cpstats.engine.registry.Game`): its rules and words from
 the rules layer, its runs from this package, registered by :mod:`cpstats.ofc` exactly as
 :mod:`cpstats.thirteen` registers the 13-card game."""
 
@@ -14,10 +14,12 @@ from cpstats.ofc.shipped import OFC_REFERENCE_RUNS, load_shipped
 from cpstats.ofc.simulation import _compare_runs, check_one_play, play_of, simulate
 from cpstats.ofc.skill import skill_table
 from cpstats.ofc.sweep import run_sweep
-from cpstats.rules import open_face, open_face_words
-from cpstats.rules.games import Game
-from cpstats.rules.open_face import GAME, OfcDeal, OfcVariant, parse_ofc_variant
-from cpstats.simulation.games import GameRuns, Precision, RunSizes
+from cpstats.ofc import rules as open_face
+from cpstats.ofc import words as open_face_words
+from cpstats.engine.registry import Game
+from cpstats.ofc.rules import GAME, OfcDeal, OfcVariant, parse_ofc_variant
+from cpstats.ofc.views import VIEWS
+from cpstats.engine.games import GameRuns, Precision, RunSizes
 
 __all__ = ["OPEN_FACE", "DESIGNER_PRECISION", "setter_for", "bulk_setter_for", "key_name", "strategy_relevant"]
 
@@ -77,7 +79,7 @@ OPEN_FACE = Game(
     key_of=open_face.key_of, key_name=key_name, describe_rules=open_face_words.describe_rules,
     short_label=open_face_words.short_label, claims=_claims, unit="hands",
     label="open-face Chinese poker", default_preset="ofc-pineapple",
-    runs=GameRuns(
+    runs=GameRuns(views=VIEWS,
         simulate=simulate, setter=setter_for, summary=OfcSummary, result=OfcResult,
         compare=_compare_runs, sweep=run_sweep, skill=skill_table,
         references={name: load_shipped for name in OFC_REFERENCE_RUNS},

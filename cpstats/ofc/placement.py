@@ -63,7 +63,7 @@ from cpstats.hands import tables as _tables
 from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc.board import board_values
 from cpstats.ofc.fantasyland import solve_fantasyland
-from cpstats.rules.open_face import OfcVariant
+from cpstats.ofc.rules import OfcVariant
 
 __all__ = ["PLACEMENT_STRATEGIES", "STRATEGY_NOTES", "DEFAULT_SAMPLES", "DEFAULT_TOP", "DEFAULT_HINDSIGHT",
            "OPPONENT_FOUL", "FOUL_AVERSION", "HINDSIGHT_FOUL_WEIGHT", "PlaceArgs", "place_args",

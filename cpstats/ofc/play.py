@@ -19,7 +19,7 @@ from cpstats.ofc.board import table_args
 from cpstats.ofc.entry_value import play_args
 from cpstats.ofc.placement import DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, set_fantasy, strategy_code
 from cpstats.ofc.street_values import street_model
-from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
+from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
 
 __all__ = ["OfcHands", "play_hands"]
 
@@ -87,7 +87,7 @@ def play_hands(variant: OfcVariant | str, hands: int, rng: np.random.Generator |
     Parameters
     ----------
     variant
-        An :class:`~cpstats.rules.open_face.OfcVariant` or its string.
+        An :class:`~cpstats.ofc.rules.OfcVariant` or its string.
     hands
         Number of hands (>= 0).
     rng

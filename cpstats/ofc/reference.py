@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpstats.hands.ranking import category3, category5, rank3, rank5
-from cpstats.rules.open_face import FIVE_ROW_CATEGORIES, OfcVariant, StayRule, resolve_ofc_variant
+from cpstats.ofc.rules import FIVE_ROW_CATEGORIES, OfcVariant, StayRule, resolve_ofc_variant
 
 __all__ = ["RefBoard", "reference_board", "reference_settle"]
 

@@ -34,14 +34,14 @@ import pandas as pd
 from cpstats.cards.blocks import BlockPlan
 from cpstats.errors import OptionError
 from cpstats.rules.house import Rake, RakeModel
-from cpstats.rules.open_face import OfcVariant
+from cpstats.ofc.rules import OfcVariant
 from cpstats.ofc.settlement import OfcSettlement, seat_rake
-from cpstats.simulation.stats import (batch_variance_interval, check_confidence, t_value,
+from cpstats.engine.stats import (batch_variance_interval, check_confidence, t_value,
                                       wilson_interval, z_value)
-from cpstats.simulation.additive import Additive, by_value, summed
-from cpstats.simulation.base import FigureBatches as PairedFigure
-from cpstats.simulation.base import Result
-from cpstats.simulation.batches import batch_of, net_distribution
+from cpstats.engine.additive import Additive, by_value, summed
+from cpstats.engine.base import FigureBatches as PairedFigure
+from cpstats.engine.base import Result
+from cpstats.engine.batches import batch_of, net_distribution
 
 __all__ = ["OfcResult", "OfcSummary", "summarise_hands", "paired_figures", "figure_batches",
            "FigureBatches", "ROWS", "NO_CHARGE", "RAKE_FIGURES", "charges_nothing"]

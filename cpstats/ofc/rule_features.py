@@ -29,7 +29,7 @@ import numpy as np
 
 from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc._value_kernel import RULE_FEATURES
-from cpstats.rules.open_face import (FantasylandRules, OfcDeal, OfcRoyalties, OfcScoring, OfcVariant, StayRule,
+from cpstats.ofc.rules import (FantasylandRules, OfcDeal, OfcRoyalties, OfcScoring, OfcVariant, StayRule,
                                      get_preset, parse_ofc_variant)
 
 __all__ = ["RULE_FEATURES", "RULE_WORDS", "rule_vector", "draw_variant", "training_variants", "ANCHORS",

@@ -1,5 +1,5 @@
 """Open-face setters as named objects (open face's extension of the setter contract,
-:class:`cpstats.setter.Setter`, as :mod:`cpstats.strategies.setters` is the 13-card game's): each
+:class:`cpstats.engine.setter.Setter`, as :mod:`cpstats.thirteen.play.setters` is the 13-card game's): each
 carries its own settings, so ``samples`` and ``top`` travel inside the setter.
 
 - :class:`Rollout` ``(samples=32, top=24)``: the default, Monte Carlo rollouts with an exact
@@ -29,8 +29,8 @@ from typing import Any, ClassVar, Sequence
 
 from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, PLACEMENT_STRATEGIES
-from cpstats.rules.open_face import GAME
-from cpstats.setter import Setter
+from cpstats.ofc.rules import GAME
+from cpstats.engine.setter import Setter
 
 __all__ = ["OfcSetter", "Rollout", "RolloutExact", "RolloutV1", "RolloutLearned", "FastPolicy", "STRONG_ROLLOUT",
            "OfcGreedy", "OfcRandom", "OFC_SETTERS", "as_ofc_setter", "seat_setters", "seat_budget", "seats_label",

@@ -25,7 +25,7 @@ import numpy as np
 
 from cpstats.errors import CardError
 from cpstats.ofc.board import as_boards, board_values
-from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
+from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
 from cpstats.rules.house import Rake, RakeModel
 
 __all__ = ["OfcSettlement", "settle_boards", "settle_hands", "seat_rake"]

@@ -2,7 +2,7 @@
 runs in the package data (``cpstats/data/reference/ofc``), so notebooks and the dashboard open
 at once.
 
-Each run is stored as the 13-card references are (:func:`cpstats.simulation.files.save_result`:
+Each run is stored as the 13-card references are (:func:`cpstats.engine.files.save_result`:
 ``NAME.npz`` holds the block summaries, ``NAME.json`` the metadata, with the command that made
 it), plus ``NAME-nets.npz``, every hand's net per seat (int16), from which any rake is charged
 again exactly (:func:`rerake`).
@@ -31,11 +31,11 @@ import pandas as pd
 from cpstats._resources import REFERENCE_DIR
 from cpstats.errors import OptionError, deprecated_alias, renamed
 from cpstats.ofc.result import OfcResult, OfcSummary, paired_figures
-from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
+from cpstats.ofc.rules import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.simulation import simulate
 from cpstats.rules.check import suggest
 from cpstats.rules.house import Rake
-from cpstats.simulation.files import save_result
+from cpstats.engine.files import save_result
 
 __all__ = ["OFC_REFERENCE_DIR", "OFC_REFERENCE_RUNS", "SENSITIVITY_RUNS", "REFERENCE_SEED",
            "REFERENCE_STRATEGY", "FULL_HANDS", "load_shipped", "write_ofc_reference",
@@ -118,7 +118,7 @@ def rerake(result: OfcResult, rake: Rake, *, folder: str | os.PathLike | None = 
     """A shipped run charged ``rake`` instead of its own: exact, from every hand's nets
     (``NAME-nets.npz``), as :func:`~cpstats.ofc.settlement.seat_rake` charges a live run."""
     if not isinstance(rake, Rake):
-        raise OptionError(f"rake={rake!r} is invalid: a cpstats.rules.Rake")
+        raise OptionError(f"rake={rake!r} is invalid: a cpstats.rules.house.Rake")
     key = _key_of(result.variant)
     if key is None:
         raise OptionError(f"variant={str(result.variant)!r} is not a shipped OFC run: no nets to "

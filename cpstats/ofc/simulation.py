@@ -1,13 +1,13 @@
 """Open-face simulation: play hands block by block, settle them, and summarise them.
 
-The machinery is the 13-card runs' (:mod:`cpstats.simulation`): hands are cut into fixed blocks
+The machinery is the 13-card runs' (:mod:`cpstats.engine`): hands are cut into fixed blocks
 (:class:`~cpstats.cards.blocks.BlockPlan`); block i plays from a numpy Generator seeded by
 SeedSequence child i (:func:`~cpstats.cards.blocks.block_seed`), so any executor (None, a
 ``concurrent.futures`` pool, a Dask client) gives identical numbers; block summaries are merged
 in block order; with ``out=DIR`` every finished block is written (``block-NNNNNN.npz`` and
 ``hands-NNNNNN.parquet``, one row per hand and seat) and a run started again with
 ``resume=True`` keeps its finished blocks and redoes blocks of another run
-(:mod:`cpstats.simulation.files`).
+(:mod:`cpstats.engine.files`).
 
 Fantasyland carries over from hand to hand within a block. It cannot carry across blocks: blocks
 run in parallel and each must be repeatable alone. Decision: every block starts with nobody in
@@ -45,14 +45,14 @@ from cpstats.ofc._place_kernel import FAST, ROLLOUT_LEARNED
 from cpstats.ofc.placement import strategy_code
 from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, OfcSummary, paired_figures, summarise_hands
-from cpstats.rules.open_face import OfcVariant, parse_ofc_variant, resolve_ofc_variant
+from cpstats.ofc.rules import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import settle_hands
 from cpstats.ofc.street_values import model_identity
 from cpstats.ofc.setters import Rollout, as_ofc_setter, seat_budget, seat_setters, seats_label, seats_params
-from cpstats.simulation.files import prepare_out, run_digest
-from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
-from cpstats.simulation.stats import check_confidence
-from cpstats.simulation.batches import batch_count, batch_of
+from cpstats.engine.files import prepare_out, run_digest
+from cpstats.engine.runner import BlockJob, BlockOutput, run_blocks, versions
+from cpstats.engine.stats import check_confidence
+from cpstats.engine.batches import batch_count, batch_of
 
 __all__ = ["simulate", "compare", "play_of", "check_one_play", "BLOCK_HANDS", "BURN_IN"]
 
@@ -197,7 +197,7 @@ def simulate(variant: OfcVariant | str, deals: int | None = None, *, setter: Any
     Parameters
     ----------
     variant
-        An :class:`~cpstats.rules.open_face.OfcVariant`, OFC preset name or variant string.
+        An :class:`~cpstats.ofc.rules.OfcVariant`, OFC preset name or variant string.
     deals
         Hands to count (burn-in hands apart).
     setter

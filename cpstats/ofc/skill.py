@@ -30,9 +30,9 @@ from cpstats.errors import OptionError, check_whole, deprecated_alias
 from cpstats.ofc.result import figure_batches
 from cpstats.ofc.setters import FastPolicy, Rollout, as_ofc_setter
 from cpstats.ofc.simulation import simulate
-from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
+from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
 from cpstats.cards.blocks import match_seed
-from cpstats.simulation.stats import t_value
+from cpstats.engine.stats import t_value
 
 __all__ = ["skill_table", "OFC_SKILL_FIELDS", "OFC_SKILL_DEALS", "PLAYER"]
 

@@ -49,7 +49,7 @@ from cpstats.ofc.entry_value import rollout_args
 from cpstats.ofc.placement import DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, stacked
 from cpstats.ofc.rule_features import ANCHORS, RULE_FEATURES, rule_vector, trained_ranges, training_variants
 from cpstats.ofc.street_values import FEATURES, MODEL_ARRAYS, StreetModel, Trees
-from cpstats.rules.open_face import OfcDeal, OfcVariant, parse_ofc_variant, resolve_ofc_variant
+from cpstats.ofc.rules import OfcDeal, OfcVariant, parse_ofc_variant, resolve_ofc_variant
 
 __all__ = ["TREE_SETTINGS", "DRAWS", "HANDS", "ANCHOR_HANDS", "SEED", "SelfPlay", "self_play", "label_hands",
            "off_policy_rows", "export_trees", "fit_model", "train_street_models", "write_models",

@@ -43,7 +43,7 @@ import numpy as np
 
 from cpstats.ofc import _value_kernel as _vk
 from cpstats.ofc.rule_features import range_note, rule_vector
-from cpstats.rules.open_face import OfcDeal, OfcVariant
+from cpstats.ofc.rules import OfcDeal, OfcVariant
 
 __all__ = ["Trees", "StreetModel", "FEATURES", "SHIPPED_PATH", "StreetModelWarning", "street_model",
            "model_identity", "models_line", "read_models", "models_record", "MODEL_ARRAYS", "MAX_MAGNITUDE"]

@@ -28,7 +28,7 @@ from cpstats.ofc.placement import STRATEGY_NOTES
 from cpstats.ofc.setters import as_ofc_setter
 from cpstats.ofc.simulation import simulate
 from cpstats.rules.house import Rake, RakeModel
-from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
+from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
 
 __all__ = ["STRENGTHS", "STRENGTH_LABELS", "HEADLINE", "STRENGTH_RAKE", "STRENGTH_PRESETS", "STRENGTH_HANDS", "strength_table",
            "strength_wide", "write_strength", "shipped_strength"]

@@ -3,7 +3,7 @@ same decks, in the table layout of the 13-card sweep (:func:`cpstats.sweep` hand
 variants here; registered as the game's ``sweep`` run).
 
 - Decision: the game owns its sweep (a ``sweep`` entry of its
-  :class:`~cpstats.simulation.games.GameRuns`) rather than the shared sweep reshaping
+  :class:`~cpstats.engine.games.GameRuns`) rather than the shared sweep reshaping
   ``compare``'s table: the too-few-events rule needs each figure's batch sums, which only the
   game's result holds (:func:`~cpstats.ofc.result.figure_batches`), and the metrics and their
   words are the game's.
@@ -14,8 +14,8 @@ variants here; registered as the game's ``sweep`` run).
 - Decision: estimates and intervals are :meth:`~cpstats.ofc.OfcResult.figures`' (batch t on
   linearised ratios, Wilson for a rare proportion); a paired difference is Student's t on the
   per-batch differences of the linearised ratios, and it has no interval when fewer than
-  :data:`~cpstats.simulation.paired.MIN_EVENT_BATCHES` batches differ in their sums (the 13-card
-  sweep's rule, :func:`~cpstats.simulation.paired.paired_difference`); a linearised difference is
+  :data:`~cpstats.engine.paired.MIN_EVENT_BATCHES` batches differ in their sums (the 13-card
+  sweep's rule, :func:`~cpstats.engine.paired.paired_difference`); a linearised difference is
   nonzero in every batch once the estimates differ, so the batches are told apart by their sums.
 - Decision: rake figures are in the default metrics only where some point's rules charge; asked
   for where the rules charge nothing (``metrics=``, or ``hands_per_hour`` for ``rake_per_hour``),
@@ -37,10 +37,10 @@ from cpstats.errors import OptionError, check_whole, deprecated_alias
 from cpstats.ofc.result import NO_CHARGE, FigureBatches, OfcResult, charges_nothing, figure_batches
 from cpstats.ofc.setters import seat_setters, seats_label, seats_params
 from cpstats.ofc.simulation import _workbench_options, check_one_play, play_of, simulate
-from cpstats.rules.open_face import OfcVariant, ofc_key_name
-from cpstats.simulation.points import metric_names
-from cpstats.simulation.paired import paired_difference
-from cpstats.simulation.stats import check_confidence, t_value
+from cpstats.ofc.rules import OfcVariant, ofc_key_name
+from cpstats.engine.points import metric_names
+from cpstats.engine.paired import paired_difference
+from cpstats.engine.stats import check_confidence, t_value
 
 __all__ = ["run_sweep", "ofc_sweep_variants", "OFC_SWEEP_METRICS", "OFC_METRIC_LABELS"]
 

@@ -1,7 +1,7 @@
 """The 13-card game (rulebook sections 1-6) on the engine: its runs, summaries, results and figures.
 
-Its rules are data on the rules layer (:mod:`cpstats.rules.variant` and its parts), its play on
-the play layer (:mod:`cpstats.strategies`, :mod:`cpstats.settlement`); this package holds what
+Its rules are data on the rules layer (:mod:`cpstats.thirteen.rules.variant` and its parts), its play on
+the play layer (:mod:`cpstats.thirteen.play`, :mod:`cpstats.thirteen.settlement`); this package holds what
 the engine runs for it. Inside, imports point one way:
 
 - ``block`` (a block's settings ranked once) <- ``summary`` (:class:`SimulationSummary`, the
@@ -16,7 +16,7 @@ the engine runs for it. Inside, imports point one way:
 Layer 6, beside :mod:`cpstats.ofc`: imports the engine and the layers below, never the other game.
 """
 
-from cpstats.rules.games import register_game
+from cpstats.engine.registry import register_game
 from cpstats.thirteen.game import THIRTEEN
 from cpstats.thirteen.presets_table import compare_presets
 from cpstats.thirteen.frequencies import natural_frequencies
@@ -24,7 +24,7 @@ from cpstats.thirteen.paired import paired_metrics
 from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen.summary import ROYALTY_ROWS, SimulationSummary
 
-#: The 13-card game as registered (:class:`cpstats.rules.games.Game`).
+#: The 13-card game as registered (:class:`cpstats.engine.registry.Game`).
 GAME = register_game(THIRTEEN)
 
 __all__ = ["GAME", "SimulationResult", "SimulationSummary", "ROYALTY_ROWS", "paired_metrics",

@@ -14,7 +14,7 @@ import numpy as np
 
 from cpstats.hands.ranking import rank3, rank5
 from cpstats.hands.setting import foul_of_ranks
-from cpstats.rules import Variant
+from cpstats.thirteen.rules.variant import Variant
 
 #: Each hand's status as the settlement sees it (:attr:`SetHands.status`).
 NORMAL, FOUL, SURRENDER, NATURAL = 0, 1, 2, 3

@@ -16,7 +16,7 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from cpstats.simulation.base import FIGURE_COLUMNS
+from cpstats.engine.base import FIGURE_COLUMNS
 
 __all__ = ["tidy_figures", "lookup_table", "NO_INTERVAL"]
 
@@ -90,8 +90,8 @@ def _house(result, confidence: float, hands_per_hour: float | None) -> list[pd.D
 
 
 def tidy_figures(result, confidence: float = 0.95, hands_per_hour: float | None = None) -> pd.DataFrame:
-    """Every figure of ``result`` (a :class:`~cpstats.simulation.SimulationResult`):
-    :data:`~cpstats.simulation.base.FIGURE_COLUMNS` and ``table``."""
+    """Every figure of ``result`` (a :class:`~cpstats.engine.SimulationResult`):
+    :data:`~cpstats.engine.base.FIGURE_COLUMNS` and ``table``."""
     frames = [*_moments(result, confidence), *_rates(result, confidence),
               *_house(result, confidence, hands_per_hour)]
     return pd.concat(frames, ignore_index=True)[[*FIGURE_COLUMNS, "table"]]

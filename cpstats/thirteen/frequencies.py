@@ -10,11 +10,11 @@ from concurrent.futures import Executor
 
 import numpy as np
 import pandas as pd
-from cpstats.hands import _natural_kernel
+from cpstats.thirteen.naturals import _kernel as _natural_kernel
 from cpstats.cards.blocks import BlockPlan, block_state, fresh_deck, root_seed
 from cpstats.errors import OptionError
-from cpstats.hands.naturals import NATURALS, kernel_tables
-from cpstats.simulation.stats import wilson_interval
+from cpstats.thirteen.naturals.detect import NATURALS, kernel_tables
+from cpstats.engine.stats import wilson_interval
 
 __all__ = ["natural_frequencies", "wilson_interval"]
 
@@ -86,7 +86,7 @@ def _progress(plan: BlockPlan, enabled: bool):
 
 
 def _frequency_table(totals: np.ndarray, deals: int, players: int, qka: bool) -> pd.DataFrame:
-    from cpstats.hands.exact import exact_naturals
+    from cpstats.thirteen.naturals.exact import exact_naturals
 
     hands = deals * players
     hits = totals[0]

@@ -1,4 +1,4 @@
-"""The 13-card game as the registry holds it (:class:`cpstats.rules.games.Game`): its rules and
+"""The 13-card game as the registry holds it (:class:`cpstats.engine.registry.Game`): its rules and
 words from the rules layer, its runs from this package, registered by :mod:`cpstats.thirteen`."""
 
 from __future__ import annotations
@@ -8,12 +8,14 @@ from typing import Any
 
 from cpstats._resources import REFERENCE_DIR
 from cpstats.errors import OptionError
-from cpstats.rules import text, variant_words
-from cpstats.rules.games import Game
-from cpstats.rules.presets import PRESETS
-from cpstats.rules.variant import GAME, Variant, get_preset, parse_variant
-from cpstats.simulation.files import load_result
-from cpstats.simulation.games import GameRuns, RunSizes
+from cpstats.thirteen.rules import text
+from cpstats.thirteen.rules import words as variant_words
+from cpstats.engine.registry import Game
+from cpstats.thirteen.rules.presets import PRESETS
+from cpstats.thirteen.rules.variant import GAME, Variant, get_preset, parse_variant
+from cpstats.engine.files import load_result
+from cpstats.thirteen.views import VIEWS
+from cpstats.engine.games import GameRuns, RunSizes
 from cpstats.thirteen import run
 from cpstats.thirteen.figures import lookup_table
 from cpstats.thirteen.paired import METRICS
@@ -29,15 +31,15 @@ def setter_for(setter: Any, v: Variant, *, tables: Any = None) -> Any:
     """The 13-card setter for a name, a setter object or a callable (a registered strategy's name
     or a callable as it is); the deprecated ``tables=X`` goes into ``EvSetter(tables=X)``; an
     open-face setter is refused in one line."""
-    from cpstats.strategies.setters import as_setter, setter_option
+    from cpstats.thirteen.play.setters import as_setter, setter_option
 
     return as_setter(setter_option(setter, None, tables, stacklevel=5))
 
 
 def strategy_relevant(v: Variant, key: str, values: Sequence[Any]) -> bool:
     """Whether ``key`` can move how hands are set: the ev tables are keyed by
-    :func:`~cpstats.strategies.row_tables.strategy_rules`, compared at the ends of ``values``."""
-    from cpstats.strategies.row_tables import strategy_rules
+    :func:`~cpstats.thirteen.play.row_tables.strategy_rules`, compared at the ends of ``values``."""
+    from cpstats.thirteen.play.row_tables import strategy_rules
 
     rules = [strategy_rules(v.replace(**{key: x})) for x in (values[0], values[-1])]
     return rules[0] != rules[1]
@@ -71,7 +73,7 @@ THIRTEEN = Game(
     get_preset=get_preset, keys=tuple(key.name for key in text.KEYS), key_of=text.key_of,
     key_name=key_name, describe_rules=variant_words.describe_rules, short_label=variant_words.short_label,
     unit="deals", label="13-card Chinese poker", default_preset="2-4",
-    runs=GameRuns(
+    runs=GameRuns(views=VIEWS,
         simulate=run.simulate, setter=setter_for, summary=SimulationSummary, result=SimulationResult,
         compare=run.compare, sweep=sweep, skill=skill,
         references={name: open_reference for name in PRESETS}, figure_table=lookup_table,

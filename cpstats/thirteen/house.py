@@ -21,8 +21,9 @@ from typing import NamedTuple
 import numpy as np
 
 from cpstats.errors import OptionError
-from cpstats.rules import RakeModel, Variant
-from cpstats.simulation.stats import batch_mean_interval
+from cpstats.rules.house import RakeModel
+from cpstats.thirteen.rules.variant import Variant
+from cpstats.engine.stats import batch_mean_interval
 from cpstats.thirteen.summary import SimulationSummary
 
 __all__ = ["BANKED_WAGER", "Estimate", "check_pace", "charge_per_hand", "bank_edge_sums", "bank_edge",

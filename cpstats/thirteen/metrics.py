@@ -12,9 +12,9 @@ import numpy as np
 
 from cpstats.errors import OptionError
 from cpstats.rules.house import RakeModel
-from cpstats.simulation.base import FigureBatches, Result
-from cpstats.simulation.paired import half_width
-from cpstats.simulation.stats import batch_variances, check_confidence
+from cpstats.engine.base import FigureBatches, Result
+from cpstats.engine.paired import half_width
+from cpstats.engine.stats import batch_variances, check_confidence
 from cpstats.thirteen import house
 
 __all__ = ["METRICS", "SIGNED_METRICS", "metric_batches", "figure_batches"]

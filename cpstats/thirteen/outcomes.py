@@ -16,11 +16,13 @@ import numpy as np
 import pandas as pd
 
 from cpstats.errors import OptionError
-from cpstats.rules import Royalties, Stakes, Variant
-from cpstats.settlement import settle_many
-from cpstats.simulation.stats import wilson_interval
+from cpstats.thirteen.rules.components import Royalties
+from cpstats.rules.house import Stakes
+from cpstats.thirteen.rules.variant import Variant
+from cpstats.thirteen.settlement import settle_many
+from cpstats.engine.stats import wilson_interval
 from cpstats.thirteen.block import FOUL, NATURAL, SURRENDER, SetHands
-from cpstats.simulation.batches import by_batch
+from cpstats.engine.batches import by_batch
 from cpstats.thirteen.summary import SimulationSummary
 
 __all__ = ["PAIR_OUTCOMES", "SEAT_OUTCOMES", "outcome_summary", "outcome_table", "outcome_batches"]
@@ -140,7 +142,7 @@ def outcome_summary(v: Variant, settings: np.ndarray, surrender, declared, net: 
     """The :class:`~cpstats.thirteen.summary.SimulationSummary` outcome fields (by name) of
     one block: per pair and per hand the count of each outcome and
     the sums of its pay and squared pay, and per batch the counts; per hand the sum of its seat's share of the house
-    charge in each outcome (``charge``, (D, players), :func:`cpstats.settlement.seat_charges`;
+    charge in each outcome (``charge``, (D, players), :func:`cpstats.thirteen.settlement.seat_charges`;
     in criss-cross a seat's two hands carry its whole share, as they carry its whole net); per
     batch the sums behind the paired metrics. ``hands``: the block's
     :class:`~cpstats.thirteen.block.SetHands` of these decisions, if already made."""

@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 
 from cpstats.errors import OptionError
-from cpstats.rules.describe import short_label
-from cpstats.simulation.base import Result
-from cpstats.simulation.paired import half_width, paired_difference
-from cpstats.simulation.stats import check_confidence
+from cpstats.engine.describe import short_label
+from cpstats.engine.base import Result
+from cpstats.engine.paired import half_width, paired_difference
+from cpstats.engine.stats import check_confidence
 from cpstats.thirteen.metrics import METRICS, SIGNED_METRICS, figure_batches, metric_batches
 
 __all__ = ["METRICS", "SIGNED_METRICS", "metric_batches", "figure_batches", "paired_metrics"]
@@ -78,7 +78,7 @@ def paired_metrics(results: Sequence[Result], labels: Sequence[str] | None = Non
     results
         Two or more results; the first is the base (A) every other is compared with.
     labels
-        Short names for the results (default: :func:`cpstats.rules.describe.short_label` of each
+        Short names for the results (default: :func:`cpstats.engine.describe.short_label` of each
         variant, or the variant strings when two short labels would be the same).
     hands_per_hour
         Pace for the house take per seat-hour (None: each variant's ``rake.hands_per_hour``).
@@ -95,9 +95,9 @@ def paired_metrics(results: Sequence[Result], labels: Sequence[str] | None = Non
         ``diff`` (this result less the first), ``diff_ci_low``, ``diff_ci_high``, ``method``
         (``paired batches`` or ``independent runs``), and for a paired difference
         ``diff_events`` (batches holding a deal where the two differ), ``diff_note`` and
-        ``deals_for_interval``: with fewer than :data:`~cpstats.simulation.paired.MIN_EVENT_BATCHES` such batches the
+        ``deals_for_interval``: with fewer than :data:`~cpstats.engine.paired.MIN_EVENT_BATCHES` such batches the
         difference has no interval (NaN ends), the note says ``too few events`` and the deals a
-        run would need for one (:func:`~cpstats.simulation.paired.paired_difference`). The same rules and setter on the
+        run would need for one (:func:`~cpstats.engine.paired.paired_difference`). The same rules and setter on the
         same deals differ by exactly 0, interval 0 to 0. A figure shows only for the games it
         describes: seat 0's (the bank's) mean and the house edge in banked games; the cost per
         player in symmetric games (seat 0's mean is 0 up to noise there). The base's own

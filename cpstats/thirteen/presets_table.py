@@ -10,10 +10,10 @@ import pandas as pd
 
 from cpstats.cards.blocks import root_seed
 from cpstats.errors import OptionError
-from cpstats.rules import get_preset, presets
-from cpstats.rules.variant import GAME
-from cpstats.simulation.files import load_reference
-from cpstats.simulation.stats import wilson_interval
+from cpstats.engine.registry import get_preset, presets
+from cpstats.thirteen.rules.variant import GAME
+from cpstats.engine.files import load_reference
+from cpstats.engine.stats import wilson_interval
 from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen.run import simulate
 
@@ -63,7 +63,7 @@ def compare_presets(deals: int | None = None, *, setter: Any = "ev", rng=None,
     >>> bool(table.set_index("preset").loc["banked", "house_edge"] > 0)
     True
     """
-    from cpstats.strategies.setters import EvSetter, as_setter, setter_label, setter_option
+    from cpstats.thirteen.play.setters import EvSetter, as_setter, setter_label, setter_option
 
     setter = as_setter(setter_option(setter, strategy))
     if deals is None and setter != EvSetter():

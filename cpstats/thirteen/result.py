@@ -14,15 +14,15 @@ import numpy as np
 import pandas as pd
 
 from cpstats.errors import OptionError
-from cpstats.hands.naturals import NATURALS, natural_mask
-from cpstats.rules import Variant, resolve_variant
-from cpstats.settlement import charges_seats, seat_charges, settle_many
+from cpstats.thirteen.naturals.detect import NATURALS, natural_mask
+from cpstats.thirteen.rules.variant import Variant, resolve_variant
+from cpstats.thirteen.settlement import charges_seats, seat_charges, settle_many
 from cpstats.thirteen import house
 from cpstats.thirteen.outcomes import outcome_summary, outcome_table
-from cpstats.simulation.stats import (VOLATILITY_Z, batch_mean_interval, batch_variance_interval,
+from cpstats.engine.stats import (VOLATILITY_Z, batch_mean_interval, batch_variance_interval,
                                       moments_from_sums, wilson_interval, z_value)
-from cpstats.simulation.base import FigureBatches, Result
-from cpstats.simulation.batches import batch_count, batch_of
+from cpstats.engine.base import FigureBatches, Result
+from cpstats.engine.batches import batch_count, batch_of
 from cpstats.thirteen.block import SetHands
 from cpstats.thirteen.summary import (ROYALTY_ROWS, SimulationSummary, hands_frame, net_summary,
                                       setting_summary, static_key, tie_gain)
@@ -175,7 +175,7 @@ class SimulationResult(Result):
         return figure_batches(self, confidence, hands_per_hour)
 
     def figures(self, confidence: float = 0.95, *, hands_per_hour: float | None = None) -> pd.DataFrame:
-        """Every figure of the result's tables, one row each (:data:`~cpstats.simulation.base.FIGURE_COLUMNS`
+        """Every figure of the result's tables, one row each (:data:`~cpstats.engine.base.FIGURE_COLUMNS`
         and ``table``, the method it comes from): :func:`cpstats.thirteen.figures.tidy_figures`."""
         from cpstats.thirteen.figures import tidy_figures
 
@@ -213,7 +213,7 @@ class SimulationResult(Result):
 
     def after_charges(self, confidence: float = 0.95) -> pd.DataFrame:
         """Each seat's result after house charges: ``charge`` (its share of the charge per hand,
-        :func:`cpstats.settlement.seat_charges`), ``mean`` and ``sd`` of its net less that share,
+        :func:`cpstats.thirteen.settlement.seat_charges`), ``mean`` and ``sd`` of its net less that share,
         with Student's t intervals on the batch means (``ci_low``, ``ci_high``) and on the
         per-batch variances (``sd_ci_low``, ``sd_ci_high``, as :meth:`moments`). Results saved
         before summary format 4 hold no shares (OptionError)."""
@@ -273,12 +273,12 @@ class SimulationResult(Result):
     def pooled_rates(self, confidence: float = 0.95) -> pd.DataFrame:
         """Hit, push, scoop and (without a bank) home-run frequencies pooled over the seats that
         play alike (every seat, or the player seats of a banked game), each with its interval
-        and ``method`` (:func:`~cpstats.simulation.stats.rate_interval`: Student's t on the batch
+        and ``method`` (:func:`~cpstats.engine.stats.rate_interval`: Student's t on the batch
         means of the pooled rate, Wilson where the frequency is rare). The scoop rate is per pair
         of opponents that both played their rows; the home-run rate per hand. Results saved
         before summary format 4 give hit and push a Wilson interval on the deals (too wide).
         """
-        from cpstats.simulation.stats import rate_interval
+        from cpstats.engine.stats import rate_interval
 
         v, s = self.variant, self.summary
         seats = list(range(1, v.players)) if v.bank.banked else list(range(v.players))
@@ -305,7 +305,7 @@ class SimulationResult(Result):
 
     def naturals(self, confidence: float = 0.95) -> pd.DataFrame:
         """Natural frequencies per hand (held and declared) with Wilson intervals and exact values."""
-        from cpstats.hands.exact import exact_naturals
+        from cpstats.thirteen.naturals.exact import exact_naturals
 
         s = self.summary
         hands = self.deals * self.variant.players * self.variant.hands_per_player
@@ -374,7 +374,7 @@ class SimulationResult(Result):
         >>> round(float(table.query("hand == 0 and against_hand == 1")["probability"].sum()), 12)
         1.0
         """
-        from cpstats.simulation.stats import check_confidence
+        from cpstats.engine.stats import check_confidence
 
         return outcome_table(self.variant, self.summary, self.deals, per, check_confidence(confidence))
 

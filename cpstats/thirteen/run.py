@@ -3,15 +3,15 @@
 :func:`cpstats.compare`).
 
 Each block of deals (see :mod:`cpstats.cards.blocks`) is dealt from its own SeedSequence child, set
-by the strategy, settled by :func:`cpstats.settlement.settle_many` and reduced to additive
+by the strategy, settled by :func:`cpstats.thirteen.settlement.settle_many` and reduced to additive
 summaries (:mod:`cpstats.thirteen.summary`) by the engine's block runner
-(:mod:`cpstats.simulation.runner`), so memory stays flat however many deals run, and the same seed
+(:mod:`cpstats.engine.runner`), so memory stays flat however many deals run, and the same seed
 gives bit-identical results whatever the executor: summaries are merged in block order.
 
 With ``out=DIR`` every finished block is written at once (``block-000012.npz``, plus
 ``hands-000012.parquet`` when ``keep_hands``), so an interrupted run started again with
 ``resume=True`` reuses them and ends with the result an uninterrupted run would have had
-(:mod:`cpstats.simulation.files`).
+(:mod:`cpstats.engine.files`).
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ import numpy as np
 import pandas as pd
 
 from cpstats.cards.blocks import BLOCK_DEALS, DEALER, BlockPlan, check_executor, root_seed, shuffled_decks
-from cpstats.rules import Variant
-from cpstats.settlement import seat_charges
-from cpstats.simulation.batches import batch_count, batch_of
-from cpstats.simulation.files import prepare_out, run_digest
-from cpstats.simulation.runner import BlockJob, BlockOutput, run_blocks, versions
-from cpstats.simulation.stats import check_confidence
+from cpstats.thirteen.rules.variant import Variant
+from cpstats.thirteen.settlement import seat_charges
+from cpstats.engine.batches import batch_count, batch_of
+from cpstats.engine.files import prepare_out, run_digest
+from cpstats.engine.runner import BlockJob, BlockOutput, run_blocks, versions
+from cpstats.engine.stats import check_confidence
 from cpstats.thirteen.block import SetHands
 from cpstats.thirteen.outcomes import outcome_summary
 from cpstats.thirteen.result import SimulationResult
@@ -44,7 +44,7 @@ __all__ = ["simulate", "compare"]
 
 def _decide(setter: Any, hands: np.ndarray, variant: Variant, rng: np.random.Generator):
     """(settings, declare, surrender) for hands (N, 13) by a setter, a strategy name or callable."""
-    from cpstats.strategies import set_hands
+    from cpstats.thirteen.play import set_hands
 
     decisions = set_hands(hands, variant, strategy=setter, rng=rng)
     return (np.ascontiguousarray(decisions.settings, dtype=np.uint8),
@@ -71,7 +71,7 @@ class _Spec:
 
 def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
     """Deal, set, settle and summarise one block (with ``keep_hands``, its settings and rows)."""
-    from cpstats.rules.variant import parse_variant
+    from cpstats.thirteen.rules.variant import parse_variant
 
     v = parse_variant(spec.variant)
     root = np.random.SeedSequence(spec.entropy, spawn_key=spec.spawn_key)
@@ -105,7 +105,7 @@ def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
 
 
 def _metadata(v: Variant, setter, root, deals, block_deals) -> dict:
-    from cpstats.strategies.setters import EvSetter, Setter, setter_params
+    from cpstats.thirteen.play.setters import EvSetter, Setter, setter_params
 
     strategy = setter.name if isinstance(setter, Setter) else setter
     meta = {"variant": str(v), "strategy": strategy if isinstance(strategy, str) else repr(strategy),
@@ -113,7 +113,7 @@ def _metadata(v: Variant, setter, root, deals, block_deals) -> dict:
             "block_deals": int(block_deals), "batches": batch_count(deals), "dealer": DEALER,
             "summary_format": SUMMARY_FORMAT, **versions()}
     if isinstance(setter, EvSetter):
-        from cpstats.strategies import tables_record
+        from cpstats.thirteen.play import tables_record
 
         # found (trained if need be) here, before any block, so workers read them from the cache
         record = tables_record(v, tables=setter.tables, with_source=True)
@@ -132,7 +132,7 @@ def simulate(v: Variant, deals: int, *, setter: Any = "ev", rng=None, executor: 
     deal, set and settle ``deals`` deals of ``v`` block by block and summarise them.
 
     ``setter`` is a setter object, a registered strategy's name or a callable (the verb resolved
-    it: :func:`~cpstats.strategies.setters.as_setter`); ``block_deals=None`` is
+    it: :func:`~cpstats.thirteen.play.setters.as_setter`); ``block_deals=None`` is
     :data:`~cpstats.cards.blocks.BLOCK_DEALS`. The other keywords are :func:`cpstats.simulate`'s.
 
     Examples
@@ -142,7 +142,7 @@ def simulate(v: Variant, deals: int, *, setter: Any = "ev", rng=None, executor: 
     >>> abs(float(result.moments()["mean"].sum())) < 1e-9  # zero-sum between seats
     True
     """
-    from cpstats.strategies.setters import as_setter
+    from cpstats.thirteen.play.setters import as_setter
 
     setter = as_setter(setter)
     block_deals = BLOCK_DEALS if block_deals is None else block_deals
@@ -198,7 +198,7 @@ def compare(vs: Sequence[Variant], deals: int, *, setter: Any = "ev", rng=None,
     deal, under 60 deals).
     """
     from cpstats.thirteen.paired import paired_metrics
-    from cpstats.strategies.setters import as_setter, setter_params
+    from cpstats.thirteen.play.setters import as_setter, setter_params
 
     setter = as_setter(setter)
     level = check_confidence(confidence)

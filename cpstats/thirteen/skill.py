@@ -6,7 +6,7 @@ good play; a rule that pays for reading the field (royalties chased, scoops avoi
 The skill table measures that edge where a designer can compare it across variants: ``ev``
 (trained for the variant) plays each seat in turn against a field of ``greedy`` players, of
 ``random`` players, and of ``ev`` itself, on the same deals (duplicate play,
-:func:`cpstats.strategies.training.match`).
+:func:`cpstats.thirteen.play.training.match`).
 
 - Decision: the figures are ev's mean net per hand between the seats, before any house charge
   (the settlement never takes the rake, a bank's commission or the jackpot drop out of the
@@ -16,7 +16,7 @@ The skill table measures that edge where a designer can compare it across varian
   ev-against-ev row is the control, zero by symmetry (each seat's net summed over the seats),
   and shown so that a reader sees the harness favours no seat.
 - Decision: with ``executor=`` the unit of work is one field's match (three tasks): a match deals
-  its deals from one seed in one piece (:func:`~cpstats.strategies.training.match`, whose
+  its deals from one seed in one piece (:func:`~cpstats.thirteen.play.training.match`, whose
   numbers ``cpstats match`` prints too), so the table equals the serial one whoever runs it;
   cutting a match into seeded blocks would give other numbers than ``match`` for the same seed.
 """
@@ -32,7 +32,7 @@ import pandas as pd
 
 from cpstats.cards.blocks import check_executor, match_seed
 from cpstats.errors import OptionError
-from cpstats.rules import Variant
+from cpstats.thirteen.rules.variant import Variant
 
 __all__ = ["skill", "SKILL_FIELDS", "SKILL_DEALS"]
 
@@ -59,7 +59,7 @@ def skill(v: Variant, *, deals: int | None = None, rng=None, setter: Any = "ev",
     rng
         Seed, SeedSequence, Generator or None (fresh entropy); ``attrs["seed"]`` repeats it.
     setter
-        The player, ``"ev"`` or an :class:`~cpstats.strategies.EvSetter` naming its row tables
+        The player, ``"ev"`` or an :class:`~cpstats.thirteen.play.EvSetter` naming its row tables
         (``EvSetter(tables="2-4")`` borrows 2-4's; the default plays the variant's own: shipped,
         cached, or trained now, about half a minute, before the first match); the ev field plays
         the same tables.
@@ -75,7 +75,7 @@ def skill(v: Variant, *, deals: int | None = None, rng=None, setter: Any = "ev",
         (ev's net per hand, units, before house charges), ``se``, ``ci_low`` and ``ci_high``
         (95%, deals independent) and ``deals``. ``attrs`` holds the variant string, the seed,
         the player (``ev``), its settings (``setter``) and the row tables that set ev's hands
-        (:func:`cpstats.strategies.tables_record`, with their ``source``).
+        (:func:`cpstats.thirteen.play.tables_record`, with their ``source``).
 
     Examples
     --------
@@ -86,9 +86,9 @@ def skill(v: Variant, *, deals: int | None = None, rng=None, setter: Any = "ev",
     >>> bool(table.loc["greedy", "ci_low"] > 0), float(table.loc["ev", "mean"])
     (True, 0.0)
     """
-    from cpstats.strategies import EvSetter, as_setter, tables_record
-    from cpstats.strategies.setters import setter_label
-    from cpstats.strategies.training import match
+    from cpstats.thirteen.play import EvSetter, as_setter, tables_record
+    from cpstats.thirteen.play.setters import setter_label
+    from cpstats.thirteen.play.training import match
 
     player = as_setter(setter)
     if not isinstance(player, EvSetter):

@@ -15,11 +15,11 @@ import numpy as np
 import pandas as pd
 
 from cpstats.hands import tables as _tables
-from cpstats.hands.naturals import NATURALS, natural_mask
-from cpstats.rules import Variant
-from cpstats.settlement import rake_limits, seat_charges, settle_many
-from cpstats.simulation.additive import Additive, by_value, largest, summed
-from cpstats.simulation.batches import BATCHES, batch_count, batch_of, by_batch, charged_distribution, net_distribution
+from cpstats.thirteen.naturals.detect import NATURALS, natural_mask
+from cpstats.thirteen.rules.variant import Variant
+from cpstats.thirteen.settlement import rake_limits, seat_charges, settle_many
+from cpstats.engine.additive import Additive, by_value, largest, summed
+from cpstats.engine.batches import BATCHES, batch_count, batch_of, by_batch, charged_distribution, net_distribution
 from cpstats.thirteen.block import SetHands, fouls_of, row_ranks, row_results, rows_won_lost
 
 #: Version of the block summaries' layout, part of a run's identity (resume refuses older blocks).
@@ -175,7 +175,7 @@ def net_summary(v: Variant, net: np.ndarray, rake: np.ndarray, batch: np.ndarray
 
     Summary format 4 adds, per seat and per batch, the deals won and broken even, for intervals
     of frequencies pooled over seats; each seat's share of the house charge
-    (:func:`cpstats.settlement.seat_charges`) and the square of its result after charges; and how
+    (:func:`cpstats.thirteen.settlement.seat_charges`) and the square of its result after charges; and how
     often a percent rake's cap bound or its threshold kept it at 0, with the largest pot.
     """
     charge = seat_charges(v, net, rake)
@@ -228,7 +228,7 @@ def hands_frame(v: Variant, settings, declare, surrender, net, rake, held, first
     """One row per deal and seat (hand, in criss-cross) with compact dtypes.
 
     ``net`` is the seat's net before house charges (on each of its hands in criss-cross);
-    ``rake`` is the seat's share of the deal's house charge (:func:`cpstats.settlement.seat_charges`),
+    ``rake`` is the seat's share of the deal's house charge (:func:`cpstats.thirteen.settlement.seat_charges`),
     split evenly over its hands in criss-cross, so the column sums to the house's take.
     """
     d, h = settings.shape[:2]

@@ -1,7 +1,7 @@
 """Rule sweeps: one rule parameter over a range of values, every point on the same deals.
 
 Either game: an open-face variant is handed to the sweep its game registered
-(:class:`~cpstats.simulation.games.GameRuns`, :func:`cpstats.ofc.sweep.run_sweep`: keys such as
+(:class:`~cpstats.engine.games.GameRuns`, :func:`cpstats.ofc.sweep.run_sweep`: keys such as
 ``royalties.front.QQ``, ``fantasyland.stay``, ``fantasyland.cards``), which returns a table of
 the same layout, so the chart and the command line read both.
 
@@ -34,10 +34,10 @@ paired difference to the first point with its interval.
   is shown, when asked for, under a label that says so. The house edge is a default, and
   possible, only in banked games.
 - Decision: a paired difference resting on too few differing deals (fewer than
-  :data:`~cpstats.simulation.paired.MIN_EVENT_BATCHES` batches with a nonzero difference, such
+  :data:`~cpstats.engine.paired.MIN_EVENT_BATCHES` batches with a nonzero difference, such
   as a front-trips royalty in a short run) has no interval: ``diff_note`` says ``too few
   events`` and ``deals_for_interval`` how many deals a point would need
-  (:func:`~cpstats.simulation.paired.paired_difference`, the rule ``compare`` uses).
+  (:func:`~cpstats.engine.paired.paired_difference`, the rule ``compare`` uses).
 """
 
 from __future__ import annotations
@@ -52,12 +52,13 @@ import pandas as pd
 
 from cpstats.cards.blocks import BLOCK_DEALS, root_seed
 from cpstats.errors import OptionError, check_whole
-from cpstats.rules import NATURAL_NAMES, ROYALTY_ROWS, Variant
+from cpstats.thirteen.rules.ids import NATURAL_NAMES, ROYALTY_ROWS
+from cpstats.thirteen.rules.variant import Variant
 from cpstats.rules.check import suggest
-from cpstats.rules.text import ALIASES, KEY_INDEX
-from cpstats.simulation.paired import paired_difference
-from cpstats.simulation.stats import check_confidence, t_value
-from cpstats.simulation.points import metric_names, sweep_values, sweep_variants
+from cpstats.thirteen.rules.text import ALIASES, KEY_INDEX
+from cpstats.engine.paired import paired_difference
+from cpstats.engine.stats import check_confidence, t_value
+from cpstats.engine.points import metric_names, sweep_values, sweep_variants
 from cpstats.thirteen.paired import SIGNED_METRICS, metric_batches
 from cpstats.thirteen.result import SimulationResult
 
@@ -296,7 +297,7 @@ def sweep(v: Variant, parameter: str, values: Sequence[Any], *, deals: int,
     >>> float(table.loc[table["value"] == 0, "diff"].abs().max())
     0.0
     """
-    from cpstats.strategies.setters import BASELINES, as_setter, setter_params
+    from cpstats.thirteen.play.setters import BASELINES, as_setter, setter_params
 
     setter = as_setter(setter)
     block_deals = BLOCK_DEALS if block_deals is None else block_deals

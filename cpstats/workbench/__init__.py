@@ -2,16 +2,16 @@
 :func:`skill`, :func:`solve` and :func:`design` (and :func:`describe`, whose words each game
 registers on the rules layer).
 
-Each verb loads the variant once (:func:`cpstats.rules.load_variant`, any registered game),
+Each verb loads the variant once (:func:`cpstats.engine.registry.load_variant`, any registered game),
 resolves the setter once (the game's ``setter``), and calls the runs the variant's game
-registered (:class:`cpstats.simulation.games.GameRuns`) with one set of keyword names (``deals``,
+registered (:class:`cpstats.engine.games.GameRuns`) with one set of keyword names (``deals``,
 ``setter``, ``rng``, ``executor``, ``keep_hands``, ``out``, ``resume``, ``block_deals``...). No
 verb names a game: a new game's package registers itself and every verb plays it.
 
 Layer 7: imports the engine and the rules layer's registry, never a game's package.
 """
 
-from cpstats.rules.describe import describe
+from cpstats.engine.describe import describe
 from cpstats.workbench.design import Design, design
 from cpstats.workbench.simulate import compare, simulate
 from cpstats.workbench.skill import skill

@@ -9,7 +9,7 @@ until its interval holds a stated number of values (:func:`grow`).
   later stage starts each search from the last stage's crossings (widening the bracket, doubling,
   where they no longer bracket it), so a stage of many deals plays few candidates.
 - Decision: the stages grow by the band's ``1/sqrt(deals)`` law, as a sequential run does
-  (:mod:`cpstats.simulation.sequential`): the band's width in values where the estimate crosses
+  (:mod:`cpstats.engine.sequential`): the band's width in values where the estimate crosses
   the target is its width over the curve's slope a value, and a band ``width - 1`` values wide
   holds at most ``width`` whole values; the next stage plays that prediction 10% over, at least
   1.5x the last, rounded up to two digits, at most the cap. Stopping on the interval's own width
@@ -27,9 +27,9 @@ import numpy as np
 import pandas as pd
 
 from cpstats.errors import OptionError
-from cpstats.rules.games import AnyVariant, game_of
-from cpstats.simulation.games import runs_of
-from cpstats.simulation.lookup import figure_table
+from cpstats.engine.registry import AnyVariant, game_of
+from cpstats.engine.games import runs_of
+from cpstats.engine.lookup import figure_table
 
 __all__ = ["Evaluation", "Evaluator", "Crossing", "first_passing", "search", "grow", "unreachable", "unit_of",
            "deals_to_clear"]

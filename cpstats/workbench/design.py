@@ -29,10 +29,10 @@ import pandas as pd
 
 from cpstats.cards.blocks import root_seed
 from cpstats.errors import OptionError, check_whole
-from cpstats.rules import AnyVariant, load_variant
-from cpstats.simulation.games import runs_of
-from cpstats.simulation.lookup import figure_table
-from cpstats.simulation.stats import check_confidence
+from cpstats.engine.registry import AnyVariant, load_variant
+from cpstats.engine.games import runs_of
+from cpstats.engine.lookup import figure_table
+from cpstats.engine.stats import check_confidence
 from cpstats.workbench.simulate import bulk_setter
 from cpstats.workbench.solve import check_bounds, check_metric
 

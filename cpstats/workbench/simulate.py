@@ -1,7 +1,7 @@
 """The verbs :func:`simulate` and :func:`compare`: validate once, resolve the setter once, and call
-the runs the variant's game registered (:class:`~cpstats.simulation.games.GameRuns`) with the one set
+the runs the variant's game registered (:class:`~cpstats.engine.games.GameRuns`) with the one set
 of keyword names; a game that registered no compare gets the engine's
-(:func:`~cpstats.simulation.defaults.compare_figures`).
+(:func:`~cpstats.engine.defaults.compare_figures`).
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ import numpy as np
 import pandas as pd
 
 from cpstats.errors import OptionError, check_whole, renamed
-from cpstats.rules.games import AnyVariant, load_variant
-from cpstats.simulation.base import Result
-from cpstats.simulation.defaults import compare_figures
-from cpstats.simulation.games import runs_of
-from cpstats.simulation.sequential import run_until
-from cpstats.simulation.stats import check_confidence
+from cpstats.engine.registry import AnyVariant, load_variant
+from cpstats.engine.base import Result
+from cpstats.engine.defaults import compare_figures
+from cpstats.engine.games import runs_of
+from cpstats.engine.sequential import run_until
+from cpstats.engine.stats import check_confidence
 
 __all__ = ["simulate", "compare", "seated", "bulk_setter"]
 
@@ -36,7 +36,7 @@ def seated(v: AnyVariant, players: int | None) -> AnyVariant:
 
 def bulk_setter(v: AnyVariant, setter: Any) -> Any:
     """The setter a verb that plays many runs plays ``v`` with: ``setter``, or when it is None the
-    game's setter for bulk runs (:attr:`~cpstats.simulation.games.GameRuns.bulk_setter`; open face
+    game's setter for bulk runs (:attr:`~cpstats.engine.games.GameRuns.bulk_setter`; open face
     ``fast`` under the Pineapple deal, ``rollout`` under the classic), else the verbs' default, ``ev``."""
     if setter is not None:
         return setter
@@ -51,7 +51,7 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
              tables: Any = None) -> Result:
     """Deal, set and settle ``deals`` deals under ``variant`` and summarise them.
 
-    Any game: the variant's game plays it (:class:`~cpstats.simulation.games.GameRuns`); a 13-card
+    Any game: the variant's game plays it (:class:`~cpstats.engine.games.GameRuns`); a 13-card
     variant gives a :class:`~cpstats.thirteen.result.SimulationResult`, an open-face one
     (``ofc-*``: ``deals`` are hands, ``setter="ev"`` is its strong strategy, ``rollout``;
     ``keep_hands`` writes its rows to ``out``) an :class:`~cpstats.ofc.OfcResult`.
@@ -68,7 +68,7 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
         Who sets the hands: a name (``"ev"``, ``"greedy"``, ``"random"``, or another registered
         strategy's), a setter object carrying its settings (``EvSetter(tables="2-4")``,
         ``GreedySetter()``, ``RandomSetter()``; open face: ``Rollout(samples=128)``, ``OfcGreedy()``,
-        ``OfcRandom()``) or a callable (see :mod:`cpstats.strategies`). ``metadata["setter"]``
+        ``OfcRandom()``) or a callable (see :mod:`cpstats.thirteen.play`). ``metadata["setter"]``
         records its name and settings.
     rng
         Seed, SeedSequence, Generator or None (a Generator gives its next child each call).
@@ -83,7 +83,7 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
         Folder for finished blocks (and rows); with ``resume=True`` finished blocks of this
         same run (variant, seed, deals, setter and its tables) are reused; blocks of another run
         or that do not read are done again (``metadata["blocks_redone"]``). With ``ev``,
-        ``metadata["tables"]`` identifies its row tables (:class:`~cpstats.strategies.EvSetter`:
+        ``metadata["tables"]`` identifies its row tables (:class:`~cpstats.thirteen.play.EvSetter`:
         a variant without shipped tables has them trained now, about half a minute, and cached)
         and ``metadata["tables_source"]`` says where they came from (shipped, cache, trained
         now, borrowed).
@@ -92,7 +92,7 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
     until
         ``{figure: half-width}`` (e.g. ``{"house_edge": 0.0005}``): play until each figure's 95%
         half-width is at most its value, ``deals`` then the most played; the run is the fixed-deals
-        run of the length it stops at (:mod:`cpstats.simulation.sequential`, ``metadata["until"]``).
+        run of the length it stops at (:mod:`cpstats.engine.sequential`, ``metadata["until"]``).
     strategy, tables
         Deprecated (they go in the next release): ``strategy=`` is ``setter=``, and
         ``tables=X`` is ``setter=EvSetter(tables=X)``.

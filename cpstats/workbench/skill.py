@@ -9,8 +9,8 @@ from typing import Any
 import pandas as pd
 
 from cpstats.errors import OptionError
-from cpstats.rules.games import AnyVariant, game_of, load_variant
-from cpstats.simulation.games import runs_of
+from cpstats.engine.registry import AnyVariant, game_of, load_variant
+from cpstats.engine.games import runs_of
 
 __all__ = ["skill"]
 

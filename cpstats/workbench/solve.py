@@ -3,8 +3,8 @@
 :func:`solve` answers the designer's inverse question ("what commission gives a 1.5% house edge?")
 through the game's registered run, so any game's variant works: every candidate value is simulated
 on the same deals (one root seed: common random numbers) by the run its game registered
-(:class:`~cpstats.simulation.games.GameRuns`), and its figure is read from the result's tidy figures
-(:func:`~cpstats.simulation.lookup.figure_table`, the one place a figure is looked up).
+(:class:`~cpstats.engine.games.GameRuns`), and its figure is read from the result's tidy figures
+(:func:`~cpstats.engine.lookup.figure_table`, the one place a figure is looked up).
 
 - Decision: a continuous parameter (two float bounds) is solved by root finding on the response
   curve of the common deals (Brent's method from the bounds). On common deals that curve
@@ -14,7 +14,7 @@ on the same deals (one root seed: common random numbers) by the run its game reg
   at the interval's two predicted ends so its interpolation is close. To first order this is the
   delta method, ``root +- half-width / slope``.
 - Decision: structure is used where it exists: a house charge (commission, fee, rake) does not move
-  how hands are set (:func:`cpstats.strategies.row_tables.strategy_rules`), so every candidate is
+  how hands are set (:func:`cpstats.thirteen.play.row_tables.strategy_rules`), so every candidate is
   set alike, and a commission or an uncapped percent moves the figure linearly on common deals: the
   two bounds then solve it, the third evaluation (at the root) confirms it exactly, and the method
   says so. Otherwise (a capped rake, a strategy-relevant number) the root finder continues until the
@@ -62,14 +62,14 @@ import pandas as pd
 
 from cpstats.cards.blocks import root_seed
 from cpstats.errors import OptionError, check_whole
-from cpstats.rules.games import AnyVariant, game_of, holds_whole_numbers, load_variant
-from cpstats.simulation.games import runs_of
-from cpstats.simulation.lookup import check_target
-from cpstats.simulation.lookup import check_metric as _check_metric
-from cpstats.simulation.sequential import run_until, until_record
-from cpstats.simulation.solution import Solution
-from cpstats.simulation.stats import check_confidence
-from cpstats.simulation.points import sweep_variants
+from cpstats.engine.registry import AnyVariant, game_of, holds_whole_numbers, load_variant
+from cpstats.engine.games import runs_of
+from cpstats.engine.lookup import check_target
+from cpstats.engine.lookup import check_metric as _check_metric
+from cpstats.engine.sequential import run_until, until_record
+from cpstats.engine.solution import Solution
+from cpstats.engine.stats import check_confidence
+from cpstats.engine.points import sweep_variants
 from cpstats.workbench.candidates import Evaluator, grow, search, unit_of, unreachable
 from cpstats.workbench.simulate import bulk_setter
 
@@ -86,7 +86,7 @@ _MAX_EVALUATIONS = 10
 # -- checks ---------------------------------------------------------------------------------------
 
 def check_metric(v: AnyVariant, metric: str) -> str:
-    """:func:`~cpstats.simulation.lookup.check_metric` with the game's registered run."""
+    """:func:`~cpstats.engine.lookup.check_metric` with the game's registered run."""
     return _check_metric(v, metric, runs_of(v).simulate)
 
 
@@ -134,8 +134,8 @@ def _whole_rule(v: AnyVariant, parameter: Any) -> bool:
 
 def strategy_relevant(v: AnyVariant, parameter: str, values: Sequence[Any]) -> bool:
     """Whether the parameter can move how hands are played, as the game says
-    (:attr:`~cpstats.simulation.games.GameRuns.strategy_relevant`: a 13-card variant's ev tables
-    are keyed by :func:`~cpstats.strategies.row_tables.strategy_rules`; an open-face charge is
+    (:attr:`~cpstats.engine.games.GameRuns.strategy_relevant`: a 13-card variant's ev tables
+    are keyed by :func:`~cpstats.thirteen.play.row_tables.strategy_rules`; an open-face charge is
     levied after play)."""
     return runs_of(v).strategy_relevant(v, parameter, values)
 
@@ -254,10 +254,10 @@ def solve(variant: AnyVariant | str, parameter: str, metric: str, target: float,
     deals
         Deals (open face: hands) per evaluation, every candidate on the same ones, exactly that
         many. None is the game's default: a game with a designer precision
-        (:class:`~cpstats.simulation.games.Precision`; open face: Fantasyland entry and foul rates
+        (:class:`~cpstats.engine.games.Precision`; open face: Fantasyland entry and foul rates
         within +-0.5 points, royalties a board within +-0.1, 95%) plays the hands the first bound
         needs to reach it (sequential, at most the precision's cap a run; :attr:`Solution.precision`
-        says what was reached), another game :class:`~cpstats.simulation.games.RunSizes` ``solve``
+        says what was reached), another game :class:`~cpstats.engine.games.RunSizes` ``solve``
         (13-card 20,000 deals); with ``precision``, the deals the first bound needs for the
         figure's half-width to be at most ``precision`` (at most 16x ``solve``, or the cap).
         An integer or listed parameter's default grows (``width``).

@@ -1,7 +1,7 @@
 """The verb :func:`sweep`: one rule parameter over several values, every point on the same deals,
 validated once (every point built and checked before anything runs), the setter resolved once,
 and played by the sweep the variant's game registered (or the engine's,
-:func:`~cpstats.simulation.defaults.sweep_figures`).
+:func:`~cpstats.engine.defaults.sweep_figures`).
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import Any
 import pandas as pd
 
 from cpstats.errors import renamed
-from cpstats.rules.games import AnyVariant, load_variant
-from cpstats.simulation.defaults import sweep_figures
-from cpstats.simulation.games import runs_of
-from cpstats.simulation.points import metric_list, sweep_values, sweep_variants
-from cpstats.simulation.sequential import sweep_until
+from cpstats.engine.registry import AnyVariant, load_variant
+from cpstats.engine.defaults import sweep_figures
+from cpstats.engine.games import runs_of
+from cpstats.engine.points import metric_list, sweep_values, sweep_variants
+from cpstats.engine.sequential import sweep_until
 from cpstats.workbench.simulate import bulk_setter
 
 __all__ = ["sweep"]
@@ -47,13 +47,13 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
         that give the same rules are refused).
     deals
         Deals per point (open face: hands), exactly that many. None is the game's default: a
-        game with a designer precision (:class:`~cpstats.simulation.games.Precision`; open face:
+        game with a designer precision (:class:`~cpstats.engine.games.Precision`; open face:
         Fantasyland entry and foul rates within +-0.5 points, royalties a board within +-0.1,
         95%) grows the whole sweep in stages until every point's estimate and every paired
         difference to the first point (that has an interval) are within it, every point on the
         same deals, at most the precision's cap (``attrs["until"]`` records the half-widths
-        reached and whether the cap came first, :func:`~cpstats.simulation.sequential.sweep_until`);
-        another game plays :class:`~cpstats.simulation.games.RunSizes` ``sweep`` deals (13-card:
+        reached and whether the cap came first, :func:`~cpstats.engine.sequential.sweep_until`);
+        another game plays :class:`~cpstats.engine.games.RunSizes` ``sweep`` deals (13-card:
         100,000).
     metrics
         Names of the game's sweep figures (13-card: :data:`cpstats.thirteen.sweep.METRICS`; open

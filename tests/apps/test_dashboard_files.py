@@ -20,7 +20,7 @@ import pytest
 from cpstats.apps.widgets import RakeExplorer, ResultCache, VariantPicker
 from cpstats.apps.widgets._common import ExportBar, _table_html, export_buttons, export_bytes
 from cpstats.errors import OptionError
-from cpstats.rules import load_variant
+from cpstats.engine.registry import load_variant
 
 PNG, PDF = b"\x89PNG\r\n\x1a\n", b"%PDF"
 CUSTOM = "2-4(players=3,royalties=R-TW,royalties.front_trips=10,stakes=0:1:2/1:0:1/2:1:0)"

@@ -14,7 +14,7 @@ from helpers.notebooks import CHECKS, execute, figures  # noqa: E402
 
 from cpstats.ofc.shipped import (OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS, SENSITIVITY_RUNS,  # noqa: E402
                                  ofc_sensitivity)
-from cpstats.simulation import load_reference  # noqa: E402
+from cpstats.engine import load_reference  # noqa: E402
 from cpstats.ofc import fantasyland_table  # noqa: E402
 from cpstats.ofc.result import paired_figures  # noqa: E402
 from cpstats.ofc.strength import shipped_strength  # noqa: E402

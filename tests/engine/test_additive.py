@@ -16,9 +16,9 @@ import pytest
 import cpstats
 from cpstats.errors import OptionError
 from cpstats.ofc.result import OfcSummary
-from cpstats.simulation import load_reference
-from cpstats.simulation.base import FIGURE_COLUMNS
-from cpstats.simulation.files import REFERENCE_DIR
+from cpstats.engine import load_reference
+from cpstats.engine.base import FIGURE_COLUMNS
+from cpstats.engine.files import REFERENCE_DIR
 from cpstats.thirteen.summary import SimulationSummary
 
 KW = dict(setter="greedy", block_deals=300)

@@ -13,7 +13,7 @@ import cpstats.apps.cli
 from cpstats._atomic import atomic_path
 from cpstats.apps.cli import main
 from cpstats.ofc import simulation as ofc_sim
-from cpstats.simulation import files
+from cpstats.engine import files
 from cpstats.workbench import simulate
 
 

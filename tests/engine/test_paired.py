@@ -1,4 +1,4 @@
-"""Paired differences on common deals (cpstats.simulation.paired): the deals a difference resting on
+"""Paired differences on common deals (cpstats.engine.paired): the deals a difference resting on
 too few differing deals would need for an interval, for runs of any length, never NaN or a numpy
 warning."""
 
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import cpstats
-from cpstats.simulation.batches import BATCHES, batch_count
-from cpstats.simulation.paired import MIN_EVENT_BATCHES, deals_for_interval, paired_difference
+from cpstats.engine.batches import BATCHES, batch_count
+from cpstats.engine.paired import MIN_EVENT_BATCHES, deals_for_interval, paired_difference
 
 
 @pytest.mark.parametrize("deals", [2, 5, 9, 10, 12, 29])

@@ -9,8 +9,8 @@ import pytest
 
 from cpstats import OptionError
 from cpstats.workbench import simulate
-from cpstats.simulation.runner import BlockJob, blocks_in_order
-from cpstats.simulation.batches import net_distribution
+from cpstats.engine.runner import BlockJob, blocks_in_order
+from cpstats.engine.batches import net_distribution
 
 KW = dict(setter="greedy", block_deals=500)
 

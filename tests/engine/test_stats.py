@@ -8,10 +8,10 @@ import pytest
 from scipy import stats as st
 
 from cpstats import OptionError
-from cpstats.simulation.batches import BATCHES
+from cpstats.engine.batches import BATCHES
 from cpstats.workbench import compare, simulate
 from cpstats.thirteen.result import SimulationResult
-from cpstats.simulation.stats import (batch_variance_interval, batch_variances,
+from cpstats.engine.stats import (batch_variance_interval, batch_variances,
                                       paired_sd_difference, wilson_interval)
 
 KW = dict(setter="greedy", block_deals=5_000)

@@ -9,7 +9,7 @@ import pytest
 
 from cpstats.cards import check_hands, deal
 from cpstats.errors import CardError
-from cpstats.hands.naturals import natural_mask
+from cpstats.thirteen.naturals.detect import natural_mask
 from cpstats.hands.ranking import rank3, rank5
 from cpstats.hands.setting import is_foul, legal_settings
 

@@ -8,7 +8,7 @@ from cpstats.errors import CardError
 from cpstats.hands.ranking import rank3, rank5
 from cpstats.ofc import _board_kernel as bk
 from cpstats.ofc import board_ranks, board_values, table_args
-from cpstats.rules import get_preset
+from cpstats.engine.registry import get_preset
 
 
 def test_board_kernel_matches_hands_ranking():

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cpstats.rules import get_preset
+from cpstats.engine.registry import get_preset
 
 PINE = get_preset("ofc-pineapple")
 
@@ -143,7 +143,7 @@ def test_a_variant_without_fantasyland_needs_no_entry_value():
     from cpstats.errors import OptionError
     from cpstats.ofc.entry_value import default_entry_values, solve_entry_value
     from cpstats.ofc.play import play_hands
-    from cpstats.rules.open_face import resolve_ofc_variant
+    from cpstats.ofc.rules import resolve_ofc_variant
 
     v = resolve_ofc_variant("ofc-pineapple(fantasyland.cards=0/0/0/0)")
     assert not default_entry_values(v).any()
@@ -157,7 +157,7 @@ def test_a_rake_does_not_move_the_entry_value_rollout_is_told():
     """A rake never moves the play: a raked preset is told the preset's shipped entry value (it was
     solved again on first use, so the raked game was played by another policy)."""
     from cpstats.ofc.entry_value import default_entry_values
-    from cpstats.rules.open_face import resolve_ofc_variant
+    from cpstats.ofc.rules import resolve_ofc_variant
 
     raked = resolve_ofc_variant("ofc-pineapple(rake=time,rake.amount=6)")
     assert (default_entry_values(raked) == default_entry_values(PINE)).all()
@@ -169,7 +169,7 @@ def test_a_variant_not_shipped_is_solved_once_a_process(monkeypatch):
     from cpstats.ofc import entry_value
     from cpstats.ofc.entry_value import default_entry_values, rollout_args
     from cpstats.ofc.rule_features import rule_vector
-    from cpstats.rules.open_face import resolve_ofc_variant
+    from cpstats.ofc.rules import resolve_ofc_variant
 
     solved = []
 

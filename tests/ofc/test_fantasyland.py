@@ -15,7 +15,7 @@ from cpstats.hands.setting import split_positions
 from cpstats.ofc import _fantasy_kernel as fk
 from cpstats.ofc import fantasyland as fl
 from cpstats.ofc.board import board_values
-from cpstats.rules import get_preset
+from cpstats.engine.registry import get_preset
 
 
 def _brute13(cards: np.ndarray, tables, stay_value: float) -> tuple[float, float]:

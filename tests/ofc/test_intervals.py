@@ -9,8 +9,8 @@ import pytest
 
 from cpstats.ofc import simulation as sim
 from cpstats.ofc.result import figure_batches
-from cpstats.simulation.batches import batch_count, batch_of
-from cpstats.simulation.stats import t_value
+from cpstats.engine.batches import batch_count, batch_of
+from cpstats.engine.stats import t_value
 
 THREE = "ofc-pineapple(players=3)"
 

@@ -15,7 +15,7 @@ from cpstats.ofc import _place_exact as _pe
 from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc.board import board_values
 from cpstats.ofc.placement import place_args
-from cpstats.rules import get_preset
+from cpstats.engine.registry import get_preset
 
 PINE = get_preset("ofc-pineapple")
 CLASSIC = get_preset("ofc-classic")

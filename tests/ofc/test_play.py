@@ -13,7 +13,7 @@ from cpstats.ofc.board import board_values
 from cpstats.ofc.fantasyland import solve_fantasyland
 from cpstats.ofc.placement import fantasy_values, place_args, stacked
 from cpstats.ofc.play import _play_hand, play_hands
-from cpstats.rules import get_preset
+from cpstats.engine.registry import get_preset
 from cpstats.ofc.settlement import settle_boards
 
 PINE = get_preset("ofc-pineapple")

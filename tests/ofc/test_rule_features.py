@@ -7,7 +7,7 @@ import pytest
 
 from cpstats.ofc import rule_features as rf
 from cpstats.ofc.entry_value import default_entry_values
-from cpstats.rules import get_preset
+from cpstats.engine.registry import get_preset
 
 PINE = get_preset("ofc-pineapple")
 

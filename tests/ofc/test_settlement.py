@@ -10,10 +10,10 @@ from cpstats.cards.codes import parse_cards
 from cpstats.errors import CardError
 from cpstats.hands.setting import parse_setting
 from cpstats.ofc import parse_ofc_variant
-from cpstats.rules import get_preset
+from cpstats.engine.registry import get_preset
 from cpstats.ofc.reference import reference_board, reference_settle
 from cpstats.ofc.settlement import seat_rake, settle_boards, settle_hands
-from cpstats.rules import Rake
+from cpstats.rules.house import Rake
 
 
 def random_hands(seed, hands, players):

@@ -15,7 +15,7 @@ from cpstats.ofc.shipped import (OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS, REFERENC
                                  SENSITIVITY_RUNS,
                                  find_ofc_reference, load_shipped, ofc_sensitivity,
                                  write_ofc_reference)
-from cpstats.simulation.batches import batch_of
+from cpstats.engine.batches import batch_of
 
 HANDS = 40
 
@@ -75,7 +75,7 @@ def test_load_reference_opens_every_shipped_run_of_either_game():
     as the game's own loader charges it; a 13-card reference has no nets, so rake= is refused."""
     if not all((OFC_REFERENCE_DIR / f"{k}.npz").exists() for k in OFC_REFERENCE_RUNS):
         pytest.skip("no shipped OFC runs (write_ofc_reference)")
-    rake = cpstats.rules.Rake(model="percent", percent=0.05, cap=1.0)
+    rake = cpstats.rules.house.Rake(model="percent", percent=0.05, cap=1.0)
     _same(cpstats.load_reference("OFC-Pineapple", rake=rake).figures(),
           load_shipped("ofc-pineapple", rake=rake).figures())
     assert str(cpstats.load_reference("pineapple-stay-a").variant) == "ofc-pineapple(fantasyland.stay=A)"
@@ -138,7 +138,7 @@ def test_package_data_globs_ship_the_ofc_runs():
 
 def test_rake_must_be_a_rake(folder):
     """A rake given as anything but a Rake is one readable line."""
-    with pytest.raises(OptionError, match=r"rake='time' is invalid: a cpstats.rules.Rake"):
+    with pytest.raises(OptionError, match=r"rake='time' is invalid: a cpstats.rules.house.Rake"):
         load_shipped("ofc-pineapple", rake="time", folder=folder)
 
 
@@ -190,7 +190,7 @@ def test_a_shipped_run_is_the_play_of_todays_strategy(key):
 
     from cpstats.ofc import simulation as sim
     from cpstats.ofc.setters import seat_setters
-    from cpstats.rules.open_face import parse_ofc_variant
+    from cpstats.ofc.rules import parse_ofc_variant
 
     path = OFC_REFERENCE_DIR / f"{key}.json"
     if not path.exists():

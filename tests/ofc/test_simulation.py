@@ -13,7 +13,7 @@ from cpstats.ofc import _board_kernel as bk
 from cpstats.ofc import simulation as sim
 from cpstats.ofc.board import table_args
 from cpstats.ofc.play import OfcHands, play_hands
-from cpstats.rules import get_preset
+from cpstats.engine.registry import get_preset
 from cpstats.ofc.settlement import settle_hands
 
 KW = {"setter": "random", "block_deals": 150}
@@ -276,7 +276,7 @@ def test_a_comparison_never_mixes_two_plays(monkeypatch):
 
 
 def test_a_variant_is_told_open_face_by_its_name_in_any_case():
-    from cpstats.rules.open_face import is_ofc_variant
+    from cpstats.ofc.rules import is_ofc_variant
 
     assert is_ofc_variant("OFC-classic") and is_ofc_variant("ofc-pineapple(players=3)")
     assert not is_ofc_variant("1-6") and not is_ofc_variant(None)

@@ -11,7 +11,7 @@ from cpstats.ofc import _value_kernel as _vk
 from cpstats.ofc import street_training as st
 from cpstats.ofc import street_values as sv
 from cpstats.ofc.entry_value import play_args
-from cpstats.rules import get_preset
+from cpstats.engine.registry import get_preset
 
 PINE = get_preset("ofc-pineapple")
 F = {name: i for i, name in enumerate(sv.FEATURES)}

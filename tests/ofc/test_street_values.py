@@ -21,8 +21,8 @@ from cpstats.ofc import street_training as st
 from cpstats.ofc import street_values as sv
 from cpstats.ofc.entry_value import play_args
 from cpstats.ofc.play import play_hands
-from cpstats.rules import get_preset
-from cpstats.rules.open_face import resolve_ofc_variant
+from cpstats.engine.registry import get_preset
+from cpstats.ofc.rules import resolve_ofc_variant
 
 PINE = get_preset("ofc-pineapple")
 F = {name: i for i, name in enumerate(sv.FEATURES)}

@@ -7,7 +7,7 @@ import pytest
 import cpstats
 from cpstats.ofc import simulation as sim
 from cpstats.ofc.result import NO_CHARGE, RAKE_FIGURES, charges_nothing
-from cpstats.rules import get_preset
+from cpstats.engine.registry import get_preset
 
 KW = {"setter": "random", "rng": 1}
 

@@ -43,12 +43,12 @@ def test_committed_data_is_fresh(cached):
 
 
 def test_every_preset_has_a_variant_file_that_loads_back(fresh):
-    table = cpstats.rules.presets()
+    table = cpstats.engine.registry.presets()
     assert set(table["game"]) == {"13-card", "open-face"}
     assert {k for k in fresh if k.startswith("variants/")} == {f"variants/{n}.toml" for n in table["name"]}
     for row in table.itertuples():
         path = DATA / "variants" / f"{row.name}.toml"
-        assert cpstats.load_variant(path) == cpstats.rules.get_preset(row.name)
+        assert cpstats.load_variant(path) == cpstats.engine.registry.get_preset(row.name)
         assert f'description = "{row.description}"' in path.read_text(encoding="utf-8")
 
 

@@ -1,12 +1,13 @@
 """The package's layout is its architecture: layers import one way, no circles, short modules,
 and two game wings over one engine (docs/architecture.md).
 
-Layers, lowest first: cards, hands, rules (each game's rules and the one registry of games),
-play (the 13-card strategies and settlement), the engine (simulation), the games side by side
-(thirteen, ofc), the verbs (workbench), apps. ``cpstats.errors``, ``cpstats.setter`` (the setter
-contract), ``cpstats._version``, ``cpstats._resources`` and ``cpstats._atomic`` sit below them all;
-the package root re-exports the public API and is imported by nothing inside. Every import
-counts, at module level or inside a function.
+Layers, lowest first: cards, hands (ranking and rows, both games'), rules (the house components
+both games charge, the checks, the rulebook's glossary), the engine (runner, statistics, results'
+base, the registry of games, the setter contract), the games side by side (thirteen, ofc: each
+its whole game), the verbs (workbench), apps. ``cpstats.errors``, ``cpstats._version``,
+``cpstats._resources`` and ``cpstats._atomic`` sit below them all; the package root re-exports the
+public API and is imported by nothing inside. Every import counts, at module level or inside a
+function.
 """
 
 import ast
@@ -17,9 +18,8 @@ import pytest
 
 from helpers import PACKAGE
 
-LAYERS = {"errors": 0, "_version": 0, "_resources": 0, "_atomic": 0, "setter": 0, "cards": 1, "hands": 2,
-          "rules": 3, "strategies": 4, "settlement": 4, "simulation": 5, "thirteen": 6, "ofc": 6,
-          "workbench": 7, "apps": 8}
+LAYERS = {"errors": 0, "_version": 0, "_resources": 0, "_atomic": 0, "cards": 1, "hands": 2, "rules": 3,
+          "engine": 4, "thirteen": 5, "ofc": 5, "workbench": 6, "apps": 7}
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80
 
@@ -161,7 +161,7 @@ def test_the_enum_rule_can_fail():
 
 #: The results layers: the only code that reads a result's ``summary`` (views read results
 #: through their methods). The open-face run builds its result from the runner's totals.
-RESULTS_MODULES = ("cpstats/simulation/", "cpstats/thirteen/", "cpstats/ofc/result.py",
+RESULTS_MODULES = ("cpstats/engine/", "cpstats/thirteen/", "cpstats/ofc/result.py",
                    "cpstats/ofc/simulation.py")
 
 
@@ -214,15 +214,10 @@ def test_the_citation_rule_can_fail():
 
 # -- two game wings over one engine ------------------------------------------------------------
 
-#: Each game's modules: its package, and its rules and play on the layers below the engine.
-GAME_MODULES = {
-    "13-card": ("cpstats.thirteen", "cpstats.strategies", "cpstats.settlement", "cpstats.rules.variant",
-                "cpstats.rules.variant_words"),
-    "open-face": ("cpstats.ofc", "cpstats.rules.open_face", "cpstats.rules.open_face_words"),
-}
-#: Where a game may be named by a literal: its own modules (the registry, rules/games.py, names none).
-GAME_HOMES = ("cpstats/thirteen/", "cpstats/ofc/", "cpstats/rules/variant.py", "cpstats/rules/variant_words.py",
-              "cpstats/rules/open_face.py", "cpstats/rules/open_face_words.py")
+#: Each game's modules: its package, which holds the whole game.
+GAME_MODULES = {"13-card": ("cpstats.thirteen",), "open-face": ("cpstats.ofc",)}
+#: Where a game may be named by a literal: its own package (the registry names none).
+GAME_HOMES = ("cpstats/thirteen/", "cpstats/ofc/")
 #: Names only the 13-card game defines: its name, types, setters, packages and vocabulary.
 THIRTEEN_NAMES = frozenset({"13-card", "Variant", "EvSetter", "GreedySetter", "RandomSetter", "HandSetter",
                             "SimulationResult", "SimulationSummary", "SetHands", "RowTables", "thirteen",
@@ -248,29 +243,29 @@ def _into_games(graph: dict[str, set[str]], floors: tuple[str, ...]) -> list[str
 
 
 def test_no_game_imports_the_other(graph):
-    """Neither game's package (nor its rules and play) imports the other game's."""
+    """Neither game's package imports the other game's."""
     found = _across_games(graph)
     assert not found, "\n".join(found)
 
 
 def test_the_engine_and_the_verbs_import_no_game(graph):
-    """The engine (cpstats.simulation) and the verbs (cpstats.workbench) reach a game through the
+    """The engine (cpstats.engine) and the verbs (cpstats.workbench) reach a game through the
     registry only; the games sit between them and import the engine."""
-    found = _into_games(graph, ("cpstats.simulation", "cpstats.workbench"))
+    found = _into_games(graph, ("cpstats.engine", "cpstats.workbench"))
     assert not found, "\n".join(found)
     for game, prefixes in GAME_MODULES.items():
         package = prefixes[0]
-        assert any(b.startswith("cpstats.simulation") for a, t in graph.items() if a.startswith(package) for b in t), game
+        assert any(b.startswith("cpstats.engine") for a, t in graph.items() if a.startswith(package) for b in t), game
 
 
 def test_the_import_rules_of_the_games_can_fail():
-    assert _across_games({"cpstats.ofc.play": {"cpstats.strategies.api"}}) == [
-        "cpstats.ofc.play -> cpstats.strategies.api"]
-    assert _across_games({"cpstats.thirteen.run": {"cpstats.rules.open_face"}}) == [
-        "cpstats.thirteen.run -> cpstats.rules.open_face"]
+    assert _across_games({"cpstats.ofc.play": {"cpstats.thirteen.play.api"}}) == [
+        "cpstats.ofc.play -> cpstats.thirteen.play.api"]
+    assert _across_games({"cpstats.thirteen.run": {"cpstats.ofc.rules"}}) == [
+        "cpstats.thirteen.run -> cpstats.ofc.rules"]
     assert _across_games({"cpstats.ofc.play": {"cpstats.rules.house"}}) == []
-    assert _into_games({"cpstats.simulation.lookup": {"cpstats.thirteen.paired"}}, ("cpstats.simulation",)) == [
-        "cpstats.simulation.lookup -> cpstats.thirteen.paired"]
+    assert _into_games({"cpstats.engine.lookup": {"cpstats.thirteen.paired"}}, ("cpstats.engine",)) == [
+        "cpstats.engine.lookup -> cpstats.thirteen.paired"]
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -343,7 +338,7 @@ def test_the_engine_holds_no_13_card_name():
     """The engine names no 13-card type, setter, package or figure: the 13-card game is one wing
     on it, as open face is the other."""
     found = {str(path.relative_to(PACKAGE.parent)): names
-             for path in sorted((PACKAGE / "simulation").rglob("*.py"))
+             for path in sorted((PACKAGE / "engine").rglob("*.py"))
              if (names := _thirteen_names(ast.parse(path.read_text())))}
     assert not found, found
 
@@ -356,17 +351,17 @@ def test_the_13_card_name_rule_can_fail():
     assert _thirteen_names(ast.parse('"""A Variant in words."""\nx = AnyVariant\n')) == {}
 
 
-# -- the rules subpackage imports one way -----------------------------------------------------------
+# -- rules folders import one way -------------------------------------------------------------------
 
-#: The rules modules, lowest first: each may import only those before it.
-RULES_ORDER = ("check", "files", "ids", "schedules", "components", "house", "presets", "text", "games",
-               "variant", "open_face", "describe", "variant_words", "open_face_words")
+#: The rules modules, lowest first: each may import only those before it (the shared rules, and
+#: the 13-card game's own).
+RULES_ORDER = {"cpstats.rules": ("check", "rulebook", "house", "codec"),
+               "cpstats.thirteen.rules": ("ids", "schedules", "components", "presets", "text", "variant",
+                                          "words")}
 
 
-def _rules_imports(path) -> set[str]:
-    """The ``cpstats.rules`` modules a file imports, at module level or inside a function."""
-    import ast
-
+def _rules_imports(path: Path, package: str) -> set[str]:
+    """The modules of ``package`` a file imports, at module level or inside a function."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and node.module:
@@ -375,22 +370,17 @@ def _rules_imports(path) -> set[str]:
             names = [a.name for a in node.names]
         else:
             continue
-        found |= {n.split(".")[2] for n in names if n.startswith("cpstats.rules.")}
+        found |= {n[len(package) + 1:].split(".")[0] for n in names if n.startswith(package + ".")}
     return found
 
 
-def test_rules_modules_import_one_way() -> None:
-    """Inside cpstats.rules every import points down RULES_ORDER (no presets -> variant
-    -> text -> presets circle, function-level imports included), and every module fits 600 lines."""
-    from pathlib import Path
-
-    import cpstats.rules
-
-    folder = Path(cpstats.rules.__file__).parent
-    modules = sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
-    assert modules == sorted(RULES_ORDER)
-    for position, stem in enumerate(RULES_ORDER):
-        path = folder / f"{stem}.py"
-        upward = _rules_imports(path) - set(RULES_ORDER[:position])
-        assert not upward, f"cpstats.rules.{stem} imports {sorted(upward)}"
-        assert len(path.read_text().splitlines()) <= 600, stem
+@pytest.mark.parametrize("package", sorted(RULES_ORDER))
+def test_rules_modules_import_one_way(package: str) -> None:
+    """Inside a rules folder every import points down its order (no presets -> variant -> text ->
+    presets circle, function-level imports included)."""
+    order = RULES_ORDER[package]
+    folder = PACKAGE.parent.joinpath(*package.split("."))
+    assert sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__") == sorted(order)
+    for position, stem in enumerate(order):
+        upward = _rules_imports(folder / f"{stem}.py", package) - set(order[:position])
+        assert not upward, f"{package}.{stem} imports {sorted(upward)}"

@@ -20,7 +20,7 @@ import pytest
 from helpers import ROOT
 
 from cpstats._resources import DASHBOARD_NOTEBOOK, DATA_DIR, REFERENCE_DIR, STRATEGIES_DIR
-from cpstats.rules.presets import preset_names
+from cpstats.thirteen.rules.presets import preset_names
 
 
 

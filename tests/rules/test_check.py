@@ -8,7 +8,7 @@ import pytest
 import cpstats
 from cpstats.apps.cli import main
 from cpstats.errors import OptionError
-from cpstats.rules import load_variant
+from cpstats.engine.registry import load_variant
 from cpstats.ofc import parse_ofc_variant
 
 HUGE = "9" * 400

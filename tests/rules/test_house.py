@@ -6,8 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cpstats.rules import get_preset
-from cpstats.rules import Deal, HandOrdering, Misset, NaturalSchedule, Rake, RakeModel, RoyaltyMode, load_variant
+from cpstats.engine.registry import get_preset
+from cpstats.thirteen.rules.ids import Deal, HandOrdering, NaturalSchedule, RoyaltyMode
+from cpstats.rules.house import Misset, Rake, RakeModel
+from cpstats.engine.registry import load_variant
 
 
 def test_s_surrender_standard_amounts() -> None:

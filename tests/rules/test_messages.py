@@ -10,10 +10,10 @@ import pytest
 
 import cpstats
 from cpstats.errors import OptionError
-from cpstats.rules import Bank, Rake
-from cpstats.rules.games import GAMES
-from cpstats.rules.open_face import OfcVariant
-from cpstats.rules.variant import Variant
+from cpstats.rules.house import Bank, Rake
+from cpstats.engine.registry import GAMES
+from cpstats.ofc.rules import OfcVariant
+from cpstats.thirteen.rules.variant import Variant
 
 # A rulebook ID the user never writes (D2, OFC-DEAL-PINEAPPLE, MAX_NUMBER) in brackets at the end.
 _BARE_ID = re.compile(r"\((?:[A-Z][A-Z0-9]*-)*[A-Z]+[0-9]*(?:-[A-Z0-9]+)*\)$|\(D[23]\)|MAX_NUMBER")

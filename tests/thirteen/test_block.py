@@ -7,7 +7,7 @@ import cpstats
 from cpstats.cards import deal
 from cpstats.hands.ranking import rank3, rank5
 from cpstats.hands.setting import foul_of_ranks, is_foul, split_positions
-from cpstats.rules import load_variant
+from cpstats.engine.registry import load_variant
 from cpstats.thirteen import block
 from cpstats.thirteen.block import SetHands, row_ranks, row_results, rows_won_lost
 

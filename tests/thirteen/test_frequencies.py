@@ -10,7 +10,7 @@ from scipy import stats
 from cpstats import OptionError
 from cpstats.apps.cli import main
 from cpstats.thirteen.frequencies import natural_frequencies, wilson_interval
-from cpstats.hands.naturals import NATURALS
+from cpstats.thirteen.naturals.detect import NATURALS
 
 
 @pytest.fixture(scope="module")

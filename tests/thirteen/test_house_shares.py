@@ -9,11 +9,11 @@ import pytest
 from cpstats.apps.par import figures as figures
 from cpstats.apps.par.example import worked_example
 from cpstats.errors import OptionError
-from cpstats.rules import load_variant
-from cpstats.settlement import seat_charges
+from cpstats.engine.registry import load_variant
+from cpstats.thirteen.settlement import seat_charges
 from cpstats.thirteen.result import SimulationResult
 from cpstats.workbench import simulate
-from cpstats.simulation.stats import rate_interval, wilson_interval, z_value
+from cpstats.engine.stats import rate_interval, wilson_interval, z_value
 
 RAKED = "2-4(rake=percent,rake.percent=0.05,rake.cap=3)"
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from cpstats import OptionError
-from cpstats.settlement import settle
-from cpstats.simulation import load_reference
+from cpstats.thirteen.settlement import settle
+from cpstats.engine import load_reference
 from cpstats.workbench import simulate
 from cpstats.thirteen.outcomes import PAIR_OUTCOMES, SEAT_OUTCOMES, pair_codes, pair_pays
 from cpstats.thirteen.summary import SUMMARY_FORMAT, settle_block

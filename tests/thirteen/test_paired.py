@@ -9,9 +9,9 @@ import pytest
 from scipy import stats as st
 
 from cpstats import OptionError
-from cpstats.simulation.batches import BATCHES
+from cpstats.engine.batches import BATCHES
 from cpstats.workbench import compare, simulate
-from cpstats.simulation import load_reference
+from cpstats.engine import load_reference
 from cpstats.thirteen.paired import METRICS, metric_batches, paired_metrics
 
 KW = dict(setter="greedy", block_deals=2_000)

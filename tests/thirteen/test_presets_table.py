@@ -12,7 +12,7 @@ import pytest
 import cpstats
 from cpstats.apps.cli import main
 from cpstats.errors import OptionError
-from cpstats.rules import preset_names
+from cpstats.thirteen.rules.presets import preset_names
 
 
 @pytest.fixture(scope="module")

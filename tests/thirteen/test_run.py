@@ -146,9 +146,9 @@ def test_reference_results_match_the_shipped_tables_and_dealer():
     import json
 
     from cpstats.cards.blocks import DEALER
-    from cpstats.rules.presets import preset_names
-    from cpstats.simulation import REFERENCE_DIR
-    from cpstats.strategies import tables_record
+    from cpstats.thirteen.rules.presets import preset_names
+    from cpstats.engine import REFERENCE_DIR
+    from cpstats.thirteen.play import tables_record
 
     for name in preset_names():
         meta = json.loads((REFERENCE_DIR / f"{name}.json").read_text())

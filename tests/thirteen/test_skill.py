@@ -9,7 +9,7 @@ import pytest
 import cpstats
 from cpstats.apps.cli import main
 from cpstats.errors import OptionError
-from cpstats.strategies.training import match
+from cpstats.thirteen.play.training import match
 
 DEALS = 1_000
 

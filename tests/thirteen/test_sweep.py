@@ -10,8 +10,8 @@ from cpstats.workbench import simulate
 from cpstats.thirteen.paired import paired_metrics
 from cpstats.thirteen.sweep import METRICS, PAIRED_NAMES, parameter_label
 from cpstats.workbench import sweep
-from cpstats.simulation.points import sweep_variants
-from cpstats.strategies import EvSetter
+from cpstats.engine.points import sweep_variants
+from cpstats.thirteen.play import EvSetter
 
 KW = dict(setter="greedy", block_deals=1_500)
 

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 
 import cpstats
-from cpstats.rules.games import GAMES, game_of
-from cpstats.simulation.base import FIGURE_COLUMNS, FigureBatches, Result
-from cpstats.simulation.files import load_result, save_result
-from cpstats.simulation.lookup import figure_name, figure_table
+from cpstats.engine.registry import GAMES, game_of
+from cpstats.engine.base import FIGURE_COLUMNS, FigureBatches, Result
+from cpstats.engine.files import load_result, save_result
+from cpstats.engine.lookup import figure_name, figure_table
 
 #: Every game registered when the tests are collected (``import cpstats`` registers them all).
 REGISTERED = list(GAMES)

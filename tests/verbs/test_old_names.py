@@ -11,11 +11,11 @@ import pytest
 
 import cpstats
 import cpstats.ofc
-import cpstats.rules.open_face
+import cpstats.ofc.rules
 from cpstats.errors import deprecated_alias
 from cpstats.ofc import Rollout
 from cpstats.ofc.shipped import OFC_REFERENCE_DIR
-from cpstats.rules.games import GAMES
+from cpstats.engine.registry import GAMES
 
 FAST = Rollout(samples=4, top=4)  # a rollout cheap enough for a test; the numbers need not be good
 
@@ -70,13 +70,13 @@ def test_get_ofc_preset_warns_and_is_get_preset():
 def test_load_ofc_reference_warns_and_is_load_reference():
     if not (OFC_REFERENCE_DIR / "ofc-pineapple.npz").exists():
         pytest.skip("no shipped OFC runs (write_ofc_reference)")
-    rake = cpstats.rules.Rake(model="time", amount=6.0)
+    rake = cpstats.rules.house.Rake(model="time", amount=6.0)
     with _warns("load_ofc_reference", "cpstats.load_reference"):
         old = cpstats.load_ofc_reference("ofc-pineapple", rake=rake)
     pd.testing.assert_frame_equal(old.figures(), cpstats.load_reference("ofc-pineapple", rake=rake).figures())
 
 
-@pytest.mark.parametrize("module", [cpstats, cpstats.ofc, cpstats.rules.open_face])
+@pytest.mark.parametrize("module", [cpstats, cpstats.ofc, cpstats.ofc.rules])
 def test_ofc_presets_warns_and_is_the_open_face_presets(module):
     with _warns("OFC_PRESETS", r"cpstats.presets\(\)"):
         old = module.OFC_PRESETS
@@ -142,11 +142,11 @@ def test_open_faces_former_keywords_warn_and_play_the_same_run(tmp_path):
 @pytest.mark.parametrize("name", ["simulate", "compare", "sweep", "skill", "SimulationResult",
                                   "compare_presets", "natural_frequencies"])
 def test_a_former_engine_export_warns_and_is_the_top_levels(name):
-    """What ``cpstats.simulation`` exported before the games had packages of their own is the top
+    """What ``cpstats.engine`` exported before the games had packages of their own is the top
     level's now: one release more it answers with the top level's object, warning."""
-    import cpstats.simulation
+    import cpstats.engine
 
-    with _warns(f"cpstats.simulation.{name}", f"cpstats.{name}"):
-        assert getattr(cpstats.simulation, name) is getattr(cpstats, name)
+    with _warns(f"cpstats.engine.{name}", f"cpstats.{name}"):
+        assert getattr(cpstats.engine, name) is getattr(cpstats, name)
     with pytest.raises(AttributeError, match="has no attribute 'SimulationSummary'"):
-        cpstats.simulation.SimulationSummary  # the 13-card summary's home is cpstats.thirteen now
+        cpstats.engine.SimulationSummary  # the 13-card summary's home is cpstats.thirteen now

@@ -11,7 +11,7 @@ import pytest
 import cpstats
 from cpstats.errors import OptionError
 from cpstats.ofc import simulation as sim
-from cpstats.rules import get_preset
+from cpstats.engine.registry import get_preset
 
 OTHER = {"file": "other.npz", "digest": "0123456789ab", "in_range": True, "note": None}
 

@@ -15,9 +15,9 @@ import pytest
 import cpstats
 from cpstats.apps.cli import main
 from cpstats.ofc.game import DESIGNER_PRECISION
-from cpstats.rules.games import GAMES
-from cpstats.simulation.games import Precision
-from cpstats.simulation.sequential import until_record
+from cpstats.engine.registry import GAMES
+from cpstats.engine.games import Precision
+from cpstats.engine.sequential import until_record
 
 GAME = cpstats.ofc.GAME.name
 SWEEP = ("ofc-pineapple", "royalties.front.QQ", [6, 8])

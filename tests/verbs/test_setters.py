@@ -13,7 +13,7 @@ from cpstats.errors import OptionError
 from cpstats.ofc import FastPolicy, OfcGreedy, OfcRandom, Rollout
 from cpstats.ofc import simulation as ofc_sim
 from cpstats.ofc.setters import as_ofc_setter, seat_budget, seats_label
-from cpstats.strategies import EvSetter, GreedySetter, RandomSetter, as_setter
+from cpstats.thirteen.play import EvSetter, GreedySetter, RandomSetter, as_setter
 
 V = "2-4(players=2)"
 
@@ -142,8 +142,8 @@ def test_every_setter_implements_every_method_of_its_base():
 
     from cpstats.ofc.placement import PLACEMENT_STRATEGIES
     from cpstats.ofc.setters import OfcSetter
-    from cpstats.setter import Setter
-    from cpstats.strategies.setters import HandSetter
+    from cpstats.engine.setter import Setter
+    from cpstats.thirteen.play.setters import HandSetter
 
     # the families' bases (HandSetter, OfcSetter) name no setter: a name selects a setter
     concrete = [cls for cls in set(_setter_classes(Setter)) if not inspect.isabstract(cls)

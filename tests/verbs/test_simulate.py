@@ -11,7 +11,7 @@ import pytest
 import cpstats
 from cpstats.apps.cli import main
 from cpstats.errors import OptionError
-from cpstats.strategies import EvSetter
+from cpstats.thirteen.play import EvSetter
 
 
 def test_simulate_plays_open_face_as_the_game_runs_it():

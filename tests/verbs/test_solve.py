@@ -16,7 +16,7 @@ from helpers import ROOT
 import cpstats
 from cpstats.errors import OptionError
 from cpstats.thirteen.paired import paired_metrics
-from cpstats.simulation.lookup import figure_table
+from cpstats.engine.lookup import figure_table
 from cpstats.workbench.solve import invert_band, solve
 
 BANKED = dict(variant="banked", parameter="bank.commission", metric="house_edge", target=0.015,
@@ -121,7 +121,7 @@ def test_float_bounds_on_a_whole_number_rule_are_searched_as_integers(monkeypatc
 
 
 def test_which_rules_hold_whole_numbers_is_read_from_the_dataclasses():
-    from cpstats.rules.games import holds_whole_numbers
+    from cpstats.engine.registry import holds_whole_numbers
 
     card, open_face = cpstats.load_variant("banked"), cpstats.load_variant("ofc-pineapple")
     assert [holds_whole_numbers(card, k) for k in ("players", "scoring.race_target", "royalties.front_trips",
@@ -372,7 +372,7 @@ def test_a_half_width_no_run_reaches_is_one_line(until):
 
 def test_a_half_width_not_reached_at_a_few_deals_says_so_in_words():
     """A figure with no interval yet at the stop says so, never ``nan``."""
-    from cpstats.simulation.sequential import until_record
+    from cpstats.engine.sequential import until_record
 
     meta = {"until": {"figures": {"sd": 0.01, "house_edge": 0.001}, "confidence": 0.95, "reached": False,
                       "max_deals": 40, "stages": [{"deals": 40, "half_widths": {"sd": 0.5, "house_edge": np.nan}}]}}
@@ -523,7 +523,7 @@ def test_grown_whole_number_interval_covers_the_long_run_boundary():
     Wilson interval (about 25 minutes of CPU: the long run and 60 grown solves with ``greedy``)."""
     import time
 
-    from cpstats.simulation.stats import wilson_interval
+    from cpstats.engine.stats import wilson_interval
 
     long = solve(**INTEGER, deals=4_000_000, setter="greedy", rng=7)
     assert long.ci_low == long.value == long.ci_high, "the long run does not pin the boundary"

@@ -9,12 +9,12 @@ import pandas as pd
 import pytest
 
 import cpstats
-from cpstats.strategies import EvSetter
+from cpstats.thirteen.play import EvSetter
 from cpstats import OptionError
 from cpstats.apps.cli import main
 from cpstats.ofc import simulation as ofc_sim
 from cpstats.workbench import sweep
-from cpstats.simulation.points import sweep_variants
+from cpstats.engine.points import sweep_variants
 
 SWEEP = dict(deals=600, setter="greedy", rng=5, block_deals=200, metrics=["sd", "scoop_rate"])
 #: The 13-card sweep's columns, which an open-face sweep's table also has (and ``method``).

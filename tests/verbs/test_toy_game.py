@@ -21,16 +21,16 @@ import pytest
 import cpstats
 from cpstats.cards.blocks import block_seed
 from cpstats.errors import OptionError
-from cpstats.rules.games import Game, game_of, load_variant, register_game, unregister_game
-from cpstats.setter import Setter
-from cpstats.simulation.additive import Additive, summed
-from cpstats.simulation.base import FigureBatches, Result
-from cpstats.simulation.batches import batch_of, by_batch
-from cpstats.simulation.defaults import block_run
-from cpstats.simulation.files import load_result, save_result
-from cpstats.simulation.games import GameRuns, RunSizes
-from cpstats.simulation.paired import half_width
-from cpstats.simulation.runner import BlockOutput
+from cpstats.engine.registry import Game, game_of, load_variant, register_game, unregister_game
+from cpstats.engine.setter import Setter
+from cpstats.engine.additive import Additive, summed
+from cpstats.engine.base import FigureBatches, Result
+from cpstats.engine.batches import batch_of, by_batch
+from cpstats.engine.defaults import block_run
+from cpstats.engine.files import load_result, save_result
+from cpstats.engine.games import GameRuns, RunSizes
+from cpstats.engine.paired import half_width
+from cpstats.engine.runner import BlockOutput
 
 TOY = "toy"
 

@@ -102,7 +102,7 @@ def setter_of(args: argparse.Namespace):
     ``--tables T``, else the setter's name (each game reads its own names; open face refuses
     tables; None, no ``--setter``, leaves the game's default). ``--tables`` with another setter
     is one line."""
-    from cpstats.strategies.setters import EvSetter
+    from cpstats.thirteen.play.setters import EvSetter
 
     setter, tables = getattr(args, "setter", "ev"), getattr(args, "tables", None)
     if tables is None:

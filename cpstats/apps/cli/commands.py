@@ -6,7 +6,7 @@ figures named as such in the header.
 
 The commands that play any game (``simulate``, ``compare``, and ``sweep``, ``par``, ``skill``,
 ``solve``, ``design`` in their own modules) reach the variant's game through the registry: its
-words (:attr:`cpstats.rules.games.Game.unit`), its setter and, for ``simulate``, the text of its
+words (:attr:`cpstats.engine.registry.Game.unit`), its setter and, for ``simulate``, the text of its
 result (:data:`SIMULATE_TEXT`, keyed by the registered game's name; a game without one prints its
 tidy figures).
 """
@@ -29,9 +29,10 @@ from cpstats.apps.cli.open_face import default_hands, range_warnings
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.ofc import GAME as OPEN_FACE
-from cpstats.rules import Rake, Variant
-from cpstats.rules.games import game_of
-from cpstats.rules.ids import HandOrdering
+from cpstats.rules.house import Rake
+from cpstats.thirteen.rules.variant import Variant
+from cpstats.engine.registry import game_of
+from cpstats.thirteen.rules.ids import HandOrdering
 from cpstats.thirteen import GAME as THIRTEEN
 
 __all__ = ["report_plan", "split_systems", "ReportPlan", "SIMULATE_TEXT", "SIMULATE_DEALS", "other_game"]
@@ -98,8 +99,8 @@ def _figures(args: argparse.Namespace) -> str:
     """Every figure name a variant's runs give (the names ``--metric``, ``--objective``,
     ``--constraint`` and ``--until`` take), the headline ones first: a few deals of the game's
     probe setter name them."""
-    from cpstats.rules import load_variant
-    from cpstats.simulation.lookup import figure_names, headline_names
+    from cpstats.engine.registry import load_variant
+    from cpstats.engine.lookup import figure_names, headline_names
 
     v = load_variant(args.variant)
     names = figure_names(v)
@@ -112,7 +113,7 @@ def _figures(args: argparse.Namespace) -> str:
 def _presets(args: argparse.Namespace) -> str:
     """Every game's presets, the 13-card game's first, with a ``game`` column telling them apart;
     another game's say how to play them (the 13-card commands refuse them)."""
-    from cpstats.rules import presets
+    from cpstats.engine.registry import presets
 
     df = presets()
     other = df["game"] != THIRTEEN.name
@@ -124,7 +125,7 @@ def _presets(args: argparse.Namespace) -> str:
 
 def _simulate(args: argparse.Namespace) -> str:
     """A run of any game, printed as its game's text (:data:`SIMULATE_TEXT`)."""
-    from cpstats.rules import load_variant
+    from cpstats.engine.registry import load_variant
 
     return SIMULATE_TEXT.get(game_of(load_variant(args.preset)).name, _simulate_figures)(args)
 
@@ -149,8 +150,8 @@ def _simulate_figures(args: argparse.Namespace) -> str:
 def _simulate_thirteen(args: argparse.Namespace) -> str:
     """A 13-card run: its tables (moments, rates, royalties, naturals, house, sessions)."""
     from cpstats import workbench
-    from cpstats.rules import resolve_variant
-    from cpstats.simulation.sequential import until_record
+    from cpstats.thirteen.rules.variant import resolve_variant
+    from cpstats.engine.sequential import until_record
 
     if args.keep_hands and args.out is None:
         raise OptionError("--keep-hands needs --out: the rows are written there (the printed "
@@ -199,7 +200,7 @@ def _simulate_ofc(args: argparse.Namespace) -> str:
 
 
 def _compare(args: argparse.Namespace) -> str:
-    from cpstats.rules import load_variant
+    from cpstats.engine.registry import load_variant
     from cpstats.workbench import compare
 
     if not args.preset or len(args.preset) < 2:
@@ -288,11 +289,11 @@ def report_plan(preset: str | Variant, systems: str) -> ReportPlan:
     ``systems`` (the ``--systems`` text) are scoring systems rescored on the game's settings:
     each is seated at the game's table (its ``players`` set to the game's); one that cannot be
     (another deal format, a home run that needs more players) is skipped and named, one that does
-    not load is refused. Each alternative rake is a fresh :class:`~cpstats.rules.Rake` of its
+    not load is refused. Each alternative rake is a fresh :class:`~cpstats.rules.house.Rake` of its
     model, replacing the game's whole rake but keeping its jackpot drop (taken on top of any
     rake); a model equal to the game's own rake is left out.
     """
-    from cpstats.rules import resolve_variant
+    from cpstats.thirteen.rules.variant import resolve_variant
 
     v = resolve_variant(preset)
     chosen, skipped = [], []
@@ -343,8 +344,8 @@ def _report(args: argparse.Namespace) -> str:
 
 def _reference(args: argparse.Namespace) -> str:
     from cpstats import workbench
-    from cpstats.rules.presets import preset_names
-    from cpstats.simulation import REFERENCE_DIR, save_result
+    from cpstats.thirteen.rules.presets import preset_names
+    from cpstats.engine import REFERENCE_DIR, save_result
 
     names = args.preset or list(preset_names())
     if args.setter != "ev" and args.out is None:
@@ -377,7 +378,7 @@ def _dashboard(args: argparse.Namespace) -> str:
 
 
 def _train(args: argparse.Namespace) -> str:
-    from cpstats.strategies.training import train_preset
+    from cpstats.thirteen.play.training import train_preset
 
     _notice_compiling(*simulation_kernels("greedy", "ev"))
     options = {k: getattr(args, k) for k in ("rounds", "refine") if getattr(args, k) is not None}
@@ -386,7 +387,7 @@ def _train(args: argparse.Namespace) -> str:
 
 
 def _match(args: argparse.Namespace) -> str:
-    from cpstats.strategies.training import match
+    from cpstats.thirteen.play.training import match
 
     _notice_compiling(*simulation_kernels(args.a, args.b))
     result = match(args.preset, args.a, args.b, deals=args.deals, rng=args.seed, tables=args.tables)
@@ -403,8 +404,8 @@ def _skill(args: argparse.Namespace) -> str:
 
 
 def _review(args: argparse.Namespace) -> str:
-    from cpstats.rules import resolve_variant
-    from cpstats.strategies.review import review
+    from cpstats.thirteen.rules.variant import resolve_variant
+    from cpstats.thirteen.play.review import review
 
     _notice_compiling("_bits", "_rank_kernel", "review")
     result = review(args.cards, args.setting, args.preset, top=args.top, tables=args.tables)
@@ -417,7 +418,7 @@ def review_words(v: Variant, tables: str | None = None) -> str:
     units with its royalties and bonuses, before house charges; opponents set as the ev tables
     (the variant's own, or ``tables``) describe, rows and opponents taken as independent; a foul
     pays the mis-set penalty to each opponent."""
-    from cpstats.strategies.ev_setter import _opponents  # the opponents the ev model sums over
+    from cpstats.thirteen.play.ev_setter import _opponents  # the opponents the ev model sums over
 
     scoring = v.scoring.system.value.removeprefix("SC-")
     against = _opponents(v)

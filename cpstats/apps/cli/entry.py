@@ -231,7 +231,7 @@ def _os_reason(err: OSError, out: object = None) -> str:
 def _quiet_training():
     """--quiet hides the progress bar of ev tables trained on the fly too (imported only then:
     the tables' module loads numba)."""
-    from cpstats.strategies.row_tables import training_progress
+    from cpstats.thirteen.play.row_tables import training_progress
 
     return training_progress(False)
 

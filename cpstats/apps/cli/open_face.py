@@ -69,8 +69,8 @@ def simulate_text(args: argparse.Namespace, executor=None) -> str:
     from cpstats.apps.cli.args import out_folder
     from cpstats.ofc.placement import strategy_note
     from cpstats.ofc.setters import as_ofc_setter
-    from cpstats.rules import load_variant
-    from cpstats.simulation.sequential import until_record
+    from cpstats.engine.registry import load_variant
+    from cpstats.engine.sequential import until_record
 
     v = load_variant(args.preset)
     _refuse(args, v)

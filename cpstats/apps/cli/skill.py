@@ -33,7 +33,7 @@ def skill_header(table: pd.DataFrame) -> str:
 
 def skill_text(args: argparse.Namespace) -> str:
     """Handler of ``cpstats skill``: the table with its header, numbers to four decimals."""
-    from cpstats.rules.games import game_of, load_variant
+    from cpstats.engine.registry import game_of, load_variant
     from cpstats.workbench import skill
 
     v = load_variant(args.preset)

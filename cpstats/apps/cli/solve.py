@@ -142,7 +142,7 @@ def add_design_command(sub) -> argparse.ArgumentParser:
 
 
 def run_design(args: argparse.Namespace) -> str:
-    from cpstats.rules import game_of
+    from cpstats.engine.registry import game_of
     from cpstats.workbench.design import design
 
     space = {k: parse_bounds(v) for k, v in key_values(args.space, "--space", "KEY=LOW:HIGH (or KEY=a,b,c)").items()}

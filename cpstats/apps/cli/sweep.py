@@ -30,8 +30,8 @@ from cpstats.apps.cli.args import seed as _seed
 from cpstats.apps.cli.args import setter_of, setter_option
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError
-from cpstats.rules.text import parse_number
-from cpstats.simulation.sequential import until_record
+from cpstats.rules.codec import parse_number
+from cpstats.engine.sequential import until_record
 
 __all__ = ["add_sweep_command", "run_sweep", "parse_values"]
 
@@ -99,7 +99,7 @@ def run_sweep(args: argparse.Namespace) -> str:
     input, before anything is simulated)."""
     import sys
 
-    from cpstats.simulation.points import sweep_variants
+    from cpstats.engine.points import sweep_variants
     from cpstats.workbench import sweep
 
     values = parse_values(args.values)

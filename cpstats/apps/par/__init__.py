@@ -28,8 +28,8 @@ from cpstats.apps.par.sensitivity import SENSITIVITY_DEALS
 from cpstats.apps.par.thirteen import DEFAULT_DEALS, SEAT_DEALS, ThirteenParSheet, thirteen_sheet
 from cpstats.errors import OptionError, check_whole, renamed
 from cpstats.ofc import GAME as OPEN_FACE
-from cpstats.rules.games import game_of, load_variant
-from cpstats.simulation.games import runs_of
+from cpstats.engine.registry import game_of, load_variant
+from cpstats.engine.games import runs_of
 from cpstats.thirteen import GAME as THIRTEEN
 from cpstats.workbench.simulate import bulk_setter
 

@@ -25,8 +25,8 @@ from cpstats.apps.labels import baseline_label
 from cpstats.apps.par import sensitivity as sensitivity_
 from cpstats.apps.par.parts import ParSection, ParTable
 from cpstats.apps.par.progress import as_progress
-from cpstats.rules.games import game_of
-from cpstats.simulation.base import Result
+from cpstats.engine.registry import game_of
+from cpstats.engine.base import Result
 
 __all__ = ["ParSheet", "versions"]
 
@@ -52,7 +52,7 @@ class ParSheet(ABC):
     ``"methodology"``...) to its DataFrame; ``sweeps`` holds the sensitivity section's sweeps, keyed
     by parameter (:func:`cpstats.sweep` tables); ``seed`` is the seed the sheet's runs used;
     ``precision`` what a run grown to a precision reached
-    (:func:`~cpstats.simulation.sequential.until_record`; None for a run of given length).
+    (:func:`~cpstats.engine.sequential.until_record`; None for a run of given length).
     """
 
     variant: Any

@@ -1,9 +1,9 @@
 """The PAR sheet's first two sections: the rules in words and a worked example deal.
 
-The rules come from ``cpstats.rules.describe.describe`` where the package has it, else from the
+The rules come from ``cpstats.engine.describe.describe`` where the package has it, else from the
 short sentences here (one per rule the variant sets). The example deals one hand with a fixed
-seed, sets every seat with the sheet's strategy (:func:`cpstats.strategies.set_hands`) and
-settles it (:func:`cpstats.settlement.settle`), so a reader can follow every payment.
+seed, sets every seat with the sheet's strategy (:func:`cpstats.thirteen.play.set_hands`) and
+settles it (:func:`cpstats.thirteen.settlement.settle`), so a reader can follow every payment.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ import numpy as np
 import pandas as pd
 
 from cpstats.apps.par.figures import natural_label
-from cpstats.rules.describe import describe_rules
+from cpstats.engine.describe import describe_rules
 from cpstats.cards.codes import deal, format_cards
-from cpstats.hands.naturals import NATURALS
-from cpstats.rules import Variant
-from cpstats.settlement import charges_seats, seat_charges, settle
-from cpstats.settlement.engine import Declare, Surrender
-from cpstats.strategies import set_hands
-from cpstats.strategies.api import best_natural_bits
+from cpstats.thirteen.naturals.detect import NATURALS
+from cpstats.thirteen.rules.variant import Variant
+from cpstats.thirteen.settlement import charges_seats, seat_charges, settle
+from cpstats.thirteen.settlement.engine import Declare, Surrender
+from cpstats.thirteen.play import set_hands
+from cpstats.thirteen.play.api import best_natural_bits
 
 __all__ = ["rules_in_words", "worked_example"]
 
@@ -32,7 +32,7 @@ _PLAY = ("Each player sets a 3-card front, a 5-card middle and a 5-card back; th
 
 def rules_in_words(v: Variant) -> list[tuple[str, str]]:
     """The variant's rules as (rule, words) pairs a cardroom manager reads: how a hand is played,
-    then one line per rule from :func:`cpstats.rules.describe.describe_rules`."""
+    then one line per rule from :func:`cpstats.engine.describe.describe_rules`."""
     return [("play", _PLAY), *describe_rules(v)]
 
 
@@ -120,7 +120,7 @@ def _pairs_frame(settlement) -> pd.DataFrame:
 
 def _net_frame(v: Variant, settlement) -> pd.DataFrame:
     """Each seat's net; where the house charges, its share of the charge
-    (:func:`cpstats.settlement.seat_charges`) and its result after it."""
+    (:func:`cpstats.thirteen.settlement.seat_charges`) and its result after it."""
     seats = np.arange(v.players)
     who = [("the bank" if v.bank.banked and s == 0 else f"seat {s}") for s in seats]
     frame = pd.DataFrame({"seat": who, "net": settlement.net.astype(float)})

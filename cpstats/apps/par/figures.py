@@ -13,14 +13,15 @@ import numpy as np
 import pandas as pd
 
 from cpstats.apps.par.parts import session_band_rows
-from cpstats.hands.naturals import NATURALS
+from cpstats.thirteen.naturals.detect import NATURALS
 from cpstats.rules.house import RakeModel
-from cpstats.rules.ids import ROYALTY_ROW_NAMES, rule_info
-from cpstats.settlement import charges_seats as charges
+from cpstats.thirteen.rules.ids import ROYALTY_ROW_NAMES
+from cpstats.rules.rulebook import rule_info
+from cpstats.thirteen.settlement import charges_seats as charges
 from cpstats.thirteen.summary import ROYALTY_ROWS
 from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen import house
-from cpstats.simulation.stats import VOLATILITY_Z, wilson_interval, z_value
+from cpstats.engine.stats import VOLATILITY_Z, wilson_interval, z_value
 
 __all__ = ["headline", "chance_an_interval_excludes",
            "seat_outcomes", "pooled_outcomes", "royalty_table", "natural_table",
@@ -32,7 +33,7 @@ SESSION_HANDS = (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000)
 
 
 def natural_label(name: str) -> str:
-    """A natural's name in words, from the rule-ID names (:data:`cpstats.rules.ids.RULES`)."""
+    """A natural's name in words, from the rule-ID names (:data:`cpstats.rules.rulebook.RULES`)."""
     return rule_info(name).name
 
 
@@ -241,7 +242,7 @@ def pooled_outcomes(result: SimulationResult, per: str = "pair", confidence: flo
     against the bank and the bank against a player. Probability and contributions are the
     average over the pooled pairs; the mean pay is their ratio. The interval (``method``) is
     Student's t on the batch means of the pooled rate, Wilson for a rare outcome
-    (:func:`~cpstats.simulation.stats.rate_interval`; a result saved before summary format 4:
+    (:func:`~cpstats.engine.stats.rate_interval`; a result saved before summary format 4:
     Wilson on n = deals). ``per="seat"`` adds the seat's mean share of the house charge in each
     outcome (``mean_charge``) and its result after it (``mean_pay_after_charges``). None where
     the result holds no outcome counts (results saved before they were recorded)."""
@@ -286,7 +287,7 @@ def _pooled_intervals(result: SimulationResult, per: str, pooled: pd.DataFrame, 
                       confidence: float) -> pd.DataFrame:
     """ci_low, ci_high and method of each pooled outcome: the per-batch counts of its pooled
     pairs (or seats) over their per-batch trials."""
-    from cpstats.simulation.stats import rate_interval
+    from cpstats.engine.stats import rate_interval
 
     batches = result.outcome_batches(per)
     if batches is None:
@@ -517,7 +518,7 @@ def banker_by_seats(result: SimulationResult, *, deals: int, rng=None, progress=
     out. ``progress`` (a :class:`~cpstats.apps.par.progress.SheetProgress`) hears each run."""
     from cpstats.errors import OptionError
     from cpstats.workbench import simulate
-    from cpstats.strategies.setters import result_setter
+    from cpstats.thirteen.play.setters import result_setter
 
     v = result.variant
     meta = result.metadata

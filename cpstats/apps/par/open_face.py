@@ -12,7 +12,7 @@ methodology sections, "How this rule was chosen"), with its own charts
   tables). By default its length is chosen for a designer's precision
   (:data:`~cpstats.ofc.game.DESIGNER_PRECISION`: Fantasyland entry and foul rates within +-0.5
   percentage points, royalties a board within +-0.1, 95% half-widths): the run grows in stages from
-  2,000 hands (:func:`~cpstats.simulation.sequential.run_until`, each stage the fixed-length run of
+  2,000 hands (:func:`~cpstats.engine.sequential.run_until`, each stage the fixed-length run of
   its seed, so the sheet is exactly the run of the length it stopped at) to at most 30,000, and the
   sheet states what it reached, or that the cap came first (:attr:`ParSheet.precision`, the
   headline section and the methodology). With ``fast``, the verb's default, the whole sheet takes a
@@ -58,11 +58,11 @@ from cpstats.ofc.settlement import settle_hands
 from cpstats.ofc.setters import as_ofc_setter
 from cpstats.ofc.skill import OFC_SKILL_FIELDS
 from cpstats.ofc.street_values import models_line
-from cpstats.rules.describe import describe_rules, short_label
-from cpstats.rules.open_face import OfcVariant, resolve_ofc_variant
+from cpstats.engine.describe import describe_rules, short_label
+from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
 from cpstats.cards.blocks import root_seed
-from cpstats.simulation.games import runs_of
-from cpstats.simulation.sequential import run_until, until_record
+from cpstats.engine.games import runs_of
+from cpstats.engine.sequential import run_until, until_record
 
 __all__ = ["OfcParSheet", "ofc_par_sheet", "precision_words", "STRENGTH_DEALS"]
 

@@ -31,7 +31,7 @@ from cpstats.ofc.result import OfcResult
 from cpstats.ofc.simulation import check_one_play
 from cpstats.ofc.sweep import run_sweep
 from cpstats.rules.house import RakeModel
-from cpstats.rules.open_face import OfcVariant
+from cpstats.ofc.rules import OfcVariant
 
 __all__ = ["default_parameters", "charge_base", "sweep_metrics", "played_points", "run_sensitivity",
            "NO_CHARGE_STEPS"]

@@ -5,8 +5,8 @@ outcomes, the rows' results, royalties by row and hand, Fantasyland entries by c
 charges).
 
 Intervals from rows are those of the results layer: a frequency pooled over seats or pairs is
-:func:`~cpstats.simulation.stats.rate_interval` on the run's batches of consecutive hands
-(Wilson where events are few), a mean :func:`~cpstats.simulation.stats.batch_mean_interval`,
+:func:`~cpstats.engine.stats.rate_interval` on the run's batches of consecutive hands
+(Wilson where events are few), a mean :func:`~cpstats.engine.stats.batch_mean_interval`,
 and a ratio of two sums Student's t on the batches' linearised ratios; the batches carry the
 hands a Fantasyland run links, which a binomial interval on hands would not.
 """
@@ -21,10 +21,10 @@ from cpstats.ofc.board import board_values
 from cpstats.ofc.result import ROWS, OfcResult
 from cpstats.ofc.settlement import seat_rake
 from cpstats.rules.house import Rake, RakeModel
-from cpstats.rules.open_face import FIVE_ROW_CATEGORIES, PAIR_NAMES, TRIPS_NAMES, OfcVariant
+from cpstats.ofc.rules import FIVE_ROW_CATEGORIES, PAIR_NAMES, TRIPS_NAMES, OfcVariant
 from cpstats.apps.par.parts import session_band_rows
-from cpstats.simulation.stats import VOLATILITY_Z, batch_mean_interval, rate_interval, t_value
-from cpstats.simulation.batches import batch_of
+from cpstats.engine.stats import VOLATILITY_Z, batch_mean_interval, rate_interval, t_value
+from cpstats.engine.batches import batch_of
 
 __all__ = ["Boards", "boards_of", "row_hand_names", "pair_outcomes", "row_results", "royalty_table",
            "fantasyland_table", "headline", "house_table", "charge_models", "session_bands",

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats.errors import OptionError
-from cpstats.simulation.stats import z_value
+from cpstats.engine.stats import z_value
 
 __all__ = ["ParTable", "ParSection", "check_pace", "session_band_rows"]
 

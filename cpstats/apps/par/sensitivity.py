@@ -32,11 +32,12 @@ import numpy as np
 import pandas as pd
 
 from cpstats.errors import OptionError, check_whole
-from cpstats.rules import RakeModel, Variant
-from cpstats.rules.text import KEY_INDEX, KEYS
+from cpstats.rules.house import RakeModel
+from cpstats.thirteen.rules.variant import Variant
+from cpstats.thirteen.rules.text import KEY_INDEX, KEYS
 from cpstats.workbench import sweep
-from cpstats.simulation.points import sweep_variants
-from cpstats.strategies.setters import BASELINES
+from cpstats.engine.points import sweep_variants
+from cpstats.thirteen.play.setters import BASELINES
 
 __all__ = ["SENSITIVITY_DEALS", "default_parameters", "headline_metrics", "around", "parameters", "run_sweeps",
            "point_lines",
@@ -147,7 +148,7 @@ def parameters(sensitivity: Any, v: Any, defaults: Callable[[], list[tuple[str, 
 
 def strategy_moving(v: Variant, parameter: str, values: Sequence) -> bool:
     """Whether the points' rules differ for ``ev`` (each point then plays its own tables)."""
-    from cpstats.strategies.row_tables import strategy_digest
+    from cpstats.thirteen.play.row_tables import strategy_digest
 
     return len({strategy_digest(p) for p in sweep_variants(v, parameter, values)}) > 1
 

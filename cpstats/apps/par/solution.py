@@ -13,7 +13,7 @@ __all__ = ["solution_section"]
 
 def solution_section(solution: Any, variant: Any) -> tuple[str, list[str], tuple[str, str, Any]]:
     """(title, paragraphs, (table key, caption, table)) of the section for ``solution`` (a
-    :class:`~cpstats.simulation.solution.Solution` whose answer is ``variant``), which
+    :class:`~cpstats.engine.solution.Solution` whose answer is ``variant``), which
     :func:`cpstats.apps.par.par_sheet` makes a section; a solution of another variant is one line."""
     if solution.variant != str(variant):
         raise OptionError(f"solution is of {solution.variant}, not of {variant}: pass the solve that chose "

@@ -23,10 +23,11 @@ from cpstats.apps.par.example import rules_in_words, worked_example
 from cpstats.apps.par.parts import ParSection, ParTable
 from cpstats.apps.par.progress import SheetProgress, as_progress
 from cpstats.errors import OptionError, check_whole
-from cpstats.rules import RakeModel, Variant
-from cpstats.rules.describe import short_label
-from cpstats.settlement import charges_seats as charges
-from cpstats.strategies.setters import EvSetter, as_setter, result_setter
+from cpstats.rules.house import RakeModel
+from cpstats.thirteen.rules.variant import Variant
+from cpstats.engine.describe import short_label
+from cpstats.thirteen.settlement import charges_seats as charges
+from cpstats.thirteen.play.setters import EvSetter, as_setter, result_setter
 from cpstats.thirteen.result import SimulationResult
 
 __all__ = ["ThirteenParSheet", "thirteen_sheet", "DEFAULT_DEALS", "SEAT_DEALS"]
@@ -75,7 +76,7 @@ class ThirteenParSheet(ParSheet):
 
 def _reference(v: Variant, setter: Any) -> SimulationResult | None:
     """The shipped ev reference run of ``v`` when ``v`` is exactly a preset that has one."""
-    from cpstats.simulation import REFERENCE_DIR, load_reference
+    from cpstats.engine import REFERENCE_DIR, load_reference
 
     if setter != EvSetter() or str(v) != v.name or not (REFERENCE_DIR / f"{v.name}.npz").exists():
         return None

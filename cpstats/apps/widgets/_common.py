@@ -18,7 +18,7 @@ shown as PNG, and :class:`_App`, the common frame of an app.
   in a notebook. A table's CSV link is made with the table (it is cheap); a chart's PNG, SVG
   and PDF links are made when its button is clicked, so moving a slider never renders three
   extra files.
-- Decision: numbers in tables are written by :func:`cpstats.rules.describe.format_number`
+- Decision: numbers in tables are written by :func:`cpstats.engine.describe.format_number`
   unless a row names its own format (no ``1e+06``, no ``nan``).
 """
 
@@ -40,7 +40,7 @@ import pandas as pd
 
 from cpstats.apps._warmup import compile_notice
 from cpstats.errors import OptionError
-from cpstats.rules.describe import format_number
+from cpstats.engine.describe import format_number
 
 __all__ = ["DEFAULT_STRATEGY", "DEAL_CHOICES", "STRATEGY_LABELS", "strategy_label", "setter_text",
            "runs_text", "CHART_FORMATS", "ExportBar", "export_buttons", "export_bytes",

@@ -12,7 +12,7 @@ strategy, so an app redraws without simulating again.
   offers one only to an app showing that same strategy, so an app never opens on ev figures
   while its controls say greedy, and a live run after opening is of the same setter.
 - Decision: a variant whose rules no shipped or cached tables fit makes ev train them first
-  (under a minute, once: :mod:`cpstats.strategies.row_tables`); :meth:`ResultCache.will_train`
+  (under a minute, once: :mod:`cpstats.thirteen.play.row_tables`); :meth:`ResultCache.will_train`
   tells the apps beforehand, so the status line says so instead of stalling silently.
 """
 
@@ -23,9 +23,11 @@ from concurrent.futures import Future
 from numbers import Integral
 from typing import Any
 
-from cpstats.rules import Variant, get_preset, preset_names
+from cpstats.thirteen.rules.variant import Variant
+from cpstats.engine.registry import get_preset
+from cpstats.thirteen.rules.presets import preset_names
 from cpstats.thirteen.result import SimulationResult
-from cpstats.simulation import load_reference
+from cpstats.engine import load_reference
 from cpstats.workbench import simulate
 
 __all__ = ["ResultCache", "SEED", "WIDGET_BLOCK_DEALS"]
@@ -56,8 +58,8 @@ class _InlineExecutor:
 def trains_tables(variant: Variant) -> bool:
     """Whether ev must train tables for ``variant`` before setting its hands: neither shipped
     tables for its strategy rules nor tables in the cache folder
-    (:func:`cpstats.strategies.row_tables.resolve_tables`' order)."""
-    from cpstats.strategies import row_tables as rt
+    (:func:`cpstats.thirteen.play.row_tables.resolve_tables`' order)."""
+    from cpstats.thirteen.play import row_tables as rt
 
     digest = rt.strategy_digest(variant)
     if (rt.cache_dir() / f"{digest}.npz").exists():

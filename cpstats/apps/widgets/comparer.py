@@ -43,20 +43,20 @@ from cpstats.apps.widgets.picker import VariantPicker
 from cpstats.apps.widgets.skill import SkillView
 from cpstats.ofc import GAME as OPEN_FACE_GAME
 from cpstats.errors import OptionError
-from cpstats.rules import preset_names
-from cpstats.rules.describe import short_label
-from cpstats.rules.games import load_variant
+from cpstats.thirteen.rules.presets import preset_names
+from cpstats.engine.describe import short_label
+from cpstats.engine.registry import load_variant
 from cpstats.thirteen import GAME as THIRTEEN_GAME
 from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen.paired import METRICS, paired_metrics
-from cpstats.simulation.stats import batch_mean_interval, t_value
+from cpstats.engine.stats import batch_mean_interval, t_value
 
 __all__ = ["comparison_table", "figures_table", "VariantComparer"]
 
 
 def short_name(variant) -> str:
     """A readable name of a variant for headers: its short label
-    (:func:`cpstats.rules.describe.short_label`)."""
+    (:func:`cpstats.engine.describe.short_label`)."""
     return short_label(variant)
 
 

@@ -30,10 +30,10 @@ from cpstats.apps.widgets._common import ExportBar, _message, _show_figure, _tab
 from cpstats.apps.widgets.cache import SEED, _InlineExecutor
 from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS, OFC_STRATEGY_LABELS
 from cpstats.errors import CpstatsError, OptionError
-from cpstats.rules.describe import short_label
-from cpstats.rules.games import load_variant
+from cpstats.engine.describe import short_label
+from cpstats.engine.registry import load_variant
 from cpstats.ofc import GAME as OPEN_FACE
-from cpstats.rules.open_face import COMPARED
+from cpstats.ofc.rules import COMPARED
 
 __all__ = ["OfcCompare", "OFC_COMPARE_HANDS", "OFC_SETTER_CHOICES", "ofc_figures_words"]
 

@@ -25,16 +25,16 @@ from typing import Any
 import ipywidgets as W
 import matplotlib.pyplot as plt
 
-from cpstats.rules.open_face import OfcDeal
+from cpstats.ofc.rules import OfcDeal
 from cpstats.apps.ofc_charts import METRIC_LABELS, ofc_figures_table, plot_ofc_figures
 from cpstats.apps.widgets._common import (ExportBar, _App, _message, _running, _show_figure,
                                           _table_html, page_style)
 from cpstats.apps.widgets.cache import SEED, _InlineExecutor
 from cpstats.errors import OptionError
-from cpstats.rules.describe import short_label
+from cpstats.engine.describe import short_label
 from cpstats.ofc import GAME as OPEN_FACE
-from cpstats.rules.games import get_preset
-from cpstats.rules.open_face import KEYS, OfcVariant
+from cpstats.engine.registry import get_preset
+from cpstats.ofc.rules import KEYS, OfcVariant
 from cpstats.ofc.shipped import find_ofc_reference
 from cpstats.workbench import simulate
 from cpstats.rules.house import Rake, RakeModel

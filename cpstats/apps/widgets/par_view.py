@@ -28,10 +28,9 @@ import ipywidgets as W
 from cpstats.apps.widgets._common import _App, _message, _running, download_link
 from cpstats.apps.widgets.cache import SEED, _InlineExecutor
 from cpstats.errors import CpstatsError, OptionError
-from cpstats.rules import preset_names
-from cpstats.rules.describe import short_label
+from cpstats.engine.describe import short_label
 from cpstats.apps.par import SWEPT_BY_DEFAULT
-from cpstats.rules.games import GAMES, game_of, load_variant
+from cpstats.engine.registry import GAMES, game_of, load_variant
 
 __all__ = ["ParView", "PAR_DEAL_CHOICES"]
 

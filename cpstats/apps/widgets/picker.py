@@ -26,16 +26,18 @@ from typing import Any
 
 import ipywidgets as W
 
-from cpstats.rules.ids import Deal
+from cpstats.thirteen.rules.ids import Deal
 from cpstats.apps.widgets._common import _message, download_link
 from cpstats.errors import CpstatsError, OptionError
-from cpstats.rules import (
-    STANDARD_SURRENDER, NaturalSchedule, Rake, RakeModel, RoyaltyMode, RoyaltySchedule, Scoring,
-    ScoringRules, Surrender, Variant, get_preset, preset_names, resolve_variant,
-)
-from cpstats.rules.describe import describe, short_label
-from cpstats.rules.components import SCORING_NUMBERS
-from cpstats.rules.ids import RULES
+from cpstats.thirteen.rules.components import STANDARD_SURRENDER, ScoringRules
+from cpstats.thirteen.rules.ids import NaturalSchedule, RoyaltyMode, RoyaltySchedule, Scoring
+from cpstats.rules.house import Rake, RakeModel, Surrender
+from cpstats.thirteen.rules.variant import Variant, resolve_variant
+from cpstats.engine.registry import get_preset
+from cpstats.thirteen.rules.presets import preset_names
+from cpstats.engine.describe import describe, short_label
+from cpstats.thirteen.rules.components import SCORING_NUMBERS
+from cpstats.rules.rulebook import RULES
 
 __all__ = ["VariantPicker"]
 
@@ -123,7 +125,7 @@ class VariantPicker:
                                layout=wide, style=style)
         self.rake_amount = W.BoundedFloatText(value=0.0, min=0.0, max=100.0, step=0.05,
                                               description="rake amount", layout=wide, style=style)
-        #: One control per scoring number (:data:`~cpstats.rules.components.SCORING_NUMBERS`).
+        #: One control per scoring number (:data:`~cpstats.thirteen.rules.components.SCORING_NUMBERS`).
         self.numbers = {n: _number_control(n, wide, style) for n in SCORING_NUMBERS}
         numbers_box = W.Accordion(children=[W.VBox(list(self.numbers.values()))])
         numbers_box.set_title(0, "scoring numbers")
@@ -338,7 +340,7 @@ class VariantPicker:
         self._fill(v)
 
     def load(self, path: str | os.PathLike) -> Variant:
-        """Load a variant file (:func:`~cpstats.rules.load_variant`) into the picker."""
+        """Load a variant file (:func:`~cpstats.engine.registry.load_variant`) into the picker."""
         self.set_variant(resolve_variant(Path(path)), source=Path(path).name)
         return self.variant
 

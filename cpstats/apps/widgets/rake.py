@@ -25,18 +25,21 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from cpstats.rules.ids import Deal
+from cpstats.thirteen.rules.ids import Deal
 from cpstats.apps import plots
 from cpstats.apps.widgets._common import (
     DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, ExportBar, _App, _message, _running, _show_figure,
     _table_html, page_style, setter_text, strategy_label,
 )
 from cpstats.apps.widgets.cache import ResultCache
-from cpstats.rules import Rake, RakeModel, Variant, get_preset, preset_names
-from cpstats.rules.describe import short_label
+from cpstats.rules.house import Rake, RakeModel
+from cpstats.thirteen.rules.variant import Variant
+from cpstats.engine.registry import get_preset
+from cpstats.thirteen.rules.presets import preset_names
+from cpstats.engine.describe import short_label
 from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen import house
-from cpstats.simulation.stats import batch_mean_interval, t_value, z_value
+from cpstats.engine.stats import batch_mean_interval, t_value, z_value
 
 __all__ = ["rake_figures", "rake_table", "RakeExplorer"]
 

@@ -26,8 +26,8 @@ from cpstats.apps.widgets._common import (ExportBar, _App, _message, _running, _
                                           _table_html)
 from cpstats.apps.widgets.cache import SEED, trains_tables
 from cpstats.errors import CpstatsError
-from cpstats.rules import Variant, resolve_variant
-from cpstats.rules.describe import short_label
+from cpstats.thirteen.rules.variant import Variant, resolve_variant
+from cpstats.engine.describe import short_label
 from cpstats.thirteen.skill import SKILL_FIELDS
 from cpstats.workbench import skill
 

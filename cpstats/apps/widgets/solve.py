@@ -18,7 +18,7 @@ import ipywidgets as W
 from cpstats.apps.widgets._common import (DEFAULT_STRATEGY, _STRATEGIES, _App, _message, _running,
                                           _show_figure, strategy_label)
 from cpstats.apps.widgets.cache import SEED
-from cpstats.rules import preset_names
+from cpstats.thirteen.rules.presets import preset_names
 
 __all__ = ["SolveView", "QUESTIONS"]
 
@@ -37,7 +37,7 @@ class SolveView(_App):
     Attributes
     ----------
     solution
-        The :class:`~cpstats.simulation.solution.Solution` on show (None before a run).
+        The :class:`~cpstats.engine.solution.Solution` on show (None before a run).
 
     Examples
     --------

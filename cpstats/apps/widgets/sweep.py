@@ -31,9 +31,10 @@ from cpstats.apps.widgets._common import (DEAL_CHOICES, DEFAULT_STRATEGY, _STRAT
                                           _message, _running, _show_figure, strategy_label)
 from cpstats.apps.widgets.cache import SEED, WIDGET_BLOCK_DEALS, _InlineExecutor, trains_tables
 from cpstats.errors import OptionError
-from cpstats.rules import Variant, presets
-from cpstats.rules.games import load_variant
-from cpstats.simulation.paired import MIN_EVENT_BATCHES
+from cpstats.thirteen.rules.variant import Variant
+from cpstats.engine.registry import presets
+from cpstats.engine.registry import load_variant
+from cpstats.engine.paired import MIN_EVENT_BATCHES
 
 __all__ = ["SweepView", "TYPICAL", "prepared_variant", "sweep_table_html"]
 
@@ -181,7 +182,7 @@ class SweepView(_App):
     def run(self) -> None:
         """Run the sweep the controls describe and show it (a refusal is one line in the status)."""
         from cpstats.workbench import sweep
-        from cpstats.simulation.points import sweep_variants
+        from cpstats.engine.points import sweep_variants
         from cpstats.apps.cli.sweep import parse_values
 
         with self._guarded_run():

@@ -15,8 +15,9 @@ import cpstats.workbench
 from cpstats.apps import _warmup
 from cpstats.apps.cli import build_parser, main, report_plan, split_systems
 from cpstats.errors import OptionError
-from cpstats.rules import get_preset, preset_names
-from cpstats.rules import Rake, RakeModel
+from cpstats.engine.registry import get_preset
+from cpstats.thirteen.rules.presets import preset_names
+from cpstats.rules.house import Rake, RakeModel
 
 CARDS = "As Ks Qs Js Ts 9h 9d 9c 2c 2d 3h 4h 5h"
 SETTING = "2c 2d 3h / 9h 9d 9c 4h 5h / As Ks Qs Js Ts"

@@ -16,8 +16,8 @@ import pytest
 import cpstats.workbench
 from cpstats.apps.cli import main
 from cpstats.apps.labels import SETTER_NAMES as _SETTERS
-from cpstats.rules.games import GAMES
-from cpstats.rules import preset_names
+from cpstats.engine.registry import GAMES
+from cpstats.thirteen.rules.presets import preset_names
 
 CARDS = "As Ks Qs Js Ts 9h 9d 9c 2c 2d 3h 4h 5h"
 SETTING = "2c 2d 3h / 9h 9d 9c 4h 5h / As Ks Qs Js Ts"
@@ -357,8 +357,8 @@ def test_an_unknown_figure_says_did_you_mean_first_then_the_headline_ones(argv, 
 
 
 def test_figures_lists_every_figure_the_headline_ones_first(capsys):
-    from cpstats.rules import load_variant
-    from cpstats.simulation.lookup import figure_names, headline_names
+    from cpstats.engine.registry import load_variant
+    from cpstats.engine.lookup import figure_names, headline_names
 
     assert main(["figures", "banked"]) == 0
     out = capsys.readouterr().out

@@ -80,8 +80,8 @@ def test_solve_command_plays_an_open_face_variant_with_the_api_defaults(capsys, 
     import dataclasses
 
     from cpstats.apps.cli import main
-    from cpstats.rules.games import GAMES
-    from cpstats.simulation.games import Precision
+    from cpstats.engine.registry import GAMES
+    from cpstats.engine.games import Precision
     from cpstats.workbench.solve import solve
 
     import cpstats

@@ -10,7 +10,7 @@ from cpstats.apps.cli import main
 from cpstats.errors import OptionError
 from cpstats.ofc import entry_value as ev
 from cpstats.ofc import street_training as st
-from cpstats.rules.open_face import resolve_ofc_variant
+from cpstats.ofc.rules import resolve_ofc_variant
 
 OWN = "ofc-pineapple(royalties.front.QQ=9)"
 

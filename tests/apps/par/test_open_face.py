@@ -19,7 +19,7 @@ from cpstats.apps.cli import main
 from cpstats.errors import OptionError
 from cpstats.ofc.settlement import settle_hands
 from cpstats.ofc.street_values import SHIPPED_PATH
-from cpstats.rules import get_preset
+from cpstats.engine.registry import get_preset
 from cpstats.rules.house import HANDS_PER_HOUR, Rake
 
 SECTIONS = ["1. The rules", "2. The strategy assumed", "3. Outcomes", "4. Royalties", "5. Fantasyland",

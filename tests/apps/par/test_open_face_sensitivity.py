@@ -14,7 +14,7 @@ from cpstats.apps.par import open_face_sensitivity as S
 from cpstats.apps.par.base import ParSheet
 from cpstats.errors import OptionError
 from cpstats.ofc import simulation as sim
-from cpstats.rules import get_preset
+from cpstats.engine.registry import get_preset
 
 SEED = 12
 HANDS = 60

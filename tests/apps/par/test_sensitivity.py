@@ -19,7 +19,7 @@ from cpstats.apps.par import par_sheet
 from cpstats.apps.par.sensitivity import around, default_parameters, parameters, unmoved
 from cpstats.errors import OptionError
 from cpstats.workbench import simulate
-from cpstats.simulation.points import sweep_variants
+from cpstats.engine.points import sweep_variants
 
 
 @pytest.fixture(scope="module")

@@ -204,7 +204,7 @@ def test_net_result_table_gives_wilson_intervals_as_the_report_does(sheet):
     deals), from the one function the report's outcome table also reads."""
     from cpstats.apps.par.figures import seat_outcomes
     from cpstats.apps.report import outcome_table
-    from cpstats.simulation.stats import wilson_interval
+    from cpstats.engine.stats import wilson_interval
 
     r = sheet.result
     table = sheet.tables["seat_outcomes"]
@@ -327,7 +327,7 @@ def test_the_chance_that_some_seats_interval_excludes_0():
     intervals exclude 0 together (5%); for 3 and 4 seats the chance matches a simulation of
     normal estimates that add to 0, within 5 standard errors of that simulation."""
     from cpstats.apps.par.figures import chance_an_interval_excludes as chance
-    from cpstats.simulation.stats import z_value
+    from cpstats.engine.stats import z_value
 
     for n in (2, 3, 4):
         assert chance(n, linked=False) == pytest.approx(1 - 0.95 ** n)

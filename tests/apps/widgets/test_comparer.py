@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cpstats.simulation import REFERENCE_DIR, load_reference
+from cpstats.engine import REFERENCE_DIR, load_reference
 from cpstats.workbench import simulate
 from cpstats.apps.widgets import (
     SEED, WIDGET_BLOCK_DEALS, RakeExplorer, ResultCache, VariantComparer, VariantPicker,

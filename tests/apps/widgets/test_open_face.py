@@ -8,11 +8,11 @@ import pytest
 
 from cpstats.errors import OptionError
 from cpstats.ofc.shipped import OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS
-from cpstats.simulation import load_reference
+from cpstats.engine import load_reference
 from cpstats.workbench import simulate
 from cpstats.apps.widgets.cache import SEED
 from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS, OpenFaceApp, ofc_variant
-from cpstats.rules.describe import short_label
+from cpstats.engine.describe import short_label
 from cpstats.rules.house import HANDS_PER_HOUR, Rake
 
 shipped = pytest.mark.skipif(

@@ -7,10 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cpstats.rules import Rake, RakeModel, Surrender, load_variant
-from cpstats.settlement import settle_many
-from cpstats.simulation import REFERENCE_DIR
-from cpstats.strategies import EvSetter
+from cpstats.rules.house import Rake, RakeModel, Surrender
+from cpstats.engine.registry import load_variant
+from cpstats.thirteen.settlement import settle_many
+from cpstats.engine import REFERENCE_DIR
+from cpstats.thirteen.play import EvSetter
 from cpstats.workbench import simulate
 from cpstats.apps.widgets import _common
 from cpstats.apps.widgets import (
@@ -200,7 +201,7 @@ def test_the_rake_tab_gives_every_figure_an_interval_or_says_why_not():
     share = fixed.loc["rake share of gross winnings"]
     assert share["ci_low"] < share["estimate"] < share["ci_high"]
     percent = rake_table(r, Rake(model=RakeModel.PERCENT, percent=0.05), hands_per_hour=30)
-    from cpstats.simulation.stats import batch_mean_interval
+    from cpstats.engine.stats import batch_mean_interval
 
     _, _, half = batch_mean_interval(0.05 * r.gross_batches(), r.net_batches()[1])
     row = percent.loc["rake per hand (units)"]
@@ -223,7 +224,7 @@ def test_a_repriced_commission_gets_a_conservative_interval():
     charged = simulate("banked(bank.commission=0.05)", 6_000, setter="greedy", rng=5)
     table = rake_table(bare, Rake(), hands_per_hour=30, commission=0.05)
     row = table.loc["commission or fee per player hand (units)"]
-    from cpstats.simulation.stats import batch_mean_interval, t_value
+    from cpstats.engine.stats import batch_mean_interval, t_value
 
     sums, sizes = charged.rake_batches()
     mean, se, _ = batch_mean_interval(sums / (charged.variant.players - 1), sizes)

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from cpstats.rules import load_variant
+from cpstats.engine.registry import load_variant
 
 
 def test_the_sweep_view_sweeps_an_open_face_preset_and_variant_string():
