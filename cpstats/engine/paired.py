@@ -11,10 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from cpstats.engine.batches import BATCHES
-from cpstats.engine.stats import t_value
+from cpstats.engine.stats import half_width
 
-__all__ = ["MIN_EVENT_BATCHES", "TOO_FEW_EVENTS", "deals_for_interval", "paired_difference",
-           "half_width"]
+__all__ = ["MIN_EVENT_BATCHES", "TOO_FEW_EVENTS", "deals_for_interval", "paired_difference"]
 
 #: A paired difference rests on the deals where the two runs' results differ (a rare hand that a
 #: rule pays). Where fewer of the run's batches than this hold such a deal, the difference is
@@ -23,13 +22,6 @@ __all__ = ["MIN_EVENT_BATCHES", "TOO_FEW_EVENTS", "deals_for_interval", "paired_
 MIN_EVENT_BATCHES = 10
 #: The note of a difference given without an interval.
 TOO_FEW_EVENTS = "too few events"
-
-
-def half_width(values: np.ndarray | None, confidence: float) -> float:
-    """t half-width on batch values (NaN without them or with any undefined batch)."""
-    if values is None or len(values) < 2 or not np.isfinite(values).all():
-        return float("nan")
-    return t_value(confidence, len(values)) * float(values.std(ddof=1)) / np.sqrt(len(values))
 
 
 def deals_for_interval(events: int, deals: int, batches: int, confidence: float = 0.95) -> float:

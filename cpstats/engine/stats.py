@@ -10,7 +10,7 @@ import numpy as np
 from scipy import stats as _st
 
 __all__ = ["wilson_interval", "moments_from_sums", "batch_means_se", "batch_mean_interval", "z_value",
-           "t_value", "check_confidence", "batch_variances", "batch_variance_interval",
+           "t_value", "half_width", "check_confidence", "batch_variances", "batch_variance_interval",
            "paired_sd_difference", "rate_interval", "MIN_BATCH_EVENTS", "VOLATILITY_Z"]
 
 VOLATILITY_Z = 1.645
@@ -131,10 +131,25 @@ def batch_variances(batch_sums, batch_s2, batch_sizes) -> np.ndarray | None:
     return np.maximum(np.asarray(batch_s2, dtype=float) / n - mean**2, 0.0) * n / (n - 1)
 
 
-def _t_half_width(batch_values: np.ndarray, confidence: float) -> np.ndarray:
-    """Student's t half-width on ``batch_values`` (k, ...): t(k - 1) * sd / sqrt(k)."""
-    k = len(batch_values)
-    return t_value(confidence, k) * batch_values.std(axis=0, ddof=1) / np.sqrt(k)
+def half_width(values: np.ndarray | None, confidence: float) -> float | np.ndarray:
+    """Student's t half-width of the mean of batch values: t(k - 1) * sd(ddof=1) / sqrt(k).
+
+    ``values`` is (k,) or (k, ...), one row a batch. The half-width is NaN without values, with
+    fewer than 2 batches, or where a batch's value is not finite (per column for (k, ...)). A float
+    for (k,), an array of the trailing shape otherwise. The one definition every interval and paired
+    difference on batch values calls, so one run gives one half-width everywhere.
+    """
+    if values is None:
+        return float("nan")
+    values = np.asarray(values)
+    k = len(values)
+    if k < 2:
+        return float("nan") if values.ndim == 1 else np.full(values.shape[1:], np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sd = values.std(axis=0, ddof=1)
+    if values.ndim == 1:
+        return float(t_value(confidence, k) * float(sd) / np.sqrt(k))
+    return t_value(confidence, k) * sd / np.sqrt(k)
 
 
 def batch_variance_interval(batch_sums, batch_s2, batch_sizes, confidence: float = 0.95
@@ -161,7 +176,7 @@ def batch_variance_interval(batch_sums, batch_s2, batch_sizes, confidence: float
     per_batch = batch_variances(sums, batch_s2, sizes)
     if per_batch is None:
         return variance, nan, nan.copy()
-    half = _t_half_width(per_batch, level)
+    half = half_width(per_batch, level)
     return variance, np.maximum(variance - half, 0.0), variance + half
 
 
@@ -182,7 +197,7 @@ def paired_sd_difference(a: tuple, b: tuple, batch_sizes, confidence: float = 0.
     if per_batch[0] is None or per_batch[1] is None:
         return diff, float("nan"), float("nan")
     d = np.sqrt(per_batch[0]).mean(axis=1) - np.sqrt(per_batch[1]).mean(axis=1)
-    half = float(_t_half_width(d, level))
+    half = float(half_width(d, level))
     return diff, diff - half, diff + half
 
 

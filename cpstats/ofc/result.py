@@ -36,7 +36,7 @@ from cpstats.errors import OptionError
 from cpstats.rules.house import Rake, RakeModel
 from cpstats.ofc.rules import OfcVariant
 from cpstats.ofc.settlement import OfcSettlement, seat_rake
-from cpstats.engine.stats import (batch_variance_interval, check_confidence, t_value,
+from cpstats.engine.stats import (batch_variance_interval, check_confidence, half_width,
                                       wilson_interval, z_value)
 from cpstats.engine.additive import Additive, by_value, summed
 from cpstats.engine.base import FigureBatches as PairedFigure
@@ -161,11 +161,6 @@ def _linear(num: np.ndarray, den: np.ndarray) -> tuple[float, np.ndarray]:
     return float(est), (num - (0 if np.isnan(est) else est) * den) / scale
 
 
-def _interval(z: np.ndarray, level: float) -> float:
-    k = len(z)
-    return t_value(level, k) * float(z.std(ddof=1)) / np.sqrt(k) if k > 1 else np.nan
-
-
 def _figure(kind: str, sums, level: float) -> tuple[float, float, float, np.ndarray, str]:
     """(estimate, low, high, linearised batches, method) of one ratio figure."""
     if kind == "d":
@@ -177,7 +172,7 @@ def _figure(kind: str, sums, level: float) -> tuple[float, float, float, np.ndar
             return est, np.nan, np.nan, z, "too few hands"
     else:
         est, z = _linear(*sums)
-    half = _interval(z, level)
+    half = half_width(z, level)
     if kind == "p":
         events, trials = sums[0].sum(), sums[1].sum()
         if min(events, trials - events) < _FEW:
@@ -327,7 +322,7 @@ def paired_figures(results: list[OfcResult], labels: list[str], confidence: floa
             diff = dlow = dhigh = np.nan
             if name in base:
                 diff = est - base[name][0]
-                half = _interval(z - base[name][3], level)
+                half = half_width(z - base[name][3], level)
                 dlow, dhigh = diff - half, diff + half
             rows.append((label, str(r.variant), r.metadata["strategy"], name, est, low, high, diff, dlow,
                          dhigh, method))

@@ -40,7 +40,7 @@ from cpstats.ofc.simulation import _workbench_options, check_one_play, play_of, 
 from cpstats.ofc.rules import OfcVariant, ofc_key_name
 from cpstats.engine.points import metric_names
 from cpstats.engine.paired import paired_difference
-from cpstats.engine.stats import check_confidence, t_value
+from cpstats.engine.stats import check_confidence, half_width
 
 __all__ = ["run_sweep", "ofc_sweep_variants", "OFC_SWEEP_METRICS", "OFC_METRIC_LABELS"]
 
@@ -109,11 +109,6 @@ def _metrics(metrics: Sequence[str] | None, vs: Sequence[OfcVariant],
     return metric_names(metrics, OFC_SWEEP_METRICS, where=" for an open-face sweep")
 
 
-def _half_width(per_batch: np.ndarray, level: float) -> float:
-    """Student's t half-width on batch values (``batches - 1`` degrees of freedom)."""
-    return t_value(level, len(per_batch)) * float(per_batch.std(ddof=1)) / np.sqrt(len(per_batch))
-
-
 def _point_row(mine: FigureBatches, first: FigureBatches | None, same: bool, hands: int,
                level: float, signed: bool) -> dict:
     """One point's figure and its paired difference to the first point (none where the first
@@ -135,7 +130,7 @@ def _point_row(mine: FigureBatches, first: FigureBatches | None, same: bool, han
     elif note or not np.isfinite(diff):
         half = np.nan
     else:
-        half = 0.0 if events == 0 else _half_width(mine.linear - first.linear, level)
+        half = 0.0 if events == 0 else half_width(mine.linear - first.linear, level)
     return {**row, "diff": diff, "diff_ci_low": diff - half, "diff_ci_high": diff + half,
             "diff_events": events, "diff_note": note, "deals_for_interval": needed, "method": mine.method}
 

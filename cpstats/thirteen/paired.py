@@ -20,8 +20,8 @@ import pandas as pd
 from cpstats.errors import OptionError
 from cpstats.engine.describe import short_label
 from cpstats.engine.base import Result
-from cpstats.engine.paired import half_width, paired_difference
-from cpstats.engine.stats import check_confidence
+from cpstats.engine.paired import paired_difference
+from cpstats.engine.stats import check_confidence, half_width
 from cpstats.thirteen.metrics import METRICS, SIGNED_METRICS, figure_batches, metric_batches
 
 __all__ = ["METRICS", "SIGNED_METRICS", "metric_batches", "figure_batches", "paired_metrics"]

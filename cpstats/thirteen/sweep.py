@@ -57,7 +57,7 @@ from cpstats.thirteen.rules.variant import Variant
 from cpstats.rules.check import suggest
 from cpstats.thirteen.rules.text import ALIASES, KEY_INDEX
 from cpstats.engine.paired import paired_difference
-from cpstats.engine.stats import check_confidence, t_value
+from cpstats.engine.stats import check_confidence, half_width
 from cpstats.engine.points import metric_names, sweep_values, sweep_variants
 from cpstats.thirteen.paired import SIGNED_METRICS, metric_batches
 from cpstats.thirteen.result import SimulationResult
@@ -198,19 +198,11 @@ def point_batches(result: SimulationResult, metrics: Sequence[str],
     return out
 
 
-def _interval(per_batch: np.ndarray, level: float) -> float:
-    """Student's t half-width on batch values (``batches - 1`` degrees of freedom)."""
-    x = per_batch[np.isfinite(per_batch)]
-    if len(x) < 2:
-        return float("nan")
-    return t_value(level, len(x)) * float(x.std(ddof=1)) / math.sqrt(len(x))
-
-
 def _point_row(mine: tuple, first: tuple, same: bool, deals: int, level: float, signed: bool) -> dict:
     """One point's estimate and paired difference to the first point, with their intervals; a
     difference resting on too few differing deals has none (:func:`paired_difference`)."""
     est, per = mine
-    half = _interval(per, level)
+    half = half_width(per[np.isfinite(per)], level)
     low = est - half if signed else max(est - half, 0.0)
     diff = est - first[0]
     dhalf, events, note, needed = paired_difference(per - first[1], deals, level, same_rules=same)

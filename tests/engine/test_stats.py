@@ -11,7 +11,7 @@ from cpstats import OptionError
 from cpstats.engine.batches import BATCHES
 from cpstats.workbench import compare, simulate
 from cpstats.thirteen.result import SimulationResult
-from cpstats.engine.stats import (batch_variance_interval, batch_variances,
+from cpstats.engine.stats import (batch_variance_interval, batch_variances, half_width,
                                       paired_sd_difference, wilson_interval)
 
 KW = dict(setter="greedy", block_deals=5_000)
@@ -172,3 +172,21 @@ def test_wilson_bounds_are_exact_at_the_edges():
     """No hits gives a lower bound of exactly 0, all hits an upper bound of 1."""
     low, high = wilson_interval(np.array([0, 10]), np.array([10, 10]))
     assert low[0] == 0.0 and high[1] == 1.0
+
+
+def test_half_width_is_student_t_on_batch_values():
+    """The one batch-t half-width: t(k - 1) * sd(ddof=1) / sqrt(k), a float for (k,), per column for
+    (k, ...); NaN without values, below 2 batches, or where a batch value is not finite."""
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=30)
+    want = st.t.ppf(0.975, 29) * x.std(ddof=1) / np.sqrt(30)
+    assert isinstance(half_width(x, 0.95), float)
+    assert half_width(x, 0.95) == pytest.approx(want, rel=1e-12)
+    m = rng.normal(size=(30, 3))
+    m[4, 1] = np.nan
+    got = half_width(m, 0.95)
+    assert got.shape == (3,) and np.isnan(got[1])
+    assert got[0] == half_width(m[:, 0], 0.95) and got[2] == half_width(m[:, 2], 0.95)
+    assert np.isnan(half_width(None, 0.95)) and np.isnan(half_width(x[:1], 0.95))
+    assert np.isnan(half_width(np.r_[x, np.inf], 0.95))
+    assert half_width(np.full(5, 2.5), 0.95) == 0.0
