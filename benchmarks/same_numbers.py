@@ -6,8 +6,9 @@ both games through the public top-level API only, and check a later checkout aga
 
 Each run is a small function returning a DataFrame or a dict of DataFrames; every run names its
 setter and seed. Frames are compared as returned (no sorting) with
-``pandas.testing.assert_frame_equal(check_exact=True)``; ``attrs`` are not pickled (they hold
-objects of cpstats' own modules, which move) and not compared. ``digests.json`` holds the
+``pandas.testing.assert_frame_equal(check_exact=True)``; ``attrs`` are neither pickled nor
+compared (they may hold objects of cpstats' own modules, whose import paths move), so a recording
+made before a move still loads after it. ``digests.json`` holds the
 identity of every shipped reference run (``load_reference(name).metadata``: run digest, the
 13-card row tables' fingerprint, the open-face street models' digest), compared as equal dicts.
 
@@ -41,8 +42,10 @@ def ofc_tables(result) -> dict[str, pd.DataFrame]:
 
 
 def par_tables(sheet) -> dict[str, pd.DataFrame]:
-    """The sheet's tables and sweeps, without the rows naming package versions (they may move)."""
-    tables = {k: f for k, f in sheet.tables.items() if k != "methodology"}
+    """The sheet's tables and sweeps, without the rows naming package versions (the Python and
+    library versions of whoever runs the check, not numbers of the package)."""
+    tables = {k: f[~f["item"].str.startswith("Versions")] if k == "methodology" else f
+              for k, f in sheet.tables.items()}
     return {**tables, **{f"sweep {k}": f for k, f in sheet.sweeps.items()}}
 
 
@@ -94,14 +97,27 @@ def frames_of(value) -> dict[str, pd.DataFrame]:
     return frames
 
 
+def first_cell(old: pd.DataFrame, new: pd.DataFrame) -> str | None:
+    """The first cell whose value differs, column by column, when both frames have one shape."""
+    if old.shape != new.shape or list(old.columns) != list(new.columns):
+        return None
+    for i, column in enumerate(old.columns):
+        a, b = old.iloc[:, i], new.iloc[:, i]
+        differs = (a.to_numpy() != b.to_numpy()) & ~(a.isna().to_numpy() & b.isna().to_numpy())
+        if differs.any():
+            row = differs.argmax()
+            return f"row {old.index[row]!r}, column {column!r}: {a.iloc[row]!r} -> {b.iloc[row]!r}"
+    return None
+
+
 def first_difference(old: dict[str, pd.DataFrame], new: dict[str, pd.DataFrame]) -> str | None:
     if list(old) != list(new):
-        return f"tables {list(old)} != {list(new)}"
+        return f"tables {list(old)} -> {list(new)}"
     for key in old:
         try:
             pd.testing.assert_frame_equal(old[key], new[key], check_exact=True)
         except AssertionError as e:
-            return f"{key or 'frame'}: {' '.join(str(e).split())[:400]}"
+            return f"{key or 'frame'}: {first_cell(old[key], new[key]) or ' '.join(str(e).split())[:300]}"
     return None
 
 
