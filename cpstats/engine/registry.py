@@ -10,17 +10,17 @@ Every variant of every game shares one small protocol: ``name``, ``game`` (its g
 name), ``players``, ``str(v)`` that :func:`load_variant` reads back equal,
 ``to_dict``/``from_dict``, ``replace``, ``to_file``.
 
-- Decision: the registry sits on the rules layer, under the engine, because the play layers below
-  the engine (``cpstats.settle``, ``cpstats.set_hand``, the row tables) take variant strings and
-  files too, and refuse another game's in one line naming it; an engine registry would need an
-  upward import or a second, poorer resolver there. The engine, the verbs and the apps read it here.
+- Decision: the registry sits in the engine. Each game's play, settlement and tables live in its
+  own package, above the engine, so the code that takes a variant string or file and refuses
+  another game's in one line imports the registry from below it; nothing under the engine loads a
+  variant. It needs only the errors, the shared checks and the variant files.
 
 Examples
 --------
 >>> type(load_variant("ofc-pineapple(players=3)")).__name__, load_variant("2-4").game
 ('OfcVariant', '13-card')
->>> sorted(set(presets()["game"]))
-['13-card', 'open-face']
+>>> set(presets()["game"]) == set(GAMES) == set(games())
+True
 """
 
 from __future__ import annotations
@@ -58,11 +58,12 @@ class Game:
     by name; ``claims`` says whether a preset name the game does not list is still its own (open
     face: ``ofc-*``, so a misspelt one gets that game's suggestions); ``keys`` are the variant
     string's keys, ``key_of`` looks one up by name (an object with the key's ``path``, refusing an
-    unknown one in one line) and ``key_name`` gives a parameter as the variant's ``replace`` takes
-    it (checked); ``describe_rules`` and ``short_label`` put a variant in words; ``unit`` is what
-    the game's runs count (``deals``, open face ``hands``), ``label`` the game in words and
-    ``default_preset`` the preset a view opens on; ``runs`` is its
-    :class:`~cpstats.engine.games.GameRuns`.
+    unknown one in one line) and ``key_name(parameter)`` gives a parameter as the variant's
+    ``replace`` takes it (checked); ``describe_rules`` and ``short_label`` put a variant in
+    words; ``unit`` is what the game's runs count (``deals``, open face ``hands``), ``label`` the
+    game in words and ``default_preset`` the preset a view opens on; ``runs`` is its
+    :class:`~cpstats.engine.games.GameRuns`. docs/architecture.md's checklist says what each must
+    give, and tests/verbs/test_games_contract.py checks it on every registered game.
     """
 
     name: str

@@ -1,5 +1,6 @@
-"""The one registry of games (cpstats.engine.registry): variants and presets of both games load, round-trip
-and describe themselves through it, and an option or a verb of the other game is named in one line."""
+"""The one registry of games (cpstats.engine.registry): variants and presets of every game load, round-trip
+and describe themselves through it, an option or a verb of another game is named in one line, and a
+game registered later (the toy showdown, ``tests/toy_showdown``) joins every listing and leaves it."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import pytest
 
 import cpstats
 from cpstats.errors import OptionError
-from cpstats.engine.registry import GAMES, game_of, get_preset, load_variant, presets
+from cpstats.engine.registry import GAMES, game_named, game_of, get_preset, load_variant, presets, register_game
+from helpers.toy import toy_registered
 from cpstats.ofc.rules import OfcVariant
 from cpstats.thirteen.rules.variant import Variant
 
@@ -22,9 +24,10 @@ def test_load_variant_returns_either_games_variant_and_round_trips(text, kind):
     assert load_variant(v) is v
 
 
-def test_presets_and_get_preset_list_both_games():
+def test_presets_and_get_preset_list_every_game():
     table = presets()
-    assert {"13-card", "open-face"} == set(table["game"]) == set(GAMES)
+    assert set(table["game"]) == set(GAMES) and len(GAMES) >= 2
+    assert list(table["name"]) == [name for game in GAMES.values() for name in game.presets]
     for name, game in zip(table["name"], table["game"]):
         assert get_preset(name).game == game
     with pytest.raises(OptionError, match=r"unknown OFC preset 'ofc-pinapple'.*ofc-pineapple"):
@@ -62,3 +65,28 @@ def test_describe_and_short_label_take_either_game():
     assert "(" not in cpstats.short_label("ofc-pineapple(royalties.front.QQ=9)")
 
 
+
+
+def test_a_game_registered_later_joins_every_listing_and_leaves_it():
+    before = list(GAMES)
+    with toy_registered() as toy:
+        name = toy.GAME.name
+        assert list(GAMES) == [*before, name] and game_named(name) is toy.GAME
+        table = presets().set_index("name")
+        assert table.loc["showdown-4", "game"] == name and table.loc["showdown-4", "variant"] == "showdown-4"
+        assert game_of("showdown(bonus=2)") is toy.GAME and get_preset("SHOWDOWN").players == 2
+        with pytest.raises(OptionError, match=r"is an option of open-face variants, not of toy-showdown ones "
+                                              r"\(showdown\): toy-showdown keys are bonus, players"):
+            load_variant("showdown(royalties.front.QQ=7)")
+        with pytest.raises(OptionError, match=r"'showdown' is a toy-showdown variant: this plays 13-card"):  # a 13-card verb
+            cpstats.set_hand("As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s", "showdown")
+        with pytest.raises(OptionError, match=r"unknown preset 'showdwn' \(did you mean 'showdown'"):
+            load_variant("showdwn")
+    assert list(GAMES) == before and "showdown" not in set(presets()["name"])
+    with pytest.raises(OptionError, match=rf"game='toy-showdown' is invalid: the games are {', '.join(before)}$"):
+        game_named("toy-showdown")
+
+
+def test_register_game_takes_a_game_record_only():
+    with pytest.raises(OptionError, match=r"game='showdown' is invalid: a cpstats.engine.registry.Game"):
+        register_game("showdown")

@@ -2,12 +2,15 @@
 
 A stale file (the shipped references or a preset changed and ``cpstats data`` was not run), a
 missing one or one no preset makes fails the check, named. The check is shown to fail on an
-edited copy.
+edited copy. The games are the registry's: the regeneration runs with the toy showdown
+(``tests/toy_showdown``) registered beside the real games, whose presets get variant files as a new
+game's would, and ``data/`` is checked against the real games' files.
 """
 
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -19,15 +22,27 @@ import cpstats
 from cpstats.apps import data_files as df_mod
 from cpstats.apps.cli import build_parser, main
 from cpstats.apps.data_files import COLUMNS, checkout_data_folder, data_files, stale_data, write_data
+from cpstats.engine.registry import GAMES
 from cpstats.errors import OptionError
 from cpstats.ofc.shipped import find_ofc_reference
+from helpers.toy import toy_registered
 
 DATA = ROOT / "data"
 
 
 @pytest.fixture(scope="module")
-def fresh() -> dict[str, bytes]:
-    return data_files()
+def regenerated() -> tuple[dict[str, bytes], tuple[str, ...]]:
+    """Every file of a regeneration (each costs seconds) with the toy game registered, and the
+    toy's presets."""
+    with toy_registered() as toy:
+        return data_files(), tuple(toy.GAME.presets)
+
+
+@pytest.fixture(scope="module")
+def fresh(regenerated) -> dict[str, bytes]:
+    """The regeneration's files of the package's games (the toy's are not the package's data)."""
+    files, toy = regenerated
+    return {rel: body for rel, body in files.items() if Path(rel).stem not in toy}
 
 
 @pytest.fixture
@@ -44,12 +59,25 @@ def test_committed_data_is_fresh(cached):
 
 def test_every_preset_has_a_variant_file_that_loads_back(fresh):
     table = cpstats.engine.registry.presets()
-    assert set(table["game"]) == {"13-card", "open-face"}
+    assert set(table["game"]) == set(GAMES)
     assert {k for k in fresh if k.startswith("variants/")} == {f"variants/{n}.toml" for n in table["name"]}
     for row in table.itertuples():
         path = DATA / "variants" / f"{row.name}.toml"
         assert cpstats.load_variant(path) == cpstats.engine.registry.get_preset(row.name)
         assert f'description = "{row.description}"' in path.read_text(encoding="utf-8")
+
+
+def test_a_new_games_presets_get_variant_files_that_load_back(regenerated, tmp_path):
+    """The toy's presets get variant files as the real games' do (and no reference table: it ships
+    no run), and its files load back as its presets once written."""
+    files, toy = regenerated
+    assert {rel for rel in files if Path(rel).stem in toy} == {f"variants/{name}.toml" for name in toy}
+    with toy_registered() as package:
+        for name in toy:
+            path = tmp_path / f"{name}.toml"
+            path.write_bytes(files[f"variants/{name}.toml"])
+            assert cpstats.load_variant(path) == cpstats.get_preset(name)
+            assert f'description = "{package.GAME.presets[name]}"' in path.read_text(encoding="utf-8")
 
 
 def test_reference_tables_are_the_results_figures():
@@ -88,7 +116,10 @@ def test_stale_check_names_each_stale_file(cached, tmp_path):
 def test_cli_writes_then_checks(cached, tmp_path, capsys):
     out = tmp_path / "designer"
     assert main(["data", "--out", str(out)]) == 0
-    assert "20 variant files and 20 reference tables written" in capsys.readouterr().out
+    variants = sum(rel.startswith("variants/") for rel in cached)
+    assert variants == len(cpstats.presets()) and len(cached) > variants
+    said = f"{variants} variant files and {len(cached) - variants} reference tables written"
+    assert said in capsys.readouterr().out
     assert main(["data", "--out", str(out), "--check"]) == 0
     (out / "variants" / "2-4.toml").write_text("variant = \"2-4\"\n")
     assert main(["data", "--out", str(out), "--check"]) == 2
