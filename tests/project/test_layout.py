@@ -1,40 +1,92 @@
 """The package's layout is its architecture: layers import one way, no circles, short modules,
-and two game wings over one engine (docs/architecture.md).
+and game wings over one engine (docs/architecture.md).
 
-Layers, lowest first: cards, hands (ranking and rows, both games'), rules (the house components
-both games charge, the checks, the rulebook's glossary), the engine (runner, statistics, results'
-base, the registry of games, the setter contract), the games side by side (thirteen, ofc: each
-its whole game), the verbs (workbench), apps. ``cpstats.errors``, ``cpstats._version``,
-``cpstats._resources`` and ``cpstats._atomic`` sit below them all; the package root re-exports the
-public API and is imported by nothing inside. Every import counts, at module level or inside a
-function.
+Layers, lowest first: cards, hands (ranking and rows, every game's), rules (the house components
+the games charge, the checks, the rulebook's glossary, the codec helpers), the engine (runner,
+statistics, results' base, the registry of games, the setter contract), the games side by side
+(each its whole game: every registered game's package, found from the registry), the verbs
+(workbench), apps. ``cpstats.errors``, ``cpstats._version``, ``cpstats._resources`` and
+``cpstats._atomic`` sit below them all; the package root re-exports the public API and is imported
+by nothing inside. Every import counts, at module level or inside a function.
+
+The games are read from the registry (``import cpstats`` registers the package's), with the toy
+showdown (``tests/toy_showdown``) registered beside them while this module runs: its package is
+held to every rule here as a game of the package is, so a new game needs no edit of this file.
 """
 
 import ast
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
-from helpers import PACKAGE
+from helpers import PACKAGE, ROOT
+from helpers.toy import PACKAGE as TOY, toy_registered
 
-LAYERS = {"errors": 0, "_version": 0, "_resources": 0, "_atomic": 0, "cards": 1, "hands": 2, "rules": 3,
-          "engine": 4, "thirteen": 5, "ofc": 5, "workbench": 6, "apps": 7}
+#: The shared layers, lowest first; every registered game's package sits on :data:`GAME_LAYER`.
+SHARED_LAYERS = {"errors": 0, "_version": 0, "_resources": 0, "_atomic": 0, "cards": 1, "hands": 2, "rules": 3,
+                 "engine": 4, "workbench": 6, "apps": 7}
+#: The games' layer: above the engine, below the verbs; each game's package found from the registry.
+GAME_LAYER = 5
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80
+#: The code these rules read: the package, and the toy game's package (a game written as a new one
+#: is, ``tests/toy_showdown``), each by its import name; a ``conftest.py`` is pytest's, not the game's.
+SOURCES = {"cpstats": PACKAGE, TOY: ROOT / "tests" / TOY}
+
+
+class Games(NamedTuple):
+    """What the rules read of the registered games (the toy's included): each game's package
+    (``cpstats.ofc``, ``toy_showdown``), the words that name it in code (its name, its package's
+    folder, its presets) and what else it claims as its own (open face: any ``ofc-*`` name)."""
+
+    packages: dict[str, str]
+    words: dict[str, frozenset[str]]
+    claims: dict[str, Callable[[str], bool]]
+
+
+def package_of(game) -> str:
+    """The package a registered game's variant type lives in."""
+    parts = game.variant_type.__module__.split(".")
+    return ".".join(parts[:2] if parts[0] == "cpstats" else parts[:1])
+
+
+@pytest.fixture(scope="module")
+def games() -> Games:
+    """The registered games, the toy registered beside the real ones while this module runs."""
+    from cpstats.engine.registry import GAMES
+
+    with toy_registered():
+        packages = {name: package_of(game) for name, game in GAMES.items()}
+        words = {name: frozenset({name, packages[name].rpartition(".")[2], *game.presets})
+                 for name, game in GAMES.items()}
+        yield Games(packages, words, {name: game.claims for name, game in GAMES.items()})
+
+
+@pytest.fixture(scope="module")
+def layers(games) -> dict[str, int]:
+    return {**SHARED_LAYERS, **{package.rpartition(".")[2]: GAME_LAYER for package in games.packages.values()}}
+
+
+def _source_files() -> dict[str, Path]:
+    """Every source file, by its path from its source's parent (``cpstats/cards/codes.py``,
+    ``toy_showdown/block.py``)."""
+    return {str(path.relative_to(root.parent)): path for root in SOURCES.values()
+            for path in sorted(root.rglob("*.py")) if path.name != "conftest.py"}
 
 
 def _modules() -> dict[str, Path]:
     out = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        out[name] = path
+    for rel, path in _source_files().items():
+        parts = Path(rel).with_suffix("").parts
+        out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return out
 
 
 def _imports(name: str, path: Path, known: set[str]) -> set[str]:
-    """The cpstats modules ``name`` imports (a package's import counts as its __init__)."""
+    """The modules of ``known`` that ``name`` imports (a package's import counts as its __init__)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
@@ -48,20 +100,23 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
             targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
         else:
             continue
-        found |= {t for t in targets if t.split(".")[0] == "cpstats" and t in known}
+        found |= {t for t in targets if t in known}
     return found - {name}
 
 
 def _offending_lines(rule, exempt: tuple[str, ...] = ()) -> dict[str, list[int]]:
-    """Every package module outside ``exempt`` (path prefixes) with the lines ``rule`` flags."""
-    return {rel: lines for path in PACKAGE.rglob("*.py")
-            if not (rel := str(path.relative_to(PACKAGE.parent))).startswith(exempt)
-            and (lines := rule(ast.parse(path.read_text())))}
+    """Every source file outside ``exempt`` (path prefixes) with the lines ``rule`` flags."""
+    return {rel: lines for rel, path in _source_files().items()
+            if not rel.startswith(exempt) and (lines := rule(ast.parse(path.read_text())))}
 
 
-def _layer(module: str) -> int | None:
+def _layer(module: str, layers: dict[str, int]) -> int | None:
+    """The layer of a package module by its subpackage, of the toy's by its package; the package
+    root has none."""
     parts = module.split(".")
-    return LAYERS[parts[1]] if len(parts) > 1 else None
+    if parts[0] != "cpstats":
+        return layers[parts[0]]
+    return layers[parts[1]] if len(parts) > 1 else None
 
 
 @pytest.fixture(scope="module")
@@ -70,14 +125,15 @@ def graph() -> dict[str, set[str]]:
     return {name: _imports(name, path, set(modules)) for name, path in modules.items()}
 
 
-def test_every_subpackage_has_a_layer(graph):
-    tops = {m.split(".")[1] for m in graph if m != "cpstats"}
-    assert tops <= set(LAYERS), tops - set(LAYERS)
+def test_every_subpackage_has_a_layer(graph, layers):
+    """A shared layer is listed; a new game's package has its layer by being registered."""
+    tops = {m.split(".")[1] if m.startswith("cpstats.") else m.split(".")[0] for m in graph if m != "cpstats"}
+    assert tops <= set(layers), tops - set(layers)
 
 
-def test_imports_never_point_up_a_layer(graph):
+def test_imports_never_point_up_a_layer(graph, layers):
     upward = [f"{a} -> {b}" for a, targets in graph.items() for b in targets
-              if a != "cpstats" and (b == "cpstats" or _layer(b) > _layer(a))]
+              if a != "cpstats" and (b == "cpstats" or _layer(b, layers) > _layer(a, layers))]
     assert not upward, "\n".join(sorted(upward))
 
 
@@ -101,8 +157,7 @@ def test_no_import_circles(graph):
 
 
 def test_modules_are_read_in_one_sitting():
-    long = {str(p.relative_to(PACKAGE)): n for p in PACKAGE.rglob("*.py")
-            if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
+    long = {rel: n for rel, p in _source_files().items() if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
     assert not long, long
 
 
@@ -114,20 +169,30 @@ def _code_lines(node: ast.FunctionDef) -> int:
 
 
 def test_functions_fit_on_a_screen_outside_kernels():
-    long = [f"{p.relative_to(PACKAGE)}:{n.name} ({_code_lines(n)} lines)"
-            for p in PACKAGE.rglob("*.py") for n in ast.walk(ast.parse(p.read_text()))
+    long = [f"{rel}:{n.name} ({_code_lines(n)} lines)"
+            for rel, p in _source_files().items() for n in ast.walk(ast.parse(p.read_text()))
             if isinstance(n, ast.FunctionDef) and _code_lines(n) > MAX_FUNCTION_LINES
             and not any("njit" in ast.unparse(d) for d in n.decorator_list)]
     assert not long, long
 
 
+def test_the_toy_game_is_read_by_these_rules(graph, layers):
+    """The rules above read the toy's package too, on the games' layer."""
+    assert f"{TOY}/block.py" in _source_files() and _layer(f"{TOY}.block", layers) == GAME_LAYER
+    assert any(b.startswith("cpstats.engine") for b in graph[f"{TOY}.game"])
+
+
 def test_the_import_check_sees_a_circle_and_an_upward_import(tmp_path):
-    """The checks above can fail: a two-module circle and an import from apps into cards."""
+    """The checks above can fail: a two-module circle, an import from apps into cards, and a game
+    that imports a verb."""
     graph = {"cpstats.cards.a": {"cpstats.cards.b"}, "cpstats.cards.b": {"cpstats.cards.a"}}
     with pytest.raises(pytest.fail.Exception, match="import circle"):
         test_no_import_circles(graph)
+    layers = {**SHARED_LAYERS, "newgame": GAME_LAYER}
     with pytest.raises(AssertionError, match="cpstats.cards.a -> cpstats.apps.cli"):
-        test_imports_never_point_up_a_layer({"cpstats.cards.a": {"cpstats.apps.cli"}})
+        test_imports_never_point_up_a_layer({"cpstats.cards.a": {"cpstats.apps.cli"}}, layers)
+    with pytest.raises(AssertionError, match="newgame.run -> cpstats.workbench.sweep"):
+        test_imports_never_point_up_a_layer({"newgame.run": {"cpstats.workbench.sweep"}}, layers)
 
 
 def _value_compared_with_text(tree: ast.AST) -> list[int]:
@@ -159,10 +224,22 @@ def test_the_enum_rule_can_fail():
     assert _value_compared_with_text(ast.parse("ok = v.deal is Deal.CRISS_CROSS")) == []
 
 
-#: The results layers: the only code that reads a result's ``summary`` (views read results
-#: through their methods). The open-face run builds its result from the runner's totals.
-RESULTS_MODULES = ("cpstats/engine/", "cpstats/thirteen/", "cpstats/ofc/result.py",
-                   "cpstats/ofc/simulation.py")
+#: The engine reads results' summaries; so does each game's results code, found from its registration
+#: (:func:`_results_files`).
+ENGINE_RESULTS = ("cpstats/engine/",)
+#: The 13-card result's figures are read off its summary by several modules of its package (figures,
+#: house money, paired metrics), all of them results code.
+THIRTEEN_RESULTS = ("cpstats/thirteen/",)
+
+
+def _results_files() -> tuple[str, ...]:
+    """The files of every registered game's summary type, result type and run (open face:
+    ``ofc/result.py``, ``ofc/simulation.py``), as path prefixes."""
+    from cpstats.engine.registry import GAMES
+
+    modules = {obj.__module__ for game in GAMES.values()
+               for obj in (game.runs.summary, game.runs.result, game.runs.simulate)}
+    return tuple(sorted(m.replace(".", "/") + ".py" for m in modules))
 
 
 def _summary_reads(tree: ast.AST) -> list[int]:
@@ -171,11 +248,12 @@ def _summary_reads(tree: ast.AST) -> list[int]:
                    if isinstance(node, ast.Attribute) and node.attr == "summary"})
 
 
-def test_only_the_results_layers_read_a_summary():
+def test_only_the_results_layers_read_a_summary(games):
     """Apps, widgets and the shipped-run loader read results through methods, never their
     block summary: a summary's fields can then change without a view noticing."""
-    found = _offending_lines(_summary_reads, RESULTS_MODULES)
+    found = _offending_lines(_summary_reads, ENGINE_RESULTS + THIRTEEN_RESULTS + _results_files())
     assert not found, found
+    assert f"{TOY}/result.py" in _results_files()
 
 
 def test_the_summary_rule_can_fail():
@@ -198,10 +276,8 @@ def _citations(text: str) -> list[int]:
 def test_sources_say_why_instead_of_citing_the_tracker():
     """Comments and docstrings of the package and the benchmarks state the reason for a choice;
     an issue or audit number is no reason (the measured figures are in docs/measurements.md)."""
-    found = {rel: lines for folder in ("cpstats", "benchmarks")
-             for path in sorted((PACKAGE.parent / folder).rglob("*.py"))
-             if (lines := _citations(path.read_text()))
-             for rel in [str(path.relative_to(PACKAGE.parent))]}
+    files = {**_source_files(), **{str(p.relative_to(ROOT)): p for p in sorted((ROOT / "benchmarks").rglob("*.py"))}}
+    found = {rel: lines for rel, path in files.items() if (lines := _citations(path.read_text()))}
     assert not found, found
 
 
@@ -212,60 +288,70 @@ def test_the_citation_rule_can_fail():
     assert _citations('"""A tissue of 16 items; issued to 2 players, audited."""\nitems = 3\n') == []
 
 
-# -- two game wings over one engine ------------------------------------------------------------
+# -- game wings over one engine ---------------------------------------------------------------
 
-#: Each game's modules: its package, which holds the whole game.
-GAME_MODULES = {"13-card": ("cpstats.thirteen",), "open-face": ("cpstats.ofc",)}
-#: Where a game may be named by a literal: its own package (the registry names none).
-GAME_HOMES = ("cpstats/thirteen/", "cpstats/ofc/")
-#: Names only the 13-card game defines: its name, types, setters, packages and vocabulary.
-THIRTEEN_NAMES = frozenset({"13-card", "Variant", "EvSetter", "GreedySetter", "RandomSetter", "HandSetter",
-                            "SimulationResult", "SimulationSummary", "SetHands", "RowTables", "thirteen",
-                            "strategies", "settlement", "ev", "tables", "tables_source", "house_edge",
-                            "bank_mean", "naturals", "royalties", "surrender"})
+#: Names only the 13-card game defines beyond its registration: its setters, packages and
+#: vocabulary (every game's name, package, types and default setter are read from the registry);
+#: ev's row tables are ``row_tables``/``RowTables`` (a bare ``tables`` is any sheet's tables).
+THIRTEEN_NAMES = frozenset({"Variant", "EvSetter", "GreedySetter", "RandomSetter", "HandSetter", "SetHands",
+                            "RowTables", "row_tables", "strategies", "settlement", "ev", "tables_source",
+                            "house_edge", "bank_mean", "naturals", "royalties", "surrender"})
 
 
-def _game_of_module(module: str) -> str | None:
-    return next((game for game, prefixes in GAME_MODULES.items()
-                 if any(module == p or module.startswith(p + ".") for p in prefixes)), None)
+
+def _game_of_module(module: str, packages: dict[str, str]) -> str | None:
+    """The game whose package holds ``module`` (None for shared code)."""
+    return next((game for game, package in packages.items()
+                 if module == package or module.startswith(package + ".")), None)
 
 
-def _across_games(graph: dict[str, set[str]]) -> list[str]:
+def _game_of_file(rel: str, packages: dict[str, str]) -> str | None:
+    return _game_of_module(str(Path(rel).with_suffix("")).replace("/", "."), packages)
+
+
+def _across_games(graph: dict[str, set[str]], packages: dict[str, str]) -> list[str]:
     """Imports from one game's modules into another game's."""
     return sorted(f"{a} -> {b}" for a, targets in graph.items() for b in targets
-                  if _game_of_module(a) and _game_of_module(b) and _game_of_module(a) != _game_of_module(b))
+                  if (mine := _game_of_module(a, packages)) and (theirs := _game_of_module(b, packages))
+                  and mine != theirs)
 
 
-def _into_games(graph: dict[str, set[str]], floors: tuple[str, ...]) -> list[str]:
+def _into_games(graph: dict[str, set[str]], floors: tuple[str, ...], packages: dict[str, str]) -> list[str]:
     """Imports from the ``floors`` (the engine, the verbs) into any game's modules."""
     return sorted(f"{a} -> {b}" for a, targets in graph.items() for b in targets
-                  if a.startswith(floors) and _game_of_module(b))
+                  if a.startswith(floors) and _game_of_module(b, packages))
 
 
-def test_no_game_imports_the_other(graph):
-    """Neither game's package imports the other game's."""
-    found = _across_games(graph)
+def test_no_game_imports_another(graph, games):
+    """No game's package imports another game's."""
+    found = _across_games(graph, games.packages)
     assert not found, "\n".join(found)
 
 
-def test_the_engine_and_the_verbs_import_no_game(graph):
+def test_the_engine_and_the_verbs_import_no_game(graph, games):
     """The engine (cpstats.engine) and the verbs (cpstats.workbench) reach a game through the
     registry only; the games sit between them and import the engine."""
-    found = _into_games(graph, ("cpstats.engine", "cpstats.workbench"))
+    found = _into_games(graph, ("cpstats.engine", "cpstats.workbench"), games.packages)
     assert not found, "\n".join(found)
-    for game, prefixes in GAME_MODULES.items():
-        package = prefixes[0]
+    for game, package in games.packages.items():
         assert any(b.startswith("cpstats.engine") for a, t in graph.items() if a.startswith(package) for b in t), game
 
 
+def test_the_package_root_imports_every_game_package(graph, games):
+    """``import cpstats`` registers every game of the package: its root imports each one (the one
+    line of shared code a new game adds, docs/architecture.md's checklist)."""
+    inside = [package for package in games.packages.values() if package.startswith("cpstats.")]
+    assert len(inside) >= 2 and set(inside) <= graph["cpstats"], set(inside) - graph["cpstats"]
+
+
 def test_the_import_rules_of_the_games_can_fail():
-    assert _across_games({"cpstats.ofc.play": {"cpstats.thirteen.play.api"}}) == [
-        "cpstats.ofc.play -> cpstats.thirteen.play.api"]
-    assert _across_games({"cpstats.thirteen.run": {"cpstats.ofc.rules"}}) == [
-        "cpstats.thirteen.run -> cpstats.ofc.rules"]
-    assert _across_games({"cpstats.ofc.play": {"cpstats.rules.house"}}) == []
-    assert _into_games({"cpstats.engine.lookup": {"cpstats.thirteen.paired"}}, ("cpstats.engine",)) == [
-        "cpstats.engine.lookup -> cpstats.thirteen.paired"]
+    packages = {"one": "cpstats.one", "two": "cpstats.two", "toy": "newgame"}
+    assert _across_games({"cpstats.two.play": {"cpstats.one.play.api"}}, packages) == [
+        "cpstats.two.play -> cpstats.one.play.api"]
+    assert _across_games({"newgame.run": {"cpstats.two.rules"}}, packages) == ["newgame.run -> cpstats.two.rules"]
+    assert _across_games({"cpstats.two.play": {"cpstats.rules.house"}}, packages) == []
+    assert _into_games({"cpstats.engine.lookup": {"newgame.result"}}, ("cpstats.engine",), packages) == [
+        "cpstats.engine.lookup -> newgame.result"]
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -278,29 +364,46 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return out
 
 
-def _game_literals(tree: ast.AST) -> list[int]:
-    """Lines holding a string (not a docstring) that names a game: ``"13-card"``, ``"open-face"``,
-    ``"ofc"`` or an open-face preset (``"ofc-..."``)."""
+def _game_literals(tree: ast.AST, words: frozenset[str], claims: Callable[[str], bool]) -> list[int]:
+    """Lines holding a string (not a docstring) that names a game: one of ``words`` (its name, its
+    package's folder, a preset) or a name it ``claims`` (open face: ``"ofc-..."``)."""
     docs = _docstrings(tree)
     return sorted({n.lineno for n in ast.walk(tree)
                    if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs
-                   and (n.value in ("13-card", "open-face", "ofc") or n.value.startswith("ofc-"))})
+                   and (n.value in words or claims(n.value))})
 
 
-def test_no_game_is_named_outside_its_own_modules():
-    """A game's name (or an open-face preset's) appears as a literal in its own modules only: the
-    engine, the verbs, the registry and the apps reach a game through the registry (its registered
-    name, words and runs), so a new game is a package, not an edit of shared code."""
-    found = _offending_lines(_game_literals, GAME_HOMES)
+def _named_games(tree: ast.AST, games: Games, mine: str | None) -> list[int]:
+    """Lines of a file of game ``mine`` (None: shared code) naming any other registered game."""
+    return sorted({line for game in games.words if game != mine
+                   for line in _game_literals(tree, games.words[game], games.claims[game])})
+
+
+#: The rulebook's glossary names rules, not games: a preset is named after its scoring rule or its
+#: deal (``2-4``, ``criss-cross``), so the glossary's short names are preset names too.
+GLOSSARY = "cpstats/rules/rulebook.py"
+
+
+def test_no_game_is_named_outside_its_own_modules(games):
+    """A game's name (its registered name, its package's folder, a preset's, a name it claims)
+    appears as a literal in its own modules only: the engine, the verbs, the registry, the apps and
+    the other games reach a game through the registry (its registered name, words and runs), so
+    a new game is a package, not an edit of shared code."""
+    found = {rel: lines for rel, path in _source_files().items() if rel != GLOSSARY
+             if (lines := _named_games(ast.parse(path.read_text()), games, _game_of_file(rel, games.packages)))}
     assert not found, found
 
 
 def test_the_game_name_rule_can_fail():
-    bad = ast.parse('"""Plays "13-card" and "ofc-pineapple"."""\nif v.game == "13-card":\n    pass\n'
-                    'PILOT = {"open-face": 100}\nunit = "hands" if text.startswith("ofc") else "deals"\n'
-                    'run("ofc-pineapple")\n')
-    assert _game_literals(bad) == [2, 4, 5, 6]
-    assert _game_literals(ast.parse('if v.game == GAME.name:\n    unit = game_of(v).unit\n')) == []
+    bad = ast.parse('"""Plays "one" and "two-deluxe"."""\nif v.game == "one":\n    pass\n'
+                    'PILOT = {"two": 100}\nunit = "hands" if text.startswith("twopkg") else "deals"\n'
+                    'run("two-deluxe")\nrun("two-anything")\n')
+    games = Games({"one": "cpstats.onepkg", "two": "cpstats.twopkg"},
+                  {"one": frozenset({"one", "onepkg", "1-2"}), "two": frozenset({"two", "twopkg", "two-deluxe"})},
+                  {"one": lambda name: False, "two": lambda name: name.startswith("two-")})
+    assert _named_games(bad, games, None) == [2, 4, 5, 6, 7]
+    assert _named_games(bad, games, "two") == [2]  # a game names itself freely, not another
+    assert _named_games(ast.parse('if v.game == GAME.name:\n    unit = game_of(v).unit\n'), games, None) == []
 
 
 def _code_names(tree: ast.AST) -> dict[str, int]:
@@ -330,25 +433,38 @@ def _code_names(tree: ast.AST) -> dict[str, int]:
     return found
 
 
-def _thirteen_names(tree: ast.AST) -> dict[str, int]:
-    return {word: line for word, line in _code_names(tree).items() if word in THIRTEEN_NAMES}
+def _game_names(games: Games) -> frozenset[str]:
+    """Names a game defines, for every registered game: its name, package folder, variant,
+    summary and result types and default setter, and the 13-card game's vocabulary."""
+    from cpstats.engine.registry import GAMES
+
+    found = set(THIRTEEN_NAMES)
+    for name, game in GAMES.items():
+        found |= {name, games.packages[name].rpartition(".")[2], game.variant_type.__name__,
+                  game.runs.summary.__name__, game.runs.result.__name__, game.runs.default_setter}
+    return frozenset(found)
 
 
-def test_the_engine_holds_no_13_card_name():
-    """The engine names no 13-card type, setter, package or figure: the 13-card game is one wing
-    on it, as open face is the other."""
-    found = {str(path.relative_to(PACKAGE.parent)): names
-             for path in sorted((PACKAGE / "engine").rglob("*.py"))
-             if (names := _thirteen_names(ast.parse(path.read_text())))}
+def _names_in(tree: ast.AST, names: frozenset[str]) -> dict[str, int]:
+    return {word: line for word, line in _code_names(tree).items() if word in names}
+
+
+def test_the_engine_holds_no_games_name(games):
+    """The engine names no game's type, setter, package or figure: each game is one wing on it."""
+    names = _game_names(games)
+    assert {"SimulationResult", "OfcVariant", "ShowdownSummary", "toy_showdown", "rollout"} <= names
+    found = {rel: words for rel, path in _source_files().items() if rel.startswith("cpstats/engine/")
+             if (words := _names_in(ast.parse(path.read_text()), names))}
     assert not found, found
 
 
-def test_the_13_card_name_rule_can_fail():
+def test_the_game_names_rule_can_fail():
+    names = THIRTEEN_NAMES | {"SimulationResult", "thirteen"}
     bad = ast.parse('"""Runs of a Variant."""\nfrom cpstats.thirteen.result import SimulationResult\n'
-                    'def run(v, tables=None):\n    return v.bank_mean if setter == "ev" else EvSetter()\n')
-    assert _thirteen_names(bad) == {"thirteen": 2, "SimulationResult": 2, "tables": 3, "bank_mean": 4, "ev": 4,
-                                    "EvSetter": 4}
-    assert _thirteen_names(ast.parse('"""A Variant in words."""\nx = AnyVariant\n')) == {}
+                    'def run(v, row_tables=None):\n    return v.bank_mean if setter == "ev" else EvSetter()\n')
+    assert _names_in(bad, names) == {"thirteen": 2, "SimulationResult": 2, "row_tables": 3, "bank_mean": 4, "ev": 4,
+                                     "EvSetter": 4}
+    assert _names_in(ast.parse('"""A Variant in words."""\nx = AnyVariant\ntables: list = []\n'), names) == {}
 
 
 # -- rules folders import one way -------------------------------------------------------------------
