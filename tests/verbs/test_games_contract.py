@@ -265,7 +265,7 @@ def checklist_text() -> str:
     """The checklist as docs/architecture.md shows it (Markdown)."""
     lines: list[str] = []
     for part, title in _PARTS.items():
-        lines += ["", f"**{title}**", ""] + [f"- [ ] {need.text}" for need in CHECKLIST if need.part == part]
+        lines += ["", f"**{title}**", ""] + [f"- {need.text}" for need in CHECKLIST if need.part == part]
     lines += ["", "**Shared files a new game touches**, and nothing else:", ""]
     lines += [f"- `{path}`: {what}" for path, what in SHARED_EDITS]
     return "\n".join(lines[1:])
