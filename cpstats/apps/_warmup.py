@@ -24,8 +24,8 @@ Decision: only the modules the coming work compiles are checked, not every kerne
 numba compiles a kernel on its first call, and (measured) an ``ev`` simulation compiles no
 ``greedy`` kernel and ``review`` no settlement kernel, so checking them all would repeat the
 notice forever for a user who never runs one of them. With no module named, the check is on the
-kernels every simulation compiles (:data:`SIMULATION_KERNELS`); :func:`simulation_kernels`
-adds those of a setting strategy.
+kernels every run of a registered game compiles whatever its setter (:func:`default_kernels`: each
+game names its own, :attr:`cpstats.engine.views.CommandLine.kernels`).
 """
 
 from __future__ import annotations
@@ -39,14 +39,10 @@ import re
 import sys
 from pathlib import Path
 
-__all__ = ["COMPILE_MESSAGE", "SIMULATION_KERNELS", "compile_notice", "compile_reason", "needs_compiling",
-           "simulation_kernels"]
+__all__ = ["COMPILE_MESSAGE", "compile_notice", "compile_reason", "needs_compiling", "default_kernels"]
 
 COMPILE_MESSAGE = "compiling kernels, once until numba or cpstats' kernels change (a few minutes)"
 
-#: Kernel modules every simulation compiles: dealing, ranking, naturals, settlement.
-SIMULATION_KERNELS = ("_bits", "_deal_kernel", "_rank_kernel", "_natural_kernel", "_settle_kernel")
-_SETTER_KERNELS = {"greedy": ("_greedy_kernel",), "random": ("_greedy_kernel",), "ev": ("_ev_kernel",)}
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # the cpstats package folder
 _CACHED_KERNEL = re.compile(r"^\s*@njit\([^)]*\bcache\s*=", re.MULTILINE)
@@ -139,23 +135,26 @@ def _module_reason(source: Path, numba_version: str | None) -> str | None:
     return reasons[0]
 
 
-def simulation_kernels(*strategies: object, low_middle: bool = False) -> tuple[str, ...]:
-    """Kernel modules a simulation with these setting strategies compiles (a callable or an
-    unknown name adds none); ``low_middle`` (an H5 variant) adds ev's low-middle search."""
-    extra = [m for s in strategies if isinstance(s, str) for m in _SETTER_KERNELS.get(s, ())]
-    if low_middle and "ev" in strategies:
-        extra.append("_ev_low_kernel")
-    return SIMULATION_KERNELS + tuple(dict.fromkeys(extra))
+def default_kernels() -> tuple[str, ...]:
+    """The kernel modules every run of a registered game compiles, whatever its rules and setter
+    (each game's ``kernels(None)``; a game that names none adds none)."""
+    from cpstats.engine.registry import games
+
+    found: list[str] = []
+    for game in games().values():
+        kernels = None if game.runs is None else game.runs.views.command_line.kernels
+        found += [] if kernels is None else list(kernels(None))
+    return tuple(dict.fromkeys(found))
 
 
 def compile_reason(*modules: str, package: Path | None = None) -> str | None:
     """Why numba has to compile one of the kernel ``modules`` (file stems, default
-    :data:`SIMULATION_KERNELS`) of ``package`` (default: cpstats), or None when each has a
+    :func:`default_kernels`) of ``package`` (default: cpstats), or None when each has a
     current cache. A numba upgrade is named first (it recompiles every kernel). A name that is
     not a kernel module of the package is ignored. Never raises: an unreadable folder or index
     reads as a reason to compile."""
     package = _PACKAGE if package is None else Path(package)
-    wanted = set(modules or SIMULATION_KERNELS)
+    wanted = set(modules or default_kernels())
     numba_version = _numba_version()
     reasons = [r for src in _kernel_sources(package) if src.stem in wanted
                if (r := _module_reason(src, numba_version)) is not None]

@@ -6,20 +6,70 @@ Each slot is None for a game that fills none; the apps then show the game's tidy
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["GameViews"]
+__all__ = ["GameViews", "CommandLine"]
+
+
+def _no_lines(attrs: Mapping[str, Any], labels: Sequence[str] = ()) -> list[str]:
+    return []
+
+
+def _no_text(table: Any) -> str:
+    return ""
+
+
+@dataclass(frozen=True)
+class CommandLine:
+    """What ``cpstats`` reads and says of one game beside the verbs' figures. Every hook that is
+    given ``kit`` receives the command line's helpers (option types, the executor of
+    ``--scheduler``, the compile notice, the verbs: :class:`cpstats.apps.cli.kit.Kit`), so the
+    game's command-line words import no app.
+
+    - ``setter_options(parser, command)``: adds the game's own options of who sets the hands to
+      ``command``'s parser (the 13-card game's ``--tables``); ``setter(options)``: the setter the
+      parsed ``--setter`` and those options name (None: ``--setter`` as given);
+    - ``run_length(setter)``: the deals of a ``simulate`` or ``compare`` without ``--deals``
+      (None: the command line's own);
+    - ``kernels(v, *setters)``: the numba kernel modules a run of ``v`` (None: any variant)
+      with these setters compiles on first use, so a command says it pauses before it does;
+    - ``warnings(attrs, labels)``: lines saying what a run's metadata, a comparison's or a
+      sweep's ``attrs`` cannot vouch for (open face: rules outside the street models' ranges);
+    - ``table_notes(table)``: lines printed under a sweep's table; ``metrics_help()``: the game's
+      part of ``sweep --metrics``' help; ``preset_note``: words after each of the game's presets
+      in ``cpstats presets`` (``{name}``: the preset's name);
+    - ``check(options)``: refuses in one line, before anything runs, a value the game's own
+      options cannot take (a variant of another game where the game's tables are named);
+    - ``quiet()``: a context in which the game's own progress output is silent (``--quiet``);
+    - ``commands``: the game's own subcommands, each ``add(subparsers, kit)``; a command a game
+      adds plays that game's presets only.
+    """
+
+    setter_options: Callable[[Any, str], None] | None = None
+    setter: Callable[[Any], Any] | None = None
+    run_length: Callable[[Any], int] | None = None
+    kernels: Callable[..., tuple[str, ...]] | None = None
+    warnings: Callable[..., list[str]] = _no_lines
+    table_notes: Callable[[Any], str] = _no_text
+    metrics_help: Callable[[], str] | None = None
+    check: Callable[[Any], None] | None = None
+    preset_note: str = ""
+    quiet: Callable[[], Any] | None = None
+    commands: tuple[Callable[[Any, Any], Any], ...] = ()
 
 
 @dataclass(frozen=True)
 class GameViews:
     """``par_sheet``: builds the game's PAR sheet content; ``par_sweeps``: the rule parameters its
-    sheet sweeps by default; ``simulate_text``: the text ``cpstats simulate`` prints of a run;
-    ``dashboard_tab``: the dashboard tab's content."""
+    sheet sweeps by default; ``simulate_text(options, kit)``: the text ``cpstats simulate``
+    prints of a run, playing it through ``kit.simulate`` (:class:`CommandLine`); ``dashboard_tab``:
+    the dashboard tab's content; ``command_line``: the rest of what ``cpstats`` says of the game
+    (:class:`CommandLine`)."""
 
     par_sheet: Callable[..., Any] | None = None
     par_sweeps: Callable[..., Any] | None = None
     simulate_text: Callable[..., Any] | None = None
     dashboard_tab: Callable[..., Any] | None = None
+    command_line: CommandLine = CommandLine()

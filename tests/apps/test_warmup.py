@@ -145,23 +145,31 @@ def test_a_package_without_kernels_needs_no_compiling(tmp_path, monkeypatch):
 
 def test_the_named_kernel_modules_exist():
     """Every module the CLI asks about is a kernel module of cpstats, so moving one
-    cannot silence the notice unnoticed."""
+    cannot silence the notice unnoticed; the 13-card game names its own (its command line's
+    ``kernels``), a deuce-to-seven middle adding ev's low-middle search."""
+    from cpstats.engine.registry import get_preset
+    from cpstats.thirteen.cli.options import SIMULATION_KERNELS, kernels, simulation_kernels
+
     stems = {p.stem for p in _warmup._kernel_sources(_warmup._PACKAGE)}
-    assert {*_warmup.simulation_kernels("greedy", "ev"), "review"} <= stems
-    assert _warmup.simulation_kernels("ev", "ev", print) == (*_warmup.SIMULATION_KERNELS, "_ev_kernel")
-    assert _warmup.simulation_kernels("ev", low_middle=True)[-1] == "_ev_low_kernel" in stems
-    assert "_ev_low_kernel" not in _warmup.simulation_kernels("greedy", low_middle=True)
+    assert {*simulation_kernels("greedy", "ev"), "review"} <= stems
+    assert simulation_kernels("ev", "ev", print) == (*SIMULATION_KERNELS, "_ev_kernel")
+    assert simulation_kernels("ev", low_middle=True)[-1] == "_ev_low_kernel" in stems
+    assert "_ev_low_kernel" not in simulation_kernels("greedy", low_middle=True)
+    assert kernels(get_preset("2-4"), "ev") == (*SIMULATION_KERNELS, "_ev_kernel")
+    assert kernels(None, "ev") == (*SIMULATION_KERNELS, "_ev_kernel")
+    assert kernels(get_preset("2-4").replace(ranking="H5"), "ev")[-1] == "_ev_low_kernel"
+    assert _warmup.default_kernels() == SIMULATION_KERNELS  # open face names none
 
 
 def test_needs_compiling_defaults_to_the_simulation_kernels(tmp_path, monkeypatch):
-    """With no module named, a fresh cache of the simulation kernels is enough."""
+    """With no module named, a fresh cache of the kernels every game's runs compile is enough."""
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     package = tmp_path / "pkg"
     package.mkdir()
-    for stem in (*_warmup.SIMULATION_KERNELS, "_greedy_kernel"):
+    for stem in (*_warmup.default_kernels(), "_greedy_kernel"):
         (package / f"{stem}.py").write_text("@njit(cache=True)\ndef f():\n    pass\n")
     assert _warmup.needs_compiling(package=package)
-    for stem in _warmup.SIMULATION_KERNELS:
+    for stem in _warmup.default_kernels():
         _index(package / "__pycache__", package / f"{stem}.py")
     assert not _warmup.needs_compiling(package=package)
     assert _warmup.needs_compiling("_greedy_kernel", package=package)

@@ -1,7 +1,9 @@
 """Argument types the command line's modules share (:mod:`cpstats.apps.cli`): whole numbers, a
 seed, a pace, an output folder, the ``--scheduler``/``--workers`` pair and the executor it names,
-the parser whose errors are one line, and the kernels each game's runs compile on first use
-(:data:`KERNELS`). Each refuses bad input with argparse's one-line error or an
+the parser whose errors are one line, and what each game adds through its registration
+(:class:`cpstats.engine.views.CommandLine`): its own options of who sets the hands and the setter
+they name (:func:`setter_options`, :func:`setter_of`), the kernels its runs compile
+(:func:`kernels_of`). Each refuses bad input with argparse's one-line error or an
 :class:`~cpstats.errors.OptionError`."""
 
 from __future__ import annotations
@@ -9,25 +11,35 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from cpstats.apps._warmup import simulation_kernels
+from cpstats.engine.games import runs_of
+from cpstats.engine.registry import games
 from cpstats.errors import CpstatsError, OptionError
-from cpstats.thirteen import GAME as THIRTEEN
 
-__all__ = ["KERNELS", "OneLineErrorParser", "whole_number", "positive_int", "count", "seed", "pace",
-           "out_folder", "key_values", "until_pairs", "half_width", "add_scheduler_options", "executor_for", "setter_option", "setter_of", "SETTER_HELP",
+__all__ = ["OneLineErrorParser", "whole_number", "positive_int", "count", "seed", "pace",
+           "out_folder", "key_values", "until_pairs", "half_width", "add_scheduler_options", "executor_for",
+           "setter_option", "setter_options", "setter_of", "kernels_of", "command_lines", "SETTER_HELP",
            "CONNECT_TIMEOUT"]
 
 #: Options renamed before the first release, named in the line refusing the old one.
 RENAMED_OPTIONS = {"--strategy": "--setter"}
 #: Seconds to wait for a ``tcp://`` scheduler before giving up.
 CONNECT_TIMEOUT = 10
-#: The numba kernels a game's runs compile on first use, by the registered game's name: a function
-#: of the strategies giving the kernel modules (:func:`cpstats.apps._warmup.simulation_kernels`),
-#: so a command says the first run pauses to compile before it does.
-KERNELS: dict[str, Callable[..., tuple[str, ...]]] = {THIRTEEN.name: simulation_kernels}
+
+
+def command_lines() -> dict[str, Any]:
+    """Every registered game's command-line words (:class:`~cpstats.engine.views.CommandLine`), by name."""
+    return {name: game.runs.views.command_line for name, game in games().items() if game.runs is not None}
+
+
+def kernels_of(v: Any, *setters: object, by_rules: bool = True) -> tuple[str, ...]:
+    """The numba kernel modules a run of ``v`` with ``setters`` compiles on first use, as its game
+    names them (none for a game that names none), for the compile notice; ``by_rules`` False
+    leaves out those only some of the game's rules compile (a command of several variants)."""
+    kernels = runs_of(v).views.command_line.kernels
+    return () if kernels is None else kernels(v if by_rules else None, *setters)
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
@@ -97,20 +109,27 @@ def setter_option(p: argparse.ArgumentParser, default: str | None = "ev") -> Non
     p.add_argument("--setter", default=default, help=f"{SETTER_HELP} (default {shown})")
 
 
-def setter_of(args: argparse.Namespace):
-    """The setter that ``--setter`` and ``--tables`` name: ``EvSetter(tables=T)`` for ev with
-    ``--tables T``, else the setter's name (each game reads its own names; open face refuses
-    tables; None, no ``--setter``, leaves the game's default). ``--tables`` with another setter
-    is one line."""
-    from cpstats.thirteen.play.setters import EvSetter
+def setter_options(p: argparse.ArgumentParser, command: str) -> None:
+    """Add every game's own options of who sets the hands to ``command``'s parser (the 13-card
+    game's ``--tables``); each game's setter reads its own (:func:`setter_of`)."""
+    for words in command_lines().values():
+        if words.setter_options is not None:
+            words.setter_options(p, command)
 
-    setter, tables = getattr(args, "setter", "ev"), getattr(args, "tables", None)
-    if tables is None:
-        return setter
-    if setter not in ("ev", None):
-        raise OptionError(f"--tables {tables} is invalid with --setter {setter}: only ev plays row "
-                          "tables")
-    return EvSetter(tables=tables)
+
+def setter_of(args: argparse.Namespace, v: Any = None):
+    """The setter that ``--setter`` and the games' own options name (``EvSetter(tables=T)`` for
+    the 13-card ``--setter ev --tables T``), else ``--setter`` as given (None, no ``--setter``,
+    leaves the game's default). ``v``'s game reads them first; an option of another game still
+    names that game's setter, which the run then refuses in one line, as it refuses any setter of
+    another game."""
+    plain = getattr(args, "setter", "ev")
+    own = [] if v is None else [runs_of(v).views.command_line]
+    for words in own + [w for w in command_lines().values() if all(w is not o for o in own)]:
+        setter = plain if words.setter is None else words.setter(args)
+        if setter is not plain:
+            return setter
+    return plain
 
 
 def key_values(items: list[str] | str, option: str, form: str) -> dict[str, str]:

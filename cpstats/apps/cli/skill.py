@@ -5,12 +5,11 @@ fields, an open-face variant's rollout against greedy, random and rollout fields
 from __future__ import annotations
 
 import argparse
-import sys
 
 import pandas as pd
 
-from cpstats.apps._warmup import compile_notice
-from cpstats.apps.cli.args import KERNELS, executor_for, setter_of
+from cpstats.apps.cli.args import executor_for, kernels_of, setter_of
+from cpstats.apps.cli.commands import notice
 
 __all__ = ["skill_text", "skill_header"]
 
@@ -33,17 +32,14 @@ def skill_header(table: pd.DataFrame) -> str:
 
 def skill_text(args: argparse.Namespace) -> str:
     """Handler of ``cpstats skill``: the table with its header, numbers to four decimals."""
-    from cpstats.engine.registry import game_of, load_variant
+    from cpstats.engine.registry import load_variant
     from cpstats.workbench import skill
 
     v = load_variant(args.preset)
-    kernels = KERNELS.get(game_of(v).name)
-    notice = None if kernels is None else compile_notice(*kernels("ev", "greedy", "random"))
-    if notice is not None:
-        print(notice, file=sys.stderr, flush=True)
+    notice(*kernels_of(v, "ev", "greedy", "random", by_rules=False))
     executor, close = executor_for(args)
     try:
-        table = skill(v, deals=args.deals, rng=args.seed, setter=setter_of(args), executor=executor)
+        table = skill(v, deals=args.deals, rng=args.seed, setter=setter_of(args, v), executor=executor)
     finally:
         close()
     frame = table.reset_index()[["field", "label", "mean", "se", "ci_low", "ci_high"]]

@@ -27,10 +27,11 @@ from cpstats.apps.cli.args import out_folder as _out
 from cpstats.apps.cli.args import pace as _pace
 from cpstats.apps.cli.args import positive_int as _whole
 from cpstats.apps.cli.args import seed as _seed
-from cpstats.apps.cli.args import setter_of, setter_option
+from cpstats.apps.cli.args import command_lines, setter_of, setter_option, setter_options
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError
 from cpstats.rules.codec import parse_number
+from cpstats.engine.games import runs_of
 from cpstats.engine.sequential import until_record
 
 __all__ = ["add_sweep_command", "run_sweep", "parse_values"]
@@ -59,9 +60,7 @@ def _number(item: str):
 def add_sweep_command(sub) -> argparse.ArgumentParser:
     """Add ``sweep`` to the subparsers ``sub`` (from ``parser.add_subparsers``); its ``run``
     default is :func:`run_sweep`. Returns the subparser."""
-    from cpstats.ofc.sweep import OFC_SWEEP_METRICS
-    from cpstats.thirteen.sweep import METRICS
-
+    metrics = "; ".join(words.metrics_help() for words in command_lines().values() if words.metrics_help)
     p = sub.add_parser("sweep", help="one rule parameter over several values on common deals "
                                      "(estimates and paired differences, 95%% CI)",
                        description=f"Example: {_EXAMPLE}")
@@ -75,17 +74,12 @@ def add_sweep_command(sub) -> argparse.ArgumentParser:
                         "face: every point's Fantasyland entry and foul rates within +-0.5 points and "
                         "royalties a board within +-0.1, and so each paired difference, at most 30,000 "
                         "hands a point, played by fast)")
-    p.add_argument("--metrics", default=None,
-                   help=f"comma-separated, from {', '.join(METRICS)} (default: SD, scoop rate, "
-                        "royalties and house take per hand, foul rate; seat 0's mean in a banked game); "
-                        f"open face: from {', '.join(OFC_SWEEP_METRICS)}")
+    p.add_argument("--metrics", default=None, help=f"comma-separated, {metrics}")
     setter_option(p, default=None)
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     p.add_argument("--hands-per-hour", type=_pace, default=None,
                    help="pace of a house-take-per-seat-hour column, above 0")
-    p.add_argument("--tables", default=None, metavar="VARIANT",
-                   help="set every point's hands with the ev tables of this preset or variant "
-                        "string (default: each point's own, trained on the fly and cached)")
+    setter_options(p, "sweep")
     add_scheduler_options(p, default="threads")
     p.add_argument("--out", default=None,
                    help="folder for sweep.csv and the charts (PNG, SVG, PDF), created if missing")
@@ -109,7 +103,7 @@ def run_sweep(args: argparse.Namespace) -> str:
     executor, close = executor_for(args)
     try:
         table = sweep(args.variant, args.parameter, values, deals=args.deals, metrics=args.metrics,
-                      setter=setter_of(args), rng=args.seed, executor=executor,
+                      setter=setter_of(args, args.variant), rng=args.seed, executor=executor,
                       hands_per_hour=args.hands_per_hour, on_point=note)
     finally:
         close()
@@ -161,28 +155,15 @@ def _format(table: pd.DataFrame, fmt: str) -> str:
         head += f"\n{stop['note']}; one play: {a['play']}" if a.get("play") else f"\n{stop['note']}"
     head += "".join(f"\n{line}" for line in _outside(table))
     text = head + "\n" + shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")
-    return text + _no_charge(table) + _few_events(table)
-
-
-def _no_charge(table: pd.DataFrame) -> str:
-    """One line naming the figures that are exactly 0 because the rules charge nothing (their
-    ``method`` says so), so a column of zeros is not left unexplained."""
-    from cpstats.ofc.result import NO_CHARGE
-
-    if "method" not in table:
-        return ""
-    names = list(dict.fromkeys(table.loc[table["method"] == NO_CHARGE, "metric"]))
-    return f"\n{', '.join(names)}: 0, {NO_CHARGE}" if names else ""
+    return text + runs_of(a["base"]).views.command_line.table_notes(table) + _few_events(table)
 
 
 def _outside(table: pd.DataFrame) -> list[str]:
-    """A line for each point whose rules lie outside open face's street models' trained ranges
-    (``attrs["street_models"]``, one a point; none for a game without them)."""
-    from cpstats.apps.cli.open_face import range_warnings
-
+    """A line for each point whose play the sweep's game cannot vouch for (open face: rules
+    outside its street models' trained ranges), led by the point."""
     a = table.attrs
     points = [f"{a['parameter']}={value}" for value in dict.fromkeys(table["value"])]
-    return range_warnings(a.get("street_models"), points)
+    return runs_of(a["base"]).views.command_line.warnings(a, points)
 
 
 def _few_events(table: pd.DataFrame) -> str:

@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 
 import cpstats.workbench
-from cpstats.apps import _warmup
-from cpstats.apps.cli import build_parser, main, report_plan, split_systems
+from cpstats.apps.cli import build_parser, main
 from cpstats.errors import OptionError
 from cpstats.engine.registry import get_preset
 from cpstats.thirteen.rules.presets import preset_names
 from cpstats.rules.house import Rake, RakeModel
+from cpstats.thirteen.cli.options import SIMULATION_KERNELS
+from cpstats.thirteen.cli.report import report_plan, split_systems
 
 CARDS = "As Ks Qs Js Ts 9h 9d 9c 2c 2d 3h 4h 5h"
 SETTING = "2c 2d 3h / 9h 9d 9c 4h 5h / As Ks Qs Js Ts"
@@ -270,7 +271,7 @@ def test_compile_message_is_printed_once_before_kernels(monkeypatch, capsys):
     assert asked == [("_bits", "_rank_kernel", "review")]
     assert main(["simulate", "--preset", "2-4", *FAST]) == 0
     assert capsys.readouterr().err.count(notice) == 1
-    assert asked[-1] == (*_warmup.SIMULATION_KERNELS, "_greedy_kernel")
+    assert asked[-1] == (*SIMULATION_KERNELS, "_greedy_kernel")
     assert main(["presets"]) == 0  # no kernels: no notice
     assert "compiling kernels" not in capsys.readouterr().err
     monkeypatch.setattr(cpstats.apps.cli.commands, "compile_notice", lambda *modules: None)

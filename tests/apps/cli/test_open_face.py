@@ -1,4 +1,4 @@
-"""What the command line says of an open-face run (cpstats.apps.cli.open_face): rules outside the
+"""What the command line says of an open-face run (cpstats.ofc.cli.simulate): rules outside the
 street models' trained ranges said on stderr, in the header and in the JSON, never called strong
 play; a default length that finishes in about a minute; progress with the time left."""
 
@@ -11,7 +11,7 @@ import pytest
 
 import cpstats.workbench
 from cpstats.apps.cli import main
-from cpstats.apps.cli.open_face import default_hands
+from cpstats.ofc.cli.simulate import default_hands
 from cpstats.ofc.placement import OUTSIDE_NOTE
 from cpstats.errors import CpstatsError
 

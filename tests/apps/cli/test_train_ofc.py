@@ -58,7 +58,7 @@ def test_an_unwritable_out_is_one_line_before_any_solving(monkeypatch, tmp_path)
     monkeypatch.setattr(st, "train_street_models", never)
     for extra in ([], ["--street-values", "2"]):
         with pytest.raises(OptionError, match=r"^--out=.*a-file/x.json' is invalid: its folder"):
-            from cpstats.apps.cli.train_ofc import run_train_ofc
+            from cpstats.ofc.cli.train import run_train_ofc
             from cpstats.apps.cli import build_parser
 
             run_train_ofc(build_parser().parse_args(["train-ofc", "--out", str(blocker / "x.json"), *extra]))
@@ -67,7 +67,7 @@ def test_an_unwritable_out_is_one_line_before_any_solving(monkeypatch, tmp_path)
 def test_street_values_for_one_variant_are_refused_the_models_cover_every_variant(monkeypatch):
     monkeypatch.setattr(st, "train_street_models", lambda **k: pytest.fail("fitted"))
     with pytest.raises(OptionError, match="fits one file for every variant: leave out"):
-        from cpstats.apps.cli.train_ofc import run_train_ofc
+        from cpstats.ofc.cli.train import run_train_ofc
         from cpstats.apps.cli import build_parser
 
         run_train_ofc(build_parser().parse_args(["train-ofc", OWN, "--street-values", "5"]))

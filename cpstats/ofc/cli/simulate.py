@@ -1,6 +1,7 @@
 """``cpstats simulate --preset ofc-...``: an open-face run's text (a header naming the variant, hands
-and setter, then its figures), and the line every command prints when open face's street models
-play rules outside their trained ranges (:func:`range_warnings`, shared with ``sweep``).
+and setter, then its figures), its default length, and the line every command prints when open
+face's street models play rules outside their trained ranges (:func:`range_warnings`: ``simulate``,
+``compare`` and ``sweep``).
 
 - Decision: ``--setter ev`` (every command's default) means open face's strong setter, ``rollout``.
 - Decision: the default length is what the setter plays in about a minute on one core
@@ -20,7 +21,9 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["simulate_text", "default_hands", "range_warnings"]
+from cpstats.errors import OptionError
+
+__all__ = ["simulate_text", "default_hands", "range_warnings", "play_warnings"]
 
 _ROLLOUT_HANDS, _QUICK_HANDS = 1_500, 20_000
 
@@ -35,8 +38,8 @@ def range_warnings(models: Mapping[str, Any] | Sequence[Mapping[str, Any] | None
                    labels: Sequence[str] = ()) -> list[str]:
     """The lines saying which runs' rules lie outside the street models' trained ranges, from a
     run's ``metadata["street_models"]`` (one identity), a sweep's ``attrs["street_models"]`` (one
-    a point, each line led by its point's ``labels``) or a comparison's (label -> identity); empty when every run is inside, or
-    played no models."""
+    a point, each line led by its point's ``labels``) or a comparison's (label -> identity); empty
+    when every run is inside, or played no models."""
     if not models:
         return []
     if isinstance(models, Mapping):  # one run's identity, or a comparison's by label
@@ -46,10 +49,13 @@ def range_warnings(models: Mapping[str, Any] | Sequence[Mapping[str, Any] | None
             for label, m in zip(labels, models) if m and m.get("in_range") is False]
 
 
+def play_warnings(attrs: Mapping[str, Any], labels: Sequence[str] = ()) -> list[str]:
+    """:func:`range_warnings` of a run's metadata, a comparison's or a sweep's ``attrs``."""
+    return range_warnings(attrs.get("street_models"), labels)
+
+
 def _refuse(args: argparse.Namespace, v) -> None:
     """The options that do not apply to an open-face run, refused in one line before any play."""
-    from cpstats.errors import OptionError
-
     if args.players is not None and args.players != v.players and "players" in str(args.preset).lower():
         raise OptionError(f"--players {args.players} contradicts the variant's players={v.players}: "
                           "give the player count once")
@@ -60,25 +66,31 @@ def _refuse(args: argparse.Namespace, v) -> None:
                           "not show them)")
 
 
-def simulate_text(args: argparse.Namespace, executor=None) -> str:
+def simulate_text(args: argparse.Namespace, kit: Any) -> str:
     """What ``cpstats simulate --preset ofc-...`` prints: a header (variant, hands, setter and what
     its play is, whether ``--until`` was reached, whether the rules lie inside the street models'
     trained ranges; warnings on stderr too), then the figures as a table or CSV; JSON is
-    ``{"run": {...}, "figures": [...]}``."""
-    from cpstats import workbench
-    from cpstats.apps.cli.args import out_folder
-    from cpstats.ofc.placement import strategy_note
-    from cpstats.ofc.setters import as_ofc_setter
+    ``{"run": {...}, "figures": [...]}``. The run is played through ``kit.simulate``."""
+    executor, close = kit.executor(args)
+    try:
+        return _played_text(args, kit, executor)
+    finally:
+        close()
+
+
+def _played_text(args: argparse.Namespace, kit: Any, executor: Any) -> str:
     from cpstats.engine.registry import load_variant
     from cpstats.engine.sequential import until_record
+    from cpstats.ofc.placement import strategy_note
+    from cpstats.ofc.setters import as_ofc_setter
 
     v = load_variant(args.preset)
     _refuse(args, v)
     setter = as_ofc_setter(args.setter, "--setter")
     hands = args.deals if args.deals is not None else default_hands(setter)
-    result = workbench.simulate(v, hands, players=args.players, setter=setter, rng=args.seed,
-                                executor=executor, out=out_folder(args.out), resume=args.resume,
-                                keep_hands=args.keep_hands, progress=not args.quiet, until=args.until)
+    result = kit.simulate(v, hands, players=args.players, setter=setter, rng=args.seed,
+                          executor=executor, out=kit.out_folder(args.out), resume=args.resume,
+                          keep_hands=args.keep_hands, progress=not args.quiet, until=args.until)
     meta = result.metadata
     stop = until_record(meta, "hands")
     outside = range_warnings(meta.get("street_models"))

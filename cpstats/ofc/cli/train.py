@@ -14,15 +14,16 @@ each of ``--draws`` rule draws, ``--anchor-hands`` for each shipped run's varian
 Nothing is written into the installed package unless ``--out`` names it. An option of the other
 mode, a count past its cap or more workers than cores is one line before any work; every output
 is checked writable before the work starts. Ctrl-C ends every worker at once (one line,
-"interrupted", from the command line's entry).
+"interrupted", from the command line's entry). Registered as one of the game's commands
+(:class:`cpstats.engine.views.CommandLine`): the parser's whole-number type comes from the command
+line's kit, so nothing here imports an app.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-
-from cpstats.apps.cli.args import whole_number
+from typing import Any
 
 __all__ = ["add_train_ofc_command", "run_train_ofc"]
 
@@ -30,11 +31,19 @@ _ENTRY_ONLY = {"hands": "--hands", "rounds": "--rounds"}
 _STREET_ONLY = {"draws": "--draws", "anchor_hands": "--anchor-hands", "workers": "--workers"}
 
 
-def _whole(least: int, most: int, why: str):
+def _default_preset() -> str:
+    """The preset open face's views open on, as the game registered it."""
+    from cpstats.engine.registry import game_named
+    from cpstats.ofc.rules import GAME
+
+    return game_named(GAME).default_preset
+
+
+def _whole(kit: Any, least: int, most: int, why: str):
     """An argparse type: a whole number in ``least..most`` (``why`` says where ``most`` comes from)."""
 
     def parse(text: str) -> int:
-        value = whole_number(text, least)
+        value = kit.whole_number(text, least)
         if value > most:
             raise argparse.ArgumentTypeError(f"{value:,} is invalid: at most {most:,} ({why})")
         return value
@@ -42,9 +51,8 @@ def _whole(least: int, most: int, why: str):
     return parse
 
 
-def add_train_ofc_command(sub) -> argparse.ArgumentParser:
+def add_train_ofc_command(sub: Any, kit: Any) -> argparse.ArgumentParser:
     """Add ``train-ofc`` to the subparsers ``sub``; its ``run`` default is :func:`run_train_ofc`."""
-    from cpstats.ofc import GAME as OPEN_FACE
     from cpstats.ofc import entry_value as ev
     from cpstats.ofc import street_training as st
 
@@ -59,23 +67,23 @@ def add_train_ofc_command(sub) -> argparse.ArgumentParser:
                                    "(the maintainers: --out cpstats/data/ofc/entry_values.json or "
                                    "street_models.npz).")
     p.add_argument("presets", nargs="*", default=None,
-                   help=f"open-face variants whose entry values to solve (default {OPEN_FACE.default_preset})")
-    p.add_argument("--hands", type=_whole(1, ev.MAX_HANDS, "about 2.5 hours a round on one core"), default=None,
+                   help=f"open-face variants whose entry values to solve (default {_default_preset()})")
+    p.add_argument("--hands", type=_whole(kit, 1, ev.MAX_HANDS, "about 2.5 hours a round on one core"), default=None,
                    help=f"self-play hands a round (default 300, at most {ev.MAX_HANDS:,}; not with --street-values)")
-    p.add_argument("--rounds", type=_whole(1, ev.MAX_ROUNDS, "the fixed point settles within 3"), default=None,
+    p.add_argument("--rounds", type=_whole(kit, 1, ev.MAX_ROUNDS, "the fixed point settles within 3"), default=None,
                    help=f"fixed-point rounds (default 3, at most {ev.MAX_ROUNDS}; not with --street-values)")
-    p.add_argument("--seed", type=lambda t: whole_number(t, 0), default=2026, help="random seed (default 2026)")
+    p.add_argument("--seed", type=lambda t: kit.whole_number(t, 0), default=2026, help="random seed (default 2026)")
     p.add_argument("--out", default=None,
                    help="file written (default: cpstats' cache folder for a designer's variant; required for a "
                         "variant the package ships and with --street-values)")
-    p.add_argument("--street-values", type=_whole(1, st.MAX_TRAINING_HANDS, in_all), default=None, metavar="HANDS",
+    p.add_argument("--street-values", type=_whole(kit, 1, st.MAX_TRAINING_HANDS, in_all), default=None, metavar="HANDS",
                    help="instead: fit the street models of every variant (needs scikit-learn), HANDS self-play "
                         f"hands a rule draw (shipped: {st.HANDS}; {total})")
-    p.add_argument("--draws", type=_whole(0, st.MAX_TRAINING_HANDS, in_all), default=None,
+    p.add_argument("--draws", type=_whole(kit, 0, st.MAX_TRAINING_HANDS, in_all), default=None,
                    help=f"with --street-values: rule draws around the presets (default {st.DRAWS})")
-    p.add_argument("--anchor-hands", type=_whole(1, st.MAX_TRAINING_HANDS, in_all), default=None,
+    p.add_argument("--anchor-hands", type=_whole(kit, 1, st.MAX_TRAINING_HANDS, in_all), default=None,
                    help=f"with --street-values: hands of each shipped run's variant (default {st.ANCHOR_HANDS})")
-    p.add_argument("--workers", type=_whole(1, cores, "this machine's cores"), default=None,
+    p.add_argument("--workers", type=_whole(kit, 1, cores, "this machine's cores"), default=None,
                    help=f"with --street-values: processes, at most this machine's cores ({cores}; the default; "
                         "the file does not depend on it)")
     p.set_defaults(run=run_train_ofc)
@@ -121,10 +129,9 @@ def run_train_ofc(args: argparse.Namespace) -> str:
         return (f"street models of {r['variants']} variants ({r['draws']} rule draws x {r['hands']} hands, "
                 f"{len(r['anchors'])} shipped variants x {r['anchor_hands']}), seed {r['seed']}, nodes "
                 f"{r['nodes']}, {r['seconds']} s on {r['workers']} workers -> {r['path']}")
-    from cpstats.ofc import GAME as OPEN_FACE
     from cpstats.ofc.entry_value import write_shipped
 
-    out = write_shipped(tuple(args.presets or [OPEN_FACE.default_preset]), hands=args.hands or 300,
+    out = write_shipped(tuple(args.presets or [_default_preset()]), hands=args.hands or 300,
                         rounds=args.rounds or 3, rng=args.seed, path=args.out)
     return "\n".join(f"{key}: Fantasyland entry worth {r['value']:.2f} over a normal hand (95% "
                      f"{r['ci_low']:.2f}..{r['ci_high']:.2f}; in the long run {r['long_run_value']:.2f}, "
