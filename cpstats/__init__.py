@@ -31,15 +31,8 @@ from cpstats.workbench import Design, Solution, compare, design, simulate, skill
 from cpstats.apps.par import ParSheet, par_sheet
 from cpstats.ofc import FastPolicy, OfcGreedy, OfcRandom, Rollout, RolloutExact, RolloutV1
 from cpstats.ofc import OfcResult, OfcVariant, fantasyland_table, play_hands, settle_boards, solve_fantasyland
-# former open-face names, one release more: they warn and call the verbs' open-face runs
-from cpstats.ofc import compare_ofc as compare_ofc, get_ofc_preset as get_ofc_preset
-from cpstats.ofc import load_ofc_reference as load_ofc_reference, simulate_ofc as simulate_ofc
-from cpstats.errors import deprecated_constants as _deprecated_constants
-from cpstats.ofc import rules as _open_face
 
 from cpstats._version import __version__
-
-__getattr__ = _deprecated_constants(__name__, {"OFC_PRESETS": ("cpstats.presets()", lambda: _open_face.PRESETS)})
 
 __all__ = [
     "NATURALS",

@@ -28,16 +28,12 @@ imports point one way:
 Users play open face through the verbs (:func:`cpstats.simulate`, ``compare``, ``sweep``,
 ``skill``, ``solve``, ``load_reference``, ``get_preset``, ``presets``), which reach this game's runs
 through its registration (``game``: its rules, words and runs, registered on import exactly as
-:mod:`cpstats.thirteen` registers the 13-card game). The former open-face names (``simulate_ofc``, ``compare_ofc``,
-``sweep_ofc``, ``ofc_skill``, ``get_ofc_preset``, ``load_ofc_reference``, ``OFC_PRESETS``) stay
-one release as aliases that warn.
+:mod:`cpstats.thirteen` registers the 13-card game).
 
 OFC-JOKER (a 54-card deck with jokers) is not supported.
 """
 
 from cpstats.ofc.board import BoardValues, as_boards, board_ranks, board_values, table_args
-from cpstats.errors import deprecated_constants
-from cpstats.ofc import rules as _rules
 from cpstats.ofc.rules import (FantasylandRules, OfcDeal, OfcRoyalties, OfcScoring,
                                OfcTables, OfcVariant, StayRule, parse_ofc_variant,
                                is_ofc_variant, resolve_ofc_variant)
@@ -57,17 +53,9 @@ from cpstats.ofc.strength import shipped_strength, strength_table
 from cpstats.ofc.game import OPEN_FACE
 from cpstats.engine.registry import register_game
 
-# the former names, one release more (aliases that warn; explicit re-exports, not in __all__)
-from cpstats.ofc.shipped import load_ofc_reference as load_ofc_reference
-from cpstats.ofc.simulation import compare_ofc as compare_ofc, simulate_ofc as simulate_ofc
-from cpstats.ofc.skill import ofc_skill as ofc_skill
-from cpstats.ofc.sweep import sweep_ofc as sweep_ofc
-from cpstats.ofc.rules import get_ofc_preset as get_ofc_preset
-
 # the verbs (cpstats.simulate, compare, sweep, skill, solve, load_reference...) play open face
 # through this registration: its rules and runs together (cpstats.ofc.game)
 GAME = register_game(OPEN_FACE)
-__getattr__ = deprecated_constants(__name__, {"OFC_PRESETS": ("cpstats.presets()", lambda: _rules.PRESETS)})
 
 __all__ = ["GAME", "OfcVariant", "OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRules", "OfcScoring",
            "OfcTables", "parse_ofc_variant", "resolve_ofc_variant",

@@ -36,7 +36,7 @@ from typing import Any, Callable, ClassVar, NamedTuple
 
 import numpy as np
 
-from cpstats.errors import OptionError, deprecated_alias, deprecated_constants
+from cpstats.errors import OptionError
 from cpstats.hands import tables as _tables
 from cpstats.engine.variant_files import write_file
 from cpstats.rules.check import (Written, as_component, as_enum, as_number, as_written, invalid, suggest,
@@ -384,9 +384,6 @@ def get_preset(name: str) -> OfcVariant:
                           f"presets: {', '.join(PRESETS)}")
     return _registry()[key]
 
-
-get_ofc_preset = deprecated_alias("get_ofc_preset", "cpstats.get_preset (or cpstats.load_variant)", get_preset)
-__getattr__ = deprecated_constants(__name__, {"OFC_PRESETS": ("cpstats.presets()", lambda: PRESETS)})
 
 
 # -- the string codec (keys read and write the plain dict of :meth:`OfcVariant.to_dict`) ------

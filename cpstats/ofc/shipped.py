@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats._resources import REFERENCE_DIR
-from cpstats.errors import OptionError, deprecated_alias, renamed
+from cpstats.errors import OptionError
 from cpstats.ofc.result import OfcResult, OfcSummary, paired_figures
 from cpstats.ofc.rules import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.simulation import simulate
@@ -158,14 +158,12 @@ def ofc_sensitivity(confidence: float = 0.95, *, hands_per_hour: float | None = 
 
 def write_ofc_reference(folder: str | os.PathLike | None = None, hands: int = FULL_HANDS, *,
                         names=None, rng: int = REFERENCE_SEED, strategy: str = REFERENCE_STRATEGY,
-                        executor: Executor | None = None, progress: bool = False,
-                        seed: int | None = None) -> list[Path]:
+                        executor: Executor | None = None, progress: bool = False) -> list[Path]:
     """Play and store the shipped runs (``names``, default all of :data:`OFC_REFERENCE_RUNS`)
     into ``folder`` (default the package data folder); returns the ``.npz`` paths.
 
-    The metadata's ``command`` says how to make the run again. ``seed=`` is deprecated (``rng=``).
+    The metadata's ``command`` says how to make the run again.
     """
-    rng = renamed("seed", "rng", seed, rng, REFERENCE_SEED)
     out = Path(folder or OFC_REFERENCE_DIR)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -184,6 +182,3 @@ def write_ofc_reference(folder: str | os.PathLike | None = None, hands: int = FU
         with open(out / f"{key}-nets.npz", "wb") as fh:
             np.savez_compressed(fh, net=net.astype(np.int16))
     return paths
-
-
-load_ofc_reference = deprecated_alias("load_ofc_reference", "cpstats.load_reference", load_shipped)

@@ -23,23 +23,21 @@ two variants run with the same seed play the same decks: :func:`compare` pairs t
 
 :func:`simulate` and :func:`compare` are the open-face runs behind :func:`cpstats.simulate` and
 :func:`cpstats.compare` (registered in :mod:`cpstats.ofc`), with the verbs' keyword names
-(``deals``, ``keep_hands``, ``block_deals``; this game's own ``burn_in`` besides); their former
-keywords ``hands``, ``rows`` and ``block_hands`` and names ``simulate_ofc`` and ``compare_ofc``
-warn for one release.
+(``deals``, ``keep_hands``, ``block_deals``; this game's own ``burn_in`` besides).
 """
 
 from __future__ import annotations
 
 import os
 from concurrent.futures import Executor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
 
 from cpstats.cards.blocks import BlockPlan, block_seed, check_executor, root_seed
-from cpstats.errors import OptionError, check_whole, deprecated_alias, renamed
+from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.entry_value import play_identity
 from cpstats.ofc._place_kernel import FAST, ROLLOUT_LEARNED
 from cpstats.ofc.placement import strategy_code
@@ -48,7 +46,7 @@ from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, OfcSummary, paired_fig
 from cpstats.ofc.rules import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import settle_hands
 from cpstats.ofc.street_values import model_identity
-from cpstats.ofc.setters import Rollout, as_ofc_setter, seat_budget, seat_setters, seats_label, seats_params
+from cpstats.ofc.setters import as_ofc_setter, seat_budget, seat_setters, seats_label, seats_params
 from cpstats.engine.files import prepare_out, run_digest
 from cpstats.engine.runner import BlockJob, BlockOutput, run_blocks, versions
 from cpstats.engine.stats import check_confidence
@@ -125,23 +123,6 @@ def hands_rows(boards: np.ndarray, fantasy_cards: np.ndarray, s, first: int = 0)
     })
 
 
-def _seats(v: OfcVariant, setter: Any, strategy: Any = None, samples: int | None = None,
-           top: int | None = None) -> tuple:
-    """One setter per seat, the deprecated ``strategy=``, ``samples=`` and ``top=`` mapped onto
-    ``setter`` (the budget goes into every rollout seat)."""
-    seats = seat_setters(renamed("strategy", "setter", strategy, setter, "rollout", stacklevel=4), v.players)
-    if samples is None and top is None:
-        return seats
-    if not any(isinstance(s, Rollout) for s in seats):  # else a budget nobody used would be recorded
-        option, value = ("samples", samples) if samples is not None else ("top", top)
-        raise OptionError(f"{option}={value!r} is invalid with strategy {seats_label(seats)!r}: only "
-                          "rollout takes samples and top")
-    for option, value in (("samples", samples), ("top", top)):
-        renamed(option, "setter", value, None, note=f"Rollout({option}={value!r})", stacklevel=4)
-    return tuple(replace(s, samples=s.samples if samples is None else samples, top=s.top if top is None else top)
-                 if isinstance(s, Rollout) else s for s in seats)
-
-
 def _metadata(v: OfcVariant, seats, root, hands, block_hands, burn_in) -> dict:
     meta = {"game": "ofc", "variant": str(v), "strategy": seats_label(seats),
             "deals": int(hands), "entropy": str(root.entropy), "spawn_key": list(root.spawn_key),
@@ -185,12 +166,10 @@ def check_one_play(metas: Sequence[dict | str], labels: Sequence[str], what: str
     return plays[0]
 
 
-def simulate(variant: OfcVariant | str, deals: int | None = None, *, setter: Any = "rollout",
+def simulate(variant: OfcVariant | str, deals: int, *, setter: Any = "rollout",
              rng=None, executor: Executor | None = None, keep_hands: bool = False,
              out: str | os.PathLike | None = None, resume: bool = False, progress: bool = False,
-             block_deals: int | None = None, burn_in: int = BURN_IN, strategy: Any = None,
-             samples: int | None = None, top: int | None = None, hands: int | None = None,
-             rows: bool | None = None, block_hands: int | None = None) -> OfcResult:
+             block_deals: int | None = None, burn_in: int = BURN_IN) -> OfcResult:
     """Play ``deals`` open-face hands under ``variant`` and summarise them (the game's registered
     run, behind :func:`cpstats.simulate`).
 
@@ -218,10 +197,6 @@ def simulate(variant: OfcVariant | str, deals: int | None = None, *, setter: Any
     block_deals, burn_in
         Hands per block (None: :data:`BLOCK_HANDS`), and uncounted hands each block plays first
         (see the module).
-    strategy, samples, top, hands, rows, block_hands
-        Deprecated (they go in the next release): ``strategy=`` is ``setter=``, ``samples=N`` and
-        ``top=N`` are ``setter=Rollout(samples=N, top=N)``, ``hands=`` is ``deals=``, ``rows=`` is
-        ``keep_hands=`` and ``block_hands=`` is ``block_deals=``.
 
     Examples
     --------
@@ -229,14 +204,9 @@ def simulate(variant: OfcVariant | str, deals: int | None = None, *, setter: Any
     >>> r.deals, bool(r.figures().set_index("metric").at["foul_rate", "estimate"] > 0.5)
     (200, True)
     """
-    deals = renamed("hands", "deals", hands, deals)
-    rows = renamed("rows", "keep_hands", rows, keep_hands, False)
-    block_hands = renamed("block_hands", "block_deals", block_hands, block_deals)
-    if deals is None:
-        raise OptionError("deals is missing: the hands to play")
-    hands, block_hands = deals, BLOCK_HANDS if block_hands is None else block_hands
+    hands, block_hands = deals, BLOCK_HANDS if block_deals is None else block_deals
     v = resolve_ofc_variant(variant)
-    seats = _seats(v, setter, strategy, samples, top)
+    seats = seat_setters(setter, v.players)
     budget, top = seat_budget(seats)
     plan = BlockPlan(hands, check_whole("block_deals", block_hands, 1))
     check_executor(executor)
@@ -246,7 +216,7 @@ def simulate(variant: OfcVariant | str, deals: int | None = None, *, setter: Any
     out_path = prepare_out(out, meta, resume)
     spec = _Spec(str(v), tuple(s.name for s in seats), root.entropy, tuple(root.spawn_key), int(block_hands), burn_in,
                  int(hands), meta["batches"], meta["run_digest"],
-                 None if out_path is None else str(out_path), bool(rows), budget, top)
+                 None if out_path is None else str(out_path), bool(keep_hands), budget, top)
     job = BlockJob(_play_block, spec, spec.out, spec.digest, OfcSummary)
 
     def reusable(block: int) -> bool:  # a finished block whose rows were not written is played again
@@ -258,11 +228,10 @@ def simulate(variant: OfcVariant | str, deals: int | None = None, *, setter: Any
     return OfcResult(v, run.summary, meta, out=out_path)
 
 
-def compare(variants: Sequence[OfcVariant | str], deals: int | None = None, *, setter: Any = "rollout",
+def compare(variants: Sequence[OfcVariant | str], deals: int, *, setter: Any = "rollout",
             rng=None, executor: Executor | None = None, labels: Sequence[str] | None = None,
             confidence: float = 0.95, block_deals: int | None = None, burn_in: int = BURN_IN,
-            hands_per_hour: float | None = None, strategy: Any = None, samples: int | None = None,
-            top: int | None = None, hands: int | None = None, block_hands: int | None = None) -> pd.DataFrame:
+            hands_per_hour: float | None = None) -> pd.DataFrame:
     """Figures of several OFC variants played on common decks, with paired differences.
 
     Every variant is played with the same seed, so hand h of every run starts from the same
@@ -271,11 +240,8 @@ def compare(variants: Sequence[OfcVariant | str], deals: int | None = None, *, s
     independent runs. Returns :func:`~cpstats.ofc.result.paired_figures`' table: ``label``,
     ``variant``, ``strategy``, ``metric``, ``estimate``, ``ci_low``, ``ci_high``, ``diff``, ``diff_ci_low``,
     ``diff_ci_high``, ``method``. ``deals`` (hands), ``setter`` and ``block_deals`` are
-    :func:`simulate`'s (``strategy=``, ``samples=``, ``top=``, ``hands=`` and ``block_hands=``
-    deprecated, as there).
+    :func:`simulate`'s.
     """
-    deals = renamed("hands", "deals", hands, deals)
-    block_deals = renamed("block_hands", "block_deals", block_hands, block_deals)
     level = check_confidence(confidence)
     if isinstance(variants, (str, OfcVariant)):
         raise OptionError(f"variants={str(variants)!r} is invalid: a list of two or more OFC variants")
@@ -286,7 +252,7 @@ def compare(variants: Sequence[OfcVariant | str], deals: int | None = None, *, s
     if len(labels) != len(vs):
         raise OptionError(f"labels={labels!r} is invalid: one label per variant ({len(vs)})")
     root = root_seed(rng)
-    results = [simulate(v, deals, setter=_seats(v, setter, strategy, samples, top), rng=root,
+    results = [simulate(v, deals, setter=seat_setters(setter, v.players), rng=root,
                         executor=executor, block_deals=block_deals, burn_in=burn_in) for v in vs]
     play = check_one_play([r.metadata for r in results], labels, "compare")
     table = paired_figures(results, labels, level, hands_per_hour)
@@ -303,7 +269,7 @@ def _workbench_options(setter: Any, block_deals: int | None) -> tuple[Any, int]:
     return seats, BLOCK_HANDS if block_deals is None else block_deals
 
 
-def _compare_runs(vs: Sequence[OfcVariant], deals: int, *, setter: Any = "ev", rng=None, executor=None,
+def _compare_runs(vs: Sequence[OfcVariant], deals: int, *, setter: Any = "rollout", rng=None, executor=None,
                   block_deals: int | None = None, confidence: float = 0.95,
                   labels: Sequence[str] | None = None, hands_per_hour: float | None = None,
                   tidy: bool = False) -> pd.DataFrame:
@@ -314,6 +280,3 @@ def _compare_runs(vs: Sequence[OfcVariant], deals: int, *, setter: Any = "ev", r
                     confidence=confidence, block_deals=block, hands_per_hour=hands_per_hour)
     return table.rename(columns={"strategy": "setter"})
 
-
-simulate_ofc = deprecated_alias("simulate_ofc", "cpstats.simulate", simulate)
-compare_ofc = deprecated_alias("compare_ofc", "cpstats.compare", compare)

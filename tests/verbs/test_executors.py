@@ -41,10 +41,10 @@ def test_par_sheet_is_the_same_on_dask(dask_executor, preset, kw):
 
 def test_open_face_skill_is_the_same_on_dask(dask_executor):
     kw = dict(deals=8, rng=2, fields=["random"])
-    from cpstats.ofc import ofc_skill
+    from cpstats.ofc import skill_table
 
-    serial = ofc_skill("ofc-pineapple", **kw)
-    pd.testing.assert_frame_equal(serial, ofc_skill("ofc-pineapple", executor=dask_executor, **kw))
+    serial = skill_table("ofc-pineapple", **kw)
+    pd.testing.assert_frame_equal(serial, skill_table("ofc-pineapple", executor=dask_executor, **kw))
 
 
 def test_solve_is_the_same_on_dask(dask_executor):

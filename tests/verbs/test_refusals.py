@@ -72,7 +72,7 @@ def test_from_json_refuses_what_is_not_a_json_object(text, message):
 def test_a_bad_rng_is_one_option_error(rng):
     with pytest.raises(OptionError, match=rf"^rng={rng!r} is invalid: pass None, an int seed >= 0, "
                                           "a SeedSequence or a Generator$"):
-        cpstats.set_hand(HAND, "2-4", strategy="random", rng=rng)
+        cpstats.set_hand(HAND, "2-4", setter="random", rng=rng)
 
 
 def test_a_bad_card_code_names_the_hand_once():
@@ -80,9 +80,9 @@ def test_a_bad_card_code_names_the_hand_once():
     with pytest.raises(CardError, match=r"^hand 1: card code 99 is invalid: codes are 0\.\.51"):
         cpstats.settle("2-4(players=2)", [HAND, bad])
     with pytest.raises(CardError, match=r"^card code 99 is invalid"):
-        cpstats.set_hand(bad, "2-4", strategy="greedy")
+        cpstats.set_hand(bad, "2-4", setter="greedy")
     with pytest.raises(CardError, match=r"^hand 1: card code 99 is invalid"):
-        cpstats.set_hands([[*range(13)], bad], "2-4", strategy="greedy")
+        cpstats.set_hands([[*range(13)], bad], "2-4", setter="greedy")
 
 
 @pytest.mark.parametrize("text, raw", [("2-4(rake.jackpot_trigger=))", "')'; write %29"),
@@ -91,12 +91,6 @@ def test_a_bad_card_code_names_the_hand_once():
 def test_a_value_cannot_hold_the_strings_own_syntax(text, raw):
     with pytest.raises(OptionError, match=r"^malformed override .* a value cannot hold a raw " + re.escape(raw)):
         cpstats.load_variant(text)
-
-
-def test_a_rollout_budget_is_refused_without_rollout():
-    with pytest.raises(OptionError, match=r"^samples=8 is invalid with strategy 'greedy/greedy': "
-                                          "only rollout takes samples and top$"):
-        cpstats.ofc.simulation.simulate("ofc-pineapple", 8, setter="greedy", samples=8)
 
 
 @pytest.mark.parametrize("call, message", [
