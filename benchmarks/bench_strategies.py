@@ -41,17 +41,17 @@ def main(greedy_hands: int = 200_000, ev_hands: int = 20_000, runs: int = 5) -> 
     ev_set = np.ascontiguousarray(hands[:ev_hands])
     tables = load_tables(variant)
     for name in ("greedy", "random", "ev"):  # compile
-        set_hands(hands[:10], variant, strategy=name, rng=1)
+        set_hands(hands[:10], variant, setter=name, rng=1)
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     out = {}
     for name, arr in (("greedy", hands), ("random", hands), ("ev", ev_set)):
-        rate, rates = _median_rate(lambda: set_hands(arr, variant, strategy=name, rng=1),
+        rate, rates = _median_rate(lambda: set_hands(arr, variant, setter=name, rng=1),
                                    len(arr), runs)
         out[name] = rate
         print(f"{name:>8}: {rate:12,.0f} settings/s (one core; runs {[round(r) for r in rates]})")
     with ThreadPoolExecutor(2) as pool:
         rate, rates = _median_rate(
-            lambda: set_hands(ev_set, variant, strategy="ev", executor=pool), len(ev_set), runs)
+            lambda: set_hands(ev_set, variant, setter="ev", executor=pool), len(ev_set), runs)
     out["ev_2_threads"] = rate
     print(f"{'ev x2':>8}: {rate:12,.0f} settings/s (two threads, set_hands(executor=...); "
           f"{rate / out['ev']:.2f}x one core)")

@@ -32,7 +32,7 @@ from cpstats.cards import deal
 from cpstats.hands.ranking import rank3
 from cpstats.engine.registry import load_variant
 from cpstats.workbench import simulate
-from cpstats.thirteen.play import ev, load_tables, match, set_hands
+from cpstats.thirteen.play import EvSetter, ev, load_tables, match, set_hands
 from cpstats.thirteen.play.row_tables import CACHE_ENV, QUICK_TRAINING
 from cpstats.thirteen.play.training import train_tables
 
@@ -80,7 +80,7 @@ def time_serial(variant: str) -> float:
 
 def front_trips_rate(variant: str, hands: np.ndarray, tables=None) -> float:
     """Share of ``hands`` ``ev`` sets with three of a kind in front under ``variant``."""
-    front = set_hands(hands, variant, tables=tables).settings[:, :3]
+    front = set_hands(hands, variant, setter=EvSetter(tables=tables)).settings[:, :3]
     return float(np.mean(rank3(front, check=False) >= 455 - 13))  # the 13 trips rank highest
 
 
@@ -94,8 +94,8 @@ def strength(variant: str, tables, deals: int, hands: np.ndarray) -> None:
     lent = front_trips_rate(variant, hands, "2-4")
     print(f"  front trips: {own:.4%} of hands under {variant} (own tables), {lent:.4%} (2-4 "
           f"tables), {plain:.4%} under 2-4 (ev, the same {len(hands):,} hands)")
-    same = np.mean((set_hands(hands, variant, tables=tables).settings
-                    == set_hands(hands, variant, tables="2-4").settings).all(axis=1))
+    same = np.mean((set_hands(hands, variant, setter=EvSetter(tables=tables)).settings
+                    == set_hands(hands, variant, setter=EvSetter(tables="2-4")).settings).all(axis=1))
     print(f"  own and 2-4 tables set {same:.2%} of the hands the same")
 
 

@@ -38,21 +38,11 @@ ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
 
 # Who sets the hands, in the keyword the version reads: setter= where it has it, else the
-# strategy= it replaced (an older version's only one).
+# strategy= it replaced (set_hands took strategy= until the verbs' one keyword reached it).
 SETTER = """
 import inspect
-import cpstats
-SETTER = "setter" if "setter" in inspect.signature(cpstats.simulate).parameters else "strategy"
-"""
-
-# The shared verb where it plays open face; a version from before it has only simulate_ofc.
-OFC_SIMULATE = SETTER + """
-try:
-    is_open_face = cpstats.load_variant("ofc-pineapple").game == "open-face"
-except Exception:
-    is_open_face = False
-simulate = cpstats.simulate if is_open_face else cpstats.simulate_ofc
-SETTER = "setter" if "setter" in inspect.signature(simulate).parameters else "strategy"
+def setter_keyword(fn):
+    return "setter" if "setter" in inspect.signature(fn).parameters else "strategy"
 """
 
 # Each case is timed inside the child interpreter by :func:`measure`, after one untimed call
@@ -68,29 +58,34 @@ hands = np.sort(deal(np.random.default_rng(1), 200_000, 4), axis=-1)
 def run():
     settle_many(v, hands)
 """,
-    "ev setting 4k hands": """
+    "ev setting 4k hands": SETTER + """
 import numpy as np
 from cpstats.cards import deal
 from cpstats.thirteen.play import set_hands
 hands = deal(np.random.default_rng(2), 1_000, 4).reshape(-1, 13)
+SETTER = setter_keyword(set_hands)
 def run():
-    set_hands(hands, "2-4", strategy="ev")
+    set_hands(hands, "2-4", **{SETTER: "ev"})
 """,
-    "greedy simulate 100k": SETTER + """
+    "greedy simulate 100k": """
+import cpstats
 def run():
-    cpstats.simulate("2-4", 100_000, rng=3, **{SETTER: "greedy"})
+    cpstats.simulate("2-4", 100_000, rng=3, setter="greedy")
 """,
-    "ev simulate 10k": SETTER + """
+    "ev simulate 10k": """
+import cpstats
 def run():
-    cpstats.simulate("2-4", 10_000, rng=4, **{SETTER: "ev"})
+    cpstats.simulate("2-4", 10_000, rng=4, setter="ev")
 """,
-    "ofc rollout simulate 40 hands": OFC_SIMULATE + """
+    "ofc rollout simulate 40 hands": """
+import cpstats
 def run():
-    simulate("ofc-pineapple", 40, rng=5)
+    cpstats.simulate("ofc-pineapple", 40, rng=5, setter="rollout")
 """,
-    "ofc greedy simulate 2k hands": OFC_SIMULATE + """
+    "ofc greedy simulate 2k hands": """
+import cpstats
 def run():
-    simulate("ofc-pineapple", 2_000, rng=6, **{SETTER: "greedy"})
+    cpstats.simulate("ofc-pineapple", 2_000, rng=6, setter="greedy")
 """,
 }
 

@@ -10,7 +10,10 @@ methods, never through the summary. Every result gives:
 - ``distribution()``: the net per deal, value by value and seat by seat;
 - ``figure_batches()``: the figures that pair, each with its value on every batch, which the
   engine's compare and sweep difference batch by batch (:mod:`cpstats.engine.defaults`);
-  ``figures()`` defaults to their table.
+  ``figures()`` defaults to their table;
+- ``figure_names(v)`` (a class method): every figure name a run of ``v`` gives, known from the
+  rules without a run, so a verb checks a figure's name before it plays
+  (:func:`cpstats.engine.lookup.check_metric`).
 """
 
 from __future__ import annotations
@@ -63,6 +66,14 @@ class Result(ABC):
     def batches(self) -> int:
         """Batches of consecutive deals the intervals are made on."""
         return len(self.summary.batch_sizes)  # type: ignore[attr-defined]
+
+    @classmethod
+    def figure_names(cls, v: object) -> list[str]:
+        """Every figure name a run of ``v`` gives, in the order of the table its game looks figures
+        up in (:attr:`~cpstats.engine.games.GameRuns.figure_table`, else :meth:`figures`), from the
+        rules alone. Each game's result declares its own."""
+        raise NotImplementedError(f"{cls.__name__} declares no figure names: define "
+                                  f"{cls.__name__}.figure_names(v)")
 
     @abstractmethod
     def figure_batches(self, confidence: float = 0.95) -> dict[str, FigureBatches]:

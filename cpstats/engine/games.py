@@ -6,13 +6,14 @@ A game's package ends by registering its rules and its runs together (the OpenSp
 game's runs through :func:`runs_of` and never name a game.
 
 The least a game gives is ``simulate`` (the engine's :func:`~cpstats.engine.defaults.block_run`
-makes one from a block function, a summary type and a result type) and ``setter``; the engine then
+makes one from a block function, a summary type and a result type), ``setter`` and
+``default_setter``; the engine then
 supplies a paired ``compare`` and ``sweep`` of the result's per-batch figures
 (:mod:`cpstats.engine.defaults`). A game may register richer ones of its own (the 13-card wide
 table, open face's figure batches), a skill table and shipped reference runs.
 
 Every registered function takes the verbs' one set of keyword names: ``deals``, ``setter`` (already
-resolved by the game's ``setter``), ``rng``, ``executor``, ``keep_hands``, ``out``, ``resume``,
+resolved by :meth:`GameRuns.resolve_setter`), ``rng``, ``executor``, ``keep_hands``, ``out``, ``resume``,
 ``progress``, ``block_deals``, ``confidence``, ``labels``, ``hands_per_hour``, ``tidy``,
 ``metrics``, ``on_point``.
 """
@@ -33,13 +34,11 @@ __all__ = ["GameRuns", "RunSizes", "Precision", "runs_of", "reference_runs"]
 class RunSizes(NamedTuple):
     """A game's run lengths (deals; open face: hands): ``solve``, the deals of one evaluation of
     :func:`cpstats.solve` and :func:`cpstats.design` by default; ``pilot``, the first stage of a
-    sequential run (``until=``); ``probe``, the few deals that name a game's figures; ``least``, the
-    fewest deals an evaluation's interval can rest on; ``sweep``, the deals a point of
+    sequential run (``until=``); ``least``, the fewest deals an evaluation's interval can rest on; ``sweep``, the deals a point of
     :func:`cpstats.sweep` by default (a game without a :class:`Precision`)."""
 
     solve: int = 20_000
     pilot: int = 4_000
-    probe: int = 60
     least: int = 2
     sweep: int = 100_000
 
@@ -83,11 +82,14 @@ class GameRuns:
 
     - ``simulate(v, deals, *, setter, rng, executor, keep_hands, out, resume, progress,
       block_deals)``: one run, a :class:`~cpstats.engine.base.Result`;
-    - ``setter(setter, v, *, tables=None)``: the game's setter for a name or an object (the
-      verbs call it once a call; another game's setter is refused in one line; ``tables`` is the
-      deprecated ``tables=`` keyword, which only a game with row tables takes);
-    - ``summary`` and ``result``: the summary type and ``result(v, summary, metadata)``, which
-      read a saved run back (:func:`~cpstats.engine.files.load_result`);
+    - ``setter(setter, v)``: the game's setter for a name or an object (the verbs call it once a
+      call, through :meth:`resolve_setter`; another game's setter is refused in one line);
+    - ``default_setter``: the name of the setter that plays when a verb is given none
+      (``setter=None``): the game's strong one;
+    - ``summary`` and ``result``: the summary type and the result type, ``result(v, summary,
+      metadata)``, which read a saved run back (:func:`~cpstats.engine.files.load_result`); the
+      result type's ``figure_names(v)`` names the figures before any run
+      (:meth:`~cpstats.engine.base.Result.figure_names`);
     - ``compare(vs, deals, *, setter, rng, executor, block_deals, confidence, labels,
       hands_per_hour, tidy)`` and ``sweep(v, parameter, values, *, deals, metrics, setter, rng,
       executor, hands_per_hour, confidence, block_deals, on_point)``: None for the engine's
@@ -102,15 +104,15 @@ class GameRuns:
     - ``aliases``: other names of figures (a designer's words) -> the figure's name;
       ``signed(name)``: whether a figure can be negative; ``shares``: figures that are shares (at
       most 1) beside every ``*_rate``;
-    - ``sizes``: :class:`RunSizes`; ``probe_setter``: the setter that names the figures in a few
-      deals (names do not depend on play, so a fast baseline);
+    - ``sizes``: :class:`RunSizes`; ``probe_setter``: a fast baseline's name, for the quick runs
+      that check a game's shapes rather than describe it (the contract test's);
     - ``identity``: the metadata keys a run's identity adds to the engine's
       (:data:`~cpstats.engine.files.IDENTITY_KEYS`), each with whether it counts in a run that
       has none: what the game's setter plays by where its name alone does not say it;
     - ``bulk_setter``: the setter name the verbs that play many runs (``sweep``, ``solve``,
       ``design``, the PAR sheet) use when none is given, or a function of the variant giving it
-      where the setter strong enough depends on the rules (None: the verbs' own default, that of
-      :func:`cpstats.simulate`); ``precision``: the :class:`Precision`
+      where the setter strong enough depends on the rules (None: ``default_setter``);
+      ``precision``: the :class:`Precision`
       their default run length is chosen for (None: fixed lengths, :class:`RunSizes`);
     - ``play_of(metadata)``: the play a run's figures describe, as one comparison must share it
       (None for a game whose setter has no such identity); ``one_play(metadatas, labels, what)``:
@@ -120,6 +122,7 @@ class GameRuns:
 
     simulate: Callable[..., Any]
     setter: Callable[..., Any]
+    default_setter: str
     summary: type | None = None
     result: Callable[..., Any] | None = None
     compare: Callable[..., Any] | None = None
@@ -140,6 +143,11 @@ class GameRuns:
     play_of: Callable[[Mapping[str, Any]], str | None] = _no_play
     one_play: Callable[[Sequence[Mapping[str, Any]], Sequence[str], str], str | None] = _any_play
     views: GameViews = GameViews()
+
+    def resolve_setter(self, setter: Any, v: Any) -> Any:
+        """The game's setter for ``setter`` (a name or an object; None: :attr:`default_setter`),
+        resolved once for a verb's whole call."""
+        return self.setter(self.default_setter if setter is None else setter, v)
 
 
 def runs_of(variant: Any) -> GameRuns:

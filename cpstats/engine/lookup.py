@@ -2,7 +2,8 @@
 figure's name and target, shared by :func:`cpstats.solve`, :func:`cpstats.design` and sequential
 runs (:mod:`cpstats.engine.sequential`).
 
-A game's figure names, their other names (``aliases``), which may be negative (``signed``) and
+A game's figure names (its result type's ``figure_names(v)``, declared from the rules: no run is
+played to learn them), their other names (``aliases``), which may be negative (``signed``) and
 which are shares (``shares``, beside every ``*_rate``) are the game's
 (:class:`~cpstats.engine.games.GameRuns`); this module names none.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import math
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -42,14 +43,11 @@ def figure_name(v: Any, metric: str) -> str:
     return runs_of(v).aliases.get(name, name)
 
 
-def figure_names(v: Any, simulate: Callable[..., Any] | None = None) -> list[str]:
-    """Every figure name a run of ``v`` gives, in its table's order: a few deals set by the game's
-    probe setter (names do not depend on play); ``simulate`` is the game's run (None: the one
-    registered)."""
-    runs = runs_of(v)
-    play = runs.simulate if simulate is None else simulate
-    result = play(v, runs.sizes.probe, setter=runs.setter(runs.probe_setter, v), rng=0)
-    return list(figure_table(result)["metric"])
+def figure_names(v: Any) -> list[str]:
+    """Every figure name a run of ``v`` gives, in the order of the table figures are looked up in
+    (:func:`figure_table`), as the game's result type declares them
+    (:meth:`~cpstats.engine.base.Result.figure_names`)."""
+    return list(runs_of(v).result.figure_names(v))
 
 
 def headline_names(names: Sequence[str]) -> list[str]:
@@ -59,16 +57,15 @@ def headline_names(names: Sequence[str]) -> list[str]:
     return list(names[:first])
 
 
-def check_metric(v: Any, metric: str, simulate: Callable[..., Any]) -> str:
-    """``metric`` as the game's figures name it, or a one-line refusal (an unknown name with close
-    matches, or a figure another kind of variant of the game has); ``simulate(v, deals, setter=,
-    rng=)`` plays the few deals that name the figures.
+def check_metric(v: Any, metric: str) -> str:
+    """``metric`` as the game's figures name it (:func:`figure_names`), or a one-line refusal (an
+    unknown name with close matches, or a figure another kind of variant of the game has).
 
     The refusal of an unknown name says first what it may have meant, then the headline figures
     (:func:`headline_names`) and where every figure is listed, not the hundred-odd names of every
     seat, hand and natural."""
     name = figure_name(v, metric)
-    names = figure_names(v, simulate)
+    names = figure_names(v)
     if name in names:
         return name
     note = runs_of(v).metric_note(v, name)

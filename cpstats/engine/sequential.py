@@ -46,10 +46,9 @@ from cpstats.engine.games import runs_of
 __all__ = ["run_until", "sweep_until", "check_until", "until_record"]
 
 
-def check_until(v: Any, until: Any, simulate: Callable[..., Any]) -> dict[str, float]:
+def check_until(v: Any, until: Any) -> dict[str, float]:
     """``until`` as ``{figure: half-width}``, each figure a name of the game's figures and each
-    width above 0; a text ``house_edge=0.0005,sd=0.01`` is read too (the command line's);
-    ``simulate`` (the game's run) plays the few deals that name the figures."""
+    width above 0; a text ``house_edge=0.0005,sd=0.01`` is read too (the command line's)."""
     from cpstats.engine.lookup import check_metric
 
     if isinstance(until, str):
@@ -71,7 +70,7 @@ def check_until(v: Any, until: Any, simulate: Callable[..., Any]) -> dict[str, f
         ok = isinstance(width, (int, float, np.number)) and not isinstance(width, bool)
         if not ok or not math.isfinite(width) or width <= 0:
             raise OptionError(f"until[{name!r}]={width!r} is invalid: a half-width above 0")
-        metric = check_metric(v, str(name), simulate)
+        metric = check_metric(v, str(name))
         if metric in out:
             raise OptionError(f"until={dict(until)!r} is invalid: two names of one figure, {metric}: give it once")
         out[metric] = float(width)
@@ -130,7 +129,7 @@ def run_until(simulate: Callable[..., Any], v: Any, deals: int, until: Any, *, r
     n = _first_stage(v, deals, pilot)
     if options.get("out") is not None:
         raise OptionError("until= and out= are invalid together: a run that grows in stages keeps no folder")
-    wanted = check_until(v, until, simulate)
+    wanted = check_until(v, until)
     root = root_seed(rng)
     stages = []
     while True:

@@ -32,12 +32,10 @@ DESIGNER_PRECISION = Precision(targets={"fl_entry_rate": 0.005, "foul_rate": 0.0
                                most=30_000, budget=120_000, pilot=2_000)
 
 
-def setter_for(setter: Any, v: OfcVariant, *, tables: Any = None) -> Any:
-    """The open-face setter for a name or an object (``ev`` is ``Rollout()``), or a sequence of one
-    a seat as it is (its seats are checked by the run); ``tables=`` is refused in one line."""
-    if tables is not None:
-        raise OptionError("tables= does not apply to open-face variants: their strategies need no "
-                          "trained tables")
+def setter_for(setter: Any, v: OfcVariant) -> Any:
+    """The open-face setter for a name or an object (``ev`` is ``Rollout()``, as ``rollout``), or
+    a sequence of one a seat as it is (its seats are checked by the run); a 13-card setter
+    (``EvSetter(tables=...)`` too) is refused in one line."""
     return setter if isinstance(setter, (list, tuple)) else as_ofc_setter(setter)
 
 
@@ -80,13 +78,13 @@ OPEN_FACE = Game(
     short_label=open_face_words.short_label, claims=_claims, unit="hands",
     label="open-face Chinese poker", default_preset="ofc-pineapple",
     runs=GameRuns(views=VIEWS,
-        simulate=simulate, setter=setter_for, summary=OfcSummary, result=OfcResult,
+        simulate=simulate, setter=setter_for, default_setter="rollout", summary=OfcSummary, result=OfcResult,
         compare=_compare_runs, sweep=run_sweep, skill=skill_table,
         references={name: load_shipped for name in OFC_REFERENCE_RUNS},
         strategy_relevant=strategy_relevant,
         aliases={"royalty_per_board": "royalty", "fantasyland_entry_rate": "fl_entry_rate"},
         signed=_signed, shares=frozenset({"rake_share", "fl_share"}),
-        sizes=RunSizes(solve=200, pilot=100, probe=4, least=2), probe_setter="greedy",
+        sizes=RunSizes(solve=200, pilot=100, least=2), probe_setter="greedy",
         identity={"play": False},  # what a rollout plays by, counted only where a run records it
         bulk_setter=bulk_setter_for, precision=DESIGNER_PRECISION, play_of=play_of, one_play=check_one_play),
 )

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats.cards.blocks import check_executor
-from cpstats.errors import OptionError, check_whole, deprecated_alias
+from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.result import figure_batches
 from cpstats.ofc.setters import FastPolicy, Rollout, as_ofc_setter
 from cpstats.ofc.simulation import simulate
@@ -84,8 +84,8 @@ def _duplicate(v: OfcVariant, field: str, deals: int, root, executor, player: An
 
 
 def skill_table(variant: OfcVariant | str, *, deals: int | None = None, rng=None,
-                executor: Executor | None = None, tables: Any = None,
-                fields: Sequence[str] | None = None, setter: Any = "ev") -> pd.DataFrame:
+                executor: Executor | None = None, fields: Sequence[str] | None = None,
+                setter: Any = "rollout") -> pd.DataFrame:
     """The skill table of an open-face ``variant``: rollout's mean result per hand against each
     field, duplicate (see the module).
 
@@ -101,13 +101,11 @@ def skill_table(variant: OfcVariant | str, *, deals: int | None = None, rng=None
     executor
         Runs the blocks of every run (any ``concurrent.futures``-style executor); the table is
         the same serial or not.
-    tables
-        Not used by open face (its strategies need no trained tables): refused when given.
     fields
         Which of greedy, random, rollout-v1, rollout-exact and rollout to play (default all five, in
         that order).
     setter
-        The strong player: ``"ev"`` (rollout at its defaults), a :class:`~cpstats.ofc.Rollout`
+        The strong player: ``"rollout"`` (``"ev"`` the same: rollout at its defaults), a :class:`~cpstats.ofc.Rollout`
         with its own budget (the rollout field plays the same: the control), or ``"fast"``
         (:class:`~cpstats.ofc.FastPolicy`, whose rollout field is the default rollout).
 
@@ -125,9 +123,6 @@ def skill_table(variant: OfcVariant | str, *, deals: int | None = None, rng=None
     True
     """
     v = resolve_ofc_variant(variant)
-    if tables is not None:
-        raise OptionError("tables= does not apply to open-face variants: their strategies need no "
-                          "trained tables")
     n = check_whole("deals", OFC_SKILL_DEALS if deals is None else deals, 2, "an interval needs two")
     labels = dict(OFC_SKILL_FIELDS)
     chosen = list(labels) if fields is None else [str(f) for f in fields]
@@ -155,6 +150,3 @@ def skill_table(variant: OfcVariant | str, *, deals: int | None = None, rng=None
                         "street_models": models.pop(),
                         "interval": f"Student's t on {batches} batch means"})
     return table
-
-
-ofc_skill = deprecated_alias("ofc_skill", "cpstats.skill", skill_table)

@@ -18,7 +18,7 @@ import pandas as pd
 
 from cpstats.engine.base import FIGURE_COLUMNS
 
-__all__ = ["tidy_figures", "lookup_table", "NO_INTERVAL"]
+__all__ = ["tidy_figures", "lookup_table", "lookup_names", "NO_INTERVAL"]
 
 NO_INTERVAL = "no interval"
 _NO_INTERVAL = NO_INTERVAL
@@ -110,3 +110,39 @@ def lookup_table(result, confidence: float = 0.95) -> pd.DataFrame:
     more = result.figures(confidence)
     more = more.loc[~more["metric"].isin(table["metric"]), columns]
     return pd.concat([table, more], ignore_index=True)
+
+
+def _table_names(v) -> list[str]:
+    """The metrics of :func:`tidy_figures` for a run of ``v``, in its order, from the rules alone:
+    every seat's moments, every hand's rates, the royalty rows, the naturals, the scoops of every
+    pair of hands that play each other, the house's row (a banked game's edge besides)."""
+    from cpstats.thirteen.block import opponents_of
+    from cpstats.thirteen.naturals.detect import NATURALS
+    from cpstats.thirteen.summary import ROYALTY_ROWS
+
+    seats, hands = range(v.players), range(v.players * v.hands_per_player)
+    opponents = opponents_of(v)
+    names = [f"{m}_seat{s}" for m in ("mean", "sd", "variance", "skewness", "kurtosis", "hit_frequency",
+                                      "push_rate", "volatility_index") for s in seats]
+    names += [f"{k}_rate_hand{h}" for k in ("foul", "surrender", "declared") for h in hands]
+    names += [f"royalty_rate_{row}" for row in ROYALTY_ROWS]
+    names += [f"natural_{kind}_{k}" for kind in ("rate", "exact") for k in NATURALS]
+    names += [f"scoop_rate_hand{a}_vs_hand{b}" for a in hands for b in hands if opponents[a, b]]
+    names += [f"home_run_rate_hand{h}" for h in hands]
+    names += ["hands_per_hour", "rake_per_hand", "rake_per_hour", "rake_per_seat_per_hand",
+              "rake_per_seat_per_hour", "rake_share_of_gross", "break_even_edge", "jackpot_drop_per_hand",
+              "jackpot_drop_per_hour"]
+    if v.bank.banked:
+        names += ["initial_wager_units", "house_edge", "element_of_risk", "bank_result_per_hand"]
+    return names
+
+
+def lookup_names(v) -> list[str]:
+    """The metrics of :func:`lookup_table` for a run of ``v``, in its order, without a run: the
+    comparison figures shown for ``v``'s kind of game (:data:`~cpstats.thirteen.metrics.METRICS`),
+    then every other figure of :func:`tidy_figures`. A test holds them to a run's table."""
+    from cpstats.thirteen.metrics import METRICS
+
+    kind = "banked" if v.bank.banked else "symmetric"
+    first = [name for name, (_, _, shown) in METRICS.items() if shown in ("all", kind)]
+    return first + [name for name in _table_names(v) if name not in first]

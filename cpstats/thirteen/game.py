@@ -27,13 +27,13 @@ from cpstats.thirteen.sweep import key_name, sweep
 __all__ = ["THIRTEEN", "setter_for", "strategy_relevant", "metric_note", "open_reference"]
 
 
-def setter_for(setter: Any, v: Variant, *, tables: Any = None) -> Any:
+def setter_for(setter: Any, v: Variant) -> Any:
     """The 13-card setter for a name, a setter object or a callable (a registered strategy's name
-    or a callable as it is); the deprecated ``tables=X`` goes into ``EvSetter(tables=X)``; an
-    open-face setter is refused in one line."""
-    from cpstats.thirteen.play.setters import as_setter, setter_option
+    or a callable as it is; ev's row tables travel on ``EvSetter(tables=...)``); an open-face
+    setter is refused in one line."""
+    from cpstats.thirteen.play.setters import as_setter
 
-    return as_setter(setter_option(setter, None, tables, stacklevel=5))
+    return as_setter(setter)
 
 
 def strategy_relevant(v: Variant, key: str, values: Sequence[Any]) -> bool:
@@ -74,7 +74,8 @@ THIRTEEN = Game(
     key_name=key_name, describe_rules=variant_words.describe_rules, short_label=variant_words.short_label,
     unit="deals", label="13-card Chinese poker", default_preset="2-4",
     runs=GameRuns(views=VIEWS,
-        simulate=run.simulate, setter=setter_for, summary=SimulationSummary, result=SimulationResult,
+        simulate=run.simulate, setter=setter_for, default_setter="ev", summary=SimulationSummary,
+        result=SimulationResult,
         compare=run.compare, sweep=sweep, skill=skill,
         references={name: open_reference for name in PRESETS}, figure_table=lookup_table,
         strategy_relevant=strategy_relevant, metric_note=metric_note,
@@ -82,6 +83,6 @@ THIRTEEN = Game(
                  "mean_seat0": "bank_mean", "rake_per_seat_hour": "house_take_per_seat_hour",
                  "edge": "house_edge"},
         signed=_signed, shares=frozenset({"rake_share"}),
-        sizes=RunSizes(solve=20_000, pilot=4_000, probe=60, least=60), probe_setter="greedy",
+        sizes=RunSizes(solve=20_000, pilot=4_000, least=60), probe_setter="greedy",
         identity={"tables": True}),  # ev's row tables; every run's identity has held them, None or not
 )

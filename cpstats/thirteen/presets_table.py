@@ -22,8 +22,7 @@ __all__ = ["compare_presets"]
 _NAN = float("nan")
 
 
-def compare_presets(deals: int | None = None, *, setter: Any = "ev", rng=None,
-                    strategy: Any = None) -> pd.DataFrame:
+def compare_presets(deals: int | None = None, *, setter: Any = "ev", rng=None) -> pd.DataFrame:
     """One row per preset: who plays, how volatile, how often scoops, home runs and fouls
     happen, what the house takes, and for banked games the bank's figures.
 
@@ -34,7 +33,7 @@ def compare_presets(deals: int | None = None, *, setter: Any = "ev", rng=None,
         number runs every preset live for that many deals, all on the same seed (common deals).
     setter
         The setter of a live run (a name or object, as :func:`cpstats.simulate`'s);
-        the reference results are ``ev``'s only. ``strategy=`` is deprecated.
+        the reference results are ``ev``'s only.
     rng
         Seed of a live run (see :func:`cpstats.simulate`).
 
@@ -63,9 +62,9 @@ def compare_presets(deals: int | None = None, *, setter: Any = "ev", rng=None,
     >>> bool(table.set_index("preset").loc["banked", "house_edge"] > 0)
     True
     """
-    from cpstats.thirteen.play.setters import EvSetter, as_setter, setter_label, setter_option
+    from cpstats.thirteen.play.setters import EvSetter, as_setter, setter_label
 
-    setter = as_setter(setter_option(setter, strategy))
+    setter = as_setter(setter)
     if deals is None and setter != EvSetter():
         raise OptionError(f"setter={setter_label(setter)!r} is invalid without deals: the reference results "
                           "are ev's; pass deals=N (--deals N) for a live run with another setter")

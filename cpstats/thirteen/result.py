@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,13 +81,6 @@ class SimulationResult(Result):
         source = meta.get("tables_source")
         return (f"{strategy} (tables trained for {tables.get('trained_for')}"
                 + (f", {source})" if source else ")"))
-
-    @property
-    def hands(self) -> pd.DataFrame:
-        """Deprecated: :meth:`rows` (``deals`` says how many deals were played)."""
-        warnings.warn("SimulationResult.hands is deprecated: use rows()", DeprecationWarning,
-                      stacklevel=2)
-        return self.rows()
 
     def rows(self) -> pd.DataFrame:
         """One row per deal and seat (needs ``keep_hands=True``): built from the rows kept in
@@ -173,6 +165,15 @@ class SimulationResult(Result):
         from cpstats.thirteen.metrics import figure_batches
 
         return figure_batches(self, confidence, hands_per_hour)
+
+    @classmethod
+    def figure_names(cls, v: Variant) -> list[str]:
+        """Every figure name a run of ``v`` gives, in the order figures are looked up in
+        (:func:`~cpstats.thirteen.figures.lookup_table`: the comparison figures first), known from
+        the rules without a run: :func:`cpstats.thirteen.figures.lookup_names`."""
+        from cpstats.thirteen.figures import lookup_names
+
+        return lookup_names(v)
 
     def figures(self, confidence: float = 0.95, *, hands_per_hour: float | None = None) -> pd.DataFrame:
         """Every figure of the result's tables, one row each (:data:`~cpstats.engine.base.FIGURE_COLUMNS`

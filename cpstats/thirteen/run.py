@@ -43,10 +43,12 @@ __all__ = ["simulate", "compare"]
 # -- strategies ------------------------------------------------------------------------------
 
 def _decide(setter: Any, hands: np.ndarray, variant: Variant, rng: np.random.Generator):
-    """(settings, declare, surrender) for hands (N, 13) by a setter, a strategy name or callable."""
-    from cpstats.thirteen.play import set_hands
+    """(settings, declare, surrender) for dealt hands (N, 13) by a resolved setter, a strategy
+    name or callable: the play layer's unchecked entry, since the verb checked the setter and
+    the engine dealt the hands (the strategy's output is still checked)."""
+    from cpstats.thirteen.play.api import _set_dealt
 
-    decisions = set_hands(hands, variant, strategy=setter, rng=rng)
+    decisions = _set_dealt(setter, hands, variant, rng)
     return (np.ascontiguousarray(decisions.settings, dtype=np.uint8),
             np.asarray(decisions.declare, dtype=bool), np.asarray(decisions.surrender, dtype=bool))
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cpstats.errors import OptionError, check_whole, renamed
+from cpstats.errors import OptionError, check_whole
 from cpstats.engine.registry import AnyVariant, load_variant
 from cpstats.engine.base import Result
 from cpstats.engine.defaults import compare_figures
@@ -37,24 +37,25 @@ def seated(v: AnyVariant, players: int | None) -> AnyVariant:
 def bulk_setter(v: AnyVariant, setter: Any) -> Any:
     """The setter a verb that plays many runs plays ``v`` with: ``setter``, or when it is None the
     game's setter for bulk runs (:attr:`~cpstats.engine.games.GameRuns.bulk_setter`; open face
-    ``fast`` under the Pineapple deal, ``rollout`` under the classic), else the verbs' default, ``ev``."""
+    ``fast`` under the Pineapple deal, ``rollout`` under the classic), else the game's default
+    (:attr:`~cpstats.engine.games.GameRuns.default_setter`)."""
     if setter is not None:
         return setter
-    chosen = runs_of(v).bulk_setter
-    return (chosen(v) if callable(chosen) else chosen) or "ev"
+    runs = runs_of(v)
+    chosen = runs.bulk_setter(v) if callable(runs.bulk_setter) else runs.bulk_setter
+    return chosen or runs.default_setter
 
 
-def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, setter: Any = "ev",
+def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, setter: Any = None,
              rng=None, executor: Executor | None = None, keep_hands: bool = False,
              out: str | os.PathLike | None = None, *, resume: bool = False, progress: bool = False,
-             block_deals: int | None = None, until: Any = None, strategy: Any = None,
-             tables: Any = None) -> Result:
+             block_deals: int | None = None, until: Any = None) -> Result:
     """Deal, set and settle ``deals`` deals under ``variant`` and summarise them.
 
     Any game: the variant's game plays it (:class:`~cpstats.engine.games.GameRuns`); a 13-card
     variant gives a :class:`~cpstats.thirteen.result.SimulationResult`, an open-face one
-    (``ofc-*``: ``deals`` are hands, ``setter="ev"`` is its strong strategy, ``rollout``;
-    ``keep_hands`` writes its rows to ``out``) an :class:`~cpstats.ofc.OfcResult`.
+    (``ofc-*``: ``deals`` are hands; ``keep_hands`` writes its rows to ``out``) an
+    :class:`~cpstats.ofc.OfcResult`.
 
     Parameters
     ----------
@@ -65,7 +66,9 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
     players
         Seats (2-4); None keeps the variant's.
     setter
-        Who sets the hands: a name (``"ev"``, ``"greedy"``, ``"random"``, or another registered
+        Who sets the hands: None for the game's default
+        (:attr:`~cpstats.engine.games.GameRuns.default_setter`: 13-card ``ev``, open face
+        ``rollout``), a name (``"ev"``, ``"greedy"``, ``"random"``, or another registered
         strategy's), a setter object carrying its settings (``EvSetter(tables="2-4")``,
         ``GreedySetter()``, ``RandomSetter()``; open face: ``Rollout(samples=128)``, ``OfcGreedy()``,
         ``OfcRandom()``) or a callable (see :mod:`cpstats.thirteen.play`). ``metadata["setter"]``
@@ -93,9 +96,6 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
         ``{figure: half-width}`` (e.g. ``{"house_edge": 0.0005}``): play until each figure's 95%
         half-width is at most its value, ``deals`` then the most played; the run is the fixed-deals
         run of the length it stops at (:mod:`cpstats.engine.sequential`, ``metadata["until"]``).
-    strategy, tables
-        Deprecated (they go in the next release): ``strategy=`` is ``setter=``, and
-        ``tables=X`` is ``setter=EvSetter(tables=X)``.
 
     Examples
     --------
@@ -105,10 +105,9 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
     >>> type(simulate("ofc-pineapple", 20, setter="random", rng=1)).__name__
     'OfcResult'
     """
-    setter = renamed("strategy", "setter", strategy, setter, "ev")
     v = seated(load_variant(variant), players)
     runs = runs_of(v)
-    options = {"setter": runs.setter(setter, v, tables=tables), "executor": executor,
+    options = {"setter": runs.resolve_setter(setter, v), "executor": executor,
                "keep_hands": keep_hands, "out": out, "resume": resume, "progress": progress,
                "block_deals": block_deals}
     if until is not None:
@@ -117,11 +116,10 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
 
 
 def compare(variants: Sequence[AnyVariant | str], deals: int, *, players: int | None = None,
-            setter: Any = "ev", rng=None,
+            setter: Any = None, rng=None,
             executor: Executor | None = None, block_deals: int | None = None,
             confidence: float = 0.95, labels: Sequence[str] | None = None,
-            hands_per_hour: float | None = None, tidy: bool = False, strategy: Any = None,
-            tables: Any = None) -> pd.DataFrame:
+            hands_per_hour: float | None = None, tidy: bool = False) -> pd.DataFrame:
     """Side-by-side figures of several variants of one game on common deals, with paired
     differences to the first.
 
@@ -131,7 +129,6 @@ def compare(variants: Sequence[AnyVariant | str], deals: int, *, players: int | 
     ``tidy=True`` one row per variant and figure; open face: one tidy table of its figures,
     :func:`cpstats.ofc.simulation.compare`), each estimate with its interval and the paired
     difference to the first variant with its interval (Student's t on the per-batch differences).
-    ``strategy=`` and ``tables=`` are deprecated (as :func:`simulate`'s).
 
     Examples
     --------
@@ -139,7 +136,6 @@ def compare(variants: Sequence[AnyVariant | str], deals: int, *, players: int | 
     >>> float(table.query("run == 0")["diff"].abs().max())
     0.0
     """
-    setter = renamed("strategy", "setter", strategy, setter, "ev")
     level = check_confidence(confidence)
     if not isinstance(tidy, (bool, np.bool_)):
         raise OptionError(f"tidy={tidy!r} is invalid: True (one row per figure) or False (one per variant)")
@@ -153,6 +149,6 @@ def compare(variants: Sequence[AnyVariant | str], deals: int, *, players: int | 
         raise OptionError(f"compare plays one game on common deals: these variants are of {' and '.join(games)}")
     runs = runs_of(vs[0])
     run = runs.compare or functools.partial(compare_figures, runs.simulate)
-    return run(vs, deals, setter=runs.setter(setter, vs[0], tables=tables), rng=rng, executor=executor,
+    return run(vs, deals, setter=runs.resolve_setter(setter, vs[0]), rng=rng, executor=executor,
                block_deals=block_deals, confidence=level, labels=labels, hands_per_hour=hands_per_hour,
                tidy=tidy)

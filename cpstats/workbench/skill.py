@@ -15,8 +15,8 @@ from cpstats.engine.games import runs_of
 __all__ = ["skill"]
 
 
-def skill(variant: AnyVariant | str, *, deals: int | None = None, rng=None, setter: Any = "ev",
-          executor: Executor | None = None, tables: Any = None) -> pd.DataFrame:
+def skill(variant: AnyVariant | str, *, deals: int | None = None, rng=None, setter: Any = None,
+          executor: Executor | None = None) -> pd.DataFrame:
     """The skill table of ``variant``: the strong setter's mean result per hand against each field.
 
     Parameters
@@ -32,9 +32,9 @@ def skill(variant: AnyVariant | str, *, deals: int | None = None, rng=None, sett
     rng
         Seed, SeedSequence, Generator or None (fresh entropy); ``attrs["seed"]`` repeats it.
     setter
-        The player: ``"ev"`` or the game's strong setter object (``EvSetter(tables="2-4")``
-        borrows 2-4's tables; open face ``Rollout(samples=...)``). ``tables=X`` is deprecated:
-        ``setter=EvSetter(tables=X)``.
+        The player: None for the game's default (its strong setter: 13-card ``ev``, open face
+        ``rollout``), or the game's strong setter object (``EvSetter(tables="2-4")`` borrows
+        2-4's tables; open face ``Rollout(samples=...)``).
     executor
         Any ``concurrent.futures``-style executor (a Dask client's ``get_executor()`` too); the
         table is the same with or without one.
@@ -59,5 +59,4 @@ def skill(variant: AnyVariant | str, *, deals: int | None = None, rng=None, sett
     runs = runs_of(v)
     if runs.skill is None:
         raise OptionError(f"the {game_of(v).name} game has no skill table")
-    return runs.skill(v, deals=deals, rng=rng, setter=runs.setter(setter, v, tables=tables),
-                      executor=executor)
+    return runs.skill(v, deals=deals, rng=rng, setter=runs.resolve_setter(setter, v), executor=executor)

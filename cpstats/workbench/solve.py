@@ -64,8 +64,7 @@ from cpstats.cards.blocks import root_seed
 from cpstats.errors import OptionError, check_whole
 from cpstats.engine.registry import AnyVariant, game_of, holds_whole_numbers, load_variant
 from cpstats.engine.games import runs_of
-from cpstats.engine.lookup import check_target
-from cpstats.engine.lookup import check_metric as _check_metric
+from cpstats.engine.lookup import check_metric, check_target
 from cpstats.engine.sequential import run_until, until_record
 from cpstats.engine.solution import Solution
 from cpstats.engine.stats import check_confidence
@@ -84,11 +83,6 @@ _MAX_EVALUATIONS = 10
 
 
 # -- checks ---------------------------------------------------------------------------------------
-
-def check_metric(v: AnyVariant, metric: str) -> str:
-    """:func:`~cpstats.engine.lookup.check_metric` with the game's registered run."""
-    return _check_metric(v, metric, runs_of(v).simulate)
-
 
 def check_bounds(v: AnyVariant, parameter: str, bounds: Any) -> tuple[str, str, list]:
     """(the parameter's key, kind, values): ``continuous`` with two float bounds, ``integer`` with

@@ -54,9 +54,9 @@ def _bits(a: dict, b: dict) -> None:
 def test_a_sum_of_summaries_is_the_old_merge_bit_for_bit(variant):
     """Two runs' summaries of different deals (so distinct net values) add as the dict merge did."""
     n = 40 if variant.startswith("ofc") else 700
-    strategy = "random" if variant.startswith("ofc") else "greedy"
-    a = cpstats.simulate(variant, n, strategy=strategy, rng=1, block_deals=n).summary
-    b = cpstats.simulate(variant, n, strategy=strategy, rng=2, block_deals=n).summary
+    setter = "random" if variant.startswith("ofc") else "greedy"
+    a = cpstats.simulate(variant, n, setter=setter, rng=1, block_deals=n).summary
+    b = cpstats.simulate(variant, n, setter=setter, rng=2, block_deals=n).summary
     assert not np.array_equal(a.net_values, b.net_values)
     _bits((a + b).to_arrays(), _old_merge(a.to_arrays(), b.to_arrays()))
 
@@ -112,10 +112,6 @@ def test_both_results_share_one_table_api():
     assert len(thirteen.rows()) == 600 * 4
     with pytest.raises(OptionError, match="this result has no rows"):
         ofc.rows()
-    with pytest.warns(DeprecationWarning, match="use deals"):
-        assert ofc.hands == 30
-    with pytest.warns(DeprecationWarning, match="use rows"):
-        assert len(thirteen.hands) == 600 * 4
 
 
 def test_13_card_figures_are_the_results_own_tables():

@@ -38,7 +38,7 @@ def _thirteen() -> None:
     cpstats.rank3(["As Ks Qs"])
     cpstats.natural_mask(hand)
     cpstats.legal_settings(hand)
-    decision = cpstats.set_hand(hand, "2-4", strategy="ev")
+    decision = cpstats.set_hand(hand, "2-4", setter="ev")
     cpstats.review(hand, decision.setting, "2-4")
 
 

@@ -44,7 +44,7 @@ def test_skill_repeats_serial_or_on_an_executor():
 
 @pytest.mark.parametrize("options, match", [
     ({"deals": 1}, r"deals=1 is invalid: a whole number >= 2"),
-    ({"tables": "2-4"}, r"tables= does not apply to open-face variants"),
+    ({"setter": cpstats.EvSetter(tables="2-4")}, r"tables= does not apply to open-face variants"),
 ])
 def test_bad_skill_options_are_one_line(options, match):
     with pytest.raises(OptionError, match=match):

@@ -137,8 +137,11 @@ def test_the_bulk_verbs_play_fast_by_default_and_the_strong_setter_stays_simulat
 
     import cpstats.apps.par
 
-    assert inspect.signature(cpstats.simulate).parameters["setter"].default == "ev"
-    for verb in (cpstats.sweep, cpstats.solve, cpstats.design, cpstats.par_sheet):
+    from cpstats.engine.games import runs_of
+
+    v = cpstats.load_variant("ofc-pineapple")
+    assert runs_of(v).resolve_setter(None, v) == cpstats.Rollout()  # simulate's setter=None: the strong default
+    for verb in (cpstats.simulate, cpstats.sweep, cpstats.solve, cpstats.design, cpstats.par_sheet):
         assert inspect.signature(verb).parameters["setter"].default is None, verb.__name__
     seen = {}
     monkeypatch.setitem(cpstats.apps.par.SHEETS, GAME, lambda v, **kw: seen.update(kw) or "sheet")

@@ -1,6 +1,5 @@
-"""Setters as named objects (they carry their settings; the metadata records them), the former
-``strategy=``/``tables=``/``samples=``/``top=`` keywords as deprecated aliases giving the same
-numbers, and one randomness keyword ``rng``."""
+"""Setters as named objects (they carry their settings; the metadata records them), a verb's
+``setter=None`` as the game's default setter, and one randomness keyword ``rng``."""
 
 import dataclasses
 import inspect
@@ -55,10 +54,6 @@ def test_open_face_refuses_a_13_card_setter_object_as_13_card_refuses_rollout(se
     (lambda: as_setter("genius"), r"^unknown strategy 'genius'"),
     (lambda: as_ofc_setter(EvSetter(tables="2-4")), r"^tables= does not apply to open-face variants"),
     (lambda: seat_budget((Rollout(top=4), Rollout(top=8))), r"the rollout seats play one top \(got \[4, 8\]\)"),
-    (lambda: cpstats.simulate(V, 10, setter="greedy", strategy="random"),
-     r"^strategy= and setter= are the same option: give setter= only"),
-    (lambda: cpstats.simulate(V, 10, setter="greedy", tables="2-4"),
-     r"^tables='2-4' is invalid with setter 'greedy': only ev plays row tables"),
     (lambda: cpstats.skill(V, deals=10, setter="greedy"), r"^setter='greedy' is invalid: the skill table measures ev"),
 ])
 def test_bad_setters_are_one_line(make, message):
@@ -66,15 +61,38 @@ def test_bad_setters_are_one_line(make, message):
         make()
 
 
+@pytest.mark.parametrize("keyword", [{"strategy": "greedy"}, {"tables": "2-4"}])
+def test_a_removed_keyword_is_pythons_own_error(keyword):
+    """The verbs take ``setter=`` only: ev's row tables travel on ``EvSetter(tables=...)``."""
+    calls = (lambda: cpstats.simulate(V, 10, **keyword), lambda: cpstats.compare([V, "1-6"], 10, **keyword),
+             lambda: cpstats.skill(V, deals=10, **keyword), lambda: cpstats.set_hand(list(range(13)), V, **keyword))
+    for call in calls:
+        with pytest.raises(TypeError, match="unexpected keyword argument"):
+            call()
+
+
+def test_no_setter_is_the_games_default():
+    """``setter=None`` plays the game's registered default (the same run as naming it), and a
+    verb that plays many runs falls back to it where the game names no bulk setter."""
+    from cpstats.engine.games import runs_of
+    from cpstats.workbench.simulate import bulk_setter
+
+    default = cpstats.simulate(V, 300, rng=3)
+    named = cpstats.simulate(V, 300, setter="ev", rng=3)
+    assert default.metadata["run_digest"] == named.metadata["run_digest"] and default.metadata["strategy"] == "ev"
+    assert default.summary.net_sum.tolist() == named.summary.net_sum.tolist()
+    ofc = cpstats.load_variant("ofc-pineapple")
+    assert runs_of(ofc).resolve_setter(None, ofc) == Rollout() == runs_of(ofc).resolve_setter("ev", ofc)
+    assert runs_of(V).resolve_setter(None, cpstats.load_variant(V)) == EvSetter()
+    assert bulk_setter(cpstats.load_variant(V), None) == runs_of(V).default_setter == "ev"
+    assert bulk_setter(ofc, None) == "fast" and bulk_setter(ofc, "greedy") == "greedy"
+
+
 def test_a_setter_object_plays_as_its_name_and_the_metadata_records_it():
-    """``setter=EvSetter(tables=...)`` is the former ``strategy="ev", tables=...``: the same run
-    (digest) and numbers; ``strategy=`` warns and maps to ``setter=``."""
+    """``setter=EvSetter(tables=...)`` records its tables; an object at its defaults is the same
+    run (digest) and numbers as its name."""
     new = cpstats.simulate(V, 300, setter=EvSetter(tables="2-4"), rng=3)
-    with pytest.warns(DeprecationWarning, match=r"^strategy= is deprecated"):
-        old = cpstats.simulate(V, 300, strategy="ev", tables="2-4", rng=3)
     assert new.metadata["setter"] == {"name": "ev", "tables": "2-4"} and new.metadata["strategy"] == "ev"
-    assert new.metadata["run_digest"] == old.metadata["run_digest"]
-    assert new.summary.net_sum.tolist() == old.summary.net_sum.tolist()
     greedy = cpstats.simulate(V, 300, setter=GreedySetter(), rng=3)
     assert greedy.metadata["setter"] == {"name": "greedy"}
     assert greedy.summary.net_sum.tolist() == cpstats.simulate(V, 300, setter="greedy", rng=3).summary.net_sum.tolist()
@@ -86,22 +104,15 @@ def test_the_verbs_take_setter_and_record_it():
     swept = cpstats.sweep("2-4", "scoring.scoop_bonus", [0, 3], deals=200, setter="random", rng=1,
                           metrics=["sd"])
     assert swept.attrs["setter"] == {"name": "random"}
-    with pytest.warns(DeprecationWarning, match=r"^strategy= is deprecated"):
-        again = cpstats.sweep("2-4", "scoring.scoop_bonus", [0, 3], deals=200, strategy="random", rng=1,
-                              metrics=["sd"])
-    assert again["estimate"].tolist() == swept["estimate"].tolist()
     assert cpstats.skill("2-4", deals=50, rng=1, setter=EvSetter()).attrs["setter"] == {"name": "ev", "tables": None}
 
 
 def test_open_face_rollout_carries_its_budget():
-    """``Rollout(samples=4)`` is the former ``samples=4`` (same numbers); the budget is in the
-    strategy label (the run's identity) and in ``metadata["setter"]``."""
+    """``Rollout(samples=4)`` carries its budget: it is in the strategy label (the run's
+    identity) and in ``metadata["setter"]``, and the verb plays it as the game's run does."""
     new = ofc_sim.simulate("ofc-pineapple", 6, setter=Rollout(samples=4, top=6), rng=1, block_deals=6)
-    with pytest.warns(DeprecationWarning, match=r"^samples= is deprecated .*Rollout\(samples=4\)"):
-        old = ofc_sim.simulate("ofc-pineapple", 6, samples=4, top=6, rng=1, block_deals=6)
-    assert new.metadata["strategy"] == "rollout/rollout(samples=4,top=6)" == old.metadata["strategy"]
+    assert new.metadata["strategy"] == "rollout/rollout(samples=4,top=6)"
     assert new.metadata["setter"] == {"name": "rollout", "samples": 4, "top": 6}
-    assert new.figures()["estimate"].equals(old.figures()["estimate"])
     shared = cpstats.simulate("ofc-pineapple", 6, setter=Rollout(samples=4, top=6), rng=1, block_deals=6)
     assert shared.figures()["estimate"].equals(new.figures()["estimate"])
     seats = ofc_sim.simulate("ofc-pineapple", 4, setter=("random", OfcGreedy()), rng=1)
@@ -110,22 +121,15 @@ def test_open_face_rollout_carries_its_budget():
 
 
 def test_rng_is_the_one_randomness_keyword():
-    """``seed=`` of the exported functions is a deprecated alias of ``rng=``; a default that is
-    a fixed seed is in the signature."""
-    new = cpstats.match("2-4", "greedy", "random", deals=200, rng=5)
-    with pytest.warns(DeprecationWarning, match=r"^seed= is deprecated .*use rng=5"):
-        old = cpstats.match("2-4", "greedy", "random", deals=200, seed=5)
-    assert (new.mean, new.seed) == (old.mean, 5)
-    with pytest.warns(DeprecationWarning, match=r"^seed= is deprecated"):
-        assert cpstats.exploitability("greedy", hands=2, opponents=20, seed=2).in_sample == \
-            cpstats.exploitability("greedy", hands=2, opponents=20, rng=2).in_sample
-    with pytest.raises(OptionError, match=r"^seed= and rng= are the same option"):
-        cpstats.match("2-4", deals=10, rng=1, seed=1)
+    """The exported functions take ``rng=`` (no ``seed=``); a default that is a fixed seed is in
+    the signature."""
+    assert cpstats.match("2-4", "greedy", "random", deals=200, rng=5).seed == 5
     assert inspect.signature(cpstats.par_sheet).parameters["rng"].default == 2026
     for fn in (cpstats.simulate, cpstats.compare, cpstats.sweep, cpstats.skill, cpstats.compare_presets,
                cpstats.match, cpstats.exploitability, cpstats.train_tables, cpstats.natural_frequencies,
                ofc_sim.simulate, cpstats.ofc.write_ofc_reference):
         assert "rng" in inspect.signature(fn).parameters, fn.__name__
+        assert "seed" not in inspect.signature(fn).parameters, fn.__name__
 
 
 def _setter_classes(base):

@@ -25,7 +25,7 @@ CAPPED = "2-4(rake=percent,rake.cap=1)"
 
 
 def _edge(variant: str, deals: int, seed: int = 1) -> float:
-    r = cpstats.simulate(variant, deals, strategy="greedy", rng=seed)
+    r = cpstats.simulate(variant, deals, setter="greedy", rng=seed)
     return float(paired_metrics([r]).set_index("metric").at["house_edge", "estimate"])
 
 
@@ -169,7 +169,7 @@ def test_invert_band_of_a_falling_curve():
 def test_figure_table_has_the_banked_house_edge_from_house_money():
     from cpstats.thirteen import house
 
-    r = cpstats.simulate("banked", 600, strategy="greedy", rng=1)
+    r = cpstats.simulate("banked", 600, setter="greedy", rng=1)
     edge, _ = house.bank_edge(r.variant, r.summary)
     assert figure_table(r).set_index("metric").at["house_edge", "estimate"] == pytest.approx(edge.estimate)
 
@@ -321,24 +321,24 @@ def test_ofc_metric_unknown_is_one_line():
 # -- sequential precision -------------------------------------------------------------------------
 
 def test_until_equals_the_fixed_deals_run_of_its_length():
-    r = cpstats.simulate("banked", 100_000, strategy="greedy", rng=3, until={"house_edge": 0.0006})
+    r = cpstats.simulate("banked", 100_000, setter="greedy", rng=3, until={"house_edge": 0.0006})
     meta = r.metadata["until"]
     assert meta["reached"] and len(meta["stages"]) >= 2
     half = figure_table(r).set_index("metric").loc["house_edge"]
     assert (half["ci_high"] - half["ci_low"]) / 2 <= 0.0006
-    fixed = cpstats.simulate("banked", r.deals, strategy="greedy", rng=3)
+    fixed = cpstats.simulate("banked", r.deals, setter="greedy", rng=3)
     a, b = r.summary.to_arrays(), fixed.summary.to_arrays()
     assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in b)
 
 
 def test_until_stops_at_the_maximum_and_says_so():
-    r = cpstats.simulate("banked", 5_000, strategy="greedy", rng=3, until="house_edge=0.00001")
+    r = cpstats.simulate("banked", 5_000, setter="greedy", rng=3, until="house_edge=0.00001")
     assert r.deals == 5_000 and not r.metadata["until"]["reached"]
 
 
 def test_until_open_face():
-    r = cpstats.simulate("ofc-pineapple", 400, strategy="greedy", rng=3, until={"foul_rate": 0.05})
-    assert r.metadata["until"]["reached"] and r.hands <= 400
+    r = cpstats.simulate("ofc-pineapple", 400, setter="greedy", rng=3, until={"foul_rate": 0.05})
+    assert r.metadata["until"]["reached"] and r.deals <= 400
 
 
 def test_precision_budget_sets_the_deals_from_a_sequential_run():
@@ -356,7 +356,7 @@ def test_precision_budget_sets_the_deals_from_a_sequential_run():
 ])
 def test_bad_until_is_one_line(until, match):
     with pytest.raises(OptionError, match=match):
-        cpstats.simulate("banked", 1_000, strategy="greedy", rng=1, until=until)
+        cpstats.simulate("banked", 1_000, setter="greedy", rng=1, until=until)
 
 
 @pytest.mark.parametrize("until", [{"sd": 1e-300}, "sd=1e-300", {"sd": 1e-9}])
@@ -383,7 +383,7 @@ def test_a_half_width_not_reached_at_a_few_deals_says_so_in_words():
 
 def test_until_with_out_is_refused(tmp_path):
     with pytest.raises(OptionError, match=r"until= and out= are invalid together"):
-        cpstats.simulate("banked", 1_000, strategy="greedy", rng=1, until={"sd": 0.1}, out=tmp_path)
+        cpstats.simulate("banked", 1_000, setter="greedy", rng=1, until={"sd": 0.1}, out=tmp_path)
 
 
 # -- coverage (opt-in) ----------------------------------------------------------------------------
@@ -426,11 +426,11 @@ def test_capped_rake_percent_interval_covers_the_long_run_answer():
 def test_until_interval_covers_the_long_run_edge():
     """Sequential stopping on the interval's own width: its 95% interval still holds the long-run
     house edge in at least 90% of 50 runs."""
-    truth = figure_table(cpstats.simulate("banked", 1_000_000, strategy="greedy", rng=7)).set_index(
+    truth = figure_table(cpstats.simulate("banked", 1_000_000, setter="greedy", rng=7)).set_index(
         "metric").at["house_edge", "estimate"]
     held = 0
     for seed in range(50):
-        r = cpstats.simulate("banked", 200_000, strategy="greedy", rng=2000 + seed, until={"house_edge": 0.0006})
+        r = cpstats.simulate("banked", 200_000, setter="greedy", rng=2000 + seed, until={"house_edge": 0.0006})
         f = figure_table(r).set_index("metric").loc["house_edge"]
         held += f["ci_low"] <= truth <= f["ci_high"]
     print(f"until coverage {held / 50:.0%}")

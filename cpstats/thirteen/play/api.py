@@ -4,8 +4,9 @@ A *strategy* is any callable ``strategy(hands, variant, *, rng=None)`` taking de
 (``uint8[N, 13]``) and a :class:`~cpstats.thirteen.rules.variant.Variant` and returning a :class:`Decisions`
 (or a ``(settings, declare, surrender)`` tuple): a legal setting of each hand laid out
 front|middle|back, whether to declare the natural it holds (the highest of the variant's
-schedule) and whether to surrender. :func:`set_hands` and :func:`set_hand` call one by name or
-as a callable and check what it returns.
+schedule) and whether to surrender. :func:`set_hands` and :func:`set_hand` call one by name, as
+a setter object (:mod:`cpstats.thirteen.play.setters`) or as a callable (``setter=``) and check
+what it returns.
 
 Built in (see :func:`strategy_names`), each registered by the module that defines it:
 
@@ -19,7 +20,7 @@ Built in (see :func:`strategy_names`), each registered by the module that define
   expected result against the field under the variant's scoring, royalties and table size,
   from row tables trained by damped best response (:mod:`cpstats.thirteen.play.training`) for the
   variant's rules: shipped for the presets, trained on the fly and cached for any other
-  variant, another variant's only when ``tables=`` names it
+  variant, another variant's only when ``EvSetter(tables=...)`` names it
   (:func:`~cpstats.thirteen.play.row_tables.resolve_tables`); declares a natural when it pays
   more than the hand is expected to, surrenders when playing is expected to cost more than
   surrendering (:mod:`cpstats.thirteen.play.ev_setter`).
@@ -144,19 +145,16 @@ def takes_tables(strategy: Callable[..., Any]) -> bool:
         return False
 
 
-def _tables_keyword(fn: Callable[..., Any], name: str, v: Variant, tables: Any) -> dict:
-    """``{"tables": RowTables}`` for ``fn``, or ``{}``. Tables named by the caller go to a
-    strategy that takes them (another is refused); the registered ``ev`` gets its variant's
-    own, resolved here once (trained if need be) rather than in every worker."""
-    if tables is not None:
-        if not takes_tables(fn):
-            given = tables if isinstance(tables, str) else type(tables).__name__
-            raise OptionError(f"tables={given!r} is invalid with strategy {name!r}: only a "
-                              "strategy that takes row tables (ev) uses them")
-        return {"tables": load_tables(v, tables=tables)}
+def _bound(fn: Callable[..., Any], v: Variant) -> tuple[Callable[..., Any], dict]:
+    """(strategy, keywords) that set ``v``'s hands: a setter object's own (:meth:`bind`, which
+    resolves its settings once, ev's tables trained if need be); the registered ``ev`` callable
+    gets its variant's own tables, resolved here once rather than in every worker."""
+    bind = getattr(fn, "bind", None)
+    if callable(bind):
+        return bind(v)
     if fn is _REGISTRY.get("ev"):
-        return {"tables": load_tables(v)}
-    return {}
+        return fn, {"tables": load_tables(v)}
+    return fn, {}
 
 
 def _variant(variant: Variant | str) -> Variant:
@@ -210,10 +208,9 @@ def _as_decisions(result: Any, hands: np.ndarray | int, name: str = "strategy",
 _BLOCK = 4096
 
 
-def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable[..., Any] = "ev",
-              rng: np.random.Generator | int | None = None, executor: Any = None,
-              tables: Any = None) -> Decisions:
-    """Set many hands with a strategy.
+def set_hands(hands, variant: Variant | str = "2-4", *, setter: Any = "ev",
+              rng: np.random.Generator | int | None = None, executor: Any = None) -> Decisions:
+    """Set many hands with a setter.
 
     Parameters
     ----------
@@ -221,10 +218,12 @@ def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable
         ``(N, 13)`` card codes (or one hand of 13).
     variant
         A :class:`~cpstats.thirteen.rules.variant.Variant`, a preset name or a variant string.
-    strategy
-        A registered name (:func:`strategy_names`), a setter object
-        (:class:`~cpstats.thirteen.play.EvSetter` and the others, carrying their settings) or a
-        callable following :class:`Strategy`.
+    setter
+        A registered name (:func:`strategy_names`), a setter object carrying its settings
+        (:class:`~cpstats.thirteen.play.EvSetter`, ``EvSetter(tables="2-4")`` to borrow 2-4's row
+        tables, and the others) or a callable following :class:`Strategy`. ``ev`` plays its
+        variant's own row tables (shipped for a preset's rules, else read from the cache or
+        trained now, about half a minute, and cached).
     rng
         Seed or ``numpy.random.Generator`` for randomized strategies.
     executor
@@ -232,11 +231,6 @@ def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable
         with ``SeedSequence`` child ``i`` of ``rng``, so the result does not depend on the
         executor. The built-in kernels release the GIL, so a ``ThreadPoolExecutor`` uses every
         core. None: serial, one block.
-    tables
-        The ``ev`` setter's row tables: None for the variant's own (shipped for a preset's
-        rules, else read from the cache or trained now, about half a minute, and cached), a preset
-        name or variant string to borrow that variant's, or
-        :class:`~cpstats.thirteen.play.RowTables`. Only for a strategy that takes ``tables``.
 
     Raises
     ------
@@ -245,20 +239,19 @@ def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable
         that is not its hand rearranged (other cards, a card twice, codes out of 0..51 or not
         integers): strategy output is checked, never trusted.
     OptionError
-        For an unknown strategy name, a strategy's output of the wrong shapes, or ``tables``
-        that name no variant or go to a strategy that does not take them.
+        For an unknown setter name, a strategy's output of the wrong shapes, or an
+        ``EvSetter(tables=...)`` naming no variant.
     """
     arr = check_hands(hands, 13)
     _check_rng(rng)
-    fn = get_strategy(strategy)
-    name = strategy if isinstance(strategy, str) else getattr(fn, "__name__", type(fn).__name__)
+    fn = get_strategy(setter)
     v = _variant(variant)
-    bind = getattr(fn, "bind", None)  # a setter object resolves its settings once, here
-    fn, extra = bind(v) if callable(bind) and tables is None else (fn, _tables_keyword(fn, name, v, tables))
     flat = arr.reshape(-1, 13)
-    dealt = flat.copy()  # what the strategy's settings are checked against, whatever it writes
     if executor is None:
-        return _as_decisions(fn(flat, v, rng=np.random.default_rng(rng), **extra), dealt, name)
+        return _set_dealt(setter, flat, v, np.random.default_rng(rng))
+    name = _name(setter, fn)
+    fn, extra = _bound(fn, v)
+    dealt = flat.copy()  # what the strategy's settings are checked against, whatever it writes
     if isinstance(rng, np.random.Generator):
         seq = rng.bit_generator.seed_seq
     else:
@@ -276,8 +269,27 @@ def set_hands(hands, variant: Variant | str = "2-4", *, strategy: str | Callable
                      np.concatenate([p.surrender for p in parts]), values)
 
 
-def set_hand(cards, variant: Variant | str = "2-4", *, strategy: str | Callable[..., Any] = "ev",
-             rng: np.random.Generator | int | None = None, tables: Any = None) -> HandDecision:
+def _name(setter: Any, fn: Callable[..., Any]) -> str:
+    """How an error names a setter: the name given, else the callable's."""
+    return setter if isinstance(setter, str) else getattr(fn, "__name__", type(fn).__name__)
+
+
+def _set_dealt(setter: Any, hands: np.ndarray, v: Variant, rng: np.random.Generator) -> Decisions:
+    """:func:`set_hands` in one serial pass without checking its input, for a caller whose hands
+    are dealt codes, whose variant is parsed and whose setter was resolved (a run's blocks: the
+    verb checked them once): ``setter`` a setter object, a registered name or a callable,
+    ``hands`` ``uint8[N, 13]``. The strategy's output is still checked (a user's strategy may
+    return anything)."""
+    fn = get_strategy(setter)
+    name = _name(setter, fn)
+    flat = np.ascontiguousarray(hands, dtype=np.uint8).reshape(-1, 13)
+    dealt = flat.copy()  # what the strategy's settings are checked against, whatever it writes
+    fn, extra = _bound(fn, v)
+    return _as_decisions(fn(flat, v, rng=rng, **extra), dealt, name)
+
+
+def set_hand(cards, variant: Variant | str = "2-4", *, setter: Any = "ev",
+             rng: np.random.Generator | int | None = None) -> HandDecision:
     """Set one 13-card hand.
 
     Parameters
@@ -285,7 +297,7 @@ def set_hand(cards, variant: Variant | str = "2-4", *, strategy: str | Callable[
     cards
         13 cards as text (any notation :func:`~cpstats.cards.parse_cards` accepts), a list of 13
         card tokens (``["As", "Ad", ...]``) or 13 codes.
-    variant, strategy, rng, tables
+    variant, setter, rng
         As :func:`set_hands`.
 
     Returns
@@ -295,7 +307,7 @@ def set_hand(cards, variant: Variant | str = "2-4", *, strategy: str | Callable[
 
     Examples
     --------
-    >>> d = set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4", strategy="greedy")
+    >>> d = set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4", setter="greedy")
     >>> d.setting
     '5c 4d 2h / Qs Jc Jd 9h 7s / As Ad Kc Kd Qh'
     >>> d.natural, d.surrender
@@ -307,7 +319,7 @@ def set_hand(cards, variant: Variant | str = "2-4", *, strategy: str | Callable[
     if codes.ndim != 1:
         raise CardError(f"set_hand takes one hand of 13 cards, got shape {codes.shape}")
     v = _variant(variant)
-    d = set_hands(codes[None], v, strategy=strategy, rng=rng, tables=tables)
+    d = set_hands(codes[None], v, setter=setter, rng=rng)
     natural = None
     if d.declare[0]:
         bits = int(best_natural_bits(codes[None], v)[0])

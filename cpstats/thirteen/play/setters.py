@@ -22,7 +22,7 @@ from typing import Any, Callable, ClassVar
 
 import numpy as np
 
-from cpstats.errors import OptionError, renamed
+from cpstats.errors import OptionError
 from cpstats.thirteen.rules.variant import GAME, Variant
 from cpstats.engine.setter import Setter
 from cpstats.thirteen.play.api import Decisions, get_strategy
@@ -31,7 +31,7 @@ from cpstats.thirteen.play.ev_setter import ev
 from cpstats.thirteen.play.row_tables import RowTables, load_tables
 
 __all__ = ["Setter", "HandSetter", "EvSetter", "GreedySetter", "RandomSetter", "SETTERS", "BASELINES", "as_setter",
-           "setter_label", "setter_params", "setter_option", "result_setter"]
+           "setter_label", "setter_params", "result_setter"]
 
 
 @dataclass(frozen=True)
@@ -136,26 +136,6 @@ def setter_params(setter: Any) -> dict[str, Any]:
     if isinstance(setter, str):
         return {"name": setter}
     return {"name": getattr(setter, "__name__", repr(setter))}
-
-
-def setter_option(setter: Any, strategy: Any = None, tables: Any = None, *,
-                  stacklevel: int = 4) -> Any:
-    """``setter`` with the deprecated keywords mapped onto it: ``strategy=`` is ``setter=``, and
-    ``tables=`` goes into an ev setter (``EvSetter(tables=...)``); tables for another setter is
-    one line. Returns the setter as given (a name, an object or a callable), or an
-    :class:`EvSetter` carrying the tables."""
-    setter = renamed("strategy", "setter", strategy, setter, "ev", stacklevel=stacklevel)
-    if tables is None:
-        return setter
-    renamed("tables", "setter", tables, None, note=f"EvSetter(tables={_plain(tables)!r})",
-            stacklevel=stacklevel)
-    chosen = as_setter(setter) if isinstance(setter, (str, Setter)) else setter
-    if not isinstance(chosen, EvSetter):
-        raise OptionError(f"tables={_plain(tables)!r} is invalid with setter {setter!r}: only ev "
-                          "plays row tables (setter=EvSetter(tables=...))")
-    if chosen.tables is not None:
-        raise OptionError("tables= and EvSetter(tables=...) are the same option: give the setter's only")
-    return EvSetter(tables=tables)
 
 
 def result_setter(metadata: dict) -> Any:

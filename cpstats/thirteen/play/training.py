@@ -63,7 +63,7 @@ import numpy as np
 
 from cpstats.cards.blocks import root_seed
 from cpstats.cards.codes import deal
-from cpstats.errors import OptionError, check_whole, renamed
+from cpstats.errors import OptionError, check_whole
 from cpstats.hands.ranking import rank3, rank5
 from cpstats.thirteen.rules.variant import Variant
 from cpstats.thirteen.play import _ev_kernel as _sk
@@ -110,7 +110,7 @@ def train_tables(variant: Variant | str, *, deals: int = 200_000, rounds: int = 
                  damping: float = 0.5, patience: int = 2, refine: int = 6,
                  refine_damping: float = 0.2, refine_deals: int | None = None,
                  check_deals: int | None = None, removal_deals: int | None = None,
-                 executor: Any = None, progress: Callable[[int], Any] | None = None, seed=None) -> RowTables:
+                 executor: Any = None, progress: Callable[[int], Any] | None = None) -> RowTables:
     """Train row tables for ``variant`` by damped best response (see the module docstring).
 
     Parameters
@@ -125,7 +125,7 @@ def train_tables(variant: Variant | str, *, deals: int = 200_000, rounds: int = 
         ``method="fictitious"``), after the greedy start.
     rng
         Root seed (int, SeedSequence, Generator; None: fresh entropy); round ``r`` uses its child ``r``
-        (round 0 is the greedy start), the final check the last child. ``seed=`` is deprecated.
+        (round 0 is the greedy start), the final check the last child.
     verbose
         Print one line per round.
     method
@@ -166,7 +166,7 @@ def train_tables(variant: Variant | str, *, deals: int = 200_000, rounds: int = 
         method=method, deals=deals, rounds=rounds, refine=refine, patience=patience,
         damping=damping, refine_damping=refine_damping, refine_deals=refine_deals,
         check_deals=check_deals, removal_deals=removal_deals)
-    root = root_seed(renamed("seed", "rng", seed, rng))
+    root = root_seed(rng)
     tick = progress or (lambda n: None)
     run = _Training(v, root.spawn(rounds + refine + 3), verbose, executor, tick)
     run.field = _normalized(_histograms(greedy(run.dealt(0, deals), v).settings, v))
@@ -468,7 +468,7 @@ def _decide(strategy: Callable[..., Any], hands: np.ndarray, v: Variant,
 
 def match(variant: Variant | str, a: str | Callable[..., Any] = "ev",
           b: str | Callable[..., Any] = "greedy", *, deals: int = 20_000,
-          rng=None, tables: Any = None, seed=None) -> MatchResult:
+          rng=None, tables: Any = None) -> MatchResult:
     """Duplicate match: on each deal, ``a`` plays each seat in turn against ``b`` in the others.
 
     The per-deal score is ``a``'s net averaged over its seats, so luck of the cards cancels; the
@@ -476,7 +476,7 @@ def match(variant: Variant | str, a: str | Callable[..., Any] = "ev",
     errors (deals are independent). In criss-cross (D3) a seat holds two hands, both set by the
     seat's strategy, and its net is divided by two (an edge per hand, as elsewhere).
     ``tables`` (as :func:`~cpstats.thirteen.play.set_hands`') go to every strategy that takes them;
-    ``rng`` is the deal's seed (int, SeedSequence, Generator or None); ``seed=`` is deprecated.
+    ``rng`` is the deal's seed (int, SeedSequence, Generator or None).
     """
     from cpstats.thirteen.settlement.engine import settle_many
 
@@ -486,7 +486,7 @@ def match(variant: Variant | str, a: str | Callable[..., Any] = "ev",
     players = v.players
     per_seat = v.hands_per_player
     n_hands = players * per_seat
-    root = root_seed(renamed("seed", "rng", seed, rng), "rng")
+    root = root_seed(rng, "rng")
     rng = np.random.default_rng(root)
     cards = deal(rng, deals, n_hands)
     flat = cards.reshape(-1, 13)
@@ -544,20 +544,20 @@ class Exploitability:
 
 
 def exploitability(strategy: str | Callable[..., Any] = "ev", *, hands: int = 2_000,
-                   opponents: int = 1_000, rng=None, seed=None) -> Exploitability:
+                   opponents: int = 1_000, rng=None) -> Exploitability:
     """Exploitability of ``strategy`` under heads-up ``2-4``: how far it is from a fixed point.
 
     For each sample hand, ``opponents`` opponent hands are dealt from the other 39 cards and
     set by the strategy itself; every legal setting of the sample hand is scored against them
     (1 per row, 1 more for two or three rows) and the best is compared with the strategy's own
     choice. The out-of-sample figure scores the chosen best response against a second,
-    independent sample of opponents. ``rng`` seeds it (``seed=`` is deprecated).
+    independent sample of opponents. ``rng`` seeds it.
     """
     from cpstats.hands.setting import legal_settings
 
     v = _variant("2-4(players=2)")
     fn = get_strategy(strategy)
-    root = root_seed(renamed("seed", "rng", seed, rng))
+    root = root_seed(rng)
     rng = np.random.default_rng(root)
     samples = deal(rng, hands, 1)[:, 0]
     own = _decide(fn, samples, v, rng).settings

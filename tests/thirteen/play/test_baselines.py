@@ -28,7 +28,7 @@ def _best_five(hand: np.ndarray) -> int:
 def test_greedy_h5_is_lexicographic_best_with_a_low_middle(hands):
     """Under H5 greedy is the legal setting strongest by (high back, low middle, front)."""
     v = "2-4(ranking=H5)"
-    d = api.set_hands(hands[:12], v, strategy="greedy")
+    d = api.set_hands(hands[:12], v, setter="greedy")
     assert not is_foul(d.settings, ordering="H5").any()
     for hand, setting in zip(hands[:12], d.settings):
         legal = legal_settings(hand, ordering="H5")
@@ -46,7 +46,7 @@ def test_random_h5_is_uniform_over_legal_settings():
     legal = legal_settings(hand, ordering="H5")
     p = (rank3(legal[:, :3], check=False) >= 286).mean()  # 286 high-card fronts rank lowest
     n = 20_000
-    d = api.set_hands(np.repeat(hand[None], n, axis=0), "2-4(ranking=H5)", strategy="random", rng=3)
+    d = api.set_hands(np.repeat(hand[None], n, axis=0), "2-4(ranking=H5)", setter="random", rng=3)
     assert not is_foul(d.settings, ordering="H5").any()
     share = (rank3(d.settings[:, :3], check=False) >= 286).mean()
     assert abs(share - p) < 5 * np.sqrt(p * (1 - p) / n)
@@ -55,7 +55,7 @@ def test_random_h5_is_uniform_over_legal_settings():
 # -- greedy -----------------------------------------------------------------------------------------
 
 def test_greedy_legal_permutation_best_back(hands):
-    d = api.set_hands(hands, V24, strategy="greedy")
+    d = api.set_hands(hands, V24, setter="greedy")
     assert same_cards(hands, d.settings)
     assert not is_foul(d.settings).any()
     backs = rank5(d.settings[:, 8:], check=False)
@@ -66,13 +66,13 @@ def test_greedy_legal_permutation_best_back(hands):
 
 def test_greedy_never_fouls_10000_hands():
     many = deal(np.random.default_rng(7), 2_500, 4).reshape(-1, 13)
-    d = api.set_hands(many, V24, strategy="greedy")
+    d = api.set_hands(many, V24, setter="greedy")
     assert not is_foul(d.settings).any()
     assert same_cards(many, d.settings)
 
 
 def test_greedy_middle_is_strongest_legal(hands):
-    d = api.set_hands(hands[:40], V24, strategy="greedy")
+    d = api.set_hands(hands[:40], V24, setter="greedy")
     for hand, setting in zip(hands[:40], d.settings):
         legal = legal_settings(hand)
         back = rank5(setting[8:])
@@ -81,16 +81,16 @@ def test_greedy_middle_is_strongest_legal(hands):
 
 
 def test_set_hand_greedy_example():
-    d = api.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4", strategy="greedy")
+    d = api.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4", setter="greedy")
     assert d.setting == "5c 4d 2h / Qs Jc Jd 9h 7s / As Ad Kc Kd Qh"
     assert d.natural is None and d.surrender is False
 
 
 def test_greedy_declares_natural():
     dragon = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"
-    d = api.set_hand(dragon, "pagat-typical", strategy="greedy")
+    d = api.set_hand(dragon, "pagat-typical", setter="greedy")
     assert d.natural == "dragon"
-    assert api.set_hand(dragon, "2-4", strategy="greedy").natural is None  # not in the schedule
+    assert api.set_hand(dragon, "2-4", setter="greedy").natural is None  # not in the schedule
 
 
 # -- greedy: exact against an exhaustive search -----------------------------------------------------
@@ -140,7 +140,7 @@ def _exhaustive_greedy(hands: np.ndarray, ordering: str) -> np.ndarray:
 
 def _check_greedy(hands: np.ndarray, ordering: str, expected: np.ndarray) -> None:
     variant = V24 if ordering == "H1" else V24_H4
-    d = api.set_hands(hands, variant, strategy="greedy")
+    d = api.set_hands(hands, variant, setter="greedy")
     assert same_cards(hands, d.settings)
     assert not is_foul(d.settings, ordering=ordering).any()
     got = _row_ranks(d.settings, ordering)
@@ -190,9 +190,9 @@ def test_greedy_random_hands_match_exhaustive(ordering, n):
 
 def test_greedy_ties_fixed_choice():
     """Equal-rank cards go to the lowest suit, back first; rows keep the hand's order."""
-    d = api.set_hand("Ac Ad Ah As Kh 2h 5h 7h 9h Kc Tc 3d 4s", V24, strategy="greedy")
+    d = api.set_hand("Ac Ad Ah As Kh 2h 5h 7h 9h Kc Tc 3d 4s", V24, setter="greedy")
     assert d.setting == "Tc 3d 4s / Kh 2h 5h 7h 9h / Ac Ad Ah As Kc"
-    d = api.set_hand("5c 5d 6c 6d 7c 7d 8h 8s 9h 9s 2c 3h Jd", V24, strategy="greedy")
+    d = api.set_hand("5c 5d 6c 6d 7c 7d 8h 8s 9h 9s 2c 3h Jd", V24, setter="greedy")
     assert d.setting == "2c 3h Jd / 5d 6d 7d 8s 9s / 5c 6c 7c 8h 9h"
 
 
@@ -214,9 +214,9 @@ def test_greedy_crowded_hands_match_exhaustive(hand, ordering):
 # -- random -----------------------------------------------------------------------------------------
 
 def test_random_legal_and_seeded(hands):
-    a = api.set_hands(hands[:2000], V24, strategy="random", rng=5)
-    b = api.set_hands(hands[:2000], V24, strategy="random", rng=5)
-    c = api.set_hands(hands[:2000], V24, strategy="random", rng=6)
+    a = api.set_hands(hands[:2000], V24, setter="random", rng=5)
+    b = api.set_hands(hands[:2000], V24, setter="random", rng=5)
+    c = api.set_hands(hands[:2000], V24, setter="random", rng=6)
     assert (a.settings == b.settings).all() and not (a.settings == c.settings).all()
     assert not is_foul(a.settings).any()
     assert same_cards(hands[:2000], a.settings)
@@ -225,7 +225,7 @@ def test_random_legal_and_seeded(hands):
 def test_random_covers_many_settings():
     hand = parse_cards("As Kd Qh Jc 9s 8d 7h 6c 5s 4d 3h 2c Td")
     reps = np.repeat(hand[None], 3000, axis=0)
-    d = api.set_hands(reps, V24, strategy="random", rng=1)
+    d = api.set_hands(reps, V24, setter="random", rng=1)
     assert not is_foul(d.settings).any()
     # Canonical form: sort within each row; count distinct settings drawn.
     canon = np.concatenate([np.sort(d.settings[:, :3]), np.sort(d.settings[:, 3:8]),
@@ -239,5 +239,5 @@ def test_random_covers_many_settings():
 
 def test_random_handles_hands_with_few_legal_settings():
     quads = parse_cards("Ac Ad Ah As Kc Kd Kh Ks Qc Qd Qh Qs 2c")
-    d = api.set_hands(np.repeat(quads[None], 50, axis=0), V24, strategy="random", rng=3)
+    d = api.set_hands(np.repeat(quads[None], 50, axis=0), V24, setter="random", rng=3)
     assert not is_foul(d.settings).any()

@@ -21,6 +21,7 @@ from cpstats.hands.setting import is_foul, legal_settings, parse_setting
 from cpstats.engine.registry import get_preset, load_variant
 from cpstats.thirteen.play import _ev_kernel as _sk, _kernel_args, api, ev_setter, row_tables
 from cpstats.thirteen.play.row_tables import load_tables, rank_classes
+from cpstats.thirteen.play.setters import EvSetter
 from helpers.checks import same_cards
 
 V24 = get_preset("2-4")
@@ -85,8 +86,8 @@ def test_ev_under_h5_refuses_tables_with_a_high_middle():
     whose middle is a high hand, such as 2-4's borrowed, in one line saying how to train."""
     with pytest.raises(OptionError, match=r"^ev: the row tables trained for '2-4' cannot set hands "
                                           r"of '2-4\(ranking=H5\)'.*low \(H5\) middle.*train_tables"):
-        api.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4(ranking=H5)", strategy="ev",
-                     tables="2-4")
+        api.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", "2-4(ranking=H5)",
+                     setter=EvSetter(tables="2-4"))
 
 
 def test_ev_pruning_is_exact(hands):
@@ -329,7 +330,7 @@ def test_tables_roundtrip_with_card_removal(tmp_path):
 
 
 def test_ev_legal_and_permutation(hands):
-    d = api.set_hands(hands, V24, strategy="ev")
+    d = api.set_hands(hands, V24, setter="ev")
     assert not is_foul(d.settings).any()
     assert same_cards(hands, d.settings)
     assert d.value is not None and d.value.shape == (len(hands),)

@@ -36,23 +36,23 @@ def test_each_builtin_is_registered_by_its_module_in_the_usual_order():
 
 def test_unknown_strategy_lists_available():
     with pytest.raises(OptionError, match=r"unknown strategy 'best'.*ev, greedy, random"):
-        api.set_hands(deal(np.random.default_rng(0), 1, 1)[0], V24, strategy="best")
+        api.set_hands(deal(np.random.default_rng(0), 1, 1)[0], V24, setter="best")
 
 
 def test_duplicate_cards_rejected():
     with pytest.raises(CardError, match="duplicate card"):
-        api.set_hand("As As Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", V24, strategy="greedy")
+        api.set_hand("As As Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h", V24, setter="greedy")
     hand = deal(np.random.default_rng(0), 1, 1)[0, 0].copy()
     hand[1] = hand[0]
     with pytest.raises(CardError, match="twice"):
-        api.set_hands(hand[None], V24, strategy="greedy")
+        api.set_hands(hand[None], V24, setter="greedy")
 
 
 def test_wrong_count_rejected():
     with pytest.raises(CardError, match="expected 13 cards"):
-        api.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d", V24, strategy="greedy")
+        api.set_hand("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d", V24, setter="greedy")
     with pytest.raises(CardError, match="13 cards"):
-        api.set_hands(np.arange(12, dtype=np.uint8)[None], V24, strategy="greedy")
+        api.set_hands(np.arange(12, dtype=np.uint8)[None], V24, setter="greedy")
 
 
 def test_user_callable_plugs_in():
@@ -62,17 +62,17 @@ def test_user_callable_plugs_in():
         return settings, np.zeros(n, bool), np.zeros(n, bool)
 
     hand = parse_cards("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h")
-    d = api.set_hand(hand, V24, strategy=sorted_setter)
+    d = api.set_hand(hand, V24, setter=sorted_setter)
     assert d.setting == "2h 4d 5c / 7s 9h Jc Jd Qh / Qs Kc Kd Ad As"
     api.register_strategy("sorted-test", sorted_setter, replace=True)
     assert "sorted-test" in api.strategy_names()
-    assert api.set_hands(hand[None], "2-4", strategy="sorted-test").settings.shape == (1, 13)
+    assert api.set_hands(hand[None], "2-4", setter="sorted-test").settings.shape == (1, 13)
 
 
 def test_bad_strategy_output_rejected():
     with pytest.raises(OptionError, match="must return settings"):
         api.set_hands(parse_cards("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h")[None], V24,
-                    strategy=lambda h, v, rng=None: h[:, :12])
+                    setter=lambda h, v, rng=None: h[:, :12])
 
 
 def test_executor_matches_serial(hands):
@@ -80,11 +80,11 @@ def test_executor_matches_serial(hands):
 
     with ThreadPoolExecutor(2) as pool:
         for name in ("greedy", "ev"):
-            a = api.set_hands(hands[:9000], V24, strategy=name, executor=pool)
-            b = api.set_hands(hands[:9000], V24, strategy=name)
+            a = api.set_hands(hands[:9000], V24, setter=name, executor=pool)
+            b = api.set_hands(hands[:9000], V24, setter=name)
             assert (a.settings == b.settings).all() and (a.declare == b.declare).all()
-        r1 = api.set_hands(hands[:9000], V24, strategy="random", rng=4, executor=pool)
-        r2 = api.set_hands(hands[:9000], V24, strategy="random", rng=4, executor=pool)
+        r1 = api.set_hands(hands[:9000], V24, setter="random", rng=4, executor=pool)
+        r2 = api.set_hands(hands[:9000], V24, setter="random", rng=4, executor=pool)
         assert (r1.settings == r2.settings).all()
 
 
@@ -93,12 +93,12 @@ def test_executor_matches_serial(hands):
 def test_hands_as_lists_of_tokens():
     """set_hand given a list of tokens raised 'must be integers, got dtype <U2'."""
     tokens = HAND.split()
-    d = api.set_hand(tokens, "2-4", strategy="greedy")
-    assert d.setting == api.set_hand(HAND, "2-4", strategy="greedy").setting
+    d = api.set_hand(tokens, "2-4", setter="greedy")
+    assert d.setting == api.set_hand(HAND, "2-4", setter="greedy").setting
     assert int(rank5(["As", "Ks", "Qs", "Js", "Ts"])) == 7461
     assert rank5(["As Ks Qs Js Ts", "2c 3d 4h 5s 7c"]).tolist() == [7461, 0]
     with pytest.raises(CardError, match="expected 13 cards, got 12"):
-        api.set_hand(tokens[:12], "2-4", strategy="greedy")
+        api.set_hand(tokens[:12], "2-4", setter="greedy")
 
 
 def _returning(settings_of):
@@ -120,7 +120,7 @@ def test_strategy_returning_other_cards_is_refused():
     expected = (rf"^strategy 'mine' returned setting 3 with cards not dealt to that hand "
                 rf"\({format_cards(hands[4, :1])} instead of {format_cards(hands[3, :1])}\)$")
     with pytest.raises(CardError, match=expected):
-        api.set_hands(hands, "2-4", strategy=_returning(swap))
+        api.set_hands(hands, "2-4", setter=_returning(swap))
 
 
 def test_strategy_repeating_a_card_is_refused():
@@ -133,7 +133,7 @@ def test_strategy_repeating_a_card_is_refused():
         return out
 
     with pytest.raises(CardError, match=r"returned setting 5 with cards not dealt to that hand"):
-        api.set_hands(hands, "2-4", strategy=_returning(repeat))
+        api.set_hands(hands, "2-4", setter=_returning(repeat))
 
 
 @pytest.mark.parametrize("change, match", [
@@ -146,7 +146,7 @@ def test_strategy_codes_out_of_range_are_refused_before_any_cast(change, match):
     """Codes of 256 and up wrapped to real cards, floats were truncated."""
     hands = deal(np.random.default_rng(4), 2, 4).reshape(-1, 13)
     with pytest.raises(CardError, match=r"^strategy 'mine' .*" + match):
-        api.set_hands(hands, "2-4", strategy=_returning(change))
+        api.set_hands(hands, "2-4", setter=_returning(change))
 
 
 def test_strategy_code_wrap_is_not_a_real_card():
@@ -154,7 +154,7 @@ def test_strategy_code_wrap_is_not_a_real_card():
     hands = deal(np.random.default_rng(5), 1, 4).reshape(-1, 13)
     wrap = _returning(lambda h: np.where(np.arange(13) == 0, h.astype(np.int64) + 256, h))
     with pytest.raises(CardError, match=r"strategy 'mine' returned card code \d+ in setting 0"):
-        api.set_hands(hands, "2-4", strategy=wrap)
+        api.set_hands(hands, "2-4", setter=wrap)
 
 
 def test_honest_strategies_pass_the_check():
@@ -163,9 +163,9 @@ def test_honest_strategies_pass_the_check():
 
     hands = deal(np.random.default_rng(6), 3, 4).reshape(-1, 13)
     rev = _returning(lambda h: np.ascontiguousarray(h[:, ::-1]).astype(np.int32))
-    assert (api.set_hands(hands, "2-4", strategy=rev).settings == hands[:, ::-1]).all()
+    assert (api.set_hands(hands, "2-4", setter=rev).settings == hands[:, ::-1]).all()
     with ThreadPoolExecutor(2) as pool:
-        d = api.set_hands(hands, "2-4", strategy="greedy", executor=pool)
+        d = api.set_hands(hands, "2-4", setter="greedy", executor=pool)
     assert (np.sort(d.settings, axis=1) == np.sort(hands, axis=1)).all()
 
 
@@ -184,7 +184,7 @@ def test_strategy_error_names_the_setting_across_blocks():
 
     with ThreadPoolExecutor(2) as pool:
         with pytest.raises(CardError, match=r"strategy 'mine' returned setting 4106 with cards"):
-            api.set_hands(hands, "2-4", strategy=mine, executor=pool)
+            api.set_hands(hands, "2-4", setter=mine, executor=pool)
 
 
 def test_decisions_checked_by_count_only_still_refuse_bad_codes():

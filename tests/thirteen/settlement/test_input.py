@@ -154,6 +154,6 @@ def test_ragged_input_is_one_clear_line():
         return [list(row) for row in h[:3]] + [[1, 2]], np.zeros(len(h), bool), np.zeros(len(h), bool)
 
     with pytest.raises(OptionError, match=r"strategy 'ragged' returned arrays numpy cannot read"):
-        api.set_hands(hands, "2-4", strategy=ragged)
+        api.set_hands(hands, "2-4", setter=ragged)
 
 
