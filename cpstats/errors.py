@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import functools
 import numbers
-import warnings
-from collections.abc import Callable
-from typing import Any
 
-__all__ = ["CpstatsError", "CardError", "OptionError", "check_whole", "shown", "renamed",
-           "deprecated_alias", "deprecated_constants"]
+__all__ = ["CpstatsError", "CardError", "OptionError", "check_whole", "shown"]
 
 _SHOWN = 60
 
@@ -43,51 +38,3 @@ def check_whole(name: str, value: object, minimum: int, why: str = "") -> int:
         detail = f" ({why})" if why else ""
         raise OptionError(f"{name}={shown(value)} is invalid: a whole number >= {minimum}{detail}")
     return int(value)
-
-
-def renamed(old: str, new: str, old_value: object, value: object, default: object = None,
-            *, note: str = "", stacklevel: int = 3) -> object:
-    """``value``, or ``old_value`` given under a keyword's former name ``old`` (None when not
-    given): then a DeprecationWarning says to use ``new=`` (``note`` tells how), and both given
-    (``value`` not its ``default``) is one OptionError line. Old names stay one release."""
-    if old_value is None:
-        return value
-    if value is not default and value != default:
-        raise OptionError(f"{old}= and {new}= are the same option: give {new}= only ({old}= is deprecated)")
-    warnings.warn(f"{old}= is deprecated and goes in the next release: use {new}={note or repr(old_value)}",
-                  DeprecationWarning, stacklevel=stacklevel)
-    return old_value
-
-
-def _warn_old(old: str, new: str, stacklevel: int) -> None:
-    warnings.warn(f"{old} is deprecated and goes in the next release: use {new}",
-                  DeprecationWarning, stacklevel=stacklevel + 1)
-
-
-def deprecated_alias(old: str, new: str, target: Callable) -> Callable:
-    """``target`` under a former public name ``old``: each call warns (a DeprecationWarning naming
-    ``new``, the replacement) and does exactly what ``target`` does, so an old name never has an
-    implementation of its own. Old names stay one release; nothing in cpstats calls them."""
-    @functools.wraps(target)
-    def alias(*args: Any, **kwargs: Any) -> Any:
-        _warn_old(old, new, 2)
-        return target(*args, **kwargs)
-
-    alias.__name__ = alias.__qualname__ = old
-    alias.__doc__ = f"Deprecated (goes in the next release): use {new}, which this calls."
-    return alias
-
-
-def deprecated_constants(module: str, names: dict[str, tuple[str, Callable[[], object]]]
-                         ) -> Callable[[str], object]:
-    """A ``__getattr__`` for ``module`` serving former constants: ``names`` maps an old name to its
-    replacement's words and a function giving its value; reading one warns as
-    :func:`deprecated_alias` does, and any other missing name is the usual AttributeError."""
-    def __getattr__(name: str) -> object:
-        if name not in names:
-            raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        new, value = names[name]
-        _warn_old(name, new, 2)
-        return value()
-
-    return __getattr__
