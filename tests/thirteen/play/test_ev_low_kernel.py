@@ -178,7 +178,7 @@ def test_ev_beats_greedy_under_h5(plain):
 
 
 def test_simulate_h5_with_ev(plain):
-    """issue 15.3 acceptance: simulate("2-4(ranking=H5)", ..., strategy="ev") runs, its hands
+    """simulate("2-4(ranking=H5)", ..., setter=EvSetter(...)) runs with a low middle, its hands
     are ev's settings and none fouls (the greedy field's tables stand in for the variant's
     own, which would be trained now: about a minute)."""
     from cpstats.workbench import simulate
