@@ -152,3 +152,17 @@ def test_the_toy_has_no_skill_table_and_refuses_another_setter_in_one_line():
         cpstats.simulate("showdown", 10, setter="greedy")
     with pytest.raises(OptionError, match="setter=.* is invalid for the toy-showdown game"):
         cpstats.simulate("showdown", 10, setter=cpstats.EvSetter())
+
+
+def test_the_command_line_prints_the_toys_tidy_figures(capsys):
+    """The apps know no game: a game that fills no views gets its tidy figures printed, its own
+    default setter, and a one-line refusal of what it has not (a PAR sheet)."""
+    from cpstats.apps.cli import main
+
+    assert main(["simulate", "--preset", "showdown-4", "--deals", "300", "--seed", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "bonus_per_deal" in out and "mean_seat3" in out and "as-dealt" in out
+    assert main(["sweep", "showdown", "bonus", "0,1", "--deals", "300", "--quiet"]) == 0
+    assert "common deals" in capsys.readouterr().out
+    assert main(["par", "showdown", "--deals", "300"]) == 2
+    assert "the toy-showdown game has no PAR sheet" in capsys.readouterr().err
