@@ -1,7 +1,7 @@
 """The runs of a game that gives only a block function, a summary type and a result type: a
-``simulate`` on the block runner (:func:`block_run`), and a paired ``compare`` and ``sweep`` of the
-results' per-batch figures (:func:`compare_figures`, :func:`sweep_figures`), which the verbs use for
-any game that registers none of its own.
+``simulate`` on the block runner (:func:`block_run`), and a paired ``compare`` of the results'
+per-batch figures (:func:`compare_figures`), which the verbs use for any game that registers none
+of its own (its sweep is the engine's, :func:`cpstats.engine.sweep.sweep_figures`).
 
 - Decision: a run's identity (what its digest covers, :data:`~cpstats.engine.files.IDENTITY_KEYS`)
   is the variant string, the setter's name, the root seed, the deal and block plan, the game's
@@ -27,16 +27,14 @@ import pandas as pd
 
 from cpstats.cards.blocks import BlockPlan, check_executor, root_seed
 from cpstats.errors import OptionError, check_whole
-from cpstats.engine.registry import game_of
 from cpstats.engine.base import Result
 from cpstats.engine.batches import batch_count
 from cpstats.engine.files import prepare_out, run_digest
-from cpstats.engine.paired import paired_difference
+from cpstats.engine.paired import batch_difference, paired_row
 from cpstats.engine.runner import BlockJob, BlockOutput, run_blocks, versions
 from cpstats.engine.stats import check_confidence
-from cpstats.engine.points import metric_names, sweep_variants
 
-__all__ = ["RunSpec", "block_run", "compare_figures", "sweep_figures", "setter_params"]
+__all__ = ["RunSpec", "block_run", "compare_figures", "setter_params"]
 
 
 @dataclass(frozen=True)
@@ -110,19 +108,6 @@ def block_run(play: Callable[[RunSpec, int, int], BlockOutput], summary: type, r
     return simulate
 
 
-def _paired_row(mine, base, same: bool, deals: int, level: float) -> dict[str, Any]:
-    """A figure's estimate and its paired difference to the base run's (none without one)."""
-    row = {"estimate": mine.estimate, "ci_low": mine.ci_low, "ci_high": mine.ci_high, "method": mine.method}
-    if base is None:
-        return {**row, "diff": np.nan, "diff_ci_low": np.nan, "diff_ci_high": np.nan, "diff_events": np.nan,
-                "diff_note": "", "deals_for_interval": np.nan}
-    diff = mine.estimate - base.estimate
-    half, events, note, needed = paired_difference(np.asarray(mine.batches) - np.asarray(base.batches),
-                                                   deals, level, same_rules=same)
-    return {**row, "diff": diff, "diff_ci_low": diff - half, "diff_ci_high": diff + half,
-            "diff_events": events, "diff_note": note, "deals_for_interval": needed}
-
-
 def compare_figures(run: Callable[..., Result], vs: Sequence[Any], deals: int, *, setter: Any, rng=None,
                     executor: Executor | None = None, block_deals: int | None = None,
                     confidence: float = 0.95, labels: Sequence[str] | None = None,
@@ -142,45 +127,11 @@ def compare_figures(run: Callable[..., Result], vs: Sequence[Any], deals: int, *
     for i, (label, r) in enumerate(zip(names, results)):
         same = str(r.variant) == str(results[0].variant)
         for metric, figure in r.figure_batches(level).items():
+            first = base.get(metric)
+            difference = None if first is None else batch_difference(figure, first, same, int(deals), level)
             rows.append({"run": i, "label": label, "variant": str(r.variant), "setter": r.metadata["strategy"],
-                         "metric": metric, **_paired_row(figure, base.get(metric), same, int(deals), level)})
+                         "metric": metric, **paired_row(figure, first, difference)})
     frame = pd.DataFrame(rows)
     frame.attrs.update(strategy=results[0].metadata["strategy"], setter=setter_params(setter), deals=int(deals),
                        entropy=str(root.entropy), pairing="common deals", confidence=level)
-    return frame
-
-
-def sweep_figures(run: Callable[..., Result], v: Any, parameter: str, values: Sequence[Any], *, deals: int,
-                  metrics: Sequence[str] | None = None, setter: Any, rng=None,
-                  executor: Executor | None = None, hands_per_hour: float | None = None,
-                  confidence: float = 0.95, block_deals: int | None = None,
-                  on_point: Callable[[int, Any], None] | None = None) -> pd.DataFrame:
-    """``parameter`` over ``values``, each point played by ``run`` (a game's simulate) on the deals
-    of one seed: per point and figure (every figure of
-    :meth:`~cpstats.engine.base.Result.figure_batches`, or ``metrics``) the estimate with its
-    interval and the paired difference to the first point, in the layout of the built-in games'
-    sweeps."""
-    level = check_confidence(confidence)
-    check_whole("deals", deals, 2, "an interval needs two")
-    game = game_of(v)
-    key = game.key_name(parameter)
-    points = sweep_variants(v, parameter, values)
-    root = root_seed(rng)
-    rows, setters, first, chosen = [], [], None, None
-    for i, (value, point) in enumerate(zip(values, points)):
-        if on_point is not None:
-            on_point(i, point)
-        result = run(point, deals, setter=setter, rng=root, executor=executor, block_deals=block_deals)
-        figures = result.figure_batches(level)
-        first = figures if first is None else first
-        chosen = chosen or (list(figures) if metrics is None else metric_names(metrics, list(figures)))
-        setters.append(result.metadata["strategy"])
-        for m in chosen:
-            rows.append({"parameter": key, "value": value, "variant": str(point), "metric": m, "label": m,
-                         **_paired_row(figures[m], first.get(m), i == 0, int(deals), level)})
-    frame = pd.DataFrame(rows)
-    frame.attrs.update(parameter=key, parameter_label=key, base=str(v), unit=game.unit, game=game.name,
-                       deals=int(deals), entropy=str(root.entropy), strategy=setters[0],
-                       setter=setter_params(setter), setters=setters, confidence=level,
-                       pairing="common deals")
     return frame

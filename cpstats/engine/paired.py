@@ -13,7 +13,8 @@ import numpy as np
 from cpstats.engine.batches import BATCHES
 from cpstats.engine.stats import half_width
 
-__all__ = ["MIN_EVENT_BATCHES", "TOO_FEW_EVENTS", "deals_for_interval", "paired_difference"]
+__all__ = ["MIN_EVENT_BATCHES", "TOO_FEW_EVENTS", "DIFFERENCE_COLUMNS", "deals_for_interval", "paired_difference",
+           "batch_difference", "paired_row"]
 
 #: A paired difference rests on the deals where the two runs' results differ (a rare hand that a
 #: rule pays). Where fewer of the run's batches than this hold such a deal, the difference is
@@ -22,6 +23,8 @@ __all__ = ["MIN_EVENT_BATCHES", "TOO_FEW_EVENTS", "deals_for_interval", "paired_
 MIN_EVENT_BATCHES = 10
 #: The note of a difference given without an interval.
 TOO_FEW_EVENTS = "too few events"
+#: The columns of a paired difference in a compare or sweep row (:func:`paired_row`).
+DIFFERENCE_COLUMNS = ("diff", "diff_ci_low", "diff_ci_high", "diff_events", "diff_note", "deals_for_interval")
 
 
 def deals_for_interval(events: int, deals: int, batches: int, confidence: float = 0.95) -> float:
@@ -71,3 +74,27 @@ def paired_difference(diff_batches: np.ndarray | None, deals: int, level: float,
     return (float("nan"), 0.0, f"{TOO_FEW_EVENTS}: no batch differs (an interval needs "
             f"{MIN_EVENT_BATCHES}); if the rules can differ here, at least {needed:,.0f} deals "
             f"would give one", needed)
+
+
+def batch_difference(mine, first, same_rules: bool, deals: int, level: float) -> tuple[float, float, str, float]:
+    """:func:`paired_difference` of two figures' per-batch values (each with ``batches``, as
+    :class:`~cpstats.engine.base.FigureBatches`): the paired difference of runs on common deals."""
+    return paired_difference(np.asarray(mine.batches) - np.asarray(first.batches), deals, level,
+                             same_rules=same_rules)
+
+
+def paired_row(mine, first, difference: tuple[float, float, str, float] | None) -> dict:
+    """A figure's row of a compare or a sweep: its estimate, interval and method (``mine``: any
+    figure with ``estimate``, ``ci_low``, ``ci_high`` and ``method``), then its difference to
+    ``first``'s estimate with the interval ``diff -+ half`` and the rest of ``difference`` =
+    (half-width, batches holding a difference, note, deals an interval needs), as
+    :func:`paired_difference` gives them (:data:`DIFFERENCE_COLUMNS`). Without a first figure (a
+    seat the first point does not seat) the difference is NaN."""
+    row = {"estimate": mine.estimate, "ci_low": mine.ci_low, "ci_high": mine.ci_high, "method": mine.method}
+    if first is None or difference is None:
+        return {**row, "diff": np.nan, "diff_ci_low": np.nan, "diff_ci_high": np.nan, "diff_events": np.nan,
+                "diff_note": "", "deals_for_interval": np.nan}
+    half, events, note, needed = difference
+    diff = mine.estimate - first.estimate
+    return {**row, "diff": diff, "diff_ci_low": diff - half, "diff_ci_high": diff + half, "diff_events": events,
+            "diff_note": note, "deals_for_interval": needed}

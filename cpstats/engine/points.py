@@ -14,7 +14,7 @@ from cpstats.errors import OptionError
 from cpstats.rules.check import suggest
 from cpstats.engine.registry import game_of, load_variant
 
-__all__ = ["sweep_variants", "sweep_values", "refuse_repeats", "metric_list", "metric_names"]
+__all__ = ["sweep_variants", "sweep_points", "sweep_values", "refuse_repeats", "metric_list", "metric_names"]
 
 
 def sweep_variants(variant: Any, parameter: str, values: Sequence[Any]) -> list[Any]:
@@ -29,8 +29,12 @@ def sweep_variants(variant: Any, parameter: str, values: Sequence[Any]) -> list[
         give the same rules, ``3,3`` or ``3,3.0``: a repeat would play the same game again).
     """
     v = load_variant(variant)
-    key = game_of(v).key_name(parameter)
-    values = sweep_values(values, parameter)
+    return sweep_points(v, game_of(v).key_name(parameter), sweep_values(values, parameter))
+
+
+def sweep_points(v: Any, key: str, values: list) -> list[Any]:
+    """:func:`sweep_variants` of a loaded variant, its game's ``key`` and the values as
+    :func:`sweep_values` gives them: a verb that resolved them once builds the points here."""
     points = [v.replace(**{key: value}) for value in values]
     refuse_repeats(key, values, points)
     return points

@@ -2,11 +2,11 @@
 same decks, in the table layout of the 13-card sweep (:func:`cpstats.sweep` hands open-face
 variants here; registered as the game's ``sweep`` run).
 
-- Decision: the game owns its sweep (a ``sweep`` entry of its
-  :class:`~cpstats.engine.games.GameRuns`) rather than the shared sweep reshaping
-  ``compare``'s table: the too-few-events rule needs each figure's batch sums, which only the
-  game's result holds (:func:`~cpstats.ofc.result.figure_batches`), and the metrics and their
-  words are the game's.
+- Decision: the sweep is the engine's (:class:`~cpstats.engine.sweep.Sweep`: its loop, its row,
+  its pairing) with open face's hooks: the too-few-events rule needs each figure's batch sums,
+  which only the game's result holds (:func:`~cpstats.ofc.result.figure_batches`), a PAR sheet's
+  points may be read from runs already played (``known``), every point must share one play, and
+  the metrics and their words are the game's.
 - Decision: each point is ``variant.replace(**{key: value})``, the key as the variant string
   writes it (``royalties.front.QQ``, ``fantasyland.stay``, ``fantasyland.cards`` =
   ``14/15/16/17``); every point is played with the sweep's one root seed, so hand h of every
@@ -27,20 +27,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from cpstats.cards.blocks import root_seed
-from cpstats.errors import OptionError, check_whole, deprecated_alias
+from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.result import NO_CHARGE, FigureBatches, OfcResult, charges_nothing, figure_batches
 from cpstats.ofc.setters import seat_setters, seats_label, seats_params
-from cpstats.ofc.simulation import _workbench_options, check_one_play, play_of, simulate
+from cpstats.ofc.simulation import BLOCK_HANDS, check_one_play, play_of, simulate
 from cpstats.ofc.rules import OfcVariant, ofc_key_name
 from cpstats.engine.points import metric_names
 from cpstats.engine.paired import paired_difference
 from cpstats.engine.stats import check_confidence, half_width
+from cpstats.engine.sweep import SWEEP_COLUMNS, Sweep
 
 __all__ = ["run_sweep", "ofc_sweep_variants", "OFC_SWEEP_METRICS", "OFC_METRIC_LABELS"]
 
@@ -109,45 +110,23 @@ def _metrics(metrics: Sequence[str] | None, vs: Sequence[OfcVariant],
     return metric_names(metrics, OFC_SWEEP_METRICS, where=" for an open-face sweep")
 
 
-def _point_row(mine: FigureBatches, first: FigureBatches | None, same: bool, hands: int,
-               level: float, signed: bool) -> dict:
-    """One point's figure and its paired difference to the first point (none where the first
-    point lacks the figure, such as a seat it does not seat)."""
-    row = {"estimate": mine.estimate, "ci_low": mine.ci_low if signed else max(mine.ci_low, 0.0),
-           "ci_high": mine.ci_high}
-    if first is None:
-        return {**row, "diff": np.nan, "diff_ci_low": np.nan, "diff_ci_high": np.nan,
-                "diff_events": np.nan, "diff_note": "", "deals_for_interval": np.nan, "method": mine.method}
-    diff = mine.estimate - first.estimate
-    if mine.method == first.method == NO_CHARGE:
-        return {**row, "diff": 0.0, "diff_ci_low": 0.0, "diff_ci_high": 0.0, "diff_events": 0.0,
-                "diff_note": "", "deals_for_interval": np.nan, "method": NO_CHARGE}
-    differs = (mine.sums != first.sums).any(axis=0).astype(np.float64)
-    # the 0/1 batches that differ give the events, the note and the deals an interval needs
-    _, events, note, needed = paired_difference(differs, hands, level, same_rules=same)
-    if "too few hands" in (mine.method, first.method):
-        half, note = np.nan, note or "too few hands"
-    elif note or not np.isfinite(diff):
-        half = np.nan
-    else:
-        half = 0.0 if events == 0 else half_width(mine.linear - first.linear, level)
-    return {**row, "diff": diff, "diff_ci_low": diff - half, "diff_ci_high": diff + half,
-            "diff_events": events, "diff_note": note, "deals_for_interval": needed, "method": mine.method}
-
-
 def run_sweep(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: int,
               metrics: Sequence[str] | None = None, setter: Any = "ev", rng=None,
               executor: Executor | None = None, hands_per_hour: float | None = None,
               confidence: float = 0.95, block_deals: int | None = None,
               on_point: Callable[[int, OfcVariant], None] | None = None,
+              points: Sequence[OfcVariant] | None = None,
               known: Mapping[str, OfcResult] | None = None, what: str = "this sweep") -> pd.DataFrame:
-    """The open-face sweep behind :func:`cpstats.sweep` (its keywords; ``deals`` are hands a
-    point, ``setter="ev"`` is ``Rollout()``, an ``EvSetter`` with tables is refused). Returns the 13-card
-    sweep's table with a ``method`` column (each estimate's interval method); ``attrs`` say
-    ``unit="hands"``. ``known`` holds points already played on these deals (variant string ->
-    result, such as a PAR sheet's own run and that run charged another rake), read instead of
-    played again; one of other deals is refused. A point played otherwise than the first (another
-    setter or street-model file) stops the sweep in one line naming ``what``.
+    """The open-face sweep behind :func:`cpstats.sweep`: the engine's sweep
+    (:class:`~cpstats.engine.sweep.Sweep`) with this game's figures, their difference rule
+    (module docstring), words and ``attrs``. Its keywords are the verb's (``deals`` are hands a
+    point; ``setter`` as the verb resolved it, or a name: ``ev`` is ``Rollout()``, an ``EvSetter``
+    with tables is refused; ``points`` the verb's checked points, None: built here). Returns the
+    13-card sweep's table with a ``method`` column last (each estimate's interval method);
+    ``attrs`` say ``unit="hands"``. ``known`` holds points already played on these deals (variant
+    string -> result, such as a PAR sheet's own run and that run charged another rake), read
+    instead of played again; one of other deals is refused. A point played otherwise than the
+    first (another setter or street-model file) stops the sweep in one line naming ``what``.
 
     Examples
     --------
@@ -159,42 +138,79 @@ def run_sweep(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: in
     """
     level = check_confidence(confidence)
     check_whole("deals", deals, 2, "an interval needs two")
-    played, block = _workbench_options(setter, block_deals)
-    seats = seat_setters(played, v.players)
-    name = seats[0].name if len(set(seats)) == 1 else seats_label(seats)
-    key, vs = ofc_sweep_variants(v, parameter, values)
-    chosen = _metrics(metrics, vs, hands_per_hour)
-    root = root_seed(rng)
-    rows, setters, metas, first = [], [], [], None
-    for i, (value, point) in enumerate(zip(values, vs)):
-        if on_point is not None:
-            on_point(i, point)
-        result = (known or {}).get(str(point))
+    seats = seat_setters(setter, v.players)
+    if points is None:
+        key, points = ofc_sweep_variants(v, parameter, values)
+    else:
+        key = ofc_key_name(parameter, values[0])
+    chosen = _metrics(metrics, points, hands_per_hour)
+    return _OfcSweep(v=v, key=key, values=values, points=points, deals=deals, setter=setter, level=level, rng=rng,
+                     metrics=chosen, executor=executor, hands_per_hour=hands_per_hour,
+                     block_deals=BLOCK_HANDS if block_deals is None else block_deals, on_point=on_point,
+                     seats=seats, known=known or {}, what=what).table()
+
+
+@dataclass(frozen=True, kw_only=True)
+class _OfcSweep(Sweep):
+    """The engine's sweep with open face's figures (:func:`~cpstats.ofc.result.figure_batches`, the
+    low end clipped at 0 for a figure that cannot be negative) and their difference rule, known
+    points read instead of played, one play for every point, labels and ``attrs``; ``method`` last."""
+
+    seats: tuple
+    known: Mapping[str, OfcResult]
+    what: str
+
+    columns = tuple(c for c in SWEEP_COLUMNS if c != "method") + ("method",)
+
+    def choose(self) -> list[str]:
+        return list(self.metrics)
+
+    def play(self, i: int, point: OfcVariant, root: np.random.SeedSequence,
+             played: Sequence[OfcResult]) -> OfcResult:
+        result = self.known.get(str(point))
         if result is None:
-            result = simulate(point, deals, setter=played, rng=root, executor=executor, block_deals=block,
-                              keep_hands=False)
+            result = simulate(point, self.deals, setter=self.setter, rng=root, executor=self.executor,
+                              block_deals=self.block_deals, keep_hands=False)
         else:
-            _check_known(result, point, deals, root, block)
-        metas.append(result.metadata)
-        check_one_play(metas, [str(x) for x in values[:i + 1]], what)
-        figures = figure_batches(result, level, hands_per_hour)
-        first = figures if first is None else first
-        setters.append(name)
+            _check_known(result, point, self.deals, root, self.block_deals)
+        check_one_play([r.metadata for r in (*played, result)], [str(x) for x in self.values[:i + 1]], self.what)
+        return result
+
+    def figures(self, result: OfcResult, chosen: Sequence[str]) -> dict[str, FigureBatches]:
+        figures = figure_batches(result, self.level, self.hands_per_hour)
         for m in chosen:
             if m not in figures:
-                raise OptionError(f"metrics={m!r} is invalid for {point}: it has no such figure")
-            rows.append({"parameter": key, "value": value, "variant": str(point), "metric": m,
-                         "label": OFC_METRIC_LABELS[m],
-                         **_point_row(figures[m], first.get(m), i == 0,
-                                      int(deals), level, m in _SIGNED)})
-    frame = pd.DataFrame(rows)
-    frame.attrs.update(parameter=key, parameter_label=parameter_words(key), base=str(v), deals=int(deals),
-                       entropy=str(root.entropy), strategy=name, setter=seats_params(seats), setters=setters,
-                       confidence=level, play=play_of(metas[0]), plays=[play_of(m) for m in metas],
-                       street_models=[m.get("street_models") for m in metas],
-                       pairing="nested deals" if key == "players" else "common deals", unit="hands",
-                       game=v.game)
-    return frame
+                raise OptionError(f"metrics={m!r} is invalid for {result.variant}: it has no such figure")
+        return {m: f if m in _SIGNED else f._replace(ci_low=max(f.ci_low, 0.0)) for m, f in figures.items()}
+
+    def difference(self, mine: FigureBatches, first: FigureBatches, same: bool) -> tuple[float, float, str, float]:
+        """Student's t on the per-batch differences of the linearised ratios; the batches that
+        differ in their sums count the events (module docstring); two points charging nothing
+        differ by exactly 0."""
+        if mine.method == first.method == NO_CHARGE:
+            return 0.0, 0.0, "", np.nan
+        differs = (mine.sums != first.sums).any(axis=0).astype(np.float64)
+        # the 0/1 batches that differ give the events, the note and the deals an interval needs
+        _, events, note, needed = paired_difference(differs, int(self.deals), self.level, same_rules=same)
+        if "too few hands" in (mine.method, first.method):
+            return np.nan, events, note or "too few hands", needed
+        if note or not np.isfinite(mine.estimate - first.estimate):
+            return np.nan, events, note, needed
+        return 0.0 if events == 0 else half_width(mine.linear - first.linear, self.level), events, note, needed
+
+    def label(self, metric: str, point: OfcVariant) -> str:
+        return OFC_METRIC_LABELS[metric]
+
+    def attrs(self, root: np.random.SeedSequence, results: Sequence[OfcResult]) -> dict[str, Any]:
+        seats = self.seats
+        name = seats[0].name if len(set(seats)) == 1 else seats_label(seats)
+        metas = [r.metadata for r in results]
+        return dict(parameter=self.key, parameter_label=parameter_words(self.key), base=str(self.v),
+                    deals=int(self.deals), entropy=str(root.entropy), strategy=name, setter=seats_params(seats),
+                    setters=[name] * len(results), confidence=self.level, play=play_of(metas[0]),
+                    plays=[play_of(m) for m in metas], street_models=[m.get("street_models") for m in metas],
+                    pairing="nested deals" if self.key == "players" else "common deals", unit="hands",
+                    game=self.v.game)
 
 
 def _check_known(result: OfcResult, point: OfcVariant, deals: int, root, block: int) -> None:
@@ -205,5 +221,3 @@ def _check_known(result: OfcResult, point: OfcVariant, deals: int, root, block: 
         raise OptionError(f"known[{str(point)!r}] is invalid: a run of {result.variant} on other deals "
                           f"(entropy, spawn key, hands, block) {theirs} than the sweep's {ours}")
 
-
-sweep_ofc = deprecated_alias("sweep_ofc", "cpstats.sweep", run_sweep)

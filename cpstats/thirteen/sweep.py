@@ -1,14 +1,12 @@
-"""Rule sweeps: one rule parameter over a range of values, every point on the same deals.
+"""13-card rule sweeps: one rule parameter over a range of values, every point on the same deals.
 
-Either game: an open-face variant is handed to the sweep its game registered
-(:class:`~cpstats.engine.games.GameRuns`, :func:`cpstats.ofc.sweep.run_sweep`: keys such as
-``royalties.front.QQ``, ``fantasyland.stay``, ``fantasyland.cards``), which returns a table of
-the same layout, so the chart and the command line read both.
-
-:func:`sweep` builds one variant per value (the variant string's keys: ``royalties.front_trips``,
-``scoring.scoop_bonus``, ``rake.percent``, ``players``...), simulates each on the deals of one
-seed and returns a tidy table: per point and metric the estimate with its interval, and the
-paired difference to the first point with its interval.
+:func:`sweep` is the engine's sweep (:class:`~cpstats.engine.sweep.Sweep`: its loop, its row, its
+pairing) with this game's hooks: its figures and their words, the low end of an interval clipped
+at 0 for a figure that cannot be negative, and a table without ``method``. Each point is one
+variant per value (the variant string's keys: ``royalties.front_trips``, ``scoring.scoop_bonus``,
+``rake.percent``, ``players``...), simulated on the deals of one seed; the tidy table has per point
+and metric the estimate with its interval, and the paired difference to the first point with its
+interval, in the layout every game's sweep shares, so the chart and the command line read them all.
 
 - Decision: every interval is Student's t (``batches - 1`` degrees of freedom) on the run's 30
   batches: a metric's per-batch values for its own interval (batch means, or batch ratios for
@@ -50,15 +48,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cpstats.cards.blocks import BLOCK_DEALS, root_seed
+from cpstats.cards.blocks import BLOCK_DEALS
 from cpstats.errors import OptionError, check_whole
 from cpstats.thirteen.rules.ids import NATURAL_NAMES, ROYALTY_ROWS
 from cpstats.thirteen.rules.variant import Variant
 from cpstats.rules.check import suggest
 from cpstats.thirteen.rules.text import ALIASES, KEY_INDEX
-from cpstats.engine.paired import paired_difference
+from cpstats.engine.base import FigureBatches
 from cpstats.engine.stats import check_confidence, half_width
-from cpstats.engine.points import metric_names, sweep_values, sweep_variants
+from cpstats.engine.points import metric_names, sweep_points, sweep_values
+from cpstats.engine.sweep import SWEEP_COLUMNS, Sweep
 from cpstats.thirteen.paired import SIGNED_METRICS, metric_batches
 from cpstats.thirteen.result import SimulationResult
 
@@ -198,19 +197,6 @@ def point_batches(result: SimulationResult, metrics: Sequence[str],
     return out
 
 
-def _point_row(mine: tuple, first: tuple, same: bool, deals: int, level: float, signed: bool) -> dict:
-    """One point's estimate and paired difference to the first point, with their intervals; a
-    difference resting on too few differing deals has none (:func:`paired_difference`)."""
-    est, per = mine
-    half = half_width(per[np.isfinite(per)], level)
-    low = est - half if signed else max(est - half, 0.0)
-    diff = est - first[0]
-    dhalf, events, note, needed = paired_difference(per - first[1], deals, level, same_rules=same)
-    return {"estimate": est, "ci_low": low, "ci_high": est + half, "diff": diff,
-            "diff_ci_low": diff - dhalf, "diff_ci_high": diff + dhalf, "diff_events": events,
-            "diff_note": note, "deals_for_interval": needed}
-
-
 def _label(metric: str, v: Variant) -> str:
     if metric == "mean_seat0":
         if v.bank.banked:  # nets are between the seats: the commission is the house's, apart
@@ -225,14 +211,15 @@ def _label(metric: str, v: Variant) -> str:
 # -- the sweep -----------------------------------------------------------------------------------
 
 def sweep(v: Variant, parameter: str, values: Sequence[Any], *, deals: int,
-          metrics: Sequence[str] | None = None, setter: Any = "ev", rng=None,
+          metrics: Sequence[str] | None = None, setter: Any, rng=None,
           executor: Executor | None = None, hands_per_hour: float | None = None,
           confidence: float = 0.95, block_deals: int | None = None,
-          on_point: Callable[[int, Variant], None] | None = None) -> pd.DataFrame:
-    """One 13-card rule parameter over ``values``, every point simulated on the same deals (the
-    game's registered sweep, behind :func:`cpstats.sweep`, which checks every point and resolves
-    the setter first; open face's sweep, :func:`cpstats.ofc.sweep.run_sweep`, gives a table of
-    the same columns).
+          on_point: Callable[[int, Variant], None] | None = None,
+          points: Sequence[Variant] | None = None) -> pd.DataFrame:
+    """One 13-card rule parameter over ``values``, every point simulated on the same deals: the
+    engine's sweep (:class:`~cpstats.engine.sweep.Sweep`) with this game's figures, words and
+    ``attrs``, registered as the game's sweep behind :func:`cpstats.sweep`, which checks every
+    point and resolves the setter first.
 
     Parameters
     ----------
@@ -252,46 +239,48 @@ def sweep(v: Variant, parameter: str, values: Sequence[Any], *, deals: int,
         sweep's name); None for the defaults: SD, scoop rate, royalties paid per hand,
         house take per hand (and per seat-hour with ``hands_per_hour``), foul rate, and seat 0's
         mean where seats differ (banked, stakes).
-    setter, executor, block_deals
-        As :func:`cpstats.simulate` (``block_deals=None``: the game's own block
-        size). With ``ev`` each point plays tables for its own rules (shipped, cached, or
-        trained on first use and cached: about half a minute a variant on 2 cores) unless
-        ``EvSetter(tables=...)`` names the tables of every point. The executor (None for serial,
-        a thread pool, a Dask client's ``get_executor()``) runs each point's blocks; the numbers
-        are the same whichever runs them.
+    setter
+        The resolved setter (:func:`~cpstats.thirteen.play.setters.as_setter`'s: the verb resolved
+        it). With ``ev`` each point plays tables for its own rules (shipped, cached, or trained on
+        first use and cached: about half a minute a variant on 2 cores) unless
+        ``EvSetter(tables=...)`` names the tables of every point.
+    executor, block_deals
+        As :func:`cpstats.simulate` (``block_deals=None``: the game's own block size); the numbers
+        are the same whichever executor runs the blocks.
     rng
         Seed, SeedSequence or Generator: one root for every point, so every point deals the same
         decks (a Generator gives its next child once, for the whole sweep).
     hands_per_hour
         Pace of the per-seat-hour figure and of a time fee's take per hand (default each
         point's ``rake.hands_per_hour``).
-    strategy, tables
-        Deprecated, as :func:`cpstats.simulate`'s.
     confidence
         Level of every interval.
     on_point
         Called with (index, variant) before each point is simulated (a progress line).
+    points
+        The points, ``v`` with ``parameter`` at each value, as the verb checked them (None: built
+        and checked here).
 
     Returns
     -------
     DataFrame
         As :func:`cpstats.sweep`'s: one row per point and metric with the estimate, its interval and
         the paired difference to the first point (``attrs``: the parameter in words, ``unit="deals"``,
-        the seed, who set each point's hands, the ``pairing``).
+        the seed, who set each point's hands, the ``pairing``); no ``method`` column.
 
     Examples
     --------
-    >>> from cpstats.rules import get_preset
-    >>> table = sweep(get_preset("2-4"), "scoring.scoop_bonus", [0, 3], deals=600, setter="greedy",
+    >>> from cpstats.thirteen.rules.variant import get_preset
+    >>> from cpstats.thirteen.play.setters import GreedySetter
+    >>> table = sweep(get_preset("2-4"), "scoring.scoop_bonus", [0, 3], deals=600, setter=GreedySetter(),
     ...               rng=1, metrics=["scoop_rate", "sd"])
     >>> table[["value", "metric"]].values.tolist()
     [[0, 'scoop_rate'], [0, 'sd'], [3, 'scoop_rate'], [3, 'sd']]
     >>> float(table.loc[table["value"] == 0, "diff"].abs().max())
     0.0
     """
-    from cpstats.thirteen.play.setters import BASELINES, as_setter, setter_params
+    from cpstats.thirteen.play.setters import BASELINES
 
-    setter = as_setter(setter)
     block_deals = BLOCK_DEALS if block_deals is None else block_deals
     level = check_confidence(confidence)
     check_whole("deals", deals, 2, "an interval needs two")
@@ -299,32 +288,47 @@ def sweep(v: Variant, parameter: str, values: Sequence[Any], *, deals: int,
         raise OptionError(f"parameter={parameter!r} with setter={setter.name!r} is invalid: the baselines "
                           f"never surrender, so every point would be the same game; sweep surrender "
                           f"with setter='ev'")
-    values = sweep_values(values, parameter)
-    vs = sweep_variants(v, parameter, values)
-    chosen = _metrics(metrics, vs, hands_per_hour)
-    pace = _check_pace(hands_per_hour)
-    root = root_seed(rng)
-    rows, setters, first = [], [], None
-    for i, (value, point) in enumerate(zip(values, vs)):
-        if on_point is not None:
-            on_point(i, point)
-        result = _simulate_point(point, deals, setter, root, executor, block_deals)
-        figures = point_batches(result, chosen, pace)
-        first = figures if first is None else first
-        setters.append(result.setter)
-        for m in chosen:
-            rows.append({"parameter": _canonical(parameter), "value": value, "variant": str(point),
-                         "metric": m, "label": _label(m, point),
-                         **_point_row(figures[m], first[m], i == 0,
-                                      int(deals), level, PAIRED_NAMES.get(m, m) in SIGNED_METRICS)})
-    frame = pd.DataFrame(rows)
-    frame.attrs.update(parameter=_canonical(parameter), parameter_label=parameter_label(parameter),
-                       base=str(v), unit="deals", game=v.game,
-                       deals=int(deals), entropy=str(root.entropy),
-                       strategy=str(setter_params(setter)["name"]), setter=setter_params(setter), setters=setters, confidence=level,
-                       pairing="nested deals" if _canonical(parameter) == "players"
-                       else "common deals")
-    return frame
+    if points is None:
+        values = sweep_values(values, parameter)
+        points = sweep_points(v, key_name(parameter), values)
+    chosen = _metrics(metrics, points, hands_per_hour)
+    return _ThirteenSweep(v=v, key=_canonical(parameter), values=values, points=points, deals=deals,
+                          setter=setter, level=level, rng=rng, metrics=chosen, executor=executor,
+                          hands_per_hour=_check_pace(hands_per_hour), block_deals=block_deals,
+                          on_point=on_point).table()
+
+
+class _ThirteenSweep(Sweep):
+    """The engine's sweep with the 13-card figures (:func:`point_batches`, the low end clipped at 0
+    for a figure that cannot be negative), labels and ``attrs``; a table without ``method``."""
+
+    columns = tuple(c for c in SWEEP_COLUMNS if c != "method")
+
+    def choose(self) -> list[str]:
+        return list(self.metrics)
+
+    def play(self, i: int, point: Variant, root: np.random.SeedSequence, played: Sequence[Any]) -> SimulationResult:
+        return _simulate_point(point, self.deals, self.setter, root, self.executor, self.block_deals)
+
+    def figures(self, result: SimulationResult, chosen: Sequence[str]) -> dict[str, FigureBatches]:
+        out = {}
+        for m, (est, per) in point_batches(result, chosen, self.hands_per_hour).items():
+            half = half_width(per[np.isfinite(per)], self.level)
+            low = est - half if PAIRED_NAMES.get(m, m) in SIGNED_METRICS else max(est - half, 0.0)
+            out[m] = FigureBatches(est, low, est + half, per, "")
+        return out
+
+    def label(self, metric: str, point: Variant) -> str:
+        return _label(metric, point)
+
+    def attrs(self, root: np.random.SeedSequence, results: Sequence[SimulationResult]) -> dict[str, Any]:
+        from cpstats.thirteen.play.setters import setter_params
+
+        return dict(parameter=self.key, parameter_label=parameter_label(self.key), base=str(self.v),
+                    unit="deals", game=self.v.game, deals=int(self.deals), entropy=str(root.entropy),
+                    strategy=str(setter_params(self.setter)["name"]), setter=setter_params(self.setter),
+                    setters=[r.setter for r in results], confidence=self.level,
+                    pairing="nested deals" if self.key == "players" else "common deals")
 
 
 def _simulate_point(v: Variant, deals: int, setter: Any, root: np.random.SeedSequence,

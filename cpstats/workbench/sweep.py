@@ -1,7 +1,7 @@
 """The verb :func:`sweep`: one rule parameter over several values, every point on the same deals,
-validated once (every point built and checked before anything runs), the setter resolved once,
-and played by the sweep the variant's game registered (or the engine's,
-:func:`~cpstats.engine.defaults.sweep_figures`).
+validated once (the values listed and every point built and checked before anything runs, the
+setter resolved once), and played by the sweep the variant's game registered (or the engine's,
+:func:`~cpstats.engine.sweep.sweep_figures`), which takes the resolved points and setter as they are.
 """
 
 from __future__ import annotations
@@ -13,11 +13,10 @@ from typing import Any
 
 import pandas as pd
 
-from cpstats.errors import renamed
-from cpstats.engine.registry import AnyVariant, load_variant
-from cpstats.engine.defaults import sweep_figures
+from cpstats.engine.registry import AnyVariant, game_of, load_variant
 from cpstats.engine.games import runs_of
-from cpstats.engine.points import metric_list, sweep_values, sweep_variants
+from cpstats.engine.points import metric_list, sweep_points, sweep_values
+from cpstats.engine.sweep import sweep_figures
 from cpstats.engine.sequential import sweep_until
 from cpstats.workbench.simulate import bulk_setter
 
@@ -28,8 +27,7 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
           metrics: Sequence[str] | None = None, setter: Any = None, rng=None,
           executor: Executor | None = None, hands_per_hour: float | None = None,
           confidence: float = 0.95, block_deals: int | None = None,
-          on_point: Callable[[int, AnyVariant], None] | None = None, strategy: Any = None,
-          tables: Any = None) -> pd.DataFrame:
+          on_point: Callable[[int, AnyVariant], None] | None = None) -> pd.DataFrame:
     """One rule parameter over ``values``, every point simulated on the same deals.
 
     Parameters
@@ -75,8 +73,6 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
         Level of every interval.
     on_point
         Called with (index, variant) before each point is simulated (a progress line).
-    strategy, tables
-        Deprecated, as :func:`~cpstats.workbench.simulate`'s.
 
     Returns
     -------
@@ -100,16 +96,15 @@ def sweep(variant: AnyVariant | str, parameter: str, values: Sequence[Any], *, d
     >>> float(table.loc[table["value"] == 0, "diff"].abs().max())
     0.0
     """
-    setter = renamed("strategy", "setter", strategy, setter, None)
     v = load_variant(variant)
     runs = runs_of(v)
-    chosen = runs.setter(bulk_setter(v, setter), v, tables=tables)
+    chosen = runs.setter(bulk_setter(v, setter), v)
     values = sweep_values(values, parameter)
-    sweep_variants(v, parameter, values)  # every point checked before anything runs
+    points = sweep_points(v, game_of(v).key_name(parameter), values)  # every point checked before anything runs
     metrics = metric_list(metrics)  # one list for every path: the precision's stages too
     run = runs.sweep or functools.partial(sweep_figures, runs.simulate)
     options = dict(setter=chosen, executor=executor, hands_per_hour=hands_per_hour, block_deals=block_deals,
-                   on_point=on_point)
+                   on_point=on_point, points=points)
     if deals is None and runs.precision is not None:
         p = runs.precision
         most = max(2, min(p.most, p.budget // len(values)))

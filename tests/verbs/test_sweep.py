@@ -175,3 +175,43 @@ def test_an_open_face_sweep_draws(back_pair):
     fig = plot_sweep(back_pair, kind="difference")
     assert len([ax for ax in fig.axes if ax.get_visible()]) == back_pair["metric"].nunique()
     assert np.isfinite(back_pair["estimate"].to_numpy(float)).any()
+
+
+@pytest.mark.parametrize("variant, parameter, values, setter", [
+    ("2-4", "scoring.scoop_bonus", [0, 3], "greedy"),
+    ("ofc-pineapple", "royalties.front.QQ", [7, 9], "random"),
+])
+def test_the_verb_checks_the_points_and_resolves_the_setter_once(variant, parameter, values, setter, monkeypatch):
+    """The verb lists the values, builds and checks the points and resolves the setter once; the
+    game's sweep plays those very points with that very setter (no second build or resolution)."""
+    import dataclasses
+    import importlib
+
+    from cpstats.engine.games import runs_of
+
+    points_module = importlib.import_module("cpstats.engine.points")
+    listed, built, resolved, played = [], [], [], []
+
+    def counted(real, calls):
+        def call(*args, **kwargs):
+            calls.append(real(*args, **kwargs))
+            return calls[-1]
+        return call
+
+    for name in ("cpstats.workbench.sweep", "cpstats.engine.points", "cpstats.thirteen.sweep"):
+        module = importlib.import_module(name)
+        monkeypatch.setattr(module, "sweep_values", counted(points_module.sweep_values, listed))
+        if hasattr(module, "sweep_points"):
+            monkeypatch.setattr(module, "sweep_points", counted(points_module.sweep_points, built))
+    runs = runs_of(variant)
+
+    def game_sweep(*args, points, setter, **kwargs):
+        played.append((points, setter))
+        return runs.sweep(*args, points=points, setter=setter, **kwargs)
+
+    once = dataclasses.replace(runs, sweep=game_sweep, setter=counted(runs.setter, resolved))
+    monkeypatch.setattr(importlib.import_module("cpstats.workbench.sweep"), "runs_of", lambda v: once)
+    table = sweep(variant, parameter, values, deals=40, setter=setter, rng=1, metrics=["foul_rate"])
+    assert len(listed) == len(built) == len(resolved) == len(played) == 1
+    assert played[0][0] is built[0] and played[0][1] is resolved[0]
+    assert table["variant"].tolist() == [str(p) for p in built[0]]
