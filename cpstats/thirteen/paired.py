@@ -12,7 +12,7 @@ the standard errors add in quadrature (``method`` says which).
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
@@ -20,7 +20,7 @@ import pandas as pd
 from cpstats.errors import OptionError
 from cpstats.engine.describe import short_label
 from cpstats.engine.base import Result
-from cpstats.engine.paired import paired_difference
+from cpstats.engine.paired import paired_difference, paired_row
 from cpstats.engine.stats import check_confidence, half_width
 from cpstats.thirteen.metrics import METRICS, SIGNED_METRICS, figure_batches, metric_batches
 
@@ -39,28 +39,40 @@ def _same_rules(a: Result, b: Result) -> bool:
         a.metadata.get(k) == b.metadata.get(k) for k in ("strategy", "tables"))
 
 
+#: The tidy table's columns: the run, the figure with its interval, the difference with its
+#: interval, how the two runs were paired (``method``), then the difference's events and note.
+_COLUMNS = ["run", "label", "variant", "metric", "description", "unit", "estimate", "ci_low", "ci_high", "diff",
+            "diff_ci_low", "diff_ci_high", "method", "diff_events", "diff_note", "deals_for_interval"]
+
+
 def _row(key: str, run: int, label: str, variant: str, mine, base, paired: bool, level: float,
          deals: int = 0, same_rules: bool = False) -> dict:
+    """One result's figure ``key`` and its difference to the base's (:func:`paired_row`): paired
+    batch by batch on common deals, else independent (the half-widths add in quadrature)."""
     words, unit, _ = METRICS[key]
     value, batches = mine
     half = half_width(batches, level)
     low = value - half if key in SIGNED_METRICS else max(value - half, 0.0)  # rates, SDs and takes are >= 0
-    row = {"run": run, "label": label, "variant": variant, "metric": key, "description": words, "unit": unit,
-           "estimate": value, "ci_low": low, "ci_high": value + half}
-    none = {"diff_events": np.nan, "diff_note": "", "deals_for_interval": np.nan}
+    row = {"run": run, "label": label, "variant": variant, "metric": key, "description": words, "unit": unit}
     if base is None:
-        return {**row, "diff": np.nan, "diff_ci_low": np.nan, "diff_ci_high": np.nan, "method": "", **none}
-    diff = value - base[0]
+        return {**row, **paired_row(_Figure(value, low, value + half, ""), None, None)}
     if paired:
         both = None if batches is None or base[1] is None else batches - base[1]
-        dhalf, events, note, needed = paired_difference(both, deals, level, same_rules=same_rules)
-        method, none = "paired batches", {"diff_events": events, "diff_note": note,
-                                          "deals_for_interval": needed}
+        difference = paired_difference(both, deals, level, same_rules=same_rules)
     else:
-        dhalf = float(np.hypot(half, half_width(base[1], level)))
-        method = "independent runs"
-    return {**row, "diff": diff, "diff_ci_low": diff - dhalf, "diff_ci_high": diff + dhalf, "method": method,
-            **none}
+        difference = float(np.hypot(half, half_width(base[1], level))), np.nan, "", np.nan
+    method = "paired batches" if paired else "independent runs"
+    return {**row, **paired_row(_Figure(value, low, value + half, method), _Figure(base[0], 0.0, 0.0, ""),
+                                difference)}
+
+
+class _Figure(NamedTuple):
+    """A figure as :func:`paired_row` reads it; ``method`` is how its difference was paired."""
+
+    estimate: float
+    ci_low: float
+    ci_high: float
+    method: str
 
 
 def _default_labels(results: Sequence[Result]) -> list[str]:
@@ -130,4 +142,4 @@ def paired_metrics(results: Sequence[Result], labels: Sequence[str] | None = Non
             if key in mine:
                 rows.append(_row(key, i, name, str(r.variant), mine[key], figures[0].get(key), paired,
                                  level, r.deals, same))
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=_COLUMNS)
