@@ -40,6 +40,7 @@ from cpstats.engine.stats import (batch_variance_interval, check_confidence, hal
                                       wilson_interval, z_value)
 from cpstats.engine.additive import Additive, by_value, summed
 from cpstats.engine.base import FigureBatches as PairedFigure
+from cpstats.engine.paired import paired_row
 from cpstats.engine.base import Result
 from cpstats.engine.batches import batch_of, net_distribution
 
@@ -314,18 +315,16 @@ def paired_figures(results: list[OfcResult], labels: list[str], confidence: floa
     level = check_confidence(confidence)
     if hands_per_hour is not None:
         _check_positive("hands_per_hour", hands_per_hour)
-    base = _all_linear(results[0], level, hands_per_hour)
+    base = {name: PairedFigure(*figure) for name, figure in _all_linear(results[0], level, hands_per_hour).items()}
     rows = []
     for label, r in zip(labels, results):
-        mine = _all_linear(r, level, hands_per_hour)
-        for name, (est, low, high, z, method) in mine.items():
-            diff = dlow = dhigh = np.nan
-            if name in base:
-                diff = est - base[name][0]
-                half = half_width(z - base[name][3], level)
-                dlow, dhigh = diff - half, diff + half
-            rows.append((label, str(r.variant), r.metadata["strategy"], name, est, low, high, diff, dlow,
-                         dhigh, method))
+        for name, figure in _all_linear(r, level, hands_per_hour).items():
+            mine, first = PairedFigure(*figure), base.get(name)
+            # t on the linearised differences; this table has no events or note (the sweep's rule has)
+            difference = None if first is None else (half_width(mine.batches - first.batches, level), np.nan,
+                                                     "", np.nan)
+            rows.append({"label": label, "variant": str(r.variant), "strategy": r.metadata["strategy"],
+                         "metric": name, **paired_row(mine, first, difference)})
     return pd.DataFrame(rows, columns=["label", "variant", "strategy", "metric", "estimate", "ci_low",
                                        "ci_high", "diff", "diff_ci_low", "diff_ci_high", "method"])
 
