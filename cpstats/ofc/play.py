@@ -114,7 +114,14 @@ def play_hands(variant: OfcVariant | str, hands: int, rng: np.random.Generator |
     top = DEFAULT_TOP if top is None else check_whole("top", top, 1)
     state = _fantasy_start(v, fantasy)
     codes = _strategy_codes(v, strategies)
-    gen = np.random.default_rng(rng)
+    return _play(v, n, np.random.default_rng(rng), codes, samples, top, state)
+
+
+def _play(v: OfcVariant, n: int, gen: np.random.Generator, codes: np.ndarray, samples: np.ndarray, top: int,
+          state: np.ndarray) -> OfcHands:
+    """:func:`play_hands` without its checks, for a caller whose options are resolved (a run's
+    blocks: the verb checked the setter once): ``codes`` and ``samples`` int64 (P,) a seat,
+    ``state`` the first hand's Fantasyland cards int64 (P,)."""
     boards = np.empty((n, v.players, 13), dtype=np.int8)
     fantasy_cards = np.zeros((n, v.players), dtype=np.int64)
     for h in range(n):

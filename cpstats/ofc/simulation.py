@@ -41,7 +41,7 @@ from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.entry_value import play_identity
 from cpstats.ofc._place_kernel import FAST, ROLLOUT_LEARNED
 from cpstats.ofc.placement import strategy_code
-from cpstats.ofc.play import play_hands
+from cpstats.ofc.play import _play
 from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, OfcSummary, paired_figures, summarise_hands
 from cpstats.ofc.rules import OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import settle_hands
@@ -84,11 +84,13 @@ def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
     v = parse_ofc_variant(spec.variant)
     root = np.random.SeedSequence(spec.entropy, spawn_key=spec.spawn_key)
     gen = np.random.default_rng(block_seed(root, block))
-    options = {"strategies": spec.strategies, "samples": spec.samples, "top": spec.top}
-    start = None
+    # the seats' setters were resolved by the verb: the play layer's unchecked entry
+    codes = np.array([strategy_code(name) for name in spec.strategies], dtype=np.int64)
+    options = {"codes": codes, "samples": np.array(spec.samples, dtype=np.int64), "top": spec.top}
+    start = np.zeros(v.players, dtype=np.int64)
     if spec.burn_in:
-        start = play_hands(v, spec.burn_in, gen, **options).next_fantasy
-    played = play_hands(v, size, gen, fantasy=start, **options)
+        start = _play(v, spec.burn_in, gen, state=start, **options).next_fantasy
+    played = _play(v, size, gen, state=start, **options)
     settled = settle_hands(v, played.boards, check=False)
     first = block * spec.block_hands
     batch = batch_of(first, size, spec.hands, spec.batches)

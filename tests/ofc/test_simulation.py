@@ -144,16 +144,16 @@ def test_symmetric_seats_mean_within_five_standard_errors():
     assert f.at["sd_seat0", "ci_low"] < f.at["sd_seat0", "estimate"] < f.at["sd_seat0", "ci_high"]
 
 
-# A stand-in for play_hands (this file only): seat 0 always sets a clean QQ board (no stay),
-# seat 1 always fouls, so seat 0 alternates normal / Fantasyland and every figure is exact.
+# A stand-in for the play layer's entry a block calls (this file only): seat 0 always sets a
+# clean QQ board (no stay), seat 1 always fouls, so seat 0 alternates normal / Fantasyland and
+# every figure is exact.
 QQ = parse_setting("Qs Qd 2c / 5h 5d 5c 9s Td / Ah Kh Qh Jh 9h").astype(np.int8)
 FOUL = parse_setting("Ks Kc 2d / 6h 6d 8s 9c Tc / As Ad 7c Jc 3s").astype(np.int8)
 
 
-def _stand_in(variant, hands, rng, *, strategies, fantasy=None, samples=None, top=None):
-    v = get_preset("ofc-pineapple") if isinstance(variant, str) else variant
+def _stand_in(v, hands, rng, *, codes, samples, top, state):
     tables = table_args(v)
-    state = np.zeros(2, dtype=np.int64) if fantasy is None else np.array(fantasy)
+    state = np.array(state)
     boards = np.empty((hands, 2, 13), dtype=np.int8)
     cards = np.zeros((hands, 2), dtype=np.int64)
     ranks = np.empty(3, dtype=np.int64)
@@ -172,7 +172,7 @@ def test_fantasyland_figures_with_a_stand_in_player(monkeypatch):
     """Fantasyland carries from hand to hand within a block (after an even burn-in seat 0 starts
     normal): entry 1/3 of normal hands, a quarter of boards in Fantasyland, no stays, and the
     value of Fantasyland 4/3 of seat 0's result (pooled normal hands include seat 1's losses)."""
-    monkeypatch.setattr(sim, "play_hands", _stand_in)
+    monkeypatch.setattr(sim, "_play", _stand_in)
     r = sim.simulate("ofc-pineapple", 600, rng=1, setter="random", block_deals=200, burn_in=8)
     settled = settle_hands("ofc-pineapple", np.array([QQ, FOUL]))
     x = int(settled.net[0])
@@ -188,7 +188,7 @@ def test_fantasyland_figures_with_a_stand_in_player(monkeypatch):
 def test_rake_burden(monkeypatch):
     """Time rake 6 a seat-hour at 30 hands an hour: 0.2 a seat a hand, 6 an hour; per-point
     rake 5% capped at 0.5: seat 0 wins 19 points a hand, so 0.5 a hand on 2 seats."""
-    monkeypatch.setattr(sim, "play_hands", _stand_in)
+    monkeypatch.setattr(sim, "_play", _stand_in)
     v = get_preset("ofc-pineapple").replace(rake="time", rake__amount=6)
     r = sim.simulate(v, 60, rng=1, setter="random", block_deals=60)
     assert fig(r, "rake_per_hand") == pytest.approx(0.2) and fig(r, "rake_per_hour") == pytest.approx(6)
