@@ -7,7 +7,7 @@ result is the mean net a hand of the first bot over the second with a 95% interv
 on batch means of :data:`BATCH` deals: consecutive hands share Fantasyland states). Printed:
 ms of CPU per hand (both players, all streets; median over repeats, one core) of
 ``rollout`` (the default: the rollout with an exact endgame, the fixed-point Fantasyland value and
-learned street values; ``rollout-learned`` is its former name), ``rollout-exact`` (the previous
+learned street values), ``rollout-exact`` (the previous
 default, without street models), ``rollout-v1`` (the first rollout, frozen) and ``greedy``; self-play foul, Fantasyland entry and royalty rates; duplicate matches of
 ``rollout`` against ``rollout-v1``, ``greedy`` and ``random``, of ``rollout-v1`` against
 ``greedy`` (the yardstick of the gain over a weak field) and of ``rollout-v1`` against the former

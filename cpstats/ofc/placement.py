@@ -23,7 +23,7 @@ rollout, frozen.
   Fantasyland entry value of :mod:`cpstats.ofc.entry_value` (a fixed point: the entry's
   objective less a normal board's; 11.4 for heads-up Pineapple), shipped for the presets and
   the shipped runs' variants and solved on first use for another variant (a few seconds).
-- ``rollout`` (the default; kernel code 6, also named ``rollout-learned``, its former name):
+- ``rollout`` (the default; kernel code 6):
   ``rollout-exact`` with its earlier streets decided by one deal of lookahead valued by street
   models learned from ``rollout-exact``'s exact-endgame self-play over rule draws around the presets
   (:mod:`cpstats.ofc.street_values`: one file, conditioned on the rules, so every variant plays by
@@ -69,13 +69,12 @@ __all__ = ["PLACEMENT_STRATEGIES", "STRATEGY_NOTES", "DEFAULT_SAMPLES", "DEFAULT
            "OPPONENT_FOUL", "FOUL_AVERSION", "HINDSIGHT_FOUL_WEIGHT", "PlaceArgs", "place_args",
            "fantasy_values", "row_win_tables", "set_fantasy", "strategy_code", "OUTSIDE_NOTE", "strategy_note"]
 
-PLACEMENT_STRATEGIES = ("random", "greedy", "rollout", "fast", "rollout-v1", "rollout-exact", "rollout-learned")
+PLACEMENT_STRATEGIES = ("random", "greedy", "rollout", "fast", "rollout-v1", "rollout-exact")
 #: How a strategy's figures are named wherever they appear: the baselines as baselines.
 STRATEGY_NOTES = {"rollout": "strong play: rollouts with an exact endgame and learned street values",
                   "fast": "strong play, fast: the learned street values without rollouts, an exact endgame",
                   "rollout-v1": "the first rollout, frozen as a yardstick for matches",
                   "rollout-exact": "good play: rollouts with an exact endgame, the previous default",
-                  "rollout-learned": "strong play: the default rollout under its former name",
                   "greedy": "a baseline: a weak field, not the figures of good play",
                   "random": "a baseline: no skill, not the figures of good play"}
 #: A learned setter's play where the rules lie outside its street models' trained ranges.
@@ -87,10 +86,10 @@ def strategy_note(name: str, street_models: dict | None = None) -> str:
     strength was measured only inside the models' trained ranges, so outside them it is not claimed
     (the baselines and ``rollout-exact``/``rollout-v1`` play no street models and keep their names)."""
     outside = bool(street_models) and street_models.get("in_range") is False
-    return OUTSIDE_NOTE if outside and name in ("rollout", "fast", "rollout-learned") else STRATEGY_NOTES[name]
+    return OUTSIDE_NOTE if outside and name in ("rollout", "fast") else STRATEGY_NOTES[name]
 
 _CODES = {"random": 0, "greedy": 1, "rollout": _pk.ROLLOUT_LEARNED, "fast": _pk.FAST, "rollout-v1": _pk.ROLLOUT_V1,
-          "rollout-exact": _pk.ROLLOUT_EXACT, "rollout-learned": _pk.ROLLOUT_LEARNED}
+          "rollout-exact": _pk.ROLLOUT_EXACT}
 DEFAULT_SAMPLES = 32  # rollouts a surviving option gets: a heads-up Pineapple hand in <= 100 ms
 DEFAULT_TOP = 24  # options (best one-step first) that enter the successive halving
 DEFAULT_HINDSIGHT = 3  # last streets of a rollout completed by hindsight (the others by greedy)
@@ -123,7 +122,7 @@ class PlaceArgs(NamedTuple):
 
 def strategy_code(name: object, where: str = "strategy") -> int:
     """Kernel code of a placement strategy name (0 random, 1 greedy, 4 rollout-v1, 5 rollout-exact,
-    6 rollout and rollout-learned, 7 fast; the kernel's code 2 is ``rollout-v1``'s play, unnamed)."""
+    6 rollout, 7 fast; the kernel's code 2 is ``rollout-v1``'s play, unnamed)."""
     if name not in PLACEMENT_STRATEGIES:
         raise OptionError(f"{where}={name!r} is invalid: allowed are "
                           f"{', '.join(map(repr, PLACEMENT_STRATEGIES))}")

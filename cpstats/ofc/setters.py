@@ -15,9 +15,9 @@ carries its own settings, so ``samples`` and ``top`` travel inside the setter.
   one figure (docs/measurements.md#bench_ofc_play);
 - :class:`OfcGreedy` ``()`` and :class:`OfcRandom` ``()``: the baselines.
 
-A name selects the default object (:func:`as_ofc_setter`): ``"rollout"`` (``"rollout-learned"``, its
-former name, the same), ``"fast"``, ``"rollout-exact"``, ``"rollout-v1"``, ``"greedy"``, ``"random"``, and
-``"ev"`` (each game's strong default's name) for ``Rollout()``. A 13-card setter object
+A name selects the default object (:func:`as_ofc_setter`): ``"rollout"``, ``"fast"``, ``"rollout-exact"``,
+``"rollout-v1"``, ``"greedy"``, ``"random"``, and ``"ev"`` (each game's strong default's name) for
+``Rollout()``. A 13-card setter object
 (``EvSetter()``, ``GreedySetter()``, ...) is refused in one line, as a 13-card variant refuses an
 open-face one.
 """
@@ -32,7 +32,7 @@ from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, PLACEMENT_STRATE
 from cpstats.ofc.rules import GAME
 from cpstats.engine.setter import Setter
 
-__all__ = ["OfcSetter", "Rollout", "RolloutExact", "RolloutV1", "RolloutLearned", "FastPolicy", "STRONG_ROLLOUT",
+__all__ = ["OfcSetter", "Rollout", "RolloutExact", "RolloutV1", "FastPolicy", "STRONG_ROLLOUT",
            "OfcGreedy", "OfcRandom", "OFC_SETTERS", "as_ofc_setter", "seat_setters", "seat_budget", "seats_label",
            "seats_params"]
 
@@ -78,10 +78,6 @@ class RolloutExact(Rollout):
     name: ClassVar[str] = "rollout-exact"
 
 
-#: The default's former name (``rollout-learned``), the same play.
-RolloutLearned = Rollout
-
-
 @dataclass(frozen=True)
 class FastPolicy(OfcSetter):
     """The fast setting: each street decided by the default's street models without rollouts
@@ -112,7 +108,7 @@ class OfcRandom(OfcSetter):
 STRONG_ROLLOUT = Rollout(samples=4 * DEFAULT_SAMPLES)
 
 #: The open-face setters by name; ``ev`` is the strong one, as in the 13-card game.
-OFC_SETTERS: dict[str, type[OfcSetter]] = {"ev": Rollout, "rollout": Rollout, "rollout-learned": Rollout,
+OFC_SETTERS: dict[str, type[OfcSetter]] = {"ev": Rollout, "rollout": Rollout,
                                            "fast": FastPolicy,
                                            "rollout-exact": RolloutExact, "rollout-v1": RolloutV1,
                                            "greedy": OfcGreedy, "random": OfcRandom}
