@@ -24,10 +24,10 @@ import pandas as pd
 from cpstats.rules.house import RakeModel
 from cpstats.apps import plots
 from cpstats.apps.labels import SETTER_NAMES, baseline_label
-from cpstats.apps.par.figures import seat_outcomes
 from cpstats.engine.describe import describe_rules, format_number, rake_label, short_label
-from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen.paired import paired_metrics
+from cpstats.thirteen.par.figures import seat_outcomes
+from cpstats.thirteen.result import SimulationResult
 
 __all__ = ["write_report", "outcome_table", "scoring_table"]
 
@@ -41,7 +41,7 @@ def scoring_table(result: SimulationResult) -> pd.DataFrame:
 def outcome_table(result: SimulationResult, seat: int = 0) -> pd.DataFrame:
     """Each net outcome of a seat: probability with its 95% Wilson interval (deals are independent
     draws), payout, p*pay and p*(pay-mu)^2: the PAR sheet's net-result table
-    (:func:`cpstats.apps.par.figures.seat_outcomes`) with no result lumped."""
+    (:func:`cpstats.thirteen.par.figures.seat_outcomes`) with no result lumped."""
     frame = seat_outcomes(result, seat, tail=0.0)
     return pd.DataFrame({"net": frame["pay"], "probability": frame["probability"],
                          "probability_ci_low": frame["ci_low"], "probability_ci_high": frame["ci_high"],
@@ -86,7 +86,7 @@ def _house_text(result: SimulationResult, hands_per_hour: float) -> str:
                      "both 3 units and the house edge equals the element of risk (-mu / 3, mu a "
                      "player's mean after commission). It is estimated from the bank's gain from "
                      "winning tied rows (the game with ties pushed is symmetric), with its 95% CI.")
-    from cpstats.apps.par.figures import rules_in_action
+    from cpstats.thirteen.par.figures import rules_in_action
 
     parts += rules_in_action(result)  # a cap, threshold or surrender that never acted in the run
     return " ".join(parts)

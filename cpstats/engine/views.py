@@ -62,8 +62,11 @@ class CommandLine:
 
 @dataclass(frozen=True)
 class GameViews:
-    """``par_sheet``: builds the game's PAR sheet content; ``par_sweeps``: the rule parameters its
-    sheet sweeps by default; ``simulate_text(options, kit)``: the text ``cpstats simulate``
+    """``par_sheet(v, *, setter, hands_per_hour, progress, sweeps, deals, rng, result, executor,
+    sensitivity_deals, seat_deals)``: plays what the game's PAR sheet needs and returns its content
+    (:class:`~cpstats.engine.sheet.SheetContent`; ``setter`` resolved, ``sweeps(setter)`` the
+    sensitivity sweeps asked for); ``par_sweeps(v, setter)``: the (parameter, values) its sheet
+    sweeps by default; ``simulate_text(options, kit)``: the text ``cpstats simulate``
     prints of a run, playing it through ``kit.simulate`` (:class:`CommandLine`); ``dashboard_tab``:
     the dashboard tab's content; ``command_line``: the rest of what ``cpstats`` says of the game
     (:class:`CommandLine`)."""

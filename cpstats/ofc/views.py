@@ -1,9 +1,11 @@
 """What the apps show of this game (:class:`~cpstats.engine.views.GameViews`)."""
 
 from cpstats.engine.views import GameViews
+from cpstats.ofc.par import build_sheet, default_parameters
 from cpstats.ofc.cli import COMMAND_LINE, simulate_text
 
 VIEWS = GameViews(
+    par_sheet=build_sheet, par_sweeps=default_parameters,
     simulate_text=simulate_text,
     command_line=COMMAND_LINE,
 )

@@ -1,5 +1,7 @@
 """``cpstats par VARIANT --out DIR``: the PAR sheet of a variant of any game with one, written as
-HTML and PDF (:func:`cpstats.par_sheet`)."""
+HTML and PDF (:func:`cpstats.par_sheet`). The command knows no game: its help states each game's
+defaults in words, as :func:`cpstats.par_sheet`'s docstring does (a test holds them to the games'
+own numbers)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from cpstats.apps.cli.args import out_folder as _out_folder
 from cpstats.apps.cli.args import pace as _pace
 from cpstats.apps.cli.args import positive_int as _positive_int
 from cpstats.apps.cli.args import seed as _seed
-from cpstats.apps.par import DEFAULT_DEALS, SENSITIVITY_DEALS, par_sheet
+from cpstats.apps.par import par_sheet
 
 __all__ = ["add_par_command", "run_par_command"]
 
@@ -23,7 +25,7 @@ def add_par_command(sub) -> argparse.ArgumentParser:
     p.add_argument("--out", default="par", help="output folder, created if missing (default ./par)")
     p.add_argument("--deals", type=_positive_int, default=None,
                    help="deals to simulate, exactly that many (default: the shipped ev reference of a "
-                        f"preset, else {DEFAULT_DEALS:,}; open face: until Fantasyland entry and foul "
+                        "preset, else 200,000; open face: until Fantasyland entry and foul "
                         "rates are within +-0.5 points and royalties a board within +-0.1, at most "
                         "30,000 hands, played by fast)")
     p.add_argument("--hands-per-hour", type=_pace, default=None,
@@ -32,7 +34,7 @@ def add_par_command(sub) -> argparse.ArgumentParser:
     setter_option(p, default=None)
     add_scheduler_options(p, default="threads")
     p.add_argument("--sensitivity-deals", type=_positive_int, default=None,
-                   help=f"deals a point of the sensitivity sweeps (default {SENSITIVITY_DEALS:,}; open "
+                   help="deals a point of the sensitivity sweeps (default 20,000; open "
                         "face: the sheet's own hands)")
     p.add_argument("--no-sensitivity", dest="sensitivity", action="store_false",
                    help="leave the sensitivity sweeps out (13-card: each point of a rule that moves ev's "

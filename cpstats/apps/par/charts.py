@@ -1,92 +1,109 @@
-"""The 13-card PAR sheet's charts, and the sensitivity and session charts every game's sheet
-shares, each a matplotlib figure drawn in the package style from a sheet.
+"""The PAR sheet's charts, any game's: each game describes its charts as data
+(:class:`~cpstats.engine.sheet.Chart`: a frame, a kind and its words) and :func:`draw` draws every
+kind the same way; :func:`sweep_chart` draws a sensitivity sweep.
 
 Labels are words, never rule IDs or variant strings; every estimate is drawn with its 95%
 interval (error bars or bands).
 
-Decision: every chart is a :class:`matplotlib.figure.Figure` made here, never through pyplot,
-so drawing a sheet neither selects a backend nor leaves figures open in the caller's session.
+- Decision: a chart is rendering, so the games describe and the apps draw: a game's package
+  holds no plotting code, and one kind (bars with intervals, rates on a log scale...) reads the
+  same in both games' sheets.
+- Decision: every chart is a :class:`matplotlib.figure.Figure` made here, never through pyplot,
+  so drawing a sheet neither selects a backend nor leaves figures open in the caller's session.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
 
 import numpy as np
+import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
 from cpstats.apps.par.sensitivity import moved
 from cpstats.apps.plots import StepPercentFormatter, style
 from cpstats.apps.sweep_chart import plot_sweep
+from cpstats.engine.sheet import Chart, ChartKind
 
-__all__ = ["CHARTS", "chart", "sweep_chart"]
+__all__ = ["draw", "sweep_chart"]
 
-_BLUE, _ORANGE, _GREY = "#2b6cb0", "#dd6b20", "#718096"
+_COLORS = ("#2b6cb0", "#dd6b20", "#2f855a", "#805ad5")
+_MARKERS = ("s", "o")
 
 
-def _outcomes(sheet: Any):
-    """Probability of each net result of one deal for the sheet's seat."""
-    r = sheet.result
-    seat = 1 if r.variant.bank.banked else 0
-    dist = r.distribution()
-    p = dist[f"p_{seat}"].to_numpy()
-    keep = p > 0
-    with style():
-        fig = Figure(figsize=(7.5, 3.4))
-        ax = fig.subplots()
-        ax.bar(dist["net"][keep], p[keep], width=0.8, color=_BLUE)
+def _distribution(chart: Chart) -> Figure:
+    """A bar a value (a seat's net results): x against its probability."""
+    frame = chart.frame
+    fig = Figure(figsize=(7.5, 3.4))
+    ax = fig.subplots()
+    ax.bar(frame["x"], frame["probability"], width=0.8, color=_COLORS[0])
+    if chart.percent:
         ax.yaxis.set_major_formatter(StepPercentFormatter(1.0))
-        ax.set_xlabel("net result of one deal, units")
-        ax.set_ylabel("probability")
-        who = "a player seat" if seat else "a seat"
-        ax.set_title(f"Net result per deal, {who} ({r.deals:,} deals)")
-        fig.tight_layout()
+    ax.set_xlabel(chart.xlabel)
+    ax.set_ylabel(chart.ylabel)
+    ax.set_title(chart.title)
     return fig
 
 
-def _interval_rows(ax, labels, values, low, high, color, marker, label):
-    values, low, high = (np.asarray(x, dtype=float) for x in (values, low, high))
-    y = np.arange(len(values))
+def _intervals(chart: Chart) -> Figure:
+    """A horizontal bar a row, the first at the top, with its 95% interval."""
+    frame = chart.frame
+    fig = Figure(figsize=(7.5, 1.0 + 0.3 * len(frame)))
+    ax = fig.subplots()
+    y = np.arange(len(frame))[::-1]
+    values, low, high = (frame[c].to_numpy(dtype=float) for c in ("estimate", "ci_low", "ci_high"))
+    ax.barh(y, values, color=_COLORS[0], alpha=0.75)
+    ax.errorbar(values, y, xerr=np.vstack([values - low, high - values]), fmt="none", ecolor="#1a202c",
+                capsize=2, lw=0.8)
+    ax.set_yticks(y, frame["label"])
+    if chart.zero:
+        ax.axvline(0, color="#718096", lw=0.8)
+    if chart.percent:
+        ax.xaxis.set_major_formatter(StepPercentFormatter(1.0))
+    ax.set_xlabel(chart.xlabel)
+    ax.set_title(chart.title)
+    return fig
+
+
+def _rate_rows(ax, frame: pd.DataFrame, color: str, marker: str, y: np.ndarray, label: str | None) -> None:
+    """Points with their intervals at heights ``y``; a rate never seen at its upper bound, an open
+    triangle."""
+    values, low, high = (frame[c].to_numpy(dtype=float) for c in ("estimate", "ci_low", "ci_high"))
     shown = values > 0
     err = np.vstack([values - low, high - values])
     ax.errorbar(values[shown], y[shown], xerr=err[:, shown], fmt=marker, color=color, ms=4, capsize=2,
                 label=label)
-    unseen = ~shown & np.isfinite(high) & (high > 0)  # none made: the upper bound, as the table gives
+    unseen = ~shown & np.isfinite(high) & (high > 0)  # none seen: the upper bound, as the table gives
     if unseen.any():
         ax.plot(high[unseen], y[unseen], "<", color=color, mfc="white", ms=5)
-    ax.set_yticks(y, labels)
-    ax.set_xscale("log")
 
 
-def _frequencies(sheet: Any):
-    """How often each royalty hand is made and each natural is held (declared where paid), 95% CI."""
-    roy = sheet.tables["royalties"]
-    nat = sheet.tables["naturals"]
-    nat_freq = nat["declared_frequency"] if "declared_frequency" in nat else nat["held_frequency"]
-    nat = nat.assign(shown=nat_freq)
-    nat = nat[nat["shown"] > 0]
-    with style():
-        fig = Figure(figsize=(7.5, 1.2 + 0.3 * (len(roy) + len(nat))))
-        top, bottom = fig.subplots(2, 1, gridspec_kw={"height_ratios": [len(roy), max(len(nat), 1)]})
-        _interval_rows(top, roy["royalty"], roy["frequency"], roy["ci_low"], roy["ci_high"], _BLUE, "s",
-                       "simulated (95% CI)")
-        top.set_title("Royalty hands made, per played hand (95% CI)")
-        if "declared_frequency" in nat:
-            _interval_rows(bottom, nat["natural"], nat["shown"], nat["ci_low"], nat["ci_high"], _ORANGE,
-                           "o", "declared (95% CI)")
-            bottom.set_title("Naturals declared, per hand (95% CI)")
-        else:
-            _interval_rows(bottom, nat["natural"], nat["shown"], nat["held_ci_low"], nat["held_ci_high"],
-                           _ORANGE, "o", "held (95% CI)")
-            bottom.set_title("Natural hands held, per hand (none paid here; 95% CI)")
-        for ax in (top, bottom):
+def _rates(chart: Chart) -> Figure:
+    """Rates on a log scale, a row each (the first at the top), in stacked panels (``panel``) and
+    coloured by ``group`` (with a legend)."""
+    frame = chart.frame
+    panels = list(dict.fromkeys(frame["panel"])) if "panel" in frame else [None]
+    parts = [frame if p is None else frame[frame["panel"] == p] for p in panels]
+    fig = Figure(figsize=(7.5, 1.2 + 0.3 * len(frame)))
+    axes = fig.subplots(len(parts), 1, gridspec_kw={"height_ratios": [max(len(p), 1) for p in parts]},
+                        squeeze=False)[:, 0]
+    for k, (ax, part, panel) in enumerate(zip(axes, parts, panels)):
+        y = np.arange(len(part))[::-1]
+        groups = list(dict.fromkeys(part["group"])) if "group" in part else [None]
+        for g, group in enumerate(groups):
+            rows = np.ones(len(part), dtype=bool) if group is None else (part["group"] == group).to_numpy()
+            color = _COLORS[(g if group is not None else k) % len(_COLORS)]
+            _rate_rows(ax, part[rows], color, _MARKERS[k % len(_MARKERS)], y[rows], group)
+        ax.set_yticks(y, part["label"])
+        ax.set_xscale("log")
+        if chart.percent:
             ax.xaxis.set_major_formatter(FuncFormatter(_percent_tick))
-        for ax in (top, bottom):
-            unseen = any(line.get_marker() == "<" for line in ax.lines)
-            ax.set_xlabel("frequency (log scale)" + ("; open triangle: none seen, below its 95% upper bound"
-                                                     if unseen else ""))
-        fig.tight_layout()
+        unseen = any(line.get_marker() == "<" for line in ax.lines)
+        ax.set_xlabel(chart.xlabel + ("; open triangle: none seen, below its 95% upper bound" if unseen else ""))
+        ax.set_title(panel if panel is not None else chart.title)
+        if groups != [None]:
+            ax.legend(loc="lower right", fontsize=8)
     return fig
 
 
@@ -95,64 +112,59 @@ def _percent_tick(x: float, _pos) -> str:
     return f"{text}%"
 
 
-def _sessions(sheet: Any):
-    """Expected result of a session and its 90% and 95% bands against the session's length."""
-    frame = sheet.tables["sessions"]
-    with style():
-        fig = Figure(figsize=(7.5, 3.6))
-        ax = fig.subplots()
-        for (who, part), color in zip(frame.groupby("who", sort=False), (_BLUE, _ORANGE)):
-            n = part["hands"]
-            ax.fill_between(n, part["low_95%"], part["high_95%"], color=color, alpha=0.15,
-                            label=f"{who}: 95% band")
-            ax.fill_between(n, part["low_90%"], part["high_90%"], color=color, alpha=0.3,
-                            label=f"{who}: 90% band")
-            ax.plot(n, part["expected"], color=color, lw=1.5, label=f"{who}: expected")
-        ax.set_xscale("log")
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
-        ax.set_xlabel("hands in the session (log scale)")
-        ax.set_ylabel("result of the session, units")
-        ax.set_title("Session bands: N × mean ± z × SD × √N")
-        # below the axes, one row a side: inside, the legend would cover the bands somewhere
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, fontsize=8, frameon=False)
-        fig.tight_layout()
-    return fig
-
-
-def _banker(sheet: Any):
-    """The bank's house edge with 1, 2 and 3 player seats, 95% CI."""
-    frame = sheet.tables["banker_by_seats"]
-    with style():
-        fig = Figure(figsize=(7.5, 3.0))
-        ax = fig.subplots()
-        edge = frame["house_edge"].to_numpy()
-        err = np.vstack([edge - frame["ci_low"], frame["ci_high"] - edge])
-        ax.errorbar(frame["player_seats"], edge, yerr=err, fmt="o-", color=_BLUE, capsize=3)
-        ax.set_xticks(frame["player_seats"], [f"{n} player{'s' if n > 1 else ''}"
-                                              for n in frame["player_seats"]])
+def _trend(chart: Chart) -> Figure:
+    """Points joined across ``x`` (ticks named by ``label``), each with its 95% interval."""
+    frame = chart.frame
+    fig = Figure(figsize=(7.5, 3.0))
+    ax = fig.subplots()
+    values = frame["estimate"].to_numpy(dtype=float)
+    err = np.vstack([values - frame["ci_low"], frame["ci_high"] - values])
+    ax.errorbar(frame["x"], values, yerr=err, fmt="o-", color=_COLORS[0], capsize=3)
+    ax.set_xticks(frame["x"], frame["label"])
+    if chart.percent:
         ax.yaxis.set_major_formatter(StepPercentFormatter(1.0))
-        ax.set_xlabel("players against the bank")
-        ax.set_ylabel("house edge per 3-unit wager")
-        ax.set_title("The bank's edge against the number of seats (95% CI)")
+    ax.set_xlabel(chart.xlabel)
+    ax.set_ylabel(chart.ylabel)
+    ax.set_title(chart.title)
+    return fig
+
+
+def _bands(chart: Chart) -> Figure:
+    """Expected result of a session and its 90% and 95% bands against the session's length, a
+    colour a kind of seat (``who``)."""
+    frame = chart.frame
+    fig = Figure(figsize=(7.5, 3.6))
+    ax = fig.subplots()
+    for (who, part), color in zip(frame.groupby("who", sort=False), _COLORS):
+        n = part["hands"]
+        ax.fill_between(n, part["low_95%"], part["high_95%"], color=color, alpha=0.15, label=f"{who}: 95% band")
+        ax.fill_between(n, part["low_90%"], part["high_90%"], color=color, alpha=0.3, label=f"{who}: 90% band")
+        ax.plot(n, part["expected"], color=color, lw=1.5, label=f"{who}: expected")
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
+    ax.set_xlabel(chart.xlabel)
+    ax.set_ylabel(chart.ylabel)
+    ax.set_title(chart.title)
+    # below the axes, one row a side: inside, the legend would cover the bands somewhere
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, fontsize=8, frameon=False)
+    return fig
+
+
+_DRAW: dict[ChartKind, Callable[[Chart], Figure]] = {
+    ChartKind.DISTRIBUTION: _distribution, ChartKind.INTERVALS: _intervals, ChartKind.RATES: _rates,
+    ChartKind.TREND: _trend, ChartKind.BANDS: _bands}
+
+
+def draw(chart: Chart) -> Figure:
+    """The figure of ``chart``, in the package style."""
+    with style():
+        fig = _DRAW[chart.kind](chart)
         fig.tight_layout()
     return fig
 
 
-def sweep_chart(sheet: Any, parameter: str):
-    """One sensitivity sweep: per headline figure its estimate and 95% band across the values."""
-    table = moved(sheet.sweeps[parameter])
+def sweep_chart(frame: pd.DataFrame) -> Figure:
+    """One sensitivity sweep: per figure it moves, its estimate and 95% band across the values."""
+    table = moved(frame)
     return plot_sweep(table, fig=Figure(), columns=min(2, table["metric"].nunique()))
-
-
-#: Chart name (as in ``ParSection.charts``) -> function of the sheet returning a figure;
-#: ``sweep:<parameter>`` names the sensitivity chart of one of ``sheet.sweeps``.
-CHARTS: dict[str, Callable[[Any], Any]] = {"outcomes": _outcomes, "frequencies": _frequencies,
-                                           "sessions": _sessions, "banker": _banker}
-
-
-def chart(sheet: Any, name: str):
-    """The figure of chart ``name`` for ``sheet``."""
-    if name.startswith("sweep:"):
-        return sweep_chart(sheet, name.removeprefix("sweep:"))
-    return CHARTS[name](sheet)

@@ -14,7 +14,7 @@ them on stderr; ``--quiet`` hides them).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 __all__ = ["SheetProgress", "as_progress", "time_words"]
@@ -40,7 +40,9 @@ class SheetProgress:
 
     :meth:`plan` names the hands a later stage will play; :meth:`playing` starts a stage or a
     point of one that plays ``hands`` (its line says the hands so far and the time left);
-    :meth:`step` starts work that plays no hands (reading a run, drawing, writing a file)."""
+    :meth:`step` starts work that plays no hands (reading a run, drawing, writing a file);
+    :meth:`on_point` is a sweep's callback, a line a point. A game's sheet builder is handed one
+    (the protocol :class:`cpstats.engine.sheet.SheetProgress`)."""
 
     def __init__(self, say: Callable[[str], Any] | None, unit: str = "hands"):
         self.say, self.unit = say, unit
@@ -72,6 +74,18 @@ class SheetProgress:
         self._close()
         if self.say is not None:
             self.say(what)
+
+    def on_point(self, key: str, values: Sequence, deals: int,
+                 known: Mapping[str, Any] | None = None) -> Callable[[int, Any], None]:
+        """The ``on_point`` of a sweep of ``key`` over ``values``, ``deals`` a point: a line a
+        point (a point read from ``known``, by its variant string, is not played and says so)."""
+        def on_point(i: int, point: Any) -> None:
+            what = f"the sensitivity sweeps: {key}={values[i]}, point {i + 1} of {len(values)}"
+            if known is not None and str(point) in known:
+                self.step(f"{what}: the sheet's own {self.unit}" + (", charged again" if i else ""))
+            else:
+                self.playing("sweeps", what, deals)
+        return on_point
 
     def _close(self) -> None:
         if self._open is not None:

@@ -206,7 +206,8 @@ def _png(fig, dpi: int = 150) -> bytes:
 
 
 def write_html(sheet: Any, path: Path) -> Path:
-    """Write ``sheet`` (a :class:`~cpstats.apps.par.base.ParSheet` of any game) as one HTML file with its charts inlined as PNG; returns ``path``."""
+    """Write ``sheet`` (a :class:`~cpstats.apps.par.ParSheet` of any game) as one HTML file with its
+    charts inlined as PNG; returns ``path``."""
     parts = [f"<h1>PAR sheet: {html.escape(sheet.label)}</h1>",
              f"<p class='note'>{html.escape(sheet.subtitle)}</p>"]
     for section in sheet.sections:

@@ -1,7 +1,7 @@
-"""The open-face PAR sheet (cpstats.apps.par.open_face, ``cpstats.par_sheet``, ``cpstats par``): every
-section, outcomes that add up, the worked hand, figures that agree with the run, the variant's pace,
-and what it says when the street models cannot be read. Small runs on fixed seeds: every interval
-must hold its estimate."""
+"""The open-face PAR sheet (cpstats.ofc.par, ``cpstats.par_sheet``, ``cpstats par``): every section,
+outcomes that add up, the worked hand, figures that agree with the run, the variant's pace, and what
+it says when the street models cannot be read. Small runs on fixed seeds: every interval must hold
+its estimate."""
 
 from __future__ import annotations
 
@@ -14,16 +14,15 @@ import pandas as pd
 import pytest
 
 import cpstats
-from cpstats.apps.par import open_face as ofc_par
 from cpstats.apps.cli import main
+from cpstats.ofc.par import sheet as ofc_par
 from cpstats.errors import OptionError
 from cpstats.ofc.settlement import settle_hands
 from cpstats.ofc.street_values import SHIPPED_PATH
-from cpstats.engine.registry import get_preset
 from cpstats.rules.house import HANDS_PER_HOUR, Rake
 
 SECTIONS = ["1. The rules", "2. The strategy assumed", "3. Outcomes", "4. Royalties", "5. Fantasyland",
-            "6. Headline figures", "7. Operator economics", "8. Session bands", "9. Methodology"]
+            "6. Headline figures", "7. Operator economics", "8. Session bands", "9. Sensitivity", "10. Methodology"]
 
 
 @pytest.fixture(scope="module")
@@ -31,23 +30,67 @@ def sheet(tmp_path_factory):
     out = tmp_path_factory.mktemp("ofc-par")
     backend = matplotlib.get_backend()
     # greedy places fast; the sheet names it a baseline (rollout's sheet: the command-line test)
-    made = ofc_par.ofc_par_sheet("ofc-pineapple", deals=64, rng=3, out=out, strength_deals=12,
-                                 setter="greedy")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ofc_par, "STRENGTH_DEALS", 4)  # the strength match, a rollout player: kept small
+        made = cpstats.par_sheet("ofc-pineapple", deals=64, rng=3, out=out, setter="greedy", sensitivity=False)
     assert matplotlib.get_backend() == backend  # rendering leaves the caller's backend alone
     return made, out
 
 
-def test_par_sheet_dispatches_on_the_game(monkeypatch):
-    """cpstats.par_sheet hands an open-face variant to the OFC sheet (the sheet registered for the
-    game's name) with the verb's options, the setter resolved."""
+def _registered(monkeypatch, **views):
+    """Every game's runs as registered, open face's views replaced by ``views``."""
+    import dataclasses
+
+    import cpstats.apps.par
+
+    real = cpstats.apps.par.runs_of
+
+    def runs_of(v):
+        runs = real(v)
+        if v.game != cpstats.ofc.GAME.name:
+            return runs
+        return dataclasses.replace(runs, views=dataclasses.replace(runs.views, **views))
+
+    monkeypatch.setattr(cpstats.apps.par, "runs_of", runs_of)
+
+
+def test_par_sheet_dispatches_through_the_registry(monkeypatch):
+    """cpstats.par_sheet hands an open-face variant to the sheet builder its game registered (its
+    ``par_sheet`` view) with the verb's options, the setter resolved, and fills the template with
+    what it returns."""
     import cpstats.apps.par
 
     seen = {}
-    monkeypatch.setitem(cpstats.apps.par.SHEETS, cpstats.ofc.GAME.name,
-                        lambda v, **kw: seen.update(v=v, **kw) or "sheet")
-    assert cpstats.par_sheet("ofc-pineapple(players=3)", deals=10, rng=1) == "sheet"
+    _registered(monkeypatch, par_sheet=lambda v, **kw: seen.update(v=v, **kw) or "content")
+    monkeypatch.setattr(cpstats.apps.par, "fill", lambda content, progress: (content, progress.unit))
+    assert cpstats.par_sheet("ofc-pineapple(players=3)", deals=10, rng=1) == ("content", "hands")
     assert str(seen["v"]) == "ofc-pineapple(players=3)" and seen["deals"] == 10 and seen["rng"] == 1
-    assert seen["setter"] == cpstats.FastPolicy()  # the game's setter for bulk runs (issue 37)
+    assert seen["setter"] == cpstats.FastPolicy()  # the game's setter for bulk runs
+    # the sweeps the verb asks for by default are the game's par_sweeps, for the setter that plays them
+    expected = ofc_par.sweeps_.default_parameters(seen["v"])
+    assert seen["sweeps"](seen["setter"]) == expected and [k for k, _ in expected] == [
+        "rake.percent", "fantasyland.cards", "royalties.front.QQ"]
+
+
+def test_a_game_without_a_sheet_is_one_line(monkeypatch):
+    """A game that registers no sheet builder is refused in one line naming the game, before
+    anything runs."""
+    _registered(monkeypatch, par_sheet=None)
+    with pytest.raises(OptionError, match=r"^the open-face game has no PAR sheet$"):
+        cpstats.par_sheet("ofc-pineapple", deals=10)
+
+
+def test_the_apps_sheet_package_names_no_game():
+    """The rendering knows no game: no module of cpstats/apps/par names a registered game's package."""
+    from helpers import PACKAGE
+
+    from cpstats.engine.registry import GAMES
+
+    packages = {m.split(".")[1] for g in GAMES.values() if (m := g.runs.simulate.__module__).startswith("cpstats.")}
+    assert len(packages) >= 2, packages  # both games, read from the registry
+    for path in (PACKAGE / "apps" / "par").glob("*.py"):
+        text = path.read_text()
+        assert not [p for p in packages if f"cpstats.{p}" in text], path.name
 
 
 def test_html_and_pdf_name_every_section(sheet):
@@ -59,7 +102,7 @@ def test_html_and_pdf_name_every_section(sheet):
                     "and hand", "Outcomes per pair of players", "Row results per pair of players",
                     "Typical charges at this table", "Session bands"):
         assert caption in html
-    assert html.count("<img alt=") == 4
+    assert html.count("<img alt=") == 4  # no sweeps: the sensitivity section says it was not run
     assert "placed by greedy (a baseline: a weak field, not the figures of good play)" in html
     assert s.footer.endswith("placed by greedy, a baseline")
     assert [sec.title for sec in s.sections] == SECTIONS
@@ -141,12 +184,11 @@ def test_hourly_figures_use_the_variants_pace(sheet):
     ({"setter": "best"}, r"setter='best' is invalid for an open-face variant: allowed are ev"),
     ({"hands_per_hour": 0}, r"hands_per_hour=0 is invalid"),
     ({"deals": 1}, r"deals=1 is invalid: a whole number >= 2"),
-    ({"strength_deals": 1.5}, r"strength_deals=1.5 is invalid"),
+    ({"sensitivity": {"royalties.front.QQ": [7, 7]}}, r"royalties.front.QQ=7 is given twice"),
 ])
 def test_bad_sheet_options_are_one_line(options, match):
-    build = ofc_par.ofc_par_sheet if "strength_deals" in options else cpstats.par_sheet
     with pytest.raises(OptionError, match=match):
-        build("ofc-pineapple", **options)
+        cpstats.par_sheet("ofc-pineapple", **options)
 
 
 def test_a_result_of_another_variant_or_without_rows_is_refused():
@@ -157,14 +199,16 @@ def test_a_result_of_another_variant_or_without_rows_is_refused():
         cpstats.par_sheet("ofc-pineapple", result=run)
 
 
-def test_par_cli_for_open_face(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(ofc_par, "STRENGTH_DEALS", 4)
-    assert main(["par", "ofc-pineapple", "--deals", "8", "--setter", "ev", "--out", str(tmp_path)]) == 0
+def test_par_cli_for_open_face(tmp_path, capsys, no_strength_match):
+    """``cpstats par`` of an open-face preset with ``--setter ev``: rollout places the boards, and the
+    sheet says which street models it read (the sweeps and the strength match: other tests)."""
+    assert main(["par", "ofc-pineapple", "--deals", "4", "--setter", "ev", "--no-sensitivity", "--quiet",
+                 "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("PAR sheet of ofc-pineapple (8 hands, rollout (strong play: rollouts with an exact "
+    assert out.startswith("PAR sheet of ofc-pineapple (4 hands, rollout (strong play: rollouts with an exact "
                           "endgame and learned street values)) written")
     html = (tmp_path / "par.html").read_text()
-    assert (tmp_path / "par.pdf").stat().st_size > 0 and "10. Methodology" in html  # 9: its sensitivity
+    assert (tmp_path / "par.pdf").stat().st_size > 0 and "10. Methodology" in html
     digest = hashlib.sha256(SHIPPED_PATH.read_bytes()).hexdigest()[:12]
     assert "street models learned from exact-endgame self-play over rule draws around the presets" in html
     assert f"Street models {digest} (street_models.npz)" in html and "inside its trained ranges" in html
@@ -179,14 +223,15 @@ def test_the_sheet_claims_no_strength_outside_the_trained_ranges():
 
     def words(strategy, in_range):
         run = SimpleNamespace(metadata={"street_models": {"in_range": in_range}})
-        return ofc_par.OfcParSheet.setter_words.fget(SimpleNamespace(strategy=strategy, result=run))
+        return ofc_par.OfcSheet.setter_words.fget(SimpleNamespace(strategy=strategy, result=run))
 
     assert "strong play" in words("fast", True) and OUTSIDE_NOTE not in words("rollout", True)
     assert words("fast", False) == f"fast ({OUTSIDE_NOTE})" and "strong play" not in words("rollout", False)
     assert "a baseline" in words("greedy", False)
 
 
-def test_a_sheet_without_readable_street_models_says_how_it_was_played(tmp_path, monkeypatch):
+def test_a_sheet_without_readable_street_models_says_how_it_was_played(tmp_path, monkeypatch,
+                                                                      no_strength_match):
     """No readable street-model file: the sheet says the earlier streets were decided by the
     rollouts alone, and its strategy table says which models (none)."""
     import warnings
@@ -196,8 +241,8 @@ def test_a_sheet_without_readable_street_models_says_how_it_was_played(tmp_path,
     monkeypatch.setattr(street_values, "SHIPPED_PATH", tmp_path / "missing.npz")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", street_values.StreetModelWarning)
-        made = ofc_par.ofc_par_sheet("ofc-pineapple(royalties.front.66=3)", deals=8, rng=3, out=tmp_path,
-                                     strength_deals=2)
+        made = cpstats.par_sheet("ofc-pineapple(royalties.front.66=3)", deals=4, rng=3, setter="ev",
+                                 sensitivity=False)
     text = " ".join(made.sections[1].paragraphs)
     assert "the street models cannot be read" in text and "valued by street models learned" not in text
     assert "No street models (missing.npz cannot be read)" in text

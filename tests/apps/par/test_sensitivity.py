@@ -16,7 +16,8 @@ from helpers import ROOT
 
 import cpstats
 from cpstats.apps.par import par_sheet
-from cpstats.apps.par.sensitivity import around, default_parameters, parameters, unmoved
+from cpstats.apps.par.sensitivity import parameters, unmoved
+from cpstats.thirteen.par.sweeps import around, default_parameters
 from cpstats.errors import OptionError
 from cpstats.workbench import simulate
 from cpstats.engine.points import sweep_variants
@@ -149,7 +150,8 @@ def test_no_sensitivity_and_bad_options():
         par_sheet("2-4", result=result, sensitivity={"scoop": [1, 2]})
     with pytest.raises(OptionError, match="sensitivity_deals=1 is invalid"):
         par_sheet("2-4", result=result, sensitivity_deals=1)
-    assert parameters(None, cpstats.get_preset("2-4"), "ev") == []
+    assert parameters(None, cpstats.get_preset("2-4")) == parameters(False, cpstats.get_preset("2-4")) == []
+    assert parameters(True, cpstats.get_preset("2-4")) is None  # the game's defaults
 
 
 def test_charts_are_figures_outside_pyplot(raked):
@@ -158,14 +160,12 @@ def test_charts_are_figures_outside_pyplot(raked):
     import matplotlib.pyplot as plt
     from matplotlib.figure import Figure
 
-    from cpstats.apps.par.charts import chart
-
     plt.close("all")
     mine = plt.figure()
     try:
         for section in raked.sections:
             for name in section.charts:
-                assert isinstance(chart(raked, name), Figure)
+                assert isinstance(raked.chart(name), Figure)
         assert plt.get_fignums() == [mine.number]
     finally:
         plt.close(mine)

@@ -1,5 +1,5 @@
-"""The PAR sheet (issue 16.1): every section, an interval on every headline figure, readable
-numbers, the HTML and PDF files and the ``cpstats par`` command.
+"""The 13-card PAR sheet (cpstats.thirteen.par, ``cpstats.par_sheet``): every section, an interval
+on every headline figure, readable numbers, the HTML and PDF files and the ``cpstats par`` command.
 
 Runs are small (a few thousand deals set by greedy, a baseline the sheet names as such) to keep
 the tests fast; users get ev by default.
@@ -113,7 +113,7 @@ def test_banker_edge_by_seats(banked_sheet):
 
 
 def test_numbers_are_written_for_reading(sheet, banked_sheet):
-    """issue 16.1/16.5: no exponent notation and no raw NaN anywhere in the rendered tables."""
+    """No exponent notation and no raw NaN anywhere in the rendered tables."""
     assert format_cell(1e6, "int") == "1,000,000"
     assert format_cell(6.3e-12, "prob") == "1 in 159,000,000,000"
     assert "e" not in format_cell(2.5e-7, "units")
@@ -179,22 +179,22 @@ def test_a_royalty_never_made_is_charted_as_its_upper_bound(sheet):
     open triangle the axis explains, never silently dropped."""
     import matplotlib.pyplot as plt
 
-    from cpstats.apps.par.charts import chart
-
     roy = sheet.tables["royalties"]
     unseen = roy[(roy["frequency"] == 0) & (roy["ci_high"] > 0)]
     assert len(unseen)  # the small greedy run leaves some never made
-    top = chart(sheet, "frequencies").axes[0]
+    top = sheet.chart("frequencies").axes[0]
     triangles = [line for line in top.lines if line.get_marker() == "<"]
     assert sorted(triangles[0].get_xdata()) == pytest.approx(sorted(unseen["ci_high"]))
     assert "open triangle: none seen" in top.get_xlabel()
     plt.close("all")
 
 
-def _pdf_text(sheet, tmp_path) -> str:
+@pytest.fixture(scope="module")
+def pdf_text(sheet, tmp_path_factory) -> str:
+    """The text of the module's sheet written as a PDF (one PDF for the tests that read it)."""
     if not shutil.which("pdftotext"):
         pytest.skip("pdftotext is not installed")
-    path = sheet.to_pdf(tmp_path / "par.pdf")
+    path = sheet.to_pdf(tmp_path_factory.mktemp("pdf") / "par.pdf")
     return subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
                           check=True).stdout
 
@@ -202,8 +202,8 @@ def _pdf_text(sheet, tmp_path) -> str:
 def test_net_result_table_gives_wilson_intervals_as_the_report_does(sheet):
     """The net-result table gives each result's probability with its 95% Wilson interval (n =
     deals), from the one function the report's outcome table also reads."""
-    from cpstats.apps.par.figures import seat_outcomes
     from cpstats.apps.report import outcome_table
+    from cpstats.thirteen.par.figures import seat_outcomes
     from cpstats.engine.stats import wilson_interval
 
     r = sheet.result
@@ -222,12 +222,12 @@ def test_net_result_table_gives_wilson_intervals_as_the_report_does(sheet):
     np.testing.assert_allclose(report["net"], table["pay"])
 
 
-def test_lumped_note_only_when_results_are_lumped(sheet, monkeypatch, tmp_path):
+def test_lumped_note_only_when_results_are_lumped(sheet, pdf_text, monkeypatch):
     """The net-result table says results were lumped only when some were, naming the cut."""
-    from cpstats.apps.par import thirteen as par
+    from cpstats.thirteen.par import sheet as par
 
     assert sheet.sections[2].tables[-1].note == ""
-    assert "lumped" not in _pdf_text(sheet, tmp_path)
+    assert "lumped" not in pdf_text
     monkeypatch.setattr(par, "TAIL", 0.05)  # greedy's -12 and -11 are 3.4% together
     section = par._outcome_section(sheet.result)
     table = section.tables[-1]
@@ -244,7 +244,6 @@ def test_percent_ticks_show_the_decimals_their_step_needs(sheet):
     17.5% (not 2%, 18%); whole steps print no decimals."""
     import matplotlib.pyplot as plt
 
-    from cpstats.apps.par.charts import chart
     from cpstats.apps.plots import StepPercentFormatter
 
     fmt = StepPercentFormatter(1.0)
@@ -252,7 +251,7 @@ def test_percent_ticks_show_the_decimals_their_step_needs(sheet):
     axis.yaxis.set_major_formatter(fmt)
     assert fmt.format_ticks([0, 0.025, 0.05]) == ["0.0%", "2.5%", "5.0%"]
     assert fmt.format_ticks([0, 0.05, 0.1]) == ["0%", "5%", "10%"]
-    fig = chart(sheet, "outcomes")
+    fig = sheet.chart("outcomes")
     ax = fig.axes[0]
     for top in (None, 0.175):  # the run's own range, then one whose ticks step by 2.5%
         if top:
@@ -272,9 +271,7 @@ def test_session_legend_covers_no_band(sheet):
     """The session chart's legend sits outside the axes, where it covers no band."""
     import matplotlib.pyplot as plt
 
-    from cpstats.apps.par.charts import chart
-
-    fig = chart(sheet, "sessions")
+    fig = sheet.chart("sessions")
     fig.canvas.draw()
     ax = fig.axes[0]
     legend = ax.get_legend().get_window_extent()
@@ -297,10 +294,10 @@ def test_session_band_columns_share_their_decimals():
     assert rows[1][2:] == ["-11,768", "-14,671", "-8,865", "-15,227", "-8,309"]
 
 
-def test_each_intro_sentence_is_printed_before_its_own_table(sheet, tmp_path):
+def test_each_intro_sentence_is_printed_before_its_own_table(sheet, pdf_text, tmp_path):
     """Page 4 (a variant paying neither royalties nor naturals): each table follows its own
     sentence, the royalty table before the naturals' sentence, in the PDF and the HTML."""
-    text = " ".join(_pdf_text(sheet, tmp_path).split())
+    text = " ".join(pdf_text.split())
     page = sheet.to_html(tmp_path / "par.html").read_text()
     for body in (text, page):
         order = [body.index(w) for w in ("This variant pays no royalties", "Royalty hands made (none paid here)",
@@ -326,8 +323,8 @@ def test_the_chance_that_some_seats_interval_excludes_0():
     """Independent intervals: 1 - 0.95^n. The seats of a zero-sum game are linked: two seats'
     intervals exclude 0 together (5%); for 3 and 4 seats the chance matches a simulation of
     normal estimates that add to 0, within 5 standard errors of that simulation."""
-    from cpstats.apps.par.figures import chance_an_interval_excludes as chance
     from cpstats.engine.stats import z_value
+    from cpstats.thirteen.par.figures import chance_an_interval_excludes as chance
 
     for n in (2, 3, 4):
         assert chance(n, linked=False) == pytest.approx(1 - 0.95 ** n)
@@ -346,8 +343,8 @@ def test_the_chance_that_some_seats_interval_excludes_0():
 def test_the_headline_says_how_often_one_seat_of_several_excludes_0_by_chance(sheet):
     """The seats' means come with what several intervals mean: the pooled mean is exactly 0 and
     the chance, computed for the sheet's seat count, that one of them excludes 0 by chance."""
-    from cpstats.apps.par.figures import chance_an_interval_excludes as chance
-    from cpstats.apps.par.thirteen import _seat_means_words
+    from cpstats.thirteen.par.figures import chance_an_interval_excludes as chance
+    from cpstats.thirteen.par.sheet import _seat_means_words
 
     text = " ".join(sheet.sections[4].paragraphs)
     n = sheet.variant.players
@@ -355,3 +352,15 @@ def test_the_headline_says_how_often_one_seat_of_several_excludes_0_by_chance(sh
     assert f"about {chance(n):.0%} of the time" in text
     assert f"were they independent, {chance(n, linked=False):.0%}" in text
     assert "about 12% of the time" in _seat_means_words(3) and "about 5% of the time" in _seat_means_words(2)
+
+
+def test_the_commands_help_states_each_games_defaults():
+    """``cpstats par`` imports no game: its help states the games' default lengths in words, held
+    here to the games' own numbers."""
+    from cpstats.ofc.game import DESIGNER_PRECISION
+    from cpstats.thirteen.par import DEFAULT_DEALS, SENSITIVITY_DEALS
+
+    parser = add_par_command(argparse.ArgumentParser().add_subparsers())
+    text = " ".join(parser.format_help().split())
+    assert f"else {DEFAULT_DEALS:,};" in text and f"at most {DESIGNER_PRECISION.most:,} hands" in text
+    assert f"(default {SENSITIVITY_DEALS:,}; open face: the sheet's own hands)" in text

@@ -1,10 +1,11 @@
 """The open-face PAR sheet's sensitivity sweeps: the house charge and two rule numbers that move
 play, each a small step either side of the variant's own value, paired on the sheet's own deals
-and played by the sheet's play; the section itself is the sheet base's
-(:meth:`~cpstats.apps.par.base.ParSheet.sensitivity_section`, the 13-card sheet's too).
+and played by the sheet's play; the section itself is any game's
+(:func:`cpstats.apps.par.sensitivity.sensitivity_section`).
 
-- Decision: the numbers (:func:`default_parameters`): the house charge (``rake.percent`` of a
-  percent rake, ``rake.amount`` of a fixed or time charge; a variant that charges none is swept
+- Decision: the numbers (:func:`default_parameters`, this game's ``par_sweeps`` view): the house
+  charge (:func:`~cpstats.engine.sheet.charge_parameter`: ``rake.percent`` of a percent rake,
+  ``rake.amount`` of a fixed or time charge; a variant that charges none is swept
   on a percent rake of the points won at 0, its own charge, then 2.5% and 5%); the Fantasyland
   cards dealt (``fantasyland.cards``, every entry one card fewer and one more, within 13..17: two
   more, or two fewer, where a side is out of range; left out of a variant without Fantasyland);
@@ -26,12 +27,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cpstats.apps.par.sensitivity import point_lines
+from cpstats.engine.sheet import SheetProgress, charge_parameter
 from cpstats.ofc.result import OfcResult
+from cpstats.ofc.rules import OfcVariant
 from cpstats.ofc.simulation import check_one_play
 from cpstats.ofc.sweep import run_sweep
 from cpstats.rules.house import RakeModel
-from cpstats.ofc.rules import OfcVariant
 
 __all__ = ["default_parameters", "charge_base", "sweep_metrics", "played_points", "run_sensitivity",
            "NO_CHARGE_STEPS"]
@@ -45,16 +46,18 @@ _QQ = 10  # royalties.front.QQ in the front pairs' table (22..AA)
 
 
 def _charge(v: OfcVariant) -> tuple[str, list]:
-    rake = v.rake
-    if rake.model is RakeModel.NONE:
+    """The house charge's sweep: a step either side of the variant's own (a percent rake of the
+    points won where it charges nothing)."""
+    key = charge_parameter(v)
+    if key is None:
         return "rake.percent", list(NO_CHARGE_STEPS)
-    if rake.model is RakeModel.PERCENT:
-        x = float(rake.percent)
+    if key == "rake.percent":
+        x = float(v.rake.percent)
         steps = [x, x - 0.01, x + 0.01] if x >= 0.01 else [x, x + 0.01, x + 0.02]
-        return "rake.percent", [round(y, 6) for y in steps if y <= 1]
-    x = float(rake.amount)
+        return key, [round(y, 6) for y in steps if y <= 1]
+    x = float(v.rake.amount)
     steps = [x, 0.75 * x, 1.25 * x] if x > 0 else [x, 0.5, 1.0]
-    return "rake.amount", [round(y, 6) for y in steps]
+    return key, [round(y, 6) for y in steps]
 
 
 def _cards(v: OfcVariant) -> list[str] | None:
@@ -78,9 +81,9 @@ def _royalty(v: OfcVariant) -> list[int]:
     return [x, x - 1, x + 1] if x > 0 else [x, x + 1, x + 2]
 
 
-def default_parameters(v: OfcVariant) -> list[tuple[str, list]]:
+def default_parameters(v: OfcVariant, setter: Any = None) -> list[tuple[str, list]]:
     """(parameter, values) of the section by default, the variant's own value first (module
-    docstring)."""
+    docstring), whoever places the boards (``setter``: every point shares the sheet's play)."""
     specs = [_charge(v)]
     cards = _cards(v)
     if cards is not None and len(cards) > 1:
@@ -115,18 +118,17 @@ def played_points(v: OfcVariant, specs: Sequence[tuple[str, list]], *, reuse: bo
 def run_sensitivity(v: OfcVariant, result: OfcResult, net: np.ndarray, specs: Sequence[tuple[str, list]], *,
                     setter: Any, root: np.random.SeedSequence, executor: Any = None,
                     hands_per_hour: float | None = None, deals: int | None = None,
-                    progress: Any = None) -> dict[str, pd.DataFrame]:
+                    progress: SheetProgress) -> dict[str, pd.DataFrame]:
     """One open-face sweep a parameter (:func:`~cpstats.ofc.sweep.run_sweep`), every point on the
     deals of the sheet's run ``result`` (seed ``root``, ``result.deals`` hands): ``result`` is the
     variant's own point and a charge's points are it charged again from every hand's nets ``net``
     (hands, P); the rest are played by ``setter``. ``deals`` of another length plays every point
-    afresh, that many hands on the same seed. Keyed by the parameter as given; ``progress`` (a
-    :class:`~cpstats.apps.par.progress.SheetProgress`) hears each point."""
+    afresh, that many hands on the same seed. Keyed by the parameter as given; ``progress`` hears
+    each point."""
     reuse = deals is None or deals == result.deals
     deals = result.deals if reuse else deals
     known = {str(v): result} if reuse else {}
-    if progress is not None:
-        progress.plan("sweeps", deals * played_points(v, specs, reuse=reuse))
+    progress.plan("sweeps", deals * played_points(v, specs, reuse=reuse))
     sweeps: dict[str, pd.DataFrame] = {}
     metas: list = [result.metadata]
     labels = ["this sheet's run"]
@@ -140,7 +142,7 @@ def run_sensitivity(v: OfcVariant, result: OfcResult, net: np.ndarray, specs: Se
                           rng=root, executor=executor, hands_per_hour=hands_per_hour,
                           block_deals=int(result.metadata["block_deals"]), known=known,
                           what="this sheet's sensitivity section",
-                          on_point=None if progress is None else point_lines(progress, key, values, deals, known))
+                          on_point=progress.on_point(key, values, deals, known))
         metas += frame.attrs["plays"]
         labels += [f"{key}={x}" for x in values]
         sweeps[key] = frame

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cpstats.apps.par.figures import natural_label
+from cpstats.thirteen.par.figures import natural_label
 from cpstats.engine.describe import describe_rules
 from cpstats.cards.codes import deal, format_cards
 from cpstats.thirteen.naturals.detect import NATURALS
@@ -55,7 +55,7 @@ def worked_example(v: Variant, *, setter="ev", seed: int = 2026,
     """
     h = v.players * v.hands_per_player
     dealt = deal(seed, tries, h).reshape(tries * h, 13)
-    d = set_hands(dealt, v, strategy=setter, rng=seed)
+    d = set_hands(dealt, v, setter=setter, rng=seed)
     chosen = None
     for i in range(tries):
         settlement = _settle(v, d, dealt, i, h)

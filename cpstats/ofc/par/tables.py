@@ -1,4 +1,4 @@
-"""The tables of an open-face PAR sheet (:mod:`cpstats.apps.par.open_face`), each a DataFrame with its
+"""The tables of an open-face PAR sheet (:mod:`cpstats.ofc.par.sheet`), each a DataFrame with its
 95% interval, built from one run: :meth:`OfcResult.figures` for the run's own figures and the
 run's rows (:meth:`OfcResult.rows`, one per hand and seat) for what needs each board (the pairs'
 outcomes, the rows' results, royalties by row and hand, Fantasyland entries by cards, typical
@@ -16,15 +16,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from cpstats.engine.batches import batch_of
+from cpstats.engine.sheet import session_band_rows
+from cpstats.engine.stats import VOLATILITY_Z, batch_mean_interval, half_width, rate_interval
 from cpstats.hands import tables as _tables
 from cpstats.ofc.board import board_values
 from cpstats.ofc.result import ROWS, OfcResult
+from cpstats.ofc.rules import FIVE_ROW_CATEGORIES, PAIR_NAMES, TRIPS_NAMES, OfcVariant
 from cpstats.ofc.settlement import seat_rake
 from cpstats.rules.house import Rake, RakeModel
-from cpstats.ofc.rules import FIVE_ROW_CATEGORIES, PAIR_NAMES, TRIPS_NAMES, OfcVariant
-from cpstats.apps.par.parts import session_band_rows
-from cpstats.engine.stats import VOLATILITY_Z, batch_mean_interval, rate_interval, t_value
-from cpstats.engine.batches import batch_of
 
 __all__ = ["Boards", "boards_of", "row_hand_names", "pair_outcomes", "row_results", "royalty_table",
            "fantasyland_table", "headline", "house_table", "charge_models", "session_bands",
@@ -257,7 +257,7 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> tuple[float, float, float]:
     """Ratio of two batch sums with Student's t on the batches' linearised ratios."""
     est = num.sum() / den.sum()
     z = (num - est * den) / den.mean()
-    half = t_value(0.95, len(z)) * z.std(ddof=1) / np.sqrt(len(z))
+    half = half_width(z, 0.95)
     return float(est), float(est - half), float(est + half)
 
 

@@ -1,7 +1,7 @@
-"""The PAR sheet's figures: each table a pandas DataFrame built from a :class:`SimulationResult`.
+"""The 13-card PAR sheet's figures: each table a pandas DataFrame built from a :class:`SimulationResult`.
 
-Every function takes a finished result and returns numbers only (formatting is
-:mod:`cpstats.apps.par.render`'s job). Definitions follow CASINO-MATH.md: X is one seat's net
+Every function takes a finished result and returns numbers only (the apps format them,
+:mod:`cpstats.apps.par.render`). Definitions follow CASINO-MATH.md: X is one seat's net
 result on one deal in units, before house charges unless a row says otherwise; intervals are 95%
 unless ``confidence`` says otherwise: Student's t on the run's batch means for means and SDs,
 Wilson for frequencies.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cpstats.apps.par.parts import session_band_rows
+from cpstats.engine.sheet import session_band_rows
 from cpstats.thirteen.naturals.detect import NATURALS
 from cpstats.rules.house import RakeModel
 from cpstats.thirteen.rules.ids import ROYALTY_ROW_NAMES
@@ -486,7 +486,7 @@ def rules_in_action(result: SimulationResult) -> list[str]:
 
 def methodology(result: SimulationResult) -> list[tuple[str, str]]:
     """How the figures were made: (item, value) in words, before the versions and the command the
-    sheet base adds (:meth:`~cpstats.apps.par.base.ParSheet.methodology_section`)."""
+    apps add (:func:`cpstats.apps.par.sheet.fill`)."""
     meta = result.metadata
     batches = meta.get("batches", "?")
     items = [("Method", "Simulated (Monte Carlo): deals dealt, set by the strategy and settled"),
@@ -515,10 +515,10 @@ def banker_by_seats(result: SimulationResult, *, deals: int, rng=None, progress=
     ``deals`` deals per seat count with the result's strategy and row tables (the tables trained
     for the result's table size, borrowed by the others). The result's own seat count reuses
     the result. A seat count the rules do not allow (a home run needing more players) is left
-    out. ``progress`` (a :class:`~cpstats.apps.par.progress.SheetProgress`) hears each run."""
+    out. ``progress`` (:class:`~cpstats.engine.sheet.SheetProgress`) hears each run."""
     from cpstats.errors import OptionError
-    from cpstats.workbench import simulate
     from cpstats.thirteen.play.setters import result_setter
+    from cpstats.thirteen.run import simulate
 
     v = result.variant
     meta = result.metadata

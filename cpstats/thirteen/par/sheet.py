@@ -1,36 +1,36 @@
-"""The 13-card PAR sheet: a variant's rules, strategy, outcomes, costs, figures and economics on
-a few pages, as a regulator or an owner reads them (CASINO-MATH.md, "A PAR sheet").
+"""The 13-card PAR sheet's content: a variant's rules, strategy, outcomes, costs, figures and
+economics, as a regulator or an owner reads them (CASINO-MATH.md, "A PAR sheet").
 
-:func:`thirteen_sheet` (what :func:`cpstats.par_sheet` builds for a 13-card variant) makes every
-table as a pandas DataFrame (:mod:`cpstats.apps.par.figures`, :mod:`cpstats.apps.par.example`);
-the sheet base (:class:`~cpstats.apps.par.base.ParSheet`) writes it out and holds the sections
-every game's sheet shares (sensitivity, methodology, "How this rule was chosen").
+:func:`build_sheet` (this game's ``par_sheet`` view, which :func:`cpstats.par_sheet` calls with its
+options checked and its setter resolved) plays or reads the run and the sensitivity sweeps and
+returns a :class:`ThirteenSheet`, the sheet template (:class:`~cpstats.engine.sheet.SheetContent`)
+filled with this game's sections: every table a pandas DataFrame (:mod:`.figures`,
+:mod:`.example`), every chart its numbers and words (:meth:`ThirteenSheet.chart`). The apps number
+the sections, add the ones every game's sheet shares and write the files (:mod:`cpstats.apps.par`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import pandas as pd
 
-from cpstats.apps.labels import baseline_label
-from cpstats.apps.par import figures as figures
-from cpstats.apps.par import sensitivity as sensitivity_
-from cpstats.apps.par.base import ParSheet
-from cpstats.apps.par.example import rules_in_words, worked_example
-from cpstats.apps.par.parts import ParSection, ParTable
-from cpstats.apps.par.progress import SheetProgress, as_progress
+from cpstats.engine.describe import short_label
+from cpstats.engine.sheet import Chart, ChartKind, ParSection, ParTable, SheetContent, SheetProgress, words
 from cpstats.errors import OptionError, check_whole
 from cpstats.rules.house import RakeModel
-from cpstats.thirteen.rules.variant import Variant
-from cpstats.engine.describe import short_label
-from cpstats.thirteen.settlement import charges_seats as charges
+from cpstats.thirteen.par import figures
+from cpstats.thirteen.par import sweeps as sweeps_
+from cpstats.thirteen.par.example import rules_in_words, worked_example
 from cpstats.thirteen.play.setters import EvSetter, as_setter, result_setter
 from cpstats.thirteen.result import SimulationResult
+from cpstats.thirteen.rules.variant import Variant
+from cpstats.thirteen.settlement import charges_seats as charges
 
-__all__ = ["ThirteenParSheet", "thirteen_sheet", "DEFAULT_DEALS", "SEAT_DEALS"]
+__all__ = ["ThirteenSheet", "build_sheet", "DEFAULT_DEALS", "SEAT_DEALS", "BASELINE_WORDS"]
 
 #: Deals of a live run when no reference result fits (the variant is no preset, or not ev).
 DEFAULT_DEALS = 200_000
@@ -38,40 +38,74 @@ DEFAULT_DEALS = 200_000
 SEAT_DEALS = 50_000
 #: Net results rarer than this at either end of the net-result table share one row.
 TAIL = 1e-4
+#: The baselines in words wherever the sheet names who set the hands (never read as good play).
+BASELINE_WORDS = {"greedy": "greedy, a baseline setter (a weak field: not the figures of good play)",
+                  "random": "random, a baseline setter (no skill: not the figures of good play)"}
 
 
 @dataclass
-class ThirteenParSheet(ParSheet):
+class ThirteenSheet(SheetContent):
     """A 13-card PAR sheet, built from one :class:`SimulationResult` (``tables``: ``"headline"``,
-    ``"seat_outcomes"``, ``"royalties"``, ``"economics"``, ``"sessions"``, ``"methodology"``...)."""
+    ``"seat_outcomes"``, ``"royalties"``, ``"economics"``, ``"sessions"``, ``"methodology"``...);
+    ``seat_deals`` are the deals of each run of a banked game's edge by seats."""
 
     variant: Variant
     result: SimulationResult
+    seat_deals: int = SEAT_DEALS
+    banker: pd.DataFrame | None = None
 
     @property
-    def _baseline(self) -> str | None:
-        return baseline_label(str(self.result.metadata.get("strategy", "")))
+    def _strategy(self) -> str:
+        return str(self.result.metadata.get("strategy", ""))
 
     @property
     def played_by(self) -> str:
-        return f"set by {self._baseline or self.result.setter}"
+        return f"set by {BASELINE_WORDS.get(self._strategy) or self.result.setter}"
 
     @property
     def baseline_note(self) -> str:
-        strategy = str(self.result.metadata.get("strategy", ""))
-        return f" · set by {strategy}, a baseline: not the figures of good play" if self._baseline else ""
-
-    def game_chart(self, name: str) -> Any:
-        from cpstats.apps.par.charts import chart
-
-        return chart(self, name)
+        strategy = self._strategy
+        return f" · set by {strategy}, a baseline: not the figures of good play" if strategy in BASELINE_WORDS else ""
 
     def moving_note(self, sweeps: Mapping[str, pd.DataFrame]) -> str:
         first = next(iter(sweeps.values())).attrs
-        moving = [sensitivity_.words(f.attrs["parameter_label"]) for key, f in sweeps.items()
-                  if first["strategy"] == "ev" and sensitivity_.strategy_moving(
+        moving = [words(f.attrs["parameter_label"]) for key, f in sweeps.items()
+                  if first["strategy"] == "ev" and sweeps_.strategy_moving(
                       self.variant, key, list(dict.fromkeys(f["value"])))]
         return f"; {', '.join(moving)}: each point plays ev tables trained for its own rules" if moving else ""
+
+    def prepare(self, progress: SheetProgress) -> None:
+        """A banked game's edge with 1, 2 and 3 player seats (:func:`~.figures.banker_by_seats`)."""
+        if self.variant.bank.banked:
+            self.banker = figures.banker_by_seats(self.result, deals=self.seat_deals, rng=self.seed,
+                                                  progress=progress)
+
+    def rules_section(self) -> ParSection:
+        return _rules_section(self)
+
+    def strategy_section(self) -> ParSection:
+        return _strategy_section(self.result)
+
+    def outcome_section(self) -> ParSection:
+        return _outcome_section(self.result)
+
+    def pay_sections(self) -> list[ParSection]:
+        return [_cost_section(self.result)]
+
+    def headline_section(self) -> ParSection:
+        return _headline_section(self.result)
+
+    def economics_section(self) -> ParSection:
+        return _economics_section(self)
+
+    def session_section(self) -> ParSection:
+        return _session_section(self.result)
+
+    def methodology_items(self) -> list[tuple[str, Any]]:
+        return figures.methodology(self.result)
+
+    def chart(self, name: str, tables: Mapping[str, pd.DataFrame]) -> Chart:
+        return _CHARTS[name](self, tables)
 
 
 def _reference(v: Variant, setter: Any) -> SimulationResult | None:
@@ -85,20 +119,19 @@ def _reference(v: Variant, setter: Any) -> SimulationResult | None:
     return result if result.variant == v and result.has_outcomes else None
 
 
-def thirteen_sheet(v: Variant, *, deals: int | None = None, rng: Any = 2026, setter: Any = "ev",
-                   hands_per_hour: float, result: SimulationResult | None = None,
-                   executor: Executor | None = None, sensitivity: Any = True,
-                   sensitivity_deals: int | None = None,
-                   seat_deals: int = SEAT_DEALS, progress: Any = None) -> ThirteenParSheet:
+def build_sheet(v: Variant, *, setter: Any, hands_per_hour: float, progress: SheetProgress,
+                sweeps: Callable[[Any], list[tuple[str, list]]], deals: int | None = None, rng: Any = 2026,
+                result: SimulationResult | None = None, executor: Executor | None = None,
+                sensitivity_deals: int | None = None, seat_deals: int | None = None) -> ThirteenSheet:
     """The 13-card sheet of ``v`` (the verb :func:`cpstats.par_sheet` checked its options and
     resolved its setter). ``deals`` None plays the shipped ev reference run (1,000,000 deals) when
     ``v`` is a preset, ``setter`` is ``ev`` with its own tables and the reference holds outcome
-    counts, else a live run of :data:`DEFAULT_DEALS` deals; ``seat_deals`` are the deals of each
-    run of the banker-edge-by-seats table (banked variants only); the sensitivity sweeps are
-    :func:`cpstats.par_sheet`'s (None deals: :data:`~cpstats.apps.par.sensitivity.SENSITIVITY_DEALS`);
-    ``progress`` hears each stage (:func:`~cpstats.apps.par.progress.as_progress`)."""
-    check_whole("seat_deals", seat_deals, 2)
-    tracker = as_progress(progress, "deals")
+    counts, else a live run of :data:`DEFAULT_DEALS` deals; ``seat_deals`` (None:
+    :data:`SEAT_DEALS`) are the deals of each run of the banker-edge-by-seats table (banked
+    variants only); ``sweeps(setter)`` are the sensitivity sweeps, each point played by the run's
+    setter, :data:`~.sweeps.SENSITIVITY_DEALS` deals (or ``sensitivity_deals``); ``progress``
+    hears each stage."""
+    seat_deals = check_whole("seat_deals", SEAT_DEALS if seat_deals is None else seat_deals, 2)
     seed = rng
     setter = as_setter(setter)
     given = result is not None
@@ -106,45 +139,33 @@ def thirteen_sheet(v: Variant, *, deals: int | None = None, rng: Any = 2026, set
         result = _reference(v, setter)
     live = result is None
     if v.bank.banked:
-        tracker.plan("bank", 2 * seat_deals)  # two seat counts besides the run's own
+        progress.plan("bank", 2 * seat_deals)  # two seat counts besides the run's own
     if result is None:
         from cpstats.thirteen.run import simulate
 
         n = DEFAULT_DEALS if deals is None else deals
-        tracker.playing("run", f"the run, set by {setter.name}", n)
+        progress.playing("run", f"the run, set by {setter.name}", n)
         result = simulate(v, n, setter=setter, rng=seed, executor=executor)
     elif result.variant != v:
         raise OptionError(f"result is of {result.variant}, not of {v}: pass a run of the sheet's variant")
     else:
-        tracker.step(f"the run: {result.deals:,} deals, " + ("the result given" if given
-                                                            else "the shipped ev reference"))
-    sheet = ThirteenParSheet(v, result, hands_per_hour, [], short_label(v), seed)
+        progress.step(f"the run: {result.deals:,} deals, " + ("the result given" if given
+                                                             else "the shipped ev reference"))
+    sheet = ThirteenSheet(v, result, hands_per_hour, short_label(v), seed, seat_deals=seat_deals)
     # the sweeps play each point with its own ev tables unless the setter given names some
     swept = setter if live else as_setter(result.metadata.get("strategy", "ev"))
-    specs = sensitivity_.parameters(sensitivity, v, lambda: sensitivity_.default_parameters(v, swept))
-    deals_a_point = sensitivity_.SENSITIVITY_DEALS if sensitivity_deals is None else sensitivity_deals
-    sheet.sweeps = sensitivity_.run_sweeps(v, specs, deals=deals_a_point, setter=swept, rng=seed,
-                                           hands_per_hour=hands_per_hour, executor=executor,
-                                           metrics=sensitivity_.headline_metrics, progress=tracker)
-    sheet.sections = _sections(sheet, seed, seat_deals, tracker)
+    deals_a_point = sweeps_.SENSITIVITY_DEALS if sensitivity_deals is None else sensitivity_deals
+    sheet.sweeps = sweeps_.run_sweeps(v, sweeps(swept), deals=deals_a_point, setter=swept, rng=seed,
+                                      hands_per_hour=hands_per_hour, executor=executor, progress=progress)
     return sheet
 
 
-def _sections(sheet: ThirteenParSheet, seed: Any, seat_deals: int, tracker: SheetProgress) -> list[ParSection]:
-    r = sheet.result
-    tracker.step("the tables and charts")
-    return [_rules_section(sheet, seed), _strategy_section(r), _outcome_section(r),
-            _cost_section(r), _headline_section(r),
-            _economics_section(sheet, seed, seat_deals, tracker), _session_section(r),
-            sheet.sensitivity_section(8), _method_section(sheet)]
-
-
-def _rules_section(sheet: ThirteenParSheet, seed: Any) -> ParSection:
-    v, r = sheet.variant, sheet.result
+def _rules_section(sheet: ThirteenSheet) -> ParSection:
+    v, r, seed = sheet.variant, sheet.result, sheet.seed
     rules = pd.DataFrame(rules_in_words(v), columns=["rule", "in words"])
     example_seed = seed if isinstance(seed, int) else 2026
     ex = worked_example(v, setter=result_setter(r.metadata), seed=example_seed)
-    return ParSection("1. The rules", [
+    return ParSection("The rules", [
         f"{sheet.label}: variant string {v}. One unit is one point of the scoring; all figures are "
         "in units unless they say otherwise.", *figures.rules_in_action(r),
         f"Worked example: deal {ex['deal'] + 1} dealt from seed {ex['seed']}, each hand set by "
@@ -194,7 +215,7 @@ def _strategy_section(r: SimulationResult) -> ParSection:
             ("Training rounds", tables.get("rounds", "-")),
             ("Tables fingerprint (SHA-256)", tables.get("sha256", "-"))]
     frame = pd.DataFrame([(k, str(x)) for k, x in rows], columns=["item", "value"])
-    return ParSection("2. The setting strategy assumed", text, [ParTable("strategy", "Setter", frame)])
+    return ParSection("The setting strategy assumed", text, [ParTable("strategy", "Setter", frame)])
 
 
 def _outcome_section(r: SimulationResult) -> ParSection:
@@ -222,7 +243,7 @@ def _outcome_section(r: SimulationResult) -> ParSection:
     tables.append(ParTable("seat_outcomes", f"Net result per deal for {who}", net,
                            f"Results rarer than 1 in {1 / TAIL:,.0f} at either end are lumped into "
                            "one row each." if lumped else ""))
-    return ParSection("3. Outcomes", text, tables, ["outcomes"])
+    return ParSection("Outcomes", text, tables, ["outcomes"])
 
 
 def _charge_words(v: Variant) -> str:
@@ -264,7 +285,7 @@ def _cost_section(r: SimulationResult) -> ParSection:
                                naturals[["natural", "held_frequency", "held_ci_low", "held_ci_high",
                                          "exact_probability"]],
                                intro="This variant pays no naturals; how often the hands are held:"))
-    return ParSection("4. Royalties and naturals", [], tables, ["frequencies"])
+    return ParSection("Royalties and naturals", [], tables, ["frequencies"])
 
 
 def _headline_section(r: SimulationResult) -> ParSection:
@@ -272,7 +293,7 @@ def _headline_section(r: SimulationResult) -> ParSection:
             "units, before house charges; the volatility index is 1.645 SD (CASINO-MATH)."]
     if not r.variant.bank.banked:
         text.append(_seat_means_words(r.variant.players))
-    return ParSection("5. Headline figures", text, [ParTable("headline", "Headline figures",
+    return ParSection("Headline figures", text, [ParTable("headline", "Headline figures",
                                                              figures.headline(r))])
 
 
@@ -290,8 +311,7 @@ def _seat_means_words(seats: int, confidence: float = 0.95) -> str:
             "evidence that a seat has an edge.")
 
 
-def _economics_section(sheet: ThirteenParSheet, seed: Any, seat_deals: int,
-                       tracker: SheetProgress | None = None) -> ParSection:
+def _economics_section(sheet: ThirteenSheet) -> ParSection:
     r, pace = sheet.result, sheet.hands_per_hour
     owed = ("its expected loss to the house, the bank's tie advantage and commission or fee "
             "included (3 × the house edge)" if r.variant.bank.banked else "its share of the house charge")
@@ -302,9 +322,8 @@ def _economics_section(sheet: ThirteenParSheet, seed: Any, seat_deals: int,
     tables = [ParTable("economics", "The operator's figures", figures.economics(r, pace))]
     charts = []
     if r.variant.bank.banked:
-        banker = figures.banker_by_seats(r, deals=seat_deals, rng=seed, progress=tracker)
-        tables.append(ParTable("banker_by_seats", "The bank's edge against the number of seats", banker,
-                               f"A run of {seat_deals:,} deals per seat count on the same seed, set "
+        tables.append(ParTable("banker_by_seats", "The bank's edge against the number of seats", sheet.banker,
+                               f"A run of {sheet.seat_deals:,} deals per seat count on the same seed, set "
                                "with the sheet's tables; house edge per 3-unit wager, 95% CI."))
         charts.append("banker")
     else:
@@ -312,16 +331,69 @@ def _economics_section(sheet: ThirteenParSheet, seed: Any, seat_deals: int,
                     "charge. What typical cardroom charges would cost at this table:")
         tables.append(ParTable("charge_models", "Typical charges at this table",
                                figures.charge_models(r, pace)))
-    return ParSection("6. Operator economics", text, tables, charts)
+    return ParSection("Operator economics", text, tables, charts)
 
 
 def _session_section(r: SimulationResult) -> ParSection:
     bands = figures.session_bands(r)
     text = ["A session of N hands ends within N × mean ± z × SD × √N with the stated chance "
             f"(z = 1.645 for 90%, 1.96 for 95%); the mean is after house charges, the {bands.attrs['sd']}."]
-    return ParSection("7. Session bands", text,
+    return ParSection("Session bands", text,
                       [ParTable("sessions", "Session bands", bands)], ["sessions"])
 
 
-def _method_section(sheet: ThirteenParSheet) -> ParSection:
-    return sheet.methodology_section(9, figures.methodology(sheet.result))
+# -- charts: the numbers and words of each; the apps draw them ----------------------------------
+
+def _outcome_chart(sheet: ThirteenSheet, tables: Mapping[str, pd.DataFrame]) -> Chart:
+    """Probability of each net result of one deal for the sheet's seat."""
+    r = sheet.result
+    seat = 1 if r.variant.bank.banked else 0
+    dist = r.distribution()
+    keep = dist[f"p_{seat}"] > 0
+    frame = pd.DataFrame({"x": dist["net"][keep], "probability": dist[f"p_{seat}"][keep]})
+    who = "a player seat" if seat else "a seat"
+    return Chart(ChartKind.DISTRIBUTION, frame.reset_index(drop=True),
+                 f"Net result per deal, {who} ({r.deals:,} deals)", "net result of one deal, units",
+                 "probability", percent=True)
+
+
+def _frequency_chart(sheet: ThirteenSheet, tables: Mapping[str, pd.DataFrame]) -> Chart:
+    """How often each royalty hand is made and each natural is held (declared where paid), 95% CI;
+    a royalty never made at its upper bound."""
+    roy, nat = tables["royalties"], tables["naturals"]
+    declared = "declared_frequency" in nat
+    if declared:
+        nat = nat.assign(estimate=nat["declared_frequency"])
+        panel = "Naturals declared, per hand (95% CI)"
+    else:
+        nat = nat.assign(estimate=nat["held_frequency"], ci_low=nat["held_ci_low"], ci_high=nat["held_ci_high"])
+        panel = "Natural hands held, per hand (none paid here; 95% CI)"
+    nat = nat[nat["estimate"] > 0]
+    frame = pd.concat([
+        pd.DataFrame({"label": roy["royalty"], "estimate": roy["frequency"], "ci_low": roy["ci_low"],
+                      "ci_high": roy["ci_high"], "panel": "Royalty hands made, per played hand (95% CI)"}),
+        pd.DataFrame({"label": nat["natural"], "estimate": nat["estimate"], "ci_low": nat["ci_low"],
+                      "ci_high": nat["ci_high"], "panel": panel})], ignore_index=True)
+    return Chart(ChartKind.RATES, frame, xlabel="frequency (log scale)", percent=True)
+
+
+def _session_chart(sheet: ThirteenSheet, tables: Mapping[str, pd.DataFrame]) -> Chart:
+    return Chart(ChartKind.BANDS, tables["sessions"], "Session bands: N × mean ± z × SD × √N",
+                 "hands in the session (log scale)", "result of the session, units")
+
+
+def _banker_chart(sheet: ThirteenSheet, tables: Mapping[str, pd.DataFrame]) -> Chart:
+    """The bank's house edge with 1, 2 and 3 player seats, 95% CI."""
+    frame = tables["banker_by_seats"]
+    seats = frame["player_seats"]
+    return Chart(ChartKind.TREND, pd.DataFrame({
+        "x": seats, "label": [f"{n} player{'s' if n > 1 else ''}" for n in seats],
+        "estimate": frame["house_edge"], "ci_low": frame["ci_low"], "ci_high": frame["ci_high"]}),
+        "The bank's edge against the number of seats (95% CI)", "players against the bank",
+        "house edge per 3-unit wager", percent=True)
+
+
+#: Chart name (as in a section's ``charts``) -> its numbers and words.
+_CHARTS: dict[str, Callable[[ThirteenSheet, Mapping[str, pd.DataFrame]], Chart]] = {
+    "outcomes": _outcome_chart, "frequencies": _frequency_chart, "sessions": _session_chart,
+    "banker": _banker_chart}

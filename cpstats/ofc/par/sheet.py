@@ -1,11 +1,14 @@
-"""The PAR sheet of an open-face variant: rules with a worked hand, the strategy assumed and its
+"""The open-face PAR sheet's content: rules with a worked hand, the strategy assumed and its
 measured strength, outcomes, royalties, Fantasyland, headline figures, operator economics,
 session bands and method, every figure with its 95% interval (CASINO-MATH, "A PAR sheet").
 
-:func:`cpstats.par_sheet` hands an open-face variant to :func:`ofc_par_sheet`; the sheet extends
-the sheet base (:class:`~cpstats.apps.par.base.ParSheet`: the writers, the sensitivity and
-methodology sections, "How this rule was chosen"), with its own charts
-(:mod:`cpstats.apps.par.open_face_charts`) and tables (:mod:`cpstats.apps.par.open_face_tables`).
+:func:`build_sheet` (this game's ``par_sheet`` view, which :func:`cpstats.par_sheet` calls with its
+options checked and its setter resolved) plays the run, the sensitivity sweeps (:mod:`.sweeps`)
+and the strength match and returns an :class:`OfcSheet`, the sheet template
+(:class:`~cpstats.engine.sheet.SheetContent`) filled with this game's sections (tables:
+:mod:`.tables`; the worked hand: :mod:`.example`; charts as their numbers and words,
+:meth:`OfcSheet.chart`). The apps number the sections, add the ones every game's sheet shares and
+write the files (:mod:`cpstats.apps.par`).
 
 - Decision: one live run with its rows (every board is needed for the pairs' outcomes, the rows'
   results and the royalties by hand; the shipped runs keep no boards, so they cannot fill these
@@ -14,13 +17,12 @@ methodology sections, "How this rule was chosen"), with its own charts
   percentage points, royalties a board within +-0.1, 95% half-widths): the run grows in stages from
   2,000 hands (:func:`~cpstats.engine.sequential.run_until`, each stage the fixed-length run of
   its seed, so the sheet is exactly the run of the length it stopped at) to at most 30,000, and the
-  sheet states what it reached, or that the cap came first (:attr:`ParSheet.precision`, the
+  sheet states what it reached, or that the cap came first (:attr:`OfcSheet.precision`, the
   headline section and the methodology). With ``fast``, the verb's default, the whole sheet takes a
   few minutes on 2 cores (docs/measurements.md#bench_ofc_precision); ``deals=`` plays exactly that
   many hands and the sheet states the half-widths they give.
-- Decision: the sensitivity section is on by default (:mod:`cpstats.apps.par.open_face_sensitivity`):
-  the charge and two rule numbers that move play, a step either side, every point on the sheet's
-  own deals and hands.
+- Decision: the sensitivity section is on by default (:mod:`.sweeps`): the charge and two rule
+  numbers that move play, a step either side, every point on the sheet's own deals and hands.
 - Decision: the strategy's strength is a short duplicate match (:func:`cpstats.ofc.skill.skill_table`)
   of the sheet's strategy against greedy and random fields, :data:`STRENGTH_DEALS` hands a seat.
 - Decision: the hourly figures use the variant's own pace (``rake.hands_per_hour``, which is
@@ -32,7 +34,7 @@ from __future__ import annotations
 
 import itertools
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,46 +43,43 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cpstats._atomic import writable_folder
-from cpstats.apps.par import open_face_tables as T
-from cpstats.apps.par import open_face_sensitivity as S
-from cpstats.apps.par import sensitivity as sensitivity_
-from cpstats.apps.par.base import ParSheet
-from cpstats.apps.par.open_face_charts import OFC_CHARTS
-from cpstats.apps.par.parts import ParSection, ParTable, check_pace
-from cpstats.apps.par.progress import SheetProgress, as_progress
-from cpstats.errors import OptionError, check_whole, renamed
-from cpstats.ofc.board import board_values
+from cpstats.cards.blocks import root_seed
+from cpstats.engine.describe import describe_rules, short_label
+from cpstats.engine.games import runs_of
+from cpstats.engine.sequential import run_until, until_record
+from cpstats.engine.sheet import Chart, ChartKind, ParSection, ParTable, SheetContent, SheetProgress
+from cpstats.errors import OptionError, check_whole
+from cpstats.ofc.par import sweeps as sweeps_
+from cpstats.ofc.par.example import worked_hand
+from cpstats.ofc.par.tables import (Boards, boards_of, charge_models, fantasyland_table, headline, house_table,
+                                    pair_outcomes, royalty_table, row_results, session_bands)
 from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, strategy_note
-from cpstats.ofc.play import play_hands
-from cpstats.ofc.result import ROWS, OfcResult
-from cpstats.ofc.settlement import settle_hands
+from cpstats.ofc.result import OfcResult
+from cpstats.ofc.rules import OfcVariant
 from cpstats.ofc.setters import as_ofc_setter
 from cpstats.ofc.skill import OFC_SKILL_FIELDS
 from cpstats.ofc.street_values import models_line
-from cpstats.engine.describe import describe_rules, short_label
-from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
-from cpstats.cards.blocks import root_seed
-from cpstats.engine.games import runs_of
-from cpstats.engine.sequential import run_until, until_record
 
-__all__ = ["OfcParSheet", "ofc_par_sheet", "precision_words", "STRENGTH_DEALS"]
+__all__ = ["OfcSheet", "build_sheet", "precision_words", "STRENGTH_DEALS"]
 
 #: Hands a seat of each duplicate match that measures the strategy's strength.
 STRENGTH_DEALS = 100
-_NAMES = np.array([r + s for r in "23456789TJQKA" for s in "cdhs"])
 
 
 @dataclass
-class OfcParSheet(ParSheet):
+class OfcSheet(SheetContent):
     """An open-face PAR sheet, from one :class:`OfcResult` (``tables``: ``"rules"``,
     ``"example_boards"``, ``"strength"``, ``"pair_outcomes"``, ``"row_results"``, ``"royalties"``,
     ``"fantasyland"``, ``"headline"``, ``"house"``, ``"charge_models"``, ``"sessions"``,
-    ``"methodology"``); ``strategy`` is who placed the boards."""
+    ``"methodology"``); ``strategy`` is who placed the boards, ``boards`` the run's boards,
+    ``strength`` the strength match (:meth:`prepare`), ``executor`` what runs its blocks."""
 
     variant: OfcVariant
     result: OfcResult
     strategy: str = "rollout"
+    boards: Boards | None = None
+    strength: pd.DataFrame | None = None
+    executor: Executor | None = None
 
     @property
     def setter_words(self) -> str:
@@ -108,22 +107,53 @@ class OfcParSheet(ParSheet):
                 "point's rules), the first point of each sweep being this sheet's own run and the charge's "
                 "points its hands charged again (a charge never moves play)")
 
-    def game_chart(self, name: str):
-        """The figure of chart ``name`` (:data:`~cpstats.apps.par.open_face_charts.OFC_CHARTS`)."""
-        return OFC_CHARTS[name](self)
+    def prepare(self, progress: SheetProgress) -> None:
+        """The strength match: the sheet's strategy against every field but rollout
+        (:data:`STRENGTH_DEALS` hands a seat, duplicate)."""
+        progress.playing("strength", f"the strength table: {self.strategy} against {len(OFC_SKILL_FIELDS) - 1} "
+                         f"fields, {STRENGTH_DEALS:,} hands a seat (duplicate)",
+                         _strength_hands(self.variant, STRENGTH_DEALS))
+        self.strength = _strength(self, STRENGTH_DEALS, self.executor)
+
+    def rules_section(self) -> ParSection:
+        return _rules_section(self)
+
+    def strategy_section(self) -> ParSection:
+        return _strategy_section(self, STRENGTH_DEALS, self.strength)
+
+    def outcome_section(self) -> ParSection:
+        return _outcome_section(self.variant, self.boards)
+
+    def pay_sections(self) -> list[ParSection]:
+        return [_royalty_section(self.variant, self.boards), _fantasyland_section(self.result, self.boards)]
+
+    def headline_section(self) -> ParSection:
+        return _headline_section(self)
+
+    def economics_section(self) -> ParSection:
+        return _economics_section(self, self.boards)
+
+    def session_section(self) -> ParSection:
+        return _session_section(self)
+
+    def methodology_items(self) -> list[tuple[str, Any]]:
+        return _method_items(self)
+
+    def chart(self, name: str, tables: Mapping[str, pd.DataFrame]) -> Chart:
+        return _CHARTS[name](tables)
 
 
 def _live_run(v: OfcVariant, deals: int | None, setter: Any, root: np.random.SeedSequence,
-              executor, tracker: SheetProgress, later: int) -> tuple[OfcResult, T.Boards]:
+              executor, progress: SheetProgress, later: int) -> tuple[OfcResult, Boards]:
     """The sheet's run with its rows: ``deals`` hands, or (None) grown in stages until the designer
     precision or its cap (each stage writes its rows to a folder of its own; the last one's are read).
-    ``tracker`` hears each stage; ``later`` is the hands the sensitivity sweeps play a hand of the run."""
+    ``progress`` hears each stage; ``later`` is the hands the sensitivity sweeps play a hand of the run."""
     from cpstats.ofc.simulation import simulate
 
     with tempfile.TemporaryDirectory(prefix="cpstats-ofc-par-") as tmp:
         if deals is not None:
-            tracker.plan("sweeps", later * deals)
-            tracker.playing("run", f"the run, placed by {setter.name}", deals)
+            progress.plan("sweeps", later * deals)
+            progress.playing("run", f"the run, placed by {setter.name}", deals)
             result = simulate(v, deals, setter=setter, rng=root, executor=executor, out=tmp, keep_hands=True)
         else:
             stages = itertools.count(1)
@@ -131,14 +161,14 @@ def _live_run(v: OfcVariant, deals: int | None, setter: Any, root: np.random.See
 
             def with_rows(w: OfcVariant, n: int, **options: Any) -> OfcResult:
                 stage = next(stages)
-                tracker.plan("sweeps", later * n)  # as if this stage were the last
-                tracker.playing("run", f"the run, placed by {setter.name}, stage {stage} (grown until the "
+                progress.plan("sweeps", later * n)  # as if this stage were the last
+                progress.playing("run", f"the run, placed by {setter.name}, stage {stage} (grown until the "
                                 f"designer precision, at most {p.most:,} hands)", n)
                 return simulate(w, n, out=Path(tmp) / f"stage-{stage}", keep_hands=True, **options)
 
             result = run_until(with_rows, v, p.most, p.targets, rng=root, setter=setter, executor=executor,
                                pilot=p.pilot)
-        boards = T.boards_of(result)
+        boards = boards_of(result)
     result.out = None
     return result, boards
 
@@ -155,7 +185,7 @@ def _widths(half: dict) -> str:
                      for m, w in shown)
 
 
-def precision_words(sheet: OfcParSheet) -> str:
+def precision_words(sheet: OfcSheet) -> str:
     """The sheet's precision in one sentence: the target and what was reached (or that the cap
     came first), or for a run of given length the half-widths it gives."""
     p = runs_of(sheet.variant).precision
@@ -176,36 +206,22 @@ def precision_words(sheet: OfcParSheet) -> str:
             f"{_widths(stop['half_widths'])}" + (f"; about {guess}" if guess else "") + ".")
 
 
-def ofc_par_sheet(variant: OfcVariant | str, *, deals: int | None = None, rng: Any = 2026,
-                  setter: Any = "ev", hands_per_hour: float | None = None,
-                  out: str | Path | None = None, result: OfcResult | None = None,
-                  executor: Executor | None = None, strength_deals: int | None = None,
-                  sensitivity: Any = False, sensitivity_deals: int | None = None,
-                  seat_deals: Any = None, strategy: Any = None, progress: Any = None) -> OfcParSheet:
-    """Build the PAR sheet of an open-face ``variant`` (what :func:`cpstats.par_sheet` builds for
-    one); with ``out`` also write ``par.html`` and ``par.pdf`` there. Parameters as
-    :func:`cpstats.par_sheet`'s; ``setter`` ``ev`` means ``rollout``, ``result`` must be a run of
-    ``variant`` with rows (``keep_hands=True`` and ``out=``), ``strength_deals`` are the hands a seat of the strength match (default
-    :data:`STRENGTH_DEALS`); ``deals`` None grows the run to the designer precision (module
-    docstring); ``sensitivity`` True sweeps the default numbers
-    (:func:`~cpstats.apps.par.open_face_sensitivity.default_parameters`; this builder's default is
-    False, the verb's True), each point on the sheet's own deals unless ``sensitivity_deals`` names
-    another length (every point then played afresh on the sheet's seed), and ``seat_deals`` (a
-    bank's table) does not apply. With ``result``, the sensitivity points are played as it was
-    (its strategy, on its seed). ``progress`` hears each stage
-    (:func:`~cpstats.apps.par.progress.as_progress`)."""
-    v = resolve_ofc_variant(variant)
-    pace = check_pace(hands_per_hour, v)
-    player = as_ofc_setter(renamed("strategy", "setter", strategy, setter, "ev"))
+def build_sheet(v: OfcVariant, *, setter: Any, hands_per_hour: float, progress: SheetProgress,
+                sweeps: Callable[[Any], list[tuple[str, list]]], deals: int | None = None, rng: Any = 2026,
+                result: OfcResult | None = None, executor: Executor | None = None,
+                sensitivity_deals: int | None = None, seat_deals: Any = None) -> OfcSheet:
+    """The open-face sheet of ``v`` (the verb :func:`cpstats.par_sheet` checked its options and
+    resolved its setter): ``result`` must be a run of ``v`` with rows (``keep_hands=True`` and
+    ``out=``); ``deals`` None grows the run to the designer precision (module docstring);
+    ``sweeps(setter)`` are the sensitivity sweeps (:func:`~.sweeps.run_sensitivity`), each point
+    on the sheet's own deals unless ``sensitivity_deals`` names another length (every point then
+    played afresh on the sheet's seed); ``seat_deals`` (a bank's table) does not apply. With
+    ``result``, the sensitivity points are played as it was (its strategy, on its seed).
+    ``progress`` hears each stage."""
+    player = as_ofc_setter(setter)
     name = player.name
-    strength_deals = check_whole("strength_deals", STRENGTH_DEALS if strength_deals is None
-                                 else strength_deals, 2, "an interval needs two")
-    specs = sensitivity_.parameters(sensitivity, v, lambda: S.default_parameters(v))
-    if sensitivity_deals is not None:
-        check_whole("sensitivity_deals", sensitivity_deals, 2, "an interval needs two")
-    folder = None if out is None else writable_folder("out", out)
-    tracker = as_progress(progress, "hands")
-    tracker.plan("strength", _strength_hands(v, strength_deals))
+    specs = sweeps(player)
+    progress.plan("strength", _strength_hands(v, STRENGTH_DEALS))
     seed = rng
     if result is None:
         root = root_seed(seed)
@@ -213,26 +229,24 @@ def ofc_par_sheet(variant: OfcVariant | str, *, deals: int | None = None, rng: A
             check_whole("deals", deals, 2, "an interval needs two")
         reuse = sensitivity_deals is None or sensitivity_deals == deals
         if not reuse:
-            tracker.plan("sweeps", sensitivity_deals * S.played_points(v, specs, reuse=False))
-        later = S.played_points(v, specs) if reuse else 0
-        result, boards = _live_run(v, deals, player, root, executor, tracker, later)
+            progress.plan("sweeps", sensitivity_deals * sweeps_.played_points(v, specs, reuse=False))
+        later = sweeps_.played_points(v, specs) if reuse else 0
+        result, boards = _live_run(v, deals, player, root, executor, progress, later)
     elif result.variant != v:
         raise OptionError(f"result is of {result.variant}, not of {v}: pass a run of the sheet's variant")
     else:
-        tracker.step(f"the run: {result.deals:,} hands, the result given")
-        boards = T.boards_of(result)
+        progress.step(f"the run: {result.deals:,} hands, the result given")
+        boards = boards_of(result)
         name = result.metadata["strategy"].split("/")[0].split("(")[0]
         player = as_ofc_setter(name)
         root = np.random.SeedSequence(int(result.metadata["entropy"]),
                                       spawn_key=tuple(result.metadata["spawn_key"]))
-    sheet = OfcParSheet(v, result, pace, [], short_label(v), seed=seed,
-                        precision=until_record(result.metadata, "hands"), strategy=name)
-    sheet.sweeps = S.run_sensitivity(v, result, boards.net, specs, setter=player, root=root, executor=executor,
-                                     hands_per_hour=pace, deals=sensitivity_deals,
-                                     progress=tracker) if specs else {}
-    sheet.sections = _sections(sheet, boards, strength_deals, executor, tracker)
-    if folder is not None:
-        sheet.write(folder, progress=tracker)
+    sheet = OfcSheet(v, result, hands_per_hour, short_label(v), seed=seed,
+                     precision=until_record(result.metadata, "hands"), strategy=name, boards=boards,
+                     executor=executor)
+    sheet.sweeps = sweeps_.run_sensitivity(v, result, boards.net, specs, setter=player, root=root, executor=executor,
+                                           hands_per_hour=hands_per_hour, deals=sensitivity_deals,
+                                           progress=progress) if specs else {}
     return sheet
 
 
@@ -241,80 +255,12 @@ def _strength_hands(v: OfcVariant, deals: int) -> int:
     return (len(OFC_SKILL_FIELDS) - 1) * v.players * deals
 
 
-def _sections(sheet: OfcParSheet, boards: T.Boards, strength_deals: int, executor,
-              tracker: SheetProgress) -> list[ParSection]:
-    v, r = sheet.variant, sheet.result
-    tracker.playing("strength", f"the strength table: {sheet.strategy} against {len(OFC_SKILL_FIELDS) - 1} "
-                    f"fields, {strength_deals:,} hands a seat (duplicate)", _strength_hands(v, strength_deals))
-    strength = _strength(sheet, strength_deals, executor)
-    tracker.step("the tables and charts")
-    sensitivity = [sheet.sensitivity_section(9)] if sheet.sweeps else []
-    return [_rules_section(sheet), _strategy_section(sheet, strength_deals, strength),
-            _outcome_section(v, boards), _royalty_section(v, boards),
-            _fantasyland_section(r, boards), _headline_section(sheet),
-            _economics_section(sheet, boards), _session_section(sheet), *sensitivity,
-            _method_section(sheet, 9 + len(sensitivity))]
-
-
-# -- 1. rules and a worked hand ---------------------------------------------------------------
-
-def _cards(codes: np.ndarray) -> str:
-    return " ".join(_NAMES[codes.astype(np.int64)])
-
-
-def worked_hand(v: OfcVariant, strategy: str, seed: int) -> dict[str, pd.DataFrame]:
-    """One hand from a fresh deck (nobody in Fantasyland), placed by ``strategy`` and settled row
-    by row: the boards, each pair's rows and points, each seat's net."""
-    played = play_hands(v, 1, np.random.default_rng(seed), strategies=strategy)
-    boards = played.boards[0]
-    s = settle_hands(v, played.boards, check=False)
-    values = board_values(v, boards, check=False)
-    names = T.row_hand_names(values.ranks)
-    slots = ((0, 3), (3, 8), (8, 13))
-    board_rows = [(p, row, _cards(boards[p, a:b]), names[p, k],
-                   0 if values.fouled[p] else int(values.royalty[p, k]),
-                   "fouled" if values.fouled[p] else "clean")
-                  for p in range(v.players) for k, (row, (a, b)) in enumerate(zip(ROWS, slots))]
-    pair_rows = []
-    for i in range(v.players):
-        for j in range(i + 1, v.players):
-            pair_rows += _pair_lines(v, values, names, i, j)
-    net = pd.DataFrame({"seat": range(v.players), "net": s.net[0], "rake": s.rake[0]})
-    return {"boards": pd.DataFrame(board_rows, columns=["seat", "row", "cards", "hand", "royalty", "board"]),
-            "pairs": pd.DataFrame(pair_rows, columns=["pair", "item", "result", "points"]), "net": net}
-
-
-def _pair_lines(v: OfcVariant, values, names, i: int, j: int) -> list[tuple]:
-    """A pair's settlement line by line, points from seat i's side."""
-    pair, fi, fj = f"seat {i} v seat {j}", bool(values.fouled[i]), bool(values.fouled[j])
-    lines, won = [], 0
-    for k, row in enumerate(ROWS):
-        a, b = values.ranks[i, k], values.ranks[j, k]
-        if fi or fj:
-            win = 0 if fi == fj else (1 if fj else -1)
-            text = "both foul" if fi and fj else f"seat {j if fi else i} wins: the other board fouls"
-        else:
-            win = int(np.sign(a - b))
-            text = (f"{names[i, k]} against {names[j, k]}: "
-                    + ("tie" if win == 0 else f"seat {i if win > 0 else j} wins"))
-        won += win
-        lines.append((pair, f"{row} row", text, v.scoring.row * win))
-    sweep = 3 if won == 3 else -3 if won == -3 else 0
-    if sweep:
-        lines.append((pair, "scoop", f"seat {i if sweep > 0 else j} wins all three rows",
-                      v.scoring.scoop * np.sign(sweep)))
-    roy = np.where(values.fouled, 0, values.royalty.sum(axis=-1))
-    lines.append((pair, "royalties", f"seat {i} {roy[i]}, seat {j} {roy[j]}", int(roy[i] - roy[j])))
-    lines.append((pair, "total", f"points to seat {i} from seat {j}", int(sum(x[3] for x in lines))))
-    return lines
-
-
-def _rules_section(sheet: OfcParSheet) -> ParSection:
+def _rules_section(sheet: OfcSheet) -> ParSection:
     v = sheet.variant
     seed = sheet.seed if isinstance(sheet.seed, int) else 2026
     ex = worked_hand(v, sheet.strategy, seed)
     rules = pd.DataFrame(describe_rules(v), columns=["rule", "in words"])
-    return ParSection("1. The rules", [
+    return ParSection("The rules", [
         f"{sheet.label}: variant string {v}. One unit is one point of the scoring; all figures are in "
         "units unless they say otherwise. Each player builds a board of three rows (front 3 cards, "
         "middle 5, back 5) face up, street by street; the back must be at least the middle and the "
@@ -330,9 +276,9 @@ def _rules_section(sheet: OfcParSheet) -> ParSection:
          ParTable("example_net", "Worked hand: each seat's net (before rake) and rake", ex["net"])])
 
 
-# -- 2. strategy ------------------------------------------------------------------------------
+# -- the strategy and its strength --------------------------------------------------------------
 
-def _strength(sheet: OfcParSheet, deals: int, executor) -> pd.DataFrame:
+def _strength(sheet: OfcSheet, deals: int, executor) -> pd.DataFrame:
     """The sheet's strategy against every field but rollout, ``deals`` hands a seat (duplicate)."""
     from cpstats.ofc.skill import skill_table
 
@@ -341,7 +287,7 @@ def _strength(sheet: OfcParSheet, deals: int, executor) -> pd.DataFrame:
                        executor=executor, fields=fields, setter="fast" if sheet.strategy == "fast" else "ev")
 
 
-def _strategy_section(sheet: OfcParSheet, deals: int, strength: pd.DataFrame) -> ParSection:
+def _strategy_section(sheet: OfcSheet, deals: int, strength: pd.DataFrame) -> ParSection:
     meta = sheet.result.metadata
     text = [f"Every board is placed by {sheet.setter_words}."]
     play = meta.get("play", "")
@@ -384,15 +330,15 @@ def _strategy_section(sheet: OfcParSheet, deals: int, strength: pd.DataFrame) ->
             ("Fantasyland setter", "exact solver"),
             ("Burn-in hands a block", meta.get("burn_in", "-"))]
     frame = pd.DataFrame([(k, str(x)) for k, x in rows], columns=["item", "value"])
-    return ParSection("2. The strategy assumed", text,
+    return ParSection("The strategy assumed", text,
                       [ParTable("strategy", "Strategy", frame),
                        ParTable("strength", f"Measured strength: {player}'s mean net per hand against "
                                 "each field (duplicate, 95% CI)", strength)], ["strength"])
 
 
-# -- 3-5. outcomes, royalties, Fantasyland ----------------------------------------------------
+# -- outcomes, royalties, Fantasyland ----------------------------------------------------------
 
-def _outcome_section(v: OfcVariant, boards: T.Boards) -> ParSection:
+def _outcome_section(v: OfcVariant, boards: Boards) -> ParSection:
     text = ["Each outcome of a pair of players, pooled over every ordered pair (both sides): its "
             "probability (95% CI), average pay and contributions to the mean (p × pay) and to the "
             "variance (p × E[(pay − mean)² | outcome]); they add up to 1, the mean (0: the game is "
@@ -400,61 +346,61 @@ def _outcome_section(v: OfcVariant, boards: T.Boards) -> ParSection:
             "and last: a fouled board loses every row and earns no royalty.",
             "Each row's result between two players: won, tied or lost where both boards are clean, "
             "or decided by a foul."]
-    return ParSection("3. Outcomes", text,
-                      [ParTable("pair_outcomes", "Outcomes per pair of players", T.pair_outcomes(v, boards)),
-                       ParTable("row_results", "Row results per pair of players", T.row_results(boards))],
+    return ParSection("Outcomes", text,
+                      [ParTable("pair_outcomes", "Outcomes per pair of players", pair_outcomes(v, boards)),
+                       ParTable("row_results", "Row results per pair of players", row_results(boards))],
                       ["outcomes"])
 
 
-def _royalty_section(v: OfcVariant, boards: T.Boards) -> ParSection:
+def _royalty_section(v: OfcVariant, boards: Boards) -> ParSection:
     text = ["Every hand the variant pays a royalty for, by row: how often a board is paid it (all "
             "boards, Fantasyland ones too; a fouled board is paid none), its royalty, the units it pays "
             "a board on average and its share of all royalty units paid. A hand never made shows 0 "
             "with its 95% upper bound."]
-    return ParSection("4. Royalties", text, [ParTable("royalties", "Royalties by row and hand",
-                                                      T.royalty_table(v, boards))], ["royalties"])
+    return ParSection("Royalties", text, [ParTable("royalties", "Royalties by row and hand",
+                                                      royalty_table(v, boards))], ["royalties"])
 
 
-def _fantasyland_section(r: OfcResult, boards: T.Boards) -> ParSection:
+def _fantasyland_section(r: OfcResult, boards: Boards) -> ParSection:
     text = ["Fantasyland: a clean board whose front qualifies enters, and its next hand is dealt at "
             "once; the stay rule keeps a Fantasyland player there. Entry is per normal board, stay per "
             "Fantasyland board; the value is the mean result of a Fantasyland hand less that of a "
             "normal hand (a stay's next hand counts as a hand of its own)."]
-    return ParSection("5. Fantasyland", text, [ParTable("fantasyland", "Fantasyland entry, stay and "
-                                                        "value", T.fantasyland_table(r, boards))])
+    return ParSection("Fantasyland", text, [ParTable("fantasyland", "Fantasyland entry, stay and "
+                                                        "value", fantasyland_table(r, boards))])
 
 
-# -- 6-9. headline, economics, sessions, method -----------------------------------------------
+# -- headline, economics, sessions, method -------------------------------------------------------
 
-def _headline_section(sheet: OfcParSheet) -> ParSection:
+def _headline_section(sheet: OfcSheet) -> ParSection:
     text = ["The headline figures per board or seat, with 95% intervals; the volatility index is "
             "1.645 × SD, the SD being that of one seat's result per hand (batch means on per-batch "
             "variances).", precision_words(sheet)]
-    return ParSection("6. Headline figures", text, [ParTable("headline", "Headline figures",
-                                                             T.headline(sheet.result))])
+    return ParSection("Headline figures", text, [ParTable("headline", "Headline figures",
+                                                             headline(sheet.result))])
 
 
-def _economics_section(sheet: OfcParSheet, boards: T.Boards) -> ParSection:
+def _economics_section(sheet: OfcSheet, boards: Boards) -> ParSection:
     pace = sheet.hands_per_hour
     text = [f"At {pace:g} hands an hour (the variant's pace: a time rake's own, else the one default "
             "of both games). The house's charge is reported apart from the nets, which it never "
             "changes; its share is that of the points won (the sum of the winning seats' nets)."]
-    return ParSection("7. Operator economics", text,
-                      [ParTable("house", "This variant's house charge", T.house_table(sheet.result, pace)),
+    return ParSection("Operator economics", text,
+                      [ParTable("house", "This variant's house charge", house_table(sheet.result, pace)),
                        ParTable("charge_models", "Typical charges at this table",
-                                T.charge_models(boards, pace),
+                                charge_models(boards, pace),
                                 intro="What typical cardroom charges would cost a seat at this table, "
                                       "charged on the run's own nets (rake never moves play):")])
 
 
-def _session_section(sheet: OfcParSheet) -> ParSection:
-    bands = T.session_bands(sheet.result, sheet.hands_per_hour)
+def _session_section(sheet: OfcSheet) -> ParSection:
+    bands = session_bands(sheet.result, sheet.hands_per_hour)
     text = ["A session of N hands ends within N × mean ± z × SD × √N with the stated chance "
             f"(z = 1.645 for 90%, 1.96 for 95%); the mean is after the seat's rake, the {bands.attrs['sd']}."]
-    return ParSection("8. Session bands", text, [ParTable("sessions", "Session bands", bands)], ["sessions"])
+    return ParSection("Session bands", text, [ParTable("sessions", "Session bands", bands)], ["sessions"])
 
 
-def _method_section(sheet: OfcParSheet, number: int) -> ParSection:
+def _method_items(sheet: OfcSheet) -> list[tuple[str, Any]]:
     meta = sheet.result.metadata
     batches = meta.get("batches", "?")
     items = [("Method", "Simulated (Monte Carlo): hands dealt street by street, placed by the strategy, "
@@ -472,4 +418,44 @@ def _method_section(sheet: OfcParSheet, number: int) -> ParSection:
              ("Frequencies", "pooled over seats or pairs: Student's t on the batch means of the pooled "
                              "rate; rare ones (under 10 events a batch) Wilson score interval"),
              ("Worked hand and strength", f"seed {sheet.seed}; strength by duplicate matches")]
-    return sheet.methodology_section(number, items)
+    return items
+
+
+# -- charts: the numbers and words of each; the apps draw them ----------------------------------
+
+def _outcome_chart(tables: Mapping[str, pd.DataFrame]) -> Chart:
+    """Each outcome of a pair of players: probability with its 95% interval."""
+    frame = tables["pair_outcomes"]
+    return Chart(ChartKind.INTERVALS, pd.DataFrame({
+        "label": frame["description"], "estimate": frame["probability"], "ci_low": frame["ci_low"],
+        "ci_high": frame["ci_high"]}), "Outcomes of a pair of players",
+        "probability, per pair of players and hand (95% CI)", percent=True)
+
+
+def _royalty_chart(tables: Mapping[str, pd.DataFrame]) -> Chart:
+    """How often a board is paid each royalty hand, by row, 95% CI (log scale)."""
+    frame = tables["royalties"]
+    frame = frame[frame["frequency"] > 0]
+    return Chart(ChartKind.RATES, pd.DataFrame({
+        "label": [f"{r} {h}" for r, h in zip(frame["row"], frame["royalty"])], "estimate": frame["frequency"],
+        "ci_low": frame["ci_low"], "ci_high": frame["ci_high"], "group": frame["row"]}).reset_index(drop=True),
+        "Royalties by row and hand", "boards paid the royalty (log scale, 95% CI)", percent=True)
+
+
+def _strength_chart(tables: Mapping[str, pd.DataFrame]) -> Chart:
+    """The sheet's strategy's mean net per hand against each field, 95% CI."""
+    frame = tables["strength"]
+    return Chart(ChartKind.INTERVALS, pd.DataFrame({
+        "label": frame["label"], "estimate": frame["mean"], "ci_low": frame["ci_low"], "ci_high": frame["ci_high"]}),
+        "The strategy assumed, against each field", "mean net per hand, units (duplicate, 95% CI)", zero=True)
+
+
+def _session_chart(tables: Mapping[str, pd.DataFrame]) -> Chart:
+    return Chart(ChartKind.BANDS, tables["sessions"], "Session bands: N × mean ± z × SD × √N",
+                 "hands in the session (log scale)", "result of the session, units")
+
+
+#: Chart name (as in a section's ``charts``) -> its numbers and words.
+_CHARTS: dict[str, Callable[[Mapping[str, pd.DataFrame]], Chart]] = {
+    "outcomes": _outcome_chart, "royalties": _royalty_chart, "strength": _strength_chart,
+    "sessions": _session_chart}
