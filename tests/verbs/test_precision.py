@@ -135,8 +135,6 @@ def test_the_bulk_verbs_play_fast_by_default_and_the_strong_setter_stays_simulat
     the strong rollout (reference runs)."""
     import inspect
 
-    import cpstats.apps.par
-
     from cpstats.engine.games import runs_of
 
     v = cpstats.load_variant("ofc-pineapple")
@@ -144,8 +142,19 @@ def test_the_bulk_verbs_play_fast_by_default_and_the_strong_setter_stays_simulat
     for verb in (cpstats.simulate, cpstats.sweep, cpstats.solve, cpstats.design, cpstats.par_sheet):
         assert inspect.signature(verb).parameters["setter"].default is None, verb.__name__
     seen = {}
-    monkeypatch.setitem(cpstats.apps.par.SHEETS, GAME, lambda v, **kw: seen.update(kw) or "sheet")
-    cpstats.par_sheet("ofc-pineapple", rng=1)
+
+    class Built(Exception):
+        """The sheet's builder was called: what it was given is in ``seen``."""
+
+    def build(v, **options):
+        seen.update(options)
+        raise Built
+
+    game = GAMES[GAME]
+    views = dataclasses.replace(game.runs.views, par_sheet=build)
+    monkeypatch.setitem(GAMES, GAME, dataclasses.replace(game, runs=dataclasses.replace(game.runs, views=views)))
+    with pytest.raises(Built):
+        cpstats.par_sheet("ofc-pineapple", rng=1)
     assert seen["setter"] == cpstats.FastPolicy() and seen["deals"] is None and seen["sensitivity_deals"] is None
     _precision(monkeypatch, LOOSE, most=80, budget=160)
     table = cpstats.sweep(*SWEEP, rng=2, metrics=["royalty"])
