@@ -1,10 +1,14 @@
 """``cpstats dashboard``: the rule designer served as a web page by Voila on localhost.
 
 Voila runs the dashboard notebook shipped with the package, ``cpstats/data/dashboard.ipynb``
-(the :class:`~cpstats.apps.widgets.VariantComparer` and the :class:`~cpstats.apps.widgets.RakeExplorer` in
-tabs, built by :func:`build_dashboard`), and shows its widgets without the code; a wheel install
-serves it as well as a checkout.
+(the apps in tabs, built by :func:`build_dashboard`), and shows its widgets without the code; a
+wheel install serves it as well as a checkout.
 
+- Decision: the tabs come from the registry: the comparer first, then each game's own tab in the
+  order the games registered (:attr:`cpstats.engine.views.GameViews.dashboard_tab`: its title, the
+  app that shows it, what each app opens on), then the apps every game shares (a rule sweep, solve
+  for a target, the PAR sheet). A game's tab is drawn by one of the dashboard's apps
+  (:data:`APPS`), named by what it shows, never by the game.
 - Decision: Voila dies with the process that started it, however that ends (even SIGKILL):
   on Linux it is started with a parent-death signal (``prctl(PR_SET_PDEATHSIG, SIGTERM)``, set by
   a few lines of Python that then ``exec`` Voila), on
@@ -34,34 +38,57 @@ from pathlib import Path
 from cpstats._resources import DASHBOARD_NOTEBOOK
 from cpstats.errors import OptionError, check_whole
 
-__all__ = ["DASHBOARD_NOTEBOOK", "TAB_TITLES", "build_dashboard", "voila_command", "serve",
+__all__ = ["DASHBOARD_NOTEBOOK", "APPS", "tab_titles", "build_dashboard", "voila_command", "serve",
            "start", "wait_until_up", "check_port", "port_holder"]
 
 _PR_SET_PDEATHSIG = 1
 _LISTEN = "0A"
 
-#: The dashboard's tabs, in order.
-TAB_TITLES = ("Compare variants", "House edge and rake", "Rule sweep", "Open face", "Solve for a target",
-              "PAR sheet")
+#: The tabs every game shares, after the comparer and the games' own.
+_SHARED_TITLES = ("Rule sweep", "Solve for a target", "PAR sheet")
+
+
+def _house(tab, deals: int, cache):
+    from cpstats.apps.widgets import RakeExplorer
+
+    return RakeExplorer(tab.opens.get("dashboard_house"), deals=deals, cache=cache)
+
+
+def _rules(tab, deals: int, cache):
+    from cpstats.apps.widgets import OpenFaceApp
+
+    return OpenFaceApp(tab.opens.get("rules"))
+
+
+#: The apps that draw a game's own tab, by the :attr:`~cpstats.engine.views.DashboardTab.app` it
+#: names: ``house`` the house money of a run (:class:`~cpstats.apps.widgets.RakeExplorer`),
+#: ``rules`` a rule explorer (:class:`~cpstats.apps.widgets.OpenFaceApp`); each is given the tab,
+#: the deals of a live run and the shared cache.
+APPS = {"house": _house, "rules": _rules}
+
+
+def tab_titles() -> tuple[str, ...]:
+    """The dashboard's tabs, in order: the comparer, each registered game's own, the shared ones."""
+    from cpstats.apps.widgets._common import dashboard_tabs
+
+    return ("Compare variants", *(tab.title for tab in dashboard_tabs().values()), *_SHARED_TITLES)
 
 
 def build_dashboard(deals: int = 20_000, *, cache=None):
-    """The dashboard's widget: the comparer, the rake explorer, a rule sweep and the open-face
-    app and the PAR sheet in tabs (the first two sharing one cache),
-    with the page style that shows the tab titles whole. Returns an ipywidgets ``VBox``."""
+    """The dashboard's widget: the comparer, each game's own tab (:data:`APPS`), a rule sweep,
+    solve for a target and the PAR sheet in tabs (the comparer and the games' tabs sharing one
+    cache), with the page style that shows the tab titles whole. Returns an ipywidgets ``VBox``."""
     import ipywidgets as W
 
-    from cpstats.apps.widgets import (OpenFaceApp, RakeExplorer, ResultCache, SolveView, SweepView,
-                                      VariantComparer)
-    from cpstats.apps.widgets._common import page_style
+    from cpstats.apps.widgets import ResultCache, SolveView, SweepView, VariantComparer
+    from cpstats.apps.widgets._common import dashboard_tabs, opening, page_style
     from cpstats.apps.widgets.par_view import ParView
 
     cache = cache or ResultCache()
-    comparer = VariantComparer(("2-4", "1-6"), deals=deals, cache=cache)
-    rake = RakeExplorer("pagat-casino", deals=deals, cache=cache)
-    sweep = SweepView(deals=deals)
-    tabs = W.Tab(children=[comparer.widget, rake.widget, sweep.widget, OpenFaceApp().widget,
-                           SolveView(deals=deals).widget, ParView().widget], titles=TAB_TITLES)
+    comparer = VariantComparer(opening("dashboard_compare"), deals=deals, cache=cache)
+    games = [APPS[tab.app](tab, deals, cache) for tab in dashboard_tabs().values()]
+    shared = [SweepView(deals=deals), SolveView(deals=deals), ParView()]
+    tabs = W.Tab(children=[app.widget for app in (comparer, *games, *shared)], titles=tab_titles())
     return W.VBox([page_style(), tabs])
 
 

@@ -7,10 +7,10 @@ Each slot is None for a game that fills none; the apps then show the game's tidy
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["GameViews", "CommandLine"]
+__all__ = ["GameViews", "CommandLine", "DashboardTab"]
 
 
 def _no_lines(attrs: Mapping[str, Any], labels: Sequence[str] = ()) -> list[str]:
@@ -61,6 +61,21 @@ class CommandLine:
 
 
 @dataclass(frozen=True)
+class DashboardTab:
+    """A game's part of the dashboard: its own tab's ``title``, the dashboard's ``app`` that shows
+    it (a kind of view the dashboard offers: ``"house"`` the house money of a run, ``"rules"`` a
+    rule explorer playing the game's presets), ``content`` (what that app reads of the game: an
+    object whose attributes the app's docstring lists), and ``opens``: what each of the
+    dashboard's apps opens on when it shows this game (app name -> a preset, presets or variant
+    strings), so no app names a preset."""
+
+    title: str
+    app: str
+    content: Any = None
+    opens: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class GameViews:
     """``par_sheet(v, *, setter, hands_per_hour, progress, sweeps, deals, rng, result, executor,
     sensitivity_deals, seat_deals)``: plays what the game's PAR sheet needs and returns its content
@@ -68,11 +83,11 @@ class GameViews:
     sensitivity sweeps asked for); ``par_sweeps(v, setter)``: the (parameter, values) its sheet
     sweeps by default; ``simulate_text(options, kit)``: the text ``cpstats simulate``
     prints of a run, playing it through ``kit.simulate`` (:class:`CommandLine`); ``dashboard_tab``:
-    the dashboard tab's content; ``command_line``: the rest of what ``cpstats`` says of the game
-    (:class:`CommandLine`)."""
+    the game's part of the dashboard (:class:`DashboardTab`); ``command_line``: the rest of what
+    ``cpstats`` says of the game (:class:`CommandLine`)."""
 
     par_sheet: Callable[..., Any] | None = None
     par_sweeps: Callable[..., Any] | None = None
     simulate_text: Callable[..., Any] | None = None
-    dashboard_tab: Callable[..., Any] | None = None
+    dashboard_tab: DashboardTab | None = None
     command_line: CommandLine = CommandLine()

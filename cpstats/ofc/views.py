@@ -3,9 +3,11 @@
 from cpstats.engine.views import GameViews
 from cpstats.ofc.par import build_sheet, default_parameters
 from cpstats.ofc.cli import COMMAND_LINE, simulate_text
+from cpstats.ofc.dashboard import DASHBOARD_TAB
 
 VIEWS = GameViews(
     par_sheet=build_sheet, par_sweeps=default_parameters,
     simulate_text=simulate_text,
     command_line=COMMAND_LINE,
+    dashboard_tab=DASHBOARD_TAB,
 )

@@ -122,13 +122,14 @@ def test_tables_write_numbers_for_reading_and_apps_print_words():
 
 def test_dashboard_tab_titles_are_whole():
     """The tab titles are set in full and the page style lets each tab fit its title
-    (the tab bar cut "House edge and rake" at a fixed width)."""
-    from cpstats.apps.dashboard import TAB_TITLES, build_dashboard
+    (the tab bar cut "House edge and rake" at a fixed width); each registered game's own tab
+    follows the comparer, in the order the games registered, then the tabs every game shares."""
+    from cpstats.apps.dashboard import build_dashboard, tab_titles
 
     box = build_dashboard(1_000, cache=ResultCache())
     style, tabs = box.children
-    assert tabs.titles == TAB_TITLES == ("Compare variants", "House edge and rake", "Rule sweep", "Open face",
-                                        "Solve for a target", "PAR sheet")
+    assert tabs.titles == tab_titles() == ("Compare variants", "House edge and rake", "Open face", "Rule sweep",
+                                          "Solve for a target", "PAR sheet")
     assert "max-width:none" in style.value and "TabBar-tab" in style.value
 
 
@@ -145,3 +146,31 @@ def test_picker_choices_are_named_in_words():
         assert not [x for x in labels if re.fullmatch(r"[A-Z]+(-[A-Z0-9]+)+", x)], labels
         assert all(re.fullmatch(r"[A-Z]+(-[A-Za-z0-9]+)+", value) for _, value in dropdown.options)
     assert picker.scoring.value == "SC-2-4" and picker.scoring.label == "2-4"
+
+
+def test_the_dashboard_reads_each_games_tab_from_the_registry():
+    """A game's own tab, the app that draws it and what every app opens on are its registration's
+    (GameViews.dashboard_tab): a game registered later with a tab joins the dashboard after the
+    others' tabs; a game without one (the toy) adds none; an app no game opens is one line."""
+    import dataclasses
+
+    from helpers.toy import toy_registered
+
+    from cpstats.apps.dashboard import APPS, tab_titles
+    from cpstats.apps.widgets._common import dashboard_tabs, opening
+    from cpstats.engine.registry import GAMES, register_game
+    from cpstats.engine.views import DashboardTab
+
+    tabs = dashboard_tabs()
+    assert list(tabs) == [name for name, game in GAMES.items() if game.runs.views.dashboard_tab is not None]
+    assert len(tabs) >= 2 and {tab.app for tab in tabs.values()} <= set(APPS)
+    assert all(isinstance(opening(app), str) for app in ("picker", "house", "sweep", "par", "solve", "rules"))
+    with pytest.raises(OptionError, match="app='nothing' is invalid: no registered game says"):
+        opening("nothing")
+    before = tab_titles()
+    with toy_registered() as toy:
+        assert tab_titles() == before
+        views = dataclasses.replace(toy.GAME.runs.views, dashboard_tab=DashboardTab("Toy tab", "rules"))
+        register_game(dataclasses.replace(toy.GAME, runs=dataclasses.replace(toy.GAME.runs, views=views)))
+        assert tab_titles() == (*before[:-3], "Toy tab", *before[-3:])
+    assert tab_titles() == before

@@ -10,8 +10,9 @@ simulating again, and each app opens at once from the shipped reference results
 :data:`STRATEGY_LABELS`.
 
 One module per app, each with its decisions in its docstring: ``picker`` (:class:`VariantPicker`),
-``comparer`` (:func:`comparison_table`, :class:`VariantComparer`), ``rake`` (:func:`rake_figures`,
-:class:`RakeExplorer`), ``skill`` (:func:`skill_table`, :class:`SkillView`), ``sweep``
+``comparer`` (:func:`comparison_table`, :class:`VariantComparer`), ``rake``
+(:class:`RakeExplorer`, the house money of a run, whose figures are the game's:
+:func:`cpstats.thirteen.dashboard.rake_figures`), ``skill`` (:func:`skill_table`, :class:`SkillView`), ``sweep``
 (:class:`SweepView`, one rule parameter over a range), ``open_face`` (:class:`OpenFaceApp`, the
 open-face game), ``ofc_compare`` (:class:`OfcCompare`, the comparer's open-face view), ``par_view``
 (:class:`ParView`, the PAR sheet of either game); ``cache`` runs and
@@ -24,7 +25,7 @@ from cpstats.apps.widgets._common import (DEAL_CHOICES, DEFAULT_STRATEGY, STRATE
 from cpstats.apps.widgets.cache import SEED, WIDGET_BLOCK_DEALS, ResultCache
 from cpstats.apps.widgets.comparer import VariantComparer, comparison_table
 from cpstats.apps.widgets.picker import VariantPicker
-from cpstats.apps.widgets.rake import RakeExplorer, rake_figures
+from cpstats.apps.widgets.rake import RakeExplorer
 from cpstats.apps.widgets.skill import SkillView, skill_table
 from cpstats.apps.widgets.sweep import SweepView
 from cpstats.apps.widgets.open_face import OpenFaceApp
@@ -32,6 +33,6 @@ from cpstats.apps.widgets.solve import SolveView
 from cpstats.apps.widgets.par_view import ParView
 
 __all__ = ["ResultCache", "VariantPicker", "VariantComparer", "RakeExplorer", "comparison_table",
-           "rake_figures", "SkillView", "SweepView", "SolveView", "OpenFaceApp", "ParView", "skill_table", "SEED",
+           "SkillView", "SweepView", "SolveView", "OpenFaceApp", "ParView", "skill_table", "SEED",
            "WIDGET_BLOCK_DEALS",
            "DEFAULT_STRATEGY", "DEAL_CHOICES", "STRATEGY_LABELS", "setter_text", "runs_text"]

@@ -41,10 +41,28 @@ import pandas as pd
 from cpstats.apps._warmup import compile_notice
 from cpstats.errors import OptionError
 from cpstats.engine.describe import format_number
+from cpstats.engine.registry import games
 
 __all__ = ["DEFAULT_STRATEGY", "DEAL_CHOICES", "STRATEGY_LABELS", "strategy_label", "setter_text",
            "runs_text", "CHART_FORMATS", "ExportBar", "export_buttons", "export_bytes",
-           "download_link", "page_style"]
+           "download_link", "page_style", "dashboard_tabs", "opening"]
+
+
+def dashboard_tabs() -> dict[str, Any]:
+    """Every registered game's part of the dashboard
+    (:class:`~cpstats.engine.views.DashboardTab`), by the game's name, in the order they registered."""
+    return {name: tab for name, game in games().items()
+            if game.runs is not None and (tab := game.runs.views.dashboard_tab) is not None}
+
+
+def opening(app: str) -> Any:
+    """What the dashboard's ``app`` opens on (a preset, presets or variant strings): the first
+    registered game's that names one (:attr:`~cpstats.engine.views.DashboardTab.opens`), so no app
+    names a preset; an app no game opens is one line."""
+    for tab in dashboard_tabs().values():
+        if app in tab.opens:
+            return tab.opens[app]
+    raise OptionError(f"app={app!r} is invalid: no registered game says what it opens on")
 
 DEFAULT_STRATEGY = "ev"
 DEAL_CHOICES = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)

@@ -35,7 +35,7 @@ from cpstats.apps import plots
 from cpstats.apps.sweep_chart import mark_no_interval
 from cpstats.apps.widgets._common import (
     DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, _App, _message, _running, _show_figure,
-    _table_html, _tables_text, runs_text, setter_text, strategy_label,
+    _table_html, _tables_text, opening, runs_text, setter_text, strategy_label,
 )
 from cpstats.apps.widgets.cache import SEED, ResultCache
 from cpstats.apps.widgets.ofc_compare import OFC_COMPARE_HANDS, OFC_SETTER_CHOICES, OfcCompare
@@ -271,10 +271,11 @@ class VariantComparer(_App):
     [1000, 1000]
     """
 
-    def __init__(self, presets: Sequence[str] = ("2-4", "1-6", "taiwanese"), *,
+    def __init__(self, presets: Sequence[str] | None = None, *,
                  deals: int = 20_000, strategy: str = DEFAULT_STRATEGY,
                  cache: ResultCache | None = None, labels: Sequence[str] | None = None,
                  hands_per_hour: float = 30.0) -> None:
+        presets = tuple(opening("compare") if presets is None else presets)
         if not 2 <= len(presets) <= 3:
             raise ValueError(f"presets={list(presets)!r} is invalid: compare two or three variants")
         games = sorted({load_variant(p).game for p in presets})
@@ -292,9 +293,9 @@ class VariantComparer(_App):
                                        description="hands/hour",
                                        tooltip="hands dealt an hour: sets the house take per seat-hour")
         self.figure = None
-        names = (["2-4", "1-6"] if ofc else list(presets))
-        names += ["pagat-typical"] * (3 - len(names))
-        self.pickers = [VariantPicker(n if n in preset_names() else "basic", chr(65 + i),
+        names = (list(opening("compare")[:2]) if ofc else list(presets))
+        names += [opening("compare_third")] * (3 - len(names))
+        self.pickers = [VariantPicker(n if n in preset_names() else opening("picker_base"), chr(65 + i),
                                       on_change=self._variant_changed) for i, n in enumerate(names)]
         for picker, n in zip(self.pickers, names):
             if n not in preset_names():  # a variant string: the picker shows its rules

@@ -26,9 +26,9 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from cpstats.apps.ofc_charts import METRIC_LABELS, plot_ofc_differences
-from cpstats.apps.widgets._common import ExportBar, _message, _show_figure, _table_html
+from cpstats.apps.widgets._common import ExportBar, _message, _show_figure, _table_html, dashboard_tabs
 from cpstats.apps.widgets.cache import SEED, _InlineExecutor
-from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS, OFC_STRATEGY_LABELS
+from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.engine.describe import short_label
 from cpstats.engine.registry import load_variant
@@ -89,7 +89,8 @@ def ofc_figures_words(table: pd.DataFrame) -> pd.DataFrame:
 def setter_words(table: pd.DataFrame) -> str:
     """Who placed the cards of a compare table: the strategy, a baseline named as one."""
     names = list(dict.fromkeys(str(x).split("/")[0].split("(")[0] for x in table["setter"]))
-    return ", ".join(OFC_STRATEGY_LABELS.get(n, n) for n in names)
+    labels = dashboard_tabs()[OPEN_FACE.name].content.strategies
+    return ", ".join(labels.get(n, n) for n in names)
 
 
 class OfcCompare:

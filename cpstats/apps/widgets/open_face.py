@@ -1,23 +1,19 @@
-"""Open-face Chinese poker in the dashboard: :class:`OpenFaceApp` plays an OFC preset with the
-options a designer changes and shows its figures with 95% intervals and a chart.
+"""The dashboard's rule explorer (app ``"rules"``): :class:`OpenFaceApp` plays a preset of the game
+that registered it (open face) with the options a designer changes and shows its figures with 95%
+intervals and a chart. What it offers and how the choices make a variant are the game's tab content
+(:attr:`cpstats.engine.views.DashboardTab.content`: ``strategies``, ``fantasy``, ``stay``,
+``royalty_keys``, ``royalty_words``, ``royalty_value``, ``players``, ``variant``, ``find``,
+``shipped``; :mod:`cpstats.ofc.dashboard`), read through the registry.
 
-- Decision: the app opens on the shipped run of the preset (``rollout``,
-  :mod:`cpstats.ofc.shipped`), and whenever the choice plays the rules and strategy of a shipped
-  run it shows that run, charged the chosen rake (rake never moves play); any other choice is
-  played live, seed :data:`~cpstats.apps.widgets.cache.SEED`, in blocks of
-  :data:`OFC_BLOCK_HANDS` hands so the progress bar moves. Live results are kept by
+- Decision: the app opens on the shipped run of the preset (``rollout``), and whenever the choice
+  plays the rules and strategy of a shipped run it shows that run, charged the chosen rake (rake
+  never moves play); any other choice is played live, seed :data:`~cpstats.apps.widgets.cache.SEED`,
+  in blocks of :data:`OFC_BLOCK_HANDS` hands so the progress bar moves. Live results are kept by
   (variant string, hands, strategy).
-- Decision: ``rollout`` is the strategy of every figure that describes a game (good play);
-  ``greedy`` and ``random`` are offered as baselines and named so wherever their figures appear.
-- Decision: picking Fantasyland cards other than the preset's sets the cards dealt on a stay to
-  those of a QQ entry (progressive Pineapple deals its entry size, 14, on a stay).
-- Decision: one royalty entry is edited at a time (any key of the royalty table); the others
-  stay the preset's.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 from typing import Any
@@ -25,75 +21,20 @@ from typing import Any
 import ipywidgets as W
 import matplotlib.pyplot as plt
 
-from cpstats.ofc.rules import OfcDeal
 from cpstats.apps.ofc_charts import METRIC_LABELS, ofc_figures_table, plot_ofc_figures
 from cpstats.apps.widgets._common import (ExportBar, _App, _message, _running, _show_figure,
-                                          _table_html, page_style)
+                                          _table_html, opening, page_style)
 from cpstats.apps.widgets.cache import SEED, _InlineExecutor
 from cpstats.errors import OptionError
 from cpstats.engine.describe import short_label
-from cpstats.ofc import GAME as OPEN_FACE
-from cpstats.engine.registry import get_preset
-from cpstats.ofc.rules import KEYS, OfcVariant
-from cpstats.ofc.shipped import find_ofc_reference
+from cpstats.engine.registry import game_of, get_preset
 from cpstats.workbench import simulate
 from cpstats.rules.house import Rake, RakeModel
 
-__all__ = ["OpenFaceApp", "OFC_STRATEGY_LABELS", "OFC_HAND_CHOICES", "OFC_BLOCK_HANDS",
-           "FANTASY_CHOICES", "ROYALTY_KEYS", "ofc_variant"]
+__all__ = ["OpenFaceApp", "OFC_HAND_CHOICES", "OFC_BLOCK_HANDS"]
 
-#: What each placement strategy is, as the app names it.
-OFC_STRATEGY_LABELS = {"rollout": "rollout (good play)", "greedy": "greedy (baseline: a weak field)",
-                       "random": "random (baseline: no skill)"}
 OFC_HAND_CHOICES = (100, 200, 500, 1_000, 2_000, 5_000, 10_000)
 OFC_BLOCK_HANDS = 100
-#: Fantasyland deals offered: label -> cards for QQ/KK/AA/trips ("" = the preset's).
-FANTASY_CHOICES = {"the preset's": "", "13 cards (classic)": "13/13/13/13",
-                   "14 cards (Pineapple)": "14/14/14/14",
-                   "14/15/16/17 (progressive)": "14/15/16/17", "no Fantasyland": "0/0/0/0"}
-ROYALTY_KEYS = tuple(k.name for k in KEYS if k.name.startswith("royalties."))
-#: The stay rules in words (OFC-FL-STAY-A, OFC-FL-STAY-B), valued as the variant string writes them.
-STAY_CHOICES = (("A: trips front, middle FH+ or back quads+", "A"),
-                ("B: trips front or quads+ back", "B"), ("none: never stays", "none"))
-
-
-def _royalty_words(key: str) -> str:
-    """``royalties.front.QQ`` -> ``front QQ``: the royalty entry a designer reads."""
-    return key.removeprefix("royalties.").replace(".", " ").replace("_", " ")
-
-
-def _label(strategy: str) -> str:
-    return OFC_STRATEGY_LABELS.get(strategy, strategy)
-
-
-def ofc_variant(preset: str, *, players: int | None = None, fantasy: str = "", stay: str | None = None,
-                royalty: tuple[str, int] | None = None, rake: Rake | None = None) -> OfcVariant:
-    """The variant the app's controls describe: ``preset`` with ``players``, Fantasyland cards
-    (``fantasy``, ``"14/15/16/17"``; ``""`` the preset's), the ``stay`` rule (A, B, none), one
-    royalty entry (``(key, amount)``) and the ``rake``; invalid choices raise ``OptionError``."""
-    v = get_preset(preset)
-    over: dict[str, Any] = {}
-    if players is not None and players != v.players:
-        over["players"] = players
-    if fantasy:
-        over["fantasyland.cards"] = fantasy
-        qq = int(fantasy.split("/")[0])
-        if qq and qq != v.fantasyland.stay_cards:
-            over["fantasyland.stay_cards"] = qq
-    if stay is not None and stay != v.fantasyland.stay.value:
-        over["fantasyland.stay"] = stay
-    if royalty is not None:
-        key, amount = royalty
-        if key not in ROYALTY_KEYS:
-            raise OptionError(f"royalty={key!r} is invalid: a key of the royalty table, e.g. "
-                              "royalties.front.QQ")
-        over[key] = amount
-    v = v.replace(**{k.replace(".", "__"): x for k, x in over.items()}) if over else v
-    return v if rake is None else dataclasses.replace(v, rake=rake)
-
-
-def _royalty_value(v: OfcVariant, key: str) -> int:
-    return int(next(k for k in KEYS if k.name == key).read(v.to_dict()))
 
 
 class OpenFaceApp(_App):
@@ -117,19 +58,23 @@ class OpenFaceApp(_App):
         The chart on show.
     """
 
-    def __init__(self, preset: str = OPEN_FACE.default_preset, *, hands: int = 200,
-                 strategy: str = "rollout") -> None:
+    def __init__(self, preset: str | None = None, *, hands: int = 200, strategy: str = "rollout") -> None:
+        preset = preset or opening("rules")
+        game = game_of(preset)
+        #: The game's tab content (module docstring): its choices, the variant they make, its shipped runs.
+        self.choices = game.runs.views.dashboard_tab.content
         self.result = self.table = self.figure = None
         self.source = ""
         self.runs: dict[tuple[str, int, str], Any] = {}
         style, wide = {"description_width": "130px"}, W.Layout(width="400px")
         box = lambda cls, **kw: cls(style=style, layout=wide, **kw)  # noqa: E731
-        self.preset = box(W.Dropdown, options=tuple(OPEN_FACE.presets), value=preset, description="preset")
+        self.preset = box(W.Dropdown, options=tuple(game.presets), value=preset, description="preset")
         self.players = box(W.Dropdown, options=(2, 3), value=2, description="players")
-        self.fantasy = box(W.Dropdown, options=tuple(FANTASY_CHOICES), value="the preset's",
+        self.fantasy = box(W.Dropdown, options=tuple(self.choices.fantasy), value="the preset's",
                            description="Fantasyland cards")
-        self.stay = box(W.Dropdown, options=STAY_CHOICES, value="B", description="stay rule")
-        self.royalty_key = box(W.Dropdown, options=[(_royalty_words(k), k) for k in ROYALTY_KEYS],
+        self.stay = box(W.Dropdown, options=self.choices.stay, value="B", description="stay rule")
+        self.royalty_key = box(W.Dropdown, options=[(self.choices.royalty_words(k), k)
+                                                    for k in self.choices.royalty_keys],
                                value="royalties.front.QQ",
                                description="royalty entry")
         self.royalty_amount = box(W.BoundedIntText, min=0, max=1000, value=7,
@@ -149,13 +94,13 @@ class OpenFaceApp(_App):
                                   description="hands per hour")
         self.hands = box(W.Dropdown, options=[(f"{h:,}", h) for h in sorted({*OFC_HAND_CHOICES, hands})],
                          value=hands, description="hands (live run)")
-        self.strategy = box(W.Dropdown, options=[(t, k) for k, t in OFC_STRATEGY_LABELS.items()],
+        self.strategy = box(W.Dropdown, options=[(t, k) for k, t in self.choices.strategies.items()],
                             value=strategy, description="strategy")
         self.run_button = W.Button(description="Run", button_style="primary", icon="play")
         self.progress = W.IntProgress(value=0, min=0, max=1, description="progress", bar_style="info")
         self.status, self.table_html, self.output = W.HTML(), W.HTML(), W.Output()
         #: Downloads of the chart (PNG, SVG, PDF) and of the table (CSV).
-        self.export = ExportBar(OPEN_FACE.name)
+        self.export = ExportBar(game.name)
         game = W.VBox([W.HTML("<b>Game</b>"), self.preset, self.players, self.fantasy, self.stay,
                        self.royalty_key, self.royalty_amount])
         house = W.VBox([W.HTML("<b>House charge</b>"), self.rake_model, self.rake_amount,
@@ -187,28 +132,31 @@ class OpenFaceApp(_App):
             return Rake(model=model, percent=float(self.rake_percent.value), cap=cap)
         return Rake()
 
-    def variant(self) -> OfcVariant:
-        """The variant the controls describe (:func:`ofc_variant`)."""
-        return ofc_variant(self.preset.value, players=self.players.value,
-                           fantasy=FANTASY_CHOICES[self.fantasy.value], stay=self.stay.value,
-                           royalty=(self.royalty_key.value, int(self.royalty_amount.value)),
-                           rake=self.rake())
+    def variant(self) -> Any:
+        """The variant the controls describe (the content's ``variant``)."""
+        return self.choices.variant(self.preset.value, players=self.players.value,
+                                    fantasy=self.choices.fantasy[self.fantasy.value], stay=self.stay.value,
+                                    royalty=(self.royalty_key.value, int(self.royalty_amount.value)),
+                                    rake=self.rake())
+
+    def _label(self, strategy: str) -> str:
+        return self.choices.strategies.get(strategy, strategy)
 
     def _preset_changed(self, _change: dict | None = None) -> None:
         v = get_preset(self.preset.value)
         self._quiet = True
-        self.players.options = (2, 3, 4) if v.deal is OfcDeal.CLASSIC else (2, 3)
+        self.players.options = self.choices.players(v)
         self.players.value = v.players
         self.fantasy.value = "the preset's"
         self.stay.value = v.fantasyland.stay.value
-        self.royalty_amount.value = _royalty_value(v, self.royalty_key.value)
+        self.royalty_amount.value = self.choices.royalty_value(v, self.royalty_key.value)
         self._quiet = False
         self.find()
 
     def _royalty_key_changed(self, _change: dict) -> None:
         self._quiet = True
-        self.royalty_amount.value = _royalty_value(get_preset(self.preset.value),
-                                                   self.royalty_key.value)
+        self.royalty_amount.value = self.choices.royalty_value(get_preset(self.preset.value),
+                                                               self.royalty_key.value)
         self._quiet = False
         self.find()
 
@@ -228,13 +176,13 @@ class OpenFaceApp(_App):
         self.run_button.disabled = False
         strategy = self.strategy.value
         live = self.runs.get((str(v), int(self.hands.value), strategy))
-        found = live or find_ofc_reference(v, strategy)
+        found = live or self.choices.find(v, strategy)
         if found is None:
             self._clear()
-            self.status.value = _message("stale", f"{short_label(v)}, {_label(strategy)}: no shipped run "
+            self.status.value = _message("stale", f"{short_label(v)}, {self._label(strategy)}: no shipped run "
                                                   f"plays these rules; click Run ({self.hands.value:,} hands)")
             return False
-        self._show(found, "live run" if live is not None else "shipped run (cpstats/data/reference/ofc)")
+        self._show(found, "live run" if live is not None else self.choices.shipped)
         return True
 
     def _clear(self) -> None:
@@ -250,7 +198,7 @@ class OpenFaceApp(_App):
         with self._guarded_run():
             v, hands, strategy = self.variant(), int(self.hands.value), self.strategy.value
             self.progress.max, self.progress.value, self.progress.bar_style = hands, 0, "info"
-            self.status.value = _running(f"playing {hands:,} hands of {short_label(v)}, {_label(strategy)}")
+            self.status.value = _running(f"playing {hands:,} hands of {short_label(v)}, {self._label(strategy)}")
             result = simulate(v, hands, setter=strategy, rng=SEED, block_deals=OFC_BLOCK_HANDS,
                               executor=_InlineExecutor(self._advance))
             self.runs[(str(v), hands, strategy)] = result
@@ -260,7 +208,7 @@ class OpenFaceApp(_App):
     def _show(self, result, source: str) -> None:
         self.result, self.source = result, source
         strategy = result.metadata.get("strategy", "").split("/")[0]
-        said = f"{short_label(result.variant)}: {result.deals:,} hands, {_label(strategy)}, seed " \
+        said = f"{short_label(result.variant)}: {result.deals:,} hands, {self._label(strategy)}, seed " \
                f"{result.metadata.get('entropy')}; {source}"
         self.status.value = _message("ok", said)
         self.table = ofc_figures_table(result, hands_per_hour=float(self.hands_per_hour.value))
@@ -269,9 +217,10 @@ class OpenFaceApp(_App):
         self.table_html.value = _table_html(shown, formats, "cpstats-ofc")
         label = short_label(result.variant)
         self.figure = plot_ofc_figures({label: result},
-                                       title=f"{label}; {result.deals:,} hands, {_label(strategy)}")
+                                       title=f"{label}; {result.deals:,} hands, {self._label(strategy)}")
         _show_figure(self.output, self.figure)
-        self.export.show(self.figure, self.table.assign(variant=str(result.variant), strategy=_label(strategy),
+        self.export.show(self.figure, self.table.assign(variant=str(result.variant),
+                                                        strategy=self._label(strategy),
                                                         hands=result.deals, seed=result.metadata.get("entropy"),
                                                         source=source))
 

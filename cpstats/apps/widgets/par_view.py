@@ -25,11 +25,11 @@ from typing import Any
 
 import ipywidgets as W
 
-from cpstats.apps.widgets._common import _App, _message, _running, download_link
+from cpstats.apps.widgets._common import _App, _message, _running, download_link, opening
 from cpstats.apps.widgets.cache import SEED, _InlineExecutor
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.engine.describe import short_label
-from cpstats.apps.par import SWEPT_BY_DEFAULT
+from cpstats.engine.games import runs_of
 from cpstats.engine.registry import GAMES, game_of, load_variant
 
 __all__ = ["ParView", "PAR_DEAL_CHOICES"]
@@ -63,6 +63,11 @@ def _body(page: str) -> str:
     return f"{css}<div class='cpstats-par'>{body.group(1) if body else page}</div>"
 
 
+def _sweeps(v: Any) -> bool:
+    """Whether ``v``'s game's sheet sweeps rule numbers by default (it registered ``par_sweeps``)."""
+    return runs_of(v).views.par_sweeps is not None
+
+
 class ParView(_App):
     """The PAR sheet of a preset or variant string of either game, with its downloads.
 
@@ -90,8 +95,9 @@ class ParView(_App):
         (:meth:`make_pdf`, the *Make PDF* button).
     """
 
-    def __init__(self, variant: str = "2-4", *, deals: int | None = None, setter: str = "default",
+    def __init__(self, variant: str | None = None, *, deals: int | None = None, setter: str = "default",
                  sensitivity: bool = False) -> None:
+        variant = variant or opening("par")
         self.sheet = None
         self.files: dict[str, bytes] = {}
         style = {"description_width": "90px"}
@@ -131,7 +137,7 @@ class ParView(_App):
             self.status.value = _message("error", f"variant={self.variant.value!r} is not valid: {err}")
             return
         self.build_button.disabled = False
-        self.sensitivity.disabled = v.game not in SWEPT_BY_DEFAULT
+        self.sensitivity.disabled = not _sweeps(v)
         self.status.value = _message("note", f"{short_label(v)} ({v.game}): click Build")
 
     def build(self) -> None:
@@ -142,7 +148,7 @@ class ParView(_App):
             v = load_variant(self.variant.value.strip())
             deals = int(self.deals.value) or None
             options: dict[str, Any] = {}
-            if v.game in SWEPT_BY_DEFAULT:
+            if _sweeps(v):
                 options["sensitivity"] = bool(self.sensitivity.value)
             self.progress.max, self.progress.value, self.progress.bar_style = deals or 1, 0, "info"
             run = f"a live run of {deals:,} {game_of(v).unit}" if deals else \

@@ -27,7 +27,7 @@ from typing import Any
 import ipywidgets as W
 
 from cpstats.thirteen.rules.ids import Deal
-from cpstats.apps.widgets._common import _message, download_link
+from cpstats.apps.widgets._common import _message, download_link, opening
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.thirteen.rules.components import STANDARD_SURRENDER, ScoringRules
 from cpstats.thirteen.rules.ids import NaturalSchedule, RoyaltyMode, RoyaltySchedule, Scoring
@@ -100,8 +100,9 @@ class VariantPicker:
         Called with no arguments after every change.
     """
 
-    def __init__(self, preset: str = "2-4", label: str = "A", *,
+    def __init__(self, preset: str | None = None, label: str = "A", *,
                  on_change: Callable[[], None] | None = None) -> None:
+        preset = preset or opening("picker")
         self.label = label
         self._on_change = on_change
         self._loading = False
@@ -334,7 +335,7 @@ class VariantPicker:
         self._loaded, self._source = v, source
         self._loading = True
         try:
-            self.preset.value = v.name if v.name in preset_names() else "basic"
+            self.preset.value = v.name if v.name in preset_names() else opening("picker_base")
         finally:
             self._loading = False
         self._fill(v)

@@ -1,14 +1,9 @@
-"""Rake and house money: :func:`rake_figures` and :class:`RakeExplorer`, the house's money per
-hand and per hour, a player's session outcomes and a banked game's house edge.
+"""The dashboard's house-money explorer (app ``"house"``): :class:`RakeExplorer`, the house's money
+per hand and per hour, a player's session outcomes and a banked game's house edge, of the game that
+registered it (the 13-card game). The figures and their intervals are the game's tab content
+(:attr:`cpstats.engine.views.DashboardTab.content`: ``table``, ``bank_edge``, ``positive_part``,
+``players``; :mod:`cpstats.thirteen.dashboard`), read through the registry; the explorer draws them.
 
-- Decision: :func:`rake_figures` shows the jackpot drop apart from the rake, as the settlement
-  does, and computes a banked game's commission or fee once, on nets that never hold it.
-- Decision: every figure shows its 95% interval (:func:`rake_table`, the tab's table): exact
-  for what the rules set; batch t where the run's per-batch sums give it; for a bank's
-  commission or fee at another price, whose per-batch sums no run records, a conservative SE
-  bounded from the player seats' net distributions. Without an interval (the ``interval``
-  column says why): a capped or thresholded percentage rake where the simulated rake also holds
-  a bank's commission, and the house edge's SE, itself a standard error.
 - Decision: the game's figures (SD, a bank's edge) are of ``ev`` by default, as the reference
   results are; the status line and the charts' titles name the setter, its row tables and the
   deals, and a baseline (greedy, random) is named as one. A reference result is shown only for
@@ -17,7 +12,6 @@ hand and per hour, a player's session outcomes and a banked game's house edge.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as W
@@ -25,23 +19,18 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from cpstats.thirteen.rules.ids import Deal
 from cpstats.apps import plots
 from cpstats.apps.widgets._common import (
     DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, ExportBar, _App, _message, _running, _show_figure,
-    _table_html, page_style, setter_text, strategy_label,
+    _table_html, opening, page_style, setter_text, strategy_label,
 )
 from cpstats.apps.widgets.cache import ResultCache
 from cpstats.rules.house import Rake, RakeModel
-from cpstats.thirteen.rules.variant import Variant
-from cpstats.engine.registry import get_preset
-from cpstats.thirteen.rules.presets import preset_names
+from cpstats.engine.registry import game_of, get_preset
 from cpstats.engine.describe import short_label
-from cpstats.thirteen.result import SimulationResult
-from cpstats.thirteen import house
-from cpstats.engine.stats import batch_mean_interval, t_value, z_value
+from cpstats.engine.stats import z_value
 
-__all__ = ["rake_figures", "rake_table", "RakeExplorer"]
+__all__ = ["RakeExplorer"]
 
 
 _RAKE_FORMATS = {
@@ -54,172 +43,6 @@ _RAKE_FORMATS = {
     "house edge, bank (units per player hand)": "{:+.4f}", "house edge SE": "{:.4f}",
     "commission or fee per player hand (units)": "{:.4f}",
 }
-
-
-def _positive_part(result: SimulationResult, seats: Sequence[int]) -> tuple[float, float]:
-    """(E[max(X, 0)], P(X > 0)) per hand over ``seats``, from the net distribution."""
-    dist = result.distribution()
-    win = dist["net"].to_numpy() > 0
-    e_pos = np.mean([(dist["net"][win] * dist[f"p_{s}"][win]).sum() for s in seats])
-    p_win = np.mean([dist[f"p_{s}"][win].sum() for s in seats])
-    return float(e_pos), float(p_win)
-
-
-def _bank_edge(result: SimulationResult) -> tuple[float, float]:
-    """(The bank's mean win per player seat and hand, its SE), before any commission or fee,
-    which the nets never include (``settlement``). Where the result recorded the bank's gain
-    from winning ties, that control variate is used (see ``SimulationResult.house``): its mean
-    is the bank's and its noise far smaller; otherwise the bank's own nets."""
-    sums, sizes = result.bank_edge_batches(charges=False)
-    mean, se, _ = batch_mean_interval(sums * house.BANKED_WAGER, sizes)
-    return float(mean), float(se)
-
-
-def _bank_charges(result: SimulationResult, commission: float | None,
-                  fee: float | None) -> tuple[float, float, float]:
-    """(The commission or fee charged per player hand, the one the result was simulated with,
-    the first one's SE): ``commission * E[max(X, 0)] + fee * P(X > 0)`` over the player seats,
-    X a seat's net. The SE bounds the player seats' joint spread by the sum of their own (from
-    each seat's net distribution; deals are independent), as no per-batch sums of the charge
-    at another commission are recorded: a conservative interval."""
-    bank, seats = result.variant.bank, range(1, result.variant.players)
-    e_pos, p_win = _positive_part(result, seats)
-    simulated = bank.commission * e_pos + bank.fee * p_win
-    commission = bank.commission if commission is None else commission
-    fee = bank.fee if fee is None else fee
-    dist = result.distribution()
-    net = dist["net"].to_numpy()
-    charged = commission * np.maximum(net, 0) + fee * (net > 0)
-    sds = [np.sqrt(max(float((dist[f"p_{s}"] * charged**2).sum())
-                       - float((dist[f"p_{s}"] * charged).sum()) ** 2, 0.0)) for s in seats]
-    return commission * e_pos + fee * p_win, simulated, float(np.mean(sds)) / np.sqrt(result.deals)
-
-
-def _rake_per_hand(result: SimulationResult, rake: Rake, hands_per_hour: float,
-                   simulated_bank: float) -> tuple[float, np.ndarray | None, str]:
-    """(The house's rake per hand (no jackpot drop, no bank's charge) for ``rake`` on ``result``,
-    its sums per batch or None, how its interval is made).
-
-    A capped or thresholded percentage is the simulated rake less the bank's charges in it
-    (``simulated_bank`` per deal); the settlement's rake never holds the jackpot drop. A fixed
-    or time charge is set by the rules (sums per batch without spread); an uncapped percentage
-    is ``percent`` of each batch's winners' nets."""
-    seats = result.variant.players
-    rake_sums, sizes = result.rake_batches()
-    if rake.model is RakeModel.PERCENT and (rake.cap is not None or rake.threshold > 0):
-        if simulated_bank:
-            return (result.rake_per_deal() - simulated_bank, None,
-                    "no interval: the bank's charge inside the simulated rake is not recorded batch by batch")
-        return result.rake_per_deal(), rake_sums, "batch t"
-    if rake.model is RakeModel.PERCENT:
-        gross = result.gross_batches()
-        return (rake.percent * result.gross_per_deal(), None if gross is None else rake.percent * gross,
-                "batch t" if gross is not None else "no interval: saved before summary format 3")
-    per_hand = (rake.amount * seats / hands_per_hour if rake.model is RakeModel.TIME
-                else rake.per_hand(0.0, seats))
-    return per_hand, per_hand * sizes.astype(float), "exact: set by the rules"
-
-
-def _interval(estimate: float, se: float, method: str, batches: int) -> tuple:
-    """(estimate, ci_low, ci_high, method): Student's t, ``batches - 1`` degrees of freedom."""
-    if not np.isfinite(se):
-        return estimate, np.nan, np.nan, method
-    half = t_value(0.95, batches) * se
-    return estimate, estimate - half, estimate + half, method
-
-
-def _share_of_gross(result: SimulationResult, per_hand: float, rake_sums) -> tuple:
-    """The rake's share of the winners' nets: ratio of totals, its interval Student's t on the
-    batches' linearised ratios."""
-    gross = result.gross_per_deal()
-    share = per_hand / gross if gross else float("nan")
-    batches = result.gross_batches()
-    if rake_sums is None or batches is None or not gross:
-        return share, np.nan, np.nan, "no interval: no per-batch sums of the rake or the pot"
-    linear = (rake_sums - share * batches) / batches.mean()
-    return _interval(share, float(linear.std(ddof=1)) / np.sqrt(len(linear)), "batch t (ratio)",
-                     len(linear))
-
-
-def rake_table(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
-               unit_value: float = 1.0, skill_edge: float = 0.0, commission: float | None = None,
-               fee: float | None = None) -> pd.DataFrame:
-    """:func:`rake_figures` with 95% intervals: one row a figure (the index), columns
-    ``estimate, ci_low, ci_high, method``.
-
-    Intervals are Student's t on the batch means. A figure the rules set (a fixed or time
-    charge, the jackpot drop) is exact; a banked game's commission or fee at a price other than
-    the simulated one has no per-batch sums, so its SE is bounded from the player seats' net
-    distributions (conservative), and a sum of parts adds their SEs (conservative). A capped or
-    thresholded percentage rake in a game whose simulated rake also holds a bank's commission
-    has no interval (the method says so); so has ``house edge SE``, itself a standard error.
-    """
-    v, seats = result.variant, result.variant.players
-    b = result.batches
-    charge = simulated = charge_se = 0.0
-    if v.bank.banked:
-        charge, simulated, charge_se = _bank_charges(result, commission, fee)
-    per_hand, rake_sums, how = _rake_per_hand(result, rake, hands_per_hour, simulated * (seats - 1))
-    _, sizes = result.rake_batches()
-    rake_se = np.nan if rake_sums is None else float(batch_mean_interval(rake_sums, sizes)[1])
-    money = hands_per_hour * unit_value
-    exact = "exact: set by the rules"
-    rows = {"rake per hand (units)": _interval(per_hand, rake_se, how, b),
-            "rake per seat per hand (units)": _interval(per_hand / seats, rake_se / seats, how, b),
-            "jackpot drop per hand (units)": (rake.jackpot_drop,) * 3 + (exact,),
-            "rake per seat per hour (money)": _interval(per_hand / seats * money, rake_se / seats * money, how, b),
-            "rake per hour, table (money)": _interval(per_hand * money, rake_se * money, how, b),
-            "jackpot drop per hour, table (money)": (rake.jackpot_drop * money,) * 3 + (exact,),
-            "rake share of gross winnings": _share_of_gross(result, per_hand, rake_sums)}
-    # what a seat gives up per hand before skill (cpstats.thirteen.house: the jackpot drop,
-    # which returns to the players, is not in it)
-    cost, cost_se, cost_how = per_hand / seats, rake_se / seats, how
-    if v.bank.banked:  # the player seats pay the bank's edge and every charge (3 x house edge)
-        ties, ties_sizes = result.bank_edge_batches(charges=False)
-        edge, se = _bank_edge(result)
-        both = house.BANKED_WAGER * ties + (0 if rake_sums is None else rake_sums / max(seats - 1, 1))
-        parts_se = float(batch_mean_interval(both, ties_sizes)[1]) + (np.nan if rake_sums is None else 0)
-        sum_how = "batch t; the commission's SE added (conservative)" if charge_se else "batch t"
-        rows["commission or fee per player hand (units)"] = _interval(
-            charge, charge_se, "SE bounded from the seats' net distributions (conservative)"
-            if charge_se else exact, b)
-        rows["house edge, bank (units per player hand)"] = _interval(edge + charge, se + charge_se, sum_how, b)
-        rows["house edge SE"] = (se, np.nan, np.nan, "no interval: itself the house edge's standard error")
-        cost = per_hand / max(seats - 1, 1) + edge + charge
-        cost_se, cost_how = parts_se + charge_se, sum_how if rake_sums is not None else how
-    rows["break-even skill edge (units per hand)"] = _interval(cost, cost_se, cost_how, b)
-    rows["player's expectation (units per hand)"] = _interval(skill_edge - cost, cost_se, cost_how, b)
-    rows["player's expectation per hour (money)"] = _interval((skill_edge - cost) * money, cost_se * money,
-                                                              cost_how, b)
-    m = result.moments()
-    m = m.iloc[1:] if v.bank.banked else m
-    rows["SD per hand, seat (units)"] = (float(m["sd"].mean()), float(m["sd_ci_low"].mean()),
-                                         float(m["sd_ci_high"].mean()), "batch t (variances), seats averaged")
-    return pd.DataFrame.from_dict(rows, orient="index", columns=["estimate", "ci_low", "ci_high", "method"])
-
-
-def rake_figures(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
-                 unit_value: float = 1.0, skill_edge: float = 0.0,
-                 commission: float | None = None, fee: float | None = None) -> dict[str, float]:
-    """House money per hand and per hour for ``rake`` charged on ``result``'s game (the
-    estimates of :func:`rake_table`, which gives their intervals).
-
-    The fixed and per-player models, and a percentage with no cap or threshold, follow from the
-    result's summaries (E[rake] = percent * E[pot]); a capped or thresholded percentage needs a
-    result simulated with that rake, whose own rake is used. A time charge is ``rake.amount`` per
-    seat per hour whatever the pace: per hand ``amount * seats / hands_per_hour``, at the pace
-    asked for here (``rake.hands_per_hour`` is not used). The jackpot drop is a line of its own,
-    never in the rake or the break-even edge (it returns to players; :mod:`cpstats.thirteen.house`).
-
-    For a banked game the house edge is the bank's mean win per player seat, from the nets (which
-    hold no house charge), plus the commission (``commission * E[max(X, 0)]``) or fee
-    (``fee * P(X > 0)``) each player seat pays, computed once from ``commission`` and ``fee``
-    (None: those the result was simulated with). A simulated commission or fee, which the result's
-    rake holds, is taken out of a capped rake's figure, so it is never counted twice.
-    """
-    table = rake_table(result, rake, hands_per_hour=hands_per_hour, unit_value=unit_value,
-                       skill_edge=skill_edge, commission=commission, fee=fee)
-    return {name: float(x) for name, x in table["estimate"].items()}
 
 
 class RakeExplorer(_App):
@@ -247,16 +70,20 @@ class RakeExplorer(_App):
     0.25
     """
 
-    def __init__(self, preset: str = "2-4", *, deals: int = 20_000,
+    def __init__(self, preset: str | None = None, *, deals: int = 20_000,
                  strategy: str = DEFAULT_STRATEGY, cache: ResultCache | None = None) -> None:
+        preset = preset or opening("house")
+        game = game_of(preset)
+        #: The game's figures of house money (module docstring).
+        self.house = game.runs.views.dashboard_tab.content
         self.cache = cache or ResultCache()
-        self.result: SimulationResult | None = None
+        self.result: Any = None
         self.figures: dict[str, float] = {}
         self.table: pd.DataFrame | None = None
         self.figure = None
         style = {"description_width": "150px"}
         wide = W.Layout(width="360px")
-        self.preset = W.Dropdown(options=preset_names(), value=preset, description="game (preset)",
+        self.preset = W.Dropdown(options=tuple(game.presets), value=preset, description="game (preset)",
                                  style=style, layout=wide)
         self.players = W.Dropdown(options=(2, 3, 4), value=get_preset(preset).players,
                                   description="players", style=style, layout=wide)
@@ -348,7 +175,7 @@ class RakeExplorer(_App):
             kwargs["threshold"] = float(self.threshold.value)
         return Rake(**kwargs)
 
-    def game(self) -> Variant:
+    def game(self) -> Any:
         """The variant simulated: the preset with the players, the bank's tie rule and, for a
         capped or thresholded percentage, the rake (other rakes follow from any result)."""
         base = get_preset(self.preset.value)
@@ -368,8 +195,7 @@ class RakeExplorer(_App):
         if change is not None and change.get("owner") is self.preset:
             base = get_preset(self.preset.value)
             self._quiet = True
-            least = 2 if base.deal is Deal.CRISS_CROSS else base.scoring.fewest_players
-            allowed = (2,) if base.deal is Deal.CRISS_CROSS else tuple(p for p in (2, 3, 4) if p >= least)
+            allowed = self.house.players(base)
             self.players.options = allowed
             self.players.value = base.players
             self.players.disabled = len(allowed) == 1
@@ -450,9 +276,9 @@ class RakeExplorer(_App):
                 self.status.value = _message("stale", "a capped or thresholded percentage rake "
                                              "depends on each pot: click Simulate")
                 return
-            table = rake_table(self.result, rake, hands_per_hour=self.hands_per_hour.value,
-                               unit_value=self.unit_value.value, skill_edge=self.skill_edge.value,
-                               commission=self.commission.value)
+            table = self.house.table(self.result, rake, hands_per_hour=self.hands_per_hour.value,
+                                     unit_value=self.unit_value.value, skill_edge=self.skill_edge.value,
+                                     commission=self.commission.value)
             self.figures = {name: float(x) for name, x in table["estimate"].items()}
             r = self.result  # the first column names whose hands these figures describe
             self.table = table.rename(columns={
@@ -535,8 +361,8 @@ class RakeExplorer(_App):
 
     def _draw_house_edge(self, ax) -> None:
         c = np.linspace(0, 0.1, 41)
-        e_pos, _ = _positive_part(self.result, range(1, self.result.variant.players))
-        bank, se = _bank_edge(self.result)  # before any commission, even one simulated
+        e_pos, _ = self.house.positive_part(self.result, range(1, self.result.variant.players))
+        bank, se = self.house.bank_edge(self.result)  # before any commission, even one simulated
         edge = bank + c * e_pos
         ties = "bank wins ties" if self.result.variant.bank.wins_ties else "ties push"
         ax.fill_between(c * 100, edge - 1.96 * se, edge + 1.96 * se, color="#dd6b20", alpha=0.2,

@@ -3,7 +3,8 @@ on a preset and shows the solution with its interval, each evaluation as it fini
 bar counts evaluations) and the response curve with its band (:meth:`Solution.plot`).
 
 - Decision: the parameter is typed (any key of the variant string) with the typical questions
-  offered (:data:`QUESTIONS`: parameter, metric, target, bounds); bounds are ``low,high`` (floats:
+  offered (the game's, its dashboard content's ``solve_questions``: parameter, metric, target,
+  bounds); bounds are ``low,high`` (floats:
   continuous, ints: every whole value) or a list, as ``cpstats solve --bounds`` reads them.
 - Decision: every candidate plays the apps' seed (:data:`~cpstats.apps.widgets.cache.SEED`) on the
   same deals; a solve is not cached (each click runs it).
@@ -16,18 +17,12 @@ import html
 import ipywidgets as W
 
 from cpstats.apps.widgets._common import (DEFAULT_STRATEGY, _STRATEGIES, _App, _message, _running,
-                                          _show_figure, strategy_label)
+                                          _show_figure, opening, strategy_label)
 from cpstats.apps.widgets.cache import SEED
-from cpstats.thirteen.rules.presets import preset_names
+from cpstats.engine.registry import game_of
 
-__all__ = ["SolveView", "QUESTIONS"]
+__all__ = ["SolveView"]
 
-#: Typical questions: preset -> (parameter, metric, target, bounds).
-QUESTIONS = {
-    "banked": ("bank.commission", "house_edge", 0.015, "0,0.1"),
-    "2-4(rake=percent,rake.cap=1)": ("rake.percent", "rake_share", 0.08, "0,0.3"),
-    "2-4(royalties=R-FUTUREBET)": ("royalties.front_trips", "sd", 7.0, "0,20"),
-}
 _MAX_EVALUATIONS = 14  # the root finder's cap and the band's two ends
 
 
@@ -47,11 +42,16 @@ class SolveView(_App):
     True
     """
 
-    def __init__(self, preset: str = "banked", *, deals: int = 20_000, strategy: str = DEFAULT_STRATEGY) -> None:
+    def __init__(self, preset: str | None = None, *, deals: int = 20_000,
+                 strategy: str = DEFAULT_STRATEGY) -> None:
         self.solution = None
-        parameter, metric, target, bounds = QUESTIONS.get(preset, ("bank.commission", "house_edge", 0.015, "0,0.1"))
+        preset = preset or opening("solve")
+        #: Typical questions: preset -> (parameter, metric, target, bounds), the game's (its dashboard content).
+        self.questions = opening("solve_questions")
+        parameter, metric, target, bounds = self.questions.get(preset, next(iter(self.questions.values())))
         style = {"description_width": "90px"}
-        self.preset = W.Combobox(value=preset, options=tuple(dict.fromkeys([*QUESTIONS, *preset_names()])),
+        self.preset = W.Combobox(value=preset, options=tuple(dict.fromkeys([*self.questions,
+                                                                            *game_of(preset).presets])),
                                  description="preset", ensure_option=False, style=style)
         self.parameter = W.Text(value=parameter, description="parameter", style=style)
         self.metric = W.Text(value=metric, description="figure", style=style)
@@ -77,8 +77,8 @@ class SolveView(_App):
         ], layout=W.Layout(width="100%"))
 
     def _preset_changed(self, change: dict) -> None:
-        if change["new"] in QUESTIONS:
-            p, m, t, b = QUESTIONS[change["new"]]
+        if change["new"] in self.questions:
+            p, m, t, b = self.questions[change["new"]]
             self.parameter.value, self.metric.value, self.target.value, self.bounds.value = p, m, t, b
 
     def _evaluated(self, row: dict) -> None:

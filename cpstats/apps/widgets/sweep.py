@@ -28,7 +28,7 @@ import pandas as pd
 from cpstats.rules.house import RakeModel
 from cpstats.apps.sweep_chart import plot_sweep, save_sweep
 from cpstats.apps.widgets._common import (DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, _App,
-                                          _message, _running, _show_figure, strategy_label)
+                                          _message, _running, _show_figure, opening, strategy_label)
 from cpstats.apps.widgets.cache import SEED, WIDGET_BLOCK_DEALS, _InlineExecutor, trains_tables
 from cpstats.errors import OptionError
 from cpstats.thirteen.rules.variant import Variant
@@ -138,9 +138,10 @@ class SweepView(_App):
     [0, 3]
     """
 
-    def __init__(self, preset: str = "2-4", parameter: str = "royalties.front_trips",
+    def __init__(self, preset: str | None = None, parameter: str = "royalties.front_trips",
                  values: str | None = None, *, deals: int = 20_000,
                  strategy: str = DEFAULT_STRATEGY) -> None:
+        preset = preset or opening("sweep")
         self.table: pd.DataFrame | None = None
         self.figure = None
         style = {"description_width": "90px"}

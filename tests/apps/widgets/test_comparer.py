@@ -171,11 +171,11 @@ def test_export_writes_csv_png_and_svg(comparer, tmp_path):
 
 def test_one_module_per_app_and_every_public_name_at_the_package():
     """The widgets are a package, one module per app; the names notebooks import
-    (``from cpstats.apps.widgets import RakeExplorer, rake_figures, ...``) stay at its top."""
+    (``from cpstats.apps.widgets import RakeExplorer, VariantComparer, ...``) stay at its top."""
     from cpstats.apps import widgets
 
     homes = {"VariantPicker": "picker", "VariantComparer": "comparer", "comparison_table": "comparer",
-             "RakeExplorer": "rake", "rake_figures": "rake", "ResultCache": "cache",
+             "RakeExplorer": "rake", "ResultCache": "cache",
              "SkillView": "skill", "skill_table": "skill", "setter_text": "_common",
              "runs_text": "_common", "SweepView": "sweep", "OpenFaceApp": "open_face",
              "ParView": "par_view", "SolveView": "solve"}

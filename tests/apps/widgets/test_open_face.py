@@ -11,7 +11,8 @@ from cpstats.ofc.shipped import OFC_REFERENCE_DIR, OFC_REFERENCE_RUNS
 from cpstats.engine import load_reference
 from cpstats.workbench import simulate
 from cpstats.apps.widgets.cache import SEED
-from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS, OpenFaceApp, ofc_variant
+from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS, OpenFaceApp
+from cpstats.ofc.dashboard import ofc_variant
 from cpstats.engine.describe import short_label
 from cpstats.rules.house import HANDS_PER_HOUR, Rake
 

@@ -36,11 +36,11 @@ def test_par_view_builds_a_13_card_sheet_with_downloads():
 
 
 def test_par_view_builds_an_open_face_sheet(monkeypatch):
-    monkeypatch.setattr("cpstats.apps.par.open_face.STRENGTH_DEALS", 4)  # the strength match, kept tiny
+    monkeypatch.setattr("cpstats.ofc.par.sheet.STRENGTH_DEALS", 4)  # the strength match, kept tiny
     app = ParView("ofc-pineapple(fantasyland.stay=A)", deals=HANDS, setter="greedy")
     assert not app.sensitivity.disabled and not app.sensitivity.value  # open face sweeps too, when ticked
     app.build_button.click()
-    assert type(app.sheet).__name__ == "OfcParSheet", app.status.value
+    assert type(app.sheet).__name__ == "ParSheet", app.status.value  # the one template both games fill
     assert str(app.sheet.variant) == "ofc-pineapple(fantasyland.stay=A)" and app.sheet.result.deals == HANDS
     assert "5. Fantasyland" in app.sheet_html.value and f"{HANDS} hands" in app.status.value
     assert _download(app.links.value, "par-ofc-pineapple-fantasyland.stay-A.html") == app.files["html"]

@@ -14,10 +14,8 @@ from cpstats.engine import REFERENCE_DIR
 from cpstats.thirteen.play import EvSetter
 from cpstats.workbench import simulate
 from cpstats.apps.widgets import _common
-from cpstats.apps.widgets import (
-    SEED, WIDGET_BLOCK_DEALS, RakeExplorer, ResultCache, VariantComparer, VariantPicker,
-    rake_figures,
-)
+from cpstats.apps.widgets import SEED, WIDGET_BLOCK_DEALS, RakeExplorer, ResultCache, VariantComparer, VariantPicker
+from cpstats.thirteen.dashboard import rake_figures, rake_table
 
 DEALS = 2_000
 CAPPED = "2-4(rake=percent,rake.percent=0.05,rake.cap=1,rake.jackpot_drop=0.1)"
@@ -192,8 +190,6 @@ def test_each_app_says_it_compiles_before_its_first_run(compiling, monkeypatch):
 def test_the_rake_tab_gives_every_figure_an_interval_or_says_why_not():
     """Each row of the tab's table has a 95% interval around its estimate, exact where the
     rules set it, or a method saying why it has none."""
-    from cpstats.apps.widgets.rake import rake_table
-
     r = simulate("2-4", 3_000, setter="greedy", rng=3)
     fixed = rake_table(r, Rake(model=RakeModel.FIXED_TABLE, amount=0.5, jackpot_drop=0.1), hands_per_hour=30)
     row = fixed.loc["rake per hand (units)"]
@@ -218,8 +214,6 @@ def test_a_repriced_commission_gets_a_conservative_interval():
     """The commission at a price the run did not charge has no per-batch sums; its SE bound from
     the seats' net distributions is at least the batch SE a run charged that commission gives
     (same deals: the commission never moves the nets); the capped rake in such a run has none."""
-    from cpstats.apps.widgets.rake import rake_table
-
     bare = simulate("banked", 6_000, setter="greedy", rng=5)
     charged = simulate("banked(bank.commission=0.05)", 6_000, setter="greedy", rng=5)
     table = rake_table(bare, Rake(), hands_per_hour=30, commission=0.05)

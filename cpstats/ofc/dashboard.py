@@ -1,0 +1,112 @@
+"""Open face in the dashboard: the tab's content (:data:`DASHBOARD_TAB`), which the dashboard's
+rule explorer (:class:`cpstats.apps.widgets.open_face.OpenFaceApp`) shows: the choices a designer
+changes, the variant they describe (:func:`ofc_variant`) and the shipped run that plays it.
+
+- Decision: picking Fantasyland cards other than the preset's sets the cards dealt on a stay to
+  those of a QQ entry (progressive Pineapple deals its entry size, 14, on a stay).
+- Decision: one royalty entry is edited at a time (any key of the royalty table); the others
+  stay the preset's.
+- Decision: ``rollout`` is the strategy of every figure that describes a game (good play);
+  ``greedy`` and ``random`` are offered as baselines and named so wherever their figures appear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from cpstats.engine.views import DashboardTab
+from cpstats.errors import OptionError
+from cpstats.ofc.rules import COMPARED, KEYS, OfcDeal, OfcVariant, get_preset
+
+__all__ = ["DASHBOARD_TAB", "RuleChoices", "ofc_variant", "STRATEGY_LABELS", "FANTASY_CHOICES", "STAY_CHOICES",
+           "ROYALTY_KEYS", "royalty_words", "royalty_value", "player_choices"]
+
+#: What each placement strategy is, as the apps name it.
+STRATEGY_LABELS = {"rollout": "rollout (good play)", "greedy": "greedy (baseline: a weak field)",
+                   "random": "random (baseline: no skill)"}
+#: Fantasyland deals offered: label -> cards for QQ/KK/AA/trips ("" = the preset's).
+FANTASY_CHOICES = {"the preset's": "", "13 cards (classic)": "13/13/13/13",
+                   "14 cards (Pineapple)": "14/14/14/14",
+                   "14/15/16/17 (progressive)": "14/15/16/17", "no Fantasyland": "0/0/0/0"}
+ROYALTY_KEYS = tuple(k.name for k in KEYS if k.name.startswith("royalties."))
+#: The stay rules in words (OFC-FL-STAY-A, OFC-FL-STAY-B), valued as the variant string writes them.
+STAY_CHOICES = (("A: trips front, middle FH+ or back quads+", "A"),
+                ("B: trips front or quads+ back", "B"), ("none: never stays", "none"))
+
+
+def royalty_words(key: str) -> str:
+    """``royalties.front.QQ`` -> ``front QQ``: the royalty entry a designer reads."""
+    return key.removeprefix("royalties.").replace(".", " ").replace("_", " ")
+
+
+def royalty_value(v: OfcVariant, key: str) -> int:
+    """The units the royalty entry ``key`` pays under ``v``."""
+    return int(next(k for k in KEYS if k.name == key).read(v.to_dict()))
+
+
+def player_choices(v: OfcVariant) -> tuple[int, ...]:
+    """The seats ``v``'s deal can hold: the classic deal 2 to 4, Pineapple 2 or 3."""
+    return (2, 3, 4) if v.deal is OfcDeal.CLASSIC else (2, 3)
+
+
+def ofc_variant(preset: str, *, players: int | None = None, fantasy: str = "", stay: str | None = None,
+                royalty: tuple[str, int] | None = None, rake: Any = None) -> OfcVariant:
+    """The variant the explorer's controls describe: ``preset`` with ``players``, Fantasyland
+    cards (``fantasy``, ``"14/15/16/17"``; ``""`` the preset's), the ``stay`` rule (A, B, none),
+    one royalty entry (``(key, amount)``) and the ``rake`` (a :class:`~cpstats.rules.house.Rake`);
+    invalid choices raise ``OptionError``."""
+    import dataclasses
+
+    v = get_preset(preset)
+    over: dict[str, Any] = {}
+    if players is not None and players != v.players:
+        over["players"] = players
+    if fantasy:
+        over["fantasyland.cards"] = fantasy
+        qq = int(fantasy.split("/")[0])
+        if qq and qq != v.fantasyland.stay_cards:
+            over["fantasyland.stay_cards"] = qq
+    if stay is not None and stay != v.fantasyland.stay.value:
+        over["fantasyland.stay"] = stay
+    if royalty is not None:
+        key, amount = royalty
+        if key not in ROYALTY_KEYS:
+            raise OptionError(f"royalty={key!r} is invalid: a key of the royalty table, e.g. "
+                              "royalties.front.QQ")
+        over[key] = amount
+    v = v.replace(**{k.replace(".", "__"): x for k, x in over.items()}) if over else v
+    return v if rake is None else dataclasses.replace(v, rake=rake)
+
+
+def _find_shipped(v: OfcVariant, strategy: str) -> Any:
+    from cpstats.ofc.shipped import find_ofc_reference
+
+    return find_ofc_reference(v, strategy)
+
+
+@dataclass(frozen=True)
+class RuleChoices:
+    """What the rule explorer reads of open face: the strategies in words, the choices of each
+    control, the variant they describe, and the shipped run that plays it (None: play it live)."""
+
+    strategies: Mapping[str, str]
+    fantasy: Mapping[str, str]
+    stay: tuple[tuple[str, str], ...]
+    royalty_keys: tuple[str, ...]
+    royalty_words: Callable[[str], str]
+    royalty_value: Callable[[Any, str], int]
+    players: Callable[[Any], tuple[int, ...]]
+    variant: Callable[..., Any]
+    find: Callable[[Any, str], Any]
+    shipped: str = "shipped run (cpstats/data/reference/ofc)"
+
+
+#: Open face's part of the dashboard: its rule explorer, and what the comparer opens on.
+DASHBOARD_TAB = DashboardTab(
+    title="Open face", app="rules",
+    content=RuleChoices(strategies=STRATEGY_LABELS, fantasy=FANTASY_CHOICES, stay=STAY_CHOICES,
+                        royalty_keys=ROYALTY_KEYS, royalty_words=royalty_words, royalty_value=royalty_value,
+                        players=player_choices, variant=ofc_variant, find=_find_shipped),
+    opens={"rules": "ofc-pineapple", "compare": COMPARED})
