@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from cpstats import OptionError, simulate
-from cpstats.apps.par.figures import economics
+from cpstats.thirteen.par.figures import economics
 from cpstats.apps.widgets.rake import rake_figures
 
 RAKED = "2-4(rake=fixed-table,rake.amount=0.5,rake.jackpot_drop=0.2)"

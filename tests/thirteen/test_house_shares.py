@@ -6,8 +6,8 @@ import os
 import numpy as np
 import pytest
 
-from cpstats.apps.par import figures as figures
-from cpstats.apps.par.example import worked_example
+from cpstats.thirteen.par import figures as figures
+from cpstats.thirteen.par.example import worked_example
 from cpstats.errors import OptionError
 from cpstats.engine.registry import load_variant
 from cpstats.thirteen.settlement import seat_charges

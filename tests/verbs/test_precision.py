@@ -182,10 +182,17 @@ def test_bulk_runs_play_fast_under_the_pineapple_deal_and_rollout_under_the_clas
 
 # -- the PAR sheet ----------------------------------------------------------------------------------
 
-def _sheet(**options):
-    from cpstats.apps.par.open_face import ofc_par_sheet
+def _sheet(monkeypatch, **options):
+    import cpstats.ofc.par.sheet as ofc_par
 
-    return ofc_par_sheet("ofc-pineapple", setter="greedy", rng=9, strength_deals=2, **options)
+    monkeypatch.setattr(ofc_par, "STRENGTH_DEALS", 2)  # the strength match, a rollout player: kept small
+    return cpstats.par_sheet("ofc-pineapple", setter="greedy", rng=9, sensitivity=False, **options)
+
+
+def _paragraphs(sheet, start: str) -> str:
+    """The paragraphs of the sheet's section whose text starts ``start`` is in."""
+    texts = [" ".join(section.paragraphs) for section in sheet.sections]
+    return next(text for text in texts if start in text)
 
 
 def _interval_half_widths(sheet) -> dict[str, float]:
@@ -199,13 +206,13 @@ def _interval_half_widths(sheet) -> dict[str, float]:
 
 def test_the_sheet_grows_to_the_precision_and_states_what_its_tables_show(monkeypatch, tmp_path):
     _precision(monkeypatch, TIGHT, most=300, pilot=40)
-    sheet = _sheet(out=tmp_path)
+    sheet = _sheet(monkeypatch, out=tmp_path)
     stop = sheet.precision
     assert stop["reached"] and sheet.result.deals == stop["deals"] and 40 < stop["deals"] <= 300
     shown = _interval_half_widths(sheet)
     for metric, width in stop["half_widths"].items():
         assert width == pytest.approx(shown[metric], rel=1e-12) and width <= TIGHT[metric]
-    text = " ".join(sheet.sections[5].paragraphs)
+    text = _paragraphs(sheet, "Hands: ")
     assert f"Hands: {sheet.result.deals:,}, chosen for a designer's precision" in text and ": reached, " in text
     assert f"Fantasyland entry ±{100 * shown['fl_entry_rate']:.2f} points" in text
     method = sheet.tables["methodology"].set_index("item")["value"]
@@ -215,13 +222,10 @@ def test_the_sheet_grows_to_the_precision_and_states_what_its_tables_show(monkey
 
 def test_the_sheet_says_when_its_cap_came_first(monkeypatch, capsys, tmp_path):
     _precision(monkeypatch, {"royalty": 0.01, "foul_rate": 0.01, "fl_entry_rate": 0.01}, most=60, pilot=40)
-    sheet = _sheet()
+    sheet = _sheet(monkeypatch)
     assert not sheet.precision["reached"] and sheet.result.deals == 60
-    text = " ".join(sheet.sections[5].paragraphs)
+    text = _paragraphs(sheet, "Hands: ")
     assert "not reached, the cap of 60 hands came first, at which Fantasyland entry ±" in text
-    import cpstats.apps.par.open_face as ofc_par
-
-    monkeypatch.setattr(ofc_par, "STRENGTH_DEALS", 2)
     assert main(["par", "ofc-pineapple", "--setter", "greedy", "--no-sensitivity", "--out", str(tmp_path)]) == 0
     captured = capsys.readouterr()
     warned = [line for line in captured.err.splitlines() if line.startswith("cpstats par: warning: until ")]
@@ -231,7 +235,7 @@ def test_the_sheet_says_when_its_cap_came_first(monkeypatch, capsys, tmp_path):
 
 def test_the_sheets_explicit_deals_are_exactly_that_many(monkeypatch):
     _precision(monkeypatch, TIGHT)
-    sheet = _sheet(deals=45)
+    sheet = _sheet(monkeypatch, deals=45)
     assert sheet.result.deals == 45 and sheet.precision is None and "until" not in sheet.result.metadata
     text = " ".join(sheet.sections[5].paragraphs)
     assert text.count("Hands: 45, as asked; at this length (95% half-widths) Fantasyland entry ±") == 1
