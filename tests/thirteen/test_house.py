@@ -8,7 +8,7 @@ import pytest
 
 from cpstats import OptionError, simulate
 from cpstats.thirteen.par.figures import economics
-from cpstats.apps.widgets.rake import rake_figures
+from cpstats.thirteen.dashboard import rake_figures
 
 RAKED = "2-4(rake=fixed-table,rake.amount=0.5,rake.jackpot_drop=0.2)"
 KW = dict(setter="greedy", block_deals=500)
