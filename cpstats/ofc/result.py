@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -203,11 +202,14 @@ class OfcResult(Result):
         if isinstance(self.summary, Mapping):
             self.summary = OfcSummary.from_arrays(self.summary)
 
-    @property
-    def hands(self) -> int:
-        """Deprecated: :attr:`deals`, the hands played."""
-        warnings.warn("OfcResult.hands is deprecated: use deals", DeprecationWarning, stacklevel=2)
-        return self.deals
+    @classmethod
+    def figure_names(cls, v: OfcVariant) -> list[str]:
+        """Every figure name a run of ``v`` gives, in :meth:`figures`' order, from the rules alone."""
+        names = ["foul_rate", "scoop_rate", "fl_entry_rate", "fl_stay_rate", "fl_share", "fl_value", "royalty",
+                 *RAKE_FIGURES]
+        names += [f"{kind}{row}" for row in ROWS for kind in ("royalty_rate_", "royalty_")]
+        names += [f"mean_seat{p}" for p in range(v.players)]
+        return names + [f"{kind}_seat{p}" for p in range(v.players) for kind in ("sd", "hands")]
 
     def recharged(self, variant: OfcVariant, rake_by_batch: np.ndarray, **metadata) -> OfcResult:
         """The same hands under ``variant``, whose rake differs only: each seat's rake per batch

@@ -10,7 +10,7 @@ from concurrent.futures import Executor
 
 import numpy as np
 import pandas as pd
-from cpstats.thirteen.naturals import _kernel as _natural_kernel
+from cpstats.thirteen.naturals import _natural_kernel
 from cpstats.cards.blocks import BlockPlan, block_state, fresh_deck, root_seed
 from cpstats.errors import OptionError
 from cpstats.thirteen.naturals.detect import NATURALS, kernel_tables

@@ -26,7 +26,7 @@ def _strategy_words(strategy: str, kit: Any) -> str:
 def _naturals(args: argparse.Namespace, kit: Any) -> str:
     from cpstats.thirteen.frequencies import natural_frequencies
 
-    kit.notice("_kernel")  # the naturals kernel, cpstats/thirteen/naturals/_kernel.py
+    kit.notice("_natural_kernel")
     df = natural_frequencies(args.deals, players=args.players, rng=args.seed,
                              qka_front_straight=not args.no_qka, progress=not args.quiet)
     if args.format == "table":

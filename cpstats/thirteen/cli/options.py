@@ -20,8 +20,8 @@ __all__ = ["SIMULATION_KERNELS", "simulation_kernels", "kernels", "tables_option
            "check", "quiet", "metrics_help"]
 
 #: Kernel modules (file stems) every simulation compiles: dealing, ranking, naturals
-#: (``naturals/_kernel.py``), settlement.
-SIMULATION_KERNELS = ("_bits", "_deal_kernel", "_rank_kernel", "_kernel", "_settle_kernel")
+#: (``naturals/_natural_kernel.py``), settlement.
+SIMULATION_KERNELS = ("_bits", "_deal_kernel", "_rank_kernel", "_natural_kernel", "_settle_kernel")
 _SETTER_KERNELS = {"greedy": ("_greedy_kernel",), "random": ("_greedy_kernel",), "ev": ("_ev_kernel",)}
 
 #: The commands whose hands the ev tables of another variant may set, and what ``--tables`` says there.

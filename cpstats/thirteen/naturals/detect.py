@@ -23,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from cpstats.thirteen.naturals import _kernel as _natural_kernel
+from cpstats.thirteen.naturals import _natural_kernel
 from cpstats.cards.codes import _as_codes, _hand_error
 from cpstats.errors import OptionError
 
