@@ -234,8 +234,8 @@ class VariantComparer(_App):
         ``len(presets) == 3``), all of one game: open-face ones open the open-face view.
     deals
         Deals per simulation (the deals control's first value; hands of open face).
-    strategy
-        Setting strategy of live runs: ``ev`` (default, good play; rollout in open face), or a
+    setter
+        Who sets the hands of live runs: ``ev`` (default, good play; rollout in open face), or a
         baseline of a weak field, ``greedy`` or ``random``.
     cache
         A :class:`ResultCache` to share with other apps.
@@ -272,7 +272,7 @@ class VariantComparer(_App):
     """
 
     def __init__(self, presets: Sequence[str] | None = None, *,
-                 deals: int = 20_000, strategy: str = DEFAULT_STRATEGY,
+                 deals: int = 20_000, setter: str = DEFAULT_STRATEGY,
                  cache: ResultCache | None = None, labels: Sequence[str] | None = None,
                  hands_per_hour: float = 30.0) -> None:
         presets = tuple(opening("compare") if presets is None else presets)
@@ -283,7 +283,7 @@ class VariantComparer(_App):
             raise OptionError(f"presets={list(presets)!r} mix the {' and '.join(games)} games: compare "
                               "variants of one game")
         ofc = games == [OPEN_FACE]
-        strategy = "ev" if strategy == "rollout" else strategy
+        setter = "ev" if setter == "rollout" else setter
         self.cache = cache or ResultCache()
         self.labels = None if labels is None else [str(x) for x in labels]
         self.results: list[SimulationResult] = []
@@ -309,7 +309,7 @@ class VariantComparer(_App):
         start = self._deals_of[THIRTEEN]
         self.deals = W.Dropdown(options=[(f"{d:,}", d) for d in sorted(set(DEAL_CHOICES) | {start})],
                                 value=start, description="deals")
-        self.strategy = W.Dropdown(options=_STRATEGIES, value=strategy, description="strategy")
+        self.strategy = W.Dropdown(options=_STRATEGIES, value=setter, description="strategy")
         self.simulate_button = W.Button(description="Simulate", button_style="primary",
                                         icon="play", tooltip="simulate the variants on common deals")
         self.progress = W.IntProgress(value=0, min=0, max=1, description="progress",

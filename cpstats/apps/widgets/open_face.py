@@ -44,7 +44,7 @@ class OpenFaceApp(_App):
     ----------
     preset
         The OFC preset to open on.
-    hands, strategy
+    hands, setter
         Hands of a live run and the placement strategy (``rollout``; ``greedy`` and ``random``
         are baselines).
 
@@ -58,7 +58,7 @@ class OpenFaceApp(_App):
         The chart on show.
     """
 
-    def __init__(self, preset: str | None = None, *, hands: int = 200, strategy: str = "rollout") -> None:
+    def __init__(self, preset: str | None = None, *, hands: int = 200, setter: str = "rollout") -> None:
         preset = preset or opening("rules")
         game = game_of(preset)
         #: The game's tab content (module docstring): its choices, the variant they make, its shipped runs.
@@ -95,7 +95,7 @@ class OpenFaceApp(_App):
         self.hands = box(W.Dropdown, options=[(f"{h:,}", h) for h in sorted({*OFC_HAND_CHOICES, hands})],
                          value=hands, description="hands (live run)")
         self.strategy = box(W.Dropdown, options=[(t, k) for k, t in self.choices.strategies.items()],
-                            value=strategy, description="strategy")
+                            value=setter, description="strategy")
         self.run_button = W.Button(description="Run", button_style="primary", icon="play")
         self.progress = W.IntProgress(value=0, min=0, max=1, description="progress", bar_style="info")
         self.status, self.table_html, self.output = W.HTML(), W.HTML(), W.Output()

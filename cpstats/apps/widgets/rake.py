@@ -58,7 +58,7 @@ class RakeExplorer(_App):
     ----------
     preset
         The game whose results the rake is charged on.
-    deals, strategy, cache
+    deals, setter, cache
         As in :class:`VariantComparer`.
 
     Examples
@@ -71,7 +71,7 @@ class RakeExplorer(_App):
     """
 
     def __init__(self, preset: str | None = None, *, deals: int = 20_000,
-                 strategy: str = DEFAULT_STRATEGY, cache: ResultCache | None = None) -> None:
+                 setter: str = DEFAULT_STRATEGY, cache: ResultCache | None = None) -> None:
         preset = preset or opening("house")
         game = game_of(preset)
         #: The game's figures of house money (module docstring).
@@ -119,7 +119,7 @@ class RakeExplorer(_App):
         options = sorted(set(DEAL_CHOICES) | {int(deals)})
         self.deals = W.Dropdown(options=[(f"{d:,}", d) for d in options], value=int(deals),
                                 description="deals", style=style, layout=wide)
-        self.strategy = W.Dropdown(options=_STRATEGIES, value=strategy, description="strategy",
+        self.strategy = W.Dropdown(options=_STRATEGIES, value=setter, description="strategy",
                                    style=style, layout=wide)
         self.simulate_button = W.Button(description="Simulate", button_style="primary", icon="play")
         self.progress = W.IntProgress(value=0, min=0, max=1, description="progress", bar_style="info")

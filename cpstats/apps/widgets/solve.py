@@ -36,14 +36,14 @@ class SolveView(_App):
 
     Examples
     --------
-    >>> app = SolveView("banked", deals=1_000, strategy="greedy")
+    >>> app = SolveView("banked", deals=1_000, setter="greedy")
     >>> app.run_button.click()
     >>> bool(app.solution.ci_low < app.solution.value < app.solution.ci_high)
     True
     """
 
     def __init__(self, preset: str | None = None, *, deals: int = 20_000,
-                 strategy: str = DEFAULT_STRATEGY) -> None:
+                 setter: str = DEFAULT_STRATEGY) -> None:
         self.solution = None
         preset = preset or opening("solve")
         #: Typical questions: preset -> (parameter, metric, target, bounds), the game's (its dashboard content).
@@ -60,7 +60,7 @@ class SolveView(_App):
         self.direction = W.Dropdown(options=[("figure >= target", "at_least"), ("figure <= target", "at_most")],
                                     value="at_least", description="integers", style=style)
         self.deals = W.IntText(value=int(deals), description="deals each", style=style)
-        self.strategy = W.Dropdown(options=_STRATEGIES, value=strategy, description="strategy", style=style)
+        self.strategy = W.Dropdown(options=_STRATEGIES, value=setter, description="strategy", style=style)
         self.run_button = W.Button(description="Solve", button_style="primary", icon="play")
         self.progress = W.IntProgress(value=0, min=0, max=_MAX_EVALUATIONS, description="evaluations",
                                       bar_style="info")

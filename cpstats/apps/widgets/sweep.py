@@ -120,7 +120,7 @@ class SweepView(_App):
     ----------
     preset, parameter, values
         The starting choices (``values`` comma-separated).
-    deals, strategy
+    deals, setter
         As in :class:`~cpstats.apps.widgets.VariantComparer`.
 
     Attributes
@@ -132,7 +132,7 @@ class SweepView(_App):
 
     Examples
     --------
-    >>> app = SweepView("2-4", "scoring.scoop_bonus", "0,3", deals=1_000, strategy="greedy")
+    >>> app = SweepView("2-4", "scoring.scoop_bonus", "0,3", deals=1_000, setter="greedy")
     >>> app.run_button.click()
     >>> sorted(set(app.table["value"]))
     [0, 3]
@@ -140,7 +140,7 @@ class SweepView(_App):
 
     def __init__(self, preset: str | None = None, parameter: str = "royalties.front_trips",
                  values: str | None = None, *, deals: int = 20_000,
-                 strategy: str = DEFAULT_STRATEGY) -> None:
+                 setter: str = DEFAULT_STRATEGY) -> None:
         preset = preset or opening("sweep")
         self.table: pd.DataFrame | None = None
         self.figure = None
@@ -156,7 +156,7 @@ class SweepView(_App):
         options = sorted(set(DEAL_CHOICES) | {int(deals)})
         self.deals = W.Dropdown(options=[(f"{d:,}", d) for d in options], value=int(deals),
                                 description="deals a point", style=style)
-        self.strategy = W.Dropdown(options=_STRATEGIES, value=strategy, description="strategy",
+        self.strategy = W.Dropdown(options=_STRATEGIES, value=setter, description="strategy",
                                    style=style)
         self.kind = W.Dropdown(options=[("estimates", "estimate"),
                                         ("differences to the first value", "difference")],

@@ -274,7 +274,7 @@ def test_comparer_on_a_custom_scoring_shows_its_strategy_and_tables(monkeypatch)
 def test_a_baseline_is_named_wherever_its_figures_appear():
     """A comparer asked for greedy does not open on the (ev) reference results; its
     run is named "greedy (baseline: a weak field)" in the status, the table and the chart."""
-    app = VariantComparer(("2-4", "1-6"), deals=DEALS, strategy="greedy", cache=ResultCache())
+    app = VariantComparer(("2-4", "1-6"), deals=DEALS, setter="greedy", cache=ResultCache())
     assert not app.results and "greedy (baseline: a weak field)" in app.status.value
     app.simulate_button.click()
     label = "greedy (baseline: a weak field)"

@@ -18,13 +18,13 @@ PAIR = ("ofc-pineapple", "ofc-pineapple-progressive")
 
 @pytest.fixture(scope="module")
 def ofc_app():
-    app = VariantComparer(PAIR, deals=HANDS, strategy="greedy", cache=ResultCache())
+    app = VariantComparer(PAIR, deals=HANDS, setter="greedy", cache=ResultCache())
     app.simulate_button.click()
     return app
 
 
 def test_open_face_presets_open_the_open_face_view(ofc_app):
-    app = VariantComparer(PAIR, deals=HANDS, strategy="greedy", cache=ResultCache())
+    app = VariantComparer(PAIR, deals=HANDS, setter="greedy", cache=ResultCache())
     assert app.game.value == "open-face" and app.deals.description == "hands" and app.deals.value == HANDS
     assert app.open_face.inputs.layout.display is None and app._thirteen_inputs.layout.display == "none"
     assert [b.value for b in app.open_face.boxes[:2]] == list(PAIR)
@@ -55,7 +55,7 @@ def test_open_face_run_is_cpstats_compare_on_common_decks(ofc_app):
 
 def test_open_face_variant_strings_and_a_third_variant():
     app = VariantComparer(("ofc-pineapple", "ofc-pineapple(fantasyland.stay=A)", "ofc-classic"),
-                          deals=HANDS, strategy="random", cache=ResultCache())
+                          deals=HANDS, setter="random", cache=ResultCache())
     assert app.third.value and app.open_face.boxes[2].layout.display is None
     app.simulate_button.click()
     assert list(dict.fromkeys(app.open_face.table["variant"])) == [
@@ -74,7 +74,7 @@ def test_mixed_games_are_refused():
 
 
 def test_a_13_card_variant_in_the_open_face_view_is_one_line(ofc_app):
-    app = VariantComparer(PAIR, deals=HANDS, strategy="greedy", cache=ResultCache())
+    app = VariantComparer(PAIR, deals=HANDS, setter="greedy", cache=ResultCache())
     app.open_face.boxes[1].value = "2-4"
     assert app.simulate_button.disabled
     assert "variant B is a 13-card variant: the open-face view compares open-face variants" in app.status.value

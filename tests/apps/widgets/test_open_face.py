@@ -92,7 +92,7 @@ def test_other_rules_are_played_live_with_the_apps_seed():
 
 def test_invalid_choice_is_one_line_and_disables_run():
     """Rules that do not fit the deck are refused in the status line."""
-    app = OpenFaceApp("ofc-classic", strategy="random")
+    app = OpenFaceApp("ofc-classic", setter="random")
     app.players.value = 4
     app.fantasy.value = "14/15/16/17 (progressive)"
     assert "not a valid game" in app.status.value and "players" in app.status.value
@@ -113,7 +113,7 @@ def test_variant_from_the_controls():
 
 def test_export_writes_chart_and_table(tmp_path):
     """The figures table exports as CSV and the chart as PNG, SVG and PDF."""
-    app = OpenFaceApp(hands=100, strategy="random")
+    app = OpenFaceApp(hands=100, setter="random")
     app.players.value = 3
     app.run()
     names = sorted(p.name for p in app.export_files(tmp_path))
@@ -129,7 +129,7 @@ def test_chart_titles_name_rules_in_words():
     v = ofc_variant("ofc-pineapple", players=3, stay="A")
     assert short_label(v) == "ofc-pineapple, 3 players, stay rule A"
     assert short_label(ofc_variant("ofc-classic")) == "ofc-classic"
-    app = OpenFaceApp(hands=100, strategy="random")
+    app = OpenFaceApp(hands=100, setter="random")
     app.players.value = 3
     app.run()
     title = app.figure._suptitle.get_text()

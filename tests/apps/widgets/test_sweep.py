@@ -15,7 +15,7 @@ def test_the_sweep_view_sweeps_an_open_face_preset_and_variant_string():
     pytest.importorskip("ipywidgets")
     from cpstats.apps.widgets import SweepView
 
-    app = SweepView("ofc-pineapple", "royalties.front.QQ", "7,10", deals=6, strategy="greedy")
+    app = SweepView("ofc-pineapple", "royalties.front.QQ", "7,10", deals=6, setter="greedy")
     app.run_button.click()
     assert sorted(set(app.table["value"])) == [7, 10] and app.figure is not None
     assert "royalties.front.QQ on ofc-pineapple" in app.status.value
@@ -34,7 +34,7 @@ def test_the_sweep_view_sweeps_a_stay_rule_of_a_variant_string():
     pytest.importorskip("ipywidgets")
     from cpstats.apps.widgets import SweepView
 
-    app = SweepView("ofc-pineapple(players=3)", "fantasyland.stay", "B,A,none", deals=6, strategy="greedy")
+    app = SweepView("ofc-pineapple(players=3)", "fantasyland.stay", "B,A,none", deals=6, setter="greedy")
     app.run()
     assert "3 values of fantasyland.stay on ofc-pineapple(players=3)" in app.status.value
 
@@ -45,7 +45,7 @@ def test_widget_runs_a_sweep_adds_the_rule_a_parameter_needs_and_shows_refusals(
     chart, and shows a bad value as one line in its status."""
     from cpstats.apps.widgets.sweep import SweepView, prepared_variant
 
-    app = SweepView("2-4", "rake.cap", "0.5,2", deals=1_000, strategy="greedy")
+    app = SweepView("2-4", "rake.cap", "0.5,2", deals=1_000, setter="greedy")
     app.run_button.click()
     assert "rake.cap needs rake=percent" in app.status.value
     assert app.table is not None and sorted(set(app.table["value"])) == [0.5, 2]
