@@ -46,13 +46,13 @@ def setter_keyword(fn):
 """
 
 # Each case is timed inside the child interpreter by :func:`measure`, after one untimed call
-# (numba compiles there); the snippets use names both versions have.
+# (numba compiles there); the snippets use names both versions have (the top level's, whatever
+# folder a function lives in).
 CASES = {
     "settlement 200k deals": """
 import numpy as np
+from cpstats import load_variant, settle_many
 from cpstats.cards import deal
-from cpstats.thirteen.settlement import settle_many
-from cpstats.engine.registry import load_variant
 v = load_variant("2-4(royalties=R-FUTUREBET)")
 hands = np.sort(deal(np.random.default_rng(1), 200_000, 4), axis=-1)
 def run():
@@ -60,8 +60,8 @@ def run():
 """,
     "ev setting 4k hands": SETTER + """
 import numpy as np
+from cpstats import set_hands
 from cpstats.cards import deal
-from cpstats.thirteen.play import set_hands
 hands = deal(np.random.default_rng(2), 1_000, 4).reshape(-1, 13)
 SETTER = setter_keyword(set_hands)
 def run():
