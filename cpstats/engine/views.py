@@ -67,12 +67,16 @@ class DashboardTab:
     rule explorer playing the game's presets), ``content`` (what that app reads of the game: an
     object whose attributes the app's docstring lists), and ``opens``: what each of the
     dashboard's apps opens on when it shows this game (app name -> a preset, presets or variant
-    strings), so no app names a preset."""
+    strings), so no app names a preset; ``apps``: what the dashboard's shared apps read of the
+    game (app name -> an object whose attributes, or a value whose meaning, that app's docstring
+    gives: the comparer's figures, a picker's controls, the skill fields, a sweep's needed rules,
+    whether a run trains first), so no app imports a game."""
 
     title: str
     app: str
     content: Any = None
     opens: Mapping[str, Any] = field(default_factory=dict)
+    apps: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

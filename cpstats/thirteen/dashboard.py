@@ -32,10 +32,10 @@ from cpstats.rules.house import Rake, RakeModel
 from cpstats.thirteen import house
 from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen.rules.ids import Deal
-from cpstats.thirteen.rules.variant import Variant
+from cpstats.thirteen.rules.variant import Variant, get_preset
 
 __all__ = ["DASHBOARD_TAB", "HouseMoney", "rake_table", "rake_figures", "bank_edge", "positive_part",
-           "player_choices", "QUESTIONS"]
+           "player_choices", "QUESTIONS", "trains_first", "SWEEP_NEEDS"]
 
 
 def positive_part(result: SimulationResult, seats: Sequence[int]) -> tuple[float, float]:
@@ -224,6 +224,35 @@ class HouseMoney:
     players: Callable[[Any], tuple[int, ...]]
 
 
+def trains_first(v: Variant, setter: str | None) -> bool:
+    """Whether setting ``v``'s hands with ``setter`` (a name; None: ev, the game's default) must
+    first train ev's row tables: ev, and neither shipped tables for its strategy rules nor tables in
+    the cache folder (:func:`cpstats.thirteen.play.row_tables.resolve_tables`' order)."""
+    from cpstats.thirteen.play import row_tables as rt
+    from cpstats.thirteen.rules.presets import preset_names
+
+    if setter not in (None, "ev"):
+        return False
+    digest = rt.strategy_digest(v)
+    if (rt.cache_dir() / f"{digest}.npz").exists():
+        return False
+    return not any((rt.TABLES_DIR / f"{name}.npz").exists()
+                   and rt.strategy_digest(get_preset(name)) == digest for name in preset_names())
+
+
+#: The rules a swept parameter needs, added when the variant lacks them: parameter -> (test, overrides).
+SWEEP_NEEDS = {
+    "rake.percent": (lambda v: v.rake.model is RakeModel.PERCENT, {"rake": "percent"}),
+    "rake.cap": (lambda v: v.rake.model is RakeModel.PERCENT, {"rake": "percent", "rake.percent": 0.05}),
+    "rake.threshold": (lambda v: v.rake.model is RakeModel.PERCENT, {"rake": "percent", "rake.percent": 0.05}),
+    "rake.amount": (lambda v: v.rake.model in (RakeModel.FIXED_TABLE, RakeModel.FIXED_PLAYER, RakeModel.TIME),
+                    {"rake": "time", "rake.amount": 6}),
+    "bank.commission": (lambda v: v.bank.banked, {"bank": "S-BANK"}),
+    "bank.fee": (lambda v: v.bank.banked, {"bank": "S-BANK"}),
+    "players": (lambda v: not v.home_run, {"home_run": False}),
+}
+
+
 #: Typical questions of the solve view: preset -> (parameter, metric, target, bounds).
 QUESTIONS = {
     "banked": ("bank.commission", "house_edge", 0.015, "0,0.1"),
@@ -239,4 +268,5 @@ DASHBOARD_TAB = DashboardTab(
     content=HouseMoney(table=rake_table, bank_edge=bank_edge, positive_part=positive_part, players=player_choices),
     opens={"compare": ("2-4", "1-6", "taiwanese"), "compare_third": "pagat-typical", "picker": "2-4",
            "picker_base": "basic", "house": "2-4", "sweep": "2-4", "par": "2-4", "solve": "banked",
-           "solve_questions": QUESTIONS, "dashboard_compare": ("2-4", "1-6"), "dashboard_house": "pagat-casino"})
+           "solve_questions": QUESTIONS, "dashboard_compare": ("2-4", "1-6"), "dashboard_house": "pagat-casino"},
+    apps={"trains": trains_first, "sweep": SWEEP_NEEDS})

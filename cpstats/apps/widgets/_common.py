@@ -45,7 +45,7 @@ from cpstats.engine.registry import games
 
 __all__ = ["DEFAULT_STRATEGY", "DEAL_CHOICES", "STRATEGY_LABELS", "strategy_label", "setter_text",
            "runs_text", "CHART_FORMATS", "ExportBar", "export_buttons", "export_bytes",
-           "download_link", "page_style", "dashboard_tabs", "opening"]
+           "download_link", "page_style", "dashboard_tabs", "game_content", "games_with", "opening"]
 
 
 def dashboard_tabs() -> dict[str, Any]:
@@ -53,6 +53,18 @@ def dashboard_tabs() -> dict[str, Any]:
     (:class:`~cpstats.engine.views.DashboardTab`), by the game's name, in the order they registered."""
     return {name: tab for name, game in games().items()
             if game.runs is not None and (tab := game.runs.views.dashboard_tab) is not None}
+
+
+def game_content(game: str, app: str, default: Any = None) -> Any:
+    """What the shared ``app`` reads of the game named ``game``
+    (:attr:`~cpstats.engine.views.DashboardTab.apps`), or ``default`` when the game gives none."""
+    tab = dashboard_tabs().get(game)
+    return default if tab is None else tab.apps.get(app, default)
+
+
+def games_with(app: str) -> list[str]:
+    """The registered games that give the shared ``app`` its content, in the order they registered."""
+    return [name for name, tab in dashboard_tabs().items() if app in tab.apps]
 
 
 def opening(app: str) -> Any:

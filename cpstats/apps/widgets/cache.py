@@ -11,9 +11,10 @@ strategy, so an app redraws without simulating again.
 - Decision: the reference results were set by ``ev`` (1,000,000 deals); :meth:`ResultCache.reference`
   offers one only to an app showing that same strategy, so an app never opens on ev figures
   while its controls say greedy, and a live run after opening is of the same setter.
-- Decision: a variant whose rules no shipped or cached tables fit makes ev train them first
-  (under a minute, once: :mod:`cpstats.thirteen.play.row_tables`); :meth:`ResultCache.will_train`
-  tells the apps beforehand, so the status line says so instead of stalling silently.
+- Decision: a setter may have to train for a variant before it plays (the 13-card ev trains row
+  tables no shipped or cached ones fit, under a minute, once); the game says when
+  (:func:`trains_first`, its ``trains`` content), and :meth:`ResultCache.will_train` tells the
+  apps beforehand, so the status line says so instead of stalling silently.
 """
 
 from __future__ import annotations
@@ -23,14 +24,14 @@ from concurrent.futures import Future
 from numbers import Integral
 from typing import Any
 
-from cpstats.thirteen.rules.variant import Variant
-from cpstats.engine.registry import get_preset
-from cpstats.thirteen.rules.presets import preset_names
-from cpstats.thirteen.result import SimulationResult
+from cpstats.apps.widgets._common import game_content
 from cpstats.engine import load_reference
+from cpstats.engine.base import Result
+from cpstats.engine.games import reference_runs
+from cpstats.engine.registry import AnyVariant, load_variant
 from cpstats.workbench import simulate
 
-__all__ = ["ResultCache", "SEED", "WIDGET_BLOCK_DEALS"]
+__all__ = ["ResultCache", "SEED", "WIDGET_BLOCK_DEALS", "trains_first"]
 
 SEED = 2026  # the CLI's default seed, so app runs and ``cpstats simulate`` agree
 WIDGET_BLOCK_DEALS = 2048
@@ -55,17 +56,13 @@ class _InlineExecutor:
         return future
 
 
-def trains_tables(variant: Variant) -> bool:
-    """Whether ev must train tables for ``variant`` before setting its hands: neither shipped
-    tables for its strategy rules nor tables in the cache folder
-    (:func:`cpstats.thirteen.play.row_tables.resolve_tables`' order)."""
-    from cpstats.thirteen.play import row_tables as rt
-
-    digest = rt.strategy_digest(variant)
-    if (rt.cache_dir() / f"{digest}.npz").exists():
-        return False
-    return not any((rt.TABLES_DIR / f"{name}.npz").exists()
-                   and rt.strategy_digest(get_preset(name)) == digest for name in preset_names())
+def trains_first(variant: AnyVariant, setter: str | None = None) -> bool:
+    """Whether ``setter`` (a name; None: the game's default) must train before it sets
+    ``variant``'s hands, as its game says (its ``trains(v, setter)`` content); False where the
+    game says nothing."""
+    v = load_variant(variant)
+    trains = game_content(v.game, "trains")
+    return trains is not None and bool(trains(v, setter))
 
 
 class ResultCache:
@@ -88,18 +85,19 @@ class ResultCache:
         self.seed = seed
         self.block_deals = block_deals
         self.runs = 0
-        self._results: dict[tuple[str, int, str], SimulationResult] = {}
-        self._references: dict[str, SimulationResult | None] = {}
+        self._results: dict[tuple[str, int, str], Result] = {}
+        self._references: dict[str, Result | None] = {}
 
-    def get(self, variant: Variant | str, deals: int, strategy: str) -> SimulationResult | None:
+    def get(self, variant: AnyVariant | str, deals: int, strategy: str) -> Result | None:
         """The cached result, or None."""
         return self._results.get((str(variant), int(deals), str(strategy)))
 
-    def reference(self, variant: Variant | str, strategy: str | None = None) -> SimulationResult | None:
-        """The shipped reference result of a plain preset (``cpstats/data/reference``), or None;
-        None too when ``strategy`` is given and the reference was set by another one."""
+    def reference(self, variant: AnyVariant | str, strategy: str | None = None) -> Result | None:
+        """The shipped reference result of a plain preset (its game's registered references,
+        :func:`cpstats.engine.load_reference`), or None; None too when ``strategy`` is given and
+        the reference was set by another one."""
         text = str(variant)
-        if text not in preset_names():
+        if text not in reference_runs():
             return None
         if text not in self._references:
             try:
@@ -111,14 +109,13 @@ class ResultCache:
             return None
         return found
 
-    def will_train(self, variant: Variant, deals: int, strategy: str) -> bool:
-        """Whether running ``variant`` must first train ev's row tables: ``ev``, not cached here,
-        and :func:`trains_tables`."""
-        return (strategy == "ev" and self.get(variant, deals, strategy) is None
-                and trains_tables(variant))
+    def will_train(self, variant: AnyVariant, deals: int, strategy: str) -> bool:
+        """Whether running ``variant`` must first train its setter: not cached here, and
+        :func:`trains_first`."""
+        return self.get(variant, deals, strategy) is None and trains_first(variant, strategy)
 
-    def run(self, variant: Variant, deals: int, strategy: str,
-            on_block: Callable[[int], None] | None = None) -> SimulationResult:
+    def run(self, variant: AnyVariant, deals: int, strategy: str,
+            on_block: Callable[[int], None] | None = None) -> Result:
         """The cached result, or a new simulation (reporting each block to ``on_block``)."""
         found = self.get(variant, deals, strategy)
         if found is not None:

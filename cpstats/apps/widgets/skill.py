@@ -1,8 +1,10 @@
 """How much each variant rewards skill, in an app: :func:`skill_table` and :class:`SkillView`.
 
-The view runs :func:`cpstats.thirteen.skill` for every variant it is given (the comparer's
-variants on show) and shows ev's mean result per hand against a greedy field, a random field and
-itself (the control, zero), each with its 95% interval, side by side, and a chart of the same.
+The view runs :func:`cpstats.skill` for every variant it is given (the comparer's variants on
+show) and shows the player's mean result per hand against each field of the game's skill table (the
+13-card ev against a greedy field, a random field and itself, the control, zero), each with its
+95% interval, side by side, and a chart of the same. The fields and their words are the table's own
+(its index and ``label`` column), the player its ``attrs["player"]``.
 
 - Decision: it runs on its own button, not with Simulate: a skill table sets every hand four
   times with ev (about 5 s per four-handed variant at 20,000 deals), and a designer asks for it
@@ -24,11 +26,10 @@ import pandas as pd
 from cpstats.apps import plots
 from cpstats.apps.widgets._common import (ExportBar, _App, _message, _running, _show_figure,
                                           _table_html)
-from cpstats.apps.widgets.cache import SEED, trains_tables
-from cpstats.errors import CpstatsError
-from cpstats.thirteen.rules.variant import Variant, resolve_variant
+from cpstats.apps.widgets.cache import SEED, trains_first
 from cpstats.engine.describe import short_label
-from cpstats.thirteen.skill import SKILL_FIELDS
+from cpstats.engine.registry import AnyVariant, load_variant
+from cpstats.errors import CpstatsError
 from cpstats.workbench import skill
 
 __all__ = ["skill_table", "SkillView"]
@@ -45,23 +46,34 @@ def _tables_of(table: pd.DataFrame) -> str:
     return f"{trained}{source}"
 
 
+def _fields(table: pd.DataFrame) -> list[tuple[str, str]]:
+    """(field, words) of each field of a skill table, in its order."""
+    return list(zip(table.index, table["label"]))
+
+
+def _player(table: pd.DataFrame) -> str:
+    return str(table.attrs.get("player", "the player"))
+
+
 def skill_table(tables: Sequence[pd.DataFrame], labels: Sequence[str]) -> pd.DataFrame:
-    """Several skill tables side by side: one column per variant; rows name ev's tables, the
-    deals and, for each field, ev's mean result per hand (units, before house charges) and its
-    95% interval as ``low .. high``."""
+    """Several skill tables side by side: one column per variant; rows name the player's tables
+    (the 13-card ev's row tables), the deals and, for each field, the player's mean result per
+    hand (units, before house charges) and its 95% interval as ``low .. high``."""
     columns = {}
     for label, t in zip(labels, tables):
-        column = {"ev's row tables": _tables_of(t), "duplicate deals": int(t["deals"].iloc[0])}
-        for field, name in SKILL_FIELDS:
-            column[f"ev against {name}"] = float(t.loc[field, "mean"])
-            column[f"ev against {name}: 95% CI"] = (f"{t.loc[field, 'ci_low']:+.4f} .. "
-                                                   f"{t.loc[field, 'ci_high']:+.4f}")
+        player = _player(t)
+        column = {f"{player}'s row tables": _tables_of(t), "duplicate deals": int(t["deals"].iloc[0])}
+        for field, name in _fields(t):
+            column[f"{player} against {name}"] = float(t.loc[field, "mean"])
+            column[f"{player} against {name}: 95% CI"] = (f"{t.loc[field, 'ci_low']:+.4f} .. "
+                                                         f"{t.loc[field, 'ci_high']:+.4f}")
         columns[label] = column
     return pd.DataFrame(columns)
 
 
-_FORMATS = {"duplicate deals": "{:,.0f}", **{f"ev against {name}": "{:+.4f}"
-                                             for _, name in SKILL_FIELDS}}
+def _formats(tables: Sequence[pd.DataFrame]) -> dict[str, str]:
+    return {"duplicate deals": "{:,.0f}", **{f"{_player(t)} against {name}": "{:+.4f}"
+                                             for t in tables for _, name in _fields(t)}}
 
 
 class SkillView(_App):
@@ -80,7 +92,7 @@ class SkillView(_App):
     Attributes
     ----------
     tables
-        The skill table of each label shown (:func:`cpstats.thirteen.skill`).
+        The skill table of each label shown (:func:`cpstats.skill`).
     table
         The side-by-side table on show (:func:`skill_table`).
 
@@ -118,11 +130,11 @@ class SkillView(_App):
         self.widget = W.VBox([W.HBox([self.button, self.progress, self.status]), self.table_html,
                               self.output, self.export.widget])
 
-    def _chosen(self) -> tuple[list[tuple[str, Variant]], int]:
+    def _chosen(self) -> tuple[list[tuple[str, AnyVariant]], int]:
         given = self._variants() if callable(self._variants) else self._variants
         pairs = [item if isinstance(item, tuple) else (str(item), item) for item in given]
         deals = self._deals() if callable(self._deals) else self._deals
-        return [(label, resolve_variant(v)) for label, v in pairs], int(deals)
+        return [(label, load_variant(v)) for label, v in pairs], int(deals)
 
     def _key(self) -> tuple:
         chosen, deals = self._chosen()
@@ -150,7 +162,7 @@ class SkillView(_App):
                 if key not in self._kept:
                     self.status.value = _running(f"skill table of {short_label(v)} "
                                                  f"({i + 1} of {len(chosen)})",
-                                                 trains_tables(v))
+                                                 trains_first(v))
                     self._kept[key] = skill(v, deals=deals, rng=self.seed)
                     self.runs += 1
                 self.tables[label] = self._kept[key]
@@ -167,8 +179,9 @@ class SkillView(_App):
     def _show(self, deals: int) -> None:
         labels = list(self.tables)
         self.table = skill_table(list(self.tables.values()), labels)
-        self.table_html.value = _table_html(self.table, _FORMATS, "cpstats-skill")
-        self.status.value = _message("ok", f"ev against each field, {deals:,} duplicate deals per "
+        self.table_html.value = _table_html(self.table, _formats(list(self.tables.values())), "cpstats-skill")
+        player = _player(next(iter(self.tables.values())))
+        self.status.value = _message("ok", f"{player} against each field, {deals:,} duplicate deals per "
                                            f"variant, seed {self.seed}; units per hand before "
                                            "house charges")
         self.figure = _plot_skill(self.tables, deals, self.seed)
@@ -177,20 +190,22 @@ class SkillView(_App):
 
 
 def _plot_skill(tables: dict[str, pd.DataFrame], deals: int, seed: int):
-    """ev's mean result per hand against each field (95% CI), one marker per variant."""
+    """The player's mean result per hand against each field (95% CI), one marker per variant."""
+    first = next(iter(tables.values()))
+    fields, player = _fields(first), _player(first)
     with plots.style():
-        fig, ax = plt.subplots(figsize=(7.5, 0.9 * len(SKILL_FIELDS) + 1.6))
-        y = np.arange(len(SKILL_FIELDS))
+        fig, ax = plt.subplots(figsize=(7.5, 0.9 * len(fields) + 1.6))
+        y = np.arange(len(fields))
         step = 0.6 / max(len(tables), 1)
         for k, (label, t) in enumerate(tables.items()):
             mean, low, high = (t[c].to_numpy(float) for c in ("mean", "ci_low", "ci_high"))
             ax.errorbar(mean, y + (k - (len(tables) - 1) / 2) * step,
                         xerr=np.vstack([mean - low, high - mean]), fmt="o", capsize=3,
-                        label=f"{label} (ev's tables: {_tables_of(t)})")
+                        label=f"{label} ({player}'s tables: {_tables_of(t)})")
         ax.axvline(0, color="#718096", lw=1)
-        ax.set_yticks(y, [f"against {name}" for _, name in SKILL_FIELDS])
+        ax.set_yticks(y, [f"against {name}" for _, name in fields])
         ax.invert_yaxis()
-        ax.set_xlabel("ev's mean result per hand, units before house charges (95% CI)")
+        ax.set_xlabel(f"{player}'s mean result per hand, units before house charges (95% CI)")
         ax.set_title(f"How much each variant rewards skill\n{deals:,} duplicate deals per variant, "
                      f"seed {seed}", fontsize=10)
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), fontsize=8, frameon=False)

@@ -5,7 +5,8 @@ confidence bands (:func:`~cpstats.apps.sweep_chart.plot_sweep`).
 - Decision: the parameter is picked from the typical sweeps (:data:`TYPICAL`) or typed (any key
   of the variant string); where the preset lacks the rule the parameter refines (a rake percent
   on a game without a percentage rake, a commission on an unbanked game), the app adds it
-  (:func:`prepared_variant`) and says so in the status line, rather than refusing.
+  (:func:`prepared_variant`, from the rules its game says each parameter needs: its ``sweep``
+  content) and says so in the status line, rather than refusing.
 - Decision: open-face presets are offered beside the 13-card ones (the preset box also takes a
   variant string of either game); their sweeps play ``rollout`` where ``ev`` is chosen (open
   face's strong strategy) and train no tables.
@@ -25,15 +26,13 @@ import ipywidgets as W
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from cpstats.rules.house import RakeModel
 from cpstats.apps.sweep_chart import plot_sweep, save_sweep
 from cpstats.apps.widgets._common import (DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, _App,
-                                          _message, _running, _show_figure, opening, strategy_label)
-from cpstats.apps.widgets.cache import SEED, WIDGET_BLOCK_DEALS, _InlineExecutor, trains_tables
+                                          _message, _running, _show_figure, game_content, opening,
+                                          strategy_label)
+from cpstats.apps.widgets.cache import SEED, WIDGET_BLOCK_DEALS, _InlineExecutor, trains_first
 from cpstats.errors import OptionError
-from cpstats.thirteen.rules.variant import Variant
-from cpstats.engine.registry import presets
-from cpstats.engine.registry import load_variant
+from cpstats.engine.registry import AnyVariant, load_variant, presets
 from cpstats.engine.paired import MIN_EVENT_BATCHES
 
 __all__ = ["SweepView", "TYPICAL", "prepared_variant", "sweep_table_html"]
@@ -45,27 +44,13 @@ TYPICAL = {
     "bank.commission": "0,0.025,0.05", "surrender": "none,1,2,3", "players": "4,3,2",
     "royalties.front.QQ": "7,6,8,9", "fantasyland.stay": "B,A,none",
 }
-#: The rules a parameter needs, added when the preset lacks them: (test, overrides).
-_NEEDS = {
-    "rake.percent": (lambda v: v.rake.model is RakeModel.PERCENT, {"rake": "percent"}),
-    "rake.cap": (lambda v: v.rake.model is RakeModel.PERCENT, {"rake": "percent", "rake.percent": 0.05}),
-    "rake.threshold": (lambda v: v.rake.model is RakeModel.PERCENT, {"rake": "percent", "rake.percent": 0.05}),
-    "rake.amount": (lambda v: v.rake.model in (RakeModel.FIXED_TABLE, RakeModel.FIXED_PLAYER, RakeModel.TIME),
-                    {"rake": "time", "rake.amount": 6}),
-    "bank.commission": (lambda v: v.bank.banked, {"bank": "S-BANK"}),
-    "bank.fee": (lambda v: v.bank.banked, {"bank": "S-BANK"}),
-    "players": (lambda v: not v.home_run, {"home_run": False}),
-}
-
-
-def prepared_variant(preset: str, parameter: str) -> tuple[Variant, str]:
-    """The preset (or variant string, of either game) with the rules ``parameter`` needs added,
-    and a note saying what was added (``""`` when nothing was; an open-face variant is swept as
-    it is)."""
+def prepared_variant(preset: str, parameter: str) -> tuple[AnyVariant, str]:
+    """The preset (or variant string, of any game) with the rules ``parameter`` needs added, and
+    a note saying what was added (``""`` when nothing was; a variant whose game names no rules a
+    parameter needs is swept as it is)."""
     v = load_variant(preset)
-    if not isinstance(v, Variant):  # the rules added are the 13-card game's
-        return v, ""
-    test, overrides = _NEEDS.get(parameter.strip().lower(), (lambda _: True, {}))
+    needs = game_content(v.game, "sweep", {})
+    test, overrides = needs.get(parameter.strip().lower(), (lambda _: True, {}))
     if test(v):
         return v, ""
     v = v.replace(**overrides)
@@ -192,7 +177,7 @@ class SweepView(_App):
             vs = sweep_variants(base, self.parameter.value, values)
             deals, strategy = int(self.deals.value), self.strategy.value
             self.progress.max, self.progress.value, self.progress.bar_style = deals * len(vs), 0, "info"
-            training = strategy == "ev" and isinstance(base, Variant) and any(trains_tables(v) for v in vs)
+            training = any(trains_first(v, strategy) for v in vs)
 
             def point(i: int, v: Any) -> None:
                 self.status.value = _running(f"{note + '; ' if note else ''}simulating {v} "
