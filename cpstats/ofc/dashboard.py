@@ -21,7 +21,7 @@ from cpstats.errors import OptionError
 from cpstats.ofc.rules import COMPARED, KEYS, OfcDeal, OfcVariant, get_preset
 
 __all__ = ["DASHBOARD_TAB", "RuleChoices", "ofc_variant", "STRATEGY_LABELS", "FANTASY_CHOICES", "STAY_CHOICES",
-           "ROYALTY_KEYS", "royalty_words", "royalty_value", "player_choices"]
+           "ROYALTY_KEYS", "royalty_words", "royalty_value", "player_choices", "TypedVariants"]
 
 #: What each placement strategy is, as the apps name it.
 STRATEGY_LABELS = {"rollout": "rollout (good play)", "greedy": "greedy (baseline: a weak field)",
@@ -103,10 +103,28 @@ class RuleChoices:
     shipped: str = "shipped run (cpstats/data/reference/ofc)"
 
 
+@dataclass(frozen=True)
+class TypedVariants:
+    """What the comparer reads of open face: the game switch's word (``switch``), that its
+    variants are typed as strings (``kind``), the hands a variant offered (``hands``), the
+    setter dropdown's choices (``setters``, words and value: ``ev`` plays rollout) and each
+    setter's words (``setter_labels``)."""
+
+    switch: str
+    hands: tuple[int, ...]
+    setters: tuple[tuple[str, str], ...]
+    setter_labels: Mapping[str, str]
+    kind: str = "typed"
+
+
 #: Open face's part of the dashboard: its rule explorer, and what the comparer opens on.
 DASHBOARD_TAB = DashboardTab(
     title="Open face", app="rules",
     content=RuleChoices(strategies=STRATEGY_LABELS, fantasy=FANTASY_CHOICES, stay=STAY_CHOICES,
                         royalty_keys=ROYALTY_KEYS, royalty_words=royalty_words, royalty_value=royalty_value,
                         players=player_choices, variant=ofc_variant, find=_find_shipped),
-    opens={"rules": "ofc-pineapple", "compare": COMPARED})
+    opens={"rules": "ofc-pineapple", "compare": COMPARED},
+    apps={"compare": TypedVariants(
+        switch="open face", hands=(100, 200, 500, 1_000, 2_000, 5_000), setter_labels=STRATEGY_LABELS,
+        setters=(("rollout (good play)", "ev"), ("greedy (baseline: a weak field)", "greedy"),
+                 ("random (baseline: no skill)", "random")))})

@@ -19,7 +19,7 @@ explorer draws them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,12 +30,13 @@ from cpstats.engine.stats import batch_mean_interval, half_width, t_value
 from cpstats.engine.views import DashboardTab
 from cpstats.rules.house import Rake, RakeModel
 from cpstats.thirteen import house
+from cpstats.thirteen.paired import METRICS, paired_metrics
 from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen.rules.ids import Deal
-from cpstats.thirteen.rules.variant import Variant, get_preset
+from cpstats.thirteen.rules.variant import GAME, Variant, get_preset
 
 __all__ = ["DASHBOARD_TAB", "HouseMoney", "rake_table", "rake_figures", "bank_edge", "positive_part",
-           "player_choices", "QUESTIONS", "trains_first", "SWEEP_NEEDS"]
+           "player_choices", "QUESTIONS", "trains_first", "SWEEP_NEEDS", "PairedFigures"]
 
 
 def positive_part(result: SimulationResult, seats: Sequence[int]) -> tuple[float, float]:
@@ -253,6 +254,20 @@ SWEEP_NEEDS = {
 }
 
 
+@dataclass(frozen=True)
+class PairedFigures:
+    """What the comparer reads of the game: the game switch's word (``switch``), that its
+    variants are built in pickers (``kind``), the designer's figures of results played on common
+    deals with paired differences (``figures(results, labels, *, hands_per_hour, confidence)``:
+    :func:`cpstats.thirteen.paired.paired_metrics`' long table) and each figure's
+    ``(words, unit, ...)`` (``words``: :data:`cpstats.thirteen.paired.METRICS`)."""
+
+    switch: str
+    figures: Callable[..., pd.DataFrame]
+    words: Mapping[str, tuple]
+    kind: str = "picked"
+
+
 #: Typical questions of the solve view: preset -> (parameter, metric, target, bounds).
 QUESTIONS = {
     "banked": ("bank.commission", "house_edge", 0.015, "0,0.1"),
@@ -269,4 +284,5 @@ DASHBOARD_TAB = DashboardTab(
     opens={"compare": ("2-4", "1-6", "taiwanese"), "compare_third": "pagat-typical", "picker": "2-4",
            "picker_base": "basic", "house": "2-4", "sweep": "2-4", "par": "2-4", "solve": "banked",
            "solve_questions": QUESTIONS, "dashboard_compare": ("2-4", "1-6"), "dashboard_house": "pagat-casino"},
-    apps={"trains": trains_first, "sweep": SWEEP_NEEDS})
+    apps={"trains": trains_first, "sweep": SWEEP_NEEDS,
+          "compare": PairedFigures(switch=GAME, figures=paired_metrics, words=METRICS)})

@@ -14,7 +14,8 @@ One module per app, each with its decisions in its docstring: ``picker`` (:class
 (:class:`RakeExplorer`, the house money of a run, whose figures are the game's:
 :func:`cpstats.thirteen.dashboard.rake_figures`), ``skill`` (:func:`skill_table`, :class:`SkillView`), ``sweep``
 (:class:`SweepView`, one rule parameter over a range), ``open_face`` (:class:`OpenFaceApp`, the
-open-face game), ``ofc_compare`` (:class:`OfcCompare`, the comparer's open-face view), ``par_view``
+open-face game), ``typed_compare`` (:class:`TypedCompare`, the comparer's view of a game whose
+variants are typed as strings), ``par_view``
 (:class:`ParView`, the PAR sheet of either game); ``cache`` runs and
 keeps the simulations (:class:`ResultCache`, the seed and block size), ``_common`` holds what the
 apps share (strategy labels, messages, tables, charts, the app frame).

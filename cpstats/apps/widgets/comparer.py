@@ -6,18 +6,22 @@ differences against variant A, and the skill table of the variants shown
 - Decision: the headline table holds the designer's figures in words (SD, scoop and home-run
   rates, royalties and naturals paid, house take per hand and per seat-hour at the pace typed
   in, rake share; the bank's mean and the house edge only in banked games, the cost per player
-  in symmetric ones), each with its 95% interval and its paired difference to A
-  (:func:`~cpstats.thirteen.paired.paired_metrics`); the detailed table follows it.
+  in symmetric ones), each with its 95% interval and its paired difference to A (the game's
+  ``compare`` content: its ``figures`` and their ``words``, 13-card
+  :class:`cpstats.thirteen.dashboard.PairedFigures`); the detailed table follows it.
 
 - Decision: the table's first rows name who set the hands (strategy and ev's row tables) of
   each column, and every chart's title names the setter and the deal count, so figures of a
   weak baseline or of the reference results are never read as those of a live ev run; where
   the columns' strategies differ the labels carry the strategy and the app says so.
 
-- Decision: open-face variants are compared in the same view, with a game switch above it: the
-  variants given pick the game shown (variants of two games are refused, one game's figures
-  cannot be paired with the other's), the open-face part (:mod:`~cpstats.apps.widgets.ofc_compare`)
-  takes presets or variant strings and shares the deals (hands), strategy and Simulate controls.
+- Decision: every game that gives the comparer its ``compare`` content is compared in the same
+  view, with a game switch above it (the content's ``switch`` words): the variants given pick the
+  game shown (variants of two games are refused, one game's figures cannot be paired with the
+  other's). A game whose variants are built in pickers (``kind == "picked"``, the 13-card game)
+  shows the pickers; a game whose variants are typed (``kind == "typed"``, open face) shows
+  :class:`~cpstats.apps.widgets.typed_compare.TypedCompare`, which takes presets or variant
+  strings and shares the deals (hands), strategy and Simulate controls.
 """
 
 from __future__ import annotations
@@ -35,21 +39,17 @@ from cpstats.apps import plots
 from cpstats.apps.sweep_chart import mark_no_interval
 from cpstats.apps.widgets._common import (
     DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, _App, _message, _running, _show_figure,
-    _table_html, _tables_text, opening, runs_text, setter_text, strategy_label,
+    _table_html, _tables_text, game_content, games_with, opening, runs_text, setter_text, strategy_label,
 )
 from cpstats.apps.widgets.cache import SEED, ResultCache
-from cpstats.apps.widgets.ofc_compare import OFC_COMPARE_HANDS, OFC_SETTER_CHOICES, OfcCompare
 from cpstats.apps.widgets.picker import VariantPicker
 from cpstats.apps.widgets.skill import SkillView
-from cpstats.ofc import GAME as OPEN_FACE_GAME
-from cpstats.errors import OptionError
-from cpstats.thirteen.rules.presets import preset_names
+from cpstats.apps.widgets.typed_compare import TypedCompare
+from cpstats.engine.base import Result
 from cpstats.engine.describe import short_label
-from cpstats.engine.registry import load_variant
-from cpstats.thirteen import GAME as THIRTEEN_GAME
-from cpstats.thirteen.result import SimulationResult
-from cpstats.thirteen.paired import METRICS, paired_metrics
+from cpstats.engine.registry import game_named, load_variant
 from cpstats.engine.stats import batch_mean_interval, t_value
+from cpstats.errors import OptionError
 
 __all__ = ["comparison_table", "figures_table", "VariantComparer"]
 
@@ -60,7 +60,7 @@ def short_name(variant) -> str:
     return short_label(variant)
 
 
-def default_labels(results: Sequence[SimulationResult], mixed: bool = False) -> list[str]:
+def default_labels(results: Sequence[Result], mixed: bool = False) -> list[str]:
     """``A: name``, ``B: name``... (with the strategy when the columns' setters differ)."""
     return [f"{chr(65 + i)}: {short_name(r.variant)}" + (f" [{r.metadata.get('strategy')}]" if mixed else "")
             for i, r in enumerate(results)]
@@ -77,14 +77,14 @@ _COMPARE_FORMATS = {
 }
 
 
-def _paired(results: Sequence[SimulationResult]) -> bool:
+def _paired(results: Sequence[Result]) -> bool:
     """True when the results played the same deals (same seed, block size and deal count)."""
     keys = {(r.metadata.get("entropy"), r.metadata.get("block_deals"), r.deals,
              str(r.metadata.get("spawn_key"))) for r in results}
     return len(keys) == 1
 
 
-def comparison_table(results: Sequence[SimulationResult], labels: Sequence[str] | None = None,
+def comparison_table(results: Sequence[Result], labels: Sequence[str] | None = None,
                      confidence: float = 0.95) -> pd.DataFrame:
     """Side-by-side figures of several results, metrics as rows, one column per result.
 
@@ -185,28 +185,29 @@ def _cell(values, unit: str, key: str, difference: bool = False, note: str = "")
     return f"{est}{pts} ({low} to {high})"
 
 
-def figures_table(results: Sequence[SimulationResult], labels: Sequence[str] | None = None, *,
+def figures_table(results: Sequence[Result], labels: Sequence[str] | None = None, *,
                   hands_per_hour: float | None = None, confidence: float = 0.95) -> pd.DataFrame:
     """The designer's figures in words, one row each, with their intervals and paired differences.
 
     Each result's column reads ``estimate (low to high)``; each column after the first is
     followed by its difference to the first, ``difference (low to high)``: Student's t on the
     per-batch differences of common deals (independent standard errors otherwise; see
-    :func:`~cpstats.thirteen.paired.paired_metrics`, whose long table is ``attrs["figures"]``).
+    the game's ``compare`` content's ``figures``, whose long table is ``attrs["figures"]``).
     A figure a game does not have (the bank's mean in a symmetric game) is left blank; a
     difference resting on too few differing deals reads ``+0.0150 (no interval: too few
     events)`` (its note, with the deals that would give one, is in ``attrs["figures"]``).
     ``hands_per_hour`` (None: each variant's pace) sets the house take per seat-hour.
     """
     labels = list(labels or default_labels(results))
-    figures = paired_metrics(results, labels, hands_per_hour=hands_per_hour, confidence=confidence)
+    content = game_content(results[0].variant.game, "compare")
+    figures = content.figures(results, labels, hands_per_hour=hands_per_hour, confidence=confidence)
     level = f"{confidence:.0%}"
     columns: dict[str, dict[str, str]] = {}
     rows = {}
     short = [x.split(":")[0] if x.startswith(f"{chr(65 + i)}: ") else x for i, x in enumerate(labels)]
     for _, f in figures.iterrows():
         key, run = f["metric"], f["run"]
-        words, unit, _ = METRICS[key]
+        words, unit, _ = content.words[key]
         name = rows.setdefault(key, words + (" (units)" if unit == "units" and "units" not in words else ""))
         columns.setdefault(labels[run], {})[name] = _cell(f[["estimate", "ci_low", "ci_high"]], unit, key)
         if run > 0:
@@ -218,8 +219,6 @@ def figures_table(results: Sequence[SimulationResult], labels: Sequence[str] | N
     return frame
 
 
-#: The game switch's values: the registered names of the games the comparer has a view of.
-THIRTEEN, OPEN_FACE = THIRTEEN_GAME.name, OPEN_FACE_GAME.name
 _CHARTS = ("SD per hand", "paired difference vs A", "net distribution", "royalty rates",
            "rake burden")
 
@@ -231,7 +230,7 @@ class VariantComparer(_App):
     ----------
     presets
         The presets or variant strings of variants A, B and C (C is shown when
-        ``len(presets) == 3``), all of one game: open-face ones open the open-face view.
+        ``len(presets) == 3``), all of one game: a typed game's (open face) open its view.
     deals
         Deals per simulation (the deals control's first value; hands of open face).
     setter
@@ -258,10 +257,11 @@ class VariantComparer(_App):
         The skill section (:class:`~cpstats.apps.widgets.skill.SkillView`) of the variants
         shown, run on the chosen deal count.
     game
-        The game switch (a game's registered name: :data:`THIRTEEN` or :data:`OPEN_FACE`).
-    open_face
-        The open-face view (:class:`~cpstats.apps.widgets.ofc_compare.OfcCompare`): its
-        ``table``, ``figures`` and ``figure`` are the open-face figures on show.
+        The game switch (a game's registered name, one of each game giving ``compare`` content).
+    typed
+        The view of the game whose variants are typed
+        (:class:`~cpstats.apps.widgets.typed_compare.TypedCompare`, open face): its
+        ``table``, ``figures`` and ``figure`` are that game's figures on show.
 
     Examples
     --------
@@ -282,31 +282,36 @@ class VariantComparer(_App):
         if len(games) > 1:
             raise OptionError(f"presets={list(presets)!r} mix the {' and '.join(games)} games: compare "
                               "variants of one game")
-        ofc = games == [OPEN_FACE]
+        views = {name: game_content(name, "compare") for name in games_with("compare")}
+        #: The game whose variants are built in the pickers, and the one whose are typed.
+        self.picked = next(name for name, view in views.items() if view.kind == "picked")
+        self.typed_game = next(name for name, view in views.items() if view.kind == "typed")
+        typed = games == [self.typed_game]
+        picker_presets = game_named(self.picked).presets
         setter = "ev" if setter == "rollout" else setter
         self.cache = cache or ResultCache()
         self.labels = None if labels is None else [str(x) for x in labels]
-        self.results: list[SimulationResult] = []
+        self.results: list[Result] = []
         self.table: pd.DataFrame | None = None
         self.figures: pd.DataFrame | None = None
         self.pace = W.BoundedFloatText(value=float(hands_per_hour), min=1, max=1_000, step=5,
                                        description="hands/hour",
                                        tooltip="hands dealt an hour: sets the house take per seat-hour")
         self.figure = None
-        names = (list(opening("compare")[:2]) if ofc else list(presets))
+        names = (list(opening("compare")[:2]) if typed else list(presets))
         names += [opening("compare_third")] * (3 - len(names))
-        self.pickers = [VariantPicker(n if n in preset_names() else opening("picker_base"), chr(65 + i),
+        self.pickers = [VariantPicker(n if n in picker_presets else opening("picker_base"), chr(65 + i),
                                       on_change=self._variant_changed) for i, n in enumerate(names)]
         for picker, n in zip(self.pickers, names):
-            if n not in preset_names():  # a variant string: the picker shows its rules
+            if n not in picker_presets:  # a variant string: the picker shows its rules
                 picker.set_variant(n)
-        self.open_face = OfcCompare(list(presets) if ofc else (), on_change=self._variant_changed)
-        self.game = W.ToggleButtons(options=[(THIRTEEN, THIRTEEN), ("open face", OPEN_FACE)],
-                                    value=THIRTEEN, description="game")
-        self._deals_of = {THIRTEEN: 20_000 if ofc else int(deals), OPEN_FACE: int(deals) if ofc else 200}
+        self.typed = TypedCompare(self.typed_game, list(presets) if typed else (), on_change=self._variant_changed)
+        self.game = W.ToggleButtons(options=[(views[name].switch, name) for name in (self.picked, self.typed_game)],
+                                    value=self.picked, description="game")
+        self._deals_of = {self.picked: 20_000 if typed else int(deals), self.typed_game: int(deals) if typed else 200}
         self._status_of: dict[str, str] = {}
         self.third = W.Checkbox(value=len(presets) == 3, description="compare a third variant (C)")
-        start = self._deals_of[THIRTEEN]
+        start = self._deals_of[self.picked]
         self.deals = W.Dropdown(options=[(f"{d:,}", d) for d in sorted(set(DEAL_CHOICES) | {start})],
                                 value=start, description="deals")
         self.strategy = W.Dropdown(options=_STRATEGIES, value=setter, description="strategy")
@@ -333,17 +338,17 @@ class VariantComparer(_App):
                                        f"variants play the same deals, seed {SEED}."))
         self.skill = SkillView(self._shown_variants, deals=lambda: int(self.deals.value))
         self._picker_box = W.HBox([p.widget for p in self.pickers])
-        self._thirteen_inputs = W.VBox([self._picker_box, self.pace, note])
-        self._thirteen_shown = W.VBox([self.table_html, W.HBox([self.chart, self.chart_variant]),
+        self._picker_inputs = W.VBox([self._picker_box, self.pace, note])
+        self._picker_shown = W.VBox([self.table_html, W.HBox([self.chart, self.chart_variant]),
                                        self.output, W.HTML("<b>Skill</b>"), self.skill.widget])
         self.widget = W.VBox([
-            self.game, self._thirteen_inputs, self.open_face.inputs, self.third,
+            self.game, self._picker_inputs, self.typed.inputs, self.third,
             W.HBox([self.deals, self.strategy, self.simulate_button]),
-            W.HBox([self.progress, self.status]), self._thirteen_shown, self.open_face.shown,
+            W.HBox([self.progress, self.status]), self._picker_shown, self.typed.shown,
         ], layout=W.Layout(width="100%"))
         self._open_from_reference()
         self.game.observe(self._game_changed, names="value")
-        self.game.value = OPEN_FACE if ofc else THIRTEEN
+        self.game.value = self.typed_game if typed else self.picked
         self._game_changed()
 
     # -- state -------------------------------------------------------------------------------
@@ -374,22 +379,22 @@ class VariantComparer(_App):
 
     def _game_changed(self, change: dict | None = None) -> None:
         """Show the chosen game's part; the deals, strategy choices and status are each game's."""
-        ofc = self.game.value == OPEN_FACE
+        typed = self.game.value == self.typed_game
         if change is not None:
             self._deals_of[change["old"]] = int(self.deals.value)
             self._status_of[change["old"]] = self.status.value
         deals, strategy = self._deals_of[self.game.value], self.strategy.value
         self._switching = True
         try:
-            choices = OFC_COMPARE_HANDS if ofc else DEAL_CHOICES
+            choices = self.typed.content.hands if typed else DEAL_CHOICES
             self.deals.options = [(f"{d:,}", d) for d in sorted(set(choices) | {deals})]
-            self.deals.value, self.deals.description = deals, "hands" if ofc else "deals"
-            self.strategy.options = OFC_SETTER_CHOICES if ofc else _STRATEGIES
+            self.deals.value, self.deals.description = deals, game_named(self.game.value).unit
+            self.strategy.options = self.typed.content.setters if typed else _STRATEGIES
             self.strategy.value = strategy
         finally:
             self._switching = False
-        for box, on in ((self._thirteen_inputs, not ofc), (self._thirteen_shown, not ofc),
-                        (self.open_face.inputs, ofc), (self.open_face.shown, ofc)):
+        for box, on in ((self._picker_inputs, not typed), (self._picker_shown, not typed),
+                        (self.typed.inputs, typed), (self.typed.shown, typed)):
             box.layout.display = None if on else "none"
         self.status.value = self._status_of.get(self.game.value, self.status.value)
         self.progress.value, self.progress.bar_style = 0, "info"
@@ -398,8 +403,8 @@ class VariantComparer(_App):
     def _variant_changed(self, change: dict | None = None) -> None:
         if not hasattr(self, "widget") or getattr(self, "_switching", False):
             return
-        if self.game.value == OPEN_FACE:
-            ok, self.status.value = self.open_face.refresh(3 if self.third.value else 2, int(self.deals.value),
+        if self.game.value == self.typed_game:
+            ok, self.status.value = self.typed.refresh(3 if self.third.value else 2, int(self.deals.value),
                                                            self.strategy.value)
             self.simulate_button.disabled = not ok
             return
@@ -426,8 +431,8 @@ class VariantComparer(_App):
 
     def run(self) -> None:
         """Simulate the active variants (cached ones are reused) and show them."""
-        if self.game.value == OPEN_FACE:
-            return self._run_open_face()
+        if self.game.value == self.typed_game:
+            return self._run_typed()
         variants = [p.variant for p in self.active]
         if any(v is None for v in variants):
             return
@@ -456,16 +461,16 @@ class VariantComparer(_App):
         finally:
             self.simulate_button.disabled = False
 
-    def _run_open_face(self) -> None:
-        """Play the open-face variants on common decks (:func:`cpstats.compare`) and show them."""
+    def _run_typed(self) -> None:
+        """Play the typed variants on common decks (:func:`cpstats.compare`) and show them."""
         count, hands, strategy = 3 if self.third.value else 2, int(self.deals.value), self.strategy.value
         self.progress.max, self.progress.value, self.progress.bar_style = hands * count, 0, "info"
         with self._guarded_run(self.simulate_button):
-            words = {v: k for k, v in OFC_SETTER_CHOICES}[strategy]
-            self.status.value = _running(f"playing {count} open-face variants, {hands:,} hands each, {words}")
-            self.open_face.run(count, hands, strategy, self._advance)
+            words = {v: k for k, v in self.typed.content.setters}[strategy]
+            self.status.value = _running(f"playing {count} {self.typed_game} variants, {hands:,} hands each, {words}")
+            self.typed.run(count, hands, strategy, self._advance)
             self.progress.value, self.progress.bar_style = self.progress.max, "success"
-            self.status.value = _message("ok", f"{count} open-face variants on common decks, {hands:,} hands "
+            self.status.value = _message("ok", f"{count} {self.typed_game} variants on common decks, {hands:,} hands "
                                          f"each, {words}, seed {SEED}")
 
     def _labels(self) -> list[str] | None:
@@ -474,7 +479,7 @@ class VariantComparer(_App):
             return self.labels[: len(self.results)]
         return None
 
-    def _show(self, results: Sequence[SimulationResult]) -> None:
+    def _show(self, results: Sequence[Result]) -> None:
         self.results = list(results)
         self.table = comparison_table(self.results, self._labels())
         self.figures = figures_table(self.results, list(self.table.columns),
@@ -515,7 +520,8 @@ class VariantComparer(_App):
                                   "sd_low": sd["ci_low"].to_numpy(float), "sd_high": sd["ci_high"].to_numpy(float)})
             fig, title = plots.plot_sd_by_variant(frame, label=labels), "SD of a player's result per hand"
         elif chart == "paired difference vs A":
-            fig, title = _plot_differences(self.figures.attrs["figures"]), "Differences against variant A"
+            words = game_content(self.picked, "compare").words
+            fig, title = _plot_differences(self.figures.attrs["figures"], words), "Differences against variant A"
         elif chart in ("net distribution", "royalty rates"):
             caption = f"{setter_text(r)}; {r.deals:,} deals"
             if chart == "net distribution":
@@ -533,9 +539,9 @@ class VariantComparer(_App):
 
     def export(self, folder: str | os.PathLike, formats: Sequence[str] = ("png", "svg")) -> list[Path]:
         """Write the table as CSV and every chart in ``formats``; returns the paths (in open face
-        the compare table and its chart, :meth:`OfcCompare.save`)."""
-        if self.game.value == OPEN_FACE:
-            return self.open_face.save(folder)
+        the compare table and its chart, :meth:`TypedCompare.save`)."""
+        if self.game.value == self.typed_game:
+            return self.typed.save(folder)
         out = Path(folder)
         out.mkdir(parents=True, exist_ok=True)
         paths = [out / "comparison.csv", out / "figures.csv"]
@@ -551,7 +557,7 @@ class VariantComparer(_App):
         return paths
 
 
-def _plot_differences(figures: pd.DataFrame):
+def _plot_differences(figures: pd.DataFrame, words):
     """Paired differences against the first variant with their intervals: figures in units on
     the left, rates and shares (percentage points) on the right; the per-hour money is left to
     the table (another scale)."""
@@ -572,7 +578,7 @@ def _plot_differences(figures: pd.DataFrame):
                 mark_no_interval(ax, d[bare], y[bare], "#2b6cb0")
                 name += "; hollow: no interval, too few events"
             ax.axvline(0, color="#718096", lw=1)
-            ax.set_yticks(y, [f"{label.split(':')[0]}: {METRICS[m][0].split(' (')[0]}"
+            ax.set_yticks(y, [f"{label.split(':')[0]}: {words[m][0].split(' (')[0]}"
                               for label, m in zip(part["label"], part["metric"])], fontsize=8)
             ax.invert_yaxis()
             ax.set_xlabel(f"difference against A, {name} (95% CI)")

@@ -1,4 +1,4 @@
-"""The Compare view with open-face variants (cpstats.apps.widgets.ofc_compare), driven as a user would:
+"""The Compare view with open-face variants (cpstats.apps.widgets.typed_compare), driven as a user would:
 set ``.value``, click, read what it shows. Tiny runs of the baselines keep each test to seconds."""
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ def ofc_app():
 def test_open_face_presets_open_the_open_face_view(ofc_app):
     app = VariantComparer(PAIR, deals=HANDS, setter="greedy", cache=ResultCache())
     assert app.game.value == "open-face" and app.deals.description == "hands" and app.deals.value == HANDS
-    assert app.open_face.inputs.layout.display is None and app._thirteen_inputs.layout.display == "none"
-    assert [b.value for b in app.open_face.boxes[:2]] == list(PAIR)
+    assert app.typed.inputs.layout.display is None and app._picker_inputs.layout.display == "none"
+    assert [b.value for b in app.typed.boxes[:2]] == list(PAIR)
     assert "click Simulate" in app.status.value and not app.simulate_button.disabled
     assert dict(app.strategy.options)["rollout (good play)"] == "ev"
 
@@ -36,35 +36,35 @@ def test_open_face_run_is_cpstats_compare_on_common_decks(ofc_app):
     """The figures shown are cpstats.compare's (seed SEED, paired on common decks), with
     intervals and the paired difference to A (A's own difference exactly 0)."""
     want = cpstats.compare(PAIR, HANDS, setter="greedy", rng=SEED, block_deals=OFC_BLOCK_HANDS)
-    got = ofc_app.open_face.table
+    got = ofc_app.typed.table
     cols = ["metric", "estimate", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high"]
     pd.testing.assert_frame_equal(got[cols].reset_index(drop=True), want[cols].reset_index(drop=True))
     assert list(dict.fromkeys(got["label"])) == ["A: ofc-pineapple", "B: ofc-pineapple-progressive"]
     assert (got[got["label"].str.startswith("A")]["diff"].dropna() == 0).all()
-    words = ofc_app.open_face.figures
+    words = ofc_app.typed.figures
     assert list(words.columns) == ["A: ofc-pineapple", "B: ofc-pineapple-progressive", "B - A"]
     foul = want[want["metric"] == "foul_rate"].iloc[1]
     cell = words.loc["foul rate (per board)", "B - A"]
     assert cell == f"{100 * foul['diff']:+.1f} pts ({100 * foul['diff_ci_low']:+.1f} to {100 * foul['diff_ci_high']:+.1f})"
-    shown = ofc_app.open_face.table_html.value
+    shown = ofc_app.typed.table_html.value
     assert cell in shown and "greedy (baseline: a weak field)" in shown
     assert ofc_app.progress.value == ofc_app.progress.max == 2 * HANDS and ofc_app.progress.bar_style == "success"
-    assert ofc_app.open_face.output.outputs[0]["data"]["image/png"]
-    assert "figures.csv" in ofc_app.open_face.export.links.value
+    assert ofc_app.typed.output.outputs[0]["data"]["image/png"]
+    assert "figures.csv" in ofc_app.typed.export.links.value
 
 
 def test_open_face_variant_strings_and_a_third_variant():
     app = VariantComparer(("ofc-pineapple", "ofc-pineapple(fantasyland.stay=A)", "ofc-classic"),
                           deals=HANDS, setter="random", cache=ResultCache())
-    assert app.third.value and app.open_face.boxes[2].layout.display is None
+    assert app.third.value and app.typed.boxes[2].layout.display is None
     app.simulate_button.click()
-    assert list(dict.fromkeys(app.open_face.table["variant"])) == [
+    assert list(dict.fromkeys(app.typed.table["variant"])) == [
         "ofc-pineapple", "ofc-pineapple(fantasyland.stay=A)", "ofc-classic"]
-    assert {"B - A", "C - A"} <= set(app.open_face.figures.columns)
+    assert {"B - A", "C - A"} <= set(app.typed.figures.columns)
     app.third.value = False  # a choice played before is shown again without playing
-    assert app.open_face.table is None and "click Simulate" in app.status.value
+    assert app.typed.table is None and "click Simulate" in app.status.value
     app.third.value = True
-    assert app.open_face.table is not None and "kept from an earlier run" in app.status.value
+    assert app.typed.table is not None and "kept from an earlier run" in app.status.value
 
 
 def test_mixed_games_are_refused():
@@ -75,10 +75,10 @@ def test_mixed_games_are_refused():
 
 def test_a_13_card_variant_in_the_open_face_view_is_one_line(ofc_app):
     app = VariantComparer(PAIR, deals=HANDS, setter="greedy", cache=ResultCache())
-    app.open_face.boxes[1].value = "2-4"
+    app.typed.boxes[1].value = "2-4"
     assert app.simulate_button.disabled
     assert "variant B is a 13-card variant: the open-face view compares open-face variants" in app.status.value
-    app.open_face.boxes[1].value = "ofc-pineapple(royalties.front.QQ=-1)"
+    app.typed.boxes[1].value = "ofc-pineapple(royalties.front.QQ=-1)"
     assert app.simulate_button.disabled and "variant B is not valid" in app.status.value
 
 
@@ -86,12 +86,12 @@ def test_switching_games_keeps_each_games_choices():
     """The 13-card view is as before (its pickers, deals and reference results); the switch shows
     the other game's part with its own deals and strategy labels, and back again."""
     app = VariantComparer(("2-4", "2-4(royalties=R-TW)"), deals=1_000, cache=ResultCache())
-    assert app.game.value == "13-card" and app.open_face.shown.layout.display == "none"
+    assert app.game.value == "13-card" and app.typed.shown.layout.display == "none"
     assert str(app.pickers[1].variant) == "2-4(royalties=R-TW)"
     assert app.deals.value == 1_000 and app.deals.description == "deals"
     before = app.status.value
     app.game.value = "open-face"
-    assert app.deals.value == 200 and app.deals.description == "hands" and app._thirteen_shown.layout.display == "none"
+    assert app.deals.value == 200 and app.deals.description == "hands" and app._picker_shown.layout.display == "none"
     assert "rollout (good play)" in dict(app.strategy.options)
     app.deals.value = 100
     app.game.value = "13-card"

@@ -1,16 +1,19 @@
-"""Open-face variants in the Compare view: :class:`OfcCompare`, the part of
-:class:`~cpstats.apps.widgets.VariantComparer` that chooses open-face variants and shows
-:func:`cpstats.compare`'s figures of them, with intervals and paired differences.
+"""Typed variants in the Compare view: :class:`TypedCompare`, the part of
+:class:`~cpstats.apps.widgets.VariantComparer` that chooses the variants of a game without
+pickers (open face) as strings and shows :func:`cpstats.compare`'s figures of them, with
+intervals and paired differences. What it offers of the game (hands, setters and their words)
+is the game's ``compare`` content (:class:`cpstats.ofc.dashboard.TypedVariants`), what it opens
+on the game's ``compare`` opening.
 
 - Decision: each variant is a preset or a variant string typed in a box (as the sweep's preset
-  box), not built from controls: the Open face tab edits one variant's options, the comparer
+  box), not built from controls: the game's own tab edits one variant's options, the comparer
   only needs the strings, and a string names every rule the figures rest on.
 - Decision: a run is one :func:`cpstats.compare` call (every variant plays the same decks, seed
   :data:`~cpstats.apps.widgets.cache.SEED`, in blocks of
   :data:`~cpstats.apps.widgets.open_face.OFC_BLOCK_HANDS` hands so the progress bar moves);
-  ``ev`` plays open face's strong strategy, ``rollout``. Tables are kept by (variant strings,
+  ``ev`` plays the game's strong strategy (open face: ``rollout``). Tables are kept by (variant strings,
   hands, setter), so coming back to a choice shows it without playing.
-- Decision: there is no opening table: the shipped open-face runs are not paired with each other
+- Decision: there is no opening table: the shipped runs of open face are not paired with each other
   (no common decks), so the view says to click Simulate.
 """
 
@@ -26,23 +29,14 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from cpstats.apps.ofc_charts import METRIC_LABELS, plot_ofc_differences
-from cpstats.apps.widgets._common import ExportBar, _message, _show_figure, _table_html, dashboard_tabs
+from cpstats.apps.widgets._common import ExportBar, _message, _show_figure, _table_html, dashboard_tabs, game_content
 from cpstats.apps.widgets.cache import SEED, _InlineExecutor
 from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.engine.describe import short_label
-from cpstats.engine.registry import load_variant
-from cpstats.ofc import GAME as OPEN_FACE
-from cpstats.ofc.rules import COMPARED
+from cpstats.engine.registry import game_named, load_variant
 
-__all__ = ["OfcCompare", "OFC_COMPARE_HANDS", "OFC_SETTER_CHOICES", "ofc_figures_words"]
-
-#: Hands a variant offered in the comparer's open-face view.
-OFC_COMPARE_HANDS = (100, 200, 500, 1_000, 2_000, 5_000)
-#: The strategy dropdown's choices in the open-face view: ``ev`` means rollout there.
-OFC_SETTER_CHOICES = (("rollout (good play)", "ev"), ("greedy (baseline: a weak field)", "greedy"),
-                      ("random (baseline: no skill)", "random"))
-_DEFAULTS = COMPARED
+__all__ = ["TypedCompare", "figures_words"]
 
 
 def _text(value: float, fmt: str, difference: bool) -> str:
@@ -65,7 +59,7 @@ def _cell(row: pd.Series, fmt: str, columns: tuple[str, str, str], difference: b
     return f"{est}{pts} ({low} to {high})"
 
 
-def ofc_figures_words(table: pd.DataFrame) -> pd.DataFrame:
+def figures_words(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`cpstats.compare`'s open-face table in words: a row per figure of
     :data:`~cpstats.apps.ofc_charts.METRIC_LABELS`, a column per variant reading ``estimate
     (low to high)`` and after each variant but the first its paired difference to the first."""
@@ -86,15 +80,16 @@ def ofc_figures_words(table: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def setter_words(table: pd.DataFrame) -> str:
-    """Who placed the cards of a compare table: the strategy, a baseline named as one."""
+def setter_words(table: pd.DataFrame, labels) -> str:
+    """Who placed the cards of a compare table: the strategy (in ``labels``' words), a baseline
+    named as one."""
     names = list(dict.fromkeys(str(x).split("/")[0].split("(")[0] for x in table["setter"]))
-    labels = dashboard_tabs()[OPEN_FACE.name].content.strategies
     return ", ".join(labels.get(n, n) for n in names)
 
 
-class OfcCompare:
-    """The open-face variants of the comparer (a preset or variant string each) and their figures.
+class TypedCompare:
+    """The typed variants of the comparer (a preset or variant string each, of the game named
+    ``game``) and their figures.
 
     Attributes
     ----------
@@ -103,15 +98,20 @@ class OfcCompare:
     table
         The :func:`cpstats.compare` table on show (tidy: a row per variant and figure).
     figures
-        The same in words (:func:`ofc_figures_words`).
+        The same in words (:func:`figures_words`).
     figure
         The chart of the paired differences on show.
     """
 
-    def __init__(self, variants: Sequence[str] = _DEFAULTS, *, on_change=None) -> None:
-        names = list(variants) + list(_DEFAULTS[len(variants):])
-        self.boxes = [W.Combobox(options=tuple(OPEN_FACE.presets), value=str(n), description=f"variant {chr(65 + i)}",
-                                 placeholder="an open-face preset or variant string", ensure_option=False,
+    def __init__(self, game: str, variants: Sequence[str] = (), *, on_change=None) -> None:
+        self.game = game
+        #: What the view offers of the game (its ``compare`` content: hands, setters, their words).
+        self.content = game_content(game, "compare")
+        defaults = tuple(dashboard_tabs()[game].opens["compare"])
+        names = list(variants) + list(defaults[len(variants):])
+        words = game_named(game).label or game
+        self.boxes = [W.Combobox(options=tuple(game_named(game).presets), value=str(n), description=f"variant {chr(65 + i)}",
+                                 placeholder=f"a preset or variant string of {words}", ensure_option=False,
                                  layout=W.Layout(width="520px"), style={"description_width": "90px"})
                       for i, n in enumerate(names[:3])]
         for box in self.boxes:
@@ -122,12 +122,13 @@ class OfcCompare:
         self.runs: dict[tuple, pd.DataFrame] = {}
         self.table_html, self.output = W.HTML(), W.Output()
         #: Downloads of the chart (PNG, SVG, PDF) and of the table (CSV).
-        self.export = ExportBar(f"compare-{OPEN_FACE.name}")
+        self.export = ExportBar(f"compare-{game}")
         self.inputs = W.VBox(self.boxes)
         self.shown = W.VBox([self.table_html, self.output, self.export.widget])
 
     def variants(self, count: int) -> list:
-        """The first ``count`` variants typed; one line naming the box for a bad or 13-card one."""
+        """The first ``count`` variants typed; one line naming the box for a bad one or one of
+        another game."""
         out = []
         for box in self.boxes[:count]:
             label = box.description.split()[-1]
@@ -135,9 +136,9 @@ class OfcCompare:
                 v = load_variant(box.value.strip())
             except CpstatsError as err:
                 raise OptionError(f"variant {label} is not valid: {err}") from None
-            if v.game != OPEN_FACE.name:
-                raise OptionError(f"variant {label} is a {v.game} variant: the open-face view compares "
-                                  f"open-face variants (pick the {v.game} game for it)")
+            if v.game != self.game:
+                raise OptionError(f"variant {label} is a {v.game} variant: the {self.game} view compares "
+                                  f"{self.game} variants (pick the {v.game} game for it)")
             out.append(v)
         return out
 
@@ -160,8 +161,9 @@ class OfcCompare:
     def show(self, table: pd.DataFrame) -> None:
         """Show a table of :meth:`run` (its ``attrs`` name the hands and the seed)."""
         self.table = table
-        self.figures = ofc_figures_words(table)
-        caption = f"placed by {setter_words(table)}; {table.attrs['hands']:,} hands per variant, seed {SEED}"
+        self.figures = figures_words(table)
+        caption = (f"placed by {setter_words(table, self.content.setter_labels)}; {table.attrs['hands']:,} "
+                   f"hands per variant, seed {SEED}")
         self.table_html.value = (
             f"<b>The designer's figures</b> ({html.escape(caption)}; 95% intervals, differences paired "
             "on common decks)" + _table_html(self.figures, {}, "cpstats-figures"))
@@ -182,9 +184,9 @@ class OfcCompare:
         if key in self.runs:
             self.show(self.runs[key])
             return True, _message("ok", f"kept from an earlier run: {hands:,} hands per variant, "
-                                        f"{setter_words(self.runs[key])}, seed {SEED}")
+                                        f"{setter_words(self.runs[key], self.content.setter_labels)}, seed {SEED}")
         self.clear()
-        return True, _message("stale", f"click Simulate: {count} open-face variants, {hands:,} hands each "
+        return True, _message("stale", f"click Simulate: {count} {self.game} variants, {hands:,} hands each "
                                        f"on common decks, seed {SEED}")
 
     def clear(self) -> None:
