@@ -101,12 +101,16 @@ SETTER_HELP = ("who sets the hands: ev (the strong setter; open face: rollout), 
                "open face's fast, rollout-exact")
 
 
-def setter_option(p: argparse.ArgumentParser, default: str | None = "ev") -> None:
-    """``--setter``, the API's ``setter=``; ``default`` None leaves the game's setter for bulk runs
-    (13-card ev, open face fast, rollout under the classic deal)."""
-    shown = ("the game's setter for bulk runs: ev; open face fast, rollout under the classic deal"
-             if default is None else default)
-    p.add_argument("--setter", default=default, help=f"{SETTER_HELP} (default {shown})")
+def setter_option(p: argparse.ArgumentParser, *, bulk: bool = False) -> None:
+    """``--setter``, the API's ``setter=``; without it the game's default setter plays (``bulk``:
+    the game's setter for bulk runs), as the verbs' ``setter=None``; the help names each game's."""
+    shown = "; ".join(f"{name} {_default_setter(game.runs, bulk)}" for name, game in games().items())
+    p.add_argument("--setter", default=None, help=f"{SETTER_HELP} (default the game's: {shown})")
+
+
+def _default_setter(runs: Any, bulk: bool) -> str:
+    chosen = runs.bulk_setter if bulk and runs.bulk_setter is not None else runs.default_setter
+    return chosen if isinstance(chosen, str) else "chosen by the rules"
 
 
 def setter_options(p: argparse.ArgumentParser, command: str) -> None:
@@ -123,7 +127,7 @@ def setter_of(args: argparse.Namespace, v: Any = None):
     leaves the game's default). ``v``'s game reads them first; an option of another game still
     names that game's setter, which the run then refuses in one line, as it refuses any setter of
     another game."""
-    plain = getattr(args, "setter", "ev")
+    plain = getattr(args, "setter", None)
     own = [] if v is None else [runs_of(v).views.command_line]
     for words in own + [w for w in command_lines().values() if all(w is not o for o in own)]:
         setter = plain if words.setter is None else words.setter(args)

@@ -125,11 +125,11 @@ def _compare(args: argparse.Namespace) -> str:
     v = load_variant(args.preset[0])
     game = game_of(v)
     words = game.runs.views.command_line
-    strategy = getattr(game.runs.setter(args.setter, v), "name", args.setter)  # ev: the game's strong one
+    strategy = getattr(game.runs.resolve_setter(args.setter, v), "name", args.setter)
     deals = args.deals or (SIMULATE_DEALS if words.run_length is None else words.run_length(strategy))
     executor, close = _executor(args)
     try:
-        notice(*kernels_of(v, args.setter, by_rules=False))
+        notice(*kernels_of(v, strategy, by_rules=False))
         df = compare(args.preset, deals, players=args.players, setter=setter_of(args, v), rng=args.seed,
                      executor=executor, tidy=True)
     finally:

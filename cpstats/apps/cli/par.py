@@ -31,7 +31,7 @@ def add_par_command(sub) -> argparse.ArgumentParser:
     p.add_argument("--hands-per-hour", type=_pace, default=None,
                    help="pace of the hourly figures (default: the variant's, 30)")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
-    setter_option(p, default=None)
+    setter_option(p, bulk=True)
     add_scheduler_options(p, default="threads")
     p.add_argument("--sensitivity-deals", type=_positive_int, default=None,
                    help="deals a point of the sensitivity sweeps (default 20,000; open "

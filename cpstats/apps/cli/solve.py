@@ -40,7 +40,7 @@ def _budget(p: argparse.ArgumentParser) -> None:
                         "that many (default 20,000, and a solve of an integer or listed parameter grows, see --width; open face: solve, the hands that put the first bound's "
                         "Fantasyland entry and foul rates within +-0.5 points and royalties within +-0.1, "
                         "at most 30,000; design, 200)")
-    setter_option(p, default=None)
+    setter_option(p, bulk=True)
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     add_scheduler_options(p, default="threads")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")

@@ -75,7 +75,7 @@ def add_sweep_command(sub) -> argparse.ArgumentParser:
                         "royalties a board within +-0.1, and so each paired difference, at most 30,000 "
                         "hands a point, played by fast)")
     p.add_argument("--metrics", default=None, help=f"comma-separated, {metrics}")
-    setter_option(p, default=None)
+    setter_option(p, bulk=True)
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
     p.add_argument("--hands-per-hour", type=_pace, default=None,
                    help="pace of a house-take-per-seat-hour column, above 0")

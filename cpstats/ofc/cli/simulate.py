@@ -79,6 +79,7 @@ def simulate_text(args: argparse.Namespace, kit: Any) -> str:
 
 
 def _played_text(args: argparse.Namespace, kit: Any, executor: Any) -> str:
+    from cpstats.engine.games import runs_of
     from cpstats.engine.registry import load_variant
     from cpstats.engine.sequential import until_record
     from cpstats.ofc.placement import strategy_note
@@ -86,7 +87,7 @@ def _played_text(args: argparse.Namespace, kit: Any, executor: Any) -> str:
 
     v = load_variant(args.preset)
     _refuse(args, v)
-    setter = as_ofc_setter(args.setter, "--setter")
+    setter = as_ofc_setter(runs_of(v).default_setter if args.setter is None else args.setter, "--setter")
     hands = args.deals if args.deals is not None else default_hands(setter)
     result = kit.simulate(v, hands, players=args.players, setter=setter, rng=args.seed,
                           executor=executor, out=kit.out_folder(args.out), resume=args.resume,

@@ -33,7 +33,9 @@ _SWEEP_TABLES_HELP = ("set every point's hands with the ev tables of this preset
 
 def simulation_kernels(*strategies: object, low_middle: bool = False) -> tuple[str, ...]:
     """Kernel modules a simulation with these setting strategies compiles (a callable or an
-    unknown name adds none); ``low_middle`` (an H5 variant) adds ev's low-middle search."""
+    unknown name adds none; None is the game's default, ev); ``low_middle`` (an H5 variant) adds ev's
+    low-middle search."""
+    strategies = tuple("ev" if s is None else s for s in strategies)
     extra = [m for s in strategies if isinstance(s, str) for m in _SETTER_KERNELS.get(s, ())]
     if low_middle and "ev" in strategies:
         extra.append("_ev_low_kernel")
@@ -63,7 +65,7 @@ def setter_of(options: argparse.Namespace) -> Any:
     """The setter that ``--setter`` and ``--tables`` name: ``EvSetter(tables=T)`` for ev with
     ``--tables T``, else the setter's name (None, no ``--setter``, leaves the game's default).
     ``--tables`` with another setter is one line."""
-    setter, tables = getattr(options, "setter", "ev"), getattr(options, "tables", None)
+    setter, tables = getattr(options, "setter", None), getattr(options, "tables", None)
     if tables is None:
         return setter
     if setter not in ("ev", None):
