@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["GameViews", "CommandLine", "DashboardTab"]
+__all__ = ["GameViews", "CommandLine", "DashboardTab", "Control", "Limits", "VariantControls"]
 
 
 def _no_lines(attrs: Mapping[str, Any], labels: Sequence[str] = ()) -> list[str]:
@@ -77,6 +77,54 @@ class DashboardTab:
     content: Any = None
     opens: Mapping[str, Any] = field(default_factory=dict)
     apps: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Control:
+    """One control of a variant picker, as data: its ``key`` (the name the game's
+    :class:`VariantControls` functions use), ``label``, ``kind`` (``"choice"`` of ``choices``: plain
+    values or (words, value) pairs; ``"number"`` from ``low`` to ``high`` by ``step``; ``"whole"``
+    a whole number from ``low`` to ``high``; ``"flag"`` true or false), the value it shows
+    before a variant fills it (``start``; None: the first choice, or ``low``) and its ``group``
+    (the controls of a group are shown folded under the group's title)."""
+
+    key: str
+    label: str
+    kind: str = "choice"
+    choices: tuple = ()
+    low: float = 0.0
+    high: float = 1000.0
+    step: float = 1.0
+    start: Any = None
+    group: str = ""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the other choices of a picker allow: ``choices`` (key -> (the values offered, the
+    value taken when the one shown is no longer offered)), ``disabled`` (key -> off or on),
+    ``labels`` (key -> its label now) and ``notes`` (why, in words)."""
+
+    choices: Mapping[str, tuple[tuple, Any]] = field(default_factory=dict)
+    disabled: Mapping[str, bool] = field(default_factory=dict)
+    labels: Mapping[str, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class VariantControls:
+    """A game's rules in a variant picker (the dashboard's ``picker`` content): the ``controls``
+    in the order shown; ``values(v)``: each control's value for the variant ``v`` (key ->
+    value); ``follow(key, values)``: the values other controls take when ``key`` changes (a
+    scoring system sets its numbers); ``limits(base, values)``: what the values shown allow
+    (:class:`Limits`); ``changes(base, values)``: the rules the values change from ``base``, as
+    ``base.replace(**changes)`` takes them (may raise the rules' own error)."""
+
+    controls: tuple[Control, ...]
+    values: Callable[[Any], dict[str, Any]]
+    follow: Callable[[str, Mapping[str, Any]], dict[str, Any]]
+    limits: Callable[[Any, Mapping[str, Any]], Limits]
+    changes: Callable[[Any, Mapping[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from cpstats.engine.views import DashboardTab
 from cpstats.rules.house import Rake, RakeModel
 from cpstats.thirteen import house
 from cpstats.thirteen.paired import METRICS, paired_metrics
+from cpstats.thirteen.picker import PICKER
 from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen.rules.ids import Deal
 from cpstats.thirteen.rules.variant import GAME, Variant, get_preset
@@ -284,5 +285,5 @@ DASHBOARD_TAB = DashboardTab(
     opens={"compare": ("2-4", "1-6", "taiwanese"), "compare_third": "pagat-typical", "picker": "2-4",
            "picker_base": "basic", "house": "2-4", "sweep": "2-4", "par": "2-4", "solve": "banked",
            "solve_questions": QUESTIONS, "dashboard_compare": ("2-4", "1-6"), "dashboard_house": "pagat-casino"},
-    apps={"trains": trains_first, "sweep": SWEEP_NEEDS,
+    apps={"trains": trains_first, "sweep": SWEEP_NEEDS, "picker": PICKER,
           "compare": PairedFigures(switch=GAME, figures=paired_metrics, words=METRICS)})

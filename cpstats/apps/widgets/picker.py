@@ -3,12 +3,13 @@
 The comparer shows two or three pickers side by side; each shows the variant string it builds,
 or the rules' own message when a choice is rejected.
 
-- Decision: every number of the scoring has a control, under "scoring numbers"
-  below the scoring system; choosing a system sets them all to its numbers (as ``scoring=`` does
-  in a variant string), and a number changed from the system's becomes a ``scoring.<number>``
-  override, so the string shown names the system plus the changed numbers.
+- Decision: the controls are the game's, as data (its ``picker`` content,
+  :class:`~cpstats.engine.views.VariantControls`: each control's key, label, kind and choices, the
+  values a variant gives them, what a change sets in the others, what the choices allow and the
+  rules they change; the 13-card game's in :mod:`cpstats.thirteen.picker`); the picker builds
+  ipywidgets from them and the variant as ``base.replace(**changes)``, so it imports no game.
 - Decision: a variant is saved as a download (links to a TOML and a JSON file,
-  :meth:`Variant.to_file`'s format, kept up to date with the variant shown; a ``data:`` link
+  the variant's ``to_file`` format, kept up to date with the variant shown; a ``data:`` link
   works in Voila, where the server's folder is not the user's) or with :meth:`VariantPicker.save`
   in a notebook, and loaded with the *Load* button (an upload). A loaded variant becomes the
   base the controls override, so options the controls do not show (a custom royalty amount, a
@@ -26,65 +27,35 @@ from typing import Any
 
 import ipywidgets as W
 
-from cpstats.thirteen.rules.ids import Deal
-from cpstats.apps.widgets._common import _message, download_link, opening
-from cpstats.errors import CpstatsError, OptionError
-from cpstats.thirteen.rules.components import STANDARD_SURRENDER, ScoringRules
-from cpstats.thirteen.rules.ids import NaturalSchedule, RoyaltyMode, RoyaltySchedule, Scoring
-from cpstats.rules.house import Rake, RakeModel, Surrender
-from cpstats.thirteen.rules.variant import Variant, resolve_variant
-from cpstats.engine.registry import get_preset
-from cpstats.thirteen.rules.presets import preset_names
+from cpstats.apps.widgets._common import _message, download_link, game_content, opening
 from cpstats.engine.describe import describe, short_label
-from cpstats.thirteen.rules.components import SCORING_NUMBERS
-from cpstats.rules.rulebook import RULES
+from cpstats.engine.registry import AnyVariant, as_variant, game_of, get_preset
+from cpstats.engine.views import Control
+from cpstats.errors import CpstatsError, OptionError
 
 __all__ = ["VariantPicker"]
 
 
-_SURRENDER_CHOICES = ("none", "standard", "1", "2", "3")
+def _widget(control: Control, layout: W.Layout, style: dict) -> W.Widget:
+    """The ipywidget of one control of the game's picker content."""
+    common = {"description": control.label, "layout": layout, "style": style}
+    if control.kind == "flag":
+        return W.Checkbox(value=bool(control.start), **common)
+    if control.kind == "whole":
+        return W.BoundedIntText(value=int(control.low if control.start is None else control.start),
+                                min=int(control.low), max=int(control.high), **common)
+    if control.kind == "number":
+        return W.BoundedFloatText(value=float(control.low if control.start is None else control.start),
+                                  min=control.low, max=control.high, step=control.step, **common)
+    return W.Dropdown(options=control.choices, **common)
 
-
-#: Each scoring number's label in the picker.
-_NUMBER_LABELS = {
-    "front": "front points", "middle": "middle points", "back": "back points",
-    "majority": "majority unit", "scoop_bonus": "scoop bonus", "scoop_multiplier": "scoop ×",
-    "home_run_bonus": "home-run bonus", "home_run_multiplier": "home-run ×",
-    "home_run_players": "home run from", "totals_first": "totals first",
-    "race_target": "race target",
-}
-
-
-def _number_control(name: str, layout: W.Layout, style: dict) -> W.Widget:
-    """The control of one scoring number: a checkbox, a 3-or-4 choice or a number box."""
-    label = _NUMBER_LABELS[name]
-    if name == "totals_first":
-        return W.Checkbox(value=False, description=label, layout=layout, style=style)
-    if name == "home_run_players":
-        return W.Dropdown(options=(3, 4), description=label, layout=layout, style=style)
-    if name == "race_target":
-        return W.BoundedIntText(value=0, min=0, max=1000, description=label, layout=layout,
-                                style=style)
-    return W.BoundedFloatText(value=1.0, min=0.0, max=1000.0, step=0.5, description=label,
-                              layout=layout, style=style)
-
-
-def _surrender_choice(text: str) -> Surrender:
-    """The surrender a picker choice names: ``none``, ``standard`` (the scoring system's own
-    amount) or exact units, built as a component so that "1" is never read as "true"."""
-    if text == "none":
-        return Surrender()
-    return Surrender(enabled=True, amount=None if text == "standard" else int(text))
-
-
-
-def _named(ids) -> list[tuple[str, str]]:
-    """Dropdown choices of rule IDs shown by their short names (the value stays the ID)."""
-    return [(RULES[x.value].short if x.value in RULES else x.value, x.value) for x in ids]
 
 class VariantPicker:
-    """Controls for one variant: a preset plus overrides of scoring (the system and each of
-    its numbers), royalties, royalty mode, naturals, surrender, players and rake.
+    """Controls for one variant: a preset plus overrides of its rules, the controls its game
+    gives (the 13-card game's: scoring, the system and each of its numbers, royalties, royalty
+    mode, naturals, surrender, players and rake). Each control is also an attribute named by
+    its key (``picker.players``); the controls of a group are a dict named by the group
+    (``picker.numbers``, the 13-card scoring numbers).
 
     Choices that cannot combine are not offered (players below a home run's minimum, a standard
     surrender for a system without one, a royalty mode without royalties); anything else the
@@ -93,7 +64,7 @@ class VariantPicker:
     Parameters
     ----------
     preset
-        The preset shown first.
+        The preset shown first (its game gives the controls).
     label
         A short name shown above the controls ("A", "B", ...).
     on_change
@@ -103,61 +74,74 @@ class VariantPicker:
     def __init__(self, preset: str | None = None, label: str = "A", *,
                  on_change: Callable[[], None] | None = None) -> None:
         preset = preset or opening("picker")
+        self.game = game_of(preset)
+        #: The game's controls (:class:`~cpstats.engine.views.VariantControls`).
+        self.rules = game_content(self.game.name, "picker")
+        if self.rules is None:
+            raise OptionError(f"preset={preset!r} is invalid: the {self.game.name} game gives no picker controls")
         self.label = label
         self._on_change = on_change
         self._loading = False
         wide = W.Layout(width="260px")
         style = {"description_width": "90px"}
-        self.preset = W.Dropdown(options=preset_names(), value=preset, description="preset",
+        self.preset = W.Dropdown(options=tuple(self.game.presets), value=preset, description="preset",
                                  layout=wide, style=style)
-        self.scoring = W.Dropdown(options=_named(Scoring), description="scoring",
-                                  layout=wide, style=style)
-        self.royalties = W.Dropdown(options=_named(RoyaltySchedule),
-                                    description="royalties", layout=wide, style=style)
-        self.royalty_mode = W.Dropdown(options=_named(RoyaltyMode),
-                                       description="royalty mode", layout=wide, style=style)
-        self.naturals = W.Dropdown(options=_named(NaturalSchedule),
-                                   description="naturals", layout=wide, style=style)
-        self.surrender = W.Dropdown(options=_SURRENDER_CHOICES, description="surrender",
-                                    layout=wide, style=style)
-        self.players = W.Dropdown(options=(2, 3, 4), description="players", layout=wide,
-                                  style=style)
-        self.rake = W.Dropdown(options=[m.value for m in RakeModel], description="rake",
-                               layout=wide, style=style)
-        self.rake_amount = W.BoundedFloatText(value=0.0, min=0.0, max=100.0, step=0.05,
-                                              description="rake amount", layout=wide, style=style)
-        #: One control per scoring number (:data:`~cpstats.thirteen.rules.components.SCORING_NUMBERS`).
-        self.numbers = {n: _number_control(n, wide, style) for n in SCORING_NUMBERS}
-        numbers_box = W.Accordion(children=[W.VBox(list(self.numbers.values()))])
-        numbers_box.set_title(0, "scoring numbers")
-        numbers_box.selected_index = None
+        #: Every control by its key.
+        self.controls = {c.key: _widget(c, wide, style) for c in self.rules.controls}
+        #: The controls of each group by key, shown folded under the group's title.
+        self.groups: dict[str, dict[str, W.Widget]] = {}
+        for c in (c for c in self.rules.controls if c.group):
+            self.groups.setdefault(c.group, {})[c.key] = self.controls[c.key]
+        shown: list[W.Widget] = []  # the controls, a group's folded box where its first control is
+        for c in self.rules.controls:
+            if not c.group:
+                shown.append(self.controls[c.key])
+            elif next(iter(self.groups[c.group])) == c.key:
+                shown.append(self._folded(c.group))
         self.status = W.HTML()
         #: Load a variant file (TOML or JSON); the links beside it download the variant shown.
         self.upload = W.FileUpload(accept=".toml,.json", multiple=False, description="Load",
                                    tooltip="load a variant file (.toml or .json)",
                                    layout=W.Layout(width="80px"))
         self.save_links = W.HTML()
-        self.variant: Variant | None = None
+        self.variant: AnyVariant | None = None
         self.error: str | None = None
-        self._loaded: Variant | None = None
+        self._loaded: AnyVariant | None = None
         self._source: str | None = None
+        self._notes: list[str] = []
         self.upload.observe(self._uploaded, names="value")
         self.preset.observe(self._preset_changed, names="value")
-        for control in (self.scoring, self.royalties, self.royalty_mode, self.naturals,
-                        self.surrender, self.players, self.rake, self.rake_amount,
-                        *self.numbers.values()):
+        for control in self.controls.values():
             control.observe(self._changed, names="value")
-        self.widget = W.VBox([W.HTML(f"<b>Variant {html.escape(label)}</b>"), self.preset,
-                              self.scoring, numbers_box, self.royalties, self.royalty_mode,
-                              self.naturals,
-                              self.surrender, self.players, self.rake, self.rake_amount,
+        self.widget = W.VBox([W.HTML(f"<b>Variant {html.escape(label)}</b>"), self.preset, *shown,
                               self.status, W.HBox([self.upload, self.save_links])],
                              layout=W.Layout(padding="4px", min_width="270px"))
         self._preset_changed()
 
-    def _base(self) -> Variant:
+    def _folded(self, group: str) -> W.Accordion:
+        box = W.Accordion(children=[W.VBox(list(self.groups[group].values()))])
+        box.set_title(0, group)
+        box.selected_index = None
+        return box
+
+    def __getattr__(self, name: str) -> Any:
+        """A control by its key (``picker.players``) or a group's controls by the group's name
+        with ``_`` for spaces, its last word alone too (``picker.numbers``)."""
+        state = self.__dict__
+        if name in state.get("controls", {}):
+            return state["controls"][name]
+        for group, members in state.get("groups", {}).items():
+            if name in (group.replace(" ", "_"), group.split()[-1]):
+                return members
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _base(self) -> AnyVariant:
         """What the controls override: the variant loaded from a file, else the preset."""
         return self._loaded if self._loaded is not None else get_preset(self.preset.value)
+
+    def _shown(self) -> dict[str, Any]:
+        """Each control's value now, by key."""
+        return {key: control.value for key, control in self.controls.items()}
 
     # the preset sets every control; the others override it
     def _preset_changed(self, change: dict | None = None) -> None:
@@ -166,120 +150,49 @@ class VariantPicker:
         self._loaded = self._source = None
         self._fill(get_preset(self.preset.value))
 
-    def _fill(self, v: Variant) -> None:
+    def _set(self, values: dict[str, Any]) -> None:
+        for key, value in values.items():
+            self.controls[key].value = value
+
+    def _fill(self, v: AnyVariant) -> None:
         """Set every control to ``v``'s rules, then rebuild the variant."""
         self._loading = True
         try:
-            self.scoring.value = v.scoring.system.value
-            self._show_numbers(v.scoring)
-            self.royalties.value = v.royalties.schedule.value
-            self.royalty_mode.value = v.royalties.mode.value
-            self.naturals.value = v.naturals.schedule.value
-            self._constrain()
-            self.surrender.value = self._surrender_text(v)
-            self.players.value = v.players
-            self.rake.value = v.rake.model.value
-            self.rake_amount.value = float(v.rake.percent if v.rake.model is RakeModel.PERCENT
-                                           else v.rake.amount)
+            shown = self.rules.values(v)
+            self._constrain(shown)
+            self._set(shown)
         finally:
             self._loading = False
         self._changed()
 
-    def _show_numbers(self, scoring: ScoringRules) -> None:
-        for name, control in self.numbers.items():
-            control.value = getattr(scoring, name)
-
-    def _scoring_shown(self) -> ScoringRules:
-        """The scoring the controls show (raises the rules' own error for a bad number)."""
-        return ScoringRules(system=self.scoring.value,
-                            **{n: control.value for n, control in self.numbers.items()})
-
-    @staticmethod
-    def _surrender_text(v: Variant) -> str:
-        if not v.surrender.enabled:
-            return "none"
-        return "standard" if v.surrender.amount is None else f"{v.surrender.amount:g}"
-
-    def _constrain(self) -> None:
-        """Offer only the choices that combine with the others, and say why."""
-        base = self._base()
-        scoring = Scoring(self.scoring.value)
-        notes = []
-        if base.deal is Deal.CRISS_CROSS:
-            players = (2,)
-            notes.append("criss-cross is heads-up: 2 players")
-        else:
-            try:
-                least = self._scoring_shown().fewest_players
-            except OptionError:  # shown as the variant's error
-                least = ScoringRules(system=scoring).fewest_players
-            players = tuple(p for p in (2, 3, 4) if p >= least)
-            if least > 2:
-                notes.append(f"{scoring.value}'s home run needs at least {least} players")
-        if tuple(self.players.options) != players:
-            keep = self.players.value if self.players.value in players else players[-1]
-            self.players.options = players
-            self.players.value = keep
-        self.players.disabled = len(players) == 1
-        surrender = tuple(c for c in _SURRENDER_CHOICES
-                          if c != "standard" or scoring in STANDARD_SURRENDER)
-        if tuple(self.surrender.options) != surrender:
-            keep = self.surrender.value if self.surrender.value in surrender else "none"
-            self.surrender.options = surrender
-            self.surrender.value = keep
-        if scoring not in STANDARD_SURRENDER:
-            notes.append(f"{scoring.value} has no standard surrender: give units")
-        self.royalty_mode.disabled = self.royalties.value == RoyaltySchedule.NONE.value
-        self.rake_amount.disabled = self.rake.value == RakeModel.NONE.value
-        self.rake_amount.description = ("rake share" if self.rake.value == RakeModel.PERCENT.value
-                                        else "rake units")
-        if self.rake.value == RakeModel.PERCENT.value:
-            notes.append("percent rake: amount is the share of the pot (e.g. 0.05), no cap")
-        elif self.rake.value == RakeModel.TIME.value:
-            notes.append("time rake: units per player per hour, 30 hands an hour")
-        self._notes = notes
+    def _constrain(self, shown: dict[str, Any]) -> None:
+        """Offer only the choices that combine with the others (``shown``), and say why."""
+        limits = self.rules.limits(self._base(), shown)
+        for key, (options, fallback) in limits.choices.items():
+            control = self.controls[key]
+            if tuple(control.options) != tuple(options):
+                keep = control.value if control.value in options else fallback
+                control.options = options
+                control.value = keep
+        for key, off in limits.disabled.items():
+            self.controls[key].disabled = off
+        for key, text in limits.labels.items():
+            self.controls[key].description = text
+        self._notes = list(limits.notes)
 
     def _overrides(self) -> dict[str, Any]:
-        base = self._base()
-        over: dict[str, Any] = {}
-        if self.scoring.value != base.scoring.system.value:
-            over["scoring"] = self.scoring.value
-        system = ScoringRules(system=self.scoring.value)
-        for name, control in self.numbers.items():
-            if control.value != getattr(system, name):
-                over[f"scoring.{name}"] = control.value
-        if self.royalties.value != base.royalties.schedule.value:
-            over["royalties"] = self.royalties.value
-        if (self.royalty_mode.value != base.royalties.mode.value
-                and self.royalties.value != RoyaltySchedule.NONE.value):
-            over["royalty_mode"] = self.royalty_mode.value
-        if self.naturals.value != base.naturals.schedule.value:
-            over["naturals"] = self.naturals.value
-        if self.surrender.value != self._surrender_text(base):
-            over["surrender"] = _surrender_choice(self.surrender.value)
-        if self.players.value != base.players:
-            over["players"] = self.players.value
-        amount = float(self.rake_amount.value)
-        current = base.rake.percent if base.rake.model is RakeModel.PERCENT else base.rake.amount
-        if self.rake.value != base.rake.model.value or amount != float(current):
-            model = RakeModel(self.rake.value)
-            kwargs: dict[str, Any] = {"model": model, "jackpot_drop": base.rake.jackpot_drop,
-                                      "jackpot_trigger": base.rake.jackpot_trigger}
-            if model is RakeModel.PERCENT:
-                kwargs["percent"] = amount
-            elif model is not RakeModel.NONE:
-                kwargs["amount"] = amount
-            over["rake"] = Rake(**kwargs)
-        return over
+        return self.rules.changes(self._base(), self._shown())
 
     def _changed(self, change: dict | None = None) -> None:
         if self._loading:
             return
         self._loading = True
         try:
-            if change is not None and change.get("owner") is self.scoring:
-                self._show_numbers(ScoringRules(system=self.scoring.value))
-            self._constrain()
+            if change is not None:
+                key = next((k for k, c in self.controls.items() if c is change.get("owner")), None)
+                if key is not None:
+                    self._set(self.rules.follow(key, self._shown()))
+            self._constrain(self._shown())
         finally:
             self._loading = False
         try:
@@ -304,7 +217,7 @@ class VariantPicker:
     # -- files --------------------------------------------------------------------------------
 
     def file_bytes(self, suffix: str = ".toml") -> bytes:
-        """The variant shown as a variant file (``.toml`` or ``.json``, :meth:`Variant.to_file`),
+        """The variant shown as a variant file (``.toml`` or ``.json``, the variant's ``to_file``),
         labelled with its short label and described in words (:func:`cpstats.describe`)."""
         if self.variant is None:
             raise OptionError(f"variant {self.label} is not valid: {self.error}")
@@ -328,24 +241,26 @@ class VariantPicker:
         return self.variant.to_file(path, label=short_label(self.variant),
                                     description=describe(self.variant))
 
-    def set_variant(self, variant: Variant | str, source: str | None = None) -> None:
+    def set_variant(self, variant: AnyVariant | str, source: str | None = None) -> None:
         """Show ``variant`` (a variant, a variant string or a file path): the preset it derives
-        from, every control set to its rules, and the variant itself as the controls' base."""
-        v = resolve_variant(variant)
+        from, every control set to its rules, and the variant itself as the controls' base; a
+        variant of another game is refused in one line."""
+        v = as_variant(variant, self.game.variant_type)
         self._loaded, self._source = v, source
         self._loading = True
         try:
-            self.preset.value = v.name if v.name in preset_names() else opening("picker_base")
+            name = getattr(v, "name", None)
+            self.preset.value = name if name in self.game.presets else opening("picker_base")
         finally:
             self._loading = False
         self._fill(v)
 
-    def load(self, path: str | os.PathLike) -> Variant:
+    def load(self, path: str | os.PathLike) -> AnyVariant:
         """Load a variant file (:func:`~cpstats.engine.registry.load_variant`) into the picker."""
-        self.set_variant(resolve_variant(Path(path)), source=Path(path).name)
+        self.set_variant(as_variant(Path(path), self.game.variant_type), source=Path(path).name)
         return self.variant
 
-    def load_bytes(self, name: str, content: bytes) -> Variant | None:
+    def load_bytes(self, name: str, content: bytes) -> AnyVariant | None:
         """Load an uploaded variant file's ``content``; a file the rules refuse is explained in
         the status line (its name, not a temporary path) and the variant shown is kept."""
         with tempfile.TemporaryDirectory() as folder:
