@@ -16,6 +16,12 @@ from pathlib import Path
 import pytest
 
 
+#: The toy game's package is a game, not tests: importing it registers the game (the registry is
+#: global), so pytest never collects it; the tests that play it register it while they run
+#: (``helpers.toy.toy_registered``).
+collect_ignore = ["toy_showdown"]
+
+
 def _package() -> Path:
     """The cpstats folder the tests import, found without importing it (numba reads
     ``NUMBA_CACHE_DIR`` once, on import)."""

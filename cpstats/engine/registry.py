@@ -73,7 +73,7 @@ class Game:
     get_preset: Callable[[str], Any]
     keys: Collection[str]
     key_of: Callable[[str], Any]
-    key_name: Callable[[str, Any], str]
+    key_name: Callable[[str], str]
     describe_rules: Callable[[Any], list[tuple[str, str]]]
     short_label: Callable[..., str]
     runs: Any = None

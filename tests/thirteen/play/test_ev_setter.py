@@ -82,7 +82,7 @@ def test_ev_puts_strength_where_the_points_are(tables):
 # -- ev: exact pruning, the model's best split, card removal ----------------------------------------
 
 def test_ev_under_h5_refuses_tables_with_a_high_middle():
-    """Ev sets H5 hands (tests/play/test_ev_low_kernel.py); what it refuses is tables
+    """Ev sets H5 hands (tests/thirteen/play/test_ev_low_kernel.py); what it refuses is tables
     whose middle is a high hand, such as 2-4's borrowed, in one line saying how to train."""
     with pytest.raises(OptionError, match=r"^ev: the row tables trained for '2-4' cannot set hands "
                                           r"of '2-4\(ranking=H5\)'.*low \(H5\) middle.*train_tables"):

@@ -29,16 +29,19 @@ def test_required_presets_exist() -> None:
 
 
 def test_presets_dataframe() -> None:
-    from cpstats.ofc.rules import PRESETS as OPEN_FACE, OfcVariant
+    from cpstats.engine.registry import games
+    from cpstats.thirteen.rules.variant import GAME
 
     table = presets()
     assert isinstance(table, pd.DataFrame)
     assert list(table.columns) == ["name", "game", "description", "seed", "variant"]
-    assert list(table["name"]) == [*preset_names(), *OPEN_FACE]
-    assert list(table["game"]) == ["13-card"] * len(preset_names()) + ["open-face"] * len(OPEN_FACE)
-    cards = table[table["game"] == "13-card"]
+    assert list(table["name"]) == [name for game in games().values() for name in game.presets]
+    assert list(table["game"]) == [game.name for game in games().values() for _ in game.presets]
+    cards = table[table["game"] == GAME]
+    assert list(cards["name"]) == list(preset_names())
     assert set(cards["seed"]) <= {"000", "001", "002", "004"}
-    assert all(isinstance(get_preset(n), OfcVariant) for n in table[table["game"] == "open-face"]["name"])
+    for name, game in zip(table["name"], table["game"]):
+        assert isinstance(get_preset(name), games()[game].variant_type)
     assert all("\n" not in d and d for d in table["description"])
     for name, text in zip(table["name"], table["variant"]):
         assert load_variant(text) == get_preset(name)
