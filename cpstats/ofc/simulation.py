@@ -43,7 +43,7 @@ from cpstats.ofc._place_kernel import FAST, ROLLOUT_LEARNED
 from cpstats.ofc.placement import strategy_code
 from cpstats.ofc.play import _play
 from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, OfcSummary, paired_figures, summarise_hands
-from cpstats.ofc.rules import OfcVariant, parse_ofc_variant, resolve_ofc_variant
+from cpstats.ofc.rules import GAME, OfcVariant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import settle_hands
 from cpstats.ofc.street_values import model_identity
 from cpstats.ofc.setters import as_ofc_setter, seat_budget, seat_setters, seats_label, seats_params
@@ -126,7 +126,7 @@ def hands_rows(boards: np.ndarray, fantasy_cards: np.ndarray, s, first: int = 0)
 
 
 def _metadata(v: OfcVariant, seats, root, hands, block_hands, burn_in) -> dict:
-    meta = {"game": "ofc", "variant": str(v), "strategy": seats_label(seats),
+    meta = {"game": GAME, "variant": str(v), "strategy": seats_label(seats),
             "deals": int(hands), "entropy": str(root.entropy), "spawn_key": list(root.spawn_key),
             "block_deals": int(block_hands), "batches": batch_count(hands), "burn_in": burn_in,
             "dealer": f"numpy default_rng(block child).permutation(52) a hand, burn-in {burn_in}",
