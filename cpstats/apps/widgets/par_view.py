@@ -88,8 +88,7 @@ class ParView(_App):
     Attributes
     ----------
     sheet
-        The sheet on show (:class:`~cpstats.apps.par.ParSheet` or
-        :class:`~cpstats.apps.par.open_face.OfcParSheet`).
+        The sheet on show (:class:`~cpstats.apps.par.ParSheet`, one class for every game).
     files
         The bytes of the sheet on show: ``{"html": ...}``, and ``"pdf"`` once made
         (:meth:`make_pdf`, the *Make PDF* button).
