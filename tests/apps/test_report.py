@@ -1,4 +1,5 @@
-"""The math report: files, outcome table arithmetic, CLI."""
+"""The math report: the 13-card content (outcome table arithmetic, sections, charts), the files
+the apps write, CLI."""
 
 import re
 
@@ -10,8 +11,14 @@ import pytest
 from cpstats.apps import plots
 from cpstats.apps.cli import main
 from cpstats.errors import OptionError
-from cpstats.apps.report import outcome_table, write_report
+from cpstats.apps.report import write_report as write_content
+from cpstats.thirteen.report import outcome_table, report_content
 from cpstats.workbench import simulate
+
+
+def write_report(result, out, **options):
+    """The 13-card report of ``result`` written into ``out``, as ``cpstats report`` writes it."""
+    return write_content(report_content(result, **options), out)
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +56,7 @@ def test_every_report_chart_says_who_set_the_hands(result):
     carries the designer's SD figure with its 95% interval."""
     from cpstats.apps.report import _charts
 
-    charts = _charts(result, "game", [], [], 30.0)
+    charts = _charts(report_content(result, label="game", hands_per_hour=30.0))
     for name, fig in charts.items():
         title = fig.axes[0].get_title()
         assert f"{result.deals:,} deals" in title and "greedy, a baseline setter" in title, name

@@ -209,7 +209,8 @@ def test_pooled_rate_coverage():
 def test_the_report_says_when_the_cap_never_bound(tmp_path):
     """The math report's house section carries the same sentence as the PAR sheet."""
     from cpstats.apps.report import write_report
+    from cpstats.thirteen.report import report_content
 
     r = simulate(RAKED, 600, setter="greedy", rng=1)
-    text = write_report(r, tmp_path).read_text()
+    text = write_report(report_content(r), tmp_path).read_text()
     assert figures.rules_in_action(r)[0] in text

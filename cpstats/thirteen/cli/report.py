@@ -1,6 +1,7 @@
 """``cpstats report``: a 13-card math report (Markdown, HTML, PNG charts) of one run, with other
-scoring systems rescored on its settings and other house charges (:func:`report_plan`), written
-by the command line's report writer (``kit.write_report``)."""
+scoring systems rescored on its settings and other house charges (:func:`report_plan`): its
+content is :func:`cpstats.thirteen.report.report_content`, written by the command line's report
+writer (``kit.write_report``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any, NamedTuple
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.rules.house import Rake
 from cpstats.thirteen.cli.options import _other_game, kernels, setter_of, tables_option
+from cpstats.thirteen.report import report_content
 from cpstats.thirteen.rules.variant import Variant
 
 __all__ = ["add_report_command", "report_plan", "split_systems", "ReportPlan"]
@@ -103,7 +105,8 @@ def _report(args: argparse.Namespace, kit: Any) -> str:
         rakes = [result.rescore(other) for other in plan.rakes]
     finally:
         close()
-    path = kit.write_report(result, out, systems=systems, rakes=rakes, hands_per_hour=args.hands_per_hour)
+    content = report_content(result, systems=systems, rakes=rakes, hands_per_hour=args.hands_per_hour)
+    path = kit.write_report(content, out)
     lines = [f"report written: {path} and {path.with_suffix('.html')}"]
     lines += [f"--systems skipped: {item}" for item in plan.skipped]
     return "\n".join(lines)

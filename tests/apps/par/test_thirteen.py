@@ -202,7 +202,7 @@ def pdf_text(sheet, tmp_path_factory) -> str:
 def test_net_result_table_gives_wilson_intervals_as_the_report_does(sheet):
     """The net-result table gives each result's probability with its 95% Wilson interval (n =
     deals), from the one function the report's outcome table also reads."""
-    from cpstats.apps.report import outcome_table
+    from cpstats.thirteen.report import outcome_table
     from cpstats.thirteen.par.figures import seat_outcomes
     from cpstats.engine.stats import wilson_interval
 
