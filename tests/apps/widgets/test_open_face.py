@@ -168,11 +168,12 @@ def test_a_failed_run_is_one_line_and_gives_the_button_back(monkeypatch, error, 
 def test_a_figure_without_an_interval_is_drawn_hollow_and_says_why():
     """A chart on an axis labelled '(95% CI)' never shows a bare point as if it had an interval:
     a figure with too few hands for one is a hollow marker with the reason written beside it."""
-    from cpstats.apps.ofc_charts import plot_ofc_figures
+    from cpstats.apps.panels import plot_results
+    from cpstats.ofc.charts import FIGURE_CHARTS as charts
 
     result = simulate("ofc-pineapple(players=3)", 100, setter="greedy", rng=1, block_deals=100)
     assert result.figures().set_index("metric").at["fl_value", "method"] == "too few hands"
-    fig = plot_ofc_figures({"greedy": result})
+    fig = plot_results({"greedy": result}, charts.labels, charts.rates, charts.units)
     notes = [t for ax in fig.axes for t in ax.texts if t.get_text() == "no interval: too few hands"]
     assert len(notes) == 1
     ax = notes[0].axes

@@ -1,0 +1,74 @@
+"""What open face's figure charts show (drawn by :mod:`cpstats.apps.panels`): the figures a
+designer reads, in order, with their words and formats (:data:`METRIC_LABELS`), which are rates
+and which units, and the strength chart's series (:func:`strength_frames`); all in one
+:class:`FigureCharts` (:data:`FIGURE_CHARTS`), the content the apps read.
+
+- Decision: the figures show seat 0's mean and SD only; the presets are symmetric, so the other
+  seats are the same figures by symmetry (their own rows are in ``OfcResult.figures()``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import pandas as pd
+
+from cpstats.ofc.game import OPEN_FACE
+from cpstats.ofc.strength import STRENGTH_LABELS
+
+__all__ = ["METRIC_LABELS", "RATE_METRICS", "UNIT_METRICS", "DIFFERENCE_UNITS", "STRENGTH_RATES",
+           "STRENGTH_UNITS", "FigureCharts", "FIGURE_CHARTS", "strength_frames"]
+
+#: The figures shown, in order: metric of ``OfcResult.figures()`` -> (label, format).
+METRIC_LABELS = {
+    "foul_rate": ("foul rate (per board)", "{:.1%}"),
+    "royalty": ("royalty per board (units)", "{:.2f}"),
+    "royalty_front": ("royalty per board, front", "{:.2f}"),
+    "royalty_middle": ("royalty per board, middle", "{:.2f}"),
+    "royalty_back": ("royalty per board, back", "{:.2f}"),
+    "scoop_rate": ("scoop rate (per board and opponent)", "{:.1%}"),
+    "fl_entry_rate": ("Fantasyland entry (per normal hand)", "{:.1%}"),
+    "fl_stay_rate": ("Fantasyland stay (per Fantasyland hand)", "{:.1%}"),
+    "fl_share": ("hands played in Fantasyland", "{:.1%}"),
+    "fl_value": ("value of Fantasyland (units over a normal hand)", "{:.2f}"),
+    "mean_seat0": ("mean per hand, seat 0 (units)", "{:+.2f}"),
+    "sd_seat0": ("SD per hand, seat 0 (units)", "{:.2f}"),
+    "hands_seat0": ("hands to know seat 0's mean within 1 unit", "{:,.0f}"),
+    "rake_per_hand": ("rake per seat per hand (units)", "{:.3f}"),
+    "rake_per_hour": ("rake per seat per hour (units)", "{:.2f}"),
+    "rake_share": ("rake share of points won", "{:.1%}"),
+}
+#: The rates (drawn in %) and the units of a run's figures chart.
+RATE_METRICS = ("foul_rate", "fl_entry_rate", "fl_stay_rate", "fl_share", "scoop_rate")
+UNIT_METRICS = ("royalty", "royalty_front", "royalty_middle", "royalty_back", "fl_value", "sd_seat0")
+#: The units of a differences chart (the rates are :data:`RATE_METRICS`).
+DIFFERENCE_UNITS = ("royalty", "royalty_front", "royalty_middle", "royalty_back")
+#: The rates and units of the strength chart.
+STRENGTH_RATES = ("foul_rate", "fl_entry_rate", "rake_share")
+STRENGTH_UNITS = ("royalty", "fl_value", "sd_seat0")
+
+
+@dataclass(frozen=True)
+class FigureCharts:
+    """What a game's figure charts show: ``labels`` (metric -> (words, format), in the order
+    shown), the ``rates`` and ``units`` of a run's chart and the ``difference_units`` of a
+    differences chart (its rates are ``rates``)."""
+
+    labels: Mapping[str, tuple[str, str]]
+    rates: tuple[str, ...]
+    units: tuple[str, ...]
+    difference_units: tuple[str, ...]
+
+
+#: Open face's figure charts, as the apps read them.
+FIGURE_CHARTS = FigureCharts(METRIC_LABELS, RATE_METRICS, UNIT_METRICS, DIFFERENCE_UNITS)
+
+
+def strength_frames(table: pd.DataFrame, variant: str = OPEN_FACE.default_preset) -> dict[str, pd.DataFrame]:
+    """The figures of ``variant`` at each strength of a :func:`cpstats.ofc.strength.strength_table`,
+    one frame (``metric``, ``estimate``, ``ci_low``, ``ci_high``) a setter by its words, weakest
+    first: the series of the strength chart (:data:`STRENGTH_RATES`, :data:`STRENGTH_UNITS`)."""
+    rows = table[table["variant"] == variant]
+    return {STRENGTH_LABELS.get(setter, setter): part[["metric", "estimate", "ci_low", "ci_high"]]
+            for setter, part in rows.groupby("setter", sort=False)}
