@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from cpstats.ofc.game import OPEN_FACE
+from cpstats.ofc.rules import DEFAULT_PRESET
 from cpstats.ofc.strength import STRENGTH_LABELS
 
 __all__ = ["METRIC_LABELS", "RATE_METRICS", "UNIT_METRICS", "DIFFERENCE_UNITS", "STRENGTH_RATES",
@@ -65,7 +65,7 @@ class FigureCharts:
 FIGURE_CHARTS = FigureCharts(METRIC_LABELS, RATE_METRICS, UNIT_METRICS, DIFFERENCE_UNITS)
 
 
-def strength_frames(table: pd.DataFrame, variant: str = OPEN_FACE.default_preset) -> dict[str, pd.DataFrame]:
+def strength_frames(table: pd.DataFrame, variant: str = DEFAULT_PRESET) -> dict[str, pd.DataFrame]:
     """The figures of ``variant`` at each strength of a :func:`cpstats.ofc.strength.strength_table`,
     one frame (``metric``, ``estimate``, ``ci_low``, ``ci_high``) a setter by its words, weakest
     first: the series of the strength chart (:data:`STRENGTH_RATES`, :data:`STRENGTH_UNITS`)."""

@@ -18,6 +18,7 @@ from typing import Any
 
 from cpstats.engine.views import DashboardTab
 from cpstats.errors import OptionError
+from cpstats.ofc.charts import FIGURE_CHARTS, FigureCharts
 from cpstats.ofc.rules import COMPARED, KEYS, OfcDeal, OfcVariant, get_preset
 
 __all__ = ["DASHBOARD_TAB", "RuleChoices", "ofc_variant", "STRATEGY_LABELS", "FANTASY_CHOICES", "STAY_CHOICES",
@@ -89,7 +90,8 @@ def _find_shipped(v: OfcVariant, strategy: str) -> Any:
 @dataclass(frozen=True)
 class RuleChoices:
     """What the rule explorer reads of open face: the strategies in words, the choices of each
-    control, the variant they describe, and the shipped run that plays it (None: play it live)."""
+    control, the variant they describe, the shipped run that plays it (None: play it live) and
+    what its charts show (``charts``)."""
 
     strategies: Mapping[str, str]
     fantasy: Mapping[str, str]
@@ -101,20 +103,22 @@ class RuleChoices:
     variant: Callable[..., Any]
     find: Callable[[Any, str], Any]
     shipped: str = "shipped run (cpstats/data/reference/ofc)"
+    charts: FigureCharts = FIGURE_CHARTS
 
 
 @dataclass(frozen=True)
 class TypedVariants:
     """What the comparer reads of open face: the game switch's word (``switch``), that its
     variants are typed as strings (``kind``), the hands a variant offered (``hands``), the
-    setter dropdown's choices (``setters``, words and value: ``ev`` plays rollout) and each
-    setter's words (``setter_labels``)."""
+    setter dropdown's choices (``setters``, words and value: ``ev`` plays rollout), each
+    setter's words (``setter_labels``) and what the differences chart shows (``charts``)."""
 
     switch: str
     hands: tuple[int, ...]
     setters: tuple[tuple[str, str], ...]
     setter_labels: Mapping[str, str]
     kind: str = "typed"
+    charts: FigureCharts = FIGURE_CHARTS
 
 
 #: Open face's part of the dashboard: its rule explorer, and what the comparer opens on.

@@ -76,7 +76,7 @@ OPEN_FACE = Game(
     get_preset=open_face.get_preset, keys=tuple(key.name for key in open_face.KEYS),
     key_of=open_face.key_of, key_name=key_name, describe_rules=open_face_words.describe_rules,
     short_label=open_face_words.short_label, claims=_claims, unit="hands",
-    label="open-face Chinese poker", default_preset="ofc-pineapple",
+    label="open-face Chinese poker", default_preset=open_face.DEFAULT_PRESET,
     runs=GameRuns(views=VIEWS,
         simulate=simulate, setter=setter_for, default_setter="rollout", summary=OfcSummary, result=OfcResult,
         compare=_compare_runs, sweep=run_sweep, skill=skill_table,

@@ -362,6 +362,8 @@ def _registry() -> dict[str, OfcVariant]:
 
 #: One-line description of every OFC preset, by name.
 PRESETS: dict[str, str] = {name: text for name, (text, _) in _PRESET_ROWS.items()}
+#: The preset a view opens on: the game as most rooms deal it.
+DEFAULT_PRESET = "ofc-pineapple"
 
 
 #: The presets a view of several open-face variants opens on, in its columns' order.

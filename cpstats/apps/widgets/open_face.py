@@ -21,7 +21,7 @@ from typing import Any
 import ipywidgets as W
 import matplotlib.pyplot as plt
 
-from cpstats.apps.ofc_charts import METRIC_LABELS, ofc_figures_table, plot_ofc_figures
+from cpstats.apps.panels import figures_table, plot_results
 from cpstats.apps.widgets._common import (ExportBar, _App, _message, _running, _show_figure,
                                           _table_html, opening, page_style)
 from cpstats.apps.widgets.cache import SEED, _InlineExecutor
@@ -53,7 +53,7 @@ class OpenFaceApp(_App):
     result
         The ``OfcResult`` on show; ``source`` says where it came from.
     table
-        Its figures (:func:`~cpstats.apps.ofc_charts.ofc_figures_table`).
+        Its figures (:func:`~cpstats.apps.panels.figures_table` of the content's ``charts.labels``).
     figure
         The chart on show.
     """
@@ -211,13 +211,14 @@ class OpenFaceApp(_App):
         said = f"{short_label(result.variant)}: {result.deals:,} hands, {self._label(strategy)}, seed " \
                f"{result.metadata.get('entropy')}; {source}"
         self.status.value = _message("ok", said)
-        self.table = ofc_figures_table(result, hands_per_hour=float(self.hands_per_hour.value))
-        formats = {label: fmt for label, fmt in METRIC_LABELS.values()}
+        charts = self.choices.charts
+        self.table = figures_table(result.figures(hands_per_hour=float(self.hands_per_hour.value)), charts.labels)
+        formats = {label: fmt for label, fmt in charts.labels.values()}
         shown = self.table.rename(columns={"ci_low": "95% CI low", "ci_high": "95% CI high"})
         self.table_html.value = _table_html(shown, formats, "cpstats-ofc")
         label = short_label(result.variant)
-        self.figure = plot_ofc_figures({label: result},
-                                       title=f"{label}; {result.deals:,} hands, {self._label(strategy)}")
+        self.figure = plot_results({label: result}, charts.labels, charts.rates, charts.units,
+                                   title=f"{label}; {result.deals:,} hands, {self._label(strategy)}")
         _show_figure(self.output, self.figure)
         self.export.show(self.figure, self.table.assign(variant=str(result.variant),
                                                         strategy=self._label(strategy),

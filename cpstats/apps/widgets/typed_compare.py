@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import html
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import ipywidgets as W
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from cpstats.apps.ofc_charts import METRIC_LABELS, plot_ofc_differences
+from cpstats.apps.panels import plot_differences
 from cpstats.apps.widgets._common import ExportBar, _message, _show_figure, _table_html, dashboard_tabs, game_content
 from cpstats.apps.widgets.cache import SEED, _InlineExecutor
 from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS
@@ -59,23 +59,23 @@ def _cell(row: pd.Series, fmt: str, columns: tuple[str, str, str], difference: b
     return f"{est}{pts} ({low} to {high})"
 
 
-def figures_words(table: pd.DataFrame) -> pd.DataFrame:
-    """:func:`cpstats.compare`'s open-face table in words: a row per figure of
-    :data:`~cpstats.apps.ofc_charts.METRIC_LABELS`, a column per variant reading ``estimate
+def figures_words(table: pd.DataFrame, words: Mapping[str, tuple[str, str]]) -> pd.DataFrame:
+    """:func:`cpstats.compare`'s table in words: a row per figure of ``words`` (metric -> (words,
+    format), in the order shown), a column per variant reading ``estimate
     (low to high)`` and after each variant but the first its paired difference to the first."""
     labels = list(dict.fromkeys(table["label"]))
     short = [x.split(":")[0] for x in labels]
-    rows = [m for m in METRIC_LABELS if m in set(table["metric"])]
+    rows = [m for m in words if m in set(table["metric"])]
     columns: dict[str, dict[str, str]] = {}
     for i, label in enumerate(labels):
         mine = table[table["label"] == label].set_index("metric")
         for m in rows:
-            name, fmt = METRIC_LABELS[m]
+            name, fmt = words[m]
             columns.setdefault(label, {})[name] = _cell(mine.loc[m], fmt, ("estimate", "ci_low", "ci_high"), False)
             if i:
                 columns.setdefault(f"{short[i]} - {short[0]}", {})[name] = _cell(
                     mine.loc[m], fmt, ("diff", "diff_ci_low", "diff_ci_high"), True)
-    frame = pd.DataFrame(columns).reindex([METRIC_LABELS[m][0] for m in rows]).fillna("")
+    frame = pd.DataFrame(columns).reindex([words[m][0] for m in rows]).fillna("")
     frame.index.name = "figure (95% interval)"
     return frame
 
@@ -161,13 +161,15 @@ class TypedCompare:
     def show(self, table: pd.DataFrame) -> None:
         """Show a table of :meth:`run` (its ``attrs`` name the hands and the seed)."""
         self.table = table
-        self.figures = figures_words(table)
+        self.figures = figures_words(table, self.content.charts.labels)
         caption = (f"placed by {setter_words(table, self.content.setter_labels)}; {table.attrs['hands']:,} "
                    f"hands per variant, seed {SEED}")
         self.table_html.value = (
             f"<b>The designer's figures</b> ({html.escape(caption)}; 95% intervals, differences paired "
             "on common decks)" + _table_html(self.figures, {}, "cpstats-figures"))
-        self.figure = plot_ofc_differences(table, title=f"Differences against variant A; {caption}")
+        charts = self.content.charts
+        self.figure = plot_differences(table, charts.labels, charts.rates, charts.difference_units,
+                                       title=f"Differences against variant A; {caption}")
         _show_figure(self.output, self.figure)
         self.export.show(("figures", table), ("differences", self.figure))
 
