@@ -203,6 +203,18 @@ def _hand_error(hands: np.ndarray, row: int, *, named: bool = True) -> CardError
                      f"{format_cards(values[counts > 1][:1])} twice: a hand cannot repeat a card")
 
 
+def as_generator(rng: object) -> np.random.Generator:
+    """``rng`` as a numpy Generator (a Generator itself, or a seed: an integer >= 0, a
+    SeedSequence or None); anything else is one line saying what is allowed."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    try:
+        return np.random.default_rng(rng)
+    except (TypeError, ValueError):
+        raise OptionError(f"rng={rng!r} is invalid: a numpy Generator or a seed (an integer "
+                          ">= 0, a SeedSequence or None)") from None
+
+
 def deal(rng: np.random.Generator | int | None, deals: int, hands: int = 4) -> np.ndarray:
     """Deal ``deals`` decks into ``hands`` hands of 13: shape ``(deals, hands, 13)``.
 
@@ -213,12 +225,7 @@ def deal(rng: np.random.Generator | int | None, deals: int, hands: int = 4) -> n
     """
     deals = _integer("deals", deals, 0, None, "a number of deals >= 0")
     hands = _integer("hands", hands, 1, 4, "a deck deals 1 to 4 hands of 13")
-    if not isinstance(rng, np.random.Generator):
-        try:
-            rng = np.random.default_rng(rng)
-        except (TypeError, ValueError):
-            raise OptionError(f"rng={rng!r} is invalid: a numpy Generator or a seed (an integer "
-                              ">= 0, a SeedSequence or None)") from None
+    rng = as_generator(rng)
     seed = np.random.SeedSequence(int(rng.integers(2**63)))
     state = np.array(np.random.SFC64(seed).state["state"]["state"], dtype=np.uint64)
     out = np.empty((deals, 52), dtype=np.uint8)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cpstats.cards.codes import DECK_SIZE
+from cpstats.cards.codes import DECK_SIZE, as_generator
 from cpstats.errors import OptionError
 
 __all__ = ["SEATS_DEALER", "deal_seats"]
@@ -76,11 +76,5 @@ def deal_seats(rng: np.random.Generator | int | np.random.SeedSequence | None, d
     if seats * cards > DECK_SIZE:
         raise OptionError(f"seats={seats}, cards={cards} is invalid: {seats * cards} cards, a deck holds "
                           f"{DECK_SIZE}")
-    if not isinstance(rng, np.random.Generator):
-        try:
-            rng = np.random.default_rng(rng)
-        except (TypeError, ValueError):
-            raise OptionError(f"rng={rng!r} is invalid: a numpy Generator or a seed (an integer >= 0, "
-                              "a SeedSequence or None)") from None
-    decks = rng.permuted(np.broadcast_to(np.arange(DECK_SIZE, dtype=np.uint8), (deals, DECK_SIZE)), axis=1)
+    decks = as_generator(rng).permuted(np.broadcast_to(np.arange(DECK_SIZE, dtype=np.uint8), (deals, DECK_SIZE)), axis=1)
     return decks[:, : seats * cards].reshape(deals, seats, cards)
