@@ -139,7 +139,7 @@ def simulate(v: Variant, deals: int, *, setter: Any = "ev", rng=None, executor: 
 
     Examples
     --------
-    >>> from cpstats.rules import get_preset
+    >>> from cpstats import get_preset
     >>> result = simulate(get_preset("2-4"), 2_000, setter="greedy", rng=1)
     >>> abs(float(result.moments()["mean"].sum())) < 1e-9  # zero-sum between seats
     True

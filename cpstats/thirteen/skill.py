@@ -79,7 +79,7 @@ def skill(v: Variant, *, deals: int | None = None, rng=None, setter: Any = "ev",
 
     Examples
     --------
-    >>> from cpstats.rules import get_preset
+    >>> from cpstats import get_preset
     >>> table = skill(get_preset("2-4"), deals=500, rng=1)
     >>> list(table.index)
     ['greedy', 'random', 'ev']

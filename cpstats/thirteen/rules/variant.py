@@ -286,7 +286,7 @@ class Variant:
         Examples
         --------
         >>> import pathlib, tempfile
-        >>> from cpstats.rules import load_variant
+        >>> from cpstats import load_variant
         >>> v = load_variant("2-4(royalties=R-TW)")
         >>> path = v.to_file(pathlib.Path(tempfile.mkdtemp()) / "tw.toml", label="2-4 with TW royalties")
         >>> load_variant(path) == v

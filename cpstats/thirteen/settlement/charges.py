@@ -50,7 +50,7 @@ def seat_charges(v: Variant, net: np.ndarray, rake: np.ndarray) -> np.ndarray:
     Examples
     --------
     >>> v = "2-4(rake=percent,rake.percent=0.05)"
-    >>> from cpstats.rules import load_variant
+    >>> from cpstats import load_variant
     >>> np.round(seat_charges(load_variant(v), np.array([[6.0, 2.0, -4.0, -4.0]]), np.array([0.4])), 9).tolist()
     [[0.3, 0.1, 0.0, 0.0]]
     """
