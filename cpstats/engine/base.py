@@ -68,12 +68,11 @@ class Result(ABC):
         return len(self.summary.batch_sizes)  # type: ignore[attr-defined]
 
     @classmethod
+    @abstractmethod
     def figure_names(cls, v: object) -> list[str]:
         """Every figure name a run of ``v`` gives, in the order of the table its game looks figures
         up in (:attr:`~cpstats.engine.games.GameRuns.figure_table`, else :meth:`figures`), from the
         rules alone. Each game's result declares its own."""
-        raise NotImplementedError(f"{cls.__name__} declares no figure names: define "
-                                  f"{cls.__name__}.figure_names(v)")
 
     @abstractmethod
     def figure_batches(self, confidence: float = 0.95) -> dict[str, FigureBatches]:
