@@ -12,8 +12,10 @@ import warnings
 
 import numpy as np
 import pytest
+from numba import njit
 
 from cpstats.cards import deal, parse_cards
+from cpstats.cards._bits import pack_hand
 from cpstats.errors import OptionError
 from cpstats.hands import tables as _tables
 from cpstats.hands.ranking import rank3, rank5
@@ -208,30 +210,29 @@ def test_ev_is_the_best_split_under_its_model(hands):
         assert vals[chosen[0]] == pytest.approx(vals.max(), abs=1e-5)
 
 
+@njit
+def _rows(hands, t, row, sizes, removal, classes, out):
+    """The kernel's (w, l, lv) of every rank of row ``row`` for each hand, into ``out``;
+    at module level so numba compiles it once a session, not once a call."""
+    per_class = np.empty((3, removal.shape[2], 4))
+    work = np.empty(14 + removal.shape[2])
+    for i in range(hands.shape[0]):
+        _sk.row_state(hands[i], pack_hand(hands[i]), removal, sizes, per_class, work)
+        for r in range(t.shape[0]):
+            w, lo, _, lv = _sk._row(t, r, (per_class, classes), row)
+            out[i, r, 0] = w
+            out[i, r, 1] = lo
+            out[i, r, 2] = lv
+
+
 def _kernel_rows(hands: np.ndarray, variant, tables) -> list[np.ndarray]:
     """(w, l, lv) of every rank of every row as the kernel sees them for each hand (N, R, 3)."""
-    from numba import njit
-
-    from cpstats.cards._bits import pack_hand
-
-    @njit
-    def rows(hands, t, row, sizes, removal, classes, out):
-        per_class = np.empty((3, removal.shape[2], 4))
-        work = np.empty(14 + removal.shape[2])
-        for i in range(hands.shape[0]):
-            _sk.row_state(hands[i], pack_hand(hands[i]), removal, sizes, per_class, work)
-            for r in range(t.shape[0]):
-                w, lo, _, lv = _sk._row(t, r, (per_class, classes), row)
-                out[i, r, 0] = w
-                out[i, r, 1] = lo
-                out[i, r, 2] = lv
-
     model = ev_setter._model(variant, tables)
     out = []
     for row, t in enumerate(model[:3]):
         got = np.empty((len(hands), t.shape[0], 3))
-        rows(hands, t, row, _sk.class_counts(model[11], *model[:3]), model[10], model[11],
-             got)
+        _rows(hands, t, row, _sk.class_counts(model[11], *model[:3]), model[10], model[11],
+              got)
         out.append(got)
     return out
 
