@@ -1,13 +1,19 @@
 """cpstats: statistics and economics of Chinese poker rule variants.
 
 The friendly API is re-exported here; kernels (``_*_kernel`` modules) are private.
+
+Each game is one package and names its types without a prefix: ``cpstats.thirteen.Variant`` and
+``cpstats.ofc.Variant``, ``SimulationResult``, ``GreedySetter``, ``RandomSetter``, ``Settlement`` in
+both. The top level re-exports the 13-card game's (``cpstats.Variant``, ``cpstats.EvSetter``, ...,
+as before) and open face's setters that no other game has (``cpstats.Rollout``, ...); open face's
+other types are read through its package: ``cpstats.ofc.Variant``, ``cpstats.ofc.GreedySetter``.
+The verbs take either game's variant, preset name or text, so most work names no type at all.
 """
 
 from __future__ import annotations
 
 # the games first: each registers itself (rules and runs) before any verb can be called
-from cpstats import thirteen as _thirteen  # noqa: F401
-from cpstats import ofc as _ofc  # noqa: F401
+from cpstats import thirteen, ofc  # noqa: F401 (cpstats.ofc.Variant ... are read through them)
 from cpstats.cards.codes import format_cards, parse_cards
 from cpstats.errors import CardError, CpstatsError, OptionError
 from cpstats.thirteen.naturals.exact import exact_naturals
@@ -29,8 +35,8 @@ from cpstats.thirteen.play.review import review
 from cpstats.thirteen import SimulationResult, compare_presets, natural_frequencies, paired_metrics
 from cpstats.workbench import Design, Solution, compare, design, simulate, skill, solve, sweep
 from cpstats.apps.par import ParSheet, par_sheet
-from cpstats.ofc import FastPolicy, OfcGreedy, OfcRandom, Rollout, RolloutExact, RolloutV1
-from cpstats.ofc import OfcResult, OfcVariant, fantasyland_table, play_hands, settle_boards, solve_fantasyland
+from cpstats.ofc import FastPolicy, Rollout, RolloutExact, RolloutV1
+from cpstats.ofc import fantasyland_table, play_hands, settle_boards, solve_fantasyland
 
 from cpstats._version import __version__
 
@@ -45,10 +51,6 @@ __all__ = [
     "FastPolicy",
     "RolloutExact",
     "RolloutV1",
-    "OfcGreedy",
-    "OfcRandom",
-    "OfcResult",
-    "OfcVariant",
     "fantasyland_table",
     "play_hands",
     "settle_boards",

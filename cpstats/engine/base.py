@@ -45,7 +45,7 @@ class FigureBatches(NamedTuple):
 
 class Result(ABC):
     """Base of every game's result (:class:`~cpstats.thirteen.result.SimulationResult`,
-    :class:`~cpstats.ofc.OfcResult`)."""
+    :class:`~cpstats.ofc.SimulationResult`)."""
 
     variant: object
     summary: object

@@ -178,7 +178,7 @@ def load_reference(preset: str, *, rake: Rake | None = None) -> Result:
     :attr:`~cpstats.engine.games.GameRuns.references`); opens instantly for notebooks and
     widgets. 13-card: ``cpstats/data/reference/PRESET.npz``, made by ``cpstats reference``. Open
     face: a shipped rollout run (its presets, and the Pineapple sensitivity runs such as
-    ``pineapple-stay-a``, :data:`cpstats.ofc.shipped.OFC_REFERENCE_RUNS`) as an ``OfcResult``;
+    ``pineapple-stay-a``, :data:`cpstats.ofc.shipped.OFC_REFERENCE_RUNS`) as an open-face ``SimulationResult``;
     with ``rake``, charged that rake exactly from its stored nets (rake never moves play). A game
     whose references keep no nets refuses ``rake``.
 

@@ -17,8 +17,8 @@ name), ``players``, ``str(v)`` that :func:`load_variant` reads back equal,
 
 Examples
 --------
->>> type(load_variant("ofc-pineapple(players=3)")).__name__, load_variant("2-4").game
-('OfcVariant', '13-card')
+>>> type(load_variant("ofc-pineapple(players=3)")).__module__, load_variant("2-4").game
+('cpstats.ofc.rules', '13-card')
 >>> set(presets()["game"]) == set(GAMES) == set(games())
 True
 """

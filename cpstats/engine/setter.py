@@ -7,7 +7,7 @@ threads a setter's options through its keywords.
 ``params()`` (its name and settings as plain values: what a run's ``metadata["setter"]`` records)
 and ``label`` (how a message or a caption names it). Each game extends it with what its play reads
 (:class:`cpstats.thirteen.play.setters.HandSetter`: ``bind``, the strategy that sets a 13-card hand;
-:class:`cpstats.ofc.setters.OfcSetter`: the placement strategy a seat plays), and every subclass
+:class:`cpstats.ofc.setters.HandSetter`: the placement strategy a seat plays), and every subclass
 implements every method of its base: none refuses one.
 
 - Decision: the base sits at the bottom of the package, beside :mod:`cpstats.errors`, because the

@@ -5,8 +5,8 @@ and below the verbs (:mod:`cpstats.workbench`): it may import cards, hands, rule
 never the other game; nothing below imports it. Inside,
 imports point one way:
 
-- ``rules`` (:class:`OfcVariant` and its parts as frozen data, presets, the variant string,
-  :class:`OfcTables`, the lookup arrays every kernel takes);
+- ``rules`` (:class:`Variant` and its parts as frozen data, presets, the variant string,
+  :class:`RuleArrays`, the lookup arrays every kernel takes);
 - ``_board_kernel`` (njit: a board's ranks and value) <- ``board`` (numpy helpers over arrays of
   boards, :func:`table_args`);
 - ``settlement`` (boards to nets, OFC-FOUL and OFC-SCORE-1-6, rake) beside ``reference`` (a
@@ -34,18 +34,18 @@ OFC-JOKER (a 54-card deck with jokers) is not supported.
 """
 
 from cpstats.ofc.board import BoardValues, as_boards, board_ranks, board_values, table_args
-from cpstats.ofc.rules import (FantasylandRules, OfcDeal, OfcRoyalties, OfcScoring,
-                               OfcTables, OfcVariant, StayRule, parse_ofc_variant,
+from cpstats.ofc.rules import (FantasylandRules, Deal, Royalties, Scoring,
+                               RuleArrays, Variant, StayRule, parse_ofc_variant,
                                is_ofc_variant, resolve_ofc_variant)
 from cpstats.ofc.fantasyland import (FantasySetting, estimate_stay_value, fantasyland_table,
                                      solve_fantasyland)
-from cpstats.ofc.play import OfcHands, play_hands
-from cpstats.ofc.result import OfcResult
+from cpstats.ofc.play import PlayedHands, play_hands
+from cpstats.ofc.result import SimulationResult
 from cpstats.ofc.shipped import (OFC_REFERENCE_RUNS, find_ofc_reference, load_shipped, ofc_sensitivity,
                                  write_ofc_reference)
-from cpstats.ofc.setters import (FastPolicy, OfcGreedy, OfcRandom, OfcSetter, Rollout, RolloutExact, RolloutV1,
+from cpstats.ofc.setters import (FastPolicy, GreedySetter, RandomSetter, HandSetter, Rollout, RolloutExact, RolloutV1,
                                  as_ofc_setter)
-from cpstats.ofc.settlement import OfcSettlement, seat_rake, settle_boards, settle_hands
+from cpstats.ofc.settlement import Settlement, seat_rake, settle_boards, settle_hands
 from cpstats.ofc.simulation import _compare_runs, simulate
 from cpstats.ofc.sweep import run_sweep
 from cpstats.ofc.skill import skill_table
@@ -57,12 +57,12 @@ from cpstats.engine.registry import register_game
 # through this registration: its rules and runs together (cpstats.ofc.game)
 GAME = register_game(OPEN_FACE)
 
-__all__ = ["GAME", "OfcVariant", "OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRules", "OfcScoring",
-           "OfcTables", "parse_ofc_variant", "resolve_ofc_variant",
+__all__ = ["GAME", "Variant", "Deal", "StayRule", "Royalties", "FantasylandRules", "Scoring",
+           "RuleArrays", "parse_ofc_variant", "resolve_ofc_variant",
            "table_args", "as_boards", "board_ranks", "board_values", "BoardValues",
-           "OfcSettlement", "settle_boards", "settle_hands", "seat_rake", "is_ofc_variant",
-           "OfcResult", "FantasySetting", "solve_fantasyland",
-           "fantasyland_table", "estimate_stay_value", "OfcHands", "play_hands",
+           "Settlement", "settle_boards", "settle_hands", "seat_rake", "is_ofc_variant",
+           "SimulationResult", "FantasySetting", "solve_fantasyland",
+           "fantasyland_table", "estimate_stay_value", "PlayedHands", "play_hands",
            "write_ofc_reference", "find_ofc_reference", "ofc_sensitivity",
-           "OfcSetter", "Rollout", "FastPolicy", "RolloutExact", "RolloutV1", "OfcGreedy", "OfcRandom", "as_ofc_setter",
+           "HandSetter", "Rollout", "FastPolicy", "RolloutExact", "RolloutV1", "GreedySetter", "RandomSetter", "as_ofc_setter",
            "strength_table", "shipped_strength"]

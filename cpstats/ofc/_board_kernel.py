@@ -3,7 +3,7 @@
 A board is 13 int8 codes ``[front(3), middle(5), back(5)]``. :func:`board_ranks` reads the H1
 rank tables of :mod:`cpstats.hands.tables`, held here as module globals (numba freezes them
 into the compiled code), so that callers pass only the board. :func:`board_value` takes the
-:class:`~cpstats.ofc.rules.OfcTables` arrays as separate arguments, in this order (what
+:class:`~cpstats.ofc.rules.RuleArrays` arrays as separate arguments, in this order (what
 :func:`cpstats.ofc.board.table_args` returns)::
 
     front_royalty, middle_royalty, back_royalty, front_common, middle_common, fl_entry_cards,

@@ -166,7 +166,7 @@ def solve_kernel(cards, card_key, card_bit, nonflush, flush, three, front_royalt
     """Best setting of 13 of ``cards`` (int8[n], n = 13..17, distinct codes 0..51).
 
     Arguments after ``cards`` are, in order: the H1 rank tables (``CARD_KEY``, ``CARD_BIT``, the
-    non-flush and flush tables, the 13**3 three-card table), the variant's ``OfcTables`` arrays
+    non-flush and flush tables, the 13**3 three-card table), the variant's ``RuleArrays`` arrays
     (front/middle/back royalty, front/middle common, stay front/middle/back), the row strength
     tables, ``stay_value`` (float, >= 0), and the outputs ``out_board`` int8[13] (front, middle,
     back) and ``out_discards`` int8[n - 13]. Returns ``(value, royalty, stays, fouled)``.

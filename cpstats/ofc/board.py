@@ -15,13 +15,13 @@ from cpstats.cards.codes import check_hands, parse_cards
 from cpstats.errors import CardError
 from cpstats.hands.setting import parse_setting
 from cpstats.ofc import _board_kernel as _bk
-from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
+from cpstats.ofc.rules import Variant, resolve_ofc_variant
 
 __all__ = ["table_args", "as_boards", "board_ranks", "board_values", "BoardValues"]
 
 
-def table_args(variant: OfcVariant | str) -> tuple[np.ndarray, ...]:
-    """The variant's :class:`~cpstats.ofc.rules.OfcTables` as a plain tuple, in the argument
+def table_args(variant: Variant | str) -> tuple[np.ndarray, ...]:
+    """The variant's :class:`~cpstats.ofc.rules.RuleArrays` as a plain tuple, in the argument
     order of :func:`cpstats.ofc._board_kernel.board_value` (numba takes arrays, not
     NamedTuples): ``board_value(f, m, b, *table_args(v))``.
 
@@ -60,7 +60,7 @@ class BoardValues(NamedTuple):
     stays: np.ndarray  # bool[...]: whether a Fantasyland hand with this board stays
 
 
-def board_values(variant: OfcVariant | str, boards, *, check: bool = True) -> BoardValues:
+def board_values(variant: Variant | str, boards, *, check: bool = True) -> BoardValues:
     """Ranks, fouls, row royalties, Fantasyland entry and stay of complete boards.
 
     Examples

@@ -4,7 +4,7 @@ and which units, and the strength chart's series (:func:`strength_frames`); all 
 :class:`FigureCharts` (:data:`FIGURE_CHARTS`), the content the apps read.
 
 - Decision: the figures show seat 0's mean and SD only; the presets are symmetric, so the other
-  seats are the same figures by symmetry (their own rows are in ``OfcResult.figures()``).
+  seats are the same figures by symmetry (their own rows are in ``SimulationResult.figures()``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from cpstats.ofc.strength import STRENGTH_LABELS
 __all__ = ["METRIC_LABELS", "RATE_METRICS", "UNIT_METRICS", "DIFFERENCE_UNITS", "STRENGTH_RATES",
            "STRENGTH_UNITS", "FigureCharts", "FIGURE_CHARTS", "strength_frames"]
 
-#: The figures shown, in order: metric of ``OfcResult.figures()`` -> (label, format).
+#: The figures shown, in order: metric of ``SimulationResult.figures()`` -> (label, format).
 METRIC_LABELS = {
     "foul_rate": ("foul rate (per board)", "{:.1%}"),
     "royalty": ("royalty per board (units)", "{:.2f}"),

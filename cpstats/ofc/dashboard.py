@@ -19,7 +19,7 @@ from typing import Any
 from cpstats.engine.views import DashboardTab
 from cpstats.errors import OptionError
 from cpstats.ofc.charts import FIGURE_CHARTS, FigureCharts
-from cpstats.ofc.rules import COMPARED, KEYS, OfcDeal, OfcVariant, get_preset
+from cpstats.ofc.rules import COMPARED, KEYS, Deal, Variant, get_preset
 
 __all__ = ["DASHBOARD_TAB", "RuleChoices", "ofc_variant", "STRATEGY_LABELS", "FANTASY_CHOICES", "STAY_CHOICES",
            "ROYALTY_KEYS", "royalty_words", "royalty_value", "player_choices", "TypedVariants"]
@@ -42,18 +42,18 @@ def royalty_words(key: str) -> str:
     return key.removeprefix("royalties.").replace(".", " ").replace("_", " ")
 
 
-def royalty_value(v: OfcVariant, key: str) -> int:
+def royalty_value(v: Variant, key: str) -> int:
     """The units the royalty entry ``key`` pays under ``v``."""
     return int(next(k for k in KEYS if k.name == key).read(v.to_dict()))
 
 
-def player_choices(v: OfcVariant) -> tuple[int, ...]:
+def player_choices(v: Variant) -> tuple[int, ...]:
     """The seats ``v``'s deal can hold: the classic deal 2 to 4, Pineapple 2 or 3."""
-    return (2, 3, 4) if v.deal is OfcDeal.CLASSIC else (2, 3)
+    return (2, 3, 4) if v.deal is Deal.CLASSIC else (2, 3)
 
 
 def ofc_variant(preset: str, *, players: int | None = None, fantasy: str = "", stay: str | None = None,
-                royalty: tuple[str, int] | None = None, rake: Any = None) -> OfcVariant:
+                royalty: tuple[str, int] | None = None, rake: Any = None) -> Variant:
     """The variant the explorer's controls describe: ``preset`` with ``players``, Fantasyland
     cards (``fantasy``, ``"14/15/16/17"``; ``""`` the preset's), the ``stay`` rule (A, B, none),
     one royalty entry (``(key, amount)``) and the ``rake`` (a :class:`~cpstats.rules.house.Rake`);
@@ -81,7 +81,7 @@ def ofc_variant(preset: str, *, players: int | None = None, fantasy: str = "", s
     return v if rake is None else dataclasses.replace(v, rake=rake)
 
 
-def _find_shipped(v: OfcVariant, strategy: str) -> Any:
+def _find_shipped(v: Variant, strategy: str) -> Any:
     from cpstats.ofc.shipped import find_ofc_reference
 
     return find_ofc_reference(v, strategy)

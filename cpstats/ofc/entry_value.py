@@ -36,7 +36,7 @@ with ``g`` in place of ``B``. :func:`solve_entry_value` reports both; the shippe
 ``X`` (its fixed point), and the long-run value is the answer to a designer's "what is an entry
 worth?" (heads-up Pineapple: docs/measurements.md#bench_ofc_play).
 
-This is not the simulated ``fl_value`` of :meth:`cpstats.ofc.OfcResult.figures` (one hand's whole
+This is not the simulated ``fl_value`` of :meth:`cpstats.ofc.SimulationResult.figures` (one hand's whole
 net at the table, no stays), nor the solver's stay value (:func:`cpstats.ofc.fantasyland.
 estimate_stay_value`: the royalty stream alone, no rows, no normal hand subtracted).
 """
@@ -63,7 +63,7 @@ from cpstats.ofc.fantasyland import solve_fantasyland
 from cpstats.ofc.placement import (DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, OPPONENT_FOUL, PlaceArgs,
                                    _value_tables, place_args, row_win_tables, stacked, strategy_code)
 from cpstats.rules.house import Rake
-from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
+from cpstats.ofc.rules import Variant, resolve_ofc_variant
 
 __all__ = ["EntryValue", "solve_entry_value", "entry_values", "long_run_values", "long_run_mean",
            "default_entry_values", "SHIPPED", "play_args", "cache_path", "values_path", "EntryValueWarning",
@@ -113,7 +113,7 @@ def _objective(values, vt: np.ndarray, prm: np.ndarray) -> np.ndarray:
     return out
 
 
-def fantasy_terms(variant: OfcVariant, deals: int = 64, rng: int = 1717) -> dict[int, tuple[float, float, float]]:
+def fantasy_terms(variant: Variant, deals: int = 64, rng: int = 1717) -> dict[int, tuple[float, float, float]]:
     """``{n: (F, SE of F, p)}`` for each Fantasyland size the variant deals: the mean objective
     and stay rate of the exact solver's boards of ``deals`` random hands of ``n`` cards."""
     vt, prm = _value_tables(variant, row_win_tables(variant), np.zeros(18), OPPONENT_FOUL)
@@ -130,7 +130,7 @@ def fantasy_terms(variant: OfcVariant, deals: int = 64, rng: int = 1717) -> dict
     return out
 
 
-def entry_values(variant: OfcVariant, terms: dict, baseline: float) -> np.ndarray:
+def entry_values(variant: Variant, terms: dict, baseline: float) -> np.ndarray:
     """float64[18]: ``X(n)`` of the module docstring for a normal hand's mean objective ``baseline``."""
     s = int(variant.kernel_tables().fl_stay_cards[0])
     f_s, _, p_s = terms[s]
@@ -141,7 +141,7 @@ def entry_values(variant: OfcVariant, terms: dict, baseline: float) -> np.ndarra
     return out
 
 
-def long_run_mean(variant: OfcVariant, terms: dict, baseline: float, entry_rates: dict[int, float]) -> float:
+def long_run_mean(variant: Variant, terms: dict, baseline: float, entry_rates: dict[int, float]) -> float:
     """``g`` of the module docstring: the long-run mean objective a hand of a player whose normal
     boards average ``baseline`` and enter Fantasyland with ``n`` cards at rate ``entry_rates[n]``."""
     s = int(variant.kernel_tables().fl_stay_cards[0])
@@ -154,13 +154,13 @@ def long_run_mean(variant: OfcVariant, terms: dict, baseline: float, entry_rates
     return total / hands
 
 
-def long_run_values(variant: OfcVariant, terms: dict, baseline: float, entry_rates: dict[int, float]) -> np.ndarray:
+def long_run_values(variant: Variant, terms: dict, baseline: float, entry_rates: dict[int, float]) -> np.ndarray:
     """float64[18]: the long-run value of an entry by Fantasyland cards (module docstring): the
     entry values with the long-run mean a hand in place of the normal boards' ``baseline``."""
     return entry_values(variant, terms, long_run_mean(variant, terms, baseline, entry_rates))
 
 
-def _long_run_interval(variant: OfcVariant, terms: dict, baseline: float, baseline_se: float,
+def _long_run_interval(variant: Variant, terms: dict, baseline: float, baseline_se: float,
                        rates: dict[int, tuple[float, float]], n: int) -> tuple[float, float]:
     """The long-run value of an ``n``-card entry and its 95% half-width: the errors of ``F`` (each
     size), ``B`` and the entry rates (``rates[n] = (rate, SE)``) taken as independent, each
@@ -179,7 +179,7 @@ def _long_run_interval(variant: OfcVariant, terms: dict, baseline: float, baseli
     return float(centre), float(1.96 * np.sqrt(np.sum(np.square(shifts))))
 
 
-def _baseline(variant: OfcVariant, entry: np.ndarray, hands: int, seed: int,
+def _baseline(variant: Variant, entry: np.ndarray, hands: int, seed: int,
               model=None) -> tuple[float, float, dict[int, tuple[float, float]]]:
     """Mean objective (and SE) of the boards of ``hands`` hands of self-play told the entry values
     ``entry``, every seat a normal hand (a normal board's objective does not depend on whether
@@ -210,7 +210,7 @@ def _baseline(variant: OfcVariant, entry: np.ndarray, hands: int, seed: int,
     return float(obj.mean()), float(obj.std(ddof=1) / np.sqrt(obj.size)), rates
 
 
-def solve_entry_value(variant: OfcVariant | str = "ofc-pineapple", *, hands: int = 300, rounds: int = 3,
+def solve_entry_value(variant: Variant | str = "ofc-pineapple", *, hands: int = 300, rounds: int = 3,
                       rng: int = 2026, model=None, start: float = 0.0) -> EntryValue:
     """Solve the entry value of the module docstring: ``rounds`` rounds of ``hands`` hands of
     self-play each (round ``i`` on seed ``rng + i``), starting from ``B = start``.
@@ -297,7 +297,7 @@ def _is_finite(x: object) -> bool:
 
 
 @lru_cache(maxsize=16)
-def _objective_range(variant: OfcVariant) -> tuple[float, float]:
+def _objective_range(variant: Variant) -> tuple[float, float]:
     """The least and greatest objective a board of ``variant`` can have (a foul; every row's least
     or greatest value and the scoop term), between which a baseline, a mean of them, must lie."""
     vt, prm = _value_tables(variant, row_win_tables(variant), np.zeros(18), OPPONENT_FOUL)
@@ -306,7 +306,7 @@ def _objective_range(variant: OfcVariant) -> tuple[float, float]:
     return low, float(sum(vt[r].max() for r in range(3))) + scoop
 
 
-def _stored_baseline(variant: OfcVariant, path: Path) -> float | None:
+def _stored_baseline(variant: Variant, path: Path) -> float | None:
     """The baseline ``path`` holds for the variant's play (its rake and name aside), None if none;
     a baseline outside what its boards' objective can be is set aside (:func:`_set_aside`)."""
     target = dataclasses.replace(variant, rake=Rake())
@@ -329,7 +329,7 @@ class EntryValueWarning(UserWarning):
     """A cache file of solved entry values could not be read; its variants are solved again."""
 
 
-def _shipped_baseline(variant: OfcVariant) -> float | None:
+def _shipped_baseline(variant: Variant) -> float | None:
     """The solved baseline of the variant's play, its rake and name aside (a rake never moves the
     play): the package's (:data:`SHIPPED`: it wins, so shipped runs play by what shipped), else
     the cache's (:func:`cache_path`); None if neither holds it."""
@@ -340,16 +340,16 @@ def _shipped_baseline(variant: OfcVariant) -> float | None:
     return None
 
 
-def _has_fantasyland(variant: OfcVariant) -> bool:
+def _has_fantasyland(variant: Variant) -> bool:
     return bool(variant.kernel_tables().fl_entry_cards.max() > 0)
 
 
 @lru_cache(maxsize=16)
-def _terms(variant: OfcVariant) -> dict:
+def _terms(variant: Variant) -> dict:
     return fantasy_terms(variant)
 
 
-def default_entry_values(variant: OfcVariant) -> np.ndarray:
+def default_entry_values(variant: Variant) -> np.ndarray:
     """float64[18] (read-only): the entry values ``rollout-exact`` is told: :func:`entry_values`
     at the variant's shipped baseline (:data:`SHIPPED`; its rake and name aside), else at one
     solved now (:data:`_FIRST_USE`), once a process for each variant (its play's tables and its
@@ -358,7 +358,7 @@ def default_entry_values(variant: OfcVariant) -> np.ndarray:
 
 
 @lru_cache(maxsize=64)
-def _default_entry_values(variant: OfcVariant) -> np.ndarray:
+def _default_entry_values(variant: Variant) -> np.ndarray:
     if not _has_fantasyland(variant):
         values = np.zeros(18)
     else:
@@ -369,7 +369,7 @@ def _default_entry_values(variant: OfcVariant) -> np.ndarray:
     return values
 
 
-def values_path(variant: OfcVariant) -> Path:
+def values_path(variant: Variant) -> Path:
     """The file the play reads ``variant``'s entry value from: the package's (:data:`SHIPPED`) when
     it ships that variant (it wins), else the cache's (:func:`cache_path`), where ``cpstats
     train-ofc VARIANT`` writes a designer's: nothing is written into the package unless named."""
@@ -411,7 +411,7 @@ def write_shipped(presets: tuple[str, ...] = ("ofc-pineapple",), *, hands: int =
     return out
 
 
-def play_identity(variant: OfcVariant, names: tuple[str, ...]) -> str | None:
+def play_identity(variant: Variant, names: tuple[str, ...]) -> str | None:
     """What the strategies ``names`` play by, for a run's identity: each name's kernel code, and the
     Fantasyland entry value the exact-endgame rollouts and ``fast`` are told (its normal-board
     baseline); None when no seat plays a rollout or ``fast``. A resumed run whose strategy changed under its name is another run."""
@@ -425,7 +425,7 @@ def play_identity(variant: OfcVariant, names: tuple[str, ...]) -> str | None:
     return ", ".join(parts)
 
 
-def play_args(variant: OfcVariant, *, with_values: bool = True) -> PlaceArgs:
+def play_args(variant: Variant, *, with_values: bool = True) -> PlaceArgs:
     """:func:`~cpstats.ofc.placement.stacked` tables of a hand: ``rollout-exact``'s
     (:func:`rollout_args`), then those of ``rollout``, ``rollout-v1``, ``greedy`` and the former
     policy (:func:`~cpstats.ofc.placement.place_args`)."""
@@ -435,11 +435,11 @@ def play_args(variant: OfcVariant, *, with_values: bool = True) -> PlaceArgs:
 
 
 @lru_cache(maxsize=16)
-def _play_args(variant: OfcVariant) -> PlaceArgs:
+def _play_args(variant: Variant) -> PlaceArgs:
     return stacked(rollout_args(variant), place_args(variant))
 
 
-def rollout_args(variant: OfcVariant, entry: np.ndarray | None = None) -> PlaceArgs:
+def rollout_args(variant: Variant, entry: np.ndarray | None = None) -> PlaceArgs:
     """``rollout-exact``'s tables: :func:`~cpstats.ofc.placement.place_args` with ``entry``
     (float64[18], by Fantasyland cards) as the value of a Fantasyland entry; default
     :func:`default_entry_values`."""
@@ -450,6 +450,6 @@ def rollout_args(variant: OfcVariant, entry: np.ndarray | None = None) -> PlaceA
 
 
 @lru_cache(maxsize=16)
-def _rollout_args(variant: OfcVariant) -> PlaceArgs:
+def _rollout_args(variant: Variant) -> PlaceArgs:
     return rollout_args(variant, default_entry_values(variant))
 

@@ -18,7 +18,7 @@ stream alone, a slight underestimate.
 
 ``V`` is the value of *being in* Fantasyland, counting stays: the royalty of this hand and of every
 Fantasyland hand its stays bring, ``r + p r + p^2 r + ... = r / (1 - p)``. It is not the figure a
-simulation reports as ``fl_value`` (:meth:`cpstats.ofc.OfcResult.figures`), the simulated gain
+simulation reports as ``fl_value`` (:meth:`cpstats.ofc.SimulationResult.figures`), the simulated gain
 of one Fantasyland hand over a normal hand at the table: that counts one hand only (a stay's next
 hand is a hand of its own there) and the hand's whole net against the other seat's board (rows,
 scoops, both sides' royalties). So the two differ by design: ``V`` holds the ``1 / (1 - p)`` of
@@ -40,7 +40,7 @@ from cpstats.cards.codes import DECK_SIZE, format_cards, parse_cards
 from cpstats.errors import CardError, OptionError
 from cpstats.hands import tables as _tables
 from cpstats.ofc import _fantasy_kernel as _fk
-from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
+from cpstats.ofc.rules import Variant, resolve_ofc_variant
 from cpstats.engine.stats import batch_mean_interval, check_confidence, wilson_interval
 
 __all__ = ["FantasySetting", "solve_fantasyland", "fantasyland_table", "estimate_stay_value",
@@ -99,7 +99,7 @@ def row_strengths() -> tuple[np.ndarray, np.ndarray]:
 
 
 def _args_from_tables(tables) -> tuple[np.ndarray, ...]:
-    """The kernel's table arguments (after ``cards``, before ``stay_value``) from ``OfcTables``."""
+    """The kernel's table arguments (after ``cards``, before ``stay_value``) from ``RuleArrays``."""
     t5 = _tables.five_card_tables("H1")
     strength3, strength5 = row_strengths()
 
@@ -114,21 +114,21 @@ def _args_from_tables(tables) -> tuple[np.ndarray, ...]:
             strength3, strength5)
 
 
-def kernel_args(variant: OfcVariant | str) -> tuple[np.ndarray, ...]:
+def kernel_args(variant: Variant | str) -> tuple[np.ndarray, ...]:
     """Arguments of :func:`cpstats.ofc._fantasy_kernel.solve_kernel` between ``cards`` and
     ``stay_value``, for a variant (cached per variant): the H1 rank tables, the variant's
-    :class:`~cpstats.ofc.rules.OfcTables` royalty, common-scale and stay arrays, and the row
+    :class:`~cpstats.ofc.rules.RuleArrays` royalty, common-scale and stay arrays, and the row
     strengths. Call ``solve_kernel(cards, *kernel_args(v), stay_value, out_board, out_discards)``
     (from numba code too, with the tuple unpacked by the caller)."""
     return _kernel_args(resolve_ofc_variant(variant))
 
 
 @lru_cache(maxsize=32)
-def _kernel_args(variant: OfcVariant) -> tuple[np.ndarray, ...]:
+def _kernel_args(variant: Variant) -> tuple[np.ndarray, ...]:
     return _args_from_tables(variant.kernel_tables())
 
 
-def _fantasy_cards(cards, variant: OfcVariant) -> np.ndarray:
+def _fantasy_cards(cards, variant: Variant) -> np.ndarray:
     """``cards`` (text or codes) as int8 codes after the checks of :func:`solve_fantasyland`."""
     if isinstance(cards, str) or (isinstance(cards, (list, tuple)) and cards
                                   and all(isinstance(c, str) for c in cards)):
@@ -153,7 +153,7 @@ def _fantasy_cards(cards, variant: OfcVariant) -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.int8)
 
 
-def _stay_value(variant: OfcVariant, stay_value) -> float:
+def _stay_value(variant: Variant, stay_value) -> float:
     if stay_value is None:
         return _default_stay_value(variant.royalties, variant.fantasyland)
     try:
@@ -165,7 +165,7 @@ def _stay_value(variant: OfcVariant, stay_value) -> float:
     return value
 
 
-def solve_fantasyland(cards, variant: OfcVariant | str = "ofc-pineapple", *,
+def solve_fantasyland(cards, variant: Variant | str = "ofc-pineapple", *,
                       stay_value: float | None = None) -> FantasySetting:
     """The best setting of a Fantasyland hand: 13 of ``cards`` set front/middle/back, the rest
     discarded, maximising ``royalty + (stays ? stay_value : 0)`` over boards that do not foul.
@@ -175,7 +175,7 @@ def solve_fantasyland(cards, variant: OfcVariant | str = "ofc-pineapple", *,
     cards
         13..17 distinct cards (codes or text); any size is solved, not only the variant's deals.
     variant
-        An :class:`~cpstats.ofc.rules.OfcVariant`, preset name or variant string: its royalty
+        An :class:`~cpstats.ofc.rules.Variant`, preset name or variant string: its royalty
         table and stay rule (OFC-FL-STAY-A/B) make the objective.
     stay_value
         Points a stay is worth; default :func:`estimate_stay_value` of the variant (cached).
@@ -207,7 +207,7 @@ def _random_deals(rng: np.random.Generator, hands: int, size: int) -> np.ndarray
     return np.ascontiguousarray(decks[:, :size])
 
 
-def _solve_deals(deals: np.ndarray, variant: OfcVariant, stay_value: float):
+def _solve_deals(deals: np.ndarray, variant: Variant, stay_value: float):
     """(boards, royalty, stays, value) of every deal (rows of ``deals``)."""
     k = deals.shape[0]
     boards = np.empty((k, 13), dtype=np.int8)
@@ -221,7 +221,7 @@ def _solve_deals(deals: np.ndarray, variant: OfcVariant, stay_value: float):
 _STAY_DEALS, _STAY_SEED = 1000, 1717
 
 
-def estimate_stay_value(variant: OfcVariant | str, *, deals: int = _STAY_DEALS, rng=_STAY_SEED) -> float:
+def estimate_stay_value(variant: Variant | str, *, deals: int = _STAY_DEALS, rng=_STAY_SEED) -> float:
     """The value of a Fantasyland hand dealt the stay's cards (``fantasyland.stay_cards``), in
     points: the fixed point ``V = E[max over settings of (royalty + stays * V)]`` on ``deals``
     common random deals, found by policy iteration (solve with ``V``, set ``V = r / (1 - p)``
@@ -242,7 +242,7 @@ def estimate_stay_value(variant: OfcVariant | str, *, deals: int = _STAY_DEALS, 
     return _estimate(v, int(deals), _generator(rng))
 
 
-def _estimate(v: OfcVariant, deals: int, rng: np.random.Generator) -> float:
+def _estimate(v: Variant, deals: int, rng: np.random.Generator) -> float:
     tables = v.kernel_tables()
     if not (tables.fl_stay_front.any() or tables.fl_stay_middle.any() or tables.fl_stay_back.any()):
         return 0.0
@@ -260,11 +260,11 @@ def _estimate(v: OfcVariant, deals: int, rng: np.random.Generator) -> float:
 
 @lru_cache(maxsize=32)
 def _default_stay_value(royalties, fantasyland) -> float:
-    v = OfcVariant(royalties=royalties, fantasyland=fantasyland)
+    v = Variant(royalties=royalties, fantasyland=fantasyland)
     return _estimate(v, _STAY_DEALS, _generator(_STAY_SEED))
 
 
-def _sizes(variant: OfcVariant, sizes) -> list[int]:
+def _sizes(variant: Variant, sizes) -> list[int]:
     if sizes is None:
         tables = variant.kernel_tables()
         found = sorted({*tables.fl_entry_cards.tolist(), variant.fantasyland.stay_cards} - {0})
@@ -276,7 +276,7 @@ def _sizes(variant: OfcVariant, sizes) -> list[int]:
     return sorted(set(int(n) for n in values))
 
 
-def fantasyland_table(variant: OfcVariant | str = "ofc-pineapple", *, hands_per_size: int = 2000,
+def fantasyland_table(variant: Variant | str = "ofc-pineapple", *, hands_per_size: int = 2000,
                       sizes=None, rng=None, stay_value: float | None = None, batches: int = 20,
                       confidence: float = 0.95) -> pd.DataFrame:
     """Stay rate and mean royalty of solved Fantasyland hands, per hand size, with intervals.

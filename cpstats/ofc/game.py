@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cpstats.errors import OptionError
-from cpstats.ofc.result import OfcResult, OfcSummary
+from cpstats.ofc.result import SimulationResult, SimulationSummary
 from cpstats.ofc.setters import as_ofc_setter
 from cpstats.ofc.shipped import OFC_REFERENCE_RUNS, load_shipped
 from cpstats.ofc.simulation import _compare_runs, check_one_play, play_of, simulate
@@ -17,7 +17,7 @@ from cpstats.ofc.sweep import run_sweep
 from cpstats.ofc import rules as open_face
 from cpstats.ofc import words as open_face_words
 from cpstats.engine.registry import Game
-from cpstats.ofc.rules import GAME, OfcDeal, OfcVariant, parse_ofc_variant
+from cpstats.ofc.rules import GAME, Deal, Variant, parse_ofc_variant
 from cpstats.ofc.views import VIEWS
 from cpstats.engine.games import GameRuns, Precision, RunSizes
 
@@ -32,20 +32,20 @@ DESIGNER_PRECISION = Precision(targets={"fl_entry_rate": 0.005, "foul_rate": 0.0
                                most=30_000, budget=120_000, pilot=2_000)
 
 
-def setter_for(setter: Any, v: OfcVariant) -> Any:
+def setter_for(setter: Any, v: Variant) -> Any:
     """The open-face setter for a name or an object (``ev`` is ``Rollout()``, as ``rollout``), or
     a sequence of one a seat as it is (its seats are checked by the run); a 13-card setter
     (``EvSetter(tables=...)`` too) is refused in one line."""
     return setter if isinstance(setter, (list, tuple)) else as_ofc_setter(setter)
 
 
-def bulk_setter_for(v: OfcVariant) -> str:
+def bulk_setter_for(v: Variant) -> str:
     """The setter of ``v``'s bulk runs (sweeps, solves, design trials, live PAR sheets): ``fast``
     under the Pineapple deal, where it plays level with the default (+0.01 a hand, 95% CI
     -0.16..+0.18, 6,000 duplicate deals); ``rollout`` under the classic deal, where ``fast`` loses
     0.47 a hand to it (-0.57..-0.37, 6,000 deals) and fouls more, so a bulk run there is played
     by the strong default at its pace (docs/measurements.md#ofc_play)."""
-    return "fast" if v.deal is OfcDeal.PINEAPPLE else "rollout"
+    return "fast" if v.deal is Deal.PINEAPPLE else "rollout"
 
 
 def key_name(parameter: str) -> str:
@@ -57,7 +57,7 @@ def key_name(parameter: str) -> str:
     return parameter.strip()
 
 
-def strategy_relevant(v: OfcVariant, key: str, values: Sequence[Any]) -> bool:
+def strategy_relevant(v: Variant, key: str, values: Sequence[Any]) -> bool:
     """A charge (``rake.*``) is levied after play; every other open-face key is taken to move it."""
     return not key.startswith("rake")
 
@@ -72,13 +72,13 @@ def _signed(metric: str) -> bool:
 
 #: Open face's registration: rules, words and runs.
 OPEN_FACE = Game(
-    name=GAME, variant_type=OfcVariant, parse=parse_ofc_variant, presets=open_face.PRESETS,
+    name=GAME, variant_type=Variant, parse=parse_ofc_variant, presets=open_face.PRESETS,
     get_preset=open_face.get_preset, keys=tuple(key.name for key in open_face.KEYS),
     key_of=open_face.key_of, key_name=key_name, describe_rules=open_face_words.describe_rules,
     short_label=open_face_words.short_label, claims=_claims, unit="hands",
     label="open-face Chinese poker", default_preset=open_face.DEFAULT_PRESET,
     runs=GameRuns(views=VIEWS,
-        simulate=simulate, setter=setter_for, default_setter="rollout", summary=OfcSummary, result=OfcResult,
+        simulate=simulate, setter=setter_for, default_setter="rollout", summary=SimulationSummary, result=SimulationResult,
         compare=_compare_runs, sweep=run_sweep, skill=skill_table,
         references={name: load_shipped for name in OFC_REFERENCE_RUNS},
         strategy_relevant=strategy_relevant,

@@ -63,7 +63,7 @@ from cpstats.hands import tables as _tables
 from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc.board import board_values
 from cpstats.ofc.fantasyland import solve_fantasyland
-from cpstats.ofc.rules import OfcVariant
+from cpstats.ofc.rules import Variant
 
 __all__ = ["PLACEMENT_STRATEGIES", "STRATEGY_NOTES", "DEFAULT_SAMPLES", "DEFAULT_TOP", "DEFAULT_HINDSIGHT",
            "OPPONENT_FOUL", "FOUL_AVERSION", "HINDSIGHT_FOUL_WEIGHT", "PlaceArgs", "place_args",
@@ -129,7 +129,7 @@ def strategy_code(name: object, where: str = "strategy") -> int:
     return _CODES[name]
 
 
-def _base_tables(variant: OfcVariant) -> tuple[np.ndarray, ...]:
+def _base_tables(variant: Variant) -> tuple[np.ndarray, ...]:
     t5 = _tables.five_card_tables("H1")
     tab = variant.kernel_tables()
     ct = np.zeros((2, 7462), dtype=np.int64)
@@ -139,7 +139,7 @@ def _base_tables(variant: OfcVariant) -> tuple[np.ndarray, ...]:
             np.ascontiguousarray(_tables.CARD_BIT, dtype=np.int64), _tables.three_card_table(), ct)
 
 
-def _value_tables(variant: OfcVariant, win: np.ndarray, fantasy: np.ndarray, opponent_foul: float,
+def _value_tables(variant: Variant, win: np.ndarray, fantasy: np.ndarray, opponent_foul: float,
                   aversion: float = FOUL_AVERSION) -> tuple[np.ndarray, np.ndarray]:
     """``vt`` float64[6, 7462] and ``prm`` of the objective (module docstring); the foul risk
     is ``_LIFT_FAIL ** aversion``."""
@@ -163,7 +163,7 @@ def _value_tables(variant: OfcVariant, win: np.ndarray, fantasy: np.ndarray, opp
     return vt, prm
 
 
-def place_args(variant: OfcVariant, *, with_values: bool = True) -> PlaceArgs:
+def place_args(variant: Variant, *, with_values: bool = True) -> PlaceArgs:
     """Kernel arguments of a variant (cached): the rank and common-scale tables, the value
     tables of the objective (row-win tables and Fantasyland values estimated on first use).
     ``with_values=False``: flat row terms, no Fantasyland value and the rough foul risk
@@ -172,7 +172,7 @@ def place_args(variant: OfcVariant, *, with_values: bool = True) -> PlaceArgs:
 
 
 @lru_cache(maxsize=16)
-def _place_args(variant: OfcVariant, with_values: bool) -> PlaceArgs:
+def _place_args(variant: Variant, with_values: bool) -> PlaceArgs:
     base = _base_tables(variant)
     if with_values:
         win, fantasy, aversion = row_win_tables(variant), fantasy_values(variant), FOUL_AVERSION
@@ -191,7 +191,7 @@ def stacked(*args: PlaceArgs) -> PlaceArgs:
 
 
 @lru_cache(maxsize=16)
-def row_win_tables(variant: OfcVariant) -> np.ndarray:
+def row_win_tables(variant: Variant) -> np.ndarray:
     """float64[3, 7462]: the chance that a row of each rank (front rank3, middle and back
     rank5) beats that row of a typical clean board, ties half: the rows of the non-fouled
     boards of ``greedy`` self-play (fixed seed; greedy set with a flat row term and the rough
@@ -217,7 +217,7 @@ def row_win_tables(variant: OfcVariant) -> np.ndarray:
     return out
 
 
-def set_fantasy(cards: np.ndarray, variant: OfcVariant) -> tuple[np.ndarray, np.ndarray, float]:
+def set_fantasy(cards: np.ndarray, variant: Variant) -> tuple[np.ndarray, np.ndarray, float]:
     """(board int8[13], discards int8[n - 13], value) of a Fantasyland hand of ``cards``, set by
     the exact solver :func:`cpstats.ofc.fantasyland.solve_fantasyland` (its default stay value)."""
     solved = solve_fantasyland(cards, variant)
@@ -226,7 +226,7 @@ def set_fantasy(cards: np.ndarray, variant: OfcVariant) -> tuple[np.ndarray, np.
 
 
 @lru_cache(maxsize=16)
-def fantasy_values(variant: OfcVariant) -> np.ndarray:
+def fantasy_values(variant: Variant) -> np.ndarray:
     """float64[18]: the value of entering Fantasyland with n cards (index n; 0 elsewhere): the
     mean objective of the solver's board of n random cards (royalties, rows and scoop against a
     typical opponent, as a normal board is valued, no entry value) plus its stay value when it

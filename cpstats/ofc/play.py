@@ -19,12 +19,12 @@ from cpstats.ofc.board import table_args
 from cpstats.ofc.entry_value import play_args
 from cpstats.ofc.placement import DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, set_fantasy, strategy_code
 from cpstats.ofc.street_values import street_model
-from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
+from cpstats.ofc.rules import Variant, resolve_ofc_variant
 
-__all__ = ["OfcHands", "play_hands"]
+__all__ = ["PlayedHands", "play_hands"]
 
 
-class OfcHands(NamedTuple):
+class PlayedHands(NamedTuple):
     """Hands played by :func:`play_hands`."""
 
     boards: np.ndarray  # int8[hands, players, 13]: front (3), middle (5), back (5)
@@ -33,7 +33,7 @@ class OfcHands(NamedTuple):
 
 
 
-def _fantasy_start(variant: OfcVariant, fantasy: Sequence[int] | None) -> np.ndarray:
+def _fantasy_start(variant: Variant, fantasy: Sequence[int] | None) -> np.ndarray:
     if fantasy is None:
         return np.zeros(variant.players, dtype=np.int64)
     values = list(fantasy) if not isinstance(fantasy, (str, bytes)) else [fantasy]
@@ -52,7 +52,7 @@ def _fantasy_start(variant: OfcVariant, fantasy: Sequence[int] | None) -> np.nda
     return start
 
 
-def _strategy_codes(variant: OfcVariant, strategies: Sequence[str] | str) -> np.ndarray:
+def _strategy_codes(variant: Variant, strategies: Sequence[str] | str) -> np.ndarray:
     names = [strategies] * variant.players if isinstance(strategies, str) else list(strategies)
     if len(names) != variant.players:
         raise OptionError(f"strategies={names!r} is invalid: one per player ({variant.players})")
@@ -60,7 +60,7 @@ def _strategy_codes(variant: OfcVariant, strategies: Sequence[str] | str) -> np.
                     dtype=np.int64)
 
 
-def _samples(variant: OfcVariant, samples: int | Sequence[int] | None) -> np.ndarray:
+def _samples(variant: Variant, samples: int | Sequence[int] | None) -> np.ndarray:
     if samples is None:
         return np.full(variant.players, DEFAULT_SAMPLES, dtype=np.int64)
     if isinstance(samples, (list, tuple, np.ndarray)):
@@ -71,9 +71,9 @@ def _samples(variant: OfcVariant, samples: int | Sequence[int] | None) -> np.nda
     return np.full(variant.players, check_whole("samples", samples, 1), dtype=np.int64)
 
 
-def play_hands(variant: OfcVariant | str, hands: int, rng: np.random.Generator | int | None = None,
+def play_hands(variant: Variant | str, hands: int, rng: np.random.Generator | int | None = None,
                *, strategies: Sequence[str] | str = "rollout", fantasy: Sequence[int] | None = None,
-               samples: int | Sequence[int] | None = None, top: int | None = None) -> OfcHands:
+               samples: int | Sequence[int] | None = None, top: int | None = None) -> PlayedHands:
     """Play ``hands`` consecutive hands, each on a freshly shuffled 52-card deck.
 
     Normal players are dealt street by street in seat order and place face up; each sees every
@@ -87,7 +87,7 @@ def play_hands(variant: OfcVariant | str, hands: int, rng: np.random.Generator |
     Parameters
     ----------
     variant
-        An :class:`~cpstats.ofc.rules.OfcVariant` or its string.
+        An :class:`~cpstats.ofc.rules.Variant` or its string.
     hands
         Number of hands (>= 0).
     rng
@@ -117,8 +117,8 @@ def play_hands(variant: OfcVariant | str, hands: int, rng: np.random.Generator |
     return _play(v, n, np.random.default_rng(rng), codes, samples, top, state)
 
 
-def _play(v: OfcVariant, n: int, gen: np.random.Generator, codes: np.ndarray, samples: np.ndarray, top: int,
-          state: np.ndarray) -> OfcHands:
+def _play(v: Variant, n: int, gen: np.random.Generator, codes: np.ndarray, samples: np.ndarray, top: int,
+          state: np.ndarray) -> PlayedHands:
     """:func:`play_hands` without its checks, for a caller whose options are resolved (a run's
     blocks: the verb checked the setter once): ``codes`` and ``samples`` int64 (P,) a seat,
     ``state`` the first hand's Fantasyland cards int64 (P,)."""
@@ -130,10 +130,10 @@ def _play(v: OfcVariant, n: int, gen: np.random.Generator, codes: np.ndarray, sa
         seed = gen.integers(0, 2**63, dtype=np.int64)
         boards[h], _ = _play_hand(v, deck, codes, state, samples, top, np.uint64(seed))
         state = _next_state(v, boards[h], state)
-    return OfcHands(boards, fantasy_cards, state)
+    return PlayedHands(boards, fantasy_cards, state)
 
 
-def _play_hand(v: OfcVariant, deck: np.ndarray, codes: np.ndarray, fantasy: np.ndarray,
+def _play_hand(v: Variant, deck: np.ndarray, codes: np.ndarray, fantasy: np.ndarray,
                samples: np.ndarray | int, top: int, seed: np.uint64,
                hind: int = DEFAULT_HINDSIGHT,
                endgame: int = _pk.ENDGAME, args=None, model=None) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -170,7 +170,7 @@ def _play_hand(v: OfcVariant, deck: np.ndarray, codes: np.ndarray, fantasy: np.n
     return boards, discards
 
 
-def _next_state(v: OfcVariant, boards: np.ndarray, fantasy: np.ndarray) -> np.ndarray:
+def _next_state(v: Variant, boards: np.ndarray, fantasy: np.ndarray) -> np.ndarray:
     """Fantasyland cards of each player's next hand (OFC-FL-ENTRY, OFC-FL-STAY-*)."""
     tables = table_args(v)
     ranks = np.empty(3, dtype=np.int64)

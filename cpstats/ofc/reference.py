@@ -1,6 +1,6 @@
 """A plain-Python open-face scorer, written from the rulebook's section 7 text alone.
 
-It reads the variant's options (never :meth:`OfcVariant.kernel_tables` or the board kernel) and
+It reads the variant's options (never :meth:`Variant.kernel_tables` or the board kernel) and
 ranks rows one at a time with :mod:`cpstats.hands.ranking`, so that the tests can hold the
 vectorised :mod:`cpstats.ofc.settlement` to it. Slow by design: one hand at a time.
 """
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpstats.hands.ranking import category3, category5, rank3, rank5
-from cpstats.ofc.rules import FIVE_ROW_CATEGORIES, OfcVariant, StayRule, resolve_ofc_variant
+from cpstats.ofc.rules import FIVE_ROW_CATEGORIES, Variant, StayRule, resolve_ofc_variant
 
 __all__ = ["RefBoard", "reference_board", "reference_settle"]
 
@@ -42,7 +42,7 @@ def _front_top(cards: np.ndarray) -> tuple[str, int]:
     return name, ranks[0]
 
 
-def reference_board(variant: OfcVariant | str, board) -> RefBoard:
+def reference_board(variant: Variant | str, board) -> RefBoard:
     """OFC-FOUL, OFC-R-*, OFC-FL-ENTRY/PROGRESSIVE and OFC-FL-STAY-A/B for one board of 13 codes."""
     v = resolve_ofc_variant(variant)
     cards = np.asarray(board, dtype=np.uint8)
@@ -72,7 +72,7 @@ def reference_board(variant: OfcVariant | str, board) -> RefBoard:
     return RefBoard((f, m, b), False, royalty, fl_cards, stays)
 
 
-def reference_settle(variant: OfcVariant | str, boards) -> tuple[list[int], list[RefBoard]]:
+def reference_settle(variant: Variant | str, boards) -> tuple[list[int], list[RefBoard]]:
     """Each seat's net units for one hand's boards (``players`` x 13 codes), settled pair by
     pair under OFC-SCORE-1-6 and OFC-FOUL, and each board's :class:`RefBoard`."""
     v = resolve_ofc_variant(variant)

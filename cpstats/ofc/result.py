@@ -1,6 +1,6 @@
 """Open-face results: additive per-batch summaries of played hands, and their tables.
 
-A block of hands becomes one :class:`OfcSummary` (:func:`summarise_hands`), its arrays indexed
+A block of hands becomes one :class:`SimulationSummary` (:func:`summarise_hands`), its arrays indexed
 by batch (30 batches of consecutive hands, :func:`cpstats.thirteen.summary.batch_of`) and
 seat, which blocks add up (``a + b``). Every figure is a ratio of two batch
 sums (fouls per board, royalty units per board, entries per normal hand ...): its estimate is
@@ -33,8 +33,8 @@ import pandas as pd
 from cpstats.cards.blocks import BlockPlan
 from cpstats.errors import OptionError
 from cpstats.rules.house import Rake, RakeModel
-from cpstats.ofc.rules import OfcVariant
-from cpstats.ofc.settlement import OfcSettlement, seat_rake
+from cpstats.ofc.rules import Variant
+from cpstats.ofc.settlement import Settlement, seat_rake
 from cpstats.engine.stats import (batch_variance_interval, check_confidence, half_width,
                                       wilson_interval, z_value)
 from cpstats.engine.additive import Additive, by_value, summed
@@ -43,7 +43,7 @@ from cpstats.engine.paired import paired_row
 from cpstats.engine.base import Result
 from cpstats.engine.batches import batch_of, net_distribution
 
-__all__ = ["OfcResult", "OfcSummary", "summarise_hands", "paired_figures", "figure_batches",
+__all__ = ["SimulationResult", "SimulationSummary", "summarise_hands", "paired_figures", "figure_batches",
            "FigureBatches", "ROWS", "NO_CHARGE", "RAKE_FIGURES", "charges_nothing"]
 
 ROWS = ("front", "middle", "back")
@@ -63,7 +63,7 @@ def _by_batch(values: np.ndarray, batch: np.ndarray, batches: int) -> np.ndarray
 
 
 @dataclass(frozen=True)
-class OfcSummary(Additive):
+class SimulationSummary(Additive):
     """An open-face block's (or run's) additive arrays. Shapes: B batches, P seats, V distinct
     nets; a board is one seat's hand."""
 
@@ -87,8 +87,8 @@ class OfcSummary(Additive):
     net_counts: np.ndarray = by_value("dist_counts", "net_values")  # (V, P)
 
 
-def summarise_hands(v: OfcVariant, fantasy_cards: np.ndarray, s: OfcSettlement,
-                    batch: np.ndarray, batches: int) -> OfcSummary:
+def summarise_hands(v: Variant, fantasy_cards: np.ndarray, s: Settlement,
+                    batch: np.ndarray, batches: int) -> SimulationSummary:
     """The additive summary of played hands: ``fantasy_cards`` (N, P) from
     :func:`~cpstats.ofc.play.play_hands`, their settlement ``s`` and each hand's batch."""
     in_fl = fantasy_cards > 0
@@ -97,7 +97,7 @@ def summarise_hands(v: OfcVariant, fantasy_cards: np.ndarray, s: OfcSettlement,
     entry_cards = np.stack([(entered & (s.fl_cards == n)).sum(axis=1) for n in range(13, 18)], 1)
     values, counts = net_distribution(net)
     add = lambda x: _by_batch(np.asarray(x, dtype=np.float64), batch, batches)  # noqa: E731
-    return OfcSummary(
+    return SimulationSummary(
         deals=np.array(len(batch), dtype=np.int64),
         batch_sizes=np.bincount(batch, minlength=batches).astype(np.float64),
         net_by_batch=add(net), net_sq_by_batch=add(net**2),
@@ -124,7 +124,7 @@ def _check_positive(name: str, value: object) -> None:
         raise OptionError(f"{name}={value!r} is invalid: a number > 0 is needed")
 
 
-def _ratios(s: OfcSummary, hands_per_hour: float) -> dict[str, tuple[str, Ratio | tuple[Ratio, Ratio]]]:
+def _ratios(s: SimulationSummary, hands_per_hour: float) -> dict[str, tuple[str, Ratio | tuple[Ratio, Ratio]]]:
     """Every ratio figure: (kind, per-batch sums). ``kind`` is ``p`` for a proportion (Wilson
     when events are few), ``m`` for a mean, ``n`` for a mean that cannot be negative (its
     interval's low end clipped at 0), ``d`` for a difference of two means."""
@@ -184,26 +184,26 @@ def _figure(kind: str, sums, level: float) -> tuple[float, float, float, np.ndar
 
 
 @dataclass
-class OfcResult(Result):
+class SimulationResult(Result):
     """Merged summaries of an OFC simulation, with tables as DataFrames.
 
-    ``summary`` is the merged :class:`OfcSummary` (a mapping of its arrays under their keys on
+    ``summary`` is the merged :class:`SimulationSummary` (a mapping of its arrays under their keys on
     disk is taken too); ``metadata`` holds the variant string, strategies, hands, root entropy,
     block size, burn-in and package versions; ``out`` the run's folder (its Parquet rows are
     :meth:`rows`). ``deals`` is the hands played.
     """
 
-    variant: OfcVariant
-    summary: OfcSummary
+    variant: Variant
+    summary: SimulationSummary
     metadata: dict
     out: Path | None = field(default=None)
 
     def __post_init__(self) -> None:
         if isinstance(self.summary, Mapping):
-            self.summary = OfcSummary.from_arrays(self.summary)
+            self.summary = SimulationSummary.from_arrays(self.summary)
 
     @classmethod
-    def figure_names(cls, v: OfcVariant) -> list[str]:
+    def figure_names(cls, v: Variant) -> list[str]:
         """Every figure name a run of ``v`` gives, in :meth:`figures`' order, from the rules alone."""
         names = ["foul_rate", "scoop_rate", "fl_entry_rate", "fl_stay_rate", "fl_share", "fl_value", "royalty",
                  *RAKE_FIGURES]
@@ -211,14 +211,14 @@ class OfcResult(Result):
         names += [f"mean_seat{p}" for p in range(v.players)]
         return names + [f"{kind}_seat{p}" for p in range(v.players) for kind in ("sd", "hands")]
 
-    def recharged(self, variant: OfcVariant, rake_by_batch: np.ndarray, **metadata) -> OfcResult:
+    def recharged(self, variant: Variant, rake_by_batch: np.ndarray, **metadata) -> SimulationResult:
         """The same hands under ``variant``, whose rake differs only: each seat's rake per batch
         ``rake_by_batch`` (B, P) replaces the run's (rake never moves play nor the nets);
         ``metadata`` entries are added to the run's."""
         summary = dataclasses.replace(self.summary, rake_by_batch=rake_by_batch)
-        return OfcResult(variant, summary, {**self.metadata, "variant": str(variant), **metadata})
+        return SimulationResult(variant, summary, {**self.metadata, "variant": str(variant), **metadata})
 
-    def charged(self, variant: OfcVariant, net: np.ndarray, **metadata) -> OfcResult:
+    def charged(self, variant: Variant, net: np.ndarray, **metadata) -> SimulationResult:
         """The same hands under ``variant``, whose rake differs only, charged exactly from every
         hand's nets ``net`` (hands, P), in hand order (:meth:`recharged`;
         :func:`~cpstats.ofc.settlement.seat_rake` charges as a live run does)."""
@@ -308,7 +308,7 @@ class OfcResult(Result):
         return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
 
 
-def paired_figures(results: list[OfcResult], labels: list[str], confidence: float = 0.95,
+def paired_figures(results: list[SimulationResult], labels: list[str], confidence: float = 0.95,
                    hands_per_hour: float | None = None) -> pd.DataFrame:
     """Figures of runs on common decks (with each run's ``strategy``: a baseline's figures are
     never read as good play's) and their difference to the first run: ``diff``,
@@ -331,7 +331,7 @@ def paired_figures(results: list[OfcResult], labels: list[str], confidence: floa
                                        "ci_high", "diff", "diff_ci_low", "diff_ci_high", "method"])
 
 
-def _all_linear(r: OfcResult, level: float, hands_per_hour: float | None) -> dict[str, tuple]:
+def _all_linear(r: SimulationResult, level: float, hands_per_hour: float | None) -> dict[str, tuple]:
     pace = r.variant.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
     return {name: figure for name, (_, _, figure) in _ratio_figures(r, level, pace).items()}
 
@@ -346,7 +346,7 @@ def charges_nothing(rake: Rake) -> bool:
     return rake.amount == 0
 
 
-def _ratio_figures(r: OfcResult, level: float, hands_per_hour: float) -> dict[str, tuple]:
+def _ratio_figures(r: SimulationResult, level: float, hands_per_hour: float) -> dict[str, tuple]:
     """Every ratio figure of ``r``: name -> (kind, sums, (estimate, low, high, linear, method)),
     the rake figures of rules that charge nothing exactly 0 (the module's decision)."""
     free = charges_nothing(r.variant.rake)
@@ -361,7 +361,7 @@ def _ratio_figures(r: OfcResult, level: float, hands_per_hour: float) -> dict[st
 
 class FigureBatches(NamedTuple):
     """One ratio figure of a run with what a paired difference needs: the figure as
-    :meth:`OfcResult.figures` gives it, each batch's linearised value (``linear``, (B,)) and the
+    :meth:`SimulationResult.figures` gives it, each batch's linearised value (``linear``, (B,)) and the
     batch sums it is the ratio of (``sums``, (k, B): numerator and denominator, twice for a
     difference of two means), which tell the batches where two runs differ."""
 
@@ -373,9 +373,9 @@ class FigureBatches(NamedTuple):
     method: str
 
 
-def figure_batches(r: OfcResult, confidence: float = 0.95,
+def figure_batches(r: SimulationResult, confidence: float = 0.95,
                    hands_per_hour: float | None = None) -> dict[str, FigureBatches]:
-    """Every ratio figure of ``r`` (the figures of :meth:`OfcResult.figures` but the per-seat
+    """Every ratio figure of ``r`` (the figures of :meth:`SimulationResult.figures` but the per-seat
     SDs and hand counts) with its batch values, by metric name."""
     level = check_confidence(confidence)
     pace = r.variant.rake.hands_per_hour if hands_per_hour is None else hands_per_hour

@@ -29,7 +29,7 @@ import numpy as np
 
 from cpstats.ofc import _place_kernel as _pk
 from cpstats.ofc._value_kernel import RULE_FEATURES
-from cpstats.ofc.rules import (FantasylandRules, OfcDeal, OfcRoyalties, OfcScoring, OfcVariant, StayRule,
+from cpstats.ofc.rules import (FantasylandRules, Deal, Royalties, Scoring, Variant, StayRule,
                                      get_preset, parse_ofc_variant)
 
 __all__ = ["RULE_FEATURES", "RULE_WORDS", "rule_vector", "draw_variant", "training_variants", "ANCHORS",
@@ -56,14 +56,14 @@ ANCHORS = ("ofc-pineapple", "ofc-pineapple-progressive", "ofc-classic", "ofc-pin
            "royalties.middle.royal_flush=25)")
 
 
-def rule_vector(variant: OfcVariant) -> np.ndarray:
+def rule_vector(variant: Variant) -> np.ndarray:
     """float64[N_RULES]: the :data:`RULE_FEATURES` of ``variant`` (cached per variant; a rake
     never enters, so it never moves the play)."""
     return _rule_vector(variant)
 
 
 @lru_cache(maxsize=64)
-def _rule_vector(v: OfcVariant) -> np.ndarray:
+def _rule_vector(v: Variant) -> np.ndarray:
     from cpstats.ofc.entry_value import default_entry_values, rollout_args
 
     entry = default_entry_values(v)
@@ -99,7 +99,7 @@ def _scaled(gen: np.random.Generator, standard: tuple[int, ...], keep: float, lo
     return _monotone(np.where(base > 0, base * scale + moved, 0.0))
 
 
-def draw_variant(gen: np.random.Generator) -> OfcVariant:
+def draw_variant(gen: np.random.Generator) -> Variant:
     """One rule draw around the presets (module docstring), from ``gen``:
 
     - deal: classic with probability 0.25 (players 2, 3, 4 at 0.6, 0.25, 0.15), else Pineapple
@@ -126,7 +126,7 @@ def draw_variant(gen: np.random.Generator) -> OfcVariant:
     back = _scaled(gen, std.back, 0.6, 0.5, 1.5, 0.3)
     if gen.random() < 0.1:
         middle = (0, 0, 0) + back[3:]
-    royalties = OfcRoyalties(front_pairs=_scaled(gen, std.front_pairs, 0.5, 0.5, 1.6, 0.3),
+    royalties = Royalties(front_pairs=_scaled(gen, std.front_pairs, 0.5, 0.5, 1.6, 0.3),
                              front_trips=_scaled(gen, std.front_trips, 0.6, 0.5, 1.5, 0.3),
                              middle=middle, back=back)
     fl = base.fantasyland
@@ -140,29 +140,29 @@ def draw_variant(gen: np.random.Generator) -> OfcVariant:
     most = 52 // players
     cards = tuple(min(c, most) for c in cards)
     stay_cards = max(13, min(stay_cards, most))
-    scoring = OfcScoring(row=1 if gen.random() < 0.9 else 2, scoop=3 if gen.random() < 0.6 else int(gen.integers(0, 7)))
-    return OfcVariant(name=base.name, deal=OfcDeal.CLASSIC if classic else OfcDeal.PINEAPPLE, players=players,
+    scoring = Scoring(row=1 if gen.random() < 0.9 else 2, scoop=3 if gen.random() < 0.6 else int(gen.integers(0, 7)))
+    return Variant(name=base.name, deal=Deal.CLASSIC if classic else Deal.PINEAPPLE, players=players,
                       royalties=royalties, fantasyland=FantasylandRules(cards=cards, stay=stay, stay_cards=stay_cards),
                       scoring=scoring)
 
 
-def training_variants(draws: int, seed: int) -> list[OfcVariant]:
+def training_variants(draws: int, seed: int) -> list[Variant]:
     """The variants trained: :data:`ANCHORS`, then ``draws`` :func:`draw_variant` draws (draw ``i``
     from SeedSequence child ``i`` of ``seed``)."""
     children = np.random.SeedSequence(seed).spawn(draws)
     return [parse_ofc_variant(a) for a in ANCHORS] + [draw_variant(np.random.default_rng(c)) for c in children]
 
 
-def trained_ranges(variants: list[OfcVariant], vectors: np.ndarray) -> dict[str, Any]:
+def trained_ranges(variants: list[Variant], vectors: np.ndarray) -> dict[str, Any]:
     """The span of every rule feature over ``variants`` (their :func:`rule_vector`, ``vectors``)
     and the player counts of each deal: what a model file records as the ranges it was trained on."""
     out: dict[str, Any] = {name: [float(vectors[:, i].min()), float(vectors[:, i].max())]
                            for i, name in enumerate(RULE_FEATURES)}
-    out["players"] = {str(d): sorted({v.players for v in variants if v.deal is d}) for d in OfcDeal}
+    out["players"] = {str(d): sorted({v.players for v in variants if v.deal is d}) for d in Deal}
     return out
 
 
-def range_note(variant: OfcVariant, ranges: dict[str, Any]) -> str | None:
+def range_note(variant: Variant, ranges: dict[str, Any]) -> str | None:
     """One line naming the rule numbers of ``variant`` outside ``ranges`` (:func:`trained_ranges`),
     None when every one lies inside (within 1e-9)."""
     vec = rule_vector(variant)

@@ -1,13 +1,13 @@
 """Open-face Chinese poker rules as frozen data (rulebook section 7), with variant strings.
 
-An :class:`OfcVariant` holds the deal (OFC-DEAL-CLASSIC or OFC-DEAL-PINEAPPLE), the players,
-the royalty table (:class:`OfcRoyalties`, OFC-R-STANDARD by default), the Fantasyland rules
+An :class:`Variant` holds the deal (OFC-DEAL-CLASSIC or OFC-DEAL-PINEAPPLE), the players,
+the royalty table (:class:`Royalties`, OFC-R-STANDARD by default), the Fantasyland rules
 (:class:`FantasylandRules`: OFC-FL-ENTRY, OFC-FL-PROGRESSIVE, OFC-FL-STAY-A/B), the scoring
-(:class:`OfcScoring`, OFC-SCORE-1-6) and the house's rake (the 13-card
+(:class:`Scoring`, OFC-SCORE-1-6) and the house's rake (the 13-card
 :class:`~cpstats.rules.house.Rake`). A variant is also a string, a preset and the options that differ
 from it, e.g. ``ofc-pineapple(players=3,fantasyland.stay=A)``, read by
 :func:`parse_ofc_variant` with the codec helpers both games share (:mod:`cpstats.rules.codec`).
-:meth:`OfcVariant.kernel_tables` turns every royalty, entry and stay rule into lookup arrays,
+:meth:`Variant.kernel_tables` turns every royalty, entry and stay rule into lookup arrays,
 so that no kernel ever branches on the variant.
 
 Decisions (where the rulebook leaves a choice open):
@@ -44,8 +44,8 @@ from cpstats.rules.check import (Written, as_component, as_enum, as_number, as_w
 from cpstats.rules.house import Rake
 from cpstats.rules.codec import Key, parse_number, plain, split_variant, to_text
 
-__all__ = ["GAME", "COMPARED", "OfcDeal", "StayRule", "OfcRoyalties", "FantasylandRules", "OfcScoring", "OfcVariant",
-           "OfcTables", "PRESETS", "get_preset", "parse_ofc_variant", "resolve_ofc_variant",
+__all__ = ["GAME", "COMPARED", "Deal", "StayRule", "Royalties", "FantasylandRules", "Scoring", "Variant",
+           "RuleArrays", "PRESETS", "get_preset", "parse_ofc_variant", "resolve_ofc_variant",
            "FIVE_ROW_CATEGORIES", "RANK_LETTERS", "is_ofc_variant", "ofc_key_name"]
 
 #: The game these rules are of, as the registry names it (:mod:`cpstats.engine.registry`).
@@ -59,7 +59,7 @@ _NO_JOKERS = "OFC-JOKER (a 54-card deck with jokers) is not supported: cpstats d
 _MAX_FL_CARDS = 17
 
 
-class OfcDeal(StrEnum):
+class Deal(StrEnum):
     """How the 13 cards of a normal hand arrive: OFC-DEAL-CLASSIC or OFC-DEAL-PINEAPPLE."""
 
     CLASSIC = "classic"
@@ -94,7 +94,7 @@ TRIPS_NAMES = tuple(r * 3 for r in RANK_LETTERS)
 
 
 @dataclass(frozen=True)
-class OfcRoyalties:
+class Royalties:
     """A royalty table in whole units (OFC-R-STANDARD by default).
 
     ``front_pairs`` and ``front_trips`` hold 13 amounts, 22..AA and 222..AAA; ``middle`` and
@@ -153,7 +153,7 @@ class FantasylandRules:
 
 
 @dataclass(frozen=True)
-class OfcScoring:
+class Scoring:
     """OFC-SCORE-1-6: ``row`` units a row won and ``scoop`` more for all three rows, whole units;
     the royalty difference is paid on top."""
 
@@ -165,7 +165,7 @@ class OfcScoring:
         object.__setattr__(self, "scoop", _whole("scoring.scoop", self.scoop))
 
 
-class OfcTables(NamedTuple):
+class RuleArrays(NamedTuple):
     """Every royalty, entry and stay rule of a variant as contiguous arrays (kernel arguments,
     in this order; :func:`cpstats.ofc.board.table_args`). Shared and cached: never write them."""
 
@@ -182,18 +182,18 @@ class OfcTables(NamedTuple):
     row_points: np.ndarray  # int64[2]: (per row, scoop bonus)
 
 
-_DEALT = {OfcDeal.CLASSIC: (5, 1, 1, 1, 1, 1, 1, 1, 1), OfcDeal.PINEAPPLE: (5, 3, 3, 3, 3)}
-_KEPT = {OfcDeal.CLASSIC: (5, 1, 1, 1, 1, 1, 1, 1, 1), OfcDeal.PINEAPPLE: (5, 2, 2, 2, 2)}
-_PLAYERS = {OfcDeal.CLASSIC: (2, 3, 4), OfcDeal.PINEAPPLE: (2, 3)}
+_DEALT = {Deal.CLASSIC: (5, 1, 1, 1, 1, 1, 1, 1, 1), Deal.PINEAPPLE: (5, 3, 3, 3, 3)}
+_KEPT = {Deal.CLASSIC: (5, 1, 1, 1, 1, 1, 1, 1, 1), Deal.PINEAPPLE: (5, 2, 2, 2, 2)}
+_PLAYERS = {Deal.CLASSIC: (2, 3, 4), Deal.PINEAPPLE: (2, 3)}
 
 
 def _counts(allowed: tuple[int, ...]) -> str:
     return f"{', '.join(map(str, allowed[:-1]))} or {allowed[-1]}"
 
 
-def _players_allowed(deal: OfcDeal) -> str:
+def _players_allowed(deal: Deal) -> str:
     """The seats ``deal`` allows in words, and another deal's where it seats more."""
-    more = [f"{_counts(_PLAYERS[d])} with deal={d.value}" for d in OfcDeal
+    more = [f"{_counts(_PLAYERS[d])} with deal={d.value}" for d in Deal
             if len(_PLAYERS[d]) > len(_PLAYERS[deal])]
     if not more:
         return f"{_counts(_PLAYERS[deal])} players"
@@ -203,10 +203,10 @@ def _players_allowed(deal: OfcDeal) -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
-class OfcVariant:
+class Variant:
     """A complete open-face rule set (rulebook section 7), plus its preset ``name``.
 
-    ``OfcVariant()`` is the ``ofc-pineapple`` preset. ``str(v)`` is ``name(overrides)`` and
+    ``Variant()`` is the ``ofc-pineapple`` preset. ``str(v)`` is ``name(overrides)`` and
     :func:`parse_ofc_variant` reads it back equal.
 
     Examples
@@ -223,11 +223,11 @@ class OfcVariant:
     #: The game this variant plays (:data:`cpstats.engine.registry.GAMES`).
     game: ClassVar[str] = GAME
     name: str = "ofc-pineapple"
-    deal: OfcDeal = OfcDeal.PINEAPPLE
+    deal: Deal = Deal.PINEAPPLE
     players: int = 2
-    royalties: OfcRoyalties = field(default_factory=OfcRoyalties)
+    royalties: Royalties = field(default_factory=Royalties)
     fantasyland: FantasylandRules = field(default_factory=FantasylandRules)
-    scoring: OfcScoring = field(default_factory=OfcScoring)
+    scoring: Scoring = field(default_factory=Scoring)
     rake: Rake = field(default_factory=Rake)
 
     def __post_init__(self) -> None:
@@ -235,9 +235,9 @@ class OfcVariant:
         if not isinstance(self.name, str) or not self.name.strip() or set("(),=%") & set(self.name):
             raise invalid("name", self.name, "a non-empty label without ( ) , = %")
         put("name", self.name.strip())
-        put("deal", as_enum("deal", OfcDeal, self.deal))
-        for key, cls in (("royalties", OfcRoyalties), ("fantasyland", FantasylandRules),
-                         ("scoring", OfcScoring), ("rake", Rake)):
+        put("deal", as_enum("deal", Deal, self.deal))
+        for key, cls in (("royalties", Royalties), ("fantasyland", FantasylandRules),
+                         ("scoring", Scoring), ("rake", Rake)):
             put(key, as_component(key, cls, getattr(self, key)))
         players = _whole("players", self.players, minimum=-np.inf)
         allowed = _PLAYERS[self.deal]
@@ -266,8 +266,8 @@ class OfcVariant:
         """Cards a normal hand takes from the deck: 13 (classic) or 17 (Pineapple)."""
         return sum(self.cards_dealt)
 
-    def kernel_tables(self) -> OfcTables:
-        """:class:`OfcTables` of this variant (built once per variant, then cached)."""
+    def kernel_tables(self) -> RuleArrays:
+        """:class:`RuleArrays` of this variant (built once per variant, then cached)."""
         return _kernel_tables(self)
 
     def __str__(self) -> str:
@@ -279,7 +279,7 @@ class OfcVariant:
         return plain(self)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> OfcVariant:
+    def from_dict(cls, data: Mapping[str, Any]) -> Variant:
         """Inverse of :meth:`to_dict`; missing keys take their defaults, unknown keys are errors."""
         known = [f.name for f in fields(cls)]
         for key in data:
@@ -296,7 +296,7 @@ class OfcVariant:
         back equal. Returns the path written."""
         return write_file(path, str(self), self.to_dict(), label=label, description=description)
 
-    def replace(self, **overrides: Any) -> OfcVariant:
+    def replace(self, **overrides: Any) -> Variant:
         """A validated copy with options changed: any key of the variant string, ``__`` for
         ``.`` (``v.replace(players=3, fantasyland__stay="A", royalties__front__QQ=10)``), or a
         field given a component (``v.replace(rake=Rake(model="percent", percent=0.05))``)."""
@@ -308,13 +308,13 @@ class OfcVariant:
                 data[k] = asdict(v)
             else:
                 pairs.append((k.replace("__", "."), to_text(v)))
-        return _apply(data, pairs, OfcVariant.from_dict)
+        return _apply(data, pairs, Variant.from_dict)
 
 
 # -- tables -----------------------------------------------------------------------------------
 
 @lru_cache(maxsize=64)
-def _kernel_tables(v: OfcVariant) -> OfcTables:
+def _kernel_tables(v: Variant) -> RuleArrays:
     keys3 = _tables.three_card_keys()
     cat3 = np.array([int(k[0]) for k in keys3])
     top3 = np.array([int(k[1]) for k in keys3])
@@ -329,7 +329,7 @@ def _kernel_tables(v: OfcVariant) -> OfcTables:
     entry = np.where(cat3 == 3, fl.cards[3], np.where(
         (cat3 == 1) & (top3 >= 10), np.array((0,) * 10 + fl.cards[:3])[np.minimum(top3, 12)], 0))
     stays = fl.stay is not StayRule.NONE and any(fl.cards)
-    arrays = OfcTables(
+    arrays = RuleArrays(
         front_royalty=front, middle_royalty=np.array(r.middle)[row5],
         back_royalty=np.array(r.back)[row5],
         front_common=_tables.three_card_common("H1"), middle_common=five.common,
@@ -337,7 +337,7 @@ def _kernel_tables(v: OfcVariant) -> OfcTables:
         fl_stay_middle=(stays and fl.stay is StayRule.A) & (cat5 >= 6),
         fl_stay_back=stays & (cat5 >= 7), fl_stay_cards=np.array([fl.stay_cards]),
         row_points=np.array([v.scoring.row, v.scoring.scoop]))
-    return OfcTables(*(np.ascontiguousarray(a, dtype=bool if a.dtype == bool else np.int64)
+    return RuleArrays(*(np.ascontiguousarray(a, dtype=bool if a.dtype == bool else np.int64)
                        for a in arrays))
 
 
@@ -345,7 +345,7 @@ def _kernel_tables(v: OfcVariant) -> OfcTables:
 
 _PRESET_ROWS: dict[str, tuple[str, dict[str, Any]]] = {
     "ofc-classic": ("classic OFC: 1 card a street, QQ+ enters a 13-card Fantasyland, stay A",
-                    {"deal": OfcDeal.CLASSIC,
+                    {"deal": Deal.CLASSIC,
                      "fantasyland": FantasylandRules(cards=(13, 13, 13, 13), stay=StayRule.A,
                                                      stay_cards=13)}),
     "ofc-pineapple": ("Pineapple: keep 2 of 3, QQ+ enters with 14 cards, stay B", {}),
@@ -356,8 +356,8 @@ _PRESET_ROWS: dict[str, tuple[str, dict[str, Any]]] = {
 
 
 @lru_cache(maxsize=1)
-def _registry() -> dict[str, OfcVariant]:
-    return {name: OfcVariant(name=name, **options) for name, (_, options) in _PRESET_ROWS.items()}
+def _registry() -> dict[str, Variant]:
+    return {name: Variant(name=name, **options) for name, (_, options) in _PRESET_ROWS.items()}
 
 
 #: One-line description of every OFC preset, by name.
@@ -370,7 +370,7 @@ DEFAULT_PRESET = "ofc-pineapple"
 COMPARED = ("ofc-pineapple", "ofc-pineapple-progressive", "ofc-classic")
 
 
-def get_preset(name: str) -> OfcVariant:
+def get_preset(name: str) -> Variant:
     """The OFC preset called ``name`` (case-insensitive): ``ofc-classic``, ``ofc-pineapple`` or
     ``ofc-pineapple-progressive``; the open-face half of :func:`cpstats.get_preset`, which
     users call.
@@ -388,7 +388,7 @@ def get_preset(name: str) -> OfcVariant:
 
 
 
-# -- the string codec (keys read and write the plain dict of :meth:`OfcVariant.to_dict`) ------
+# -- the string codec (keys read and write the plain dict of :meth:`Variant.to_dict`) ------
 
 def _field(name: str, path: tuple[Any, ...], parse: Callable[[str, str], Any] | None = None) -> Key:
     *parents, last = path
@@ -497,7 +497,7 @@ def _format(base: str, want: dict[str, Any], have: dict[str, Any]) -> str:
     return f"{base}({','.join(parts)})" if parts else base
 
 
-def parse_ofc_variant(text: str) -> OfcVariant:
+def parse_ofc_variant(text: str) -> Variant:
     """Read an OFC variant string: a preset name, optionally with ``(key=value,...)`` overrides.
 
     Keys: ``players``, ``deal`` (classic, pineapple), ``scoring.row``, ``scoring.scoop``,
@@ -523,21 +523,21 @@ def parse_ofc_variant(text: str) -> OfcVariant:
             if not sep:
                 raise OptionError(f"malformed override {item.strip()!r} in {text!r}: write key=value")
             overrides.append((key, value.strip()))
-    return _apply(d, overrides, OfcVariant.from_dict)
+    return _apply(d, overrides, Variant.from_dict)
 
 
-def resolve_ofc_variant(variant: OfcVariant | str) -> OfcVariant:
-    """An :class:`OfcVariant` from itself, a preset name or a variant string."""
-    if isinstance(variant, OfcVariant):
+def resolve_ofc_variant(variant: Variant | str) -> Variant:
+    """An :class:`Variant` from itself, a preset name or a variant string."""
+    if isinstance(variant, Variant):
         return variant
     if isinstance(variant, str):
         return parse_ofc_variant(variant)
-    raise OptionError(f"variant={variant!r} is invalid: expected an OfcVariant, an OFC preset "
+    raise OptionError(f"variant={variant!r} is invalid: expected an Variant, an OFC preset "
                       "name or an OFC variant string")
 
 
 def is_ofc_variant(text: object) -> bool:
-    """Whether ``text`` names an OFC variant (an :class:`OfcVariant`, or a string whose preset
+    """Whether ``text`` names an OFC variant (an :class:`Variant`, or a string whose preset
     starts with ``ofc-``), so that a caller can send it here rather than to the 13-card rules.
 
     Examples
@@ -545,6 +545,6 @@ def is_ofc_variant(text: object) -> bool:
     >>> is_ofc_variant("ofc-pineapple(players=3)"), is_ofc_variant("2-4")
     (True, False)
     """
-    if isinstance(text, OfcVariant):
+    if isinstance(text, Variant):
         return True
     return isinstance(text, str) and text.strip().lower().startswith("ofc-")

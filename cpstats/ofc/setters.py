@@ -13,7 +13,7 @@ carries its own settings, so ``samples`` and ``top`` travel inside the setter.
   runs that need many hands (:data:`~cpstats.ofc._place_kernel.FAST_TOP` options of best one-step
   value valued by each street's model, the last two streets exact); no settings, so its speed is
   one figure (docs/measurements.md#bench_ofc_play);
-- :class:`OfcGreedy` ``()`` and :class:`OfcRandom` ``()``: the baselines.
+- :class:`GreedySetter` ``()`` and :class:`RandomSetter` ``()``: the baselines.
 
 A name selects the default object (:func:`as_ofc_setter`): ``"rollout"``, ``"fast"``, ``"rollout-exact"``,
 ``"rollout-v1"``, ``"greedy"``, ``"random"``, and ``"ev"`` (each game's strong default's name) for
@@ -32,13 +32,13 @@ from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, PLACEMENT_STRATE
 from cpstats.ofc.rules import GAME
 from cpstats.engine.setter import Setter
 
-__all__ = ["OfcSetter", "Rollout", "RolloutExact", "RolloutV1", "FastPolicy", "STRONG_ROLLOUT",
-           "OfcGreedy", "OfcRandom", "OFC_SETTERS", "as_ofc_setter", "seat_setters", "seat_budget", "seats_label",
+__all__ = ["HandSetter", "Rollout", "RolloutExact", "RolloutV1", "FastPolicy", "STRONG_ROLLOUT",
+           "GreedySetter", "RandomSetter", "OFC_SETTERS", "as_ofc_setter", "seat_setters", "seat_budget", "seats_label",
            "seats_params"]
 
 
 @dataclass(frozen=True)
-class OfcSetter(Setter):
+class HandSetter(Setter):
     """A named, frozen open-face setter: ``name`` is the placement strategy a seat plays
     (:data:`~cpstats.ofc.placement.PLACEMENT_STRATEGIES`, what
     :func:`~cpstats.ofc.play.play_hands` reads)."""
@@ -47,7 +47,7 @@ class OfcSetter(Setter):
 
 
 @dataclass(frozen=True)
-class Rollout(OfcSetter):
+class Rollout(HandSetter):
     """The default: Monte Carlo rollouts with an exact endgame, the earlier streets valued by the
     street models conditioned on the rules (:mod:`cpstats.ofc.street_values`; without a readable
     model file it plays as :class:`RolloutExact`); ``samples`` rollouts a surviving option, ``top``
@@ -79,7 +79,7 @@ class RolloutExact(Rollout):
 
 
 @dataclass(frozen=True)
-class FastPolicy(OfcSetter):
+class FastPolicy(HandSetter):
     """The fast setting: each street decided by the default's street models without rollouts
     (the option whose board its street's model values best, among the options of best one-step
     value; the street before the last by the exact endgame, the last exactly). Without street
@@ -89,14 +89,14 @@ class FastPolicy(OfcSetter):
 
 
 @dataclass(frozen=True)
-class OfcGreedy(OfcSetter):
+class GreedySetter(HandSetter):
     """The best one-step evaluation a street (a baseline: a weak field)."""
 
     name: ClassVar[str] = "greedy"
 
 
 @dataclass(frozen=True)
-class OfcRandom(OfcSetter):
+class RandomSetter(HandSetter):
     """A uniform draw among each street's legal options (a baseline: no skill)."""
 
     name: ClassVar[str] = "random"
@@ -108,16 +108,16 @@ class OfcRandom(OfcSetter):
 STRONG_ROLLOUT = Rollout(samples=4 * DEFAULT_SAMPLES)
 
 #: The open-face setters by name; ``ev`` is the strong one, as in the 13-card game.
-OFC_SETTERS: dict[str, type[OfcSetter]] = {"ev": Rollout, "rollout": Rollout,
+OFC_SETTERS: dict[str, type[HandSetter]] = {"ev": Rollout, "rollout": Rollout,
                                            "fast": FastPolicy,
                                            "rollout-exact": RolloutExact, "rollout-v1": RolloutV1,
-                                           "greedy": OfcGreedy, "random": OfcRandom}
+                                           "greedy": GreedySetter, "random": RandomSetter}
 
 
-def as_ofc_setter(setter: Any, where: str = "setter") -> OfcSetter:
+def as_ofc_setter(setter: Any, where: str = "setter") -> HandSetter:
     """The open-face setter for a name or an open-face setter object; a 13-card setter object or
     anything else is one line naming what is allowed."""
-    if isinstance(setter, OfcSetter):
+    if isinstance(setter, HandSetter):
         return setter
     if isinstance(setter, Setter) and getattr(setter, "tables", None) is not None:
         raise OptionError("tables= does not apply to open-face variants: their strategies need no "
@@ -125,18 +125,18 @@ def as_ofc_setter(setter: Any, where: str = "setter") -> OfcSetter:
     if isinstance(setter, Setter):
         raise OptionError(f"{where}={setter!r} is a {setter.game} setter: open-face setters are "
                           f"{', '.join(OFC_SETTERS)}, Rollout(...), FastPolicy(), RolloutExact(...), RolloutV1(...), "
-                          "OfcGreedy(), OfcRandom()")
+                          "GreedySetter(), RandomSetter()")
     key = setter.strip().lower() if isinstance(setter, str) else None
     if key not in OFC_SETTERS:
         given = f"{where} {setter!r} is invalid for an open-face preset" if where.startswith("--") \
             else f"{where}={setter!r} is invalid for an open-face variant"
         raise OptionError(f"{given}: allowed are ev "
                           f"(the same as rollout), {', '.join(PLACEMENT_STRATEGIES)}, or Rollout(...), "
-                          "FastPolicy(), OfcGreedy(), OfcRandom()")
+                          "FastPolicy(), GreedySetter(), RandomSetter()")
     return OFC_SETTERS[key]()
 
 
-def seat_setters(setter: Any, players: int) -> tuple[OfcSetter, ...]:
+def seat_setters(setter: Any, players: int) -> tuple[HandSetter, ...]:
     """One setter per seat: ``setter`` for every seat, or a sequence of one per seat."""
     if isinstance(setter, (str, Setter)):
         return (as_ofc_setter(setter),) * players
@@ -146,7 +146,7 @@ def seat_setters(setter: Any, players: int) -> tuple[OfcSetter, ...]:
     return tuple(as_ofc_setter(s, f"setter[{i}]") for i, s in enumerate(seats))
 
 
-def seats_label(seats: Sequence[OfcSetter]) -> str:
+def seats_label(seats: Sequence[HandSetter]) -> str:
     """The run's strategy label: the seats' names, and a rollout budget other than the default
     (``rollout/rollout(samples=128,top=24)``); the label is part of the run's identity."""
     label = "/".join(s.name for s in seats)
@@ -158,7 +158,7 @@ def seats_label(seats: Sequence[OfcSetter]) -> str:
     return label
 
 
-def seat_budget(seats: Sequence[OfcSetter]) -> tuple[tuple[int, ...], int]:
+def seat_budget(seats: Sequence[HandSetter]) -> tuple[tuple[int, ...], int]:
     """(samples per seat, top) for :func:`~cpstats.ofc.play.play_hands`: the rollout seats'
     budgets (the baselines ignore theirs); the rollout seats share one ``top``."""
     tops = {s.top for s in seats if isinstance(s, Rollout)}
@@ -169,7 +169,7 @@ def seat_budget(seats: Sequence[OfcSetter]) -> tuple[tuple[int, ...], int]:
     return samples, tops.pop() if tops else DEFAULT_TOP
 
 
-def seats_params(seats: Sequence[OfcSetter]) -> dict[str, Any]:
+def seats_params(seats: Sequence[HandSetter]) -> dict[str, Any]:
     """What the metadata records: the setter's :meth:`~Setter.params` when every seat plays the
     same one, else the label and each seat's."""
     if len(set(seats)) == 1:

@@ -25,13 +25,13 @@ import numpy as np
 
 from cpstats.errors import CardError
 from cpstats.ofc.board import as_boards, board_values
-from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
+from cpstats.ofc.rules import Variant, resolve_ofc_variant
 from cpstats.rules.house import Rake, RakeModel
 
-__all__ = ["OfcSettlement", "settle_boards", "settle_hands", "seat_rake"]
+__all__ = ["Settlement", "settle_boards", "settle_hands", "seat_rake"]
 
 
-class OfcSettlement(NamedTuple):
+class Settlement(NamedTuple):
     """Per-hand results of :func:`settle_hands`; leading shape ``(..., players)``."""
 
     net: np.ndarray  # int64[..., P]: units won before rake (zero-sum over the seats)
@@ -54,7 +54,7 @@ def _pair_points(ranks_i, ranks_j, foul_i, foul_j, row: int, scoop: int):
     return points, win, lose
 
 
-def settle_hands(variant: OfcVariant | str, boards, *, check: bool = True) -> OfcSettlement:
+def settle_hands(variant: Variant | str, boards, *, check: bool = True) -> Settlement:
     """Settle complete boards of shape ``(..., players, 13)``, one row of boards per hand.
 
     With ``check``, the boards must be complete, valid and no card may appear twice in a hand.
@@ -87,11 +87,11 @@ def settle_hands(variant: OfcVariant | str, boards, *, check: bool = True) -> Of
             rows_won[..., j] += lose
             scoops[..., i] += win == 3
             scoops[..., j] += lose == 3
-    return OfcSettlement(net, vals.fouled, vals.royalty, rows_won, scoops, vals.fl_cards,
+    return Settlement(net, vals.fouled, vals.royalty, rows_won, scoops, vals.fl_cards,
                          vals.stays, seat_rake(v.rake, net))
 
 
-def settle_boards(variant: OfcVariant | str, boards, *, check: bool = True) -> np.ndarray:
+def settle_boards(variant: Variant | str, boards, *, check: bool = True) -> np.ndarray:
     """``int64[..., players]``: each seat's net units (before rake) for boards of shape
     ``(..., players, 13)``; :func:`settle_hands` gives the details.
 
@@ -105,7 +105,7 @@ def settle_boards(variant: OfcVariant | str, boards, *, check: bool = True) -> n
     return settle_hands(variant, boards, check=check).net
 
 
-def _as_table(boards, v: OfcVariant, check: bool) -> np.ndarray:
+def _as_table(boards, v: Variant, check: bool) -> np.ndarray:
     if isinstance(boards, (list, tuple)) and boards and all(isinstance(b, str) for b in boards):
         boards = [as_boards(b) for b in boards]
     elif isinstance(boards, (list, tuple)) and boards and isinstance(boards[0], (list, tuple)):

@@ -30,8 +30,8 @@ import pandas as pd
 
 from cpstats._resources import REFERENCE_DIR
 from cpstats.errors import OptionError
-from cpstats.ofc.result import OfcResult, OfcSummary, paired_figures
-from cpstats.ofc.rules import OfcVariant, parse_ofc_variant, resolve_ofc_variant
+from cpstats.ofc.result import SimulationResult, SimulationSummary, paired_figures
+from cpstats.ofc.rules import Variant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.simulation import simulate
 from cpstats.rules.check import suggest
 from cpstats.rules.house import Rake
@@ -78,9 +78,9 @@ def _check_name(name: str) -> str:
 
 
 def load_shipped(name: str, *, rake: Rake | None = None,
-                 folder: str | os.PathLike | None = None) -> OfcResult:
+                 folder: str | os.PathLike | None = None) -> SimulationResult:
     """The shipped run ``name`` (a key of :data:`OFC_REFERENCE_RUNS`) as an
-    :class:`~cpstats.ofc.result.OfcResult`; with ``rake``, charged that rake (:func:`rerake`).
+    :class:`~cpstats.ofc.result.SimulationResult`; with ``rake``, charged that rake (:func:`rerake`).
     :func:`cpstats.load_reference` opens these runs (and the 13-card ones).
 
     Examples
@@ -95,12 +95,12 @@ def load_shipped(name: str, *, rake: Rake | None = None,
         raise OptionError(f"no shipped OFC run at {str(path)!r}: write it with write_ofc_reference")
     meta = json.loads(path.with_suffix(".json").read_text())
     with np.load(path, allow_pickle=False) as data:
-        summary = OfcSummary.from_arrays({k: data[k] for k in data.files})
-    result = OfcResult(parse_ofc_variant(meta["variant"]), summary, meta)
+        summary = SimulationSummary.from_arrays({k: data[k] for k in data.files})
+    result = SimulationResult(parse_ofc_variant(meta["variant"]), summary, meta)
     return result if rake is None else rerake(result, rake, folder=folder)
 
 
-def _key_of(v: OfcVariant) -> str | None:
+def _key_of(v: Variant) -> str | None:
     """The shipped run playing ``v``'s rules, its rake and label aside; None if there is none."""
     for key, text in OFC_REFERENCE_RUNS.items():
         shipped = parse_ofc_variant(text)
@@ -114,7 +114,7 @@ def _nets(name: str, folder: str | os.PathLike | None) -> np.ndarray:
         return data["net"].astype(np.int64)
 
 
-def rerake(result: OfcResult, rake: Rake, *, folder: str | os.PathLike | None = None) -> OfcResult:
+def rerake(result: SimulationResult, rake: Rake, *, folder: str | os.PathLike | None = None) -> SimulationResult:
     """A shipped run charged ``rake`` instead of its own: exact, from every hand's nets
     (``NAME-nets.npz``), as :func:`~cpstats.ofc.settlement.seat_rake` charges a live run."""
     if not isinstance(rake, Rake):
@@ -127,8 +127,8 @@ def rerake(result: OfcResult, rake: Rake, *, folder: str | os.PathLike | None = 
     return result.charged(v, _nets(key, folder), rake_charged="again, from the shipped nets")
 
 
-def find_ofc_reference(variant: OfcVariant | str, strategy: str = REFERENCE_STRATEGY, *,
-                       folder: str | os.PathLike | None = None) -> OfcResult | None:
+def find_ofc_reference(variant: Variant | str, strategy: str = REFERENCE_STRATEGY, *,
+                       folder: str | os.PathLike | None = None) -> SimulationResult | None:
     """The shipped run that plays ``variant``'s rules with ``strategy`` at every seat, charged
     ``variant``'s rake (rake never moves play); None when no shipped run fits."""
     v = resolve_ofc_variant(variant)

@@ -42,8 +42,8 @@ from cpstats.ofc.entry_value import play_identity
 from cpstats.ofc._place_kernel import FAST, ROLLOUT_LEARNED
 from cpstats.ofc.placement import strategy_code
 from cpstats.ofc.play import _play
-from cpstats.ofc.result import SUMMARY_FORMAT, OfcResult, OfcSummary, paired_figures, summarise_hands
-from cpstats.ofc.rules import GAME, OfcVariant, parse_ofc_variant, resolve_ofc_variant
+from cpstats.ofc.result import SUMMARY_FORMAT, SimulationResult, SimulationSummary, paired_figures, summarise_hands
+from cpstats.ofc.rules import GAME, Variant, parse_ofc_variant, resolve_ofc_variant
 from cpstats.ofc.settlement import settle_hands
 from cpstats.ofc.street_values import model_identity
 from cpstats.ofc.setters import as_ofc_setter, seat_budget, seat_setters, seats_label, seats_params
@@ -125,7 +125,7 @@ def hands_rows(boards: np.ndarray, fantasy_cards: np.ndarray, s, first: int = 0)
     })
 
 
-def _metadata(v: OfcVariant, seats, root, hands, block_hands, burn_in) -> dict:
+def _metadata(v: Variant, seats, root, hands, block_hands, burn_in) -> dict:
     meta = {"game": GAME, "variant": str(v), "strategy": seats_label(seats),
             "deals": int(hands), "entropy": str(root.entropy), "spawn_key": list(root.spawn_key),
             "block_deals": int(block_hands), "batches": batch_count(hands), "burn_in": burn_in,
@@ -168,23 +168,23 @@ def check_one_play(metas: Sequence[dict | str], labels: Sequence[str], what: str
     return plays[0]
 
 
-def simulate(variant: OfcVariant | str, deals: int, *, setter: Any = "rollout",
+def simulate(variant: Variant | str, deals: int, *, setter: Any = "rollout",
              rng=None, executor: Executor | None = None, keep_hands: bool = False,
              out: str | os.PathLike | None = None, resume: bool = False, progress: bool = False,
-             block_deals: int | None = None, burn_in: int = BURN_IN) -> OfcResult:
+             block_deals: int | None = None, burn_in: int = BURN_IN) -> SimulationResult:
     """Play ``deals`` open-face hands under ``variant`` and summarise them (the game's registered
     run, behind :func:`cpstats.simulate`).
 
     Parameters
     ----------
     variant
-        An :class:`~cpstats.ofc.rules.OfcVariant`, OFC preset name or variant string.
+        An :class:`~cpstats.ofc.rules.Variant`, OFC preset name or variant string.
     deals
         Hands to count (burn-in hands apart).
     setter
         Who places the cards: a setter object (:class:`~cpstats.ofc.setters.Rollout` with its
-        ``samples`` and ``top``, :class:`~cpstats.ofc.setters.OfcGreedy`,
-        :class:`~cpstats.ofc.setters.OfcRandom`) or a name (``"rollout"``, ``"ev"`` the same,
+        ``samples`` and ``top``, :class:`~cpstats.ofc.setters.GreedySetter`,
+        :class:`~cpstats.ofc.setters.RandomSetter`) or a name (``"rollout"``, ``"ev"`` the same,
         ``"greedy"``, ``"random"``) for every seat, or one per seat. ``metadata["setter"]``
         records its settings.
     rng
@@ -219,18 +219,18 @@ def simulate(variant: OfcVariant | str, deals: int, *, setter: Any = "rollout",
     spec = _Spec(str(v), tuple(s.name for s in seats), root.entropy, tuple(root.spawn_key), int(block_hands), burn_in,
                  int(hands), meta["batches"], meta["run_digest"],
                  None if out_path is None else str(out_path), bool(keep_hands), budget, top)
-    job = BlockJob(_play_block, spec, spec.out, spec.digest, OfcSummary)
+    job = BlockJob(_play_block, spec, spec.out, spec.digest, SimulationSummary)
 
     def reusable(block: int) -> bool:  # a finished block whose rows were not written is played again
         return not spec.rows or (out_path / f"hands-{block:06d}.parquet").exists()
 
-    run = run_blocks(job, plan, executor=executor, out_path=out_path, resume=resume, keys=lambda: frozenset(OfcSummary.keys()),
+    run = run_blocks(job, plan, executor=executor, out_path=out_path, resume=resume, keys=lambda: frozenset(SimulationSummary.keys()),
                      reusable=reusable, progress=progress, desc=f"playing {v}", unit="hand")
     meta["blocks_redone"] = run.redone
-    return OfcResult(v, run.summary, meta, out=out_path)
+    return SimulationResult(v, run.summary, meta, out=out_path)
 
 
-def compare(variants: Sequence[OfcVariant | str], deals: int, *, setter: Any = "rollout",
+def compare(variants: Sequence[Variant | str], deals: int, *, setter: Any = "rollout",
             rng=None, executor: Executor | None = None, labels: Sequence[str] | None = None,
             confidence: float = 0.95, block_deals: int | None = None, burn_in: int = BURN_IN,
             hands_per_hour: float | None = None) -> pd.DataFrame:
@@ -245,7 +245,7 @@ def compare(variants: Sequence[OfcVariant | str], deals: int, *, setter: Any = "
     :func:`simulate`'s.
     """
     level = check_confidence(confidence)
-    if isinstance(variants, (str, OfcVariant)):
+    if isinstance(variants, (str, Variant)):
         raise OptionError(f"variants={str(variants)!r} is invalid: a list of two or more OFC variants")
     vs = [resolve_ofc_variant(v) for v in variants]
     if len(vs) < 2:
@@ -271,7 +271,7 @@ def _workbench_options(setter: Any, block_deals: int | None) -> tuple[Any, int]:
     return seats, BLOCK_HANDS if block_deals is None else block_deals
 
 
-def _compare_runs(vs: Sequence[OfcVariant], deals: int, *, setter: Any = "rollout", rng=None, executor=None,
+def _compare_runs(vs: Sequence[Variant], deals: int, *, setter: Any = "rollout", rng=None, executor=None,
                   block_deals: int | None = None, confidence: float = 0.95,
                   labels: Sequence[str] | None = None, hands_per_hour: float | None = None,
                   tidy: bool = False) -> pd.DataFrame:

@@ -30,7 +30,7 @@ from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.result import figure_batches
 from cpstats.ofc.setters import FastPolicy, Rollout, as_ofc_setter
 from cpstats.ofc.simulation import simulate
-from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
+from cpstats.ofc.rules import Variant, resolve_ofc_variant
 from cpstats.cards.blocks import match_seed
 from cpstats.engine.stats import t_value
 
@@ -49,7 +49,7 @@ OFC_SKILL_FIELDS = (("greedy", "greedy (baseline: a weak field)"),
 OFC_SKILL_DEALS = 200
 
 
-def _seatings(v: OfcVariant, field: str, player: Any) -> list[tuple[Any, ...]]:
+def _seatings(v: Variant, field: str, player: Any) -> list[tuple[Any, ...]]:
     """Each rotation's setters, the player in seat p; one seating when the field is the player's
     own play (the control). The rollout-v1 and rollout-exact fields play at a rollout player's budget
     (the same samples and options: the rollouts' difference, not their budgets', is measured); the
@@ -62,7 +62,7 @@ def _seatings(v: OfcVariant, field: str, player: Any) -> list[tuple[Any, ...]]:
     return [tuple(player if s == p else field for s in range(v.players)) for p in range(v.players)]
 
 
-def _duplicate(v: OfcVariant, field: str, deals: int, root, executor, player: Any) -> dict[str, Any]:
+def _duplicate(v: Variant, field: str, deals: int, root, executor, player: Any) -> dict[str, Any]:
     """The player's mean net per hand against ``field`` over the rotations, with its batch t interval."""
     linear, estimates, models = [], [], set()
     for p, seating in enumerate(_seatings(v, field, player)):
@@ -83,7 +83,7 @@ def _duplicate(v: OfcVariant, field: str, deals: int, root, executor, player: An
             "street_models": models.pop()}
 
 
-def skill_table(variant: OfcVariant | str, *, deals: int | None = None, rng=None,
+def skill_table(variant: Variant | str, *, deals: int | None = None, rng=None,
                 executor: Executor | None = None, fields: Sequence[str] | None = None,
                 setter: Any = "rollout") -> pd.DataFrame:
     """The skill table of an open-face ``variant``: rollout's mean result per hand against each

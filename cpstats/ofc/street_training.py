@@ -49,7 +49,7 @@ from cpstats.ofc.entry_value import rollout_args
 from cpstats.ofc.placement import DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, stacked
 from cpstats.ofc.rule_features import ANCHORS, RULE_FEATURES, rule_vector, trained_ranges, training_variants
 from cpstats.ofc.street_values import FEATURES, MODEL_ARRAYS, StreetModel, Trees
-from cpstats.ofc.rules import OfcDeal, OfcVariant, parse_ofc_variant, resolve_ofc_variant
+from cpstats.ofc.rules import Deal, Variant, parse_ofc_variant, resolve_ofc_variant
 
 __all__ = ["TREE_SETTINGS", "DRAWS", "HANDS", "ANCHOR_HANDS", "SEED", "SelfPlay", "self_play", "label_hands",
            "off_policy_rows", "export_trees", "fit_model", "train_street_models", "write_models",
@@ -103,14 +103,14 @@ class SelfPlay(NamedTuple):
     discards: np.ndarray
 
 
-def kernel_args(v: OfcVariant) -> tuple:
+def kernel_args(v: Variant) -> tuple:
     """(deal, keep, the rank tables, ``rollout-exact``'s value tables) of the labelling kernels."""
     args = rollout_args(v)
     return (np.array(v.cards_dealt, dtype=np.int64), np.array(v.cards_kept, dtype=np.int64), *args[:6],
             args.vt, args.prm)
 
 
-def self_play(variant: OfcVariant | str, hands: int, seed: int | np.random.SeedSequence, *,
+def self_play(variant: Variant | str, hands: int, seed: int | np.random.SeedSequence, *,
               model: StreetModel | None = None) -> SelfPlay:
     """``hands`` normal hands of ``rollout-exact`` self-play (``rollout`` by ``model`` when given);
     decks and strategy seeds from ``seed``."""
@@ -132,7 +132,7 @@ def self_play(variant: OfcVariant | str, hands: int, seed: int | np.random.SeedS
     return out
 
 
-def label_hands(variant: OfcVariant | str, hands: int | SelfPlay, seed: int = 0, *,
+def label_hands(variant: Variant | str, hands: int | SelfPlay, seed: int = 0, *,
                 model: StreetModel | None = None, rules: np.ndarray | None = None,
                 tabs: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
     """On-policy labels: (X float64[hands * players, streets - 1, N_FEATURES], y float64[hands *
@@ -151,7 +151,7 @@ def label_hands(variant: OfcVariant | str, hands: int | SelfPlay, seed: int = 0,
     return x.reshape(n * n_p, streets - 1, -1), y.ravel()
 
 
-def off_policy_rows(variant: OfcVariant | str, play: SelfPlay, street: int, trees: Trees | None, seed: int, *,
+def off_policy_rows(variant: Variant | str, play: SelfPlay, street: int, trees: Trees | None, seed: int, *,
                     rules: np.ndarray | None = None, tabs: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Rows of the boards after ``street`` that the played deals offered and the policy may not
     have played: every option of the street before the last, labelled exactly
@@ -281,7 +281,7 @@ def _pool(workers: int):
 
 def train_street_models(*, draws: int = DRAWS, hands: int = HANDS, anchor_hands: int = ANCHOR_HANDS,
                         seed: int = SEED, workers: int = 1, progress=None,
-                        variants: list[OfcVariant | str] | None = None) -> tuple[dict[str, Trees], dict]:
+                        variants: list[Variant | str] | None = None) -> tuple[dict[str, Trees], dict]:
     """The street models of every deal (module docstring) and their record. ``workers``
     processes share the self-play and labelling; ``progress`` (a callable taking a line) hears
     each stage; ``variants`` (each played ``hands`` hands) replaces the anchors and draws (tests)."""
@@ -313,9 +313,9 @@ def train_street_models(*, draws: int = DRAWS, hands: int = HANDS, anchor_hands:
         say(f"self-play and labels of {len(played)} variants: {time.time() - start:.0f} s")
         worker_cpu = [sum(d.seconds for d in played)]
         out = {}
-        for deal in OfcDeal:
+        for deal in Deal:
             mine = [d for d, v in zip(played, variants) if v.deal is deal]
-            out[str(deal)] = _fit_deal(mine, len(OfcVariant(deal=deal).cards_dealt), seed, pool, say, worker_cpu)
+            out[str(deal)] = _fit_deal(mine, len(Variant(deal=deal).cards_dealt), seed, pool, say, worker_cpu)
     except BaseException:  # Ctrl-C or a failure: every worker ends now, no queued task runs
         if pool is not None:
             pool.terminate()

@@ -43,7 +43,7 @@ import numpy as np
 
 from cpstats.ofc import _value_kernel as _vk
 from cpstats.ofc.rule_features import range_note, rule_vector
-from cpstats.ofc.rules import OfcDeal, OfcVariant
+from cpstats.ofc.rules import Deal, Variant
 
 __all__ = ["Trees", "StreetModel", "FEATURES", "SHIPPED_PATH", "StreetModelWarning", "street_model",
            "model_identity", "models_line", "read_models", "models_record", "MODEL_ARRAYS", "MAX_MAGNITUDE"]
@@ -90,11 +90,11 @@ class _Models(NamedTuple):
     digest: str
 
 
-def _check(trees: Trees, deal: OfcDeal) -> str | None:
+def _check(trees: Trees, deal: Deal) -> str | None:
     """What is wrong with one deal's arrays, or None: their types and shapes, values that are not
     finite or past :data:`MAX_MAGNITUDE`, and trees whose walk could leave the arrays or turn back."""
     n = trees.values.shape[0] if trees.values.ndim else 0
-    streets = len(OfcVariant(deal=deal).cards_dealt)
+    streets = len(Variant(deal=deal).cards_dealt)
     for name in ("nodes", "roots"):
         if getattr(trees, name).dtype.kind not in "iu":
             return f"{deal} {name} are {getattr(trees, name).dtype}, not whole numbers"
@@ -171,7 +171,7 @@ def read_models(path: Path | str) -> _Models:
     if list(record.get("features", ())) != list(FEATURES):
         raise ValueError("its trees read other features than this version's (made by another cpstats)")
     trees = {}
-    for deal in OfcDeal:
+    for deal in Deal:
         names = [f"{deal}_{a}" for a in MODEL_ARRAYS]
         missing = [n for n in names if n not in arrays]
         if missing:
@@ -207,7 +207,7 @@ def _models(path: Path | str | None) -> _Models | None:
     return _load(path, stamp)
 
 
-def street_model(variant: OfcVariant, path: Path | str | None = None) -> StreetModel | None:
+def street_model(variant: Variant, path: Path | str | None = None) -> StreetModel | None:
     """The street models ``variant`` plays by (its deal's trees, its rule numbers) from ``path``
     (default :data:`SHIPPED_PATH`), None when the file cannot be read (with a
     :class:`StreetModelWarning`, once a file)."""
@@ -223,7 +223,7 @@ def models_record(path: Path | str | None = None) -> dict[str, Any] | None:
     return None if models is None else models.record
 
 
-def model_identity(variant: OfcVariant, path: Path | str | None = None) -> dict[str, Any]:
+def model_identity(variant: Variant, path: Path | str | None = None) -> dict[str, Any]:
     """What a run records of the models it plays by: ``file`` (its name), ``digest`` (SHA-256, 12
     hex digits; ``none`` when it cannot be read), ``in_range`` and ``note`` (the one line of
     :func:`cpstats.ofc.rule_features.range_note` when the variant's rules lie outside the trained

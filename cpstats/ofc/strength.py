@@ -5,7 +5,7 @@ The strengths (:data:`STRENGTHS`): ``greedy`` (a baseline: a weak field), ``roll
 first rollout, frozen: the default until the exact endgame beat it), ``rollout-exact`` (the
 exact endgame without street models: the default until the learned street values beat it),
 ``fast`` (the street models without rollouts) and ``rollout`` (the default). Every strength plays the same decks (one seed), in self-play: every seat the same
-setter. The figures (:data:`HEADLINE`) are those of :meth:`cpstats.ofc.OfcResult.figures`,
+setter. The figures (:data:`HEADLINE`) are those of :meth:`cpstats.ofc.SimulationResult.figures`,
 under :data:`STRENGTH_RAKE` for the rake share (a rake never moves the play, so the other
 figures are those of the rake-free game).
 
@@ -28,7 +28,7 @@ from cpstats.ofc.placement import STRATEGY_NOTES
 from cpstats.ofc.setters import as_ofc_setter
 from cpstats.ofc.simulation import simulate
 from cpstats.rules.house import Rake, RakeModel
-from cpstats.ofc.rules import OfcVariant, resolve_ofc_variant
+from cpstats.ofc.rules import Variant, resolve_ofc_variant
 
 __all__ = ["STRENGTHS", "STRENGTH_LABELS", "HEADLINE", "STRENGTH_RAKE", "STRENGTH_PRESETS", "STRENGTH_HANDS", "strength_table",
            "strength_wide", "write_strength", "shipped_strength"]
@@ -52,7 +52,7 @@ STRENGTH_HANDS = 4000  # hands a strength and preset in the shipped table
 _SHIPPED = DATA_DIR / "ofc" / "strength.csv"
 
 
-def strength_table(variant: OfcVariant | str, hands: int, *, setters: Sequence[Any] = STRENGTHS,
+def strength_table(variant: Variant | str, hands: int, *, setters: Sequence[Any] = STRENGTHS,
                    rake: Rake | None = STRENGTH_RAKE, rng: int = 2026, executor=None) -> pd.DataFrame:
     """The :data:`HEADLINE` figures of ``variant`` played by each of ``setters`` in self-play on
     the same decks: tidy (``variant``, ``setter``, ``play`` in words, ``metric``, ``figure``,

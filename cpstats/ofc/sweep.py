@@ -11,7 +11,7 @@ variants here; registered as the game's ``sweep`` run).
   writes it (``royalties.front.QQ``, ``fantasyland.stay``, ``fantasyland.cards`` =
   ``14/15/16/17``); every point is played with the sweep's one root seed, so hand h of every
   point starts from the same deck (:func:`~cpstats.ofc.simulation.compare`'s pairing).
-- Decision: estimates and intervals are :meth:`~cpstats.ofc.OfcResult.figures`' (batch t on
+- Decision: estimates and intervals are :meth:`~cpstats.ofc.SimulationResult.figures`' (batch t on
   linearised ratios, Wilson for a rare proportion); a paired difference is Student's t on the
   per-batch differences of the linearised ratios, and it has no interval when fewer than
   :data:`~cpstats.engine.paired.MIN_EVENT_BATCHES` batches differ in their sums (the 13-card
@@ -34,10 +34,10 @@ import numpy as np
 import pandas as pd
 
 from cpstats.errors import OptionError, check_whole
-from cpstats.ofc.result import NO_CHARGE, FigureBatches, OfcResult, charges_nothing, figure_batches
+from cpstats.ofc.result import NO_CHARGE, FigureBatches, SimulationResult, charges_nothing, figure_batches
 from cpstats.ofc.setters import seat_setters, seats_label, seats_params
 from cpstats.ofc.simulation import BLOCK_HANDS, check_one_play, play_of, simulate
-from cpstats.ofc.rules import OfcVariant, ofc_key_name
+from cpstats.ofc.rules import Variant, ofc_key_name
 from cpstats.engine.points import metric_names
 from cpstats.engine.paired import paired_difference
 from cpstats.engine.stats import check_confidence, half_width
@@ -85,7 +85,7 @@ def parameter_words(key: str) -> str:
     return words.get(key, key.replace(".", ": ").replace("_", " ").capitalize())
 
 
-def ofc_sweep_variants(v: OfcVariant, parameter: str, values: Sequence[Any]) -> tuple[str, list[OfcVariant]]:
+def ofc_sweep_variants(v: Variant, parameter: str, values: Sequence[Any]) -> tuple[str, list[Variant]]:
     """(the key as the variant string writes it, one variant per value), checked before anything
     runs: an unknown key or a value the rules refuse is the variant parser's one line."""
     if not isinstance(parameter, str) or not parameter.strip():
@@ -98,7 +98,7 @@ def ofc_sweep_variants(v: OfcVariant, parameter: str, values: Sequence[Any]) -> 
     return key, [v.replace(**{key: value}) for value in values]
 
 
-def _metrics(metrics: Sequence[str] | None, vs: Sequence[OfcVariant],
+def _metrics(metrics: Sequence[str] | None, vs: Sequence[Variant],
              hands_per_hour: float | None) -> list[str]:
     if metrics is None:
         chosen = list(_DEFAULT)
@@ -110,13 +110,13 @@ def _metrics(metrics: Sequence[str] | None, vs: Sequence[OfcVariant],
     return metric_names(metrics, OFC_SWEEP_METRICS, where=" for an open-face sweep")
 
 
-def run_sweep(v: OfcVariant, parameter: str, values: Sequence[Any], *, deals: int,
+def run_sweep(v: Variant, parameter: str, values: Sequence[Any], *, deals: int,
               metrics: Sequence[str] | None = None, setter: Any = "ev", rng=None,
               executor: Executor | None = None, hands_per_hour: float | None = None,
               confidence: float = 0.95, block_deals: int | None = None,
-              on_point: Callable[[int, OfcVariant], None] | None = None,
-              points: Sequence[OfcVariant] | None = None,
-              known: Mapping[str, OfcResult] | None = None, what: str = "this sweep") -> pd.DataFrame:
+              on_point: Callable[[int, Variant], None] | None = None,
+              points: Sequence[Variant] | None = None,
+              known: Mapping[str, SimulationResult] | None = None, what: str = "this sweep") -> pd.DataFrame:
     """The open-face sweep behind :func:`cpstats.sweep`: the engine's sweep
     (:class:`~cpstats.engine.sweep.Sweep`) with this game's figures, their difference rule
     (module docstring), words and ``attrs``. Its keywords are the verb's (``deals`` are hands a
@@ -157,7 +157,7 @@ class _OfcSweep(Sweep):
     points read instead of played, one play for every point, labels and ``attrs``; ``method`` last."""
 
     seats: tuple
-    known: Mapping[str, OfcResult]
+    known: Mapping[str, SimulationResult]
     what: str
 
     columns = tuple(c for c in SWEEP_COLUMNS if c != "method") + ("method",)
@@ -165,8 +165,8 @@ class _OfcSweep(Sweep):
     def choose(self) -> list[str]:
         return list(self.metrics)
 
-    def play(self, i: int, point: OfcVariant, root: np.random.SeedSequence,
-             played: Sequence[OfcResult]) -> OfcResult:
+    def play(self, i: int, point: Variant, root: np.random.SeedSequence,
+             played: Sequence[SimulationResult]) -> SimulationResult:
         result = self.known.get(str(point))
         if result is None:
             result = simulate(point, self.deals, setter=self.setter, rng=root, executor=self.executor,
@@ -176,7 +176,7 @@ class _OfcSweep(Sweep):
         check_one_play([r.metadata for r in (*played, result)], [str(x) for x in self.values[:i + 1]], self.what)
         return result
 
-    def figures(self, result: OfcResult, chosen: Sequence[str]) -> dict[str, FigureBatches]:
+    def figures(self, result: SimulationResult, chosen: Sequence[str]) -> dict[str, FigureBatches]:
         figures = figure_batches(result, self.level, self.hands_per_hour)
         for m in chosen:
             if m not in figures:
@@ -198,10 +198,10 @@ class _OfcSweep(Sweep):
             return np.nan, events, note, needed
         return 0.0 if events == 0 else half_width(mine.linear - first.linear, self.level), events, note, needed
 
-    def label(self, metric: str, point: OfcVariant) -> str:
+    def label(self, metric: str, point: Variant) -> str:
         return OFC_METRIC_LABELS[metric]
 
-    def attrs(self, root: np.random.SeedSequence, results: Sequence[OfcResult]) -> dict[str, Any]:
+    def attrs(self, root: np.random.SeedSequence, results: Sequence[SimulationResult]) -> dict[str, Any]:
         seats = self.seats
         name = seats[0].name if len(set(seats)) == 1 else seats_label(seats)
         metas = [r.metadata for r in results]
@@ -213,7 +213,7 @@ class _OfcSweep(Sweep):
                     game=self.v.game)
 
 
-def _check_known(result: OfcResult, point: OfcVariant, deals: int, root, block: int) -> None:
+def _check_known(result: SimulationResult, point: Variant, deals: int, root, block: int) -> None:
     meta = result.metadata
     ours = (str(root.entropy), list(root.spawn_key), int(deals), int(block))
     theirs = (meta["entropy"], list(meta["spawn_key"]), int(meta["deals"]), int(meta["block_deals"]))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from cpstats.ofc import rules as open_face
 from cpstats.engine.describe import format_number, rake_label, rake_text
 from cpstats.ofc.rules import KEYS as OFC_KEYS
-from cpstats.ofc.rules import OfcDeal, OfcVariant, StayRule
+from cpstats.ofc.rules import Deal, Variant, StayRule
 
 __all__ = ["describe_rules", "short_label"]
 
@@ -17,7 +17,7 @@ _n = format_number
 _FL_HANDS = ("QQ", "KK", "AA", "trips")
 
 
-def _ofc_fantasyland_text(v: OfcVariant) -> str:
+def _ofc_fantasyland_text(v: Variant) -> str:
     fl = v.fantasyland
     if not any(fl.cards):
         return "no Fantasyland"
@@ -30,7 +30,7 @@ def _ofc_fantasyland_text(v: OfcVariant) -> str:
             + (f" ({fl.stay_cards} cards)" if fl.stay is not StayRule.NONE else ""))
 
 
-def _ofc_royalty_changes(v: OfcVariant, base: OfcVariant) -> list[str]:
+def _ofc_royalty_changes(v: Variant, base: Variant) -> list[str]:
     out = []
     for key in OFC_KEYS:
         if key.name.startswith("royalties.") and key.read(v.to_dict()) != key.read(base.to_dict()):
@@ -39,10 +39,10 @@ def _ofc_royalty_changes(v: OfcVariant, base: OfcVariant) -> list[str]:
     return out
 
 
-def describe_rules(v: OfcVariant) -> list[tuple[str, str]]:
+def describe_rules(v: Variant) -> list[tuple[str, str]]:
     changes = _ofc_royalty_changes(v, open_face.get_preset(v.name if v.name in open_face.PRESETS else "ofc-pineapple"))
     deal = ("Pineapple: 5 cards, then 3 a street keeping 2 (OFC-DEAL-PINEAPPLE)"
-            if v.deal is OfcDeal.PINEAPPLE else "classic: 5 cards, then 1 a street (OFC-DEAL-CLASSIC)")
+            if v.deal is Deal.PINEAPPLE else "classic: 5 cards, then 1 a street (OFC-DEAL-CLASSIC)")
     return [("deal", deal), ("players", f"{v.players}, seat 0 acts first on every street"),
             ("scoring", f"{_n(v.scoring.row)} a row won, {_n(v.scoring.scoop)} more for all three "
                         "(OFC-SCORE-1-6); a fouled board loses every row and earns no royalty"),
@@ -50,7 +50,7 @@ def describe_rules(v: OfcVariant) -> list[tuple[str, str]]:
             ("fantasyland", _ofc_fantasyland_text(v)), ("house charge", rake_text(v.rake))]
 
 
-def short_label(v: OfcVariant, max_parts: int | None = 4) -> str:
+def short_label(v: Variant, max_parts: int | None = 4) -> str:
     base = open_face.get_preset(v.name if v.name in open_face.PRESETS else "ofc-pineapple")
     parts = [] if v.deal is base.deal else [f"{v.deal.value} deal"]
     if v.players != base.players:

@@ -23,9 +23,13 @@ from cpstats.thirteen.frequencies import natural_frequencies
 from cpstats.thirteen.paired import paired_metrics
 from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen.summary import ROYALTY_ROWS, SimulationSummary
+from cpstats.thirteen.rules.variant import Variant
+from cpstats.thirteen.play.setters import EvSetter, GreedySetter, HandSetter, RandomSetter
+from cpstats.thirteen.settlement.engine import Settlement
 
 #: The 13-card game as registered (:class:`cpstats.engine.registry.Game`).
 GAME = register_game(THIRTEEN)
 
-__all__ = ["GAME", "SimulationResult", "SimulationSummary", "ROYALTY_ROWS", "paired_metrics",
+__all__ = ["GAME", "Variant", "SimulationResult", "SimulationSummary", "EvSetter", "GreedySetter", "HandSetter",
+           "RandomSetter", "Settlement", "ROYALTY_ROWS", "paired_metrics",
            "compare_presets", "natural_frequencies"]

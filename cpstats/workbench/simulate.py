@@ -55,7 +55,7 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
     Any game: the variant's game plays it (:class:`~cpstats.engine.games.GameRuns`); a 13-card
     variant gives a :class:`~cpstats.thirteen.result.SimulationResult`, an open-face one
     (``ofc-*``: ``deals`` are hands; ``keep_hands`` writes its rows to ``out``) an
-    :class:`~cpstats.ofc.OfcResult`.
+    :class:`~cpstats.ofc.SimulationResult`.
 
     Parameters
     ----------
@@ -70,8 +70,8 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
         (:attr:`~cpstats.engine.games.GameRuns.default_setter`: 13-card ``ev``, open face
         ``rollout``), a name (``"ev"``, ``"greedy"``, ``"random"``, or another registered
         strategy's), a setter object carrying its settings (``EvSetter(tables="2-4")``,
-        ``GreedySetter()``, ``RandomSetter()``; open face: ``Rollout(samples=128)``, ``OfcGreedy()``,
-        ``OfcRandom()``) or a callable (see :mod:`cpstats.thirteen.play`). ``metadata["setter"]``
+        ``GreedySetter()``, ``RandomSetter()``; open face: ``Rollout(samples=128)``, ``ofc.GreedySetter()``,
+        ``ofc.RandomSetter()``) or a callable (see :mod:`cpstats.thirteen.play`). ``metadata["setter"]``
         records its name and settings.
     rng
         Seed, SeedSequence, Generator or None (a Generator gives its next child each call).
@@ -102,8 +102,8 @@ def simulate(variant: AnyVariant | str, deals: int, players: int | None = None, 
     >>> result = simulate("2-4", 2_000, setter="greedy", rng=1)
     >>> abs(float(result.moments()["mean"].sum())) < 1e-9  # zero-sum between seats
     True
-    >>> type(simulate("ofc-pineapple", 20, setter="random", rng=1)).__name__
-    'OfcResult'
+    >>> type(simulate("ofc-pineapple", 20, setter="random", rng=1)).__module__
+    'cpstats.ofc.result'
     """
     v = seated(load_variant(variant), players)
     runs = runs_of(v)

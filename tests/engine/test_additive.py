@@ -15,7 +15,7 @@ import pytest
 
 import cpstats
 from cpstats.errors import OptionError
-from cpstats.ofc.result import OfcSummary
+from cpstats.ofc.result import SimulationSummary as OpenFaceSummary
 from cpstats.engine import load_reference
 from cpstats.engine.base import FIGURE_COLUMNS
 from cpstats.engine.files import REFERENCE_DIR
@@ -69,7 +69,7 @@ def test_the_key_set_comes_from_the_fields():
         **{f.name: np.zeros(1) for f in fields}).net_sum.shape == (1,)
     plain, banked = cpstats.get_preset("2-4"), cpstats.get_preset("banked")
     assert SimulationSummary.layout(banked) - SimulationSummary.layout(plain) == {"batch_tie_gain"}
-    assert len(OfcSummary.keys()) == 18 and "hands" in OfcSummary.keys()
+    assert len(OpenFaceSummary.keys()) == 18 and "hands" in OpenFaceSummary.keys()
 
 
 def test_a_summary_is_frozen_and_refuses_what_it_cannot_hold():

@@ -10,12 +10,12 @@ import cpstats
 from cpstats.errors import OptionError
 from cpstats.engine.registry import GAMES, game_named, game_of, get_preset, load_variant, presets, register_game
 from helpers.toy import toy_registered
-from cpstats.ofc.rules import OfcVariant
+from cpstats import ofc
 from cpstats.thirteen.rules.variant import Variant
 
 
-@pytest.mark.parametrize("text, kind", [("2-4", Variant), ("ofc-pineapple", OfcVariant),
-                                        ("ofc-classic(players=3)", OfcVariant),
+@pytest.mark.parametrize("text, kind", [("2-4", Variant), ("ofc-pineapple", ofc.Variant),
+                                        ("ofc-classic(players=3)", ofc.Variant),
                                         ("1-6(royalties=R-TW)", Variant)])
 def test_load_variant_returns_either_games_variant_and_round_trips(text, kind):
     v = load_variant(text)

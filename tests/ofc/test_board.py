@@ -27,7 +27,7 @@ def test_board_kernel_matches_hands_ranking():
 
 
 def test_table_args_order_and_types():
-    """table_args follows OfcTables' field order with contiguous int64/bool arrays."""
+    """table_args follows RuleArrays' field order with contiguous int64/bool arrays."""
     args = table_args("ofc-pineapple-progressive")
     t = get_preset("ofc-pineapple-progressive").kernel_tables()
     assert len(args) == len(t._fields) == 11

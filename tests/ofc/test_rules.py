@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from cpstats.errors import OptionError
 from cpstats.hands.ranking import category3, category5, rank3
-from cpstats.ofc import FantasylandRules, OfcDeal, OfcVariant, StayRule, board_values, parse_ofc_variant
+from cpstats.ofc import FantasylandRules, Deal, Variant, StayRule, board_values, parse_ofc_variant
 from cpstats.engine.registry import get_preset
 from cpstats.ofc.rules import PRESETS as OPEN_FACE_PRESETS
 from cpstats.ofc import _board_kernel as bk
@@ -26,7 +26,7 @@ def test_ofc_deal_classic():
     """OFC-DEAL-CLASSIC: 5 cards then 1 a street for 8 streets, all kept; 2-4 players (said in
     words: the deal's rulebook ID means nothing to a user)."""
     v = get_preset("ofc-classic")
-    assert v.deal is OfcDeal.CLASSIC and v.cards_dealt == (5,) + (1,) * 8
+    assert v.deal is Deal.CLASSIC and v.cards_dealt == (5,) + (1,) * 8
     assert v.cards_kept == v.cards_dealt and v.cards_per_hand == 13
     assert v.replace(players=4).players == 4
     with pytest.raises(OptionError, match=r"^players=5 is invalid: 2, 3 or 4 players$"):
@@ -185,7 +185,7 @@ def test_ofc_joker_refused():
     with pytest.raises(OptionError, match=r"^jokers='2' is invalid: OFC-JOKER .* not supported"):
         parse_ofc_variant("ofc-pineapple(jokers=2)")
     with pytest.raises(OptionError, match="OFC-JOKER"):
-        OfcVariant.from_dict({"jokers": 2})
+        Variant.from_dict({"jokers": 2})
 
 
 # -- strings and validation -------------------------------------------------------------------
@@ -195,7 +195,7 @@ def test_presets_round_trip(name):
     """Every preset prints as its name and parses back equal."""
     v = get_preset(name)
     assert str(v) == name and parse_ofc_variant(str(v)) == v
-    assert OfcVariant.from_dict(v.to_dict()) == v
+    assert Variant.from_dict(v.to_dict()) == v
 
 
 def test_progressive_preset_is_pineapple_with_progressive_cards():
@@ -230,7 +230,7 @@ def test_random_variants_round_trip(base, options):
     extra = {"percent": {"rake__percent": 0.05, "rake__cap": 3}, "time": {"rake__amount": 6}}
     v = get_preset(base).replace(**options, rake=rake, **extra.get(rake, {}))
     assert parse_ofc_variant(str(v)) == v
-    assert OfcVariant.from_dict(v.to_dict()) == v
+    assert Variant.from_dict(v.to_dict()) == v
 
 
 @pytest.mark.parametrize("text,message", [
@@ -269,9 +269,9 @@ def test_validation_messages(text, message):
 def test_constructor_validation_and_aliases():
     """The dataclasses check themselves; category aliases (trips, quads, royal) are accepted."""
     with pytest.raises(OptionError, match=r"^fantasyland=3 is invalid: expected a FantasylandRules"):
-        OfcVariant(fantasyland=3)
+        Variant(fantasyland=3)
     with pytest.raises(OptionError, match=r"^players='2' is invalid: expected a number$"):
-        OfcVariant(players="2")
+        Variant(players="2")
     v = parse_ofc_variant("ofc-pineapple(royalties.middle.trips=3,royalties.back.royal=30)")
     assert v.royalties.middle[3] == 3 and v.royalties.back[9] == 30
     assert str(v) == "ofc-pineapple(royalties.middle.three_of_a_kind=3,royalties.back.royal_flush=30)"

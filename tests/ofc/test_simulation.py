@@ -12,7 +12,7 @@ from cpstats.hands.setting import parse_setting
 from cpstats.ofc import _board_kernel as bk
 from cpstats.ofc import simulation as sim
 from cpstats.ofc.board import table_args
-from cpstats.ofc.play import OfcHands, play_hands
+from cpstats.ofc.play import PlayedHands, play_hands
 from cpstats.engine.registry import get_preset
 from cpstats.ofc.settlement import settle_hands
 
@@ -165,7 +165,7 @@ def _stand_in(v, hands, rng, *, codes, samples, top, state):
             bk.board_ranks(boards[h, p], ranks)
             _, _, fl, stays = bk.board_value(*ranks, *tables)
             state[p] = bk.next_fantasy(bool(state[p]), fl, stays, tables[9])
-    return OfcHands(boards, cards, state)
+    return PlayedHands(boards, cards, state)
 
 
 def test_fantasyland_figures_with_a_stand_in_player(monkeypatch):

@@ -452,7 +452,7 @@ def _names_in(tree: ast.AST, names: frozenset[str]) -> dict[str, int]:
 def test_the_engine_holds_no_games_name(games):
     """The engine names no game's type, setter, package or figure: each game is one wing on it."""
     names = _game_names(games)
-    assert {"SimulationResult", "OfcVariant", "ShowdownSummary", "toy_showdown", "rollout"} <= names
+    assert {"SimulationResult", "Variant", "ShowdownSummary", "toy_showdown", "rollout"} <= names
     found = {rel: words for rel, path in _source_files().items() if rel.startswith("cpstats/engine/")
              if (words := _names_in(ast.parse(path.read_text()), names))}
     assert not found, found

@@ -12,7 +12,7 @@ import cpstats
 from cpstats.errors import OptionError
 from cpstats.rules.house import Bank, Rake
 from cpstats.engine.registry import GAMES
-from cpstats.ofc.rules import OfcVariant
+from cpstats import ofc
 from cpstats.thirteen.rules.variant import Variant
 
 # A rulebook ID the user never writes (D2, OFC-DEAL-PINEAPPLE, MAX_NUMBER) in brackets at the end.
@@ -34,7 +34,7 @@ def test_players_refused_by_the_python_api_read_the_same():
     with pytest.raises(OptionError, match=r"^players=7 is invalid: 2, 3 or 4 players$"):
         Variant(players=7)
     with pytest.raises(OptionError, match=r"^players=9 is invalid: 2 or 3 players"):
-        OfcVariant(players=9)
+        ofc.Variant(players=9)
 
 
 @pytest.mark.parametrize("text", [
@@ -139,7 +139,7 @@ def test_an_unknown_key_of_the_python_api_is_quoted():
     with pytest.raises(OptionError, match=r"^'player' is an unknown key \(did you mean 'players'\?\)$"):
         Variant.from_dict({"player": 3})
     with pytest.raises(OptionError, match=r"^'player' is an unknown key \(did you mean 'players'\?\)$"):
-        OfcVariant.from_dict({"player": 3})
+        ofc.Variant.from_dict({"player": 3})
 
 
 def test_stay_cards_below_zero_say_the_cards_allowed():

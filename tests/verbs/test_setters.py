@@ -9,7 +9,8 @@ import pytest
 
 import cpstats
 from cpstats.errors import OptionError
-from cpstats.ofc import FastPolicy, OfcGreedy, OfcRandom, Rollout
+from cpstats import ofc
+from cpstats.ofc import FastPolicy, Rollout
 from cpstats.ofc import simulation as ofc_sim
 from cpstats.ofc.setters import as_ofc_setter, seat_budget, seats_label
 from cpstats.thirteen.play import EvSetter, GreedySetter, RandomSetter, as_setter
@@ -25,14 +26,14 @@ def test_setters_are_frozen_named_and_record_their_settings():
     assert GreedySetter().params() == {"name": "greedy"} and repr(RandomSetter()) == "RandomSetter()"
     assert Rollout(samples=128).params() == {"name": "rollout", "samples": 128, "top": 24}
     assert repr(Rollout(samples=128)) == "Rollout(samples=128, top=24)"
-    assert (OfcGreedy().name, OfcRandom().name) == ("greedy", "random")
+    assert (ofc.GreedySetter().name, ofc.RandomSetter().name) == ("greedy", "random")
 
 
 def test_names_select_the_default_objects():
     assert as_setter("ev") == EvSetter() and as_setter(" Greedy ") == GreedySetter()
     assert as_setter("random") == RandomSetter()
     assert as_ofc_setter("ev") == Rollout() == as_ofc_setter("rollout")
-    assert as_ofc_setter("greedy") == OfcGreedy() and as_ofc_setter("fast") == FastPolicy()
+    assert as_ofc_setter("greedy") == ofc.GreedySetter() and as_ofc_setter("fast") == FastPolicy()
 
 
 @pytest.mark.parametrize("setter", [EvSetter(), GreedySetter(), RandomSetter()])
@@ -115,9 +116,9 @@ def test_open_face_rollout_carries_its_budget():
     assert new.metadata["setter"] == {"name": "rollout", "samples": 4, "top": 6}
     shared = cpstats.simulate("ofc-pineapple", 6, setter=Rollout(samples=4, top=6), rng=1, block_deals=6)
     assert shared.figures()["estimate"].equals(new.figures()["estimate"])
-    seats = ofc_sim.simulate("ofc-pineapple", 4, setter=("random", OfcGreedy()), rng=1)
+    seats = ofc_sim.simulate("ofc-pineapple", 4, setter=("random", ofc.GreedySetter()), rng=1)
     assert seats.metadata["setter"] == {"name": "random/greedy", "seats": [{"name": "random"}, {"name": "greedy"}]}
-    assert seats_label((Rollout(), OfcGreedy())) == "rollout/greedy"
+    assert seats_label((Rollout(), ofc.GreedySetter())) == "rollout/greedy"
 
 
 def test_rng_is_the_one_randomness_keyword():
@@ -145,19 +146,19 @@ def test_every_setter_implements_every_method_of_its_base():
     import inspect
 
     from cpstats.ofc.placement import PLACEMENT_STRATEGIES
-    from cpstats.ofc.setters import OfcSetter
     from cpstats.engine.setter import Setter
     from cpstats.thirteen.play.setters import HandSetter
 
-    # the families' bases (HandSetter, OfcSetter) name no setter: a name selects a setter
+    # the families' bases (HandSetter, ofc.HandSetter) name no setter: a name selects a setter
     concrete = [cls for cls in set(_setter_classes(Setter)) if not inspect.isabstract(cls)
                 and cls.__module__.startswith("cpstats.") and cls.name]
-    assert {c.__name__ for c in concrete} >= {"EvSetter", "GreedySetter", "RandomSetter", "Rollout",
-                                              "RolloutExact", "RolloutV1", "OfcGreedy", "OfcRandom"}
+    assert {f"{c.__module__.split('.')[1]}.{c.__name__}" for c in concrete} >= {
+        "thirteen.EvSetter", "thirteen.GreedySetter", "thirteen.RandomSetter", "ofc.Rollout", "ofc.RolloutExact",
+        "ofc.RolloutV1", "ofc.GreedySetter", "ofc.RandomSetter"}
     for cls in concrete:
         setter = cls()
         assert setter.params()["name"] == setter.name == setter.label and setter.game
-        assert isinstance(setter, (HandSetter, OfcSetter)), cls
+        assert isinstance(setter, (HandSetter, ofc.HandSetter)), cls
         if isinstance(setter, HandSetter):
             strategy, keywords = setter.bind(cpstats.get_preset("2-4"))
             assert callable(strategy) and isinstance(keywords, dict)

@@ -51,7 +51,7 @@ class OpenFaceApp(_App):
     Attributes
     ----------
     result
-        The ``OfcResult`` on show; ``source`` says where it came from.
+        The open-face ``SimulationResult`` on show; ``source`` says where it came from.
     table
         Its figures (:func:`~cpstats.apps.panels.figures_table` of the content's ``charts.labels``).
     figure

@@ -5,7 +5,7 @@ on the sheet's own hands). Imports point one way: tables <- example <- sweeps <-
 draw and write it (:mod:`cpstats.apps.par`).
 """
 
-from cpstats.ofc.par.sheet import STRENGTH_DEALS, OfcSheet, build_sheet
+from cpstats.ofc.par.sheet import STRENGTH_DEALS, Sheet, build_sheet
 from cpstats.ofc.par.sweeps import default_parameters
 
-__all__ = ["OfcSheet", "build_sheet", "default_parameters", "STRENGTH_DEALS"]
+__all__ = ["Sheet", "build_sheet", "default_parameters", "STRENGTH_DEALS"]

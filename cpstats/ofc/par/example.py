@@ -11,7 +11,7 @@ from cpstats.ofc.board import board_values
 from cpstats.ofc.par.tables import row_hand_names
 from cpstats.ofc.play import play_hands
 from cpstats.ofc.result import ROWS
-from cpstats.ofc.rules import OfcVariant
+from cpstats.ofc.rules import Variant
 from cpstats.ofc.settlement import settle_hands
 
 __all__ = ["worked_hand"]
@@ -23,7 +23,7 @@ def _cards(codes: np.ndarray) -> str:
     return " ".join(_NAMES[codes.astype(np.int64)])
 
 
-def worked_hand(v: OfcVariant, strategy: str, seed: int) -> dict[str, pd.DataFrame]:
+def worked_hand(v: Variant, strategy: str, seed: int) -> dict[str, pd.DataFrame]:
     """One hand from a fresh deck (nobody in Fantasyland), placed by ``strategy`` and settled row
     by row: the boards, each pair's rows and points, each seat's net."""
     played = play_hands(v, 1, np.random.default_rng(seed), strategies=strategy)
@@ -45,7 +45,7 @@ def worked_hand(v: OfcVariant, strategy: str, seed: int) -> dict[str, pd.DataFra
             "pairs": pd.DataFrame(pair_rows, columns=["pair", "item", "result", "points"]), "net": net}
 
 
-def _pair_lines(v: OfcVariant, values, names, i: int, j: int) -> list[tuple]:
+def _pair_lines(v: Variant, values, names, i: int, j: int) -> list[tuple]:
     """A pair's settlement line by line, points from seat i's side."""
     pair, fi, fj = f"seat {i} v seat {j}", bool(values.fouled[i]), bool(values.fouled[j])
     lines, won = [], 0

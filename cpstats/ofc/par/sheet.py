@@ -4,10 +4,10 @@ session bands and method, every figure with its 95% interval (CASINO-MATH, "A PA
 
 :func:`build_sheet` (this game's ``par_sheet`` view, which :func:`cpstats.par_sheet` calls with its
 options checked and its setter resolved) plays the run, the sensitivity sweeps (:mod:`.sweeps`)
-and the strength match and returns an :class:`OfcSheet`, the sheet template
+and the strength match and returns an :class:`Sheet`, the sheet template
 (:class:`~cpstats.engine.sheet.SheetContent`) filled with this game's sections (tables:
 :mod:`.tables`; the worked hand: :mod:`.example`; charts as their numbers and words,
-:meth:`OfcSheet.chart`). The apps number the sections, add the ones every game's sheet shares and
+:meth:`Sheet.chart`). The apps number the sections, add the ones every game's sheet shares and
 write the files (:mod:`cpstats.apps.par`).
 
 - Decision: one live run with its rows (every board is needed for the pairs' outcomes, the rows'
@@ -17,7 +17,7 @@ write the files (:mod:`cpstats.apps.par`).
   percentage points, royalties a board within +-0.1, 95% half-widths): the run grows in stages from
   2,000 hands (:func:`~cpstats.engine.sequential.run_until`, each stage the fixed-length run of
   its seed, so the sheet is exactly the run of the length it stopped at) to at most 30,000, and the
-  sheet states what it reached, or that the cap came first (:attr:`OfcSheet.precision`, the
+  sheet states what it reached, or that the cap came first (:attr:`Sheet.precision`, the
   headline section and the methodology). With ``fast``, the verb's default, the whole sheet takes a
   few minutes on 2 cores (docs/measurements.md#bench_ofc_precision); ``deals=`` plays exactly that
   many hands and the sheet states the half-widths they give.
@@ -54,28 +54,28 @@ from cpstats.ofc.par.example import worked_hand
 from cpstats.ofc.par.tables import (Boards, boards_of, charge_models, fantasyland_table, headline, house_table,
                                     pair_outcomes, royalty_table, row_results, session_bands)
 from cpstats.ofc.placement import DEFAULT_SAMPLES, DEFAULT_TOP, strategy_note
-from cpstats.ofc.result import OfcResult
-from cpstats.ofc.rules import OfcVariant
+from cpstats.ofc.result import SimulationResult
+from cpstats.ofc.rules import Variant
 from cpstats.ofc.setters import as_ofc_setter
 from cpstats.ofc.skill import OFC_SKILL_FIELDS
 from cpstats.ofc.street_values import models_line
 
-__all__ = ["OfcSheet", "build_sheet", "precision_words", "STRENGTH_DEALS"]
+__all__ = ["Sheet", "build_sheet", "precision_words", "STRENGTH_DEALS"]
 
 #: Hands a seat of each duplicate match that measures the strategy's strength.
 STRENGTH_DEALS = 100
 
 
 @dataclass
-class OfcSheet(SheetContent):
-    """An open-face PAR sheet, from one :class:`OfcResult` (``tables``: ``"rules"``,
+class Sheet(SheetContent):
+    """An open-face PAR sheet, from one :class:`SimulationResult` (``tables``: ``"rules"``,
     ``"example_boards"``, ``"strength"``, ``"pair_outcomes"``, ``"row_results"``, ``"royalties"``,
     ``"fantasyland"``, ``"headline"``, ``"house"``, ``"charge_models"``, ``"sessions"``,
     ``"methodology"``); ``strategy`` is who placed the boards, ``boards`` the run's boards,
     ``strength`` the strength match (:meth:`prepare`), ``executor`` what runs its blocks."""
 
-    variant: OfcVariant
-    result: OfcResult
+    variant: Variant
+    result: SimulationResult
     strategy: str = "rollout"
     boards: Boards | None = None
     strength: pd.DataFrame | None = None
@@ -143,8 +143,8 @@ class OfcSheet(SheetContent):
         return _CHARTS[name](tables)
 
 
-def _live_run(v: OfcVariant, deals: int | None, setter: Any, root: np.random.SeedSequence,
-              executor, progress: SheetProgress, later: int) -> tuple[OfcResult, Boards]:
+def _live_run(v: Variant, deals: int | None, setter: Any, root: np.random.SeedSequence,
+              executor, progress: SheetProgress, later: int) -> tuple[SimulationResult, Boards]:
     """The sheet's run with its rows: ``deals`` hands, or (None) grown in stages until the designer
     precision or its cap (each stage writes its rows to a folder of its own; the last one's are read).
     ``progress`` hears each stage; ``later`` is the hands the sensitivity sweeps play a hand of the run."""
@@ -159,7 +159,7 @@ def _live_run(v: OfcVariant, deals: int | None, setter: Any, root: np.random.See
             stages = itertools.count(1)
             p = runs_of(v).precision
 
-            def with_rows(w: OfcVariant, n: int, **options: Any) -> OfcResult:
+            def with_rows(w: Variant, n: int, **options: Any) -> SimulationResult:
                 stage = next(stages)
                 progress.plan("sweeps", later * n)  # as if this stage were the last
                 progress.playing("run", f"the run, placed by {setter.name}, stage {stage} (grown until the "
@@ -185,7 +185,7 @@ def _widths(half: dict) -> str:
                      for m, w in shown)
 
 
-def precision_words(sheet: OfcSheet) -> str:
+def precision_words(sheet: Sheet) -> str:
     """The sheet's precision in one sentence: the target and what was reached (or that the cap
     came first), or for a run of given length the half-widths it gives."""
     p = runs_of(sheet.variant).precision
@@ -206,10 +206,10 @@ def precision_words(sheet: OfcSheet) -> str:
             f"{_widths(stop['half_widths'])}" + (f"; about {guess}" if guess else "") + ".")
 
 
-def build_sheet(v: OfcVariant, *, setter: Any, hands_per_hour: float, progress: SheetProgress,
+def build_sheet(v: Variant, *, setter: Any, hands_per_hour: float, progress: SheetProgress,
                 sweeps: Callable[[Any], list[tuple[str, list]]], deals: int | None = None, rng: Any = 2026,
-                result: OfcResult | None = None, executor: Executor | None = None,
-                sensitivity_deals: int | None = None, seat_deals: Any = None) -> OfcSheet:
+                result: SimulationResult | None = None, executor: Executor | None = None,
+                sensitivity_deals: int | None = None, seat_deals: Any = None) -> Sheet:
     """The open-face sheet of ``v`` (the verb :func:`cpstats.par_sheet` checked its options and
     resolved its setter): ``result`` must be a run of ``v`` with rows (``keep_hands=True`` and
     ``out=``); ``deals`` None grows the run to the designer precision (module docstring);
@@ -241,7 +241,7 @@ def build_sheet(v: OfcVariant, *, setter: Any, hands_per_hour: float, progress: 
         player = as_ofc_setter(name)
         root = np.random.SeedSequence(int(result.metadata["entropy"]),
                                       spawn_key=tuple(result.metadata["spawn_key"]))
-    sheet = OfcSheet(v, result, hands_per_hour, short_label(v), seed=seed,
+    sheet = Sheet(v, result, hands_per_hour, short_label(v), seed=seed,
                      precision=until_record(result.metadata, "hands"), strategy=name, boards=boards,
                      executor=executor)
     sheet.sweeps = sweeps_.run_sensitivity(v, result, boards.net, specs, setter=player, root=root, executor=executor,
@@ -250,12 +250,12 @@ def build_sheet(v: OfcVariant, *, setter: Any, hands_per_hour: float, progress: 
     return sheet
 
 
-def _strength_hands(v: OfcVariant, deals: int) -> int:
+def _strength_hands(v: Variant, deals: int) -> int:
     """The hands of the strength match: a run a seat of every field but rollout's."""
     return (len(OFC_SKILL_FIELDS) - 1) * v.players * deals
 
 
-def _rules_section(sheet: OfcSheet) -> ParSection:
+def _rules_section(sheet: Sheet) -> ParSection:
     v = sheet.variant
     seed = sheet.seed if isinstance(sheet.seed, int) else 2026
     ex = worked_hand(v, sheet.strategy, seed)
@@ -278,7 +278,7 @@ def _rules_section(sheet: OfcSheet) -> ParSection:
 
 # -- the strategy and its strength --------------------------------------------------------------
 
-def _strength(sheet: OfcSheet, deals: int, executor) -> pd.DataFrame:
+def _strength(sheet: Sheet, deals: int, executor) -> pd.DataFrame:
     """The sheet's strategy against every field but rollout, ``deals`` hands a seat (duplicate)."""
     from cpstats.ofc.skill import skill_table
 
@@ -287,7 +287,7 @@ def _strength(sheet: OfcSheet, deals: int, executor) -> pd.DataFrame:
                        executor=executor, fields=fields, setter="fast" if sheet.strategy == "fast" else "ev")
 
 
-def _strategy_section(sheet: OfcSheet, deals: int, strength: pd.DataFrame) -> ParSection:
+def _strategy_section(sheet: Sheet, deals: int, strength: pd.DataFrame) -> ParSection:
     meta = sheet.result.metadata
     text = [f"Every board is placed by {sheet.setter_words}."]
     play = meta.get("play", "")
@@ -338,7 +338,7 @@ def _strategy_section(sheet: OfcSheet, deals: int, strength: pd.DataFrame) -> Pa
 
 # -- outcomes, royalties, Fantasyland ----------------------------------------------------------
 
-def _outcome_section(v: OfcVariant, boards: Boards) -> ParSection:
+def _outcome_section(v: Variant, boards: Boards) -> ParSection:
     text = ["Each outcome of a pair of players, pooled over every ordered pair (both sides): its "
             "probability (95% CI), average pay and contributions to the mean (p × pay) and to the "
             "variance (p × E[(pay − mean)² | outcome]); they add up to 1, the mean (0: the game is "
@@ -352,7 +352,7 @@ def _outcome_section(v: OfcVariant, boards: Boards) -> ParSection:
                       ["outcomes"])
 
 
-def _royalty_section(v: OfcVariant, boards: Boards) -> ParSection:
+def _royalty_section(v: Variant, boards: Boards) -> ParSection:
     text = ["Every hand the variant pays a royalty for, by row: how often a board is paid it (all "
             "boards, Fantasyland ones too; a fouled board is paid none), its royalty, the units it pays "
             "a board on average and its share of all royalty units paid. A hand never made shows 0 "
@@ -361,7 +361,7 @@ def _royalty_section(v: OfcVariant, boards: Boards) -> ParSection:
                                                       royalty_table(v, boards))], ["royalties"])
 
 
-def _fantasyland_section(r: OfcResult, boards: Boards) -> ParSection:
+def _fantasyland_section(r: SimulationResult, boards: Boards) -> ParSection:
     text = ["Fantasyland: a clean board whose front qualifies enters, and its next hand is dealt at "
             "once; the stay rule keeps a Fantasyland player there. Entry is per normal board, stay per "
             "Fantasyland board; the value is the mean result of a Fantasyland hand less that of a "
@@ -372,7 +372,7 @@ def _fantasyland_section(r: OfcResult, boards: Boards) -> ParSection:
 
 # -- headline, economics, sessions, method -------------------------------------------------------
 
-def _headline_section(sheet: OfcSheet) -> ParSection:
+def _headline_section(sheet: Sheet) -> ParSection:
     text = ["The headline figures per board or seat, with 95% intervals; the volatility index is "
             "1.645 × SD, the SD being that of one seat's result per hand (batch means on per-batch "
             "variances).", precision_words(sheet)]
@@ -380,7 +380,7 @@ def _headline_section(sheet: OfcSheet) -> ParSection:
                                                              headline(sheet.result))])
 
 
-def _economics_section(sheet: OfcSheet, boards: Boards) -> ParSection:
+def _economics_section(sheet: Sheet, boards: Boards) -> ParSection:
     pace = sheet.hands_per_hour
     text = [f"At {pace:g} hands an hour (the variant's pace: a time rake's own, else the one default "
             "of both games). The house's charge is reported apart from the nets, which it never "
@@ -393,14 +393,14 @@ def _economics_section(sheet: OfcSheet, boards: Boards) -> ParSection:
                                       "charged on the run's own nets (rake never moves play):")])
 
 
-def _session_section(sheet: OfcSheet) -> ParSection:
+def _session_section(sheet: Sheet) -> ParSection:
     bands = session_bands(sheet.result, sheet.hands_per_hour)
     text = ["A session of N hands ends within N × mean ± z × SD × √N with the stated chance "
             f"(z = 1.645 for 90%, 1.96 for 95%); the mean is after the seat's rake, the {bands.attrs['sd']}."]
     return ParSection("Session bands", text, [ParTable("sessions", "Session bands", bands)], ["sessions"])
 
 
-def _method_items(sheet: OfcSheet) -> list[tuple[str, Any]]:
+def _method_items(sheet: Sheet) -> list[tuple[str, Any]]:
     meta = sheet.result.metadata
     batches = meta.get("batches", "?")
     items = [("Method", "Simulated (Monte Carlo): hands dealt street by street, placed by the strategy, "

@@ -14,7 +14,7 @@ and played by the sheet's play; the section itself is any game's
   each point's figures carry about the sheet's precision and every difference is paired on the
   sheet's deals. The sheet's run is every sweep's first point (played once); a charge never moves
   play, so the charge's points are the sheet's own hands charged again, exactly, from every
-  hand's nets (:meth:`~cpstats.ofc.result.OfcResult.charged`); only the points of the two rule
+  hand's nets (:meth:`~cpstats.ofc.result.SimulationResult.charged`); only the points of the two rule
   numbers are played. Every point must share the sheet's play (its setter and street models), or
   the section stops in one line (:func:`~cpstats.ofc.simulation.check_one_play`).
 """
@@ -28,8 +28,8 @@ import numpy as np
 import pandas as pd
 
 from cpstats.engine.sheet import SheetProgress, charge_parameter
-from cpstats.ofc.result import OfcResult
-from cpstats.ofc.rules import OfcVariant
+from cpstats.ofc.result import SimulationResult
+from cpstats.ofc.rules import Variant
 from cpstats.ofc.simulation import check_one_play
 from cpstats.ofc.sweep import run_sweep
 from cpstats.rules.house import RakeModel
@@ -45,7 +45,7 @@ _CHARGE_FIGURES = ("rake_per_hand", "rake_share")
 _QQ = 10  # royalties.front.QQ in the front pairs' table (22..AA)
 
 
-def _charge(v: OfcVariant) -> tuple[str, list]:
+def _charge(v: Variant) -> tuple[str, list]:
     """The house charge's sweep: a step either side of the variant's own (a percent rake of the
     points won where it charges nothing)."""
     key = charge_parameter(v)
@@ -60,7 +60,7 @@ def _charge(v: OfcVariant) -> tuple[str, list]:
     return key, [round(y, 6) for y in steps]
 
 
-def _cards(v: OfcVariant) -> list[str] | None:
+def _cards(v: Variant) -> list[str] | None:
     cards = v.fantasyland.cards
     if not any(cards):
         return None
@@ -76,12 +76,12 @@ def _cards(v: OfcVariant) -> list[str] | None:
     return ["/".join(map(str, c)) for c in dict.fromkeys([cards, down, up]) if c]
 
 
-def _royalty(v: OfcVariant) -> list[int]:
+def _royalty(v: Variant) -> list[int]:
     x = int(v.royalties.front_pairs[_QQ])
     return [x, x - 1, x + 1] if x > 0 else [x, x + 1, x + 2]
 
 
-def default_parameters(v: OfcVariant, setter: Any = None) -> list[tuple[str, list]]:
+def default_parameters(v: Variant, setter: Any = None) -> list[tuple[str, list]]:
     """(parameter, values) of the section by default, the variant's own value first (module
     docstring), whoever places the boards (``setter``: every point shares the sheet's play)."""
     specs = [_charge(v)]
@@ -92,7 +92,7 @@ def default_parameters(v: OfcVariant, setter: Any = None) -> list[tuple[str, lis
     return specs
 
 
-def charge_base(v: OfcVariant, key: str) -> OfcVariant:
+def charge_base(v: Variant, key: str) -> Variant:
     """The variant a sweep of ``key`` starts from: ``v``, or for a percent sweep of a variant that
     charges nothing, ``v`` with a percent rake (at 0, so its figures are ``v``'s)."""
     if key == "rake.percent" and v.rake.model is RakeModel.NONE:
@@ -100,13 +100,13 @@ def charge_base(v: OfcVariant, key: str) -> OfcVariant:
     return v
 
 
-def sweep_metrics(points: Sequence[OfcVariant]) -> list[str]:
+def sweep_metrics(points: Sequence[Variant]) -> list[str]:
     """The figures of a sweep: :data:`FIGURES`, and the charge's where any point charges."""
     charged = any(p.rake.model is not RakeModel.NONE for p in points)
     return [*FIGURES, *(_CHARGE_FIGURES if charged else ())]
 
 
-def played_points(v: OfcVariant, specs: Sequence[tuple[str, list]], *, reuse: bool = True) -> int:
+def played_points(v: Variant, specs: Sequence[tuple[str, list]], *, reuse: bool = True) -> int:
     """How many points of the sweeps ``specs`` are played: every one, or (``reuse``, each point on
     the sheet's own deals) all but the variant's own and the charge's (its hands charged again)."""
     if not reuse:
@@ -115,7 +115,7 @@ def played_points(v: OfcVariant, specs: Sequence[tuple[str, list]], *, reuse: bo
                for key, values in specs if not key.startswith("rake") for x in values)
 
 
-def run_sensitivity(v: OfcVariant, result: OfcResult, net: np.ndarray, specs: Sequence[tuple[str, list]], *,
+def run_sensitivity(v: Variant, result: SimulationResult, net: np.ndarray, specs: Sequence[tuple[str, list]], *,
                     setter: Any, root: np.random.SeedSequence, executor: Any = None,
                     hands_per_hour: float | None = None, deals: int | None = None,
                     progress: SheetProgress) -> dict[str, pd.DataFrame]:

@@ -1,6 +1,6 @@
 """The tables of an open-face PAR sheet (:mod:`cpstats.ofc.par.sheet`), each a DataFrame with its
-95% interval, built from one run: :meth:`OfcResult.figures` for the run's own figures and the
-run's rows (:meth:`OfcResult.rows`, one per hand and seat) for what needs each board (the pairs'
+95% interval, built from one run: :meth:`SimulationResult.figures` for the run's own figures and the
+run's rows (:meth:`SimulationResult.rows`, one per hand and seat) for what needs each board (the pairs'
 outcomes, the rows' results, royalties by row and hand, Fantasyland entries by cards, typical
 charges).
 
@@ -21,8 +21,8 @@ from cpstats.engine.sheet import session_band_rows
 from cpstats.engine.stats import VOLATILITY_Z, batch_mean_interval, half_width, rate_interval
 from cpstats.hands import tables as _tables
 from cpstats.ofc.board import board_values
-from cpstats.ofc.result import ROWS, OfcResult
-from cpstats.ofc.rules import FIVE_ROW_CATEGORIES, PAIR_NAMES, TRIPS_NAMES, OfcVariant
+from cpstats.ofc.result import ROWS, SimulationResult
+from cpstats.ofc.rules import FIVE_ROW_CATEGORIES, PAIR_NAMES, TRIPS_NAMES, Variant
 from cpstats.ofc.settlement import seat_rake
 from cpstats.rules.house import Rake, RakeModel
 
@@ -41,7 +41,7 @@ class Boards:
     """A run's boards as arrays: ``codes`` (H, P, 13), their values, each hand's batch, the
     Fantasyland cards each board was dealt (0: a normal hand) and each seat's net."""
 
-    def __init__(self, v: OfcVariant, rows: pd.DataFrame, batches: int):
+    def __init__(self, v: Variant, rows: pd.DataFrame, batches: int):
         rows = rows.sort_values(["hand", "seat"])
         hands, players = rows["hand"].nunique(), v.players
         text = (rows["front"] + " " + rows["middle"] + " " + rows["back"]).str.split()
@@ -59,7 +59,7 @@ class Boards:
         return np.bincount(self.batch, weights=x, minlength=self.batches)
 
 
-def boards_of(result: OfcResult) -> Boards:
+def boards_of(result: SimulationResult) -> Boards:
     """The boards of ``result``'s rows (a run made with rows: ``keep_hands=True`` and ``out=``)."""
     return Boards(result.variant, result.rows(), int(result.metadata["batches"]))
 
@@ -111,7 +111,7 @@ def _outcome(b: Boards, i: int, j: int) -> tuple[np.ndarray, np.ndarray]:
     return label, w, l_
 
 
-def pair_outcomes(v: OfcVariant, b: Boards) -> pd.DataFrame:
+def pair_outcomes(v: Variant, b: Boards) -> pd.DataFrame:
     """Outcomes of a pair of players pooled over every ordered pair: probability (95% CI), the
     average pay and its contributions to the mean and the variance of a pair's result."""
     labels, pays = [], []
@@ -166,7 +166,7 @@ def row_results(b: Boards) -> pd.DataFrame:
                                        "method"])
 
 
-def _paid_hands(v: OfcVariant) -> list[tuple[str, str, int]]:
+def _paid_hands(v: Variant) -> list[tuple[str, str, int]]:
     """(row, hand, royalty) of every hand the variant pays a royalty for."""
     r = v.royalties
     out = [("front", n, a) for n, a in zip(PAIR_NAMES + TRIPS_NAMES, r.front_pairs + r.front_trips)]
@@ -175,7 +175,7 @@ def _paid_hands(v: OfcVariant) -> list[tuple[str, str, int]]:
     return [x for x in out if x[2] > 0]
 
 
-def royalty_table(v: OfcVariant, b: Boards) -> pd.DataFrame:
+def royalty_table(v: Variant, b: Boards) -> pd.DataFrame:
     """Every royalty hand by row: how often a board is paid it (95% CI), its royalty, the units it
     pays a board on average and its share of all royalty units (fouled boards are paid none)."""
     names = row_hand_names(b.values.ranks)
@@ -193,8 +193,8 @@ def royalty_table(v: OfcVariant, b: Boards) -> pd.DataFrame:
                                        "units", "paid_per_hand", "share_of_royalties", "method"])
 
 
-def fantasyland_table(result: OfcResult, b: Boards) -> pd.DataFrame:
-    """Entry, stay, share and value of Fantasyland (:meth:`OfcResult.figures`), then the entries
+def fantasyland_table(result: SimulationResult, b: Boards) -> pd.DataFrame:
+    """Entry, stay, share and value of Fantasyland (:meth:`SimulationResult.figures`), then the entries
     by the cards they deal, per normal board (95% CI)."""
     f = result.figures().set_index("metric")
     words = {"fl_entry_rate": ("entry, per normal board", "probability"),
@@ -212,7 +212,7 @@ def fantasyland_table(result: OfcResult, b: Boards) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["figure", "estimate", "ci_low", "ci_high", "unit", "method"])
 
 
-def _entry_sizes(v: OfcVariant) -> set[int]:
+def _entry_sizes(v: Variant) -> set[int]:
     return {n for n in v.fantasyland.cards if n}
 
 
@@ -230,7 +230,7 @@ _HEADLINE = {"mean_seat0": ("mean result of seat 0, per hand (0 by symmetry)", "
              "hands_seat0": ("hands for a seat's mean to within ±1 unit (95%)", "hands")}
 
 
-def headline(result: OfcResult) -> pd.DataFrame:
+def headline(result: SimulationResult) -> pd.DataFrame:
     """The headline figures with 95% intervals, the volatility index (1.645 SD) among them."""
     f = result.figures().set_index("metric")
     rows = [(text, f.at[m, "estimate"], f.at[m, "ci_low"], f.at[m, "ci_high"], unit, f.at[m, "method"])
@@ -241,9 +241,9 @@ def headline(result: OfcResult) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["figure", "estimate", "ci_low", "ci_high", "unit", "method"])
 
 
-def house_table(result: OfcResult, pace: float) -> pd.DataFrame:
+def house_table(result: SimulationResult, pace: float) -> pd.DataFrame:
     """The variant's own house charge: per seat a hand and a seat-hour at ``pace``, and its share
-    of the points won (:meth:`OfcResult.figures`)."""
+    of the points won (:meth:`SimulationResult.figures`)."""
     f = result.figures(hands_per_hour=pace).set_index("metric")
     words = {"rake_per_hand": ("rake per seat, per hand", "units"),
              "rake_per_hour": (f"rake per seat-hour ({pace:g} hands an hour)", "units"),
@@ -279,7 +279,7 @@ def charge_models(b: Boards, pace: float) -> pd.DataFrame:
                                        "share_of_gross_wins", "share_ci_low", "share_ci_high"])
 
 
-def session_bands(result: OfcResult, pace: float, hands=SESSION_HANDS) -> pd.DataFrame:
+def session_bands(result: SimulationResult, pace: float, hands=SESSION_HANDS) -> pd.DataFrame:
     """N x mean +- z x SD x sqrt(N) for a seat at 90% and 95%. The mean is the seats' average
     less a seat's rake: 0 before rake, as the game is zero-sum and the seats alike (one seat's
     simulated mean would carry its noise into every band); the SD is the seats' average."""

@@ -5,8 +5,8 @@ sensitivity sweeps and their figures). Imports point one way: figures <- example
 sheet. The apps draw and write it (:mod:`cpstats.apps.par`).
 """
 
-from cpstats.thirteen.par.sheet import DEFAULT_DEALS, SEAT_DEALS, ThirteenSheet, build_sheet
+from cpstats.thirteen.par.sheet import DEFAULT_DEALS, SEAT_DEALS, Sheet, build_sheet
 from cpstats.thirteen.par.sweeps import SENSITIVITY_DEALS, default_parameters
 
-__all__ = ["ThirteenSheet", "build_sheet", "default_parameters", "DEFAULT_DEALS", "SEAT_DEALS",
+__all__ = ["Sheet", "build_sheet", "default_parameters", "DEFAULT_DEALS", "SEAT_DEALS",
            "SENSITIVITY_DEALS"]

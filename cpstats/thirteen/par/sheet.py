@@ -3,9 +3,9 @@ economics, as a regulator or an owner reads them (CASINO-MATH.md, "A PAR sheet")
 
 :func:`build_sheet` (this game's ``par_sheet`` view, which :func:`cpstats.par_sheet` calls with its
 options checked and its setter resolved) plays or reads the run and the sensitivity sweeps and
-returns a :class:`ThirteenSheet`, the sheet template (:class:`~cpstats.engine.sheet.SheetContent`)
+returns a :class:`Sheet`, the sheet template (:class:`~cpstats.engine.sheet.SheetContent`)
 filled with this game's sections: every table a pandas DataFrame (:mod:`.figures`,
-:mod:`.example`), every chart its numbers and words (:meth:`ThirteenSheet.chart`). The apps number
+:mod:`.example`), every chart its numbers and words (:meth:`Sheet.chart`). The apps number
 the sections, add the ones every game's sheet shares and write the files (:mod:`cpstats.apps.par`).
 """
 
@@ -30,7 +30,7 @@ from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen.rules.variant import Variant
 from cpstats.thirteen.settlement import charges_seats as charges
 
-__all__ = ["ThirteenSheet", "build_sheet", "DEFAULT_DEALS", "SEAT_DEALS", "BASELINE_WORDS"]
+__all__ = ["Sheet", "build_sheet", "DEFAULT_DEALS", "SEAT_DEALS", "BASELINE_WORDS"]
 
 #: Deals of a live run when no reference result fits (the variant is no preset, or not ev).
 DEFAULT_DEALS = 200_000
@@ -44,7 +44,7 @@ BASELINE_WORDS = {"greedy": "greedy, a baseline setter (a weak field: not the fi
 
 
 @dataclass
-class ThirteenSheet(SheetContent):
+class Sheet(SheetContent):
     """A 13-card PAR sheet, built from one :class:`SimulationResult` (``tables``: ``"headline"``,
     ``"seat_outcomes"``, ``"royalties"``, ``"economics"``, ``"sessions"``, ``"methodology"``...);
     ``seat_deals`` are the deals of each run of a banked game's edge by seats."""
@@ -122,7 +122,7 @@ def _reference(v: Variant, setter: Any) -> SimulationResult | None:
 def build_sheet(v: Variant, *, setter: Any, hands_per_hour: float, progress: SheetProgress,
                 sweeps: Callable[[Any], list[tuple[str, list]]], deals: int | None = None, rng: Any = 2026,
                 result: SimulationResult | None = None, executor: Executor | None = None,
-                sensitivity_deals: int | None = None, seat_deals: int | None = None) -> ThirteenSheet:
+                sensitivity_deals: int | None = None, seat_deals: int | None = None) -> Sheet:
     """The 13-card sheet of ``v`` (the verb :func:`cpstats.par_sheet` checked its options and
     resolved its setter). ``deals`` None plays the shipped ev reference run (1,000,000 deals) when
     ``v`` is a preset, ``setter`` is ``ev`` with its own tables and the reference holds outcome
@@ -151,7 +151,7 @@ def build_sheet(v: Variant, *, setter: Any, hands_per_hour: float, progress: She
     else:
         progress.step(f"the run: {result.deals:,} deals, " + ("the result given" if given
                                                              else "the shipped ev reference"))
-    sheet = ThirteenSheet(v, result, hands_per_hour, short_label(v), seed, seat_deals=seat_deals)
+    sheet = Sheet(v, result, hands_per_hour, short_label(v), seed, seat_deals=seat_deals)
     # the sweeps play each point with its own ev tables unless the setter given names some
     swept = setter if live else as_setter(result.metadata.get("strategy", "ev"))
     deals_a_point = sweeps_.SENSITIVITY_DEALS if sensitivity_deals is None else sensitivity_deals
@@ -160,7 +160,7 @@ def build_sheet(v: Variant, *, setter: Any, hands_per_hour: float, progress: She
     return sheet
 
 
-def _rules_section(sheet: ThirteenSheet) -> ParSection:
+def _rules_section(sheet: Sheet) -> ParSection:
     v, r, seed = sheet.variant, sheet.result, sheet.seed
     rules = pd.DataFrame(rules_in_words(v), columns=["rule", "in words"])
     example_seed = seed if isinstance(seed, int) else 2026
@@ -311,7 +311,7 @@ def _seat_means_words(seats: int, confidence: float = 0.95) -> str:
             "evidence that a seat has an edge.")
 
 
-def _economics_section(sheet: ThirteenSheet) -> ParSection:
+def _economics_section(sheet: Sheet) -> ParSection:
     r, pace = sheet.result, sheet.hands_per_hour
     owed = ("its expected loss to the house, the bank's tie advantage and commission or fee "
             "included (3 × the house edge)" if r.variant.bank.banked else "its share of the house charge")
@@ -344,7 +344,7 @@ def _session_section(r: SimulationResult) -> ParSection:
 
 # -- charts: the numbers and words of each; the apps draw them ----------------------------------
 
-def _outcome_chart(sheet: ThirteenSheet, tables: Mapping[str, pd.DataFrame]) -> Chart:
+def _outcome_chart(sheet: Sheet, tables: Mapping[str, pd.DataFrame]) -> Chart:
     """Probability of each net result of one deal for the sheet's seat."""
     r = sheet.result
     seat = 1 if r.variant.bank.banked else 0
@@ -357,7 +357,7 @@ def _outcome_chart(sheet: ThirteenSheet, tables: Mapping[str, pd.DataFrame]) -> 
                  "probability", percent=True)
 
 
-def _frequency_chart(sheet: ThirteenSheet, tables: Mapping[str, pd.DataFrame]) -> Chart:
+def _frequency_chart(sheet: Sheet, tables: Mapping[str, pd.DataFrame]) -> Chart:
     """How often each royalty hand is made and each natural is held (declared where paid), 95% CI;
     a royalty never made at its upper bound."""
     roy, nat = tables["royalties"], tables["naturals"]
@@ -377,12 +377,12 @@ def _frequency_chart(sheet: ThirteenSheet, tables: Mapping[str, pd.DataFrame]) -
     return Chart(ChartKind.RATES, frame, xlabel="frequency (log scale)", percent=True)
 
 
-def _session_chart(sheet: ThirteenSheet, tables: Mapping[str, pd.DataFrame]) -> Chart:
+def _session_chart(sheet: Sheet, tables: Mapping[str, pd.DataFrame]) -> Chart:
     return Chart(ChartKind.BANDS, tables["sessions"], "Session bands: N × mean ± z × SD × √N",
                  "hands in the session (log scale)", "result of the session, units")
 
 
-def _banker_chart(sheet: ThirteenSheet, tables: Mapping[str, pd.DataFrame]) -> Chart:
+def _banker_chart(sheet: Sheet, tables: Mapping[str, pd.DataFrame]) -> Chart:
     """The bank's house edge with 1, 2 and 3 player seats, 95% CI."""
     frame = tables["banker_by_seats"]
     seats = frame["player_seats"]
@@ -394,6 +394,6 @@ def _banker_chart(sheet: ThirteenSheet, tables: Mapping[str, pd.DataFrame]) -> C
 
 
 #: Chart name (as in a section's ``charts``) -> its numbers and words.
-_CHARTS: dict[str, Callable[[ThirteenSheet, Mapping[str, pd.DataFrame]], Chart]] = {
+_CHARTS: dict[str, Callable[[Sheet, Mapping[str, pd.DataFrame]], Chart]] = {
     "outcomes": _outcome_chart, "frequencies": _frequency_chart, "sessions": _session_chart,
     "banker": _banker_chart}

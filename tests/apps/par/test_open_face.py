@@ -225,7 +225,7 @@ def test_the_sheet_claims_no_strength_outside_the_trained_ranges():
 
     def words(strategy, in_range):
         run = SimpleNamespace(metadata={"street_models": {"in_range": in_range}})
-        return ofc_par.OfcSheet.setter_words.fget(SimpleNamespace(strategy=strategy, result=run))
+        return ofc_par.Sheet.setter_words.fget(SimpleNamespace(strategy=strategy, result=run))
 
     assert "strong play" in words("fast", True) and OUTSIDE_NOTE not in words("rollout", True)
     assert words("fast", False) == f"fast ({OUTSIDE_NOTE})" and "strong play" not in words("rollout", False)
