@@ -27,7 +27,6 @@ import numbers
 from concurrent.futures import Executor
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from cpstats.cards.blocks import check_executor, match_seed

@@ -19,7 +19,7 @@ from cpstats.thirteen.naturals.detect import NATURALS, natural_mask
 from cpstats.thirteen.rules.variant import Variant
 from cpstats.thirteen.settlement import rake_limits, seat_charges, settle_many
 from cpstats.engine.additive import Additive, by_value, largest, summed
-from cpstats.engine.batches import BATCHES, batch_count, batch_of, by_batch, charged_distribution, net_distribution
+from cpstats.engine.batches import by_batch, charged_distribution
 from cpstats.thirteen.block import SetHands, fouls_of, row_ranks, row_results, rows_won_lost
 
 #: Version of the block summaries' layout, part of a run's identity (resume refuses older blocks).
