@@ -1,5 +1,5 @@
 """Every test session trains ev tables (a rule set with none trains them on the fly) into its own
-folder, never the user's cache; ``quick_tables`` cuts that training to about a second for tests of
+folder, one for all of its xdist workers, never the user's cache; ``quick_tables`` cuts that training to about a second for tests of
 the apps' live runs; ``dask_executor`` is a LocalCluster for the serial-equals-Dask checks.
 
 Before any test (in xdist's controller, before its workers start) numba's kernels are compiled
@@ -44,8 +44,18 @@ def pytest_configure(config):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _tables_cache(tmp_path_factory):
-    os.environ.setdefault("CPSTATS_CACHE_DIR", str(tmp_path_factory.mktemp("cpstats-cache")))
+def _tables_cache(tmp_path_factory, request):
+    """One cache folder for the whole session: under xdist the workers' base folders share a
+    parent, so the ev tables a rule set trains on the fly are trained once, not once a worker
+    (and each notebook kernel and subprocess a worker starts reads them). The package writes its
+    cache files atomically (cpstats._atomic), so two workers training the same tables at once
+    each write a whole file and a reader never sees half of one."""
+    base = tmp_path_factory.getbasetemp()
+    if hasattr(request.config, "workerinput"):
+        base = base.parent
+    folder = base / "cpstats-cache"
+    folder.mkdir(exist_ok=True)
+    os.environ.setdefault("CPSTATS_CACHE_DIR", str(folder))
 
 
 #: Training on the fly cut to a second (issue 15.2 trains ev's tables for rules with none).
