@@ -94,9 +94,10 @@ def test_the_cap_stops_a_target_out_of_reach_and_says_so(monkeypatch, capsys):
 
 
 def test_a_sweeps_points_share_the_budget(monkeypatch):
-    """Four points share a stage's budget: none plays more than budget / points."""
-    _precision(monkeypatch, {"royalty": 0.01}, most=400, budget=400, pilot=40)
-    table = cpstats.sweep("ofc-pineapple", "royalties.front.QQ", [5, 6, 7, 8], setter="greedy", rng=6,
+    """Three points share a stage's budget: none plays more than budget / points (the points are
+    ``SWEEP``'s and the preset's own amount, 7: no rule set whose entry value is solved for this test)."""
+    _precision(monkeypatch, {"royalty": 0.01}, most=400, budget=300, pilot=40)
+    table = cpstats.sweep("ofc-pineapple", "royalties.front.QQ", [6, 7, 8], setter="greedy", rng=6,
                           metrics=["royalty"])
     assert table.attrs["deals"] == 100 and table.attrs["until"]["max_deals"] == 100
 
@@ -176,7 +177,9 @@ def test_bulk_runs_play_fast_under_the_pineapple_deal_and_rollout_under_the_clas
         assert bulk_setter(cpstats.load_variant(variant), None) == expected, variant
     assert bulk_setter(cpstats.load_variant("ofc-classic"), "greedy") == "greedy"
     _precision(monkeypatch, LOOSE, most=40, budget=80, pilot=20)
-    table = cpstats.sweep("ofc-classic", "royalties.front.QQ", [6, 8], rng=2, metrics=["royalty"])
+    # a rake sweep: the setter chosen is the question, and a rake never moves the play, so no
+    # classic rule set of its own solves its entry value here (about 10 s each)
+    table = cpstats.sweep("ofc-classic(rake=percent)", "rake.percent", [0.0, 0.05], rng=2, metrics=["royalty"])
     assert table.attrs["strategy"] == "rollout" and table.attrs["play"].startswith("rollout, street models ")
 
 
