@@ -35,12 +35,14 @@ METRIC_LABELS = {
     "mean_seat0": ("mean per hand, seat 0 (units)", "{:+.2f}"),
     "sd_seat0": ("SD per hand, seat 0 (units)", "{:.2f}"),
     "hands_seat0": ("hands to know seat 0's mean within 1 unit", "{:,.0f}"),
-    "rake_per_hand": ("rake per seat per hand (units)", "{:.3f}"),
-    "rake_per_hour": ("rake per seat per hour (units)", "{:.2f}"),
+    "hit_frequency": ("hands a seat wins (net above 0)", "{:.1%}"),
+    "push_rate": ("hands a seat pushes (net of 0)", "{:.1%}"),
+    "rake_per_seat_per_hand": ("rake per seat per hand (units)", "{:.3f}"),
+    "rake_per_seat_per_hour": ("rake per seat per hour (units)", "{:.2f}"),
     "rake_share": ("rake share of points won", "{:.1%}"),
 }
 #: The rates (drawn in %) and the units of a run's figures chart.
-RATE_METRICS = ("foul_rate", "fl_entry_rate", "fl_stay_rate", "fl_share", "scoop_rate")
+RATE_METRICS = ("foul_rate", "fl_entry_rate", "fl_stay_rate", "fl_share", "scoop_rate", "hit_frequency", "push_rate")
 UNIT_METRICS = ("royalty", "royalty_front", "royalty_middle", "royalty_back", "fl_value", "sd_seat0")
 #: The units of a differences chart (the rates are :data:`RATE_METRICS`).
 DIFFERENCE_UNITS = ("royalty", "royalty_front", "royalty_middle", "royalty_back")

@@ -67,7 +67,11 @@ def _claims(name: str) -> bool:
 
 
 def _signed(metric: str) -> bool:
-    return metric == "fl_value" or metric.startswith("mean_seat")
+    return metric in ("fl_value", "mean_after_charges") or metric.startswith("mean_seat")
+
+
+#: Figures that are shares without a ``_rate`` name (a target above 1 is refused); a table seats at most 4.
+_SHARES = frozenset({"rake_share", "fl_share", "hit_frequency", *(f"hit_frequency_seat{p}" for p in range(4))})
 
 
 #: Open face's registration: rules, words and runs.
@@ -83,7 +87,7 @@ OPEN_FACE = Game(
         references={name: load_shipped for name in OFC_REFERENCE_RUNS},
         strategy_relevant=strategy_relevant,
         aliases={"royalty_per_board": "royalty", "fantasyland_entry_rate": "fl_entry_rate"},
-        signed=_signed, shares=frozenset({"rake_share", "fl_share"}),
+        signed=_signed, shares=_SHARES,
         sizes=RunSizes(solve=200, pilot=100, least=2), probe_setter="greedy",
         identity={"play": False},  # what a rollout plays by, counted only where a run records it
         bulk_setter=bulk_setter_for, precision=DESIGNER_PRECISION, play_of=play_of, one_play=check_one_play),

@@ -16,6 +16,18 @@ Decision: the rake figures of a variant whose rules charge nothing (no rake, or 
 :func:`charges_nothing`) are exactly 0 with a zero-width interval and the method
 :data:`NO_CHARGE` ("no house charge in these rules"), never an interval estimated from hands:
 the rows stay, so every variant's table has the same figures, and they say why they are 0.
+
+Decision: names and meanings are the 13-card game's. A seat's share of the charge is
+``rake_per_seat_per_hand`` and ``rake_per_seat_per_hour``; ``sd`` is a seat's SD per hand before
+house charges (the mean over the seats of each seat's SD, batch t on the per-batch SDs),
+``sd_after_charges`` and ``mean_after_charges`` a seat's after its share of the rake;
+``hit_frequency`` and ``push_rate`` the share of hands with a net above 0 and of exactly 0, per seat
+(``_seat<p>``) and pooled over the seats, which are exchangeable in the long run. Figures of the
+play alone (:func:`before_charges`) are the same on common decks for two variants that differ
+only in their rake. A run saved without per-batch hit, push and after-rake counts (the shipped
+runs) still loads: its hit and push rates come from the whole-run net distribution with a Wilson
+interval on hands and no batch values (so no paired difference), and ``sd_after_charges`` is
+left out unless the rules charge nothing (then it is ``sd``).
 """
 
 from __future__ import annotations
@@ -35,8 +47,8 @@ from cpstats.errors import OptionError
 from cpstats.rules.house import Rake, RakeModel
 from cpstats.ofc.rules import Variant
 from cpstats.ofc.settlement import Settlement, seat_rake
-from cpstats.engine.stats import (batch_variance_interval, check_confidence, half_width,
-                                      wilson_interval, z_value)
+from cpstats.engine.stats import (batch_variance_interval, batch_variances, check_confidence, half_width,
+                                  wilson_interval, z_value)
 from cpstats.engine.additive import Additive, by_value, summed
 from cpstats.engine.base import FigureBatches as PairedFigure
 from cpstats.engine.paired import paired_row
@@ -44,15 +56,26 @@ from cpstats.engine.base import Result
 from cpstats.engine.batches import batch_of, net_distribution
 
 __all__ = ["SimulationResult", "SimulationSummary", "summarise_hands", "paired_figures", "figure_batches",
-           "FigureBatches", "ROWS", "NO_CHARGE", "RAKE_FIGURES", "charges_nothing"]
+           "FigureBatches", "ROWS", "NO_CHARGE", "RAKE_FIGURES", "AFTER_CHARGES", "before_charges",
+           "charges_nothing", "same_play_of", "without_rake"]
 
 ROWS = ("front", "middle", "back")
 #: The method of a rake figure under rules that charge nothing (:func:`charges_nothing`).
 NO_CHARGE = "no house charge in these rules"
 #: The figures of the house's charge.
-RAKE_FIGURES = ("rake_per_hand", "rake_per_hour", "rake_share")
+RAKE_FIGURES = ("rake_per_seat_per_hand", "rake_per_seat_per_hour", "rake_share")
+#: A seat's figures after its share of the rake.
+AFTER_CHARGES = ("mean_after_charges", "sd_after_charges")
 SUMMARY_FORMAT = "ofc-1"
 _FEW = 10
+_SAVED_WITHOUT = "runs saved before per-batch hit, push and after-rake counts (the shipped runs)"
+_WHOLE_RUN = "wilson on hands (a run saved without batch counts: no paired difference)"
+
+
+def before_charges(name: str) -> bool:
+    """Whether figure ``name`` is of the play alone, before any house charge: two variants that
+    differ only in their rake give it exactly equal on common decks."""
+    return name not in RAKE_FIGURES and name not in AFTER_CHARGES
 
 
 def _by_batch(values: np.ndarray, batch: np.ndarray, batches: int) -> np.ndarray:
@@ -83,6 +106,9 @@ class SimulationSummary(Additive):
     fantasyland_net_by_batch: np.ndarray = summed("batch_net_fl")  # (B, P) net of Fantasyland boards
     rake_by_batch: np.ndarray = summed("batch_rake")  # (B, P) each seat's rake
     gross_by_batch: np.ndarray = summed("batch_gross")  # (B,) points won
+    wins_by_batch: np.ndarray = summed("batch_wins", optional=_SAVED_WITHOUT)  # (B, P) hands with a net above 0
+    pushes_by_batch: np.ndarray = summed("batch_pushes", optional=_SAVED_WITHOUT)  # (B, P) hands with a net of 0
+    after_rake_sq_by_batch: np.ndarray = summed("batch_after_rake2", optional=_SAVED_WITHOUT)  # (B, P) (net - rake)^2
     net_values: np.ndarray = by_value("dist_values", "net_values")  # (V,) sorted
     net_counts: np.ndarray = by_value("dist_counts", "net_values")  # (V, P)
 
@@ -107,6 +133,7 @@ def summarise_hands(v: Variant, fantasy_cards: np.ndarray, s: Settlement,
         entries_by_batch=add(entered), entry_cards_by_batch=add(entry_cards),
         stays_by_batch=add(in_fl & s.stays), fantasyland_net_by_batch=add(np.where(in_fl, net, 0.0)),
         rake_by_batch=add(s.rake), gross_by_batch=add(np.maximum(net, 0).sum(axis=1)),
+        wins_by_batch=add(net > 0), pushes_by_batch=add(net == 0), after_rake_sq_by_batch=add((net - s.rake) ** 2),
         net_values=values, net_counts=counts)
 
 
@@ -141,8 +168,8 @@ def _ratios(s: SimulationSummary, hands_per_hour: float) -> dict[str, tuple[str,
         "fl_value": ("d", ((_seats(s.fantasyland_net_by_batch), _seats(s.fantasyland_by_batch)),
                            (normal_net, _seats(s.normal_by_batch)))),
         "royalty": ("n", (s.royalty_by_batch.sum(axis=(1, 2)), boards)),
-        "rake_per_hand": ("n", (rake, boards)),
-        "rake_per_hour": ("n", (rake * hands_per_hour, boards)),
+        "rake_per_seat_per_hand": ("n", (rake, boards)),
+        "rake_per_seat_per_hour": ("n", (rake * hands_per_hour, boards)),
         "rake_share": ("n", (rake, s.gross_by_batch)),
     }
     for r, row in enumerate(ROWS):
@@ -150,6 +177,12 @@ def _ratios(s: SimulationSummary, hands_per_hour: float) -> dict[str, tuple[str,
         out[f"royalty_{row}"] = ("n", (_seats(s.royalty_by_batch[:, :, r]), boards))
     for p in range(players):
         out[f"mean_seat{p}"] = ("m", (s.net_by_batch[:, p], s.batch_sizes))
+    out["mean_after_charges"] = ("m", (_seats(s.net_by_batch - s.rake_by_batch), s.batch_sizes * players))
+    if s.wins_by_batch is not None and s.pushes_by_batch is not None:
+        for name, counts in (("hit_frequency", s.wins_by_batch), ("push_rate", s.pushes_by_batch)):
+            out[name] = ("p", (_seats(counts), s.batch_sizes * players))
+            for p in range(players):
+                out[f"{name}_seat{p}"] = ("p", (counts[:, p], s.batch_sizes))
     return out
 
 
@@ -209,13 +242,21 @@ class SimulationResult(Result):
                  *RAKE_FIGURES]
         names += [f"{kind}{row}" for row in ROWS for kind in ("royalty_rate_", "royalty_")]
         names += [f"mean_seat{p}" for p in range(v.players)]
+        names.append("mean_after_charges")
+        names += [f"{kind}{seat}" for kind in ("hit_frequency", "push_rate")
+                  for seat in ("", *(f"_seat{p}" for p in range(v.players)))]
+        names += ["sd", "sd_after_charges"]
         return names + [f"{kind}_seat{p}" for p in range(v.players) for kind in ("sd", "hands")]
 
-    def recharged(self, variant: Variant, rake_by_batch: np.ndarray, **metadata) -> SimulationResult:
+    def recharged(self, variant: Variant, rake_by_batch: np.ndarray, after_rake_sq_by_batch: np.ndarray | None = None,
+                  **metadata) -> SimulationResult:
         """The same hands under ``variant``, whose rake differs only: each seat's rake per batch
-        ``rake_by_batch`` (B, P) replaces the run's (rake never moves play nor the nets);
-        ``metadata`` entries are added to the run's."""
-        summary = dataclasses.replace(self.summary, rake_by_batch=rake_by_batch)
+        ``rake_by_batch`` (B, P) replaces the run's (rake never moves play nor the nets), and the
+        per-batch sums of each seat's squared net after it ``after_rake_sq_by_batch`` (B, P; None:
+        unknown, so no ``sd_after_charges`` where ``variant`` charges); ``metadata`` entries are
+        added to the run's."""
+        summary = dataclasses.replace(self.summary, rake_by_batch=rake_by_batch,
+                                      after_rake_sq_by_batch=after_rake_sq_by_batch)
         return SimulationResult(variant, summary, {**self.metadata, "variant": str(variant), **metadata})
 
     def charged(self, variant: Variant, net: np.ndarray, **metadata) -> SimulationResult:
@@ -227,9 +268,11 @@ class SimulationResult(Result):
             raise OptionError(f"net of shape {net.shape} is invalid: one row a hand and a column a seat, "
                               f"({self.deals}, {self.variant.players})")
         batch = batch_of(0, len(net), len(net), self.batches)
-        rake = np.zeros((self.batches, net.shape[1]))
-        np.add.at(rake, batch, seat_rake(variant.rake, net))
-        return self.recharged(variant, rake, **metadata)
+        rake, after_sq = np.zeros((self.batches, net.shape[1])), np.zeros((self.batches, net.shape[1]))
+        charge = seat_rake(variant.rake, net)
+        np.add.at(rake, batch, charge)
+        np.add.at(after_sq, batch, (net - charge) ** 2)
+        return self.recharged(variant, rake, after_sq, **metadata)
 
     def figures(self, confidence: float = 0.95, *, precision: float = 1.0,
                 hands_per_hour: float | None = None) -> pd.DataFrame:
@@ -248,10 +291,14 @@ class SimulationResult(Result):
         Fantasyland counting the hands its stays bring, royalties only). Per seat:
         ``mean_seat<p>``, ``sd_seat<p>`` (batch means on per-batch variances) and
         ``hands_seat<p>``, the hands after which the interval of the seat's mean is within
-        ``precision`` units, ``(z sd / precision)^2``. House: ``rake_per_hand`` and
-        ``rake_per_hour`` per seat (at ``hands_per_hour``, default the variant's
-        ``rake.hands_per_hour``), ``rake_share`` (rake over the points won); exactly 0, method
-        :data:`NO_CHARGE`, where the rules charge nothing.
+        ``precision`` units, ``(z sd / precision)^2``; ``hit_frequency_seat<p>`` and
+        ``push_rate_seat<p>``, the share of the seat's hands with a net above 0 and of exactly 0.
+        Pooled over the seats (exchangeable): ``hit_frequency``, ``push_rate``, ``sd`` (the mean of
+        the seats' SDs, before house charges; batch t on the per-batch SDs). House:
+        ``rake_per_seat_per_hand`` and ``rake_per_seat_per_hour`` (at ``hands_per_hour``, default
+        the variant's ``rake.hands_per_hour``), ``rake_share`` (rake over the points won); exactly 0,
+        method :data:`NO_CHARGE`, where the rules charge nothing. After a seat's share of the rake:
+        ``mean_after_charges``, ``sd_after_charges`` (module docstring: a saved run may lack it).
         """
         level = check_confidence(confidence)
         pace = self.variant.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
@@ -320,11 +367,15 @@ def paired_figures(results: list[SimulationResult], labels: list[str], confidenc
     base = {name: PairedFigure(*figure) for name, figure in _all_linear(results[0], level, hands_per_hour).items()}
     rows = []
     for label, r in zip(labels, results):
+        same_play = same_play_of(results[0], r)
         for name, figure in _all_linear(r, level, hands_per_hour).items():
             mine, first = PairedFigure(*figure), base.get(name)
             # t on the linearised differences; this table has no events or note (the sweep's rule has)
-            difference = None if first is None else (half_width(mine.batches - first.batches, level), np.nan,
-                                                     "", np.nan)
+            difference = None
+            if first is not None and same_play and before_charges(name):
+                difference = (0.0, np.nan, "", np.nan)  # the same hands: equal on every batch
+            elif first is not None and mine.batches is not None and first.batches is not None:
+                difference = (half_width(mine.batches - first.batches, level), np.nan, "", np.nan)
             rows.append({"label": label, "variant": str(r.variant), "strategy": r.metadata["strategy"],
                          "metric": name, **paired_row(mine, first, difference)})
     return pd.DataFrame(rows, columns=["label", "variant", "strategy", "metric", "estimate", "ci_low",
@@ -334,6 +385,21 @@ def paired_figures(results: list[SimulationResult], labels: list[str], confidenc
 def _all_linear(r: SimulationResult, level: float, hands_per_hour: float | None) -> dict[str, tuple]:
     pace = r.variant.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
     return {name: figure for name, (_, _, figure) in _ratio_figures(r, level, pace).items()}
+
+
+def same_play_of(a: SimulationResult, b: SimulationResult) -> bool:
+    """Whether ``a`` and ``b`` play the same hands: rules equal but for the rake (and the label),
+    the same seats' setters, the same seed, hands and blocks. Rake never moves play, so every
+    figure before charges (:func:`before_charges`) is equal in the two."""
+    keys = ("strategy", "play", "entropy", "spawn_key", "deals", "block_deals", "burn_in")
+    return without_rake(a.variant) == without_rake(b.variant) and all(a.metadata.get(k) == b.metadata.get(k)
+                                                                       for k in keys)
+
+
+def without_rake(v: Variant) -> Variant:
+    """The variant's rules of play: ``v`` with no rake (and a fixed label), so two variants that
+    differ only in what the house charges compare equal."""
+    return dataclasses.replace(v, rake=Rake(), name="play")
 
 
 def charges_nothing(rake: Rake) -> bool:
@@ -347,8 +413,10 @@ def charges_nothing(rake: Rake) -> bool:
 
 
 def _ratio_figures(r: SimulationResult, level: float, hands_per_hour: float) -> dict[str, tuple]:
-    """Every ratio figure of ``r``: name -> (kind, sums, (estimate, low, high, linear, method)),
-    the rake figures of rules that charge nothing exactly 0 (the module's decision)."""
+    """Every figure of ``r`` but the per-seat SDs and hand counts: name -> (kind, sums,
+    (estimate, low, high, linear, method)), the rake figures of rules that charge nothing exactly 0
+    (the module's decision). A figure without batch values (a saved run's hit and push rates) has
+    None for ``sums`` and ``linear``."""
     free = charges_nothing(r.variant.rake)
     out = {}
     for name, (kind, sums) in _ratios(r.summary, hands_per_hour).items():
@@ -356,7 +424,45 @@ def _ratio_figures(r: SimulationResult, level: float, hands_per_hour: float) -> 
         if free and name in RAKE_FIGURES:
             est, low, high, z, method = 0.0, 0.0, 0.0, np.zeros_like(z), NO_CHARGE
         out[name] = (kind, sums, (est, low, high, z, method))
+    s = r.summary
+    if s.wins_by_batch is None or s.pushes_by_batch is None:
+        out.update(_whole_run_hits(s, level))
+    out["sd"] = _pooled_sd(s.net_by_batch, s.net_sq_by_batch, s.batch_sizes, level)
+    if s.after_rake_sq_by_batch is not None:
+        out["sd_after_charges"] = _pooled_sd(s.net_by_batch - s.rake_by_batch, s.after_rake_sq_by_batch,
+                                             s.batch_sizes, level)
+    elif free:
+        out["sd_after_charges"] = out["sd"]
     return out
+
+
+def _whole_run_hits(s: SimulationSummary, level: float) -> dict[str, tuple]:
+    """Hit frequency and push rate of a run saved without their batch counts: from the whole run's
+    net distribution, Wilson on hands (pooled: on boards), no batch values."""
+    counts = s.net_counts.astype(np.float64)
+    out = {}
+    for name, rows in (("hit_frequency", s.net_values > 0), ("push_rate", s.net_values == 0)):
+        events, trials = counts[rows].sum(axis=0), counts.sum(axis=0)
+        for seat, e, n in (("", events.sum(), trials.sum()),
+                           *((f"_seat{p}", events[p], trials[p]) for p in range(len(events)))):
+            low, high = wilson_interval(e, n, level)
+            out[name + seat] = ("w", None, (float(e / n) if n else np.nan, float(low), float(high), None, _WHOLE_RUN))
+    return out
+
+
+def _pooled_sd(sums: np.ndarray, squares: np.ndarray, sizes: np.ndarray, level: float) -> tuple:
+    """A seat's SD per hand, the mean over the seats of each seat's whole-run SD, with batch t on
+    the per-batch values of the same mean (unbiased batch variances), as the 13-card ``sd``; the
+    batch sums (2P, B) tell the batches where two runs differ."""
+    n = sizes.sum()
+    whole = float(np.sqrt(np.maximum(squares.sum(axis=0) / n - (sums.sum(axis=0) / n) ** 2, 0.0)).mean())
+    stacked = np.vstack([np.asarray(sums, dtype=np.float64).T, np.asarray(squares, dtype=np.float64).T])
+    per_batch = batch_variances(sums, squares, sizes)
+    if per_batch is None:
+        return "s", stacked, (whole, np.nan, np.nan, None, "too few hands")
+    z = np.sqrt(per_batch).mean(axis=1)
+    half = half_width(z, level)
+    return "s", stacked, (whole, max(whole - half, 0.0), whole + half, z, "batch t (variances)")
 
 
 class FigureBatches(NamedTuple):
@@ -375,12 +481,14 @@ class FigureBatches(NamedTuple):
 
 def figure_batches(r: SimulationResult, confidence: float = 0.95,
                    hands_per_hour: float | None = None) -> dict[str, FigureBatches]:
-    """Every ratio figure of ``r`` (the figures of :meth:`SimulationResult.figures` but the per-seat
-    SDs and hand counts) with its batch values, by metric name."""
+    """Every figure of ``r`` with batch values (the figures of :meth:`SimulationResult.figures` but
+    the per-seat SDs and hand counts, and a saved run's hit and push rates), by metric name."""
     level = check_confidence(confidence)
     pace = r.variant.rake.hands_per_hour if hands_per_hour is None else hands_per_hour
     out = {}
     for name, (kind, sums, (est, low, high, z, method)) in _ratio_figures(r, level, pace).items():
+        if z is None:
+            continue
         flat = np.asarray(sums[0] + sums[1] if kind == "d" else sums, dtype=np.float64)
         out[name] = FigureBatches(est, low, high, z, flat.reshape(-1, len(z)), method)
     return out

@@ -17,10 +17,13 @@ variants here; registered as the game's ``sweep`` run).
   :data:`~cpstats.engine.paired.MIN_EVENT_BATCHES` batches differ in their sums (the 13-card
   sweep's rule, :func:`~cpstats.engine.paired.paired_difference`); a linearised difference is
   nonzero in every batch once the estimates differ, so the batches are told apart by their sums.
-- Decision: rake figures are in the default metrics only where some point's rules charge; asked
-  for where the rules charge nothing (``metrics=``, or ``hands_per_hour`` for ``rake_per_hour``),
-  a point's figure is 0 with method :data:`~cpstats.ofc.result.NO_CHARGE`, and its difference to a
-  first point that charges nothing too is exactly 0 (interval 0 to 0), not "too few events".
+- Decision: rake figures (and ``sd_after_charges``) are in the default metrics only where some
+  point's rules charge; asked for where the rules charge nothing (``metrics=``, or
+  ``hands_per_hour`` for ``rake_per_seat_per_hour``), a point's figure is 0 with method
+  :data:`~cpstats.ofc.result.NO_CHARGE`, and its difference to a first point that charges nothing
+  too is exactly 0 (interval 0 to 0), not "too few events". So is the difference of a figure
+  before charges (:func:`~cpstats.ofc.result.before_charges`: the SD, hit and push rates, fouls,
+  royalties, Fantasyland) between points that differ only in their rake: they play the same hands.
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ import numpy as np
 import pandas as pd
 
 from cpstats.errors import OptionError, check_whole
-from cpstats.ofc.result import NO_CHARGE, FigureBatches, SimulationResult, charges_nothing, figure_batches
+from cpstats.ofc.result import (NO_CHARGE, FigureBatches, SimulationResult, before_charges, charges_nothing,
+                                figure_batches, without_rake)
 from cpstats.ofc.setters import seat_setters, seats_label, seats_params
 from cpstats.ofc.simulation import BLOCK_HANDS, check_one_play, play_of, simulate
 from cpstats.ofc.rules import Variant, ofc_key_name
@@ -60,15 +64,21 @@ OFC_METRIC_LABELS = {
     "fl_stay_rate": "Fantasyland stay (per Fantasyland board)",
     "fl_share": "Hands played in Fantasyland",
     "fl_value": "Fantasyland hand less a normal hand (units)",
-    "rake_per_hand": "Rake per hand, per seat (units)",
-    "rake_per_hour": "Rake per seat-hour (units)",
+    "rake_per_seat_per_hand": "Rake per hand, per seat (units)",
+    "rake_per_seat_per_hour": "Rake per seat-hour (units)",
     "rake_share": "Rake over the points won",
-    "mean_seat0": "Seat 0 mean per hand (units; symmetric game: noise around minus the rake share)",
+    "mean_seat0": "Seat 0 mean per hand before house charges (units; symmetric game: noise around 0)",
+    "mean_after_charges": "A seat's mean per hand after house charges (units)",
+    "sd": "A seat's SD per hand before house charges (units)",
+    "sd_after_charges": "A seat's SD per hand after house charges (units)",
+    "hit_frequency": "Hands a seat wins (net above 0)",
+    "push_rate": "Hands a seat pushes (net of 0)",
 }
 #: Every metric an open-face sweep can report.
 OFC_SWEEP_METRICS = tuple(OFC_METRIC_LABELS)
-_DEFAULT = ("royalty", "foul_rate", "scoop_rate", "fl_entry_rate", "fl_stay_rate", "fl_value")
-_SIGNED = ("fl_value", "mean_seat0")
+_DEFAULT = ("royalty", "foul_rate", "scoop_rate", "fl_entry_rate", "fl_stay_rate", "fl_value", "sd",
+            "hit_frequency")
+_SIGNED = ("fl_value", "mean_seat0", "mean_after_charges")
 
 
 def parameter_words(key: str) -> str:
@@ -103,9 +113,9 @@ def _metrics(metrics: Sequence[str] | None, vs: Sequence[Variant],
     if metrics is None:
         chosen = list(_DEFAULT)
         if not all(charges_nothing(x.rake) for x in vs):
-            chosen.append("rake_per_hand")
+            chosen += ["sd_after_charges", "rake_per_seat_per_hand"]
         if hands_per_hour is not None:
-            chosen.append("rake_per_hour")
+            chosen.append("rake_per_seat_per_hour")
         return chosen
     return metric_names(metrics, OFC_SWEEP_METRICS, where=" for an open-face sweep")
 
@@ -197,6 +207,9 @@ class _OfcSweep(Sweep):
         if note or not np.isfinite(mine.estimate - first.estimate):
             return np.nan, events, note, needed
         return 0.0 if events == 0 else half_width(mine.linear - first.linear, self.level), events, note, needed
+
+    def unchanged(self, metric: str, point: Variant, first: Variant) -> bool:
+        return before_charges(metric) and without_rake(point) == without_rake(first)
 
     def label(self, metric: str, point: Variant) -> str:
         return OFC_METRIC_LABELS[metric]

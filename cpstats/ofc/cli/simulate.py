@@ -108,7 +108,7 @@ def _played_text(args: argparse.Namespace, kit: Any, executor: Any) -> str:
         return json.dumps({"run": run, "figures": json.loads(figures.to_json(orient="records"))}, indent=2)
     settings = f", setter {setter!r}" if len(setter.params()) > 1 else ""  # the rollout budget
     head = (f"{result.variant}: {result.deals:,} hands{default}, strategy {meta['strategy']} ({note}){settings}; "
-            f"intervals 95%, rake_per_hour per seat at {result.variant.rake.hands_per_hour:g} hands an hour"
+            f"intervals 95%, rake_per_seat_per_hour at {result.variant.rake.hands_per_hour:g} hands an hour"
             + (f"\n{stop['note']}" if stop else "") + "".join(f"\n{line}" for line in outside))
     if args.format == "csv":
         return head + "\n\n" + figures.to_csv(index=False)

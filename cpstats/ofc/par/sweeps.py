@@ -41,7 +41,7 @@ __all__ = ["default_parameters", "charge_base", "sweep_metrics", "played_points"
 NO_CHARGE_STEPS = (0.0, 0.025, 0.05)
 #: The figures of every sweep; the charge's figures are added where any point charges.
 FIGURES = ("foul_rate", "fl_entry_rate", "royalty", "fl_value")
-_CHARGE_FIGURES = ("rake_per_hand", "rake_share")
+_CHARGE_FIGURES = ("rake_per_seat_per_hand", "rake_share")
 _QQ = 10  # royalties.front.QQ in the front pairs' table (22..AA)
 
 

@@ -245,8 +245,8 @@ def house_table(result: SimulationResult, pace: float) -> pd.DataFrame:
     """The variant's own house charge: per seat a hand and a seat-hour at ``pace``, and its share
     of the points won (:meth:`SimulationResult.figures`)."""
     f = result.figures(hands_per_hour=pace).set_index("metric")
-    words = {"rake_per_hand": ("rake per seat, per hand", "units"),
-             "rake_per_hour": (f"rake per seat-hour ({pace:g} hands an hour)", "units"),
+    words = {"rake_per_seat_per_hand": ("rake per seat, per hand", "units"),
+             "rake_per_seat_per_hour": (f"rake per seat-hour ({pace:g} hands an hour)", "units"),
              "rake_share": ("rake, share of the points won", "share")}
     return pd.DataFrame([(text, f.at[m, "estimate"], f.at[m, "ci_low"], f.at[m, "ci_high"], unit,
                           f.at[m, "method"]) for m, (text, unit) in words.items()],
@@ -285,7 +285,7 @@ def session_bands(result: SimulationResult, pace: float, hands=SESSION_HANDS) ->
     simulated mean would carry its noise into every band); the SD is the seats' average."""
     f = result.figures(hands_per_hour=pace).set_index("metric")
     seats = range(result.variant.players)
-    mean = np.mean([f.at[f"mean_seat{p}", "estimate"] for p in seats]) - f.at["rake_per_hand", "estimate"]
+    mean = np.mean([f.at[f"mean_seat{p}", "estimate"] for p in seats]) - f.at["rake_per_seat_per_hand", "estimate"]
     sd = float(np.mean([f.at[f"sd_seat{p}", "estimate"] for p in seats]))
     frame = pd.DataFrame(session_band_rows("a seat", mean, sd, hands))
     frame.attrs["sd"] = "SD the seats' average per hand, before rake"
