@@ -53,7 +53,7 @@ def test_rake_charged_again_equals_a_live_run(folder, rake):
     live = cpstats.simulate(variant, HANDS, setter="random", rng=REFERENCE_SEED)
     assert str(found.variant) == variant
     _same(found.figures(), live.figures())
-    assert found.figures().set_index("metric").at["rake_per_hand", "estimate"] > 0
+    assert found.figures().set_index("metric").at["rake_per_seat_per_hand", "estimate"] > 0
 
 
 def test_find_refuses_other_rules_or_strategy(folder):

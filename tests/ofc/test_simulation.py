@@ -191,10 +191,10 @@ def test_rake_burden(monkeypatch):
     monkeypatch.setattr(sim, "_play", _stand_in)
     v = get_preset("ofc-pineapple").replace(rake="time", rake__amount=6)
     r = sim.simulate(v, 60, rng=1, setter="random", block_deals=60)
-    assert fig(r, "rake_per_hand") == pytest.approx(0.2) and fig(r, "rake_per_hour") == pytest.approx(6)
+    assert fig(r, "rake_per_seat_per_hand") == pytest.approx(0.2) and fig(r, "rake_per_seat_per_hour") == pytest.approx(6)
     v = get_preset("ofc-pineapple").replace(rake="percent", rake__percent=0.05, rake__cap=0.5)
     r = sim.simulate(v, 60, rng=1, setter="random", block_deals=60)
-    assert fig(r, "rake_per_hand") == pytest.approx(0.25)
+    assert fig(r, "rake_per_seat_per_hand") == pytest.approx(0.25)
     assert fig(r, "rake_share") == pytest.approx(0.5 / 19)
 
 

@@ -21,7 +21,7 @@ def test_rules_that_charge_nothing_say_so(variant):
     assert (table[["estimate", "ci_low", "ci_high"]] == 0).all().all()
     assert set(table["method"]) == {NO_CHARGE}
     paired = sim.compare([variant, variant], 200, **KW).set_index(["label", "metric"])
-    assert set(paired.xs("rake_per_hand", level="metric")["method"]) == {NO_CHARGE}
+    assert set(paired.xs("rake_per_seat_per_hand", level="metric")["method"]) == {NO_CHARGE}
 
 
 def test_rules_that_charge_keep_their_interval():
@@ -30,7 +30,7 @@ def test_rules_that_charge_keep_their_interval():
     assert not charges_nothing(get_preset("ofc-pineapple").replace(rake="percent", rake__percent=0.05).rake)
     r = sim.simulate("ofc-pineapple(rake=percent,rake.percent=0.05,rake.threshold=1000)", 200, **KW)
     table = r.figures().set_index("metric")
-    assert table.at["rake_per_hand", "estimate"] == 0
+    assert table.at["rake_per_seat_per_hand", "estimate"] == 0
     assert NO_CHARGE not in set(table["method"])
 
 
@@ -38,7 +38,7 @@ def test_a_sweep_without_a_charge_reports_exact_zero_differences():
     """Rake figures asked of a sweep whose points charge nothing: estimate and difference 0, each
     from 0 to 0, no "too few events" note; without asking, the defaults leave them out."""
     table = cpstats.sweep("ofc-pineapple", "royalties.front.QQ", [7, 9], deals=200, hands_per_hour=30,
-                          metrics=["rake_per_hand", "rake_per_hour", "royalty"], **KW)
+                          metrics=["rake_per_seat_per_hand", "rake_per_seat_per_hour", "royalty"], **KW)
     rake = table[table["metric"].isin(RAKE_FIGURES)]
     assert len(rake) == 4 and set(rake["method"]) == {NO_CHARGE}
     exact = rake[["estimate", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high"]]
@@ -51,7 +51,7 @@ def test_a_sweep_from_no_charge_to_a_charge_has_an_interval():
     """rake.percent 0 then 0.05: the first point charges nothing (and says so); the second's
     difference to it is the charge, with an interval that holds it above 0."""
     table = cpstats.sweep("ofc-pineapple(rake=percent)", "rake.percent", [0, 0.05], deals=300,
-                          metrics=["rake_per_hand"], **KW).set_index("value")
+                          metrics=["rake_per_seat_per_hand"], **KW).set_index("value")
     assert table.at[0, "method"] == NO_CHARGE and table.at[0.05, "method"] != NO_CHARGE
     assert 0 < table.at[0.05, "diff_ci_low"] < table.at[0.05, "diff"] < table.at[0.05, "diff_ci_high"]
     assert table.at[0.05, "diff_note"] == ""

@@ -88,9 +88,9 @@ def test_the_charges_points_are_the_sheets_hands_charged_again_exactly(sheet):
     assert (moved["diff"] == 0).all() and (moved["diff_events"].fillna(0) == 0).all()
     live = cpstats.simulate("ofc-pineapple(rake=percent,rake.percent=0.025)", HANDS, setter="greedy", rng=SEED)
     f = live.figures().set_index("metric")
-    row = frame[(frame["value"] == 0.025) & (frame["metric"] == "rake_per_hand")].iloc[0]
+    row = frame[(frame["value"] == 0.025) & (frame["metric"] == "rake_per_seat_per_hand")].iloc[0]
     assert (row["estimate"], row["ci_low"], row["ci_high"]) == pytest.approx(
-        (f.at["rake_per_hand", "estimate"], f.at["rake_per_hand", "ci_low"], f.at["rake_per_hand", "ci_high"]),
+        (f.at["rake_per_seat_per_hand", "estimate"], f.at["rake_per_seat_per_hand", "ci_low"], f.at["rake_per_seat_per_hand", "ci_high"]),
         rel=1e-12)
     table = s.tables["sensitivity"]
     rake = table[table["parameter"] == "Rake, share of the points won"]
