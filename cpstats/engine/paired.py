@@ -14,7 +14,7 @@ from cpstats.engine.batches import BATCHES
 from cpstats.engine.stats import half_width
 
 __all__ = ["MIN_EVENT_BATCHES", "TOO_FEW_EVENTS", "DIFFERENCE_COLUMNS", "deals_for_interval", "paired_difference",
-           "batch_difference", "paired_row"]
+           "batch_difference", "difference_of", "paired_row", "ROUNDING"]
 
 #: A paired difference rests on the deals where the two runs' results differ (a rare hand that a
 #: rule pays). Where fewer of the run's batches than this hold such a deal, the difference is
@@ -76,11 +76,23 @@ def paired_difference(diff_batches: np.ndarray | None, deals: int, level: float,
             f"would give one", needed)
 
 
+#: Differences within this share of the values are rounding: a figure computed from equal deals
+#: along two paths (a result less an equal charge, squared) differs by ~1e-15, not by a deal.
+ROUNDING = 1e-12
+
+
+def difference_of(mine, first):
+    """``mine - first`` (numbers or arrays) with the differences that are rounding (within
+    :data:`ROUNDING` of the values) set to exactly 0."""
+    a, b = np.asarray(mine, dtype=float), np.asarray(first, dtype=float)
+    diff = a - b
+    return np.where(np.abs(diff) <= ROUNDING * np.maximum(np.abs(a), np.abs(b)), 0.0, diff)
+
+
 def batch_difference(mine, first, same_rules: bool, deals: int, level: float) -> tuple[float, float, str, float]:
     """:func:`paired_difference` of two figures' per-batch values (each with ``batches``, as
     :class:`~cpstats.engine.base.FigureBatches`): the paired difference of runs on common deals."""
-    return paired_difference(np.asarray(mine.batches) - np.asarray(first.batches), deals, level,
-                             same_rules=same_rules)
+    return paired_difference(difference_of(mine.batches, first.batches), deals, level, same_rules=same_rules)
 
 
 def paired_row(mine, first, difference: tuple[float, float, str, float] | None) -> dict:
@@ -95,6 +107,6 @@ def paired_row(mine, first, difference: tuple[float, float, str, float] | None) 
         return {**row, "diff": np.nan, "diff_ci_low": np.nan, "diff_ci_high": np.nan, "diff_events": np.nan,
                 "diff_note": "", "deals_for_interval": np.nan}
     half, events, note, needed = difference
-    diff = mine.estimate - first.estimate
+    diff = float(difference_of(mine.estimate, first.estimate))
     return {**row, "diff": diff, "diff_ci_low": diff - half, "diff_ci_high": diff + half, "diff_events": events,
             "diff_note": note, "deals_for_interval": needed}

@@ -83,7 +83,8 @@ class Sweep:
             chosen = self.names(figures) if chosen is None else chosen
             for m in chosen:
                 base = first.get(m)
-                difference = None if base is None else self.difference(figures[m], base, i == 0)
+                same = i == 0 or self.unchanged(m, point, self.points[0])
+                difference = None if base is None else self.difference(figures[m], base, same)
                 rows.append({"parameter": self.key, "value": value, "variant": str(point), "metric": m,
                              "label": self.label(m, point), **paired_row(figures[m], base, difference)})
         frame = pd.DataFrame(rows, columns=list(self.columns))
@@ -115,6 +116,12 @@ class Sweep:
         """(half-width, batches holding a difference, note, deals an interval needs) of a figure's
         difference to the first point's (``same``: the first point itself)."""
         return batch_difference(mine, first, same, int(self.deals), self.level)
+
+    def unchanged(self, metric: str, point: Any, first: Any) -> bool:
+        """Whether ``metric`` is the same at ``point`` as at the first point on every deal (its
+        difference then exactly 0, interval 0 to 0): a figure of the play alone when the points
+        differ only in what the house charges. By default no figure is known to be."""
+        return False
 
     def label(self, metric: str, point: Any) -> str:
         """A figure's words in the table."""

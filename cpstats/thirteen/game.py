@@ -11,6 +11,7 @@ from cpstats.errors import OptionError
 from cpstats.thirteen.rules import text
 from cpstats.thirteen.rules import words as variant_words
 from cpstats.engine.registry import Game
+from cpstats.thirteen.catalogue import FIGURES
 from cpstats.thirteen.rules.presets import PRESETS
 from cpstats.thirteen.rules.variant import GAME, Variant, get_preset, parse_variant
 from cpstats.engine.files import load_result
@@ -79,9 +80,7 @@ THIRTEEN = Game(
         compare=run.compare, sweep=sweep, skill=skill,
         references={name: open_reference for name in PRESETS}, figure_table=lookup_table,
         strategy_relevant=strategy_relevant, metric_note=metric_note,
-        aliases={"house_per_hand": "house_take_per_hand", "house_per_seat_hour": "house_take_per_seat_hour",
-                 "mean_seat0": "bank_mean", "rake_per_seat_hour": "house_take_per_seat_hour",
-                 "edge": "house_edge"},
+        aliases={"edge": "house_edge"}, figures=FIGURES,
         signed=_signed, shares=frozenset({"rake_share"}),
         sizes=RunSizes(solve=20_000, pilot=4_000, least=60), probe_setter="greedy",
         identity={"tables": True}),  # ev's row tables; every run's identity has held them, None or not

@@ -20,9 +20,9 @@ import pandas as pd
 from cpstats.errors import OptionError
 from cpstats.engine.describe import short_label
 from cpstats.engine.base import Result
-from cpstats.engine.paired import paired_difference, paired_row
+from cpstats.engine.paired import difference_of, paired_difference, paired_row
 from cpstats.engine.stats import check_confidence, half_width
-from cpstats.thirteen.metrics import METRICS, SIGNED_METRICS, figure_batches, metric_batches
+from cpstats.thirteen.metrics import BEFORE_CHARGES, METRICS, without_charges, SIGNED_METRICS, figure_batches, metric_batches
 
 __all__ = ["METRICS", "SIGNED_METRICS", "metric_batches", "figure_batches", "paired_metrics"]
 
@@ -35,8 +35,18 @@ def _common_deals(a: Result, b: Result) -> bool:
 
 def _same_rules(a: Result, b: Result) -> bool:
     """The same rules set by the same setter: on common deals their figures are the same."""
-    return str(a.variant) == str(b.variant) and all(
-        a.metadata.get(k) == b.metadata.get(k) for k in ("strategy", "tables"))
+    return str(a.variant) == str(b.variant) and _same_setter(a, b)
+
+
+def _same_setter(a: Result, b: Result) -> bool:
+    return all(a.metadata.get(k) == b.metadata.get(k) for k in ("strategy", "tables"))
+
+
+def _same_play(a: Result, b: Result) -> bool:
+    """The same rules but for the house's charges (rake, commission, fees, pace), set by the same
+    setter and tables: on common deals every figure before charges (:data:`BEFORE_CHARGES`) is
+    the same, so its difference is exactly 0."""
+    return without_charges(a.variant) == without_charges(b.variant) and _same_setter(a, b)
 
 
 #: The tidy table's columns: the run, the figure with its interval, the difference with its
@@ -57,7 +67,7 @@ def _row(key: str, run: int, label: str, variant: str, mine, base, paired: bool,
     if base is None:
         return {**row, **paired_row(_Figure(value, low, value + half, ""), None, None)}
     if paired:
-        both = None if batches is None or base[1] is None else batches - base[1]
+        both = None if batches is None or base[1] is None else difference_of(batches, base[1])
         difference = paired_difference(both, deals, level, same_rules=same_rules)
     else:
         difference = float(np.hypot(half, half_width(base[1], level))), np.nan, "", np.nan
@@ -110,7 +120,10 @@ def paired_metrics(results: Sequence[Result], labels: Sequence[str] | None = Non
         ``deals_for_interval``: with fewer than :data:`~cpstats.engine.paired.MIN_EVENT_BATCHES` such batches the
         difference has no interval (NaN ends), the note says ``too few events`` and the deals a
         run would need for one (:func:`~cpstats.engine.paired.paired_difference`). The same rules and setter on the
-        same deals differ by exactly 0, interval 0 to 0. A figure shows only for the games it
+        same deals differ by exactly 0, interval 0 to 0; so do the figures before house charges
+        (:data:`~cpstats.thirteen.metrics.BEFORE_CHARGES`: the SD, rates, royalties and naturals paid)
+        of two variants that differ only in their house charges, which change ``sd_after_charges``,
+        ``mean_after_charges`` and the house's take. A figure shows only for the games it
         describes: seat 0's (the bank's) mean and the house edge in banked games; the cost per
         player in symmetric games (seat 0's mean is 0 up to noise there). The base's own
         difference is exactly 0; a difference to a base lacking the figure is NaN.
@@ -121,7 +134,7 @@ def paired_metrics(results: Sequence[Result], labels: Sequence[str] | None = Non
     >>> runs = [simulate(v, 1_000, setter="greedy", rng=1)
     ...         for v in ("2-4", "2-4(rake=percent,rake.percent=0.05)")]
     >>> table = paired_metrics(runs, ["no rake", "5% rake"]).set_index(["label", "metric"])
-    >>> bool(table.loc[("5% rake", "cost_per_player"), "diff_ci_low"] > 0)
+    >>> bool(table.loc[("5% rake", "rake_per_seat_per_hand"), "diff_ci_low"] > 0)
     True
     """
     level = check_confidence(confidence)
@@ -138,8 +151,9 @@ def paired_metrics(results: Sequence[Result], labels: Sequence[str] | None = Non
     for i, (r, name, mine) in enumerate(zip(results, names, figures)):
         paired = _common_deals(results[0], r)
         same = paired and _same_rules(results[0], r)
+        same_play = paired and _same_play(results[0], r)
         for key in METRICS:
             if key in mine:
                 rows.append(_row(key, i, name, str(r.variant), mine[key], figures[0].get(key), paired,
-                                 level, r.deals, same))
+                                 level, r.deals, same or (same_play and key in BEFORE_CHARGES)))
     return pd.DataFrame(rows, columns=_COLUMNS)

@@ -194,7 +194,7 @@ def compare(vs: Sequence[Variant], deals: int, *, setter: Any = "ev", rng=None,
     ``FIGURE_diff_ci_high`` and ``FIGURE_diff_note`` (NaN, or an empty note, where a game has no
     such figure; the note says ``too few events`` where a difference has no interval). Seat 0's
     mean is ``bank_mean`` (the bank's result between the seats, before its commission, which is
-    the house's: ``house_take_per_hand``; the edge after it is ``house_edge``), given for banked
+    the house's: ``rake_per_hand``; the edge after it is ``house_edge``), given for banked
     games only. ``sd`` is a player's SD (seats averaged, the bank left out), ``sd_diff`` with
     ``sd_diff_ci_low`` and ``sd_diff_ci_high`` its paired difference (NaN where batches hold one
     deal, under 60 deals).

@@ -59,31 +59,35 @@ from cpstats.engine.stats import check_confidence, half_width
 from cpstats.engine.points import metric_names, sweep_points, sweep_values
 from cpstats.engine.sweep import SWEEP_COLUMNS, Sweep
 from cpstats.thirteen.paired import SIGNED_METRICS, metric_batches
+from cpstats.thirteen.metrics import BEFORE_CHARGES, charges_anything, without_charges
 from cpstats.thirteen.result import SimulationResult
 
 __all__ = ["sweep", "key_name", "parameter_label", "point_batches", "METRICS", "METRIC_LABELS",
            "PAIRED_NAMES"]
 
 #: Every metric a sweep can report, in table order.
-METRICS = ("mean_seat0", "house_edge", "sd", "scoop_rate", "home_run_rate", "royalty_per_hand",
-           "house_per_hand", "house_per_seat_hour", "foul_rate")
+METRICS = ("mean_seat0", "house_edge", "sd", "sd_after_charges", "mean_after_charges", "scoop_rate",
+           "home_run_rate", "royalty_per_hand", "rake_per_hand", "rake_per_seat_per_hour", "foul_rate")
 #: What each metric is, as tables and charts name it.
 METRIC_LABELS = {
     "mean_seat0": "Seat 0 mean per hand (units)",
     "house_edge": "House edge (share of the 3-unit wager)",
-    "sd": "SD per hand (units)",
+    "sd": "SD per hand before house charges (units)",
+    "sd_after_charges": "SD per hand after house charges (units)",
+    "mean_after_charges": "A player's mean per hand after house charges (units)",
     "scoop_rate": "Scoop rate (per pair of hands)",
     "home_run_rate": "Home-run rate (per hand set)",
     "royalty_per_hand": "Royalties paid per hand (units)",
-    "house_per_hand": "House take per hand (units)",
-    "house_per_seat_hour": "House take per seat-hour (units)",
+    "rake_per_hand": "House take per hand (units)",
+    "rake_per_seat_per_hour": "House take per seat-hour (units)",
     "foul_rate": "Foul rate (per hand set)",
 }
 #: Each metric's key in :data:`cpstats.thirteen.paired.METRICS`, whose definition it uses
 #: (``bank_mean`` is seat 0's mean, there shown for banked games only).
-PAIRED_NAMES = {"mean_seat0": "bank_mean", "house_edge": "house_edge", "sd": "sd",
-                "scoop_rate": "scoop_rate", "home_run_rate": "home_run_rate", "royalty_per_hand": "royalty_per_hand",
-                "house_per_hand": "house_take_per_hand", "house_per_seat_hour": "house_take_per_seat_hour",
+PAIRED_NAMES = {"mean_seat0": "bank_mean", "house_edge": "house_edge", "sd": "sd", "sd_after_charges": "sd_after_charges",
+                "mean_after_charges": "mean_after_charges", "scoop_rate": "scoop_rate",
+                "home_run_rate": "home_run_rate", "royalty_per_hand": "royalty_per_hand",
+                "rake_per_hand": "rake_per_hand", "rake_per_seat_per_hour": "rake_per_seat_per_hour",
                 "foul_rate": "foul_rate"}
 _FROM_PAIRED = {paired: name for name, paired in PAIRED_NAMES.items()}
 
@@ -143,13 +147,15 @@ def _asymmetric(v: Variant) -> bool:
 def _metrics(metrics: Sequence[str] | None, vs: Sequence[Variant],
              hands_per_hour: float | None) -> list[str]:
     if metrics is None:
-        chosen = [m for m in METRICS if m != "home_run_rate"]
+        chosen = [m for m in METRICS if m not in ("home_run_rate", "mean_after_charges")]
         if not any(_asymmetric(v) for v in vs):
             chosen.remove("mean_seat0")
         if not any(v.bank.banked for v in vs):
             chosen.remove("house_edge")
         if hands_per_hour is None:
-            chosen.remove("house_per_seat_hour")
+            chosen.remove("rake_per_seat_per_hour")
+        if not any(charges_anything(v) for v in vs):
+            chosen.remove("sd_after_charges")  # the sd itself
         return chosen
     out = metric_names(metrics, METRICS, aliases=_FROM_PAIRED)
     plain = next((v for v in vs if not v.bank.banked), None)
@@ -203,8 +209,8 @@ def _label(metric: str, v: Variant) -> str:
             return "Bank (seat 0) mean per hand, before commission (units)"
         return METRIC_LABELS[metric] + (" (symmetric game: noise around minus the rake share)"
                                         if not _asymmetric(v) else "")
-    if metric == "sd" and v.bank.banked:
-        return "SD per hand, player seats (units)"
+    if metric in ("sd", "sd_after_charges") and v.bank.banked:
+        return "Player seats' " + METRIC_LABELS[metric]
     return METRIC_LABELS[metric]
 
 
@@ -317,6 +323,9 @@ class _ThirteenSweep(Sweep):
             low = est - half if PAIRED_NAMES.get(m, m) in SIGNED_METRICS else max(est - half, 0.0)
             out[m] = FigureBatches(est, low, est + half, per, "")
         return out
+
+    def unchanged(self, metric: str, point: Variant, first: Variant) -> bool:
+        return PAIRED_NAMES[metric] in BEFORE_CHARGES and without_charges(point) == without_charges(first)
 
     def label(self, metric: str, point: Variant) -> str:
         return _label(metric, point)

@@ -238,7 +238,7 @@ def solve(variant: AnyVariant | str, parameter: str, metric: str, target: float,
         open face ``royalties.front.QQ``, ``fantasyland.cards``...
     metric, target
         A figure of the game's tidy figures (:func:`figure_table`: ``house_edge``, ``sd``,
-        ``rake_share``, ``house_take_per_seat_hour``, ``royalty_per_hand``; open face ``royalty``,
+        ``rake_share``, ``rake_per_seat_per_hour``, ``royalty_per_hand``; open face ``royalty``,
         ``fl_entry_rate``, ``foul_rate``...) and the value it should take.
     bounds
         ``(low, high)``: floats for a continuous parameter, ints for an integer one (float ends

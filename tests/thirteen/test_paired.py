@@ -61,8 +61,8 @@ def test_figures_agree_with_the_result_tables(runs):
     assert f["sd"] == pytest.approx(base.moments()["sd"].mean(), rel=1e-12)
     house = raked.house(hands_per_hour=40).iloc[0]
     g = {k: v[0] for k, v in metric_batches(raked, 40).items()}
-    assert g["house_take_per_hand"] == pytest.approx(house["rake_per_hand"], rel=1e-12)
-    assert g["house_take_per_seat_hour"] == pytest.approx(house["rake_per_seat_per_hour"], rel=1e-12)
+    assert g["rake_per_hand"] == pytest.approx(house["rake_per_hand"], rel=1e-12)
+    assert g["rake_per_seat_per_hour"] == pytest.approx(house["rake_per_seat_per_hour"], rel=1e-12)
     assert g["rake_share"] == pytest.approx(house["rake_share_of_gross"], rel=1e-12)
 
 
@@ -71,7 +71,7 @@ def test_the_rake_shows_as_a_cost_per_player_not_as_seat_zeros_mean(runs):
     the comparer gives the cost per player, positive with an interval clear of 0, and no seat-0
     mean; the rake share is 5% of gross winnings."""
     table = paired_metrics(runs[:2], ["no rake", "5% rake"]).set_index(["label", "metric"])
-    cost = table.loc[("5% rake", "cost_per_player")]
+    cost = table.loc[("5% rake", "rake_per_seat_per_hand")]
     assert cost["diff_ci_low"] > 0 and cost["diff"] == pytest.approx(cost["estimate"])
     assert table.loc[("5% rake", "rake_share"), "estimate"] == pytest.approx(0.05)
     assert "bank_mean" not in table.index.get_level_values("metric")
@@ -88,8 +88,8 @@ def test_royalties_and_naturals_paid(runs):
     assert table.loc[(2, "natural_per_hand"), "diff_ci_low"] > 0
     timed = simulate("2-4(rake=time,rake.amount=6)", 300, rng=1, **KW)
     slow, fast = metric_batches(timed, 20), metric_batches(timed, 40)
-    assert slow["house_take_per_seat_hour"][0] == pytest.approx(6) == fast["house_take_per_seat_hour"][0]
-    assert slow["house_take_per_hand"][0] == pytest.approx(2 * fast["house_take_per_hand"][0])
+    assert slow["rake_per_seat_per_hour"][0] == pytest.approx(6) == fast["rake_per_seat_per_hour"][0]
+    assert slow["rake_per_hand"][0] == pytest.approx(2 * fast["rake_per_hand"][0])
 
 
 def test_banked_games_show_the_bank_and_the_house_edge():
@@ -133,8 +133,8 @@ def test_compare_carries_labels_and_every_figure(runs):
     assert wide["label"].tolist() == ["plain", "raked"]
     assert not {"sd_diff_vs_first", "mean_seat0", "diff_vs_first"} & set(wide.columns)  # said once
     assert "bank_mean" not in wide.columns  # a symmetric game has no bank's mean
-    hourly = wide.loc[1, "house_take_per_hand"] * 25 / 4
-    assert wide.loc[1, "house_take_per_seat_hour"] == pytest.approx(hourly)
+    hourly = wide.loc[1, "rake_per_hand"] * 25 / 4
+    assert wide.loc[1, "rake_per_seat_per_hour"] == pytest.approx(hourly)
     tidy = compare(["2-4", RAKED], 1_000, rng=3, tidy=True, **KW)
     assert {"estimate", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high"} <= set(tidy.columns)
     with pytest.raises(OptionError, match="labels has 1 names for 2 results"):
@@ -176,7 +176,7 @@ def test_figures_table_reads_in_words(runs):
     row = table.loc["cost per player per hand (house take / seats) (units)"]
     assert row["A: 2-4"] == "0.0000 (0.0000 to 0.0000)" and row["B - A"].startswith("+0.1")
     scoops = table.loc["scoop rate (a hand scoops a given opponent)", "B - A"]
-    assert scoops == "+0.000 pts (no interval: too few events)"  # a rake moves no greedy setting
+    assert scoops == "+0.000 pts (+0.000 to +0.000)"  # a rake charges: it moves no setting, exactly 0
     hourly = "house take per seat-hour (units an hour)"
     faster = figures_table(runs[:3], ["x", "y", "z"], hands_per_hour=60)
     take = float(table.loc[hourly, "C: futurebet-2-4"].split()[0])
@@ -203,7 +203,7 @@ def test_a_difference_resting_on_too_few_events_has_no_interval_and_says_how_man
     assert row["deals_for_interval"] == np.ceil(600 * 30 * np.log(1.5) / np.log(20))
     assert "at least 2,437 deals" in row["diff_note"]
     raked = paired_metrics([simulate(v, 2_000, rng=0, **KW) for v in ("2-4", RAKED)])
-    cost = raked.set_index(["run", "metric"]).loc[(1, "house_take_per_hand")]
+    cost = raked.set_index(["run", "metric"]).loc[(1, "rake_per_hand")]
     assert cost["diff_events"] == BATCHES and cost["diff_note"] == "" and cost["diff_ci_low"] > 0
 
 

@@ -7,6 +7,7 @@ from scipy import stats as st
 from cpstats import OptionError
 from cpstats.cards.blocks import root_seed
 from cpstats.workbench import simulate
+from cpstats.thirteen.metrics import BEFORE_CHARGES
 from cpstats.thirteen.paired import paired_metrics
 from cpstats.thirteen.sweep import METRICS, PAIRED_NAMES, parameter_label
 from cpstats.workbench import sweep
@@ -61,7 +62,7 @@ def test_a_players_sweep_deals_nested_hands_and_says_so(monkeypatch):
     with 2 or 4 players (nested deals), and the table says the pairing is partial."""
     seen = _recorded_points(monkeypatch)
     table = sweep("2-4(home_run=false)", "players", [4, 3, 2], deals=2_000, rng=3,
-                  metrics=["house_per_hand", "sd"], **KW)
+                  metrics=["rake_per_hand", "sd"], **KW)
     four, three, two = (r for _, r in seen)
     assert np.array_equal(_cards(two), _cards(four)[:, :2])
     assert np.array_equal(_cards(three), _cards(four)[:, :3])
@@ -75,18 +76,18 @@ def test_a_sweep_point_equals_a_direct_simulation_of_its_variant():
     SD (seat average), rake per hand, scoop rate (every live pair), foul rate (every hand set)."""
     base = "2-4(rake=percent,rake.percent=0.05)"
     table = sweep(base, "rake.cap", [0.5, 2], deals=3_000, rng=9,
-                  metrics=["sd", "house_per_hand", "scoop_rate", "foul_rate", "home_run_rate"], **KW)
+                  metrics=["sd", "rake_per_hand", "scoop_rate", "foul_rate", "home_run_rate"], **KW)
     for cap in (0.5, 2):
         r = simulate(f"2-4(rake=percent,rake.percent=0.05,rake.cap={cap})", 3_000, rng=9, **KW)
         s = r.summary
         assert _rows(table, cap, "sd")["estimate"] == pytest.approx(float(r.moments()["sd"].mean()),
                                                                     rel=1e-12)
-        assert _rows(table, cap, "house_per_hand")["estimate"] == pytest.approx(
+        assert _rows(table, cap, "rake_per_hand")["estimate"] == pytest.approx(
             float(r.house()["rake_per_hand"].iloc[0]), rel=1e-12)
         assert _rows(table, cap, "scoop_rate")["estimate"] == s.scoops.sum() / s.pairs_played.sum()
         assert _rows(table, cap, "foul_rate")["estimate"] == s.fouls.sum() / (3_000 * 4)
         assert _rows(table, cap, "home_run_rate")["estimate"] == s.home_runs.sum() / (3_000 * 4)
-    assert _rows(table, 2, "house_per_hand")["estimate"] > _rows(table, 0.5, "house_per_hand")["estimate"]
+    assert _rows(table, 2, "rake_per_hand")["estimate"] > _rows(table, 0.5, "rake_per_hand")["estimate"]
 
 
 def test_ev_points_play_their_own_tables_or_borrowed_ones():
@@ -103,19 +104,24 @@ def test_ev_points_play_their_own_tables_or_borrowed_ones():
 
 
 def test_a_change_never_seen_has_no_interval():
-    """A rake cap far above any pot changes no deal of the run: the difference is 0, but the run
-    cannot tell a rule that never matters from one that matters rarely, so it has no interval
-    and says ``too few events`` (no batch differs) and how many deals would give one, at least;
-    the baseline's own difference is exactly 0 with a zero-width interval."""
+    """A rake cap far above any pot changes no deal of the run: the house's figures differ by 0, but
+    the run cannot tell a rule that never matters from one that matters rarely, so they have no
+    interval and say ``too few events`` (no batch differs) and how many deals would give one, at
+    least; the figures before house charges (the play's: a cap charges, it does not deal or set)
+    and the baseline's own differences are exactly 0 with a zero-width interval."""
     table = sweep("2-4(rake=percent,rake.percent=0.05)", "rake.cap", [1_000, 5_000],
                   deals=2_000, rng=4, **KW)
     n = len(table) // 2
     base, cap = table.iloc[:n], table.iloc[n:]
     assert (base[["diff", "diff_ci_low", "diff_ci_high"]].to_numpy() == 0).all()
     assert (base["diff_note"] == "").all()
-    assert (cap["diff"] == 0).all() and cap["diff_ci_low"].isna().all() and (cap["diff_events"] == 0).all()
-    assert cap["diff_note"].str.startswith("too few events: no batch differs").all()
-    assert (cap["deals_for_interval"] > 2_000).all()
+    play = cap["metric"].isin(BEFORE_CHARGES)
+    house = cap[~play]
+    assert set(house["metric"]) == {"sd_after_charges", "rake_per_hand"}
+    assert (house["diff"] == 0).all() and house["diff_ci_low"].isna().all() and (house["diff_events"] == 0).all()
+    assert house["diff_note"].str.startswith("too few events: no batch differs").all()
+    assert (house["deals_for_interval"] > 2_000).all()
+    assert play.sum() == 4 and (cap.loc[play, ["diff", "diff_ci_low", "diff_ci_high"]].to_numpy() == 0).all()
     assert (table.groupby("metric")["estimate"].nunique() == 1).all()
 
 
@@ -177,7 +183,6 @@ def test_a_rare_difference_is_drawn_hollow_and_printed_with_the_deals_it_needs(t
     """At 2,000 deals front trips are met in one batch (seed 3): the difference chart draws those
     points hollow with no band and says ``no interval: too few events`` and the deals a point
     would need; the widget's table and the command line say it too, never ``[0, 0]``."""
-    import argparse
 
     import matplotlib.pyplot as plt
 
@@ -208,11 +213,11 @@ def test_banked_sweep_shows_the_bank_and_the_house_take_of_a_commission():
     assert "mean_seat0" in set(table["metric"])
     assert _rows(table, 0, "mean_seat0")["label"].startswith("Bank")
     r = simulate("banked(bank.commission=0.05)", 2_000, rng=8, **KW)
-    assert _rows(table, 0.05, "house_per_hand")["estimate"] == pytest.approx(
+    assert _rows(table, 0.05, "rake_per_hand")["estimate"] == pytest.approx(
         float(r.house()["rake_per_hand"].iloc[0]), rel=1e-9)
     assert _rows(table, 0.05, "mean_seat0")["estimate"] == float(r.moments()["mean"].iloc[0])
-    assert _rows(table, 0, "house_per_hand")["estimate"] == 0
-    assert _rows(table, 0.05, "house_per_hand")["diff"] > 0
+    assert _rows(table, 0, "rake_per_hand")["estimate"] == 0
+    assert _rows(table, 0.05, "rake_per_hand")["diff"] > 0
 
 
 @pytest.mark.parametrize("base, parameter, values, pace", [
@@ -220,18 +225,18 @@ def test_banked_sweep_shows_the_bank_and_the_house_take_of_a_commission():
     ("2-4(royalties.front_trips=2,rake=time,rake.amount=6)", "royalties.front_trips", [2, 6], 45)])
 def test_sweep_figures_are_paired_metrics_figures(base, parameter, values, pace):
     """Session 4 refactor: every sweep figure, its interval and its paired difference are those of
-    ``paired_metrics`` on the same points (the name mapped by PAIRED_NAMES; paired.py's name is
-    accepted too), so the two cannot drift apart: in a banked game the house take is the
+    ``paired_metrics`` on the same points (the name mapped by PAIRED_NAMES; one name a figure in
+    both), so the two cannot drift apart: in a banked game the house take is the
     commission, a time fee's take per hand is priced at the pace."""
-    metrics = [m for m in METRICS if m not in ("mean_seat0", "house_edge")] + ["house_take_per_hand"]
+    metrics = [m for m in METRICS if m not in ("mean_seat0", "house_edge")]
     table = sweep(base, parameter, values, deals=1_500, rng=7, metrics=metrics, hands_per_hour=pace,
                   **KW)
-    assert table["metric"].tolist()[:len(metrics)] == metrics[:-1] + ["house_per_hand"]
+    assert table["metric"].tolist()[:len(metrics)] == metrics
     runs = [simulate(v, 1_500, rng=7, **KW) for v in table["variant"].unique()]
     paired = paired_metrics(runs, hands_per_hour=pace).set_index(["run", "metric"])
     cols = ["estimate", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high"]
     for i, value in enumerate(values):
-        for m in metrics[:-1]:
+        for m in metrics:
             mine = _rows(table, value, m)[cols].to_numpy(float)
             theirs = paired.loc[(i, PAIRED_NAMES[m]), cols].to_numpy(float)
             assert np.allclose(mine, theirs, rtol=1e-12, atol=1e-15, equal_nan=True), (value, m)
@@ -242,10 +247,10 @@ def test_time_fee_per_seat_hour_is_the_fee_and_default_metrics_follow_the_pace()
     seat-hour, exact) and the per-seat-hour metric is a default only with ``hands_per_hour``."""
     table = sweep("2-4(rake=time,rake.amount=6)", "rake.amount", [6, 9], deals=600, rng=1,
                   hands_per_hour=45, **KW)
-    assert _rows(table, 9, "house_per_seat_hour")["estimate"] == pytest.approx(9.0, rel=1e-12)
-    assert _rows(table, 9, "house_per_seat_hour")["diff"] == pytest.approx(3.0, rel=1e-12)
+    assert _rows(table, 9, "rake_per_seat_per_hour")["estimate"] == pytest.approx(9.0, rel=1e-12)
+    assert _rows(table, 9, "rake_per_seat_per_hour")["diff"] == pytest.approx(3.0, rel=1e-12)
     plain = sweep("2-4", "scoring.scoop_bonus", [0, 1], deals=300, rng=1, **KW)
-    assert set(plain["metric"]) == {"sd", "scoop_rate", "royalty_per_hand", "house_per_hand",
+    assert set(plain["metric"]) == {"sd", "scoop_rate", "royalty_per_hand", "rake_per_hand",
                                     "foul_rate"}
 
 
@@ -271,7 +276,7 @@ def test_numpy_values_are_plain_numbers_in_the_table():
     """A numpy range of values (the usual way to write a sweep) is accepted and its
     values are plain Python numbers in the table and the variant strings."""
     table = sweep("2-4(rake=percent)", "rake.percent", np.array([0.02, 0.04]), deals=300, rng=1,
-                  metrics=["house_per_hand"], **KW)
+                  metrics=["rake_per_hand"], **KW)
     assert table["value"].tolist() == [0.02, 0.04]
     assert table["variant"].tolist() == ["2-4(rake=percent,rake.percent=0.02)",
                                          "2-4(rake=percent,rake.percent=0.04)"]

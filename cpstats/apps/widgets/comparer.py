@@ -561,7 +561,7 @@ def _plot_differences(figures: pd.DataFrame, words):
     """Paired differences against the first variant with their intervals: figures in units on
     the left, rates and shares (percentage points) on the right; the per-hour money is left to
     the table (another scale)."""
-    rows = figures[(figures["run"] > 0) & (figures["metric"] != "house_take_per_seat_hour")]
+    rows = figures[(figures["run"] > 0) & (figures["metric"] != "rake_per_seat_per_hour")]
     with plots.style():
         counts = [max(int((rows["unit"] == u).sum()), 1) for u in ("units", "share")]
         fig, axes = plt.subplots(2, 1, figsize=(8.5, 0.3 * sum(counts) + 2.6),

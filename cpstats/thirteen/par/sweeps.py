@@ -32,7 +32,7 @@ import pandas as pd
 from cpstats.engine.points import metric_list, sweep_values, sweep_variants
 from cpstats.engine.sheet import SheetProgress, charge_parameter
 from cpstats.errors import check_whole
-from cpstats.rules.house import RakeModel
+from cpstats.thirteen.metrics import charges_anything
 from cpstats.thirteen.play.setters import BASELINES
 from cpstats.thirteen.rules.text import KEY_INDEX, KEYS
 from cpstats.thirteen.rules.variant import Variant
@@ -127,8 +127,8 @@ def sweep_metrics(v: Variant, parameter: str, values: Sequence) -> list[str]:
     house's take where any point charges one, the royalties paid where the royalty is swept."""
     points = sweep_variants(v, parameter, values)
     chosen = (["house_edge"] if v.bank.banked else []) + ["sd", "scoop_rate"]
-    if any(p.rake.model != RakeModel.NONE or p.bank.commission > 0 or p.bank.fee > 0 for p in points):
-        chosen.append("house_per_hand")
+    if any(charges_anything(p) for p in points):
+        chosen += ["sd_after_charges", "rake_per_hand"]
     if parameter.startswith("royalties"):
         chosen.append("royalty_per_hand")
     return chosen

@@ -97,14 +97,15 @@ def test_a_difference_on_too_few_deals_has_no_interval_and_says_so(raked):
 
 
 def test_figures_a_rule_never_moves_are_named_not_tabled(raked):
-    """A fixed rake moves neither the SD nor the scoop rate: one sentence says so."""
+    """A fixed rake moves neither the SD (before or after the charge: an equal share a seat) nor
+    the scoop rate: one sentence says so."""
     table, note = raked.tables["sensitivity"], raked.sections[7].tables[0].note
-    assert set(unmoved(raked.sweeps["rake.amount"])) == {"sd", "scoop_rate"}
+    assert set(unmoved(raked.sweeps["rake.amount"])) == {"sd", "sd_after_charges", "scoop_rate"}
     rake = table[table["parameter"] == "Rake or time fee (units)"]
     assert list(rake["figure"].unique()) == ["House take per hand (units)"]
     assert note.startswith("Figures left out of the table and the charts because they do not change with the "
                            "rule in these runs (identical on every deal at every value): rake or time fee (SD per "
-                           "hand, scoop rate); ")
+                           "hand before house charges, scoop rate, SD per hand after house charges); ")
 
 
 def test_section_states_setter_deals_and_intervals(raked, tmp_path):
