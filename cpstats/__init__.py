@@ -28,6 +28,7 @@ from cpstats.engine.setter import Setter
 from cpstats.thirteen.settlement.engine import Declare, Settlement, settle, settle_many
 from cpstats.thirteen.settlement.engine import Surrender as SurrenderHand
 from cpstats.engine import Result, load_reference
+from cpstats.engine.catalogue import figure_catalogue
 from cpstats.thirteen.play import Decisions, get_strategy, register_strategy, set_hand, set_hands, strategy_names
 from cpstats.thirteen.play import EvSetter, GreedySetter, RandomSetter
 from cpstats.thirteen.play.training import exploitability, match, train_tables
@@ -59,6 +60,7 @@ __all__ = [
     "RuleInfo",
     "ParSheet",
     "describe",
+    "figure_catalogue",
     "format_number",
     "glossary",
     "short_label",

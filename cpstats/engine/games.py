@@ -117,7 +117,9 @@ class GameRuns:
     - ``play_of(metadata)``: the play a run's figures describe, as one comparison must share it
       (None for a game whose setter has no such identity); ``one_play(metadatas, labels, what)``:
       that play, or one line refusing a comparison ``what`` whose points were played otherwise;
-    - ``views``: what the apps show of the game (:class:`~cpstats.engine.views.GameViews`).
+    - ``views``: what the apps show of the game (:class:`~cpstats.engine.views.GameViews`);
+    - ``figures``: every figure the game reports, for the catalogue (:mod:`cpstats.engine.catalogue`):
+      names of shared figures and the game's own :class:`~cpstats.engine.catalogue.Figure` objects.
     """
 
     simulate: Callable[..., Any]
@@ -138,6 +140,7 @@ class GameRuns:
     sizes: RunSizes = RunSizes()
     probe_setter: str = "random"
     identity: Mapping[str, bool] = field(default_factory=dict)
+    figures: tuple = ()
     bulk_setter: str | Callable[[Any], str] | None = None
     precision: Precision | None = None
     play_of: Callable[[Mapping[str, Any]], str | None] = _no_play

@@ -17,6 +17,7 @@ from cpstats.ofc.sweep import run_sweep
 from cpstats.ofc import rules as open_face
 from cpstats.ofc import words as open_face_words
 from cpstats.engine.registry import Game
+from cpstats.ofc.catalogue import FIGURES
 from cpstats.ofc.rules import GAME, Deal, Variant, parse_ofc_variant
 from cpstats.ofc.views import VIEWS
 from cpstats.engine.games import GameRuns, Precision, RunSizes
@@ -86,7 +87,7 @@ OPEN_FACE = Game(
         compare=_compare_runs, sweep=run_sweep, skill=skill_table,
         references={name: load_shipped for name in OFC_REFERENCE_RUNS},
         strategy_relevant=strategy_relevant,
-        aliases={"royalty_per_board": "royalty", "fantasyland_entry_rate": "fl_entry_rate"},
+        figures=FIGURES,
         signed=_signed, shares=_SHARES,
         sizes=RunSizes(solve=200, pilot=100, least=2), probe_setter="greedy",
         identity={"play": False},  # what a rollout plays by, counted only where a run records it

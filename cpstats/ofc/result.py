@@ -459,7 +459,7 @@ def _pooled_sd(sums: np.ndarray, squares: np.ndarray, sizes: np.ndarray, level: 
     stacked = np.vstack([np.asarray(sums, dtype=np.float64).T, np.asarray(squares, dtype=np.float64).T])
     per_batch = batch_variances(sums, squares, sizes)
     if per_batch is None:
-        return "s", stacked, (whole, np.nan, np.nan, None, "too few hands")
+        return "s", stacked, (whole, np.nan, np.nan, np.full(len(sizes), np.nan), "too few hands")
     z = np.sqrt(per_batch).mean(axis=1)
     half = half_width(z, level)
     return "s", stacked, (whole, max(whole - half, 0.0), whole + half, z, "batch t (variances)")

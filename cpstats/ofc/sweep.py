@@ -199,7 +199,10 @@ class _OfcSweep(Sweep):
         differ by exactly 0."""
         if mine.method == first.method == NO_CHARGE:
             return 0.0, 0.0, "", np.nan
-        differs = (mine.sums != first.sums).any(axis=0).astype(np.float64)
+        if mine.sums.shape != first.sums.shape:  # a pooled figure over other seats (a players sweep)
+            differs = np.ones(mine.sums.shape[-1])
+        else:
+            differs = (mine.sums != first.sums).any(axis=0).astype(np.float64)
         # the 0/1 batches that differ give the events, the note and the deals an interval needs
         _, events, note, needed = paired_difference(differs, int(self.deals), self.level, same_rules=same)
         if "too few hands" in (mine.method, first.method):

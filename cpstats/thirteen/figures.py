@@ -49,6 +49,29 @@ def _moments(result, confidence: float) -> list[pd.DataFrame]:
     return out
 
 
+def _players(result, confidence: float) -> list[pd.DataFrame]:
+    """A player's figures pooled over the player seats (the SD and the mean after the house's
+    charges, hit and push), then each seat's mean and SD after charges: the figures before and
+    after the house's take side by side."""
+    from cpstats.thirteen.metrics import figure_batches
+
+    pooled = figure_batches(result, confidence)
+    names = [n for n in ("sd", "sd_after_charges", "mean_after_charges") if n in pooled]
+    out = [_rows("players", names, [pooled[n].estimate for n in names], [pooled[n].ci_low for n in names],
+                 [pooled[n].ci_high for n in names], "batch t")]
+    rates = result.pooled_rates(confidence).set_index("rate").loc[["hit", "push"]]
+    out.append(_rows("players", ["hit_frequency", "push_rate"], rates["estimate"], rates["ci_low"],
+                     rates["ci_high"], rates["method"]))
+    if result.has_charge_shares:
+        a = result.after_charges(confidence)
+        seat = [f"_seat{s}" for s in a["seat"]]
+        out += [_rows("players", [f"mean_after_charges{s}" for s in seat], a["mean"], a["ci_low"], a["ci_high"],
+                      "batch t"),
+                _rows("players", [f"sd_after_charges{s}" for s in seat], a["sd"], a["sd_ci_low"], a["sd_ci_high"],
+                      "batch t (variances)")]
+    return out
+
+
 def _rates(result, confidence: float) -> list[pd.DataFrame]:
     r = result.rates(confidence)
     rates = _rows("rates", [f"{k}_rate_hand{h}" for k, h in zip(r["rate"], r["hand"])],
@@ -69,6 +92,10 @@ def _rates(result, confidence: float) -> list[pd.DataFrame]:
     return [rates, royalties, *naturals, *scoops]
 
 
+#: The house table's columns under another figure's name (the catalogue's: one name a figure).
+_FIGURE_NAMES = {"rake_share_of_gross": "rake_share"}
+
+
 def _house(result, confidence: float, hands_per_hour: float | None) -> list[pd.DataFrame]:
     """The house's one row, a figure a column; the columns giving an interval or a method are
     folded into the figure they belong to."""
@@ -84,7 +111,7 @@ def _house(result, confidence: float, hands_per_hour: float | None) -> list[pd.D
         if name in folded:
             continue
         low, high, method = intervals.get(name, (None, None, _NO_INTERVAL))
-        out.append(_rows("house", [name], [value], None if low is None else [row[low]],
+        out.append(_rows("house", [_FIGURE_NAMES.get(name, name)], [value], None if low is None else [row[low]],
                          None if high is None else [row[high]], method))
     return out
 
@@ -92,7 +119,7 @@ def _house(result, confidence: float, hands_per_hour: float | None) -> list[pd.D
 def tidy_figures(result, confidence: float = 0.95, hands_per_hour: float | None = None) -> pd.DataFrame:
     """Every figure of ``result`` (a :class:`~cpstats.engine.SimulationResult`):
     :data:`~cpstats.engine.base.FIGURE_COLUMNS` and ``table``."""
-    frames = [*_moments(result, confidence), *_rates(result, confidence),
+    frames = [*_moments(result, confidence), *_players(result, confidence), *_rates(result, confidence),
               *_house(result, confidence, hands_per_hour)]
     return pd.concat(frames, ignore_index=True)[[*FIGURE_COLUMNS, "table"]]
 
@@ -124,13 +151,15 @@ def _table_names(v) -> list[str]:
     opponents = opponents_of(v)
     names = [f"{m}_seat{s}" for m in ("mean", "sd", "variance", "skewness", "kurtosis", "hit_frequency",
                                       "push_rate", "volatility_index") for s in seats]
+    names += ["sd", "sd_after_charges", "mean_after_charges", "hit_frequency", "push_rate"]
+    names += [f"{m}_after_charges_seat{s}" for m in ("mean", "sd") for s in seats]
     names += [f"{k}_rate_hand{h}" for k in ("foul", "surrender", "declared") for h in hands]
     names += [f"royalty_rate_{row}" for row in ROYALTY_ROWS]
     names += [f"natural_{kind}_{k}" for kind in ("rate", "exact") for k in NATURALS]
     names += [f"scoop_rate_hand{a}_vs_hand{b}" for a in hands for b in hands if opponents[a, b]]
     names += [f"home_run_rate_hand{h}" for h in hands]
     names += ["hands_per_hour", "rake_per_hand", "rake_per_hour", "rake_per_seat_per_hand",
-              "rake_per_seat_per_hour", "rake_share_of_gross", "break_even_edge", "jackpot_drop_per_hand",
+              "rake_per_seat_per_hour", "rake_share", "break_even_edge", "jackpot_drop_per_hand",
               "jackpot_drop_per_hour"]
     if v.bank.banked:
         names += ["initial_wager_units", "house_edge", "element_of_risk", "bank_result_per_hand"]

@@ -120,7 +120,7 @@ def test_bad_input_is_one_line_naming_the_argument(call, message):
         call()
 
 
-@pytest.mark.parametrize("metrics, named", [("sd,fl_entry_rate", "sd"), ("xyz", "xyz"), (["xyz"], "xyz")])
+@pytest.mark.parametrize("metrics, named", [("home_run_rate,fl_entry_rate", "home_run_rate"), ("xyz", "xyz"), (["xyz"], "xyz")])
 def test_a_sweep_grown_to_its_precision_names_the_whole_metric(metrics, named):
     """A text of metrics reached the precision's stages as text and was iterated letter by letter
     (``metrics='s' is invalid``); the verb makes it one list for every path."""

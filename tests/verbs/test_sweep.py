@@ -146,7 +146,7 @@ def test_bad_open_face_keys_and_values_are_the_parsers_one_line(parameter, value
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"metrics": ["sd"]}, "metrics='sd' is invalid for an open-face sweep"),
+    ({"metrics": ["home_run_rate"]}, "metrics='home_run_rate' is invalid for an open-face sweep"),
     ({"setter": "genius"}, "setter='genius' is invalid for an open-face variant"),
     ({"setter": EvSetter(tables="2-4")}, "tables= does not apply to open-face variants"),
     ({"setter": EvSetter()}, r"setter=EvSetter\(tables=None\) is a 13-card setter: open-face setters are"),

@@ -374,7 +374,7 @@ def test_an_unknown_sweep_metric_says_did_you_mean_before_the_list(capsys):
     assert "metrics='scop_rate' is invalid (did you mean 'scoop_rate'?): choose from " in line
 
 
-@pytest.mark.parametrize("metrics, named", [("sd,fl_entry_rate", "sd"), ("xyz", "xyz")])
+@pytest.mark.parametrize("metrics, named", [("home_run_rate,fl_entry_rate", "home_run_rate"), ("xyz", "xyz")])
 def test_the_open_face_sweep_names_the_whole_metric_grown_to_its_precision(metrics, named, capsys):
     """Without --deals the sweep grows to its precision, and that path iterated the text letter by
     letter: ``metrics='s' is invalid``."""

@@ -61,9 +61,9 @@ def test_a_sweep_table_says_why_a_rake_column_is_zero():
     from cpstats.apps.cli.sweep import _format
 
     table = cpstats.sweep("ofc-pineapple", "royalties.front.QQ", [7, 9], deals=40, setter="random", rng=1,
-                          metrics=["rake_per_hand", "foul_rate"])
+                          metrics=["rake_per_seat_per_hand", "foul_rate"])
     text = _format(table, "table")
-    assert "\nrake_per_hand: 0, no house charge in these rules" in text
+    assert "\nrake_per_seat_per_hand: 0, no house charge in these rules" in text
     raked = cpstats.sweep("ofc-pineapple(rake=percent,rake.percent=0.05)", "royalties.front.QQ", [7, 9], deals=40,
-                          setter="random", rng=1, metrics=["rake_per_hand"])
+                          setter="random", rng=1, metrics=["rake_per_seat_per_hand"])
     assert "no house charge" not in _format(raked, "table")

@@ -62,7 +62,7 @@ def test_rake_is_charged_on_the_shipped_run():
     want = load_reference("ofc-pineapple", rake=Rake(model="percent", percent=0.05, cap=1.0))
     want = want.figures(hands_per_hour=60).set_index("metric")
     assert _estimate(app, "rake per seat per hour (units)") == \
-        pytest.approx(want.at["rake_per_hour", "estimate"])
+        pytest.approx(want.at["rake_per_seat_per_hour", "estimate"])
     assert 0 < _estimate(app, "rake share of points won") <= 0.05
 
 
