@@ -68,6 +68,7 @@ def test_wheel_ships_tables_references_and_dashboard(wheel_names):
     assert tables - wheel_names == set()
     assert references - wheel_names == set()
     assert "cpstats/data/dashboard.ipynb" in wheel_names
+    assert "cpstats/data/naturals/exact_counts.json" in wheel_names
     assert {"cpstats/data/ofc/entry_values.json", "cpstats/data/ofc/strength.csv"} <= wheel_names
     # the one street-model file of the default: no wheel plays weaker
     assert "cpstats/data/ofc/street_models.npz" in wheel_names

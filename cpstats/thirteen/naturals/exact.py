@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import math
 
 import numpy as np
 import pandas as pd
 
+from cpstats._resources import DATA_DIR
 from cpstats.errors import OptionError
 
 __all__ = ["NATURALS", "TOTAL_HANDS", "exact_naturals"]
@@ -236,8 +238,35 @@ def _count_three_straight_flushes(*, qka_front_straight: bool) -> int:
     return len(hands)
 
 
+#: The counts, enumerated once and shipped (:func:`write_exact_counts`): every 13-card result's
+#: naturals table and PAR sheet reads them, and the enumeration takes 5-10 s a process. A test
+#: enumerates again and holds the file to it.
+EXACT_COUNTS_PATH = DATA_DIR / "naturals" / "exact_counts.json"
+
+
+def _option_key(qka_front_straight: bool) -> str:
+    return "qka_front_straight" if qka_front_straight else "no_qka_front_straight"
+
+
 @functools.lru_cache(maxsize=2)
 def _exact_counts(qka_front_straight: bool) -> tuple[tuple[str, int], ...]:
+    """The shipped counts of the option; enumerated here when the file lacks them."""
+    try:
+        shipped = json.loads(EXACT_COUNTS_PATH.read_text())[_option_key(qka_front_straight)]
+        return tuple((name, int(shipped[name])) for name in NATURALS)
+    except (OSError, ValueError, KeyError):
+        return enumerate_counts(qka_front_straight)
+
+
+def write_exact_counts(path=EXACT_COUNTS_PATH) -> None:
+    """Enumerate both options' counts and write them where :func:`_exact_counts` reads them."""
+    counts = {_option_key(q): dict(enumerate_counts(q)) for q in (True, False)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(counts, indent=1) + "\n")
+
+
+def enumerate_counts(qka_front_straight: bool) -> tuple[tuple[str, int], ...]:
+    """Each natural's exact number of 13-card hands, by enumeration of rank and suit counts."""
     rank_vectors, rank_weights = _rank_count_vectors()
     suit_vectors, suit_weights = _suit_count_vectors()
     counts: dict[str, int] = {}
@@ -261,7 +290,7 @@ def exact_naturals(*, qka_front_straight: bool = True) -> pd.DataFrame:
     """Exact number and probability of each natural among all 13-card hands.
 
     Each natural is tested on its own: a hand that is, say, both a dragon and three straights
-    is counted in both rows. Results are cached per option; the first call takes a few seconds.
+    is counted in both rows. The counts ship with the package (enumerated once: :func:`enumerate_counts`).
 
     Parameters
     ----------

@@ -7,6 +7,7 @@ enumeration in ``cpstats.thirteen.naturals.exact``.
 from __future__ import annotations
 
 import functools
+import json
 from math import comb
 
 import numpy as np
@@ -322,3 +323,12 @@ def test_counting_the_naturals_takes_little_memory():
     finally:
         tracemalloc.stop()
     assert peak < 200 * 2**20, f"{peak / 2**20:.0f} MB"
+
+
+@pytest.mark.parametrize("qka", [True, False])
+def test_the_shipped_counts_are_the_enumeration(qka):
+    """The counts every result reads ship with the package; enumerating again gives them exactly."""
+    from cpstats.thirteen.naturals.exact import EXACT_COUNTS_PATH, _option_key, enumerate_counts
+
+    shipped = json.loads(EXACT_COUNTS_PATH.read_text())[_option_key(qka)]
+    assert dict(enumerate_counts(qka)) == shipped
