@@ -17,7 +17,8 @@ the value the placement is told then equals the value its own play measures, wit
 interval printed. The presets' solutions are shipped (:data:`SHIPPED`, written by
 ``cpstats train-ofc PRESET --out cpstats/data/ofc/entry_values.json``, seed and seconds recorded);
 another variant's is read from cpstats' cache folder (:func:`cache_path`, written by ``cpstats
-train-ofc VARIANT``) or solved on its first use (:data:`_FIRST_USE`, a few seconds on one core).
+train-ofc VARIANT``) or solved on its first use (:data:`_FIRST_USE`, a few seconds on one core) and kept
+in the cache folder (:func:`first_use_path`), so every process after the first reads it.
 The package's value wins for a variant it ships, so shipped runs play by what shipped. ``F`` and ``p``
 are exact solver settings of fixed-seed random deals; the interval holds the standard errors of
 ``F`` and ``B`` (not of ``p``).
@@ -44,6 +45,7 @@ estimate_stay_value`: the royalty stream alone, no rows, no normal hand subtract
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import time
 import warnings
@@ -363,10 +365,42 @@ def _default_entry_values(variant: Variant) -> np.ndarray:
         values = np.zeros(18)
     else:
         shipped = _shipped_baseline(variant)
-        baseline = shipped if shipped is not None else solve_entry_value(variant, **_FIRST_USE).baseline
+        baseline = shipped if shipped is not None else _first_use_baseline(variant)
         values = entry_values(variant, _terms(variant), baseline)
     values.setflags(write=False)
     return values
+
+
+def first_use_path(variant: Variant) -> Path:
+    """Where a baseline solved on first use is kept: one file a rule set in the cache folder
+    (``ofc/first_use/KEY.json``, KEY a digest of the variant string), apart from the designer's
+    trained values (:func:`cache_path`)."""
+    key = hashlib.sha256(str(variant).encode()).hexdigest()[:20]
+    return cache_root() / "ofc" / "first_use" / f"{key}.json"
+
+
+def _first_use_baseline(variant: Variant) -> float:
+    """The baseline solved on first use (:data:`_FIRST_USE`, a fixed seed): read back where an
+    earlier process solved it, else solved now and written there whole (:func:`atomic_path`), so
+    xdist workers, notebook kernels and later sessions share one solve and get the same number a
+    solve gives. A file that does not read, or holds another variant or other settings, is solved
+    again and replaced; a cache folder that cannot be written only costs the next process a solve."""
+    path = first_use_path(variant)
+    try:
+        entry = json.loads(path.read_text())
+        if (isinstance(entry, dict) and entry.get("variant") == str(variant) and entry.get("settings") == _FIRST_USE
+                and _is_finite(entry.get("baseline"))):
+            return float(entry["baseline"])
+    except (OSError, ValueError):
+        pass
+    baseline = float(solve_entry_value(variant, **_FIRST_USE).baseline)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_path(path) as part:
+            part.write_text(json.dumps({"variant": str(variant), "settings": _FIRST_USE, "baseline": baseline}))
+    except OSError:
+        pass
+    return baseline
 
 
 def values_path(variant: Variant) -> Path:

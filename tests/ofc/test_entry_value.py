@@ -203,3 +203,27 @@ def test_entry_value_sizes_are_bounded_before_any_self_play(options, words):
         solve_entry_value(PINE, **options)
     with pytest.raises(OptionError, match=words):
         write_shipped(("ofc-pineapple(royalties.front.QQ=9)",), **options)
+
+
+def test_a_first_use_solve_is_kept_for_the_next_process(monkeypatch, tmp_path):
+    """A rule set without a shipped or trained entry value is solved once and kept in the cache
+    folder (one file a rule set): the next process reads the number instead of solving again; a
+    file that does not read, or holds another variant, is solved again and replaced."""
+    from types import SimpleNamespace
+
+    from cpstats.ofc import entry_value as ev
+    from cpstats.engine.registry import load_variant
+
+    monkeypatch.setenv("CPSTATS_CACHE_DIR", str(tmp_path))
+    solves = []
+    monkeypatch.setattr(ev, "solve_entry_value", lambda v, **kw: solves.append(kw) or SimpleNamespace(baseline=1.25))
+    v = load_variant("ofc-pineapple(royalties.front.QQ=11)")
+    assert ev._first_use_baseline(v) == 1.25 and solves == [ev._FIRST_USE]
+    path = ev.first_use_path(v)
+    assert path.parent == tmp_path / "ofc" / "first_use" and path.exists()
+    assert ev._first_use_baseline(v) == 1.25 and len(solves) == 1  # read back, not solved
+    other = load_variant("ofc-pineapple(royalties.front.QQ=12)")
+    assert ev.first_use_path(other) != path
+    path.write_text("{not json")
+    assert ev._first_use_baseline(v) == 1.25 and len(solves) == 2
+    assert '"baseline": 1.25' in path.read_text()
