@@ -82,47 +82,43 @@ class Figure:
         return self.name == name or (self.family and self.pattern.match(name) is not None)
 
 
-def _shared(name: str, meaning: str, unit: str, scope: str, basis: str, kind: str, interval: str,
-            display: str) -> Figure:
-    return Figure(name, meaning, unit, scope, basis, kind, interval, display)
-
 
 #: Figures both games report, declared once: the same name means the same thing in every game.
 SHARED: dict[str, Figure] = {f.name: f for f in (
-    _shared("mean_seat{seat}", "a seat's mean result per hand before house charges (0 by symmetry where the seats "
-            "are exchangeable: the position's own edge otherwise)", "units", "seat", "before charges", "mean",
-            "batch t", "units"),
-    _shared("sd_seat{seat}", "the SD of a seat's result per hand before house charges", "units", "seat",
-            "before charges", "sd", "batch t (variances)", "units"),
-    _shared("hit_frequency_seat{seat}", "the share of a seat's hands that win money (result above 0)", "share",
-            "seat", "before charges", "rate", "batch t", "percent"),
-    _shared("push_rate_seat{seat}", "the share of a seat's hands that break even (result exactly 0)", "share",
-            "seat", "before charges", "rate", "batch t", "percent"),
-    _shared("sd", "the SD of a player's result per hand before house charges (the mean over the player seats)",
-            "units", "seat", "before charges", "sd", "batch t", "units"),
-    _shared("sd_after_charges", "the SD of a player's result per hand after house charges: its result less its "
-            "share of the house's take (the mean over the player seats)", "units", "seat", "after charges", "sd",
-            "batch t", "units"),
-    _shared("mean_after_charges", "a player's mean result per hand after house charges (the mean over the player "
-            "seats)", "units", "seat", "after charges", "mean", "batch t", "units"),
-    _shared("mean_after_charges_seat{seat}", "a seat's mean result per hand after house charges: its result less "
-            "its share of the house's take", "units", "seat", "after charges", "mean", "batch t", "units"),
-    _shared("sd_after_charges_seat{seat}", "the SD of a seat's result per hand after house charges", "units",
-            "seat", "after charges", "sd", "batch t (variances)", "units"),
-    _shared("hit_frequency", "the share of players' hands that win money (all player seats pooled)", "share",
-            "seat", "before charges", "rate", "batch t", "percent"),
-    _shared("push_rate", "the share of players' hands that break even (all player seats pooled)", "share",
-            "seat", "before charges", "rate", "batch t", "percent"),
-    _shared("foul_rate", "the share of hands set fouled (rows out of order)", "share", "hand", "before charges",
-            "rate", "batch t", "percent"),
-    _shared("scoop_rate", "the share of pairs of hands in which the first wins all three rows from the other",
-            "share", "pair", "before charges", "rate", "batch t", "percent"),
-    _shared("rake_per_seat_per_hand", "the house's take per hand a seat pays on average (rake, time fee, "
-            "commission, fees)", "units", "seat", "house", "mean", "batch t", "units"),
-    _shared("rake_per_seat_per_hour", "the house's take a seat pays per hour at the table's pace", "units an hour",
-            "seat", "house", "mean", "batch t", "units"),
-    _shared("rake_share", "the house's take as a share of the gross amount won", "share", "table", "house",
-            "ratio", "batch t", "percent"),
+    Figure("mean_seat{seat}", "a seat's mean result per hand before house charges (0 by symmetry where the seats "
+           "are exchangeable: the position's own edge otherwise)", "units", "seat", "before charges", "mean",
+           "batch t", "units"),
+    Figure("sd_seat{seat}", "the SD of a seat's result per hand before house charges", "units", "seat",
+           "before charges", "sd", "batch t (variances)", "units"),
+    Figure("hit_frequency_seat{seat}", "the share of a seat's hands that win money (result above 0)", "share",
+           "seat", "before charges", "rate", "batch t", "percent"),
+    Figure("push_rate_seat{seat}", "the share of a seat's hands that break even (result exactly 0)", "share",
+           "seat", "before charges", "rate", "batch t", "percent"),
+    Figure("sd", "the SD of a player's result per hand before house charges (the mean over the player seats)",
+           "units", "seat", "before charges", "sd", "batch t", "units"),
+    Figure("sd_after_charges", "the SD of a player's result per hand after house charges: its result less its "
+           "share of the house's take (the mean over the player seats)", "units", "seat", "after charges", "sd",
+           "batch t", "units"),
+    Figure("mean_after_charges", "a player's mean result per hand after house charges (the mean over the player "
+           "seats)", "units", "seat", "after charges", "mean", "batch t", "units"),
+    Figure("mean_after_charges_seat{seat}", "a seat's mean result per hand after house charges: its result less "
+           "its share of the house's take", "units", "seat", "after charges", "mean", "batch t", "units"),
+    Figure("sd_after_charges_seat{seat}", "the SD of a seat's result per hand after house charges", "units",
+           "seat", "after charges", "sd", "batch t (variances)", "units"),
+    Figure("hit_frequency", "the share of players' hands that win money (all player seats pooled)", "share",
+           "seat", "before charges", "rate", "batch t", "percent"),
+    Figure("push_rate", "the share of players' hands that break even (all player seats pooled)", "share",
+           "seat", "before charges", "rate", "batch t", "percent"),
+    Figure("foul_rate", "the share of hands set fouled (rows out of order)", "share", "hand", "before charges",
+           "rate", "batch t", "percent"),
+    Figure("scoop_rate", "the share of pairs of hands in which the first wins all three rows from the other",
+           "share", "pair", "before charges", "rate", "batch t", "percent"),
+    Figure("rake_per_seat_per_hand", "the house's take per hand a seat pays on average (rake, time fee, "
+           "commission, fees)", "units", "seat", "house", "mean", "batch t", "units"),
+    Figure("rake_per_seat_per_hour", "the house's take a seat pays per hour at the table's pace", "units an hour",
+           "seat", "house", "mean", "batch t", "units"),
+    Figure("rake_share", "the house's take as a share of the gross amount won", "share", "table", "house",
+           "ratio", "batch t", "percent"),
 )}
 
 
