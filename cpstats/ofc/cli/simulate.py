@@ -112,4 +112,19 @@ def _played_text(args: argparse.Namespace, kit: Any, executor: Any) -> str:
             + (f"\n{stop['note']}" if stop else "") + "".join(f"\n{line}" for line in outside))
     if args.format == "csv":
         return head + "\n\n" + figures.to_csv(index=False)
-    return head + "\n\n" + figures.to_string(index=False, float_format=lambda x: f"{x:.4g}")
+    return head + "\n\n" + _figures_text(figures, v)
+
+
+def _figures_text(figures: Any, v: Any) -> str:
+    """The figures in the layout every game prints; Fantasyland and house figures left out (and
+    said so) where the rules have neither."""
+    from cpstats.engine.figures_text import figures_text
+    from cpstats.engine.catalogue import figures_of
+    from cpstats.engine.games import runs_of
+
+    catalogue = figures_of(runs_of(v))
+    absent: dict[str, list[str]] = {}
+    if not any(v.fantasyland.cards):
+        absent["Fantasyland"] = [f.name for f in catalogue if f.name.startswith("fl_")]
+    absent["house charges"] = [f.name for f in catalogue if f.basis == "house"]
+    return figures_text(figures, catalogue, absent=absent)

@@ -1,6 +1,8 @@
 """What ``cpstats simulate`` prints of a 13-card run: a header naming the variant, the deals and
-who set the hands (a baseline named as one), then the run's tables (moments, rates, royalties,
-naturals, house, sessions) as text or CSV; JSON is ``{"run": {...}, "moments": [...], ...}``.
+who set the hands (a baseline named as one), then its figures in the layout every game prints
+(:func:`cpstats.engine.figures_text.figures_text`: headline first, rules not in play left out and
+said so) and its session bands; CSV is the run's tables (moments, rates, royalties, naturals,
+house, sessions) at full precision; JSON is ``{"run": {...}, "moments": [...], ...}``.
 The run is played through the command line's kit (:class:`cpstats.engine.views.CommandLine`)."""
 
 from __future__ import annotations
@@ -52,7 +54,41 @@ def simulate_text(args: argparse.Namespace, kit: Any) -> str:
         run.update({"until": until} if until else {})
         frames = {k: json.loads(v.to_json(orient="records")) for k, v in tables.items()}
         return json.dumps({"run": run, **frames}, indent=2)
-    parts = [f"# {name}\n" + kit.emit(tables[name], args.format) for name in TABLES]
     setter = kit.baseline_label(strategy) or result.setter
     head = f"{result.variant}: {result.deals:,} deals, strategy {setter}" + (f"\n{until['note']}" if until else "")
-    return head + "\n\n" + "\n\n".join(parts)
+    if args.format == "csv":
+        parts = [f"# {name}\n" + kit.emit(tables[name], args.format) for name in TABLES]
+        return head + "\n\n" + "\n\n".join(parts)
+    return head + "\n\n" + _figures_text(result, tables["sessions"])
+
+
+def _absent(v: Any, catalogue: tuple) -> dict[str, list[str]]:
+    """The rules of ``v`` not in play and the catalogue names of their figures."""
+    from cpstats.thirteen.rules.ids import NaturalSchedule
+
+    out: dict[str, list[str]] = {}
+    if not v.surrender.enabled:
+        out["surrender"] = ["surrender_rate_hand{hand}"]
+    if v.naturals.schedule == NaturalSchedule.NONE:
+        out["declared naturals"] = ["declared_rate_hand{hand}"]
+    out["house charges"] = [f.name for f in catalogue if f.basis == "house"] + ["hands_per_hour"]
+    return out
+
+
+def _figures_text(result: Any, sessions: Any) -> str:
+    """The run's figures in the layout every game prints, then its session bands."""
+    from cpstats.engine.figures_text import HEADLINE, figures_text, format_value
+    from cpstats.engine.catalogue import figures_of
+    from cpstats.engine.games import runs_of
+
+    catalogue = figures_of(runs_of(result.variant))
+    lines = ["sessions: a seat's result over n hands in units, expected and 90% range",
+             f"  ({sessions.attrs.get('sd', 'SD per hand')})"]
+    head = f"  {'hands':>7} {'seat':>5} {'expected':>12} {'SD per hand':>12}   range"
+    lines.append(head)
+    for _, r in sessions.iterrows():
+        lines.append(f"  {int(r['hands']):>7,} {int(r['seat']):>5} {format_value(r['expected'] + 0.0, 'units'):>12} "
+                     f"{format_value(r['sd'], 'units'):>12}   {format_value(r['low'], 'units')}.."
+                     f"{format_value(r['high'], 'units')}")
+    return figures_text(result.figures(), catalogue, absent=_absent(result.variant, catalogue), extra=lines,
+                        headline=(*HEADLINE, "house_edge"))

@@ -1,0 +1,99 @@
+"""``cpstats simulate``'s text: one layout for both games, read from ``figures()`` and the catalogue."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pandas as pd
+import pytest
+
+from cpstats.apps.cli.entry import main
+from cpstats.engine.figures_text import format_interval
+
+RAKED = "2-4(rake=percent,rake.percent=0.05,rake.cap=3)"
+
+
+def _run(capsys, *argv: str) -> str:
+    assert main(["simulate", *argv, "--setter", "greedy", "--seed", "7", "--quiet"]) in (0, None)
+    return capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def outputs() -> dict[str, str]:
+    import contextlib
+
+    texts = {}
+    for key, argv in {"13": ("--preset", "2-4", "--deals", "2000"), "raked": ("--preset", RAKED, "--deals", "2000"),
+                      "ofc": ("--preset", "ofc-pineapple", "--deals", "100")}.items():
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            main(["simulate", *argv, "--setter", "greedy", "--seed", "7", "--quiet"])
+        texts[key] = buf.getvalue()
+    return texts
+
+
+@pytest.mark.parametrize("key", ["13", "raked", "ofc"])
+def test_no_scientific_notation_and_headline_first(outputs, key):
+    text = outputs[key]
+    assert not re.search(r"\d[eE][-+]\d", text)
+    assert text.split("\n\n")[1].startswith("headline")
+
+
+@pytest.mark.parametrize("key", ["13", "raked", "ofc"])
+def test_every_figure_line_has_a_unit_or_percent(outputs, key):
+    lines = outputs[key].split("\n\n", 1)[1].splitlines()
+    for line in lines:
+        if line.startswith("  ") and re.search(r"\d", line) and "(" in line and not line.strip().startswith(
+                ("seat", "hand", "hands")):
+            single = re.match(r"  (\S.*?)\s{2,}\S", line)
+            if single and "units" not in single.group(1) and not re.search(r"\d\s*seat|^\s+\d", line):
+                assert "%" in line or "1 in" in line or "none seen" in line or "(" in single.group(1), line
+    # a table's columns name their unit in the heading, or their cells carry % / 1 in
+    for i, line in enumerate(lines[:-1]):
+        if line.startswith("  seat 0"):
+            head = lines[i - 1]
+            cells = re.findall(r"\S.*?\)", line[len("  seat 0"):])
+            assert head.count("units") + sum("%" in c or "1 in" in c for c in cells) >= 1, (head, line)
+
+
+def test_no_surrender_row_and_one_line_says_what_was_left_out(outputs):
+    text = outputs["13"]
+    assert "surrender rate" not in text
+    left = [line for line in text.splitlines() if line.startswith("left out")]
+    assert len(left) == 1 and "surrender" in left[0] and "house" in left[0]
+    assert "rake per" not in text
+
+
+def test_a_raked_variant_prints_rake_lines_with_a_basis(outputs):
+    rake = [line for line in outputs["raked"].splitlines() if "rake per" in line]
+    assert rake and all("house's take" in line and "units" in line for line in rake)
+    assert "SD after house charges" in outputs["raked"] and "SD, before house charges" in outputs["raked"]
+    assert "house" not in [line for line in outputs["raked"].splitlines() if line.startswith("left out")][0]
+
+
+def test_open_face_same_layout(outputs):
+    text = outputs["ofc"]
+    assert "per seat, before house charges" in text and "left out (not in these rules, their figures all 0): house charges" in text
+    assert "rake per" not in text
+
+
+def test_formats():
+    assert format_interval(0.4684, 0.4681, 0.4686, "percent") == "46.84% (46.81%..46.86%)"
+    assert format_interval(1 / 9462, 1 / 11200, 1 / 8100, "one in n") == "1 in 9,460 (1 in 8,100..1 in 11,200)"
+    assert format_interval(0.0, 0.0, 0.00048, "one in n") == "none seen (at most 1 in 2,080)"
+    assert format_interval(6.5, float("nan"), float("nan"), "units", "exact") == "6.5000 (no interval: exact)"
+
+
+def test_csv_keeps_full_precision(capsys):
+    import cpstats
+
+    text = _run(capsys, "--preset", "2-4", "--deals", "2000", "--format", "csv")
+    moments = text.split("# moments\n", 1)[1].split("\n\n", 1)[0]
+    frame = pd.read_csv(io.StringIO(moments))
+    figures = cpstats.simulate("2-4", 2000, setter="greedy", rng=7, progress=False).figures().set_index("metric")
+    assert frame.loc[0, "sd"] == figures.loc["sd_seat0", "estimate"]
+    ofc = _run(capsys, "--preset", "ofc-pineapple", "--deals", "100", "--format", "csv")
+    table = pd.read_csv(io.StringIO(ofc.split("\n\n", 1)[1])).set_index("metric")
+    again = cpstats.simulate("ofc-pineapple", 100, setter="greedy", rng=7, progress=False).figures().set_index("metric")
+    assert table.loc["sd", "estimate"] == again.loc["sd", "estimate"]
