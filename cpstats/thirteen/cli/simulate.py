@@ -83,7 +83,7 @@ def _figures_text(result: Any, sessions: Any) -> str:
 
     catalogue = figures_of(runs_of(result.variant))
     lines = ["sessions: a seat's result over n hands in units, expected and 90% range",
-             f"  ({sessions.attrs.get('sd', 'SD per hand')})"]
+             f"  {sessions.attrs.get('sd', 'SD per hand')}"]
     head = f"  {'hands':>7} {'seat':>5} {'expected':>12} {'SD per hand':>12}   range"
     lines.append(head)
     for _, r in sessions.iterrows():

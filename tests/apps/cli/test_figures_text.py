@@ -40,21 +40,38 @@ def test_no_scientific_notation_and_headline_first(outputs, key):
     assert text.split("\n\n")[1].startswith("headline")
 
 
+_UNIT = re.compile(r"units|hands|a pure number")
+_SELF_SAID = re.compile(r"%|1 in |none seen")
+
+
+def _figure_sections(text: str) -> list[list[str]]:
+    """The figures' sections (the header, the left-out line and the sessions left aside)."""
+    blocks = [b.splitlines() for b in text.split("\n\n")[1:]]
+    return [b for b in blocks if not b[0].startswith(("left out", "sessions"))]
+
+
 @pytest.mark.parametrize("key", ["13", "raked", "ofc"])
 def test_every_figure_line_has_a_unit_or_percent(outputs, key):
-    lines = outputs[key].split("\n\n", 1)[1].splitlines()
-    for line in lines:
-        if line.startswith("  ") and re.search(r"\d", line) and "(" in line and not line.strip().startswith(
-                ("seat", "hand", "hands")):
-            single = re.match(r"  (\S.*?)\s{2,}\S", line)
-            if single and "units" not in single.group(1) and not re.search(r"\d\s*seat|^\s+\d", line):
-                assert "%" in line or "1 in" in line or "none seen" in line or "(" in single.group(1), line
-    # a table's columns name their unit in the heading, or their cells carry % / 1 in
-    for i, line in enumerate(lines[:-1]):
-        if line.startswith("  seat 0"):
-            head = lines[i - 1]
-            cells = re.findall(r"\S.*?\)", line[len("  seat 0"):])
-            assert head.count("units") + sum("%" in c or "1 in" in c for c in cells) >= 1, (head, line)
+    """A single figure's label names its unit unless its number says it (a percent, 1 in N); a
+    table's column heading names the unit unless every cell below says it."""
+    checked = 0
+    for block in _figure_sections(outputs[key]):
+        heading = None
+        for line in block[1:]:
+            if line.startswith("    "):  # a table's column heading
+                heading = line
+                continue
+            if heading is None:  # one figure: label, two spaces or more, value
+                label, value = re.match(r"  (\S.*?)\s{2,}(\S.*)$", line).groups()
+                assert _UNIT.search(label) or _SELF_SAID.search(value), line
+            else:  # a table row: its cells right-aligned under their headings
+                cells = re.split(r"\s{3,}", line.strip())[1:]
+                names = re.split(r"\s{3,}", heading.strip())
+                assert len(cells) == len(names), (heading, line)
+                for name, cell in zip(names, cells):
+                    assert _UNIT.search(name) or _SELF_SAID.search(cell), (name, cell)
+            checked += 1
+    assert checked > 20
 
 
 def test_no_surrender_row_and_one_line_says_what_was_left_out(outputs):
