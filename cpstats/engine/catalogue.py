@@ -28,7 +28,7 @@ __all__ = ["Figure", "SHARED", "UNITS", "SCOPES", "BASES", "KINDS", "INTERVALS",
            "figure_catalogue", "find_figure"]
 
 #: Units a figure is given in.
-UNITS = ("units", "units an hour", "share", "hands", "count", "number")
+UNITS = ("units", "units squared", "units an hour", "share", "hands", "count", "number")
 #: Whose figure it is.
 SCOPES = ("seat", "hand", "pair", "row", "board", "table", "run")
 #: Before the house's charges (the play's alone), after them (a player's result less its share), the
@@ -56,6 +56,7 @@ class Figure:
     kind: str
     interval: str
     display: str
+    label: str = ""  #: the words a view prints, where the name's own words do not read ("fl" ...)
 
     def __post_init__(self) -> None:
         if not re.fullmatch(r"[a-z][a-z0-9_]*(\{\w+\}[a-z0-9_]*)*", self.name):
@@ -144,7 +145,8 @@ def find_figure(name: str, figures: Iterable[Figure]) -> Figure | None:
 
 def figure_catalogue() -> pd.DataFrame:
     """Every figure of every registered game: ``name``, ``meaning``, ``unit``, ``scope``, ``basis``,
-    ``kind``, ``interval``, ``display`` and ``games`` (the games that report it, comma-separated).
+    ``kind``, ``interval``, ``display``, ``label`` (the words a view prints where the name's own do
+    not read; empty: the name's words) and ``games`` (the games that report it, comma-separated).
 
     A name declared by two games must be one figure (the same meaning, unit, scope and basis):
     a game that reports a shared figure names it from :data:`SHARED` rather than declaring it again.
@@ -163,7 +165,7 @@ def figure_catalogue() -> pd.DataFrame:
         for figure in figures_of(game.runs):
             row = rows.get(figure.name)
             mine = {k: getattr(figure, k) for k in ("meaning", "unit", "scope", "basis", "kind", "interval",
-                                                    "display")}
+                                                    "display", "label")}
             if row is None:
                 rows[figure.name] = {"name": figure.name, **mine, "games": [game_name]}
                 continue
@@ -173,6 +175,6 @@ def figure_catalogue() -> pd.DataFrame:
                                   f"differ in its {', '.join(clash)}; declare it once (engine.catalogue.SHARED)")
             row["games"].append(game_name)
     frame = pd.DataFrame(list(rows.values()), columns=["name", "meaning", "unit", "scope", "basis", "kind",
-                                                       "interval", "display", "games"])
+                                                       "interval", "display", "label", "games"])
     frame["games"] = frame["games"].map(", ".join)
     return frame.sort_values("name", kind="stable").reset_index(drop=True)

@@ -34,7 +34,7 @@ HEADLINE = ("sd", "sd_after_charges", "mean_after_charges", "hit_frequency", "pu
 #: The widest line a table is split to stay under.
 WIDTH = 108
 
-_WORDS = {"sd": "SD", "fl": "Fantasyland", "per": "per", "vs": "vs"}
+_WORDS = {"sd": "SD", "per": "per", "vs": "vs"}
 _BASIS = {"before charges": "before house charges", "after charges": "after house charges",
           "house": "the house's take"}
 _SCOPE_TITLE = {"seat": "per seat", "hand": "per hand", "pair": "per pair of hands", "row": "per row",
@@ -117,7 +117,7 @@ def _words(stem: str) -> str:
 
 def _label(figure: Figure, name: str, *, basis: bool = True) -> str:
     """A short label: the name's words, its basis where it has one and does not say it."""
-    text = _words(name)
+    text = figure.label if figure.label and not figure.family else _words(name)
     said = _BASIS.get(figure.basis)
     if basis and said and said not in text:
         text += f", {said}"

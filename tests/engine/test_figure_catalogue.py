@@ -21,7 +21,7 @@ RUNS = {"13-card": [("2-4", "greedy"), ("banked", "greedy"), ("2-4(rake=percent,
 def test_the_catalogue_lists_each_figure_once_with_every_column():
     table = figure_catalogue()
     assert list(table.columns) == ["name", "meaning", "unit", "scope", "basis", "kind", "interval", "display",
-                                   "games"]
+                                   "label", "games"]
     assert table["name"].is_unique and (table["meaning"].str.len() > 10).all()
     row = table.set_index("name").loc["sd_after_charges"]
     assert (row["unit"], row["basis"], row["kind"]) == ("units", "after charges", "sd")
@@ -58,7 +58,7 @@ def test_two_declarations_of_one_name_are_refused(monkeypatch):
         figure_catalogue()
 
 
-@pytest.mark.parametrize("field, value, allowed", [("unit", "dollars", "units, units an hour"),
+@pytest.mark.parametrize("field, value, allowed", [("unit", "dollars", "units, units squared, units an hour"),
                                                    ("basis", "after rake", "before charges, after charges"),
                                                    ("scope", "player", "seat, hand, pair")])
 def test_a_figure_is_validated_on_construction(field, value, allowed):
