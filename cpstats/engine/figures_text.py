@@ -26,7 +26,7 @@ import pandas as pd
 
 from cpstats.engine.catalogue import Figure, find_figure
 
-__all__ = ["figures_text", "format_value", "format_interval", "HEADLINE", "WIDTH"]
+__all__ = ["figures_text", "compare_text", "figure_label", "format_value", "format_interval", "HEADLINE", "WIDTH"]
 
 #: The headline figures both games report, in the order printed (a game adds its own after them).
 HEADLINE = ("sd", "sd_after_charges", "mean_after_charges", "hit_frequency", "push_rate", "foul_rate",
@@ -122,6 +122,34 @@ def _label(figure: Figure, name: str, *, basis: bool = True) -> str:
     if basis and said and said not in text:
         text += f", {said}"
     return text
+
+
+def figure_label(figure: Figure, name: str) -> str:
+    """A figure's short label with its basis (``SD, before house charges``) and unit."""
+    unit = _unit_words(figure)
+    return _label(figure, name) + (f" ({unit})" if unit else "")
+
+
+def compare_text(table: pd.DataFrame, catalogue: Sequence[Figure]) -> str:
+    """A tidy compare table (``label, metric, estimate, ci_low, ci_high, diff, diff_ci_low,
+    diff_ci_high``, ``diff_note``) as text: a figure a block, headed by its label with its basis and
+    unit, a line a run with its estimate and its paired difference to the first run, both
+    ``estimate (low..high)`` in the figure's display."""
+    catalogue = tuple(catalogue)
+    width = max(len(str(x)) for x in table["label"])
+    lines = []
+    for metric, rows in table.groupby("metric", sort=False):
+        figure = find_figure(metric, catalogue) or Figure(metric, metric, "units", "run", "none", "mean", "none",
+                                                          "units")
+        lines.append(figure_label(figure, metric))
+        for _, row in rows.iterrows():
+            note = str(row.get("diff_note", "") or "").split(":")[0]
+            diff = format_interval(float(row["diff"]), float(row["diff_ci_low"]), float(row["diff_ci_high"]),
+                                   figure.display, note)
+            shown = format_interval(float(row["estimate"]), float(row["ci_low"]), float(row["ci_high"]),
+                                    figure.display)
+            lines.append(f"  {str(row['label']):<{width}}  {shown:<30}  diff {diff}")
+    return "\n".join(lines)
 
 
 def _cell(row: pd.Series, figure: Figure) -> str:

@@ -22,6 +22,8 @@ from cpstats.apps.cli.args import out_folder as _out_folder
 from cpstats.apps._warmup import compile_notice
 from cpstats.apps.cli.kit import SIMULATE_DEALS, Kit, emit
 from cpstats.apps.labels import baseline_label
+from cpstats.engine.catalogue import figures_of
+from cpstats.engine.figures_text import compare_text
 from cpstats.engine.games import runs_of
 from cpstats.engine.registry import game_of, load_variant
 from cpstats.errors import CpstatsError
@@ -140,7 +142,7 @@ def _compare(args: argparse.Namespace) -> str:
     shown = ["label", "metric", "estimate", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high"]
     if args.format != "table":  # a file handed on says who set the hands, row by row
         return emit(df[["label", "setter", *shown[1:]]], args.format)
-    table = emit(df[shown], args.format)
+    table = compare_text(df, figures_of(game.runs))
     seats = f" at {args.players} players" if args.players is not None else ""
     head = (f"{', '.join(args.preset)}{seats} on {deals:,} common {game.unit}, {_strategy_words(strategy)}; "
             "diff paired against the first preset, 95% CI") + "".join(f"\n{line}" for line in outside)

@@ -114,3 +114,17 @@ def test_csv_keeps_full_precision(capsys):
     table = pd.read_csv(io.StringIO(ofc.split("\n\n", 1)[1])).set_index("metric")
     again = cpstats.simulate("ofc-pineapple", 100, setter="greedy", rng=7, progress=False).figures().set_index("metric")
     assert table.loc["sd", "estimate"] == again.loc["sd", "estimate"]
+
+
+def test_compare_prints_each_figure_with_its_basis_and_the_paired_difference(capsys):
+    """Issue 46: the CLI's compare prints the SD before and after house charges, labelled; the rake
+    moves the second (an interval below 0) and leaves the first exactly (0 to 0)."""
+    assert main(["compare", "--preset", "2-4", "--preset", RAKED, "--deals", "2000", "--setter", "greedy",
+                 "--seed", "7", "--quiet"]) in (0, None)
+    text = capsys.readouterr().out
+    assert not re.search(r"\d[eE][-+]?\d", text)
+    blocks = {block.split("\n")[0]: block.split("\n")[1:] for block in re.split(r"\n(?=\S)", text)}
+    before, after = blocks["SD, before house charges (units)"], blocks["SD after house charges (units)"]
+    assert before[1].rstrip().endswith("diff 0.0000 (0.0000..0.0000)")
+    low, high = map(float, re.search(r"diff -[\d.]+ \((-[\d.]+)\.\.(-[\d.]+)\)", after[1]).groups())
+    assert low <= high < 0
