@@ -218,7 +218,10 @@ def _entry_sizes(v: Variant) -> set[int]:
 
 #: Headline figures: metric -> (words, unit).
 _HEADLINE = {"mean_seat0": ("mean result of seat 0, per hand (0 by symmetry)", "units"),
-             "sd_seat0": ("SD of a seat's result per hand", "units"),
+             "sd_seat0": ("SD of a seat's result per hand, before house charges", "units"),
+             "sd_after_charges": ("SD of a seat's result per hand, after house charges", "units"),
+             "hit_frequency": ("hands that win money (a seat's result above 0)", "probability"),
+             "push_rate": ("hands that break even (a seat's result exactly 0)", "probability"),
              "foul_rate": ("fouled boards", "probability"),
              "scoop_rate": ("scoops, per player and opponent", "probability"),
              "royalty": ("royalty units a board", "units"),
@@ -231,10 +234,11 @@ _HEADLINE = {"mean_seat0": ("mean result of seat 0, per hand (0 by symmetry)", "
 
 
 def headline(result: SimulationResult) -> pd.DataFrame:
-    """The headline figures with 95% intervals, the volatility index (1.645 SD) among them."""
+    """The headline figures with 95% intervals, the volatility index (1.645 SD) among them; the SD
+    before and after house charges, hit frequency and push rate as the 13-card sheet gives them."""
     f = result.figures().set_index("metric")
     rows = [(text, f.at[m, "estimate"], f.at[m, "ci_low"], f.at[m, "ci_high"], unit, f.at[m, "method"])
-            for m, (text, unit) in _HEADLINE.items()]
+            for m, (text, unit) in _HEADLINE.items() if m in f.index]  # a shipped raked run: no SD after charges
     sd = f.loc["sd_seat0"]
     rows.insert(2, ("volatility index (1.645 × SD)", VOLATILITY_Z * sd["estimate"],
                     VOLATILITY_Z * sd["ci_low"], VOLATILITY_Z * sd["ci_high"], "units", sd["method"]))

@@ -168,6 +168,10 @@ def test_royalties_fantasyland_and_headline_agree_with_the_result(sheet):
     head = s.tables["headline"].set_index("figure")
     sd = f.at["sd_seat0", "estimate"]
     assert head.at["volatility index (1.645 × SD)", "estimate"] == pytest.approx(1.645 * sd)
+    assert head.at["hands that win money (a seat's result above 0)", "estimate"] == f.at["hit_frequency", "estimate"]
+    assert head.at["hands that break even (a seat's result exactly 0)", "estimate"] == f.at["push_rate", "estimate"]
+    assert head.at["SD of a seat's result per hand, after house charges", "estimate"] == \
+        f.at["sd_after_charges", "estimate"]
     fl = s.tables["fantasyland"].set_index("figure")
     assert fl.at["entry, per normal board", "estimate"] == pytest.approx(f.at["fl_entry_rate", "estimate"])
     assert s.tables["strength"]["field"].tolist() == ["greedy", "random", "rollout-v1", "rollout-exact"]
