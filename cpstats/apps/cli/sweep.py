@@ -31,6 +31,8 @@ from cpstats.apps.cli.args import command_lines, setter_of, setter_option, sette
 from cpstats.apps.labels import baseline_label
 from cpstats.errors import OptionError
 from cpstats.rules.codec import parse_number
+from cpstats.engine.catalogue import figures_of
+from cpstats.engine.figures_text import compare_text
 from cpstats.engine.games import runs_of
 from cpstats.engine.sequential import until_record
 
@@ -148,13 +150,12 @@ def _format(table: pd.DataFrame, fmt: str) -> str:
             f"point on {a['pairing']}, seed {a['entropy']}, set by {setters}; "
             f"{a['confidence']:.0%} CI, differences paired against the first value, the baseline "
             f"{a['parameter']}={table['value'].iloc[0]}")
-    shown = table[["value", "metric", "estimate", "ci_low", "ci_high", "diff", "diff_ci_low",
-                   "diff_ci_high"]]
+    points = table.assign(label=[f"{a['parameter']}={value}" for value in table["value"]])
     stop = until_record(a, f"{unit} a point")
     if stop is not None:
         head += f"\n{stop['note']}; one play: {a['play']}" if a.get("play") else f"\n{stop['note']}"
     head += "".join(f"\n{line}" for line in _outside(table))
-    text = head + "\n" + shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")
+    text = head + "\n" + compare_text(points, figures_of(runs_of(a["base"])))
     return text + runs_of(a["base"]).views.command_line.table_notes(table) + _few_events(table)
 
 

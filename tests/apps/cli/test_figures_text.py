@@ -128,3 +128,14 @@ def test_compare_prints_each_figure_with_its_basis_and_the_paired_difference(cap
     assert before[1].rstrip().endswith("diff 0.0000 (0.0000..0.0000)")
     low, high = map(float, re.search(r"diff -[\d.]+ \((-[\d.]+)\.\.(-[\d.]+)\)", after[1]).groups())
     assert low <= high < 0
+
+
+def test_sweep_prints_a_block_a_figure_and_a_line_a_point(capsys):
+    assert main(["sweep", "2-4(rake=percent,rake.percent=0.01)", "rake.percent", "0.01,0.05", "--deals", "1000",
+                 "--setter", "greedy", "--quiet"]) in (0, None)
+    text = capsys.readouterr().out
+    assert not re.search(r"\d[eE][-+]?\d", text)
+    blocks = {block.split("\n")[0]: block.split("\n")[1:] for block in re.split(r"\n(?=\S)", text)}
+    after = blocks["SD after house charges (units)"]
+    assert after[1].split()[0] == "rake.percent=0.05" and "diff -" in after[1]
+    assert blocks["SD, before house charges (units)"][1].rstrip().endswith("diff 0.0000 (0.0000..0.0000)")
