@@ -25,7 +25,8 @@ from cpstats.errors import OptionError
 from cpstats.rules.check import invalid, suggest
 
 __all__ = ["Figure", "SHARED", "UNITS", "SCOPES", "BASES", "KINDS", "INTERVALS", "DISPLAYS", "figures_of",
-           "figure_catalogue", "find_figure"]
+           "figure_catalogue", "find_figure", "of_the_play",
+           "resolve_figures"]
 
 #: Units a figure is given in.
 UNITS = ("units", "units squared", "units an hour", "share", "hands", "count", "number")
@@ -125,8 +126,13 @@ SHARED: dict[str, Figure] = {f.name: f for f in (
 
 def figures_of(runs) -> tuple[Figure, ...]:
     """A game's figures (its ``GameRuns.figures``): names of :data:`SHARED` resolved."""
+    return resolve_figures(runs.figures)
+
+
+def resolve_figures(items) -> tuple[Figure, ...]:
+    """Figures and names of :data:`SHARED` (a game's declaration) as figures."""
     out = []
-    for item in runs.figures:
+    for item in items:
         if isinstance(item, str):
             if item not in SHARED:
                 raise OptionError(f"figure {item!r} is not a shared figure: {suggest(item, list(SHARED))}")
@@ -134,6 +140,13 @@ def figures_of(runs) -> tuple[Figure, ...]:
         else:
             out.append(item)
     return tuple(out)
+
+
+def of_the_play(name: str, figures: Iterable[Figure]) -> bool:
+    """Whether figure ``name`` is the play's alone (basis "before charges" in ``figures``): two
+    variants that differ only in what the house charges give it exactly equal on common deals."""
+    figure = find_figure(name, figures)
+    return figure is not None and figure.basis == "before charges"
 
 
 def find_figure(name: str, figures: Iterable[Figure]) -> Figure | None:

@@ -43,7 +43,9 @@ import numpy as np
 import pandas as pd
 
 from cpstats.cards.blocks import BlockPlan
+from cpstats.engine.catalogue import of_the_play, resolve_figures
 from cpstats.errors import OptionError
+from cpstats.ofc.catalogue import FIGURES
 from cpstats.rules.house import Rake, RakeModel
 from cpstats.ofc.rules import Variant
 from cpstats.ofc.settlement import Settlement, seat_rake
@@ -75,7 +77,7 @@ _WHOLE_RUN = "wilson on hands (a run saved without batch counts: no paired diffe
 def before_charges(name: str) -> bool:
     """Whether figure ``name`` is of the play alone, before any house charge: two variants that
     differ only in their rake give it exactly equal on common decks."""
-    return name not in RAKE_FIGURES and name not in AFTER_CHARGES
+    return of_the_play(name, resolve_figures(FIGURES))
 
 
 def _by_batch(values: np.ndarray, batch: np.ndarray, batches: int) -> np.ndarray:

@@ -15,9 +15,11 @@ import numpy as np
 from cpstats.errors import OptionError
 from cpstats.rules.house import Rake, RakeModel
 from cpstats.engine.base import FigureBatches, Result
+from cpstats.engine.catalogue import of_the_play, resolve_figures
 from cpstats.engine.paired import half_width
 from cpstats.engine.stats import batch_variances, check_confidence
 from cpstats.thirteen import house
+from cpstats.thirteen.catalogue import FIGURES
 
 __all__ = ["METRICS", "SIGNED_METRICS", "BEFORE_CHARGES", "without_charges", "charges_anything", "metric_batches", "figure_batches"]
 
@@ -43,10 +45,10 @@ METRICS = {
 #: Figures that can be negative; every other figure's interval is clipped at 0 from below.
 SIGNED_METRICS = frozenset({"bank_mean", "house_edge", "mean_after_charges"})
 
-#: Figures of the play alone, before any house charge: two variants that differ only in their
-#: house charges (rake, commission, fees, the pace) give them exactly equal on common deals.
-BEFORE_CHARGES = frozenset({"bank_mean", "sd", "scoop_rate", "home_run_rate", "foul_rate", "royalty_per_hand",
-                            "natural_per_hand"})
+#: Figures of the play alone, before any house charge (their basis in the catalogue): two variants
+#: that differ only in their house charges (rake, commission, fees, the pace) give them exactly
+#: equal on common deals.
+BEFORE_CHARGES = frozenset(name for name in METRICS if of_the_play(name, resolve_figures(FIGURES)))
 
 def without_charges(v):
     """The variant's rules of play: ``v`` with no rake, commission or fee (and a fixed name), so
