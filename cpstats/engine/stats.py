@@ -11,7 +11,7 @@ from scipy import stats as _st
 
 __all__ = ["wilson_interval", "moments_from_sums", "batch_means_se", "batch_mean_interval", "z_value",
            "t_value", "half_width", "check_confidence", "batch_variances", "batch_variance_interval",
-           "paired_sd_difference", "rate_interval", "MIN_BATCH_EVENTS", "VOLATILITY_Z"]
+           "paired_sd_difference", "rate_interval", "session_band", "MIN_BATCH_EVENTS", "VOLATILITY_Z"]
 
 VOLATILITY_Z = 1.645
 
@@ -238,3 +238,20 @@ def rate_interval(batch_events, batch_trials, confidence: float = 0.95, *, what:
     return (rate, float(low), float(high),
             f"Wilson on {k:,.0f} event{'' if k == 1 else 's'} in {n:,.0f} {what} pooled (too few a "
             "batch for batch means)")
+
+
+def session_band(mean: float, sd: float, hands, confidence: float = 0.95
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(expected, low, high) of a player's total over ``hands`` hands (a number or an array):
+    ``hands * mean -+ z * sd * sqrt(hands)``, the normal band of a sum of independent hands
+    (CASINO-MATH's session interval), ``z`` two-sided at ``confidence``.
+
+    Examples
+    --------
+    >>> expected, low, high = session_band(-0.1, 5.0, 100, 0.95)
+    >>> float(expected), round(float(high - expected), 2)
+    (-10.0, 98.0)
+    """
+    n = np.asarray(hands, dtype=float)
+    half = z_value(confidence) * sd * np.sqrt(n)
+    return n * mean, n * mean - half, n * mean + half
