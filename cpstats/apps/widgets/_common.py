@@ -40,12 +40,15 @@ import pandas as pd
 
 from cpstats.apps._warmup import compile_notice
 from cpstats.errors import OptionError
+from cpstats.engine.catalogue import Figure, figures_of, find_figure
 from cpstats.engine.describe import format_number
-from cpstats.engine.registry import games
+from cpstats.engine.figures_text import figure_label
+from cpstats.engine.registry import game_named, games
 
 __all__ = ["DEFAULT_STRATEGY", "DEAL_CHOICES", "STRATEGY_LABELS", "strategy_label", "setter_text",
            "runs_text", "CHART_FORMATS", "ExportBar", "export_buttons", "export_bytes",
-           "download_link", "page_style", "dashboard_tabs", "game_content", "games_with", "opening"]
+           "download_link", "page_style", "dashboard_tabs", "game_content", "games_with", "opening", "catalogue_of",
+           "label_of"]
 
 
 def dashboard_tabs() -> dict[str, Any]:
@@ -60,6 +63,19 @@ def game_content(game: str, app: str, default: Any = None) -> Any:
     (:attr:`~cpstats.engine.views.DashboardTab.apps`), or ``default`` when the game gives none."""
     tab = dashboard_tabs().get(game)
     return default if tab is None else tab.apps.get(app, default)
+
+
+def catalogue_of(game: str) -> tuple[Figure, ...]:
+    """The figures the game named ``game`` reports (its part of the catalogue,
+    :func:`cpstats.engine.catalogue.figures_of`): the names and labels every table of figures uses."""
+    return figures_of(game_named(game).runs)
+
+
+def label_of(name: str, catalogue: tuple[Figure, ...]) -> str:
+    """A figure's label as every view prints it (:func:`cpstats.engine.figures_text.figure_label`:
+    its words, basis and unit); a name the catalogue lacks is shown as it is."""
+    figure = find_figure(name, catalogue)
+    return name if figure is None else figure_label(figure, name)
 
 
 def games_with(app: str) -> list[str]:

@@ -3,12 +3,16 @@
 differences against variant A, and the skill table of the variants shown
 (:class:`~cpstats.apps.widgets.skill.SkillView`).
 
-- Decision: the headline table holds the designer's figures in words (SD, scoop and home-run
-  rates, royalties and naturals paid, house take per hand and per seat-hour at the pace typed
-  in, rake share; the bank's mean and the house edge only in banked games, the cost per player
-  in symmetric ones), each with its 95% interval and its paired difference to A (the game's
-  ``compare`` content: its ``figures`` and their ``words``, 13-card
-  :class:`cpstats.thirteen.dashboard.PairedFigures`); the detailed table follows it.
+- Decision: the headline table holds the designer's figures (SD before and after house charges,
+  scoop and home-run rates, royalties and naturals paid, house take per hand and per seat-hour at
+  the pace typed in, rake share; the bank's mean and the house edge only in banked games, the
+  cost per player in symmetric ones), each with its 95% interval and its paired difference to A,
+  as :func:`cpstats.compare` makes them: the game's ``compare`` content's ``figures`` is the
+  function the verb builds its table with from results (13-card
+  :func:`cpstats.thirteen.paired.paired_metrics`), called here on the results on show. Every row
+  is a catalogue figure under its label (basis and unit, :func:`label_of`); the detailed table
+  follows it, each result's own ``figures()`` (point estimates). The comparer computes no
+  interval of its own.
 
 - Decision: the table's first rows name who set the hands (strategy and ev's row tables) of
   each column, and every chart's title names the setter and the deal count, so figures of a
@@ -39,16 +43,17 @@ from cpstats.apps import plots
 from cpstats.apps.sweep_chart import mark_no_interval
 from cpstats.apps.widgets._common import (
     DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, _App, _message, _running, _show_figure,
-    _table_html, _tables_text, game_content, games_with, opening, runs_text, setter_text, strategy_label,
+    _table_html, _tables_text, catalogue_of, game_content, games_with, label_of, opening, runs_text, setter_text,
+    strategy_label,
 )
 from cpstats.apps.widgets.cache import SEED, ResultCache
 from cpstats.apps.widgets.picker import VariantPicker
 from cpstats.apps.widgets.skill import SkillView
 from cpstats.apps.widgets.typed_compare import TypedCompare
 from cpstats.engine.base import Result
+from cpstats.engine.catalogue import find_figure
 from cpstats.engine.describe import short_label
 from cpstats.engine.registry import game_named, load_variant
-from cpstats.engine.stats import batch_mean_interval, t_value
 from cpstats.errors import OptionError
 
 __all__ = ["comparison_table", "figures_table", "VariantComparer"]
@@ -66,14 +71,12 @@ def default_labels(results: Sequence[Result], mixed: bool = False) -> list[str]:
             for i, r in enumerate(results)]
 
 
-_COMPARE_FORMATS = {
-    "deals": "{:,.0f}", "mean seat 0 (units)": "{:+.4f}", "mean seat 0 SE": "{:.4f}",
-    "SD per hand, seat 0 (units)": "{:.3f}", "SD per hand, other seats (units)": "{:.3f}",
-    "hit frequency seat 0": "{:.2%}", "push rate seat 0": "{:.2%}", "scoop rate (per pair)": "{:.2%}",
-    "home-run rate (per hand)": "{:.3%}", "foul rate": "{:.3%}", "surrender rate": "{:.3%}",
-    "royalty hands per played hand": "{:.3%}", "naturals declared per hand": "{:.3%}",
-    "rake per hand (units)": "{:.4f}", "difference vs A, seat 0 (units)": "{:+.4f}",
-    "difference 95% CI low": "{:+.4f}", "difference 95% CI high": "{:+.4f}",
+#: The detailed table's figures (each result's ``figures()``, by catalogue name; seat 0 stands for
+#: the seats, the pooled figures follow) and their formats.
+DETAIL_FIGURES = {
+    "mean_seat0": "{:+.4f}", "sd_seat0": "{:.3f}", "hit_frequency_seat0": "{:.2%}", "push_rate_seat0": "{:.2%}",
+    "sd": "{:.3f}", "sd_after_charges": "{:.3f}", "mean_after_charges": "{:+.4f}", "hit_frequency": "{:.2%}",
+    "push_rate": "{:.2%}", "rake_per_hand": "{:.4f}",
 }
 
 
@@ -101,11 +104,13 @@ def comparison_table(results: Sequence[Result], labels: Sequence[str] | None = N
     Returns
     -------
     DataFrame
-        Rows ``strategy`` (its label: ``greedy (baseline: a weak field)``...) and ``tables`` (the
-        row tables that set ev's hands, ``none`` for another setter), then the figures named in
-        ``_COMPARE_FORMATS``; ``attrs["paired"]`` tells how differences were made and
-        ``attrs["mixed"]`` whether the columns' strategies differ (the default labels then end
-        with the strategy).
+        Rows ``strategy`` (its label: ``greedy (baseline: a weak field)``...), ``tables`` (the
+        row tables that set ev's hands, ``none`` for another setter) and ``deals``, then the
+        figures of :data:`DETAIL_FIGURES` as each result's ``figures()`` gives them, under their
+        catalogue labels (``attrs["labels"]``: name -> label); ``attrs["paired"]`` tells whether
+        the results played the same deals and ``attrs["mixed"]`` whether the columns' strategies
+        differ (the default labels then end with the strategy). The paired differences with their
+        intervals are :func:`figures_table`'s (the verb's).
 
     Examples
     --------
@@ -116,51 +121,28 @@ def comparison_table(results: Sequence[Result], labels: Sequence[str] | None = N
     ['A: 2-4', 'B: 1-6']
     >>> table.loc["strategy", "A: 2-4"], table.loc["tables", "B: 1-6"].startswith("1-6")
     ('ev (good play)', True)
-    >>> float(table.loc["difference vs A, seat 0 (units)", "A: 2-4"])
-    0.0
+    >>> table.attrs["labels"]["sd"], table.attrs["labels"]["sd_after_charges"]
+    ('SD per hand, before house charges (units)', 'SD per hand after house charges (units)')
     """
     mixed = len({r.metadata.get("strategy") for r in results}) > 1
     labels = list(labels or default_labels(results, mixed))
-    paired = _paired(results)
-    base = results[0]
-    base_mean = float(base.moments()["mean"].iloc[0])
-    base_se = float(base.moments()["se"].iloc[0])
+    catalogue = catalogue_of(results[0].variant.game)
+    names = {name: label_of(name, catalogue) for name in DETAIL_FIGURES}
     columns = {}
     for label, r in zip(labels, results):
-        m, rates = r.moments(), r.rates().groupby("rate")["count"].sum()
-        hands = r.deals * r.variant.players * r.variant.hands_per_player
-        mean = float(m["mean"].iloc[0])
-        if paired:  # per-deal differences: Student's t on their batch means
-            (sums, sizes), (base_sums, _) = r.net_batches(), base.net_batches()
-            diff = sums[:, :1] - base_sums[:, :1]
-            half = float(batch_mean_interval(diff, sizes, confidence)[2][0]) if r is not base else 0.0
-        else:
-            se = 0.0 if r is base else float(np.hypot(m["se"].iloc[0], base_se))
-            half = t_value(confidence, r.batches) * se
-        d = mean - base_mean
-        scoops, royalties = r.scoops(), r.royalties()
-        columns[label] = {
-            "strategy": strategy_label(r.metadata.get("strategy")),
-            "tables": _tables_text(r) or "none",
-            "deals": r.deals, "mean seat 0 (units)": mean, "mean seat 0 SE": float(m["se"].iloc[0]),
-            "SD per hand, seat 0 (units)": float(m["sd"].iloc[0]),
-            "SD per hand, other seats (units)": float(m["sd"].iloc[1:].mean()),
-            "hit frequency seat 0": float(m["hit_frequency"].iloc[0]),
-            "push rate seat 0": float(m["push_rate"].iloc[0]),
-            "scoop rate (per pair)": float(scoops["rate"].mean()) if len(scoops) else 0.0,
-            "home-run rate (per hand)": float(np.mean(scoops.attrs["home_run_rate"])),
-            "foul rate": float(rates["foul"] / hands),
-            "surrender rate": float(rates["surrender"] / hands),
-            "royalty hands per played hand": float(royalties["made"].sum() / max(royalties.attrs["played"], 1)),
-            "naturals declared per hand": float(rates["declared"] / hands),
-            "rake per hand (units)": r.rake_per_deal(),
-            "difference vs A, seat 0 (units)": d,
-            "difference 95% CI low": d - half, "difference 95% CI high": d + half,
-        }
+        own = r.figures().set_index("metric")["estimate"]
+        columns[label] = {"strategy": strategy_label(r.metadata.get("strategy")),
+                          "tables": _tables_text(r) or "none", "deals": r.deals,
+                          **{names[m]: float(own[m]) for m in DETAIL_FIGURES if m in own.index}}
     frame = pd.DataFrame(columns)
-    frame.attrs["paired"] = paired
-    frame.attrs["mixed"] = mixed
+    frame.attrs.update(paired=_paired(results), mixed=mixed,
+                       labels={m: x for m, x in names.items() if x in frame.index})
     return frame
+
+
+def _detail_formats(table: pd.DataFrame) -> dict[str, str]:
+    """The detailed table's formats by row label."""
+    return {"deals": "{:,.0f}", **{label: DETAIL_FIGURES[m] for m, label in table.attrs["labels"].items()}}
 
 
 def _number(value: float, unit: str, key: str, difference: bool = False) -> str:
@@ -187,7 +169,8 @@ def _cell(values, unit: str, key: str, difference: bool = False, note: str = "")
 
 def figures_table(results: Sequence[Result], labels: Sequence[str] | None = None, *,
                   hands_per_hour: float | None = None, confidence: float = 0.95) -> pd.DataFrame:
-    """The designer's figures in words, one row each, with their intervals and paired differences.
+    """The designer's figures, one row each under its catalogue label (basis and unit), with their
+    intervals and paired differences, as :func:`cpstats.compare` makes them.
 
     Each result's column reads ``estimate (low to high)``; each column after the first is
     followed by its difference to the first, ``difference (low to high)``: Student's t on the
@@ -197,18 +180,22 @@ def figures_table(results: Sequence[Result], labels: Sequence[str] | None = None
     difference resting on too few differing deals reads ``+0.0150 (no interval: too few
     events)`` (its note, with the deals that would give one, is in ``attrs["figures"]``).
     ``hands_per_hour`` (None: each variant's pace) sets the house take per seat-hour.
+    ``attrs["labels"]`` maps each figure's name to its row's label.
     """
     labels = list(labels or default_labels(results))
-    content = game_content(results[0].variant.game, "compare")
-    figures = content.figures(results, labels, hands_per_hour=hands_per_hour, confidence=confidence)
+    game = results[0].variant.game
+    figures = game_content(game, "compare").figures(results, labels, hands_per_hour=hands_per_hour,
+                                                    confidence=confidence)
+    catalogue = catalogue_of(game)
     level = f"{confidence:.0%}"
     columns: dict[str, dict[str, str]] = {}
     rows = {}
     short = [x.split(":")[0] if x.startswith(f"{chr(65 + i)}: ") else x for i, x in enumerate(labels)]
     for _, f in figures.iterrows():
         key, run = f["metric"], f["run"]
-        words, unit, _ = content.words[key]
-        name = rows.setdefault(key, words + (" (units)" if unit == "units" and "units" not in words else ""))
+        figure = find_figure(key, catalogue)
+        unit = "share" if figure is not None and figure.display in ("percent", "one in n") else "units"
+        name = rows.setdefault(key, label_of(key, catalogue))
         columns.setdefault(labels[run], {})[name] = _cell(f[["estimate", "ci_low", "ci_high"]], unit, key)
         if run > 0:
             columns.setdefault(f"{short[run]} - {short[0]}", {})[name] = _cell(
@@ -216,6 +203,7 @@ def figures_table(results: Sequence[Result], labels: Sequence[str] | None = None
     frame = pd.DataFrame(columns).reindex(list(rows.values())).fillna("")
     frame.index.name = f"figure ({level} interval)"
     frame.attrs["figures"] = figures
+    frame.attrs["labels"] = rows
     return frame
 
 
@@ -494,7 +482,7 @@ class VariantComparer(_App):
             "<b>The designer's figures</b> (95% intervals; differences paired on common deals)"
             + _table_html(self.figures, {}, "cpstats-figures") + note
             + "<br><b>Details</b> (point estimates; the figures above carry the intervals)"
-            + _table_html(self.table, _COMPARE_FORMATS, "cpstats-compare"))
+            + _table_html(self.table, _detail_formats(self.table), "cpstats-compare"))
         self.redraw()
 
     def redraw(self) -> None:
@@ -520,8 +508,8 @@ class VariantComparer(_App):
                                   "sd_low": sd["ci_low"].to_numpy(float), "sd_high": sd["ci_high"].to_numpy(float)})
             fig, title = plots.plot_sd_by_variant(frame, label=labels), "SD of a player's result per hand"
         elif chart == "paired difference vs A":
-            words = game_content(self.picked, "compare").words
-            fig, title = _plot_differences(self.figures.attrs["figures"], words), "Differences against variant A"
+            fig, title = (_plot_differences(self.figures.attrs["figures"], self.figures.attrs["labels"]),
+                          "Differences against variant A")
         elif chart in ("net distribution", "royalty rates"):
             caption = f"{setter_text(r)}; {r.deals:,} deals"
             if chart == "net distribution":
@@ -557,10 +545,10 @@ class VariantComparer(_App):
         return paths
 
 
-def _plot_differences(figures: pd.DataFrame, words):
-    """Paired differences against the first variant with their intervals: figures in units on
-    the left, rates and shares (percentage points) on the right; the per-hour money is left to
-    the table (another scale)."""
+def _plot_differences(figures: pd.DataFrame, labels):
+    """Paired differences against the first variant with their intervals (the verb's, ``figures``):
+    figures in units on the left, rates and shares (percentage points) on the right, each named by
+    its label (``labels``: name -> label); the per-hour money is left to the table (another scale)."""
     rows = figures[(figures["run"] > 0) & (figures["metric"] != "rake_per_seat_per_hour")]
     with plots.style():
         counts = [max(int((rows["unit"] == u).sum()), 1) for u in ("units", "share")]
@@ -578,7 +566,7 @@ def _plot_differences(figures: pd.DataFrame, words):
                 mark_no_interval(ax, d[bare], y[bare], "#2b6cb0")
                 name += "; hollow: no interval, too few events"
             ax.axvline(0, color="#718096", lw=1)
-            ax.set_yticks(y, [f"{label.split(':')[0]}: {words[m][0].split(' (')[0]}"
+            ax.set_yticks(y, [f"{label.split(':')[0]}: {labels[m]}"
                               for label, m in zip(part["label"], part["metric"])], fontsize=8)
             ax.invert_yaxis()
             ax.set_xlabel(f"difference against A, {name} (95% CI)")

@@ -49,17 +49,19 @@ def test_simulate_shows_the_numbers_of_the_run(comparer, cache):
     assert "click Simulate" in comparer.status.value
     comparer.simulate_button.click()
     assert [str(r.variant) for r in comparer.results] == ["2-4", "1-6(royalties=R-TW)"]
+    labels = comparer.table.attrs["labels"]
     for result, column in zip(comparer.results, comparer.table.columns):
         m = result.moments()
         assert result.deals == DEALS and result.metadata["entropy"] == str(SEED)
-        assert comparer.table.loc["mean seat 0 (units)", column] == pytest.approx(m["mean"].iloc[0])
+        assert comparer.table.loc[labels["mean_seat0"], column] == pytest.approx(m["mean"].iloc[0])
         assert f"{m['sd'].iloc[0]:.3f}" in shown(comparer)
         assert f"{m['mean'].iloc[0]:+.4f}" in shown(comparer)
-    # paired on common deals: A against itself is exactly 0, B's interval is around its mean
-    diff = comparer.table.loc["difference vs A, seat 0 (units)"]
-    low, high = comparer.table.loc["difference 95% CI low"], comparer.table.loc["difference 95% CI high"]
-    assert diff.iloc[0] == 0 and low.iloc[0] == high.iloc[0] == 0
-    assert low.iloc[1] < diff.iloc[1] < high.iloc[1]
+    # paired on common deals (the verb's differences): A against itself is exactly 0, B's SD
+    # difference (royalties move it) has an interval around it
+    paired = comparer.figures.attrs["figures"].set_index(["run", "metric"])
+    assert (paired.loc[0, ["diff", "diff_ci_low", "diff_ci_high"]] == 0).all().all()
+    sd = paired.loc[(1, "sd")]
+    assert sd["diff_ci_low"] < sd["diff"] < sd["diff_ci_high"] and sd["method"] == "paired batches"
     assert comparer.table.attrs["paired"]
     assert comparer.progress.value == comparer.progress.max and comparer.progress.bar_style == "success"
 
@@ -354,8 +356,8 @@ def test_comparer_shows_the_figures_and_follows_the_pace():
     app = VariantComparer(("2-4", "futurebet-2-4"), labels=["plain", "futurebet"], cache=ResultCache())
     assert list(app.table.columns) == ["plain", "futurebet"]
     html = app.table_html.value
-    assert html.index("SD of a player") < html.index("Details")
-    hourly = "house take per seat-hour (units an hour)"
+    assert html.index(app.figures.attrs["labels"]["sd"]) < html.index("Details")
+    hourly = app.figures.attrs["labels"]["rake_per_seat_per_hour"]
     app.pace.value = 60
     assert app.figures.loc[hourly, "futurebet"].startswith("3.00 ")
     app.pace.value = 30
