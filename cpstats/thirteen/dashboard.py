@@ -3,9 +3,10 @@ dashboard's house-money explorer (:class:`cpstats.apps.widgets.rake.RakeExplorer
 the dashboard's apps open on for this game.
 
 The house's money per hand and per hour of a rake charged on a run (:func:`rake_table`,
-:func:`rake_figures`), a banked game's edge (:func:`bank_edge`) and the seats a deal holds
-(:func:`player_choices`) are figures of the game's results, so they are defined here, once; the
-explorer draws them.
+:func:`rake_figures`: catalogue figures under their names and labels, beside the explorer's own
+what-ifs, :data:`WHAT_IF`), a banked game's edge against the commission (:func:`bank_edge`,
+:func:`house_edge_curve`) and the seats a deal holds (:func:`player_choices`) are figures of the
+game's results, so they are defined here, once, with their intervals; the explorer draws them.
 
 - Decision: :func:`rake_figures` shows the jackpot drop apart from the rake, as the settlement
   does, and computes a banked game's commission or fee once, on nets that never hold it.
@@ -26,18 +27,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cpstats.engine.stats import batch_mean_interval, half_width, t_value
+from cpstats.engine.catalogue import find_figure, resolve_figures
+from cpstats.engine.figures_text import figure_label
+from cpstats.engine.stats import batch_mean_interval, check_confidence, half_width, t_value
 from cpstats.engine.views import DashboardTab
 from cpstats.rules.house import Rake, RakeModel
 from cpstats.thirteen import house
+from cpstats.thirteen.catalogue import FIGURES
 from cpstats.thirteen.paired import METRICS, paired_metrics
 from cpstats.thirteen.picker import PICKER
 from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen.rules.ids import Deal
 from cpstats.thirteen.rules.variant import GAME, Variant, get_preset
 
-__all__ = ["DASHBOARD_TAB", "HouseMoney", "rake_table", "rake_figures", "bank_edge", "positive_part",
-           "player_choices", "QUESTIONS", "trains_first", "SWEEP_NEEDS", "PairedFigures"]
+__all__ = ["DASHBOARD_TAB", "HouseMoney", "rake_table", "rake_figures", "house_edge_curve", "WHAT_IF", "bank_edge",
+           "positive_part", "player_choices", "QUESTIONS", "trains_first", "SWEEP_NEEDS", "PairedFigures"]
 
 
 def positive_part(result: SimulationResult, seats: Sequence[int]) -> tuple[float, float]:
@@ -126,10 +130,43 @@ def _share_of_gross(result: SimulationResult, per_hand: float, rake_sums) -> tup
     return share, share - half, share + half, "batch t (ratio)"
 
 
+#: The explorer's own what-if figures (no catalogue figure: they rest on a skill edge, a stake or a
+#: commission the designer types), by name: their labels, which say their basis and unit.
+WHAT_IF = {
+    "rake_per_seat_per_hour_money": "rake per seat per hour at the stake and pace chosen, the house's take (money)",
+    "rake_per_hour_money": "rake per hour, the whole table, at the stake and pace chosen, the house's take (money)",
+    "commission_per_player_hand": "commission or fee per player hand at the price chosen, the house's take (units)",
+    "bank_edge_per_player_hand": "house edge per player hand: the bank's mean win with its commission, "
+                                 "the house's take (units)",
+    "bank_edge_se": "house edge per player hand, its standard error (units)",
+    "expectation_at_skill": "player's expectation per hand at the skill edge chosen, after house charges (units)",
+    "expectation_per_hour_money": "player's expectation per hour at the skill edge, stake and pace chosen, "
+                                  "after house charges (money)",
+}
+
+_CATALOGUE = resolve_figures(FIGURES)
+
+
+def _label(name: str) -> str:
+    """A row's label: the catalogue's (basis and unit) for a catalogue figure, else the what-if's."""
+    figure = find_figure(name, _CATALOGUE)
+    return WHAT_IF[name] if figure is None else figure_label(figure, name)
+
+
+def _charged_as_run(result: SimulationResult, rake: Rake, commission: float | None, fee: float | None) -> bool:
+    """Whether the charge asked for is the one the run was simulated with (its figures after house
+    charges then describe it)."""
+    bank = result.variant.bank
+    return (rake == result.variant.rake and (commission is None or commission == bank.commission)
+            and (fee is None or fee == bank.fee))
+
+
 def rake_table(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
                unit_value: float = 1.0, skill_edge: float = 0.0, commission: float | None = None,
                fee: float | None = None) -> pd.DataFrame:
-    """:func:`rake_figures` with 95% intervals: one row a figure (the index), columns
+    """:func:`rake_figures` with 95% intervals: one row a figure, indexed by its name (``metric``:
+    a catalogue name, or one of the explorer's what-ifs, :data:`WHAT_IF`), columns ``label``
+    (the catalogue's, :func:`~cpstats.engine.figures_text.figure_label`: basis and unit),
     ``estimate, ci_low, ci_high, method``.
 
     Intervals are Student's t on the batch means. A figure the rules set (a fixed or time
@@ -137,7 +174,9 @@ def rake_table(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
     the simulated one has no per-batch sums, so its SE is bounded from the player seats' net
     distributions (conservative), and a sum of parts adds their SEs (conservative). A capped or
     thresholded percentage rake in a game whose simulated rake also holds a bank's commission
-    has no interval (the method says so); so has ``house edge SE``, itself a standard error.
+    has no interval (the method says so); so has ``bank_edge_se``, itself a standard error.
+    The SD of a player (``sd``) is the result's own figure (``result.figures()``); so are the SD
+    and mean after house charges, shown where the charge asked for is the run's own.
     """
     v, seats = result.variant, result.variant.players
     b = result.batches
@@ -149,13 +188,16 @@ def rake_table(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
     rake_se = np.nan if rake_sums is None else float(batch_mean_interval(rake_sums, sizes)[1])
     money = hands_per_hour * unit_value
     exact = "exact: set by the rules"
-    rows = {"rake per hand (units)": _interval(per_hand, rake_se, how, b),
-            "rake per seat per hand (units)": _interval(per_hand / seats, rake_se / seats, how, b),
-            "jackpot drop per hand (units)": (rake.jackpot_drop,) * 3 + (exact,),
-            "rake per seat per hour (money)": _interval(per_hand / seats * money, rake_se / seats * money, how, b),
-            "rake per hour, table (money)": _interval(per_hand * money, rake_se * money, how, b),
-            "jackpot drop per hour, table (money)": (rake.jackpot_drop * money,) * 3 + (exact,),
-            "rake share of gross winnings": _share_of_gross(result, per_hand, rake_sums)}
+    rows = {"rake_per_hand": _interval(per_hand, rake_se, how, b),
+            "rake_per_seat_per_hand": _interval(per_hand / seats, rake_se / seats, how, b),
+            "jackpot_drop_per_hand": (rake.jackpot_drop,) * 3 + (exact,),
+            "rake_per_seat_per_hour": _interval(per_hand / seats * hands_per_hour, rake_se / seats * hands_per_hour,
+                                                how, b),
+            "rake_per_hour": _interval(per_hand * hands_per_hour, rake_se * hands_per_hour, how, b),
+            "jackpot_drop_per_hour": (rake.jackpot_drop * hands_per_hour,) * 3 + (exact,),
+            "rake_per_seat_per_hour_money": _interval(per_hand / seats * money, rake_se / seats * money, how, b),
+            "rake_per_hour_money": _interval(per_hand * money, rake_se * money, how, b),
+            "rake_share": _share_of_gross(result, per_hand, rake_sums)}
     # what a seat gives up per hand before skill (cpstats.thirteen.house: the jackpot drop,
     # which returns to the players, is not in it)
     cost, cost_se, cost_how = per_hand / seats, rake_se / seats, how
@@ -165,29 +207,33 @@ def rake_table(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
         both = house.BANKED_WAGER * ties + (0 if rake_sums is None else rake_sums / max(seats - 1, 1))
         parts_se = float(batch_mean_interval(both, ties_sizes)[1]) + (np.nan if rake_sums is None else 0)
         sum_how = "batch t; the commission's SE added (conservative)" if charge_se else "batch t"
-        rows["commission or fee per player hand (units)"] = _interval(
+        rows["commission_per_player_hand"] = _interval(
             charge, charge_se, "SE bounded from the seats' net distributions (conservative)"
             if charge_se else exact, b)
-        rows["house edge, bank (units per player hand)"] = _interval(edge + charge, se + charge_se, sum_how, b)
-        rows["house edge SE"] = (se, np.nan, np.nan, "no interval: itself the house edge's standard error")
+        rows["bank_edge_per_player_hand"] = _interval(edge + charge, se + charge_se, sum_how, b)
+        rows["bank_edge_se"] = (se, np.nan, np.nan, "no interval: itself the house edge's standard error")
         cost = per_hand / max(seats - 1, 1) + edge + charge
         cost_se, cost_how = parts_se + charge_se, sum_how if rake_sums is not None else how
-    rows["break-even skill edge (units per hand)"] = _interval(cost, cost_se, cost_how, b)
-    rows["player's expectation (units per hand)"] = _interval(skill_edge - cost, cost_se, cost_how, b)
-    rows["player's expectation per hour (money)"] = _interval((skill_edge - cost) * money, cost_se * money,
-                                                              cost_how, b)
-    m = result.moments()
-    m = m.iloc[1:] if v.bank.banked else m
-    rows["SD per hand, seat (units)"] = (float(m["sd"].mean()), float(m["sd_ci_low"].mean()),
-                                         float(m["sd_ci_high"].mean()), "batch t (variances), seats averaged")
-    return pd.DataFrame.from_dict(rows, orient="index", columns=["estimate", "ci_low", "ci_high", "method"])
+    rows["break_even_edge"] = _interval(cost, cost_se, cost_how, b)
+    rows["expectation_at_skill"] = _interval(skill_edge - cost, cost_se, cost_how, b)
+    rows["expectation_per_hour_money"] = _interval((skill_edge - cost) * money, cost_se * money, cost_how, b)
+    own = result.figures().set_index("metric")
+    shown = ["sd"] + (["sd_after_charges", "mean_after_charges"] if _charged_as_run(result, rake, commission, fee)
+                      else [])
+    for name in shown:
+        if name in own.index:
+            rows[name] = tuple(own.loc[name, ["estimate", "ci_low", "ci_high", "method"]])
+    frame = pd.DataFrame.from_dict(rows, orient="index", columns=["estimate", "ci_low", "ci_high", "method"])
+    frame.insert(0, "label", [_label(name) for name in frame.index])
+    frame.index.name = "metric"
+    return frame
 
 
 def rake_figures(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
                  unit_value: float = 1.0, skill_edge: float = 0.0,
                  commission: float | None = None, fee: float | None = None) -> dict[str, float]:
-    """House money per hand and per hour for ``rake`` charged on ``result``'s game (the
-    estimates of :func:`rake_table`, which gives their intervals).
+    """House money per hand and per hour for ``rake`` charged on ``result``'s game, by figure name
+    (the estimates of :func:`rake_table`, which gives their labels and intervals).
 
     The fixed and per-player models, and a percentage with no cap or threshold, follow from the
     result's summaries (E[rake] = percent * E[pot]); a capped or thresholded percentage needs a
@@ -207,6 +253,21 @@ def rake_figures(result: SimulationResult, rake: Rake, *, hands_per_hour: float,
     return {name: float(x) for name, x in table["estimate"].items()}
 
 
+def house_edge_curve(result: SimulationResult, commissions, confidence: float = 0.95) -> pd.DataFrame:
+    """A banked game's house edge per player hand at each commission of ``commissions`` (shares of
+    a player's win), before any commission the run charged: ``commission, estimate, ci_low,
+    ci_high``. The edge is the bank's mean win (:func:`bank_edge`) plus ``commission *
+    E[max(X, 0)]`` over the player seats; its interval is Student's t on the bank's batch means
+    at ``confidence`` (the commission's part is taken as known)."""
+    c = np.asarray(commissions, dtype=float)
+    e_pos, _ = positive_part(result, range(1, result.variant.players))
+    edge, se = bank_edge(result)
+    half = t_value(check_confidence(confidence), result.batches) * se
+    estimate = edge + c * e_pos
+    return pd.DataFrame({"commission": c, "estimate": estimate, "ci_low": estimate - half,
+                         "ci_high": estimate + half})
+
+
 def player_choices(v: Variant) -> tuple[int, ...]:
     """The seats ``v``'s game can deal to: two for the criss-cross deal, else from the fewest its
     scoring needs to four."""
@@ -217,12 +278,12 @@ def player_choices(v: Variant) -> tuple[int, ...]:
 @dataclass(frozen=True)
 class HouseMoney:
     """What the house-money explorer reads of the game: its figures of a rake charged on a run
-    (``table``: :func:`rake_table`), a banked game's edge (``bank_edge``) and what the seats win
-    (``positive_part``: E[max(X, 0)] and P(X > 0)), and the seats a variant's deal holds (``players``)."""
+    (``table``: :func:`rake_table`, each row labelled), a banked game's house edge against the
+    commission with its interval (``edge_curve``: :func:`house_edge_curve`) and the seats a
+    variant's deal holds (``players``)."""
 
     table: Callable[..., pd.DataFrame]
-    bank_edge: Callable[[Any], tuple[float, float]]
-    positive_part: Callable[[Any, Sequence[int]], tuple[float, float]]
+    edge_curve: Callable[..., pd.DataFrame]
     players: Callable[[Any], tuple[int, ...]]
 
 
@@ -281,7 +342,7 @@ QUESTIONS = {
 #: dashboard's own choices, the solve view's questions).
 DASHBOARD_TAB = DashboardTab(
     title="House edge and rake", app="house",
-    content=HouseMoney(table=rake_table, bank_edge=bank_edge, positive_part=positive_part, players=player_choices),
+    content=HouseMoney(table=rake_table, edge_curve=house_edge_curve, players=player_choices),
     opens={"compare": ("2-4", "1-6", "taiwanese"), "compare_third": "pagat-typical", "picker": "2-4",
            "picker_base": "basic", "house": "2-4", "sweep": "2-4", "par": "2-4", "solve": "banked",
            "solve_questions": QUESTIONS, "dashboard_compare": ("2-4", "1-6"), "dashboard_house": "pagat-casino"},

@@ -1,8 +1,10 @@
 """The dashboard's house-money explorer (app ``"house"``): :class:`RakeExplorer`, the house's money
 per hand and per hour, a player's session outcomes and a banked game's house edge, of the game that
 registered it (the 13-card game). The figures and their intervals are the game's tab content
-(:attr:`cpstats.engine.views.DashboardTab.content`: ``table``, ``bank_edge``, ``positive_part``,
-``players``; :mod:`cpstats.thirteen.dashboard`), read through the registry; the explorer draws them.
+(:attr:`cpstats.engine.views.DashboardTab.content`: ``table``, ``edge_curve``, ``players``;
+:mod:`cpstats.thirteen.dashboard`), read through the registry, each row under its figure's name and
+label (basis and unit); the explorer draws them and computes no interval of its own (the session
+bands are :func:`cpstats.engine.stats.session_band`).
 
 - Decision: the game's figures (SD, a bank's edge) are of ``ev`` by default, as the reference
   results are; the status line and the charts' titles name the setter, its row tables and the
@@ -28,20 +30,19 @@ from cpstats.apps.widgets.cache import ResultCache
 from cpstats.rules.house import Rake, RakeModel
 from cpstats.engine.registry import game_of, get_preset
 from cpstats.engine.describe import short_label
-from cpstats.engine.stats import z_value
+from cpstats.engine.stats import session_band
 
 __all__ = ["RakeExplorer"]
 
 
+#: Each figure's format, by name (the game's table labels its rows).
 _RAKE_FORMATS = {
-    "rake per hand (units)": "{:.4f}", "rake per seat per hand (units)": "{:.4f}",
-    "jackpot drop per hand (units)": "{:.4f}", "rake per seat per hour (money)": "{:,.2f}",
-    "jackpot drop per hour, table (money)": "{:,.2f}",
-    "rake per hour, table (money)": "{:,.2f}", "rake share of gross winnings": "{:.2%}",
-    "break-even skill edge (units per hand)": "{:.4f}", "player's expectation (units per hand)": "{:+.4f}",
-    "player's expectation per hour (money)": "{:+,.2f}", "SD per hand, seat (units)": "{:.3f}",
-    "house edge, bank (units per player hand)": "{:+.4f}", "house edge SE": "{:.4f}",
-    "commission or fee per player hand (units)": "{:.4f}",
+    "rake_per_hand": "{:.4f}", "rake_per_seat_per_hand": "{:.4f}", "jackpot_drop_per_hand": "{:.4f}",
+    "rake_per_seat_per_hour": "{:,.2f}", "rake_per_hour": "{:,.2f}", "jackpot_drop_per_hour": "{:,.2f}",
+    "rake_per_seat_per_hour_money": "{:,.2f}", "rake_per_hour_money": "{:,.2f}", "rake_share": "{:.2%}",
+    "break_even_edge": "{:.4f}", "expectation_at_skill": "{:+.4f}", "expectation_per_hour_money": "{:+,.2f}",
+    "sd": "{:.3f}", "sd_after_charges": "{:.3f}", "mean_after_charges": "{:+.4f}",
+    "bank_edge_per_player_hand": "{:+.4f}", "bank_edge_se": "{:.4f}", "commission_per_player_hand": "{:.4f}",
 }
 
 
@@ -66,7 +67,7 @@ class RakeExplorer(_App):
     >>> app = RakeExplorer("2-4", deals=1_000)
     >>> app.rake_model.value = "fixed-player"
     >>> app.amount.value = 0.25
-    >>> round(app.figures["rake per seat per hand (units)"], 4)
+    >>> round(app.figures["rake_per_seat_per_hand"], 4)
     0.25
     """
 
@@ -78,6 +79,7 @@ class RakeExplorer(_App):
         self.house = game.runs.views.dashboard_tab.content
         self.cache = cache or ResultCache()
         self.result: Any = None
+        #: The figures on show by name (the game's table: catalogue names and the explorer's what-ifs).
         self.figures: dict[str, float] = {}
         self.table: pd.DataFrame | None = None
         self.figure = None
@@ -281,11 +283,13 @@ class RakeExplorer(_App):
                                      commission=self.commission.value)
             self.figures = {name: float(x) for name, x in table["estimate"].items()}
             r = self.result  # the first column names whose hands these figures describe
-            self.table = table.rename(columns={
+            self.table = table.set_index("label").rename(columns={
                 "estimate": f"{short_label(r.variant)}: {strategy_label(r.metadata.get('strategy'))}, "
                             f"{r.deals:,} deals",
                 "ci_low": "95% CI low", "ci_high": "95% CI high", "method": "interval"})
-            self.table_html.value = (_table_html(self.table, _RAKE_FORMATS, "cpstats-rake")
+            self.table.attrs["metrics"] = dict(zip(table["label"], table.index))
+            formats = {label: _RAKE_FORMATS.get(name) for name, label in table["label"].items()}
+            self.table_html.value = (_table_html(self.table, formats, "cpstats-rake")
                                      + self._sessions_html())
             self.figure = self._draw()
             _show_figure(self.output, self.figure)
@@ -295,19 +299,16 @@ class RakeExplorer(_App):
             self.status.value = _message("error", f"{type(err).__name__}: {err}")
 
     def sessions(self) -> pd.DataFrame:
-        """Session outcome bands n*mu +- z*SD*sqrt(n), in units and money, for the player."""
-        mu = self.figures["player's expectation (units per hand)"]
-        sd = self.figures["SD per hand, seat (units)"]
-        z = z_value(self.confidence.value)
-        rows = []
-        for n in sorted({100, 1_000, 10_000, int(self.session.value)}):
-            half = z * sd * np.sqrt(n)
-            rows.append({"hands": n, "expected (units)": n * mu, "low (units)": n * mu - half,
-                         "high (units)": n * mu + half,
-                         "expected (money)": n * mu * self.unit_value.value,
-                         "low (money)": (n * mu - half) * self.unit_value.value,
-                         "high (money)": (n * mu + half) * self.unit_value.value})
-        return pd.DataFrame(rows)
+        """Session outcome bands n*mu +- z*SD*sqrt(n) (:func:`~cpstats.engine.stats.session_band`), in
+        units and money, for the player: mu the expectation at the skill edge chosen, SD a player's
+        SD before house charges (the game's ``sd``)."""
+        mu, sd = self.figures["expectation_at_skill"], self.figures["sd"]
+        hands = sorted({100, 1_000, 10_000, int(self.session.value)})
+        expected, low, high = session_band(mu, sd, hands, self.confidence.value)
+        k = self.unit_value.value
+        return pd.DataFrame({"hands": hands, "expected (units)": expected, "low (units)": low,
+                             "high (units)": high, "expected (money)": expected * k, "low (money)": low * k,
+                             "high (money)": high * k})
 
     def _sessions_html(self) -> str:
         frame = self.sessions().set_index("hands").T
@@ -318,16 +319,15 @@ class RakeExplorer(_App):
 
     def _draw(self):
         f = self.figures
-        banked = "house edge, bank (units per player hand)" in f
+        banked = "bank_edge_per_player_hand" in f
         with plots.style():
             fig, axes = plt.subplots(1, 3 if banked else 2, figsize=(13 if banked else 11, 3.8))
             seats = self.result.variant.players
-            rows = {"house rake": f["rake per seat per hand (units)"],
-                    "jackpot drop": f["jackpot drop per hand (units)"] / seats}
+            rows = {"house rake": f["rake_per_seat_per_hand"], "jackpot drop": f["jackpot_drop_per_hand"] / seats}
             if banked:
-                rows["bank's commission"] = f["commission or fee per player hand (units)"]
-                rows["bank's edge (with commission)"] = f["house edge, bank (units per player hand)"]
-            rows["break-even skill edge"] = f["break-even skill edge (units per hand)"]
+                rows["bank's commission"] = f["commission_per_player_hand"]
+                rows["bank's edge (with commission)"] = f["bank_edge_per_player_hand"]
+            rows["break-even skill edge"] = f["break_even_edge"]
             frame = pd.DataFrame({"variant": list(rows), "rake_per_seat_per_hand": list(rows.values())})
             plots.plot_rake_burden(frame, ax=axes[0], label=list(rows))
             axes[0].set_title("House money per seat per hand")
@@ -345,14 +345,12 @@ class RakeExplorer(_App):
         return fig
 
     def _draw_sessions(self, ax) -> None:
-        mu = self.figures["player's expectation (units per hand)"]
-        sd = self.figures["SD per hand, seat (units)"]
-        z = z_value(self.confidence.value)
+        mu, sd = self.figures["expectation_at_skill"], self.figures["sd"]
         n = np.linspace(0, int(self.session.value), 200)
         k = self.unit_value.value
-        ax.fill_between(n, k * (n * mu - z * sd * np.sqrt(n)), k * (n * mu + z * sd * np.sqrt(n)),
-                        color="#2b6cb0", alpha=0.2, label=f"{self.confidence.value:.0%} band")
-        ax.plot(n, k * n * mu, color="#2b6cb0", label=f"expected ({mu:+.3f} units/hand)")
+        expected, low, high = session_band(mu, sd, n, self.confidence.value)
+        ax.fill_between(n, k * low, k * high, color="#2b6cb0", alpha=0.2, label=f"{self.confidence.value:.0%} band")
+        ax.plot(n, k * expected, color="#2b6cb0", label=f"expected ({mu:+.3f} units/hand)")
         ax.axhline(0, color="#718096", lw=1)
         ax.set_xlabel("hands played")
         ax.set_ylabel("player's result (money)")
@@ -360,14 +358,14 @@ class RakeExplorer(_App):
         ax.legend(loc="best")
 
     def _draw_house_edge(self, ax) -> None:
-        c = np.linspace(0, 0.1, 41)
-        e_pos, _ = self.house.positive_part(self.result, range(1, self.result.variant.players))
-        bank, se = self.house.bank_edge(self.result)  # before any commission, even one simulated
-        edge = bank + c * e_pos
+        level = 0.95  # the level of every interval in the table beside it
+        # before any commission, even one simulated: the game's edge with its interval at each price
+        curve = self.house.edge_curve(self.result, np.linspace(0, 0.1, 41), level)
         ties = "bank wins ties" if self.result.variant.bank.wins_ties else "ties push"
-        ax.fill_between(c * 100, edge - 1.96 * se, edge + 1.96 * se, color="#dd6b20", alpha=0.2,
-                        label="95% CI")
-        ax.plot(c * 100, edge, color="#dd6b20", label=ties)
+        percent = curve["commission"] * 100
+        ax.fill_between(percent, curve["ci_low"], curve["ci_high"], color="#dd6b20", alpha=0.2,
+                        label=f"{level:.0%} CI")
+        ax.plot(percent, curve["estimate"], color="#dd6b20", label=ties)
         ax.axvline(self.commission.value * 100, color="#718096", lw=1, ls="--")
         ax.axhline(0, color="#718096", lw=1)
         ax.set_xlabel("commission on players' wins (%)")

@@ -63,10 +63,10 @@ def test_capped_percent_rake_keeps_the_jackpot_drop_apart(cache):
     no_drop = cache.run(load_variant(CAPPED).replace(rake__jackpot_drop=0), DEALS, app.strategy.value)
     assert float(no_drop.summary.rake_sum) == float(result.summary.rake_sum)
     f = app.figures
-    assert f["rake per hand (units)"] == pytest.approx(by_hand, rel=1e-12)
-    assert f["jackpot drop per hand (units)"] == 0.1
-    assert f["jackpot drop per hour, table (money)"] == pytest.approx(0.1 * 30)
-    assert f["break-even skill edge (units per hand)"] == pytest.approx(by_hand / 4)  # no jackpot drop
+    assert f["rake_per_hand"] == pytest.approx(by_hand, rel=1e-12)
+    assert f["jackpot_drop_per_hand"] == 0.1
+    assert f["jackpot_drop_per_hour"] == pytest.approx(0.1 * 30)
+    assert f["break_even_edge"] == pytest.approx(by_hand / 4)  # no jackpot drop
     assert f"{by_hand:.4f}" in app.table_html.value
 
 
@@ -77,15 +77,15 @@ def test_time_rake_is_per_seat_hour_whatever_the_pace(cache):
     rake = Rake(model=RakeModel.TIME, amount=6)
     for pace in (30, 60):
         f = rake_figures(result, rake, hands_per_hour=pace, unit_value=2.0)
-        assert f["rake per hand (units)"] == pytest.approx(6 * 4 / pace)
-        assert f["rake per seat per hour (money)"] == pytest.approx(6 * 2.0)
-        assert f["rake per hour, table (money)"] == pytest.approx(24 * 2.0)
+        assert f["rake_per_hand"] == pytest.approx(6 * 4 / pace)
+        assert f["rake_per_seat_per_hour_money"] == pytest.approx(6 * 2.0)
+        assert f["rake_per_hour_money"] == pytest.approx(24 * 2.0)
     app = RakeExplorer("2-4", deals=DEALS, cache=cache)
     app.rake_model.value = "time"
     app.amount.value = 6.0
     app.hands_per_hour.value = 60
-    assert app.figures["rake per hour, table (money)"] == pytest.approx(24)
-    assert app.figures["rake per hand (units)"] == pytest.approx(0.4)
+    assert app.figures["rake_per_hour_money"] == pytest.approx(24)
+    assert app.figures["rake_per_hand"] == pytest.approx(0.4)
 
 
 def test_a_commission_in_the_result_is_counted_once(cache):
@@ -102,16 +102,16 @@ def test_a_commission_in_the_result_is_counted_once(cache):
     once = rake_figures(base, none, hands_per_hour=30, commission=0.05)
     for figures in (rake_figures(with_c, none, hands_per_hour=30, commission=0.05),
                     rake_figures(with_c, none, hands_per_hour=30)):  # default: the result's own
-        edge = figures["house edge, bank (units per player hand)"]
-        assert edge == pytest.approx(once["house edge, bank (units per player hand)"], rel=1e-9)
+        edge = figures["bank_edge_per_player_hand"]
+        assert edge == pytest.approx(once["bank_edge_per_player_hand"], rel=1e-9)
         assert edge == pytest.approx(bank_mean + commission, rel=1e-9)  # was + 2 x commission
-        charge = figures["commission or fee per player hand (units)"]
+        charge = figures["commission_per_player_hand"]
         assert charge == pytest.approx(commission, rel=1e-9)
-        assert figures["rake per hand (units)"] == 0.0
+        assert figures["rake_per_hand"] == 0.0
     bare = rake_figures(with_c, none, hands_per_hour=30, commission=0.0)
-    assert bare["commission or fee per player hand (units)"] == 0.0
-    assert bare["house edge, bank (units per player hand)"] == pytest.approx(
-        rake_figures(base, none, hands_per_hour=30)["house edge, bank (units per player hand)"])
+    assert bare["commission_per_player_hand"] == 0.0
+    assert bare["bank_edge_per_player_hand"] == pytest.approx(
+        rake_figures(base, none, hands_per_hour=30)["bank_edge_per_player_hand"])
 
 
 def test_a_capped_rake_in_a_banked_game_leaves_out_the_commission(cache):
@@ -122,9 +122,9 @@ def test_a_capped_rake_in_a_banked_game_leaves_out_the_commission(cache):
     plain = cache.run(load_variant(capped), DEALS, "greedy")
     with_c = cache.run(load_variant(capped).replace(bank__commission=0.05), DEALS, "greedy")
     f = rake_figures(with_c, with_c.variant.rake, hands_per_hour=30)
-    assert f["rake per hand (units)"] == pytest.approx(float(plain.summary.rake_sum) / DEALS)
+    assert f["rake_per_hand"] == pytest.approx(float(plain.summary.rake_sum) / DEALS)
     total = float(with_c.summary.rake_sum) / DEALS
-    charges = f["rake per hand (units)"] + 3 * f["commission or fee per player hand (units)"]
+    charges = f["rake_per_hand"] + 3 * f["commission_per_player_hand"]
     assert charges == pytest.approx(total)
 
 
@@ -192,17 +192,17 @@ def test_the_rake_tab_gives_every_figure_an_interval_or_says_why_not():
     rules set it, or a method saying why it has none."""
     r = simulate("2-4", 3_000, setter="greedy", rng=3)
     fixed = rake_table(r, Rake(model=RakeModel.FIXED_TABLE, amount=0.5, jackpot_drop=0.1), hands_per_hour=30)
-    row = fixed.loc["rake per hand (units)"]
+    row = fixed.loc["rake_per_hand"]
     assert row["estimate"] == row["ci_low"] == row["ci_high"] == 0.5 and row["method"].startswith("exact")
-    share = fixed.loc["rake share of gross winnings"]
+    share = fixed.loc["rake_share"]
     assert share["ci_low"] < share["estimate"] < share["ci_high"]
     percent = rake_table(r, Rake(model=RakeModel.PERCENT, percent=0.05), hands_per_hour=30)
     from cpstats.engine.stats import batch_mean_interval
 
     _, _, half = batch_mean_interval(0.05 * r.gross_batches(), r.net_batches()[1])
-    row = percent.loc["rake per hand (units)"]
+    row = percent.loc["rake_per_hand"]
     assert row["ci_high"] - row["estimate"] == pytest.approx(float(half)) and half > 0
-    seat = percent.loc["rake per seat per hour (money)"]
+    seat = percent.loc["rake_per_seat_per_hour_money"]
     assert seat["ci_high"] - seat["estimate"] == pytest.approx(float(half) / 4 * 30)
     for table in (fixed, percent):
         lacking = table[table["ci_low"].isna()]
@@ -217,7 +217,7 @@ def test_a_repriced_commission_gets_a_conservative_interval():
     bare = simulate("banked", 6_000, setter="greedy", rng=5)
     charged = simulate("banked(bank.commission=0.05)", 6_000, setter="greedy", rng=5)
     table = rake_table(bare, Rake(), hands_per_hour=30, commission=0.05)
-    row = table.loc["commission or fee per player hand (units)"]
+    row = table.loc["commission_per_player_hand"]
     from cpstats.engine.stats import batch_mean_interval, t_value
 
     sums, sizes = charged.rake_batches()
@@ -226,12 +226,12 @@ def test_a_repriced_commission_gets_a_conservative_interval():
     bound = (row["ci_high"] - row["estimate"]) / t_value(0.95, 30)
     assert bound >= float(se)
     assert "conservative" in row["method"]
-    edge = table.loc["house edge, bank (units per player hand)"]
+    edge = table.loc["bank_edge_per_player_hand"]
     assert edge["ci_low"] < edge["estimate"] < edge["ci_high"]
-    assert np.isnan(table.loc["house edge SE", "ci_low"])
+    assert np.isnan(table.loc["bank_edge_se", "ci_low"])
     capped = simulate("banked(bank.commission=0.05,rake=percent,rake.percent=0.05,rake.cap=1)", 600,
                       setter="greedy", rng=5)
-    row = rake_table(capped, capped.variant.rake, hands_per_hour=30).loc["rake per hand (units)"]
+    row = rake_table(capped, capped.variant.rake, hands_per_hour=30).loc["rake_per_hand"]
     assert np.isnan(row["ci_low"]) and row["method"].startswith("no interval: the bank's charge")
 
 
@@ -250,11 +250,11 @@ def test_fixed_rake_per_seat_and_per_hour(rake_app):
     rake_app.hands_per_hour.value = 40
     rake_app.unit_value.value = 2.0
     f = rake_app.figures
-    assert f["rake per seat per hand (units)"] == pytest.approx(0.25)
-    assert f["rake per seat per hour (money)"] == pytest.approx(0.25 * 40 * 2.0)
+    assert f["rake_per_seat_per_hand"] == pytest.approx(0.25)
+    assert f["rake_per_seat_per_hour_money"] == pytest.approx(0.25 * 40 * 2.0)
     assert "20.00" in rake_app.table_html.value  # 0.25 units x 40 hands x 2 money
     rake_app.skill_edge.value = 0.4
-    assert rake_app.figures["player's expectation (units per hand)"] == pytest.approx(0.15)
+    assert rake_app.figures["expectation_at_skill"] == pytest.approx(0.15)
 
 
 def test_percent_rake_from_the_gross_and_capped_needs_a_run(rake_app, cache):
@@ -262,14 +262,14 @@ def test_percent_rake_from_the_gross_and_capped_needs_a_run(rake_app, cache):
     rake_app.rake_model.value = "percent"
     rake_app.percent.value = 0.05
     gross = float(r.summary.gross_sum) / r.deals
-    assert rake_app.figures["rake per hand (units)"] == pytest.approx(0.05 * gross)
+    assert rake_app.figures["rake_per_hand"] == pytest.approx(0.05 * gross)
     rake_app.cap.value = 0.5
     assert "click Simulate" in rake_app.status.value
     rake_app.simulate_button.click()
     capped = rake_app.result
     assert "rake.cap=0.5" in str(capped.variant)
     # the cap binds: less than the uncapped 5%, exactly the simulated rake
-    per_hand = rake_app.figures["rake per hand (units)"]
+    per_hand = rake_app.figures["rake_per_hand"]
     assert per_hand == pytest.approx(float(capped.summary.rake_sum) / capped.deals)
     assert 0 < per_hand < 0.05 * gross
 
@@ -278,7 +278,7 @@ def test_session_bands(rake_app):
     rake_app.rake_model.value = "none"
     rake_app.confidence.value = 0.90
     s = rake_app.sessions().set_index("hands")
-    sd = rake_app.figures["SD per hand, seat (units)"]
+    sd = rake_app.figures["sd"]
     assert s.loc[100, "high (units)"] == pytest.approx(1.6448536 * sd * 10, rel=1e-6)
     assert f"{s.loc[1_000, 'low (units)']:+,.1f}" in rake_app.table_html.value
 
@@ -288,7 +288,7 @@ def test_banked_commission_matches_a_simulation_with_it(cache):
     app.simulate_button.click()
     base = app.result
     app.commission.value = 0.05
-    edge = app.figures["house edge, bank (units per player hand)"]
+    edge = app.figures["bank_edge_per_player_hand"]
     # the commission is charged outside the nets, so the same deals and tables give the same nets
     assert app.strategy.value == "ev"
     with_c = simulate(base.variant.replace(bank__commission=0.05), DEALS, setter=EvSetter(tables=str(base.variant)),
