@@ -16,7 +16,9 @@ from matplotlib.ticker import PercentFormatter
 
 from cpstats.errors import CpstatsError, OptionError
 from cpstats.engine.registry import load_variant
+from cpstats.engine.catalogue import SHARED
 from cpstats.engine.describe import format_number, short_label
+from cpstats.engine.figures_text import figure_label
 
 __all__ = ["style", "StepPercentFormatter", "step_decimals",
            "plot_natural_frequencies", "plot_royalty_rates", "plot_net_distribution",
@@ -111,13 +113,13 @@ def plot_royalty_rates(royalties: pd.DataFrame, ax=None):
 
 
 def plot_net_distribution(distribution: pd.DataFrame, seat: int = 0, ax=None):
-    """Probability of each net result (units) for one seat."""
+    """Probability of each net result (units, before house charges) for one seat."""
     with style():
         fig, ax = _axes(ax)
         p = distribution[f"p_{seat}"]
         keep = p > 0
         ax.bar(distribution["net"][keep], p[keep], width=0.8, color=_BLUE)
-        ax.set_xlabel("net units per deal")
+        ax.set_xlabel("net result per deal, before house charges (units)")
         ax.set_ylabel("probability")
         ax.set_title(f"Distribution of net units, seat {seat}")
         fig.tight_layout()
@@ -166,7 +168,8 @@ def _fit_bar_labels(ax, values: np.ndarray, texts: list[str], pad: float = 0.04)
 
 def plot_sd_by_variant(frame: pd.DataFrame, ax=None, *, label=None,
                        title: str = "Volatility by scoring system"):
-    """SD per hand (units) of each variant; ``frame`` has ``variant`` and ``sd`` (and optionally
+    """SD per hand (units) of each variant, the catalogue's ``sd`` (a player's, before house charges,
+    so the axis says it); ``frame`` has ``variant`` and ``sd`` (and optionally
     ``label``, and ``sd_low``/``sd_high``: the interval, drawn as error bars). Rows are named by
     ``label`` (names, or a function of each variant), else by the variants' short labels
     (:func:`cpstats.short_label`), never by raw variant strings."""
@@ -180,7 +183,7 @@ def plot_sd_by_variant(frame: pd.DataFrame, ax=None, *, label=None,
             if ranged else None
         ax.barh(y, sd, color=_BLUE, xerr=err, capsize=4 if ranged else 0)
         ax.set_yticks(y, labels)
-        ax.set_xlabel("SD per hand, units per seat" + (" (error bars: 95% CI)" if ranged else ""))
+        ax.set_xlabel(figure_label(SHARED["sd"], "sd") + (", error bars: 95% CI" if ranged else ""))
         ax.set_title(title)
         fig.tight_layout()
         ax.invert_yaxis()
@@ -207,7 +210,7 @@ def plot_rake_burden(frame: pd.DataFrame, ax=None, *, label=None, title: str = "
                 text += f" ({format_number(100 * share.iloc[i], 2)}% of gross wins)"
             texts.append(text)
         ax.set_yticks(y, labels)
-        ax.set_xlabel("rake per seat per hand, units")
+        ax.set_xlabel(figure_label(SHARED["rake_per_seat_per_hand"], "rake_per_seat_per_hand"))
         ax.set_title(title)
         fig.tight_layout()
         ax.invert_yaxis()
