@@ -74,7 +74,14 @@ class Figure:
     def pattern(self) -> re.Pattern:
         """The names this figure stands for (a family's placeholders match any word)."""
         parts = _PLACEHOLDER.split(self.name)
-        return re.compile("".join(re.escape(p) if i % 2 == 0 else r"[a-z0-9_]+?" for i, p in enumerate(parts)) + "$")
+        return re.compile("".join(re.escape(p) if i % 2 == 0 else rf"(?P<{p}>[a-z0-9_]+?)" for i, p in enumerate(parts))
+                          + "$")
+
+    def pattern_values(self, name: str) -> dict[str, str]:
+        """A family member's placeholder values in words: ``mean_seat0`` -> ``{"seat": "0"}``,
+        ``royalty_rate_front_trips`` -> ``{"royalty": "front trips"}``."""
+        found = self.pattern.match(name)
+        return {} if found is None else {k: v.replace("_", " ") for k, v in found.groupdict().items()}
 
     @property
     def family(self) -> bool:
@@ -89,38 +96,41 @@ class Figure:
 SHARED: dict[str, Figure] = {f.name: f for f in (
     Figure("mean_seat{seat}", "a seat's mean result per hand before house charges (0 by symmetry where the seats "
            "are exchangeable: the position's own edge otherwise)", "units", "seat", "before charges", "mean",
-           "batch t", "units"),
+           "batch t", "units", "mean per hand, seat {seat}"),
     Figure("sd_seat{seat}", "the SD of a seat's result per hand before house charges", "units", "seat",
-           "before charges", "sd", "batch t (variances)", "units"),
+           "before charges", "sd", "batch t (variances)", "units", "SD per hand, seat {seat}"),
     Figure("hit_frequency_seat{seat}", "the share of a seat's hands that win money (result above 0)", "share",
-           "seat", "before charges", "rate", "batch t", "percent"),
+           "seat", "before charges", "rate", "batch t", "percent", "hit frequency, seat {seat}"),
     Figure("push_rate_seat{seat}", "the share of a seat's hands that break even (result exactly 0)", "share",
-           "seat", "before charges", "rate", "batch t", "percent"),
+           "seat", "before charges", "rate", "batch t", "percent", "push rate, seat {seat}"),
     Figure("sd", "the SD of a player's result per hand before house charges (the mean over the player seats)",
-           "units", "seat", "before charges", "sd", "batch t", "units"),
+           "units", "seat", "before charges", "sd", "batch t", "units", "SD per hand"),
     Figure("sd_after_charges", "the SD of a player's result per hand after house charges: its result less its "
            "share of the house's take (the mean over the player seats)", "units", "seat", "after charges", "sd",
-           "batch t", "units"),
+           "batch t", "units", "SD per hand after house charges"),
     Figure("mean_after_charges", "a player's mean result per hand after house charges (the mean over the player "
-           "seats)", "units", "seat", "after charges", "mean", "batch t", "units"),
+           "seats)", "units", "seat", "after charges", "mean", "batch t", "units", "mean per hand after house charges"),
     Figure("mean_after_charges_seat{seat}", "a seat's mean result per hand after house charges: its result less "
-           "its share of the house's take", "units", "seat", "after charges", "mean", "batch t", "units"),
+           "its share of the house's take", "units", "seat", "after charges", "mean", "batch t", "units", "mean per hand after house charges, seat {seat}"),
     Figure("sd_after_charges_seat{seat}", "the SD of a seat's result per hand after house charges", "units",
-           "seat", "after charges", "sd", "batch t (variances)", "units"),
+           "seat", "after charges", "sd", "batch t (variances)", "units", "SD per hand after house charges, seat {seat}"),
     Figure("hit_frequency", "the share of players' hands that win money (all player seats pooled)", "share",
-           "seat", "before charges", "rate", "batch t", "percent"),
+           "seat", "before charges", "rate", "batch t", "percent", "hit frequency (hands that win money)"),
     Figure("push_rate", "the share of players' hands that break even (all player seats pooled)", "share",
-           "seat", "before charges", "rate", "batch t", "percent"),
+           "seat", "before charges", "rate", "batch t", "percent", "push rate (hands that break even)"),
     Figure("foul_rate", "the share of hands set fouled (rows out of order)", "share", "hand", "before charges",
-           "rate", "batch t", "percent"),
+           "rate", "batch t", "percent", "foul rate"),
     Figure("scoop_rate", "the share of pairs of hands in which the first wins all three rows from the other",
-           "share", "pair", "before charges", "rate", "batch t", "percent"),
+           "share", "pair", "before charges", "rate", "batch t", "percent", "scoop rate (per pair of hands)"),
+    Figure("volatility_index", "the volatility index of a player: z (90%, 1.645) times the SD per hand before "
+           "house charges (the mean over the player seats)", "units", "seat", "before charges", "index", "batch t",
+           "units", "volatility index (1.645 SD)"),
     Figure("rake_per_seat_per_hand", "the house's take per hand a seat pays on average (rake, time fee, "
-           "commission, fees)", "units", "seat", "house", "mean", "batch t", "units"),
+           "commission, fees)", "units", "seat", "house", "mean", "batch t", "units", "rake per seat per hand"),
     Figure("rake_per_seat_per_hour", "the house's take a seat pays per hour at the table's pace", "units an hour",
-           "seat", "house", "mean", "batch t", "units"),
+           "seat", "house", "mean", "batch t", "units", "rake per seat-hour"),
     Figure("rake_share", "the house's take as a share of the gross amount won", "share", "table", "house",
-           "ratio", "batch t", "percent"),
+           "ratio", "batch t", "percent", "rake share of the amount won"),
 )}
 
 

@@ -111,15 +111,30 @@ def _unit_words(figure: Figure) -> str:
 
 
 def _words(stem: str) -> str:
-    text = stem.replace("after_charges", "after house charges")
+    text = re.sub(r"([a-z])(\d)", r"\1 \2", stem.replace("after_charges", "after house charges"))
     return " ".join(_WORDS.get(w, w) for w in text.split("_") if w)
 
 
+def _says_basis(figure: Figure) -> bool:
+    """Whether a label names the figure's basis: a player's money (a mean, SD or variance of a seat's
+    result, the share of hands that win or push) reads differently before and after house charges;
+    a count of events (fouls, scoops, royalties) and the house's own take do not."""
+    if figure.basis == "after charges":
+        return True
+    return figure.basis == "before charges" and (
+        (figure.scope == "seat" and figure.kind in ("mean", "sd", "variance", "index"))
+        or figure.name.startswith(("hit_frequency", "push_rate")))
+
+
 def _label(figure: Figure, name: str, *, basis: bool = True) -> str:
-    """A short label: the name's words, its basis where it has one and does not say it."""
-    text = figure.label if figure.label and not figure.family else _words(name)
+    """A short label: the figure's own words (its ``label``, or its name's words; a family member's
+    placeholders spelt out, ``seat 0``), with its basis where that matters (:func:`_says_basis`)."""
+    if figure.label and figure.family:
+        text = figure.label.format(**figure.pattern_values(name))
+    else:
+        text = figure.label or _words(name)
     said = _BASIS.get(figure.basis)
-    if basis and said and said not in text:
+    if basis and said and _says_basis(figure) and said not in text:
         text += f", {said}"
     return text
 
@@ -200,13 +215,13 @@ def _family_title(figure: Figure) -> str:
         title = _SCOPE_TITLE[figure.scope]
     else:
         title = keys[0] + "s" if not keys[0].endswith("y") else keys[0][:-1] + "ies"
-    return title + (f", {_BASIS[figure.basis]}" if figure.basis in _BASIS and figure.basis != "house" else "")
+    return title + (f", {_BASIS[figure.basis]}" if _says_basis(figure) else "")
 
 
 def _column(figure: Figure) -> str:
     stem = re.sub(r"_?[a-z]*\{\w+\}", "", figure.name).replace("_hand_vs_hand", "").replace("_vs", "")
-    unit = _unit_words(figure)
-    return _words(stem.replace("after_charges", "")).strip() + (f", {unit}" if unit else "")
+    unit, words = _unit_words(figure), _words(stem.replace("after_charges", "")).strip()
+    return words + (f", {unit}" if unit and not words.endswith(unit) else "")
 
 
 def _table(title: str, columns: list[tuple[Figure, dict[str, pd.Series]]]) -> list[str]:
@@ -251,11 +266,11 @@ def figures_text(figures: pd.DataFrame, catalogue: Sequence[Figure], *,
         elif figure.basis == "house" or figure.kind == "parameter":  # the pace sits with the take an hour
             title = "house"
         else:
-            title = _SCOPE_TITLE[figure.scope] + (f", {_BASIS[figure.basis]}" if figure.basis in _BASIS
-                                                  and figure.scope not in ("seat",) else "")
+            title = _SCOPE_TITLE[figure.scope] + (f", {_BASIS[figure.basis]}" if _says_basis(figure)
+                                                  and figure.scope != "seat" else "")
         sections.setdefault(title, []).append((row, figure))
     width = max([len(_label(f, r["metric"])) + len(_unit_words(f)) + 3 for r, f in known] + [20])
-    width = min(width, 56)
+    width = min(width, 60)
     lines = ["headline (95% intervals)"] + [_line(r, f, width) for r, f in head]
     for title, pairs in sections.items():
         lines.append("")

@@ -13,7 +13,7 @@ _ROWS = ("front", "middle", "back")
 FIGURES = (
     "mean_seat{seat}", "sd_seat{seat}", "hit_frequency_seat{seat}", "push_rate_seat{seat}", "sd",
     "sd_after_charges", "mean_after_charges", "hit_frequency", "push_rate", "foul_rate", "scoop_rate",
-    "rake_per_seat_per_hand", "rake_per_seat_per_hour", "rake_share",
+    "rake_per_seat_per_hand", "rake_per_seat_per_hour", "rake_share", "volatility_index",
     Figure("fl_entry_rate", "the share of normal boards that qualify for Fantasyland", "share", "board",
            "before charges", "ratio", "batch t", "percent", "Fantasyland entry rate"),
     Figure("fl_stay_rate", "the share of Fantasyland boards that qualify to stay", "share", "board",
@@ -23,11 +23,12 @@ FIGURES = (
     Figure("fl_value", "a Fantasyland board's mean result less a normal board's", "units", "board",
            "before charges", "mean", "batch t", "units", "Fantasyland value"),
     Figure("royalty", "royalty units a board is paid, all rows", "units", "board", "before charges", "mean",
-           "batch t", "units"),
+           "batch t", "units", "royalties per board"),
     *(Figure(f"royalty_{row}", f"royalty units a board is paid in its {row} row", "units", "row",
-             "before charges", "mean", "batch t", "units") for row in _ROWS),
+             "before charges", "mean", "batch t", "units", f"{row} royalties per board") for row in _ROWS),
     *(Figure(f"royalty_rate_{row}", f"the share of boards paid a royalty in their {row} row", "share", "row",
-             "before charges", "ratio", "batch t", "percent") for row in _ROWS),
+             "before charges", "ratio", "batch t", "percent", f"boards paid a {row} royalty") for row in _ROWS),
     Figure("hands_seat{seat}", "the hands a seat plays for its mean result to be known within +-1 unit "
-           "((z SD / 1)^2)", "hands", "seat", "before charges", "count", "batch t", "count"),
+           "((z SD / 1)^2)", "hands", "seat", "before charges", "count", "batch t", "count",
+           "hands for seat {seat}'s mean within ±1 unit"),
 )

@@ -54,5 +54,5 @@ def test_cli_compare_takes_open_face_presets(capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("ofc-pineapple, ofc-pineapple-progressive on 100 common hands")
-    assert "baseline" in out[0] and out[1] == "foul rate, before house charges"  # a figure a block
+    assert "baseline" in out[0] and out[1] == "foul rate"  # a figure a block
     assert out[2].split()[0] == "ofc-pineapple" and out[3].split()[0] == "ofc-pineapple-progressive"

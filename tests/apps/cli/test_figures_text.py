@@ -83,9 +83,13 @@ def test_no_surrender_row_and_one_line_says_what_was_left_out(outputs):
 
 
 def test_a_raked_variant_prints_rake_lines_with_a_basis(outputs):
+    """The house's take says whose (a seat's, the table's) and its unit; a player's SD says its basis;
+    a count of events (fouls) does not claim one."""
     rake = [line for line in outputs["raked"].splitlines() if "rake per" in line]
-    assert rake and all("house's take" in line and "units" in line for line in rake)
-    assert "SD after house charges" in outputs["raked"] and "SD, before house charges" in outputs["raked"]
+    assert rake and all("units" in line and ("seat" in line or "the table" in line) for line in rake)
+    text = outputs["raked"]
+    assert "SD per hand after house charges" in text and "SD per hand, before house charges" in text
+    assert not any("foul" in line and "house charges" in line for line in text.splitlines())
     assert "house" not in [line for line in outputs["raked"].splitlines() if line.startswith("left out")][0]
 
 
@@ -124,7 +128,7 @@ def test_compare_prints_each_figure_with_its_basis_and_the_paired_difference(cap
     text = capsys.readouterr().out
     assert not re.search(r"\d[eE][-+]?\d", text)
     blocks = {block.split("\n")[0]: block.split("\n")[1:] for block in re.split(r"\n(?=\S)", text)}
-    before, after = blocks["SD, before house charges (units)"], blocks["SD after house charges (units)"]
+    before, after = blocks["SD per hand, before house charges (units)"], blocks["SD per hand after house charges (units)"]
     assert before[1].rstrip().endswith("diff 0.0000 (0.0000..0.0000)")
     low, high = map(float, re.search(r"diff -[\d.]+ \((-[\d.]+)\.\.(-[\d.]+)\)", after[1]).groups())
     assert low <= high < 0
@@ -136,6 +140,6 @@ def test_sweep_prints_a_block_a_figure_and_a_line_a_point(capsys):
     text = capsys.readouterr().out
     assert not re.search(r"\d[eE][-+]?\d", text)
     blocks = {block.split("\n")[0]: block.split("\n")[1:] for block in re.split(r"\n(?=\S)", text)}
-    after = blocks["SD after house charges (units)"]
+    after = blocks["SD per hand after house charges (units)"]
     assert after[1].split()[0] == "rake.percent=0.05" and "diff -" in after[1]
-    assert blocks["SD, before house charges (units)"][1].rstrip().endswith("diff 0.0000 (0.0000..0.0000)")
+    assert blocks["SD per hand, before house charges (units)"][1].rstrip().endswith("diff 0.0000 (0.0000..0.0000)")

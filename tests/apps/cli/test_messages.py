@@ -102,7 +102,7 @@ def test_compare_names_its_setter_in_a_table_and_a_file(capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("2-4, 1-6 on 300 common deals") and _SETTERS["random"] in out[0]
-    assert out[1] == "SD, before house charges (units)" and out[2].split()[0] == "2-4"  # a figure a block
+    assert out[1] == "SD per hand, before house charges (units)" and out[2].split()[0] == "2-4"  # a figure a block
     assert main([*argv, "--format", "csv"]) == 0
     csv = capsys.readouterr().out.splitlines()
     assert csv[0].startswith("label,setter,metric,estimate,") and csv[1].split(",")[1] == "random"
