@@ -48,7 +48,7 @@ from cpstats.engine.registry import game_named, games
 __all__ = ["DEFAULT_STRATEGY", "DEAL_CHOICES", "STRATEGY_LABELS", "strategy_label", "setter_text",
            "runs_text", "CHART_FORMATS", "ExportBar", "export_buttons", "export_bytes",
            "download_link", "page_style", "dashboard_tabs", "game_content", "games_with", "opening", "catalogue_of",
-           "label_of"]
+           "label_of", "catalogue_words"]
 
 
 def dashboard_tabs() -> dict[str, Any]:
@@ -76,6 +76,13 @@ def label_of(name: str, catalogue: tuple[Figure, ...]) -> str:
     its words, basis and unit); a name the catalogue lacks is shown as it is."""
     figure = find_figure(name, catalogue)
     return name if figure is None else figure_label(figure, name)
+
+
+def catalogue_words(game: str, words: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    """A game's table words (figure name -> (words, format), in the order shown) with each figure's
+    words replaced by its catalogue label (:func:`label_of`), the format and order kept."""
+    catalogue = catalogue_of(game)
+    return {name: (label_of(name, catalogue), fmt) for name, (_, fmt) in words.items()}
 
 
 def games_with(app: str) -> list[str]:

@@ -23,7 +23,7 @@ import matplotlib.pyplot as plt
 
 from cpstats.apps.panels import figures_table, plot_results
 from cpstats.apps.widgets._common import (ExportBar, _App, _message, _running, _show_figure,
-                                          _table_html, opening, page_style)
+                                          _table_html, catalogue_words, opening, page_style)
 from cpstats.apps.widgets.cache import SEED, _InlineExecutor
 from cpstats.errors import OptionError
 from cpstats.engine.describe import short_label
@@ -53,7 +53,8 @@ class OpenFaceApp(_App):
     result
         The open-face ``SimulationResult`` on show; ``source`` says where it came from.
     table
-        Its figures (:func:`~cpstats.apps.panels.figures_table` of the content's ``charts.labels``).
+        Its figures (:func:`~cpstats.apps.panels.figures_table` of the content's ``charts.labels``),
+        each under its catalogue label (basis and unit, :attr:`labels`).
     figure
         The chart on show.
     """
@@ -64,6 +65,7 @@ class OpenFaceApp(_App):
         #: The game's tab content (module docstring): its choices, the variant they make, its shipped runs.
         self.choices = game.runs.views.dashboard_tab.content
         self.result = self.table = self.figure = None
+        self.labels: dict[str, tuple[str, str]] = {}
         self.source = ""
         self.runs: dict[tuple[str, int, str], Any] = {}
         style, wide = {"description_width": "130px"}, W.Layout(width="400px")
@@ -212,12 +214,14 @@ class OpenFaceApp(_App):
                f"{result.metadata.get('entropy')}; {source}"
         self.status.value = _message("ok", said)
         charts = self.choices.charts
-        self.table = figures_table(result.figures(hands_per_hour=float(self.hands_per_hour.value)), charts.labels)
-        formats = {label: fmt for label, fmt in charts.labels.values()}
+        #: The figures shown by name -> (catalogue label, format).
+        self.labels = catalogue_words(result.variant.game, charts.labels)
+        self.table = figures_table(result.figures(hands_per_hour=float(self.hands_per_hour.value)), self.labels)
+        formats = {label: fmt for label, fmt in self.labels.values()}
         shown = self.table.rename(columns={"ci_low": "95% CI low", "ci_high": "95% CI high"})
         self.table_html.value = _table_html(shown, formats, "cpstats-ofc")
         label = short_label(result.variant)
-        self.figure = plot_results({label: result}, charts.labels, charts.rates, charts.units,
+        self.figure = plot_results({label: result}, self.labels, charts.rates, charts.units,
                                    title=f"{label}; {result.deals:,} hands, {self._label(strategy)}")
         _show_figure(self.output, self.figure)
         self.export.show(self.figure, self.table.assign(variant=str(result.variant),

@@ -17,7 +17,7 @@ import html
 import ipywidgets as W
 
 from cpstats.apps.widgets._common import (DEFAULT_STRATEGY, _STRATEGIES, _App, _message, _running,
-                                          _show_figure, opening, strategy_label)
+                                          _show_figure, catalogue_of, label_of, opening, strategy_label)
 from cpstats.apps.widgets.cache import SEED
 from cpstats.engine.registry import game_of
 
@@ -33,6 +33,8 @@ class SolveView(_App):
     ----------
     solution
         The :class:`~cpstats.engine.solution.Solution` on show (None before a run).
+    label
+        The figure solved for, as the catalogue labels it (basis and unit); "" before a run.
 
     Examples
     --------
@@ -45,6 +47,7 @@ class SolveView(_App):
     def __init__(self, preset: str | None = None, *, deals: int = 20_000,
                  setter: str = DEFAULT_STRATEGY) -> None:
         self.solution = None
+        self.label = ""
         preset = preset or opening("solve")
         #: Typical questions: preset -> (parameter, metric, target, bounds), the game's (its dashboard content).
         self.questions = opening("solve_questions")
@@ -103,8 +106,10 @@ class SolveView(_App):
                                   direction=self.direction.value, on_evaluation=self._evaluated)
             self.progress.value, self.progress.bar_style = self.progress.max, "success"
             s = self.solution
+            self.label = label_of(s.metric, catalogue_of(game_of(s.base).name))
             self.status.value = _message("ok", f"{len(s.evaluations)} evaluations of {s.deals:,} deals, "
                                                f"{strategy_label(self.strategy.value)}, seed {SEED}")
             self.answer.value = f"<p><b>{html.escape(s.sentence())}</b></p>" + (
+                f"<p>figure: {html.escape(self.label)} (<code>{html.escape(s.metric)}</code>)</p>") + (
                 f"<p><small>{html.escape(s.note)}</small></p>" if s.note else "")
             _show_figure(self.output, s.plot().figure)

@@ -28,14 +28,14 @@ import pandas as pd
 
 from cpstats.apps.sweep_chart import plot_sweep, save_sweep
 from cpstats.apps.widgets._common import (DEAL_CHOICES, DEFAULT_STRATEGY, _STRATEGIES, _App,
-                                          _message, _running, _show_figure, game_content, opening,
-                                          strategy_label)
+                                          _message, _running, _show_figure, catalogue_of, game_content,
+                                          label_of, opening, strategy_label)
 from cpstats.apps.widgets.cache import SEED, WIDGET_BLOCK_DEALS, _InlineExecutor, trains_first
 from cpstats.errors import OptionError
 from cpstats.engine.registry import AnyVariant, load_variant, presets
 from cpstats.engine.paired import MIN_EVENT_BATCHES
 
-__all__ = ["SweepView", "TYPICAL", "prepared_variant", "sweep_table_html"]
+__all__ = ["SweepView", "TYPICAL", "prepared_variant", "sweep_table_html", "sweep_labels"]
 
 #: Typical sweeps: parameter -> values offered when it is picked.
 TYPICAL = {
@@ -57,9 +57,18 @@ def prepared_variant(preset: str, parameter: str) -> tuple[AnyVariant, str]:
     return v, f"{parameter} needs {', '.join(f'{k}={x}' for k, x in overrides.items())}: swept on {v}"
 
 
+def sweep_labels(table: pd.DataFrame) -> dict[str, str]:
+    """Each figure of a sweep table by name -> its catalogue label (basis and unit), the game's
+    (``attrs["game"]``)."""
+    catalogue = catalogue_of(table.attrs["game"])
+    return {m: label_of(m, catalogue) for m in dict.fromkeys(table["metric"])}
+
+
 def sweep_table_html(table: pd.DataFrame) -> str:
-    """The sweep as an HTML table: a row per metric (in words), a column per value, each cell the
-    estimate with its interval and, after the first value, the paired difference with its."""
+    """The sweep as an HTML table: a row per figure (its catalogue label, :func:`sweep_labels`), a
+    column per value, each cell the estimate with its interval and, after the first value, the
+    paired difference with its (the verb's)."""
+    labels = sweep_labels(table)
     values = list(dict.fromkeys(table["value"]))
     notes: list[float] = []
     head = "".join(f"<th style='padding:1px 10px'>{html.escape(_value(v))}</th>" for v in values)
@@ -76,8 +85,9 @@ def sweep_table_html(table: pd.DataFrame) -> str:
                 text += (f"<br><small>diff {_num(r['diff'], True)} [{_num(r['diff_ci_low'], True)}, "
                          f"{_num(r['diff_ci_high'], True)}]</small>")
             cells.append(f"<td style='padding:1px 10px;text-align:right'>{text}</td>")
-        label = html.escape(str(rows["label"].iloc[0]))
-        body.append(f"<tr><th style='text-align:left;padding-right:10px'>{label}</th>{''.join(cells)}</tr>")
+        label = html.escape(labels[metric])
+        body.append(f"<tr><th style='text-align:left;padding-right:10px' title='{html.escape(metric, quote=True)}'>"
+                    f"{label}</th>{''.join(cells)}</tr>")
     name = html.escape(str(table.attrs.get("parameter_label", "")))
     foot = "" if not notes else (
         f"<p><small>too few events: a difference resting on fewer than {MIN_EVENT_BATCHES} batches "

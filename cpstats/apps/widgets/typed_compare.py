@@ -29,7 +29,8 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from cpstats.apps.panels import plot_differences
-from cpstats.apps.widgets._common import ExportBar, _message, _show_figure, _table_html, dashboard_tabs, game_content
+from cpstats.apps.widgets._common import (ExportBar, _message, _show_figure, _table_html, catalogue_words, dashboard_tabs,
+                                          game_content)
 from cpstats.apps.widgets.cache import SEED, _InlineExecutor
 from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS
 from cpstats.errors import CpstatsError, OptionError
@@ -98,7 +99,8 @@ class TypedCompare:
     table
         The :func:`cpstats.compare` table on show (tidy: a row per variant and figure).
     figures
-        The same in words (:func:`figures_words`).
+        The same in words (:func:`figures_words`), each figure under its catalogue label (basis and
+        unit, :attr:`labels`).
     figure
         The chart of the paired differences on show.
     """
@@ -118,6 +120,8 @@ class TypedCompare:
             box.observe(lambda _: on_change and on_change(), names="value")
         self.table: pd.DataFrame | None = None
         self.figures: pd.DataFrame | None = None
+        #: The figures shown by name -> (catalogue label, format).
+        self.labels = catalogue_words(game, self.content.charts.labels)
         self.figure = None
         self.runs: dict[tuple, pd.DataFrame] = {}
         self.table_html, self.output = W.HTML(), W.Output()
@@ -161,14 +165,14 @@ class TypedCompare:
     def show(self, table: pd.DataFrame) -> None:
         """Show a table of :meth:`run` (its ``attrs`` name the hands and the seed)."""
         self.table = table
-        self.figures = figures_words(table, self.content.charts.labels)
+        self.figures = figures_words(table, self.labels)
         caption = (f"placed by {setter_words(table, self.content.setter_labels)}; {table.attrs['hands']:,} "
                    f"hands per variant, seed {SEED}")
         self.table_html.value = (
             f"<b>The designer's figures</b> ({html.escape(caption)}; 95% intervals, differences paired "
             "on common decks)" + _table_html(self.figures, {}, "cpstats-figures"))
         charts = self.content.charts
-        self.figure = plot_differences(table, charts.labels, charts.rates, charts.difference_units,
+        self.figure = plot_differences(table, self.labels, charts.rates, charts.difference_units,
                                        title=f"Differences against variant A; {caption}")
         _show_figure(self.output, self.figure)
         self.export.show(("figures", table), ("differences", self.figure))

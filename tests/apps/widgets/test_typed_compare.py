@@ -44,7 +44,7 @@ def test_open_face_run_is_cpstats_compare_on_common_decks(ofc_app):
     words = ofc_app.typed.figures
     assert list(words.columns) == ["A: ofc-pineapple", "B: ofc-pineapple-progressive", "B - A"]
     foul = want[want["metric"] == "foul_rate"].iloc[1]
-    cell = words.loc["foul rate (per board)", "B - A"]
+    cell = words.loc[ofc_app.typed.labels["foul_rate"][0], "B - A"]
     assert cell == f"{100 * foul['diff']:+.1f} pts ({100 * foul['diff_ci_low']:+.1f} to {100 * foul['diff_ci_high']:+.1f})"
     shown = ofc_app.typed.table_html.value
     assert cell in shown and "greedy (baseline: a weak field)" in shown
