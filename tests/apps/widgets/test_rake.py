@@ -326,3 +326,50 @@ def test_rake_explorer_names_the_setter_and_offers_the_reference_only_to_ev():
     assert list(app.table.columns) == [f"2-4: greedy (baseline: a weak field), {DEALS:,} deals", *intervals]
     assert "greedy (baseline: a weak field)" in app.status.value
     assert "greedy (baseline: a weak field)" in app.figure._suptitle.get_text()
+
+
+# -- the game's figures, read not recomputed -----------------------------------------------------
+
+def test_the_house_edge_band_is_the_games(cache):
+    """The banked chart's band is the game's house_edge_curve: at each commission the bank's edge
+    plus the commission on the players' wins, Student's t on the bank's batch means (the table's
+    intervals), not a normal 1.96 made in the app."""
+    from cpstats.engine.stats import t_value
+    from cpstats.thirteen.dashboard import bank_edge, house_edge_curve, positive_part
+
+    result = cache.run(load_variant("banked"), DEALS, "greedy")
+    curve = house_edge_curve(result, [0.0, 0.05], 0.95)
+    edge, se = bank_edge(result)
+    e_pos, _ = positive_part(result, range(1, result.variant.players))
+    assert curve["estimate"].tolist() == pytest.approx([edge, edge + 0.05 * e_pos], rel=1e-12)
+    half = t_value(0.95, result.batches) * se
+    assert (curve["ci_high"] - curve["estimate"]).tolist() == pytest.approx([half, half], rel=1e-12)
+    app = RakeExplorer("banked", deals=DEALS, setter="greedy", cache=cache)
+    band = app.figure.axes[2].collections[0].get_paths()[0].vertices[:, 1]
+    drawn = house_edge_curve(app.result, np.linspace(0, 0.1, 41), 0.95)
+    assert band.min() == pytest.approx(drawn["ci_low"].min()) and band.max() == pytest.approx(drawn["ci_high"].max())
+
+
+def test_the_figures_after_charges_are_the_runs_own_where_the_charge_is(cache):
+    """The SD and mean after house charges are the result's figures() rows, shown where the charge
+    asked for is the one the run was simulated with (a what-if rake on a run without it has none)."""
+    raked = cache.run(load_variant("2-4(rake=percent,rake.percent=0.05,rake.cap=3)"), DEALS, "greedy")
+    own = raked.figures().set_index("metric")
+    table = rake_table(raked, raked.variant.rake, hands_per_hour=30)
+    for name in ("sd", "sd_after_charges", "mean_after_charges"):
+        assert table.loc[name, ["estimate", "ci_low", "ci_high"]].tolist() == \
+            own.loc[name, ["estimate", "ci_low", "ci_high"]].tolist()
+    assert table.loc["sd_after_charges", "estimate"] < table.loc["sd", "estimate"]
+    what_if = rake_table(raked, Rake(model=RakeModel.FIXED_PLAYER, amount=0.25), hands_per_hour=30)
+    assert "sd" in what_if.index and "sd_after_charges" not in what_if.index
+
+
+def test_session_bands_are_the_engines(rake_app):
+    """The sessions table is engine.stats.session_band of the expectation and the SD on show."""
+    from cpstats.engine.stats import session_band
+
+    rake_app.confidence.value = 0.95
+    s = rake_app.sessions()
+    f = rake_app.figures
+    expected, low, high = session_band(f["expectation_at_skill"], f["sd"], s["hands"].tolist(), 0.95)
+    assert s["low (units)"].tolist() == low.tolist() and s["high (units)"].tolist() == high.tolist()
