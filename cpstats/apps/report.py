@@ -1,7 +1,8 @@
 """The math report's writer: a game's report content (:class:`cpstats.engine.report.ReportContent`:
 the sections in reading order, the charts as data) written as ``report.md`` and ``report.html``
 side by side, each chart a PNG drawn by :mod:`cpstats.apps.plots` (the 13-card report:
-:func:`cpstats.thirteen.report.report_content`).
+:func:`cpstats.thirteen.report.report_content`). Every table is printed under its caption; in the
+HTML no table widens the page past the text column (a wider one scrolls in its own box).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pandas as pd
 
 from cpstats.apps import plots
 from cpstats.engine.describe import format_number
-from cpstats.engine.report import ReportContent
+from cpstats.engine.report import ReportContent, ReportTable
 
 __all__ = ["write_report"]
 
@@ -71,11 +72,28 @@ def write_report(content: ReportContent, out: str | Path) -> Path:
     return _write(out, content.label, content.sections)
 
 
+#: Tables never run past the text column: a table wider than it scrolls inside its own box.
+_CSS = ("body{font-family:sans-serif;max-width:60rem;margin:auto;padding:0 1rem}"
+        ".table-wrap{max-width:100%;overflow-x:auto;margin:.4rem 0 1.2rem}"
+        "table{border-collapse:collapse;font-size:.85rem;max-width:100%}"
+        "caption{caption-side:top;text-align:left;font-weight:bold;padding:4px 0}"
+        "td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right;vertical-align:top;"
+        "white-space:nowrap}td:first-child,th:first-child,.words td{text-align:left;white-space:normal}"
+        "img{max-width:100%}")
+
+
+def _html_table(table: ReportTable) -> str:
+    """A table under its caption, in a box that scrolls rather than widen the page."""
+    text = _readable(table.frame).to_html(index=False, border=0, classes="words" if table.words else None)
+    text = text.replace(">", f">\n<caption>{html.escape(table.caption)}</caption>", 1)
+    return f'<div class="table-wrap">{text}</div>'
+
+
 def _write(out: Path, label: str, sections) -> Path:
     """Write the sections as ``report.md`` and ``report.html``; returns the Markdown path."""
     md = [f"# cpstats math report: {label}", ""]
     body = []
-    for title, text, table in sections:
+    for title, text, tables in sections:
         if title:
             md += [f"## {title}", ""]
             body.append(f"<h2>{html.escape(title)}</h2>")
@@ -89,19 +107,14 @@ def _write(out: Path, label: str, sections) -> Path:
                 else:
                     body.append("<p>" + re.sub(r"`([^`]*)`", r"<code>\1</code>",
                                                html.escape(para)) + "</p>")
-        if table is not None:
-            md += [_md(table), ""]
-            words = "setting" in table.columns  # the rules in words read left to right
-            body.append(_readable(table).to_html(index=False, border=0,
-                                                 classes="words" if words else None))
+        for table in tables or ():
+            md += [f"**{table.caption}**", "", _md(table.frame), ""]
+            body.append(_html_table(table))
     md_path = out / "report.md"
     md_path.write_text("\n".join(md))
     (out / "report.html").write_text(
         f"<!doctype html><html><head><meta charset='utf-8'><title>cpstats math report: {html.escape(label)}"
-        "</title>"
-        "<style>body{font-family:sans-serif;max-width:60rem;margin:auto}table{border-collapse:"
-        "collapse;font-size:.85rem}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:"
-        "right}.words td{text-align:left}img{max-width:100%}</style></head><body>"
+        f"</title><style>{_CSS}</style></head><body>"
         f"<h1>cpstats math report: {html.escape(label)}</h1>" + "\n".join(body)
         + "</body></html>")
     return md_path

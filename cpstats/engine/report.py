@@ -3,6 +3,8 @@ and the apps write it without naming the game (:func:`cpstats.apps.report.write_
 
 - :class:`ReportChart`: one chart as data, the frame a kind of chart of
   :mod:`cpstats.apps.plots` draws;
+- :class:`ReportTable`: one table with the heading it is printed under (a table never
+  stands without one);
 - :class:`ReportContent`: the report's title label, its sections in reading order and its charts
   by file name.
 """
@@ -14,7 +16,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-__all__ = ["ReportChart", "ReportContent"]
+from cpstats.errors import OptionError
+
+__all__ = ["ReportChart", "ReportTable", "ReportContent"]
 
 
 @dataclass(frozen=True)
@@ -29,14 +33,35 @@ class ReportChart:
 
 
 @dataclass(frozen=True)
+class ReportTable:
+    """A table of a report under its ``caption`` (what the table shows, its basis and unit where
+    the columns do not say them); ``words`` marks a table of sentences, read left to right."""
+
+    caption: str
+    frame: pd.DataFrame
+    words: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.caption.strip():
+            raise OptionError("a report table needs a caption: say what it shows")
+
+
+@dataclass(frozen=True)
 class ReportContent:
     """What a report says: ``label`` names the game in its heading; ``sections`` are (title,
-    text, table or None) in reading order, a text's paragraphs split by blank lines and a
-    paragraph ``![words](file.png)`` showing the chart of that file; ``charts`` map each file
-    name to its chart; ``caption`` is added under every chart's title (who played, how many
-    deals), so a chart handed on alone still says it."""
+    text, tables) in reading order, a text's paragraphs split by blank lines and a paragraph
+    ``![words](file.png)`` showing the chart of that file, ``tables`` a sequence of
+    :class:`ReportTable` (or None) printed after the text; ``charts`` map each file name to its
+    chart; ``caption`` is added under every chart's title (who played, how many deals), so a
+    chart handed on alone still says it."""
 
     label: str
-    sections: Sequence[tuple[str, str, pd.DataFrame | None]]
+    sections: Sequence[tuple[str, str, Sequence[ReportTable] | None]]
     charts: Mapping[str, ReportChart] = field(default_factory=dict)
     caption: str = ""
+
+    def __post_init__(self) -> None:
+        for title, _, tables in self.sections:
+            if tables is not None and not all(isinstance(t, ReportTable) for t in tables):
+                raise OptionError(f"section {title!r}: its tables must be ReportTable objects "
+                                  "(a table is printed under its caption)")

@@ -4,7 +4,6 @@ the apps write, CLI."""
 import re
 
 import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -43,7 +42,7 @@ def test_report_files_and_sections(result, tmp_path):
     text = path.read_text()
     order = [text.index(f"## {n}.") for n in range(1, 8)]
     assert order == sorted(order)  # the order of a casino math report
-    for png in ("naturals", "royalties", "net_distribution", "sd_by_system", "rake_burden"):
+    for png in ("naturals", "royalties", "net_distribution", "sd_by_system", "rake_burden"):  # all in play
         assert (tmp_path / f"{png}.png").stat().st_size > 5_000
     html = (tmp_path / "report.html").read_text()
     assert "<table" in html and 'alt="rake_burden.png"' in html
@@ -71,6 +70,13 @@ def test_cli_report(tmp_path, capsys):
     assert (tmp_path / "rake_burden.png").stat().st_size > 5_000
 
 
+def _house_rows(text: str) -> dict[str, str]:
+    """Section 6's house money table of a Markdown report: each figure's label to its cell."""
+    house = text[text.index("## 6."):text.index("## 7.")]
+    rows = [line.strip("|").split("|") for line in house.splitlines() if line.startswith("| ")]
+    return {label.strip(): cell.strip() for label, cell in rows[1:]}
+
+
 def test_house_section_states_time_charges_drops_and_the_banked_wager(tmp_path):
     """Audit 13.1-13.3: the report's house money at the pace asked, the jackpot drop apart, and
     a banked game's wager (house edge = element of risk on 3 units)."""
@@ -80,14 +86,17 @@ def test_house_section_states_time_charges_drops_and_the_banked_wager(tmp_path):
     house = text[text.index("## 6."):text.index("## 7.")]
     assert "6 units per seat per hour whatever the pace (24 an hour for the table)" in house
     assert "jackpot drop of 0.1 units a hand" in house
-    header = next(line for line in house.splitlines() if line.startswith("| hands per hour"))
-    values = next(line for line in house.splitlines()[house.splitlines().index(header) + 2:][:1])
-    row = dict(zip(header.strip("|").split("|"), values.strip("|").split("|")))
-    assert float(row[" rake per hour "]) == pytest.approx(24)
-    assert float(row[" jackpot drop per hand "]) == pytest.approx(0.1)
+    assert "**House money at 60 hands an hour**" in house
+    rows = _house_rows(text)
+    per_hour = next(cell for label, cell in rows.items() if label.startswith("rake per hour"))
+    drop = next(cell for label, cell in rows.items() if label.startswith("jackpot drop per hand"))
+    assert float(per_hour.split()[0]) == pytest.approx(24)
+    assert float(drop.split()[0]) == pytest.approx(0.1)
     banked = simulate("banked", 500, setter="greedy", rng=1, block_deals=500)
     text = write_report(banked, tmp_path / "b").read_text()
     assert "house edge equals the element of risk" in text
+    assert "Not in these rules, so left out (all 0): the rake and the jackpot drop." in text
+    assert any(label.startswith("house edge") for label in _house_rows(text))
     with pytest.raises(Exception, match="hands_per_hour=-5 is invalid"):
         write_report(banked, tmp_path / "c", hands_per_hour=-5)
 
