@@ -26,7 +26,8 @@ import pandas as pd
 
 from cpstats.engine.catalogue import Figure, find_figure
 
-__all__ = ["figures_text", "compare_text", "figure_label", "format_value", "format_interval", "HEADLINE", "WIDTH"]
+__all__ = ["figures_text", "compare_text", "figure_label", "figure_words", "unit_words", "format_value",
+           "format_interval", "HEADLINE", "WIDTH"]
 
 #: The headline figures both games report, in the order printed (a game adds its own after them).
 HEADLINE = ("sd", "sd_after_charges", "mean_after_charges", "hit_frequency", "push_rate", "foul_rate",
@@ -137,6 +138,16 @@ def _label(figure: Figure, name: str, *, basis: bool = True) -> str:
     if basis and said and _says_basis(figure) and said not in text:
         text += f", {said}"
     return text
+
+
+def figure_words(figure: Figure, name: str) -> str:
+    """A figure's short label with its basis, without its unit (a table that writes the unit apart)."""
+    return _label(figure, name)
+
+
+def unit_words(figure: Figure) -> str:
+    """The unit a label names beside a figure: empty for a percent or "1 in N" (the number says it)."""
+    return _unit_words(figure)
 
 
 def figure_label(figure: Figure, name: str) -> str:

@@ -34,7 +34,14 @@ from cpstats.engine.stats import z_value
 from cpstats.rules.house import RakeModel
 
 __all__ = ["ParTable", "ParSection", "Chart", "ChartKind", "SheetContent", "SheetProgress", "check_pace",
-           "session_band_rows", "charge_parameter", "words"]
+           "session_band_rows", "charge_parameter", "words", "figure_rows", "FIGURE_COLUMNS"]
+
+#: A sheet's table of figures: the catalogue name, its label, the estimate and interval, how the
+#: sheet writes it (``unit``) and how its interval was made.
+FIGURE_COLUMNS = ["name", "figure", "estimate", "ci_low", "ci_high", "unit", "method"]
+#: How a sheet writes a figure (the ``unit`` its renderer reads), by the catalogue's display.
+_SHEET_UNIT = {"percent": "share", "one in n": "probability", "count": "hands", "units": "units per hand",
+               "decimal": "number"}
 
 #: Proper nouns a label keeps capitalised in running text (:func:`words`).
 _PROPER = frozenset({"Fantasyland"})
@@ -244,6 +251,27 @@ def charge_parameter(v: Any) -> str | None:
     if v.rake.model is not RakeModel.NONE:
         return "rake.amount"
     return None
+
+
+def figure_rows(rows: Sequence[tuple], catalogue: Sequence[Any]) -> pd.DataFrame:
+    """A sheet's table of figures (:data:`FIGURE_COLUMNS`) from ``(name, estimate, low, high,
+    method[, note])`` tuples: each labelled from the game's catalogue (its words and basis, its unit
+    where not units a hand; ``note`` appended, "(the bank)"), written as the catalogue displays it.
+    A name the catalogue does not know is refused: a sheet prints no figure the catalogue lacks."""
+    from cpstats.engine.catalogue import find_figure
+    from cpstats.engine.figures_text import figure_words, unit_words
+
+    out = []
+    for name, estimate, low, high, method, *note in rows:
+        figure = find_figure(name, catalogue)
+        if figure is None:
+            raise OptionError(f"figure {name!r} is not in the catalogue: declare it (engine.catalogue)")
+        label, unit = figure_words(figure, name), unit_words(figure)
+        label = label[:1].upper() + label[1:] + (f" ({unit})" if unit and unit != "units" and unit not in label else "")
+        out.append({"name": name, "figure": " ".join([label, *note]), "estimate": float(estimate),
+                    "ci_low": float(low), "ci_high": float(high), "unit": _SHEET_UNIT[figure.display],
+                    "method": method})
+    return pd.DataFrame(out, columns=FIGURE_COLUMNS)
 
 
 def words(label: str) -> str:

@@ -20,6 +20,9 @@ FIGURES = (
            "before charges", "ratio", "batch t", "percent", "Fantasyland stay rate"),
     Figure("fl_share", "the share of boards played in Fantasyland", "share", "board", "before charges", "ratio",
            "batch t", "percent", "Fantasyland share"),
+    Figure("fl_entry_rate_cards{cards}", "the share of normal boards that enter Fantasyland with this many cards "
+           "(a progressive Fantasyland deals more for a better front)", "share", "board", "before charges", "ratio",
+           "batch t", "percent", "Fantasyland entry with {cards} cards"),
     Figure("fl_value", "a Fantasyland board's mean result less a normal board's", "units", "board",
            "before charges", "mean", "batch t", "units", "Fantasyland value"),
     Figure("royalty", "royalty units a board is paid, all rows", "units", "board", "before charges", "mean",

@@ -32,7 +32,8 @@ FIGURES = (
     Figure("declared_rate_hand{hand}", "the share of a hand's deals on which it declares a natural", "share", "hand",
            "before charges", "rate", "wilson", "percent", "natural declared, hand {hand}"),
     Figure("royalty_rate_{royalty}", "the share of hands set with this royalty hand in its row (front trips, "
-           "middle full house ...)", "share", "hand", "before charges", "rate", "wilson", "one in n", "royalty rate: {royalty}"),
+           "middle full house ...)", "share", "hand", "before charges", "rate", "wilson", "one in n",
+           "royalty rate: {royalty}"),
     Figure("natural_rate_{natural}", "the share of hands dealt this natural (a run's count)", "share", "hand",
            "none", "rate", "wilson", "one in n", "natural rate: {natural}"),
     Figure("natural_exact_{natural}", "the exact probability that a 13-card hand is this natural (enumeration)",
@@ -63,6 +64,9 @@ FIGURES = (
            "house", "mean", "none", "units", "rake per hour, the table"),
     Figure("break_even_edge", "the edge per hand over the field a player needs to break even after the house's "
            "take", "units", "seat", "house", "mean", "batch t", "units", "break-even skill edge"),
+    Figure("house_win_per_hour", "the house's expected win an hour, the whole table: its charges and, where it "
+           "banks the game, the bank's edge over the players", "units an hour", "table", "house", "mean", "batch t",
+           "units", "theoretical win per hour"),
     Figure("jackpot_drop_per_hand", "the jackpot drop taken per hand, the whole table", "units", "table", "house",
            "mean", "none", "units", "jackpot drop per hand, the table"),
     Figure("jackpot_drop_per_hour", "the jackpot drop taken per hour, the whole table", "units an hour", "table",
@@ -76,5 +80,6 @@ FIGURES = (
     Figure("element_of_risk", "the house's edge per unit at risk (equal to the house edge when every unit is at "
            "risk)", "share", "seat", "after charges", "ratio", "batch t", "percent", "element of risk"),
     Figure("bank_result_per_hand", "the bank's mean result per hand after commission and fees (control variate)",
-           "units", "seat", "after charges", "mean", "batch t", "units", "the bank's result per hand after house charges"),
+           "units", "seat", "after charges", "mean", "batch t", "units",
+           "the bank's result per hand after house charges"),
 )

@@ -15,8 +15,8 @@ KW = dict(setter="greedy", block_deals=500)
 
 
 def _par_break_even(result) -> float:
-    table = economics(result, 30.0).set_index("item")
-    return float(table.loc["Break-even skill edge per hand", "value"])
+    table = economics(result, 30.0).set_index("name")
+    return float(table.loc["break_even_edge", "estimate"])
 
 
 def test_a_raked_game_has_one_break_even_edge_without_the_jackpot_drop():
@@ -26,7 +26,7 @@ def test_a_raked_game_has_one_break_even_edge_without_the_jackpot_drop():
     assert house["break_even_edge_ci_low"] == house["break_even_edge_ci_high"] == pytest.approx(0.125)
     assert _par_break_even(result) == pytest.approx(house["break_even_edge"])
     tab = rake_figures(result, result.variant.rake, hands_per_hour=30)
-    assert tab["break-even skill edge (units per hand)"] == pytest.approx(house["break_even_edge"])
+    assert tab["break_even_edge"] == pytest.approx(house["break_even_edge"])
     assert house["jackpot_drop_per_hand"] == pytest.approx(0.2)
 
 
@@ -41,7 +41,7 @@ def test_a_banked_players_break_even_edge_is_its_expected_loss(variant):
     assert house["break_even_edge_ci_low"] == pytest.approx(3 * house["house_edge_ci_low"])
     assert _par_break_even(result) == pytest.approx(house["break_even_edge"])
     tab = rake_figures(result, result.variant.rake, hands_per_hour=30)
-    assert tab["break-even skill edge (units per hand)"] == pytest.approx(house["break_even_edge"], rel=1e-6)
+    assert tab["break_even_edge"] == pytest.approx(house["break_even_edge"], rel=1e-6)
 
 
 # -- house figures of a run -------------------------------------------------------------------------

@@ -117,8 +117,8 @@ def test_pooled_rates_use_batch_means_not_deals():
         assert row["method"].startswith("Student's t on 30 batch means")
         low, high = wilson_interval(k, r.deals)
         assert row["ci_high"] - row["ci_low"] < 0.75 * (high - low), name
-    headline = figures.headline(r).set_index("figure")
-    assert headline.loc["Hit frequency (wins the deal), a seat", "ci_high"] == rates.loc["hit", "ci_high"]
+    headline = figures.headline(r).set_index("name")
+    assert headline.loc["hit_frequency", "ci_high"] == rates.loc["hit", "ci_high"]
 
 
 def test_a_rare_rate_keeps_wilson_and_says_how_few():

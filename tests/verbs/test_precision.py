@@ -200,10 +200,10 @@ def _paragraphs(sheet, start: str) -> str:
 
 def _interval_half_widths(sheet) -> dict[str, float]:
     """The half-widths of the designer's figures as the sheet's own tables print them."""
-    head = sheet.tables["headline"].set_index("figure")
-    fl = sheet.tables["fantasyland"].set_index("figure")
-    rows = {"foul_rate": head.loc["fouled boards"], "royalty": head.loc["royalty units a board"],
-            "fl_entry_rate": fl.loc["entry, per normal board"]}
+    head = sheet.tables["headline"].set_index("name")
+    fl = sheet.tables["fantasyland"].set_index("name")
+    rows = {"foul_rate": head.loc["foul_rate"], "royalty": head.loc["royalty"],
+            "fl_entry_rate": fl.loc["fl_entry_rate"]}
     return {m: float(r["ci_high"] - r["ci_low"]) / 2 for m, r in rows.items()}
 
 

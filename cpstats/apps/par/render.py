@@ -167,7 +167,8 @@ def display_frame(frame: pd.DataFrame) -> tuple[list[str], list[list[str]], list
     """(headers in words, rows of formatted cells, right-aligned per column) of a table."""
     kinds = _kinds(frame)
     cols = [c for c in frame.columns if not (c in _HIDDEN and "description" in frame.columns)
-            and c != "pairs_pooled" and not (c == "unit" and kinds.get("estimate") == "row")]
+            and c != "pairs_pooled" and not (c == "unit" and kinds.get("estimate") == "row")
+            and not (c == "name" and "figure" in frame.columns)]
     units = frame["unit"] if "unit" in frame.columns else pd.Series([""] * len(frame))
     rows = [[format_cell(frame[c].iloc[i], kinds[c], str(units.iloc[i])) for c in cols]
             for i in range(len(frame))]

@@ -17,10 +17,12 @@ import numpy as np
 import pandas as pd
 
 from cpstats.engine.batches import batch_of
-from cpstats.engine.sheet import session_band_rows
+from cpstats.engine.catalogue import resolve_figures
+from cpstats.engine.sheet import figure_rows, session_band_rows
 from cpstats.engine.stats import VOLATILITY_Z, batch_mean_interval, half_width, rate_interval
 from cpstats.hands import tables as _tables
 from cpstats.ofc.board import board_values
+from cpstats.ofc.catalogue import FIGURES
 from cpstats.ofc.result import ROWS, SimulationResult
 from cpstats.ofc.rules import FIVE_ROW_CATEGORIES, PAIR_NAMES, TRIPS_NAMES, Variant
 from cpstats.ofc.settlement import seat_rake
@@ -197,64 +199,52 @@ def fantasyland_table(result: SimulationResult, b: Boards) -> pd.DataFrame:
     """Entry, stay, share and value of Fantasyland (:meth:`SimulationResult.figures`), then the entries
     by the cards they deal, per normal board (95% CI)."""
     f = result.figures().set_index("metric")
-    words = {"fl_entry_rate": ("entry, per normal board", "probability"),
-             "fl_stay_rate": ("stay, per Fantasyland board", "probability"),
-             "fl_share": ("hands played in Fantasyland", "probability"),
-             "fl_value": ("value: a Fantasyland hand's result over a normal hand's", "units")}
-    rows = [(text, f.at[m, "estimate"], f.at[m, "ci_low"], f.at[m, "ci_high"], unit, f.at[m, "method"])
-            for m, (text, unit) in words.items()]
+    names = ("fl_entry_rate", "fl_stay_rate", "fl_share", "fl_value")
+    rows = [(m, f.at[m, "estimate"], f.at[m, "ci_low"], f.at[m, "ci_high"], f.at[m, "method"]) for m in names]
     normal = b.fantasy == 0
     entered = normal & ~b.values.fouled & (b.values.fl_cards > 0)
     trials = b.per_batch(normal)
     for cards in sorted(set(b.values.fl_cards[entered].tolist()) | _entry_sizes(result.variant)):
         p, low, high, method = _interval(b.per_batch(entered & (b.values.fl_cards == cards)), trials)
-        rows.append((f"entry with {cards} cards, per normal board", p, low, high, "probability", method))
-    return pd.DataFrame(rows, columns=["figure", "estimate", "ci_low", "ci_high", "unit", "method"])
+        rows.append((f"fl_entry_rate_cards{cards}", p, low, high, method))
+    return figure_rows(rows, resolve_figures(FIGURES))
 
 
 def _entry_sizes(v: Variant) -> set[int]:
     return {n for n in v.fantasyland.cards if n}
 
 
-#: Headline figures: metric -> (words, unit).
-_HEADLINE = {"mean_seat0": ("mean result of seat 0, per hand (0 by symmetry)", "units"),
-             "sd_seat0": ("SD of a seat's result per hand, before house charges", "units"),
-             "sd_after_charges": ("SD of a seat's result per hand, after house charges", "units"),
-             "hit_frequency": ("hands that win money (a seat's result above 0)", "probability"),
-             "push_rate": ("hands that break even (a seat's result exactly 0)", "probability"),
-             "foul_rate": ("fouled boards", "probability"),
-             "scoop_rate": ("scoops, per player and opponent", "probability"),
-             "royalty": ("royalty units a board", "units"),
-             "royalty_front": ("royalty units a board: front", "units"),
-             "royalty_middle": ("royalty units a board: middle", "units"),
-             "royalty_back": ("royalty units a board: back", "units"),
-             "fl_entry_rate": ("Fantasyland entry, per normal board", "probability"),
-             "fl_share": ("hands played in Fantasyland", "probability"),
-             "hands_seat0": ("hands for a seat's mean to within ±1 unit (95%)", "hands")}
+#: Headline figures, in the order printed (catalogue names), each with its note on the sheet.
+_HEADLINE = {"mean_seat0": "(0 by symmetry)", "sd": "(a seat)", "sd_after_charges": "(a seat)",
+             "volatility_index": "(a seat)", "hit_frequency": "(a seat)", "push_rate": "(a seat)", "foul_rate": "",
+             "scoop_rate": "", "royalty": "", "royalty_front": "", "royalty_middle": "",
+             "royalty_back": "", "fl_entry_rate": "(per normal board)", "fl_share": "",
+             "hands_seat0": "(95%)"}
 
 
 def headline(result: SimulationResult) -> pd.DataFrame:
-    """The headline figures with 95% intervals, the volatility index (1.645 SD) among them; the SD
-    before and after house charges, hit frequency and push rate as the 13-card sheet gives them."""
+    """The headline figures with 95% intervals, named and labelled from the catalogue
+    (:func:`cpstats.engine.sheet.figure_rows`): the SD before and after house charges, the volatility
+    index (1.645 SD), hit frequency and push rate as the 13-card sheet gives them."""
     f = result.figures().set_index("metric")
-    rows = [(text, f.at[m, "estimate"], f.at[m, "ci_low"], f.at[m, "ci_high"], unit, f.at[m, "method"])
-            for m, (text, unit) in _HEADLINE.items() if m in f.index]  # a shipped raked run: no SD after charges
-    sd = f.loc["sd_seat0"]
-    rows.insert(2, ("volatility index (1.645 × SD)", VOLATILITY_Z * sd["estimate"],
-                    VOLATILITY_Z * sd["ci_low"], VOLATILITY_Z * sd["ci_high"], "units", sd["method"]))
-    return pd.DataFrame(rows, columns=["figure", "estimate", "ci_low", "ci_high", "unit", "method"])
+    sd = f.loc["sd"]
+    f.loc["volatility_index", ["estimate", "ci_low", "ci_high", "method"]] = (
+        VOLATILITY_Z * sd["estimate"], VOLATILITY_Z * sd["ci_low"], VOLATILITY_Z * sd["ci_high"],
+        f"{VOLATILITY_Z} x the SD and its interval")
+    rows = [(m, f.at[m, "estimate"], f.at[m, "ci_low"], f.at[m, "ci_high"], f.at[m, "method"],
+             *([note] if note else []))
+            for m, note in _HEADLINE.items() if m in f.index]  # a shipped raked run: no SD after charges
+    return figure_rows(rows, resolve_figures(FIGURES))
 
 
 def house_table(result: SimulationResult, pace: float) -> pd.DataFrame:
     """The variant's own house charge: per seat a hand and a seat-hour at ``pace``, and its share
-    of the points won (:meth:`SimulationResult.figures`)."""
+    of the points won (:meth:`SimulationResult.figures`), named and labelled from the catalogue."""
     f = result.figures(hands_per_hour=pace).set_index("metric")
-    words = {"rake_per_seat_per_hand": ("rake per seat, per hand", "units"),
-             "rake_per_seat_per_hour": (f"rake per seat-hour ({pace:g} hands an hour)", "units"),
-             "rake_share": ("rake, share of the points won", "share")}
-    return pd.DataFrame([(text, f.at[m, "estimate"], f.at[m, "ci_low"], f.at[m, "ci_high"], unit,
-                          f.at[m, "method"]) for m, (text, unit) in words.items()],
-                        columns=["figure", "estimate", "ci_low", "ci_high", "unit", "method"])
+    names = ("rake_per_seat_per_hand", "rake_per_seat_per_hour", "rake_share")
+    return figure_rows([(m, f.at[m, "estimate"], f.at[m, "ci_low"], f.at[m, "ci_high"], f.at[m, "method"],
+                         *([f"({pace:g} hands an hour)"] if m.endswith("hour") else [])) for m in names],
+                       resolve_figures(FIGURES))
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> tuple[float, float, float]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cpstats.engine.sheet import session_band_rows
+from cpstats.engine.sheet import figure_rows, session_band_rows
 from cpstats.thirteen.naturals.detect import NATURALS
 from cpstats.rules.house import RakeModel
 from cpstats.thirteen.rules.ids import ROYALTY_ROW_NAMES
@@ -20,6 +20,8 @@ from cpstats.rules.rulebook import rule_info
 from cpstats.thirteen.settlement import charges_seats as charges
 from cpstats.thirteen.summary import ROYALTY_ROWS
 from cpstats.thirteen.result import SimulationResult
+from cpstats.thirteen.catalogue import FIGURES as _DECLARED
+from cpstats.engine.catalogue import resolve_figures
 from cpstats.thirteen import house
 from cpstats.engine.stats import VOLATILITY_Z, wilson_interval, z_value
 
@@ -28,6 +30,8 @@ __all__ = ["headline", "chance_an_interval_excludes",
            "economics", "charge_models", "session_bands", "methodology",
            "natural_label", "royalty_label", "banker_by_seats", "rules_in_action", "SESSION_HANDS"]
 
+#: The game's catalogue, which names and labels the sheet's figures.
+FIGURES = resolve_figures(_DECLARED)
 #: Session lengths of the session-band table, hands.
 SESSION_HANDS = (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000)
 
@@ -43,24 +47,20 @@ def royalty_label(row: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def _row(figure: str, estimate, low, high, unit: str, method: str) -> dict:
-    return {"figure": figure, "estimate": float(estimate), "ci_low": float(low),
-            "ci_high": float(high), "unit": unit, "method": method}
-
-
 def _player_seats(result: SimulationResult) -> list[int]:
     """Seats that play as players: every seat, or all but the bank (seat 0) in a banked game."""
     seats = list(range(result.variant.players))
     return seats[1:] if result.variant.bank.banked else seats
 
 
-def _wilson_row(figure: str, hits: float, trials: float, confidence: float, method: str) -> dict:
+def _wilson(name: str, hits: float, trials: float, confidence: float, method: str) -> tuple:
     low, high = wilson_interval(hits, trials, confidence)
-    return _row(figure, hits / trials if trials else np.nan, low, high, "probability", method)
+    return name, hits / trials if trials else np.nan, low, high, method
 
 
 def headline(result: SimulationResult, confidence: float = 0.95) -> pd.DataFrame:
-    """Headline figures, one row each: figure, estimate, ci_low, ci_high, unit, method.
+    """Headline figures, one row each, named and labelled from the catalogue
+    (:func:`cpstats.engine.sheet.figure_rows`): name, figure, estimate, ci_low, ci_high, unit, method.
 
     Seat figures average the player seats (every seat, or every seat but the bank); the SD
     interval is the average of the seats' batch-means intervals, which is at least as wide as
@@ -76,37 +76,32 @@ def headline(result: SimulationResult, confidence: float = 0.95) -> pd.DataFrame
     mp = m.iloc[seats]
     batches = result.metadata.get("batches", "the")
     t_means = f"Student's t on {batches} batch means"
-    rows = [_row(f"Mean result, seat {k}" + (" (the bank)" if v.bank.banked and k == 0 else ""),
-                 m.at[k, "mean"], m.at[k, "ci_low"], m.at[k, "ci_high"], "units per hand", t_means)
-            for k in range(v.players)]
+    rows = [(f"mean_seat{k}", m.at[k, "mean"], m.at[k, "ci_low"], m.at[k, "ci_high"], t_means,
+             *(["(the bank)"] if v.bank.banked and k == 0 else [])) for k in range(v.players)]
     if not v.bank.banked:  # the seats' nets add to 0 on every deal: their average has no error
         pooled = float(m["mean"].mean())
         pooled = 0.0 if abs(pooled) < 1e-9 else pooled  # rounding of the seats' sums, not a result
-        rows.append(_row("Mean result, all seats pooled (0: the game is zero-sum)", pooled, pooled, pooled,
-                         "units per hand", "exact: every deal's nets add to 0 before house charges"))
-    who = "a player seat" if v.bank.banked else "a seat"
+        rows.append(("mean", pooled, pooled, pooled, "exact: every deal's nets add to 0 before house charges",
+                     "(0: the game is zero-sum)"))
+    who = "(a player seat)" if v.bank.banked else "(a seat)"
     sd_method = f"{t_means} on per-batch variances"
-    rows.append(_row(f"SD per hand, {who}", mp["sd"].mean(), mp["sd_ci_low"].mean(),
-                     mp["sd_ci_high"].mean(), "units per hand", sd_method))
+    rows.append(("sd", mp["sd"].mean(), mp["sd_ci_low"].mean(), mp["sd_ci_high"].mean(), sd_method, who))
     if v.bank.banked:
-        rows.append(_row("SD per hand, the bank", m.at[0, "sd"], m.at[0, "sd_ci_low"],
-                         m.at[0, "sd_ci_high"], "units per hand", sd_method))
+        rows.append(("sd_seat0", m.at[0, "sd"], m.at[0, "sd_ci_low"], m.at[0, "sd_ci_high"], sd_method,
+                     "(the bank)"))
     if charges(v) and result.has_charge_shares:
         after = result.after_charges(confidence).iloc[seats]
-        rows.append(_row(f"SD per hand after house charges, {who}", after["sd"].mean(),
-                         after["sd_ci_low"].mean(), after["sd_ci_high"].mean(), "units per hand",
-                         sd_method))
-    rows.append(_row(f"Volatility index ({VOLATILITY_Z} SD), {who}", VOLATILITY_Z * mp["sd"].mean(),
-                     VOLATILITY_Z * mp["sd_ci_low"].mean(), VOLATILITY_Z * mp["sd_ci_high"].mean(),
-                     "units per hand", f"{VOLATILITY_Z} x the SD and its interval"))
+        rows.append(("sd_after_charges", after["sd"].mean(), after["sd_ci_low"].mean(),
+                     after["sd_ci_high"].mean(), sd_method, who))
+    rows.append(("volatility_index", VOLATILITY_Z * mp["sd"].mean(), VOLATILITY_Z * mp["sd_ci_low"].mean(),
+                 VOLATILITY_Z * mp["sd_ci_high"].mean(), f"{VOLATILITY_Z} x the SD and its interval", who))
     rates = result.pooled_rates(confidence).set_index("rate")
-    for name, words in (("hit", "Hit frequency (wins the deal)"), ("push", "Push frequency (breaks even)")):
-        r = rates.loc[name]
-        rows.append(_row(f"{words}, {who}", r["estimate"], r["ci_low"], r["ci_high"], "probability",
-                         r["method"]))
+    for name, key in (("hit_frequency", "hit"), ("push_rate", "push")):
+        r = rates.loc[key]
+        rows.append((name, r["estimate"], r["ci_low"], r["ci_high"], r["method"], who))
     rows += _event_rows(result, confidence)
     rows += _house_rows(result, confidence)
-    return pd.DataFrame(rows)
+    return figure_rows(rows, FIGURES)
 
 
 def chance_an_interval_excludes(seats: int, confidence: float = 0.95, *, linked: bool = True) -> float:
@@ -140,31 +135,29 @@ def chance_an_interval_excludes(seats: int, confidence: float = 0.95, *, linked:
     return float(1 - inside)
 
 
-def _event_rows(result: SimulationResult, confidence: float) -> list[dict]:
+def _event_rows(result: SimulationResult, confidence: float) -> list[tuple]:
     """Scoop and home-run rates (batch means of the pooled rate); foul, surrender and natural
     rates (Wilson)."""
     v, n = result.variant, result.deals
     rates = result.pooled_rates(confidence).set_index("rate")
     scoop = rates.loc["scoop"]
-    rows = [_row("Scoop (all three rows) against one opponent", scoop["estimate"], scoop["ci_low"],
-                 scoop["ci_high"], "probability", scoop["method"] + ", per pair that played its rows")]
+    rows = [("scoop_rate", scoop["estimate"], scoop["ci_low"], scoop["ci_high"],
+             scoop["method"] + ", per pair that played its rows")]
     per_hand, counts = v.hands_per_player, result.rates().set_index(["rate", "hand"])["count"]
     hands = list(range(per_hand if v.bank.banked else 0, v.players * per_hand))
     average = lambda key: float(np.mean(counts[key].loc[hands]))  # noqa: E731
     if not v.bank.banked:
         home = rates.loc["home_run"]
-        rows.append(_row("Home run (scoops every opponent)", home["estimate"], home["ci_low"],
-                         home["ci_high"], "probability", home["method"]))
-    rows.append(_wilson_row("Fouled (mis-set) hand", average("foul"), n, confidence, "Wilson, n = deals"))
+        rows.append(("home_run_rate", home["estimate"], home["ci_low"], home["ci_high"], home["method"]))
+    rows.append(_wilson("foul_rate", average("foul"), n, confidence, "Wilson, n = deals"))
     if v.surrender_amount() is not None:
-        rows.append(_wilson_row("Surrender", average("surrender"), n, confidence, "Wilson, n = deals"))
+        rows.append(_wilson("surrender_rate", average("surrender"), n, confidence, "Wilson, n = deals"))
     if (v.kernel_tables()["natural_rank"] >= 0).any():
-        rows.append(_wilson_row("Natural declared", average("declared"), n, confidence,
-                                "Wilson, n = deals"))
+        rows.append(_wilson("declared_rate", average("declared"), n, confidence, "Wilson, n = deals"))
     return rows
 
 
-def _house_rows(result: SimulationResult, confidence: float) -> list[dict]:
+def _house_rows(result: SimulationResult, confidence: float) -> list[tuple]:
     """Rake per hand where the house charges, house edge and element of risk in a banked game."""
     v = result.variant
     house = result.house(confidence=confidence).iloc[0]
@@ -172,17 +165,15 @@ def _house_rows(result: SimulationResult, confidence: float) -> list[dict]:
     t_means = f"Student's t on {result.metadata.get('batches', 'the')} batch means"
     if charges(v):
         seats = v.players
-        rows.append(_row("House charge per hand (rake, commission or fee)", house["rake_per_hand"],
-                         house["rake_ci_low"], house["rake_ci_high"], "units per hand", t_means))
-        rows.append(_row("Break-even skill edge (charge per seat per hand)",
-                         house["rake_per_seat_per_hand"], house["rake_ci_low"] / seats,
-                         house["rake_ci_high"] / seats, "units per hand", t_means))
+        rows.append(("rake_per_hand", house["rake_per_hand"], house["rake_ci_low"], house["rake_ci_high"], t_means,
+                     "(rake, commission or fee)"))
+        rows.append(("break_even_edge", house["rake_per_seat_per_hand"], house["rake_ci_low"] / seats,
+                     house["rake_ci_high"] / seats, t_means, "(the charge per seat per hand)"))
     if v.bank.banked:
         method = f"{t_means}; {house['house_edge_method']}"
-        for name in ("House edge", "Element of risk"):
-            rows.append(_row(f"{name} (per 3-unit wager)", house["house_edge"],
-                             house["house_edge_ci_low"], house["house_edge_ci_high"],
-                             "share of the wager", method))
+        for name in ("house_edge", "element_of_risk"):
+            rows.append((name, house["house_edge"], house["house_edge_ci_low"], house["house_edge_ci_high"],
+                         method))
     return rows
 
 
@@ -363,8 +354,9 @@ def natural_table(result: SimulationResult) -> pd.DataFrame:
 
 
 def economics(result: SimulationResult, hands_per_hour: float, confidence: float = 0.95) -> pd.DataFrame:
-    """The operator's figures at ``hands_per_hour``: item, value, ci_low, ci_high, unit (no
-    interval, NaN, on figures that are set rather than estimated: the pace, the jackpot drop).
+    """The operator's figures at ``hands_per_hour``, named and labelled from the catalogue
+    (:func:`cpstats.engine.sheet.figure_rows`; no interval, NaN, on figures that are set rather than
+    estimated: the pace, the jackpot drop).
 
     Theoretical win per hour is the house's expected take an hour: the charges (rake, time fee,
     commission or fee) and, in a banked game where the house is the bank, the bank's edge over
@@ -375,23 +367,24 @@ def economics(result: SimulationResult, hands_per_hour: float, confidence: float
     h = result.house(hands_per_hour, confidence).iloc[0]
     seats = v.players
     low, high = float(h["rake_ci_low"]), float(h["rake_ci_high"])
-    rows = [("Hands per hour (the pace assumed)", hands_per_hour, np.nan, np.nan, "hands"),
-            ("House charge per hand", h["rake_per_hand"], low, high, "units"),
-            ("House charge per seat-hour", h["rake_per_seat_per_hour"], low * hands_per_hour / seats,
-             high * hands_per_hour / seats, "units"),
-            ("Break-even skill edge per hand", h["break_even_edge"], h["break_even_edge_ci_low"],
-             h["break_even_edge_ci_high"], "units")]
+    t_means = f"Student's t on {result.metadata.get('batches', 'the')} batch means"
+    rows = [("hands_per_hour", hands_per_hour, np.nan, np.nan, "a rule of the variant (the pace assumed)"),
+            ("rake_per_hand", h["rake_per_hand"], low, high, t_means),
+            ("rake_per_seat_per_hour", h["rake_per_seat_per_hour"], low * hands_per_hour / seats,
+             high * hands_per_hour / seats, t_means),
+            ("break_even_edge", h["break_even_edge"], h["break_even_edge_ci_low"], h["break_even_edge_ci_high"],
+             t_means)]
     if v.bank.banked:
         scale = 3.0 * (seats - 1) * hands_per_hour
-        rows.append(("Theoretical win per hour (the bank)", h["house_edge"] * scale,
-                     h["house_edge_ci_low"] * scale, h["house_edge_ci_high"] * scale, "units"))
+        rows.append(("house_win_per_hour", h["house_edge"] * scale, h["house_edge_ci_low"] * scale,
+                     h["house_edge_ci_high"] * scale, t_means, "(the bank)"))
     else:
-        rows.append(("Theoretical win per hour (the charges)", h["rake_per_hour"],
-                     low * hands_per_hour, high * hands_per_hour, "units"))
+        rows.append(("house_win_per_hour", h["rake_per_hour"], low * hands_per_hour, high * hands_per_hour,
+                     t_means, "(the charges)"))
     if v.rake.jackpot_drop:
-        drop = float(h["jackpot_drop_per_hour"])
-        rows.append(("Jackpot drop per hour (returns to players)", drop, np.nan, np.nan, "units"))
-    return pd.DataFrame(rows, columns=["item", "value", "ci_low", "ci_high", "unit"])
+        rows.append(("jackpot_drop_per_hour", float(h["jackpot_drop_per_hour"]), np.nan, np.nan,
+                     "a rule of the variant (returns to players)"))
+    return figure_rows(rows, FIGURES)
 
 
 #: Charges cardrooms take (CASINO-MATH): a table drop, a drop per player, 5% of the pot, a time fee.

@@ -165,15 +165,14 @@ def test_royalties_fantasyland_and_headline_agree_with_the_result(sheet):
     for row in ("front", "middle", "back"):
         paid = roy[roy["row"] == row]["paid_per_hand"].sum()
         assert paid == pytest.approx(f.at[f"royalty_{row}", "estimate"])
-    head = s.tables["headline"].set_index("figure")
-    sd = f.at["sd_seat0", "estimate"]
-    assert head.at["volatility index (1.645 × SD)", "estimate"] == pytest.approx(1.645 * sd)
-    assert head.at["hands that win money (a seat's result above 0)", "estimate"] == f.at["hit_frequency", "estimate"]
-    assert head.at["hands that break even (a seat's result exactly 0)", "estimate"] == f.at["push_rate", "estimate"]
-    assert head.at["SD of a seat's result per hand, after house charges", "estimate"] == \
-        f.at["sd_after_charges", "estimate"]
-    fl = s.tables["fantasyland"].set_index("figure")
-    assert fl.at["entry, per normal board", "estimate"] == pytest.approx(f.at["fl_entry_rate", "estimate"])
+    head = s.tables["headline"].set_index("name")
+    sd = f.at["sd", "estimate"]
+    assert head.at["volatility_index", "estimate"] == pytest.approx(1.645 * sd)
+    assert head.at["hit_frequency", "estimate"] == f.at["hit_frequency", "estimate"]
+    assert head.at["push_rate", "estimate"] == f.at["push_rate", "estimate"]
+    assert head.at["sd_after_charges", "estimate"] == f.at["sd_after_charges", "estimate"]
+    fl = s.tables["fantasyland"].set_index("name")
+    assert fl.at["fl_entry_rate", "estimate"] == pytest.approx(f.at["fl_entry_rate", "estimate"])
     assert s.tables["strength"]["field"].tolist() == ["greedy", "random", "rollout-v1", "rollout-exact"]
 
 

@@ -56,22 +56,20 @@ def test_every_headline_figure_has_a_finite_interval(sheet, banked_sheet):
         assert np.isfinite(values).all(), head
         assert (head["ci_low"] <= head["estimate"] + 1e-12).all()
         assert (head["estimate"] <= head["ci_high"] + 1e-12).all()
-    figures = " | ".join(sheet.tables["headline"]["figure"]).lower()
-    for name in ("mean result", "sd per hand", "volatility index", "hit frequency", "push frequency",
-                 "scoop", "home run"):
-        assert name in figures
-    banked = " | ".join(banked_sheet.tables["headline"]["figure"]).lower()
-    assert "house edge" in banked and "element of risk" in banked
+    names = set(sheet.tables["headline"]["name"])
+    assert {"mean_seat0", "mean", "sd", "volatility_index", "hit_frequency", "push_rate", "scoop_rate",
+            "home_run_rate", "foul_rate"} <= names
+    assert {"house_edge", "element_of_risk", "sd_seat0"} <= set(banked_sheet.tables["headline"]["name"])
 
 
 def test_sd_and_scoop_match_the_run(sheet):
     """The headline SD is the seats' SD and the scoop rate the run's pooled rate."""
-    head = sheet.tables["headline"].set_index("figure")
+    head = sheet.tables["headline"].set_index("name")
     r = sheet.result
-    assert head.loc["SD per hand, a seat", "estimate"] == pytest.approx(r.moments()["sd"].mean())
+    assert head.loc["sd", "estimate"] == pytest.approx(r.moments()["sd"].mean())
     scoops = r.scoops()
     rate = scoops["scoops"].sum() / scoops["pairs"].sum()
-    assert head.loc["Scoop (all three rows) against one opponent", "estimate"] == pytest.approx(rate)
+    assert head.loc["scoop_rate", "estimate"] == pytest.approx(rate)
 
 
 def test_greedy_is_named_a_baseline(sheet):
@@ -310,13 +308,13 @@ def test_the_seats_pooled_mean_is_exactly_0_in_a_game_between_players(sheet, ban
     """Beside the seats' means, their pooled mean: exactly 0 with no interval width (every deal's
     nets add to 0 before house charges), the seats' average; a banked game has none."""
     head = sheet.tables["headline"]
-    seats = head[head["figure"].str.startswith("Mean result, seat ")]
+    seats = head[head["name"].str.startswith("mean_seat")]
     assert len(seats) == sheet.variant.players
-    pooled = head[head["figure"].str.startswith("Mean result, all seats pooled")].iloc[0]
+    pooled = head[head["name"] == "mean"].iloc[0]
     assert pooled["estimate"] == pooled["ci_low"] == pooled["ci_high"] == 0.0
     assert seats["estimate"].mean() == pytest.approx(0.0, abs=1e-12)
     assert "exact" in pooled["method"] and "zero-sum" in pooled["figure"]
-    assert not banked_sheet.tables["headline"]["figure"].str.contains("pooled").any()
+    assert "mean" not in set(banked_sheet.tables["headline"]["name"])
 
 
 def test_the_chance_that_some_seats_interval_excludes_0():
