@@ -20,7 +20,7 @@ game's results, so they are defined here, once, with their intervals; the explor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +34,7 @@ from cpstats.engine.views import DashboardTab
 from cpstats.rules.house import Rake, RakeModel
 from cpstats.thirteen import house
 from cpstats.thirteen.catalogue import FIGURES
-from cpstats.thirteen.paired import METRICS, paired_metrics
+from cpstats.thirteen.paired import paired_metrics
 from cpstats.thirteen.picker import PICKER
 from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen.rules.ids import Deal
@@ -321,12 +321,11 @@ class PairedFigures:
     """What the comparer reads of the game: the game switch's word (``switch``), that its
     variants are built in pickers (``kind``), the designer's figures of results played on common
     deals with paired differences (``figures(results, labels, *, hands_per_hour, confidence)``:
-    :func:`cpstats.thirteen.paired.paired_metrics`' long table) and each figure's
-    ``(words, unit, ...)`` (``words``: :data:`cpstats.thirteen.paired.METRICS`)."""
+    :func:`cpstats.thirteen.paired.paired_metrics`' long table, the one :func:`cpstats.compare`
+    builds from its results), each figure under its catalogue name (the comparer labels it)."""
 
     switch: str
     figures: Callable[..., pd.DataFrame]
-    words: Mapping[str, tuple]
     kind: str = "picked"
 
 
@@ -347,4 +346,4 @@ DASHBOARD_TAB = DashboardTab(
            "picker_base": "basic", "house": "2-4", "sweep": "2-4", "par": "2-4", "solve": "banked",
            "solve_questions": QUESTIONS, "dashboard_compare": ("2-4", "1-6"), "dashboard_house": "pagat-casino"},
     apps={"trains": trains_first, "sweep": SWEEP_NEEDS, "picker": PICKER,
-          "compare": PairedFigures(switch=GAME, figures=paired_metrics, words=METRICS)})
+          "compare": PairedFigures(switch=GAME, figures=paired_metrics)})

@@ -6,8 +6,9 @@ strategy, so an app redraws without simulating again.
 - Decision: apps simulate with seed :data:`SEED` in blocks of :data:`WIDGET_BLOCK_DEALS` deals,
   so every variant they run plays the same deals (paired differences) and the progress bar moves
   once per block. The reference results use the package's block size, so they are paired with
-  each other but not with app runs; :func:`~cpstats.apps.widgets.comparer.comparison_table`
-  falls back to independent-sample intervals (and says so) when results do not share their deals.
+  each other but not with app runs; the comparer's differences (the verb's,
+  :func:`~cpstats.apps.widgets.comparer.figures_table`) fall back to independent runs (and the
+  comparer says so) when results do not share their deals.
 - Decision: the reference results were set by ``ev`` (1,000,000 deals); :meth:`ResultCache.reference`
   offers one only to an app showing that same strategy, so an app never opens on ev figures
   while its controls say greedy, and a live run after opening is of the same setter.
