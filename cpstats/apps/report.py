@@ -78,8 +78,8 @@ _CSS = ("body{font-family:sans-serif;max-width:60rem;margin:auto;padding:0 1rem}
         "table{border-collapse:collapse;font-size:.85rem;max-width:100%}"
         "caption{caption-side:top;text-align:left;font-weight:bold;padding:4px 0}"
         "td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right;vertical-align:top;"
-        "white-space:nowrap}td:first-child,th:first-child,.words td{text-align:left;white-space:normal}"
-        "img{max-width:100%}")
+        "white-space:nowrap}td:first-child,th:first-child,.words td,.words th{text-align:left;white-space:normal}"
+        ".words td:first-child{white-space:nowrap}img{max-width:100%}")
 
 
 def _html_table(table: ReportTable) -> str:

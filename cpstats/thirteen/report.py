@@ -330,7 +330,8 @@ def _sections(result: SimulationResult, label: str, figures: pd.DataFrame, hands
         ("3. Outcome table (seat 0)", "Each net result of seat 0 before house charges: its probability with "
          "its 95% Wilson interval, its contribution to the mean (p x pay) and to the variance "
          "(p x (pay - mean)^2).\n\n![net distribution](net_distribution.png)",
-         [ReportTable("Net result of seat 0 per deal, before house charges", _outcome_display(result))]),
+         [ReportTable(f"Net result of {_seat_names(result, [0])[0]} per deal, before house charges",
+                      _outcome_display(result))]),
         ("4. Summary figures", summary_text, summary_tables),
         ("Volatility by scoring system",
          "The SD of a player's result per hand before house charges, with its 95% interval"
@@ -359,9 +360,9 @@ def _rare_hands(result: SimulationResult, play: dict[str, bool]) -> tuple[str, s
         paragraphs += ["How often each royalty hand is made, per played hand, with 95% intervals.",
                        "![royalties](royalties.png)"]
     if play["naturals"]:
-        paragraphs += ["How often each natural is dealt per 13-card hand (natural rate, with its 95% Wilson "
-                       "interval) against its exact probability by enumeration (natural exact), and how "
-                       "often one was declared.", "![naturals](naturals.png)"]
+        paragraphs += ["How often each natural is dealt per 13-card hand in the run, with its 95% Wilson "
+                       "interval, against its exact probability by enumeration, and how often one was "
+                       "declared.", "![naturals](naturals.png)"]
         tables.append(ReportTable("Naturals per 13-card hand: dealt in the run against exact",
                                   _naturals_display(result)))
     absent = [name for name in ("royalties", "naturals") if not play[name]]
