@@ -26,7 +26,7 @@ import pandas as pd
 
 from cpstats.engine.catalogue import Figure, find_figure
 
-__all__ = ["figures_text", "compare_text", "figure_label", "figure_words", "unit_words", "format_value",
+__all__ = ["figures_text", "compare_text", "figure_label", "catalogue_labels", "figure_words", "unit_words", "format_value",
            "format_interval", "HEADLINE", "WIDTH"]
 
 #: The headline figures both games report, in the order printed (a game adds its own after them).
@@ -152,8 +152,20 @@ def unit_words(figure: Figure) -> str:
 
 def figure_label(figure: Figure, name: str) -> str:
     """A figure's short label with its basis (``SD, before house charges``) and unit."""
-    unit = _unit_words(figure)
-    return _label(figure, name) + (f" ({unit})" if unit else "")
+    unit, label = _unit_words(figure), _label(figure, name)
+    return label + (f" ({unit})" if unit and unit not in label else "")
+
+
+def catalogue_labels(names: Iterable[str], catalogue: Sequence[Figure]) -> dict[str, str]:
+    """Each name's :func:`figure_label` in ``catalogue`` (a view's words for its figures, declared once);
+    a name the catalogue lacks is refused."""
+    out = {}
+    for name in names:
+        figure = find_figure(name, catalogue)
+        if figure is None:
+            raise KeyError(f"figure {name!r} is not in the catalogue")
+        out[name] = figure_label(figure, name)
+    return out
 
 
 def compare_text(table: pd.DataFrame, catalogue: Sequence[Figure]) -> str:

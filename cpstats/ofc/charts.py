@@ -14,33 +14,24 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from cpstats.engine.catalogue import resolve_figures
+from cpstats.engine.figures_text import catalogue_labels
+from cpstats.ofc.catalogue import FIGURES
 from cpstats.ofc.rules import DEFAULT_PRESET
 from cpstats.ofc.strength import STRENGTH_LABELS
 
 __all__ = ["METRIC_LABELS", "RATE_METRICS", "UNIT_METRICS", "DIFFERENCE_UNITS", "STRENGTH_RATES",
            "STRENGTH_UNITS", "FigureCharts", "FIGURE_CHARTS", "strength_frames"]
 
-#: The figures shown, in order: metric of ``SimulationResult.figures()`` -> (label, format).
-METRIC_LABELS = {
-    "foul_rate": ("foul rate (per board)", "{:.1%}"),
-    "royalty": ("royalty per board (units)", "{:.2f}"),
-    "royalty_front": ("royalty per board, front", "{:.2f}"),
-    "royalty_middle": ("royalty per board, middle", "{:.2f}"),
-    "royalty_back": ("royalty per board, back", "{:.2f}"),
-    "scoop_rate": ("scoop rate (per board and opponent)", "{:.1%}"),
-    "fl_entry_rate": ("Fantasyland entry (per normal hand)", "{:.1%}"),
-    "fl_stay_rate": ("Fantasyland stay (per Fantasyland hand)", "{:.1%}"),
-    "fl_share": ("hands played in Fantasyland", "{:.1%}"),
-    "fl_value": ("value of Fantasyland (units over a normal hand)", "{:.2f}"),
-    "mean_seat0": ("mean per hand, seat 0 (units)", "{:+.2f}"),
-    "sd_seat0": ("SD per hand, seat 0 (units)", "{:.2f}"),
-    "hands_seat0": ("hands to know seat 0's mean within 1 unit", "{:,.0f}"),
-    "hit_frequency": ("hands a seat wins (net above 0)", "{:.1%}"),
-    "push_rate": ("hands a seat pushes (net of 0)", "{:.1%}"),
-    "rake_per_seat_per_hand": ("rake per seat per hand (units)", "{:.3f}"),
-    "rake_per_seat_per_hour": ("rake per seat per hour (units)", "{:.2f}"),
-    "rake_share": ("rake share of points won", "{:.1%}"),
-}
+#: How each figure shown is written, in order (its words are the catalogue's, :data:`METRIC_LABELS`).
+_FORMATS = {"foul_rate": "{:.1%}", "royalty": "{:.2f}", "royalty_front": "{:.2f}", "royalty_middle": "{:.2f}",
+            "royalty_back": "{:.2f}", "scoop_rate": "{:.1%}", "fl_entry_rate": "{:.1%}", "fl_stay_rate": "{:.1%}",
+            "fl_share": "{:.1%}", "fl_value": "{:.2f}", "mean_seat0": "{:+.2f}", "sd_seat0": "{:.2f}",
+            "hands_seat0": "{:,.0f}", "hit_frequency": "{:.1%}", "push_rate": "{:.1%}",
+            "rake_per_seat_per_hand": "{:.3f}", "rake_per_seat_per_hour": "{:.2f}", "rake_share": "{:.1%}"}
+#: The figures shown, in order: metric of ``SimulationResult.figures()`` -> (catalogue label, format).
+METRIC_LABELS = {m: (label, _FORMATS[m])
+                 for m, label in catalogue_labels(_FORMATS, resolve_figures(FIGURES)).items()}
 #: The rates (drawn in %) and the units of a run's figures chart.
 RATE_METRICS = ("foul_rate", "fl_entry_rate", "fl_stay_rate", "fl_share", "scoop_rate", "hit_frequency", "push_rate")
 UNIT_METRICS = ("royalty", "royalty_front", "royalty_middle", "royalty_back", "fl_value", "sd_seat0")

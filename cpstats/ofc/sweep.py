@@ -46,34 +46,18 @@ from cpstats.engine.points import metric_names
 from cpstats.engine.paired import paired_difference
 from cpstats.engine.stats import check_confidence, half_width
 from cpstats.engine.sweep import SWEEP_COLUMNS, Sweep
+from cpstats.engine.catalogue import resolve_figures
+from cpstats.engine.figures_text import catalogue_labels
+from cpstats.ofc.catalogue import FIGURES
 
 __all__ = ["run_sweep", "ofc_sweep_variants", "OFC_SWEEP_METRICS", "OFC_METRIC_LABELS"]
 
-#: What each figure a sweep can report is, as tables and charts name it (table order).
-OFC_METRIC_LABELS = {
-    "royalty": "Royalties per board (units)",
-    "royalty_front": "Front royalties per board (units)",
-    "royalty_middle": "Middle royalties per board (units)",
-    "royalty_back": "Back royalties per board (units)",
-    "royalty_rate_front": "Boards paid a front royalty",
-    "royalty_rate_middle": "Boards paid a middle royalty",
-    "royalty_rate_back": "Boards paid a back royalty",
-    "foul_rate": "Foul rate (per board)",
-    "scoop_rate": "Scoop rate (per player and opponent)",
-    "fl_entry_rate": "Fantasyland entry (per normal board)",
-    "fl_stay_rate": "Fantasyland stay (per Fantasyland board)",
-    "fl_share": "Hands played in Fantasyland",
-    "fl_value": "Fantasyland hand less a normal hand (units)",
-    "rake_per_seat_per_hand": "Rake per hand, per seat (units)",
-    "rake_per_seat_per_hour": "Rake per seat-hour (units)",
-    "rake_share": "Rake over the points won",
-    "mean_seat0": "Seat 0 mean per hand before house charges (units; symmetric game: noise around 0)",
-    "mean_after_charges": "A seat's mean per hand after house charges (units)",
-    "sd": "A seat's SD per hand before house charges (units)",
-    "sd_after_charges": "A seat's SD per hand after house charges (units)",
-    "hit_frequency": "Hands a seat wins (net above 0)",
-    "push_rate": "Hands a seat pushes (net of 0)",
-}
+#: What each figure a sweep can report is, as tables and charts name it (table order): the catalogue's label.
+OFC_METRIC_LABELS = {m: label[:1].upper() + label[1:] for m, label in catalogue_labels(
+    ("royalty", "royalty_front", "royalty_middle", "royalty_back", "royalty_rate_front", "royalty_rate_middle",
+     "royalty_rate_back", "foul_rate", "scoop_rate", "fl_entry_rate", "fl_stay_rate", "fl_share", "fl_value",
+     "rake_per_seat_per_hand", "rake_per_seat_per_hour", "rake_share", "mean_seat0", "mean_after_charges", "sd",
+     "sd_after_charges", "hit_frequency", "push_rate"), resolve_figures(FIGURES)).items()}
 #: Every metric an open-face sweep can report.
 OFC_SWEEP_METRICS = tuple(OFC_METRIC_LABELS)
 _DEFAULT = ("royalty", "foul_rate", "scoop_rate", "fl_entry_rate", "fl_stay_rate", "fl_value", "sd",
@@ -215,7 +199,8 @@ class _OfcSweep(Sweep):
         return before_charges(metric) and without_rake(point) == without_rake(first)
 
     def label(self, metric: str, point: Variant) -> str:
-        return OFC_METRIC_LABELS[metric]
+        note = " (symmetric game: noise around 0)" if metric == "mean_seat0" else ""
+        return OFC_METRIC_LABELS[metric] + note
 
     def attrs(self, root: np.random.SeedSequence, results: Sequence[SimulationResult]) -> dict[str, Any]:
         seats = self.seats

@@ -58,6 +58,9 @@ from cpstats.engine.base import FigureBatches
 from cpstats.engine.stats import check_confidence, half_width
 from cpstats.engine.points import metric_names, sweep_points, sweep_values
 from cpstats.engine.sweep import SWEEP_COLUMNS, Sweep
+from cpstats.engine.catalogue import resolve_figures
+from cpstats.engine.figures_text import catalogue_labels
+from cpstats.thirteen.catalogue import FIGURES
 from cpstats.thirteen.paired import SIGNED_METRICS, metric_batches
 from cpstats.thirteen.metrics import BEFORE_CHARGES, charges_anything, without_charges
 from cpstats.thirteen.result import SimulationResult
@@ -68,20 +71,9 @@ __all__ = ["sweep", "key_name", "parameter_label", "point_batches", "METRICS", "
 #: Every metric a sweep can report, in table order.
 METRICS = ("mean_seat0", "house_edge", "sd", "sd_after_charges", "mean_after_charges", "scoop_rate",
            "home_run_rate", "royalty_per_hand", "rake_per_hand", "rake_per_seat_per_hour", "foul_rate")
-#: What each metric is, as tables and charts name it.
-METRIC_LABELS = {
-    "mean_seat0": "Seat 0 mean per hand (units)",
-    "house_edge": "House edge (share of the 3-unit wager)",
-    "sd": "SD per hand before house charges (units)",
-    "sd_after_charges": "SD per hand after house charges (units)",
-    "mean_after_charges": "A player's mean per hand after house charges (units)",
-    "scoop_rate": "Scoop rate (per pair of hands)",
-    "home_run_rate": "Home-run rate (per hand set)",
-    "royalty_per_hand": "Royalties paid per hand (units)",
-    "rake_per_hand": "House take per hand (units)",
-    "rake_per_seat_per_hour": "House take per seat-hour (units)",
-    "foul_rate": "Foul rate (per hand set)",
-}
+#: What each metric is, as tables and charts name it: the catalogue's label.
+METRIC_LABELS = {m: label[:1].upper() + label[1:]
+                 for m, label in catalogue_labels(METRICS, resolve_figures(FIGURES)).items()}
 #: Each metric's key in :data:`cpstats.thirteen.paired.METRICS`, whose definition it uses
 #: (``bank_mean`` is seat 0's mean, there shown for banked games only).
 PAIRED_NAMES = {"mean_seat0": "bank_mean", "house_edge": "house_edge", "sd": "sd", "sd_after_charges": "sd_after_charges",
@@ -206,11 +198,12 @@ def point_batches(result: SimulationResult, metrics: Sequence[str],
 def _label(metric: str, v: Variant) -> str:
     if metric == "mean_seat0":
         if v.bank.banked:  # nets are between the seats: the commission is the house's, apart
-            return "Bank (seat 0) mean per hand, before commission (units)"
+            return "The bank's (seat 0's) " + METRIC_LABELS[metric].lower().replace(", seat 0", "").replace(
+                "before house charges", "before commission")
         return METRIC_LABELS[metric] + (" (symmetric game: noise around minus the rake share)"
                                         if not _asymmetric(v) else "")
     if metric in ("sd", "sd_after_charges") and v.bank.banked:
-        return "Player seats' " + METRIC_LABELS[metric]
+        return METRIC_LABELS[metric] + ", player seats"
     return METRIC_LABELS[metric]
 
 

@@ -211,7 +211,7 @@ def test_banked_sweep_shows_the_bank_and_the_house_take_of_a_commission():
     the bank's own gain being its mean, ``mean_seat0``."""
     table = sweep("banked", "bank.commission", [0, 0.05], deals=2_000, rng=8, **KW)
     assert "mean_seat0" in set(table["metric"])
-    assert _rows(table, 0, "mean_seat0")["label"].startswith("Bank")
+    assert _rows(table, 0, "mean_seat0")["label"].startswith("The bank's (seat 0's) mean")
     r = simulate("banked(bank.commission=0.05)", 2_000, rng=8, **KW)
     assert _rows(table, 0.05, "rake_per_hand")["estimate"] == pytest.approx(
         float(r.house()["rake_per_hand"].iloc[0]), rel=1e-9)

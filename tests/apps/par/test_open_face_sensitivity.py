@@ -18,6 +18,7 @@ from cpstats.ofc.par import sheet as ofc_par
 from cpstats.ofc.par import sweeps as S
 from cpstats.ofc import simulation as sim
 from cpstats.ofc.rules import StayRule
+from cpstats.ofc.sweep import OFC_METRIC_LABELS
 from cpstats.engine.registry import get_preset
 
 SEED = 12
@@ -94,8 +95,8 @@ def test_the_charges_points_are_the_sheets_hands_charged_again_exactly(sheet):
         rel=1e-12)
     table = s.tables["sensitivity"]
     rake = table[table["parameter"] == "Rake, share of the points won"]
-    assert {"Rake per hand, per seat (units)", "Rake over the points won"} <= set(rake["figure"])
-    assert not {"Foul rate (per board)", "Royalties per board (units)"} & set(rake["figure"])
+    assert {OFC_METRIC_LABELS["rake_per_seat_per_hand"], OFC_METRIC_LABELS["rake_share"]} <= set(rake["figure"])
+    assert not {OFC_METRIC_LABELS["foul_rate"], OFC_METRIC_LABELS["royalty"]} & set(rake["figure"])
     assert "rake, share of the points won (foul rate, Fantasyland entry" in s.sections[8].tables[0].note
 
 
@@ -104,7 +105,7 @@ def test_the_rule_points_are_played_paired_with_intervals(sheet):
     table = s.tables["sensitivity"]
     cards = table[table["parameter"] == "Fantasyland cards for QQ/KK/AA/trips"]
     assert list(dict.fromkeys(cards["value"])) == ["14/14/14/14 (this variant)", "14/15/16/17"]
-    royalty = cards[cards["figure"] == "Royalties per board (units)"].set_index("value")
+    royalty = cards[cards["figure"] == OFC_METRIC_LABELS["royalty"]].set_index("value")
     assert royalty.at["14/14/14/14 (this variant)", "diff"] == 0
     checked = 0
     for frame in (cards, table[table["parameter"] == s.sweeps["fantasyland.stay"].attrs["parameter_label"]]):

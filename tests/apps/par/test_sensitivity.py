@@ -18,6 +18,7 @@ import cpstats
 from cpstats.apps.par import par_sheet
 from cpstats.apps.par.sensitivity import parameters, unmoved
 from cpstats.thirteen.par.sweeps import around, default_parameters
+from cpstats.thirteen.sweep import METRIC_LABELS
 from cpstats.errors import OptionError
 from cpstats.workbench import simulate
 from cpstats.engine.points import sweep_variants
@@ -102,10 +103,10 @@ def test_figures_a_rule_never_moves_are_named_not_tabled(raked):
     table, note = raked.tables["sensitivity"], raked.sections[7].tables[0].note
     assert set(unmoved(raked.sweeps["rake.amount"])) == {"sd", "sd_after_charges", "scoop_rate"}
     rake = table[table["parameter"] == "Rake or time fee (units)"]
-    assert list(rake["figure"].unique()) == ["House take per hand (units)"]
+    assert list(rake["figure"].unique()) == [METRIC_LABELS["rake_per_hand"]]
     assert note.startswith("Figures left out of the table and the charts because they do not change with the "
                            "rule in these runs (identical on every deal at every value): rake or time fee (SD per "
-                           "hand before house charges, scoop rate, SD per hand after house charges); ")
+                           "hand, before house charges, scoop rate, SD per hand after house charges); ")
 
 
 def test_section_states_setter_deals_and_intervals(raked, tmp_path):
