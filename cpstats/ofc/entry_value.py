@@ -18,7 +18,8 @@ interval printed. The presets' solutions are shipped (:data:`SHIPPED`, written b
 ``cpstats train-ofc PRESET --out cpstats/data/ofc/entry_values.json``, seed and seconds recorded);
 another variant's is read from cpstats' cache folder (:func:`cache_path`, written by ``cpstats
 train-ofc VARIANT``) or solved on its first use (:data:`_FIRST_USE`, a few seconds on one core) and kept
-in the cache folder (:func:`first_use_path`), so every process after the first reads it.
+in the cache folder (:func:`first_use_path`), so every process after the first reads it; so are ``F``
+and ``p`` (:func:`terms_path`).
 The package's value wins for a variant it ships, so shipped runs play by what shipped. ``F`` and ``p``
 are exact solver settings of fixed-seed random deals; the interval holds the standard errors of
 ``F`` and ``B`` (not of ``p``).
@@ -55,6 +56,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from cpstats._version import __version__
 from cpstats._atomic import atomic_path, writable_file
 from cpstats._resources import cache_root
 from cpstats.errors import OptionError, check_whole
@@ -69,7 +71,7 @@ from cpstats.ofc.rules import Variant, resolve_ofc_variant
 
 __all__ = ["EntryValue", "solve_entry_value", "entry_values", "long_run_values", "long_run_mean",
            "default_entry_values", "SHIPPED", "play_args", "cache_path", "values_path", "EntryValueWarning",
-           "play_identity", "rollout_args", "MAX_HANDS", "MAX_ROUNDS"]
+           "play_identity", "rollout_args", "MAX_HANDS", "MAX_ROUNDS", "terms_path"]
 
 #: The solved baselines of the presets (written by ``cpstats train-ofc``).
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "ofc" / "entry_values.json"
@@ -348,7 +350,50 @@ def _has_fantasyland(variant: Variant) -> bool:
 
 @lru_cache(maxsize=16)
 def _terms(variant: Variant) -> dict:
-    return fantasy_terms(variant)
+    """:func:`fantasy_terms` at its defaults, once a process, kept in the cache folder
+    (:func:`terms_path`) so that later processes (xdist workers, notebook kernels, CLI runs) read
+    them instead of solving ``deals`` Fantasyland hands a size again: read back exactly (JSON keeps
+    a float's every bit); a file that does not read, or holds other terms, is computed again and
+    replaced; a cache folder that cannot be written only costs the next process the computation."""
+    path = terms_path(variant)
+    try:
+        entry = json.loads(path.read_text())
+        if isinstance(entry, dict) and entry.get("variant") == str(variant) and entry.get("code") == _terms_code():
+            terms = {int(n): tuple(float(x) for x in t) for n, t in entry["terms"].items()}
+            if all(len(t) == 3 and all(np.isfinite(t)) for t in terms.values()):
+                return terms
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        pass
+    terms = fantasy_terms(variant)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_path(path) as part:
+            part.write_text(json.dumps({"variant": str(variant), "code": _terms_code(),
+                                        "terms": {str(n): list(t) for n, t in terms.items()}}))
+    except OSError:
+        pass
+    return terms
+
+
+def terms_path(variant: Variant) -> Path:
+    """Where :func:`fantasy_terms` of a rule set are kept: ``ofc/terms/KEY.json`` in the cache
+    folder, KEY a digest of the variant string and of the code that computes them
+    (:func:`_terms_code`), so terms computed by other code are never read."""
+    key = hashlib.sha256(f"{variant}\n{_terms_code()}".encode()).hexdigest()[:20]
+    return cache_root() / "ofc" / "terms" / f"{key}.json"
+
+
+@lru_cache(maxsize=1)
+def _terms_code() -> str:
+    """A digest of what :func:`fantasy_terms` depends on besides the rules: the source of the
+    open-face modules (the solver, board values, value tables), of the cards, hands and rules
+    packages they read, cpstats' and numpy's versions (the deals are numpy's random streams)."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256(f"{__version__} numpy {np.__version__}".encode())
+    for source in sorted([*package.glob("ofc/*.py"), *package.glob("cards/*.py"), *package.glob("hands/*.py"),
+                          *package.glob("rules/*.py")]):
+        digest.update(source.relative_to(package).as_posix().encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()
 
 
 def default_entry_values(variant: Variant) -> np.ndarray:

@@ -227,3 +227,27 @@ def test_a_first_use_solve_is_kept_for_the_next_process(monkeypatch, tmp_path):
     path.write_text("{not json")
     assert ev._first_use_baseline(v) == 1.25 and len(solves) == 2
     assert '"baseline": 1.25' in path.read_text()
+
+
+def test_the_fantasyland_terms_are_kept_for_the_next_process_exactly(monkeypatch, tmp_path):
+    """A rule set's Fantasyland terms (``F``, its SE and ``p`` a size) are computed once and kept in
+    the cache folder: read back they equal freshly computed ones to the last bit; a file that does
+    not read is computed again and replaced; another rule set or other code has another file."""
+    from cpstats.ofc import entry_value as ev
+
+    monkeypatch.setenv("CPSTATS_CACHE_DIR", str(tmp_path))
+    fresh = ev.fantasy_terms(PINE)
+    assert ev._terms.__wrapped__(PINE) == fresh  # computed and written (the process cache bypassed)
+    path = ev.terms_path(PINE)
+    assert path.parent == tmp_path / "ofc" / "terms" and path.exists()
+    computed = []
+    monkeypatch.setattr(ev, "fantasy_terms", lambda v: computed.append(v) or fresh)
+    read = ev._terms.__wrapped__(PINE)
+    assert read == fresh and computed == []  # read back, every float equal
+    assert all(type(n) is int and type(x) is float for n, t in read.items() for x in t)
+    path.write_text("{not json")
+    assert ev._terms.__wrapped__(PINE) == fresh and computed == [PINE]
+    assert ev._terms.__wrapped__(PINE) == fresh and computed == [PINE]  # replaced by a whole file
+    assert ev.terms_path(get_preset("ofc-classic")) != path
+    monkeypatch.setattr(ev, "_terms_code", lambda: "other code")
+    assert ev.terms_path(PINE) != path
