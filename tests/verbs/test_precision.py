@@ -209,7 +209,8 @@ def _interval_half_widths(sheet) -> dict[str, float]:
 
 def test_the_sheet_grows_to_the_precision_and_states_what_its_tables_show(monkeypatch, tmp_path):
     _precision(monkeypatch, TIGHT, most=300, pilot=40)
-    sheet = _sheet(monkeypatch, out=tmp_path)
+    sheet = _sheet(monkeypatch)
+    sheet.to_html(tmp_path / "par.html")  # the HTML is what is read here; writing the PDF is tested with the CLI below
     stop = sheet.precision
     assert stop["reached"] and sheet.result.deals == stop["deals"] and 40 < stop["deals"] <= 300
     shown = _interval_half_widths(sheet)
