@@ -12,7 +12,7 @@ import numpy as np
 
 from cpstats.rules.check import as_bool, as_enum, as_fraction, as_number, invalid
 
-__all__ = ["BankMode", "RakeModel", "Surrender", "Misset", "AcesBet", "Bank", "Rake", "Stakes",
+__all__ = ["BankMode", "BankSetter", "RakeModel", "Surrender", "Misset", "AcesBet", "Bank", "Rake", "Stakes",
            "HANDS_PER_HOUR"]
 
 #: The pace of every hourly figure (rake per seat-hour, win per hour) of both games when the
@@ -27,6 +27,14 @@ class BankMode(StrEnum):
 
     NONE = "none"
     BANKED = "S-BANK"
+
+
+class BankSetter(StrEnum):
+    """Who sets the bank's hand in a banked game (S-HOUSE-WAY): the house way, the dealer's fixed
+    printed rules (``house-way``), or the run's own setter, as the players set (``ev``)."""
+
+    HOUSE_WAY = "house-way"
+    EV = "ev"
 
 
 class RakeModel(StrEnum):
@@ -100,13 +108,15 @@ class Bank:
 
     A banked game pays royalties win or lose when its royalty mode is RM-ALWAYS (the ``banked``
     preset). Winners pay a ``commission`` (fraction of the win) or a flat ``fee`` per hand
-    (CASINO-MATH), not both.
+    (CASINO-MATH), not both. The bank sets its hand by ``setter`` (S-HOUSE-WAY): the house way
+    by default, as a house-banked table game's dealer does, or ``ev``, as the players set.
     """
 
     mode: BankMode = BankMode.NONE
     wins_ties: bool = True
     commission: float = 0.0
     fee: float = 0.0
+    setter: BankSetter = BankSetter.HOUSE_WAY
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", as_enum("bank.mode", BankMode, self.mode))
@@ -120,6 +130,11 @@ class Bank:
                           "only a banked game (bank=S-BANK) charges the winners")
         object.__setattr__(self, "commission", commission)
         object.__setattr__(self, "fee", fee)
+        setter = as_enum("bank.setter", BankSetter, self.setter)
+        if self.mode is BankMode.NONE and setter is not BankSetter.HOUSE_WAY:
+            raise invalid("bank.setter", setter.value, "only a banked game (bank=S-BANK) has a "
+                          "bank to set")
+        object.__setattr__(self, "setter", setter)
 
     @property
     def banked(self) -> bool:

@@ -145,6 +145,8 @@ _GLOSSARY: tuple[tuple[str, str, str, str], ...] = (
     ("S-ACES", "Aces side bet", "aces bet",
      "Side bet on aces held: 1, 2, 6, 8 for one to four; fewer aces pay the difference."),
     ("S-BANK", "Banked game", "banked", "Each player plays against the bank (seat 0)."),
+    ("S-HOUSE-WAY", "House way", "house way",
+     "The bank sets its hand by the house way, the dealer's fixed printed rules, not by choice."),
     ("S-RAKE", "House charge", "rake",
      "The house takes a fee per hand, a share of the pot or a time charge; a jackpot drop on top."),
     # open-face Chinese poker (cpstats.ofc), rulebook section 7

@@ -22,7 +22,8 @@ Decisions (where the rulebook or the seeds leave a choice open):
   001 says special hands are settled first but prints no table for the casino game.
 - Decision: ``banked`` is 001's banked variation: 1 unit per row (SC-1-1-1), the extra royalties
   printed beside it (R-PAGAT-EXTRA-B) paid win or lose (RM-ALWAYS), NS-PAGAT-LONG with the
-  difference rule (NAT-1), the bank winning tied rows, no commission.
+  difference rule (NAT-1), the bank winning tied rows, no commission; the bank sets by the house
+  way (S-HOUSE-WAY, ``bank.setter=house-way``), as a house-banked table game's dealer does.
 - Decision: ``thirteen-card`` and ``western`` are the same rules (004's 13 Card Poker already
   pays the majority point that "Western" names); ``race-to-11`` and ``criss-cross`` carry no
   royalties; criss-cross scores 2-4, the most common system (000).
@@ -33,7 +34,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from cpstats.thirteen.rules.components import Naturals, Royalties
-from cpstats.rules.house import AcesBet, Bank, BankMode, Misset, Rake, RakeModel, Surrender
+from cpstats.rules.house import AcesBet, Bank, BankMode, BankSetter, Misset, Rake, RakeModel, Surrender
 from cpstats.thirteen.rules.ids import (Deal, NaturalSchedule, NaturalSettlement, RoyaltyMode, RoyaltySchedule, Scoring)
 
 __all__ = ["Preset", "PRESETS", "BAD_BEAT_001", "preset_names"]
@@ -97,7 +98,7 @@ _ROWS: list[tuple[str, str, str, dict[str, Any]]] = [
              "royalties": Royalties(schedule=R.PAGAT_EXTRA_B, mode=RoyaltyMode.ALWAYS),
              "naturals": Naturals(schedule=NS.PAGAT_LONG,
                                   settlement=NaturalSettlement.EACH_COLLECTS),
-             "bank": Bank(mode=BankMode.BANKED)}),
+             "bank": Bank(mode=BankMode.BANKED, setter=BankSetter.HOUSE_WAY)}),
     ("criss-cross", "heads-up, two hands each, each against both of the other's (2-4)",
      "000", {"scoring": Scoring.TWO_FOUR, "players": 2, "deal": Deal.CRISS_CROSS}),
     ("race-to-11", "1 point per row, first to 11; a four-handed scoop earns a 4th", "000",

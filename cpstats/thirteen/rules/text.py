@@ -25,7 +25,7 @@ from cpstats.rules.check import Written, as_enum, as_written, invalid, unknown_k
 from cpstats.rules.codec import (ESCAPES, FALSE_WORDS, TRUE_WORDS, Dict, Key, escape, fmt_number, parse_bool,
                                  parse_number, plain, to_text, unescape)
 from cpstats.thirteen.rules.components import SCORING_NUMBERS, Naturals, Royalties, ScoringRules
-from cpstats.rules.house import AcesBet, Bank, BankMode, Misset, Rake, RakeModel, Stakes, Surrender
+from cpstats.rules.house import AcesBet, Bank, BankMode, BankSetter, Misset, Rake, RakeModel, Stakes, Surrender
 from cpstats.thirteen.rules.ids import (NATURAL_NAMES, ROYALTY_ROWS, SCOOP, Deal, HandOrdering, NaturalSchedule, NaturalSettlement, RoyaltyMode, RoyaltyPayment, RoyaltySchedule, Scoring)
 from cpstats.thirteen.rules.schedules import NATURAL_TABLES, ROYALTY_TABLES
 
@@ -295,6 +295,7 @@ KEYS: tuple[Key, ...] = (
     _simple("bank.wins_ties", "bank.wins_ties", bool),
     _simple("bank.commission", "bank.commission", "number"),
     _simple("bank.fee", "bank.fee", "number"),
+    _simple("bank.setter", "bank.setter", BankSetter),
     _simple("rake", "rake.model", RakeModel),
     *(_simple(f"rake.{n}", f"rake.{n}", "number")
       for n in ("amount", "percent", "threshold", "hands_per_hour", "jackpot_drop")),

@@ -17,6 +17,7 @@ from __future__ import annotations
 from cpstats.thirteen.rules.components import SCORING_NUMBERS, ScoringRules
 from cpstats.engine.describe import format_number, rake_label, rake_text
 from cpstats.thirteen.rules.ids import (NATURAL_NAMES, ROYALTY_ROW_NAMES, ROYALTY_ROWS, SCOOP, Deal, RoyaltyPayment, natural_id)
+from cpstats.rules.house import BankSetter
 from cpstats.rules.rulebook import RULES
 from cpstats.thirteen.rules.schedules import NATURAL_TABLES, ROYALTY_TABLES
 from cpstats.thirteen.rules.variant import Variant, get_preset, preset_names
@@ -104,7 +105,14 @@ def _banking_text(v: Variant) -> str:
         text += f"; winners pay a {_percent(bank.commission)} commission"
     if bank.fee:
         text += f"; winners pay a fee of {_n(bank.fee)} units"
-    return text
+    return text + "; " + _bank_setter_text(v)
+
+
+def _bank_setter_text(v: Variant) -> str:
+    """Who sets the bank's hand (S-HOUSE-WAY), as the banking line says it."""
+    if v.bank.setter is BankSetter.HOUSE_WAY:
+        return "the bank sets by the house way (S-HOUSE-WAY): the dealer's fixed rules"
+    return "the bank sets as the players do, by the run's setter (no house way)"
 
 
 def _players_text(v: Variant) -> str:
@@ -227,6 +235,9 @@ def _house_changes(v: Variant, base: Variant) -> list[str]:
         out.append(f"{_percent(bank.commission)} commission")
     if bank.fee != b.fee:
         out.append(f"fee {_n(bank.fee)}")
+    if bank.banked and bank.setter is not b.setter:
+        out.append("bank sets by the house way" if bank.setter is BankSetter.HOUSE_WAY
+                   else "bank sets as the players")
     if v.rake != base.rake:
         out.append(rake_label(v.rake))
     return out
