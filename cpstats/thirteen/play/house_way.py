@@ -37,7 +37,8 @@ from cpstats.thirteen.play.api import Decisions, best_natural_bits, register_str
 from cpstats.thirteen.play.setters import HandSetter
 from cpstats.thirteen.rules.variant import Variant
 
-__all__ = ["HouseRule", "HOUSE_WAY", "house_way_words", "house_way", "HouseWaySetter"]
+__all__ = ["HouseRule", "HOUSE_WAY", "HOUSE_WAY_WORDS", "house_way_words", "house_way",
+           "HouseWaySetter"]
 
 _CACHE = True
 _STRAIGHT, _FLUSH, _QUADS = 4, 5, 7
@@ -425,11 +426,17 @@ def house_way(hands: np.ndarray, variant: Variant, *,
     return Decisions(out, _declare(arr, variant), np.zeros(arr.shape[0], dtype=bool))
 
 
+#: The house way in words wherever a setter is named: neither good play nor a weak baseline.
+HOUSE_WAY_WORDS = "house way: the dealer's fixed rules"
+
+
 @dataclass(frozen=True)
 class HouseWaySetter(HandSetter):
-    """The house way (:data:`HOUSE_WAY`) as a 13-card setter: fixed rules, no settings."""
+    """The house way (:data:`HOUSE_WAY`) as a 13-card setter: fixed rules, no settings. Its
+    figures are the house way's (:data:`HOUSE_WAY_WORDS`), not good play's nor a baseline's."""
 
     name: ClassVar[str] = "house-way"
+    words: ClassVar[str] = HOUSE_WAY_WORDS
 
     def bind(self, variant: Variant) -> tuple[Callable[..., Any], dict[str, Any]]:
         return house_way, {}

@@ -5,6 +5,9 @@ its parameters), so nothing above the play layer threads ``tables`` through its 
   variant's own row tables, a preset name or variant string borrows that variant's, or
   :class:`~cpstats.thirteen.play.RowTables` are used as given.
 - :class:`GreedySetter` ``()`` and :class:`RandomSetter` ``()``: the weak baselines.
+- :class:`~cpstats.thirteen.play.house_way.HouseWaySetter` ``()`` (``"house-way"``): the banked
+  game's house way, the dealer's fixed rules; neither good play nor a baseline. It is defined
+  beside its rules and joins :data:`SETTERS` when :mod:`cpstats.thirteen.play` is imported.
 
 Each is a :class:`HandSetter`, the 13-card game's extension of the setter contract every game's
 setters share (:class:`cpstats.engine.setter.Setter`): frozen, named (``name``), recording its settings
@@ -101,10 +104,12 @@ class RandomSetter(HandSetter):
         return random_setter, {}
 
 
-#: The weak setters (they never surrender): their figures are named as a baseline's.
+#: The weak setters (they never surrender): their figures are named as a baseline's. The house
+#: way is not one: it is the dealer's fixed rules, named as such.
 BASELINES = (GreedySetter, RandomSetter)
 
-#: The built-in setters by name; a name selects the class's default object.
+#: The built-in setters by name; a name selects the class's default object (``"house-way"`` is
+#: added by :mod:`cpstats.thirteen.play`, since its module imports this one).
 SETTERS: dict[str, type[HandSetter]] = {"ev": EvSetter, "greedy": GreedySetter, "random": RandomSetter}
 
 
@@ -114,7 +119,8 @@ def as_setter(setter: Any) -> HandSetter | str | Callable[..., Any]:
     if isinstance(setter, Setter):
         if not isinstance(setter, HandSetter):
             raise OptionError(f"setter={setter!r} is an {setter.game} setter: 13-card setters are "
-                              f"{', '.join(SETTERS)}, EvSetter(...), GreedySetter(), RandomSetter()")
+                              f"{', '.join(SETTERS)}, EvSetter(...), GreedySetter(), RandomSetter(), "
+                              "HouseWaySetter()")
         return setter
     if isinstance(setter, str) and setter.strip().lower() in SETTERS:
         return SETTERS[setter.strip().lower()]()
