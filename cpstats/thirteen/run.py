@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats.cards.blocks import BLOCK_DEALS, DEALER, BlockPlan, check_executor, root_seed, shuffled_decks
+from cpstats.rules.house import BankSetter
 from cpstats.thirteen.rules.variant import Variant
 from cpstats.thirteen.settlement import seat_charges
 from cpstats.engine.batches import batch_count, batch_of
@@ -37,7 +38,7 @@ from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen.summary import (SUMMARY_FORMAT, SimulationSummary, hands_frame, net_summary,
                                       settle_block, setting_summary, static_key, tie_gain)
 
-__all__ = ["simulate", "compare"]
+__all__ = ["simulate", "compare", "house_way_bank", "BANK_HOUSE_WAY"]
 
 
 # -- strategies ------------------------------------------------------------------------------
@@ -51,6 +52,45 @@ def _decide(setter: Any, hands: np.ndarray, variant: Variant, rng: np.random.Gen
     decisions = _set_dealt(setter, hands, variant, rng)
     return (np.ascontiguousarray(decisions.settings, dtype=np.uint8),
             np.asarray(decisions.declare, dtype=bool), np.asarray(decisions.surrender, dtype=bool))
+
+
+def _set_deals(setter: Any, hands: np.ndarray, variant: Variant, rng: np.random.Generator):
+    """:func:`_decide` for a block's hands (D, H, 13), flat (D * H): in a banked game whose bank
+    sets by the house way (``bank.setter=house-way``), the bank's hands (seat 0) are set by the
+    house way's kernel and every other hand by ``setter``; otherwise all by ``setter``, as one
+    call (so ``bank.setter=ev`` plays exactly as a run did before the rule existed)."""
+    if not house_way_bank(variant):
+        return _decide(setter, hands.reshape(-1, 13), variant, rng)
+    from cpstats.thirteen.play.house_way import house_way
+
+    d, h = hands.shape[:2]
+    k = variant.hands_per_player
+    bank = house_way(np.ascontiguousarray(hands[:, :k]).reshape(-1, 13), variant)
+    players = _decide(setter, np.ascontiguousarray(hands[:, k:]).reshape(-1, 13), variant, rng)
+    settings = np.empty((d, h, 13), dtype=np.uint8)
+    declare = np.empty((d, h), dtype=bool)
+    surrender = np.empty((d, h), dtype=bool)
+    for out, mine, theirs in ((settings, bank.settings, players[0]), (declare, bank.declare, players[1]),
+                              (surrender, bank.surrender, players[2])):
+        out[:, :k] = np.asarray(mine).reshape(d, k, *out.shape[2:])
+        out[:, k:] = np.asarray(theirs).reshape(d, h - k, *out.shape[2:])
+    return settings.reshape(-1, 13), declare.reshape(-1), surrender.reshape(-1)
+
+
+def _layout(v: Variant) -> frozenset[str]:
+    """The summary keys every block of a run of ``v`` holds: no tie gain when the bank sets by
+    the house way (:func:`_play_block`)."""
+    keys = SimulationSummary.layout(v)
+    return keys - {"batch_tie_gain"} if house_way_bank(v) else keys
+
+
+#: ``metadata["bank"]`` of a run whose bank set by the house way (a result labels it "bank: house way").
+BANK_HOUSE_WAY = "house way"
+
+
+def house_way_bank(v: Variant) -> bool:
+    """Whether ``v``'s bank (seat 0) sets by the house way: a banked game, ``bank.setter=house-way``."""
+    return v.bank.banked and v.bank.setter is BankSetter.HOUSE_WAY
 
 
 # -- one block -------------------------------------------------------------------------------
@@ -83,12 +123,14 @@ def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
     # the strategy's own randomness: a grandchild of the block's seed, apart from the deal's stream
     strategy_rng = np.random.default_rng(
         np.random.SeedSequence(root.entropy, spawn_key=tuple(root.spawn_key) + (block, 0)))
-    settings, declare, surrender = _decide(spec.setter, hands.reshape(-1, 13), v, strategy_rng)
+    settings, declare, surrender = _set_deals(spec.setter, hands, v, strategy_rng)
     net, rake, declared, held = settle_block(v, hands, settings, declare, surrender)
     settings = settings.reshape(size, h, 13)
     first = block * spec.block_deals
     batch = batch_of(first, size, spec.deals, spec.batches)
-    gain = tie_gain(v, settings, declared, surrender.reshape(size, h), net)
+    # the tie-gain control variate needs a symmetric pushed game: not so when the bank plays the
+    # house way and the players another setter, so the house edge is then the bank's raw mean
+    gain = None if house_way_bank(v) else tie_gain(v, settings, declared, surrender.reshape(size, h), net)
     set_hands = SetHands.of(v, settings, surrender, declared)  # ranked once for both summaries
     static = setting_summary(v, size, settings, surrender, declared, held, set_hands)
     summary = SimulationSummary(
@@ -121,6 +163,8 @@ def _metadata(v: Variant, setter, root, deals, block_deals) -> dict:
         record = tables_record(v, tables=setter.tables, with_source=True)
         meta["tables_source"] = record.pop("source")
         meta["tables"] = record
+    if house_way_bank(v):
+        meta["bank"] = BANK_HOUSE_WAY  # who set seat 0, whatever set the players
     meta["run_digest"] = run_digest(meta)
     # beside the identity: "strategy" and "tables" already say everything the setter decides
     meta["setter"] = setter_params(setter)
@@ -136,6 +180,8 @@ def simulate(v: Variant, deals: int, *, setter: Any = "ev", rng=None, executor: 
     ``setter`` is a setter object, a registered strategy's name or a callable (the verb resolved
     it: :func:`~cpstats.thirteen.play.setters.as_setter`); ``block_deals=None`` is
     :data:`~cpstats.cards.blocks.BLOCK_DEALS`. The other keywords are :func:`cpstats.simulate`'s.
+    In a banked game with ``bank.setter=house-way`` (the default) ``setter`` sets the players
+    and the house way the bank (seat 0); ``metadata["bank"]`` then says ``house way``.
 
     Examples
     --------
@@ -158,7 +204,7 @@ def simulate(v: Variant, deals: int, *, setter: Any = "ev", rng=None, executor: 
                  meta["run_digest"])
     job = BlockJob(_play_block, spec, spec.out, spec.digest, SimulationSummary)
     run = run_blocks(job, plan, executor=executor, out_path=out_path, resume=resume,
-                     keys=lambda: SimulationSummary.layout(v), keep=keep_hands, progress=progress,
+                     keys=lambda: _layout(v), keep=keep_hands, progress=progress,
                      desc=f"simulating {v}")
     meta["blocks_redone"] = run.redone
     return SimulationResult(v, run.summary, meta, kept=run.kept, out=out_path)
