@@ -106,7 +106,7 @@ def test_house_way_is_named_as_the_dealers_rules_not_a_baseline():
 ])
 def test_ev_bank_plays_as_before_bit_for_bit(setter, pinned, seat_sums):
     """``banked(bank.setter=ev)`` gives the numbers ``banked`` gave before S-HOUSE-WAY existed
-    (digest and seat sums recorded at commit cfd0f8c on the same seed, deals and blocks): ev with
+    (digest and seat sums recorded at commit 31d9410 on the same seed, deals and blocks): ev with
     banked's row tables, and greedy."""
     r = simulate(parse_variant("banked(bank.setter=ev)"), DEALS, setter=setter, rng=SEED,
                  block_deals=BLOCK)
