@@ -194,7 +194,7 @@ def plot_sd_by_variant(frame: pd.DataFrame, ax=None, *, label=None,
 
 def plot_rake_burden(frame: pd.DataFrame, ax=None, *, label=None, title: str = "Rake burden"):
     """Rake per seat per hand (units) of each variant; ``frame`` has ``variant``,
-    ``rake_per_seat_per_hand`` and optionally ``rake_share_of_gross`` (written beside the bar)
+    ``rake_per_seat_per_hand`` and optionally ``rake_share`` (written beside the bar)
     and ``label``. Rows are named as in :func:`plot_sd_by_variant`."""
     labels = _labels(frame, label)
     with style():
@@ -202,7 +202,7 @@ def plot_rake_burden(frame: pd.DataFrame, ax=None, *, label=None, title: str = "
         y = np.arange(len(frame))
         burden = frame["rake_per_seat_per_hand"].to_numpy(float)
         ax.barh(y, burden, color=_ORANGE)
-        share = frame.get("rake_share_of_gross")
+        share = frame.get("rake_share")
         texts = []
         for i, v in enumerate(burden):
             text = f"{v:.3f}"

@@ -59,9 +59,13 @@ def _players(result, confidence: float) -> list[pd.DataFrame]:
     names = [n for n in ("sd", "sd_after_charges", "mean_after_charges") if n in pooled]
     out = [_rows("players", names, [pooled[n].estimate for n in names], [pooled[n].ci_low for n in names],
                  [pooled[n].ci_high for n in names], "batch t")]
-    rates = result.pooled_rates(confidence).set_index("rate").loc[["hit", "push"]]
-    out.append(_rows("players", ["hit_frequency", "push_rate"], rates["estimate"], rates["ci_low"],
-                     rates["ci_high"], rates["method"]))
+    rates = result.pooled_rates(confidence).set_index("rate").rename(
+        index={"hit": "hit_frequency", "push": "push_rate", "scoop": "scoop_rate", "home_run": "home_run_rate"})
+    out.append(_rows("players", rates.index, rates["estimate"], rates["ci_low"], rates["ci_high"], rates["method"]))
+    out.append(_pooled_events(result, confidence))
+    paid = [n for n in ("royalty_per_hand", "natural_per_hand") if n in pooled]
+    out.append(_rows("players", paid, [pooled[n].estimate for n in paid], [pooled[n].ci_low for n in paid],
+                     [pooled[n].ci_high for n in paid], "batch t"))
     if result.has_charge_shares:
         a = result.after_charges(confidence)
         seat = [f"_seat{s}" for s in a["seat"]]
@@ -70,6 +74,23 @@ def _players(result, confidence: float) -> list[pd.DataFrame]:
                 _rows("players", [f"sd_after_charges{s}" for s in seat], a["sd"], a["sd_ci_low"], a["sd_ci_high"],
                       "batch t (variances)")]
     return out
+
+
+def _pooled_events(result, confidence: float) -> pd.DataFrame:
+    """Fouls, surrenders and declared naturals pooled over the player hands: Wilson on the pooled
+    count (the hands of one deal are set apart, each from its own cards)."""
+    from cpstats.engine.stats import wilson_interval
+
+    v = result.variant
+    counts = result.rates().set_index(["rate", "hand"])["count"]
+    hands = list(range(v.hands_per_player if v.bank.banked else 0, v.players * v.hands_per_player))
+    trials = result.deals * len(hands)
+    names, values, lows, highs = [], [], [], []
+    for key in ("foul", "surrender", "declared"):
+        hits = float(counts[key].loc[hands].sum())
+        low, high = wilson_interval(hits, trials, confidence)
+        names.append(f"{key}_rate"), values.append(hits / trials), lows.append(low), highs.append(high)
+    return _rows("players", names, values, lows, highs, "wilson")
 
 
 def _rates(result, confidence: float) -> list[pd.DataFrame]:
@@ -92,10 +113,6 @@ def _rates(result, confidence: float) -> list[pd.DataFrame]:
     return [rates, royalties, *naturals, *scoops]
 
 
-#: The house table's columns under another figure's name (the catalogue's: one name a figure).
-_FIGURE_NAMES = {"rake_share_of_gross": "rake_share"}
-
-
 def _house(result, confidence: float, hands_per_hour: float | None) -> list[pd.DataFrame]:
     """The house's one row, a figure a column; the columns giving an interval or a method are
     folded into the figure they belong to."""
@@ -111,7 +128,7 @@ def _house(result, confidence: float, hands_per_hour: float | None) -> list[pd.D
         if name in folded:
             continue
         low, high, method = intervals.get(name, (None, None, _NO_INTERVAL))
-        out.append(_rows("house", [_FIGURE_NAMES.get(name, name)], [value], None if low is None else [row[low]],
+        out.append(_rows("house", [name], [value], None if low is None else [row[low]],
                          None if high is None else [row[high]], method))
     return out
 
@@ -151,7 +168,9 @@ def _table_names(v) -> list[str]:
     opponents = opponents_of(v)
     names = [f"{m}_seat{s}" for m in ("mean", "sd", "variance", "skewness", "kurtosis", "hit_frequency",
                                       "push_rate", "volatility_index") for s in seats]
-    names += ["sd", "sd_after_charges", "mean_after_charges", "hit_frequency", "push_rate"]
+    names += ["sd", "sd_after_charges", "mean_after_charges", "hit_frequency", "push_rate", "scoop_rate"]
+    names += ([] if v.bank.banked else ["home_run_rate"]) + ["foul_rate", "surrender_rate", "declared_rate",
+                                                             "royalty_per_hand", "natural_per_hand"]
     names += [f"{m}_after_charges_seat{s}" for m in ("mean", "sd") for s in seats]
     names += [f"{k}_rate_hand{h}" for k in ("foul", "surrender", "declared") for h in hands]
     names += [f"royalty_rate_{row}" for row in ROYALTY_ROWS]

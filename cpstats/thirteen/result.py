@@ -441,7 +441,7 @@ class SimulationResult(Result):
         row = {"hands_per_hour": pace, "rake_per_hand": rake, "rake_ci_low": charge.ci_low,
                "rake_ci_high": charge.ci_high, "rake_per_hour": rake * pace,
                "rake_per_seat_per_hand": rake / seats, "rake_per_seat_per_hour": rake * pace / seats,
-               "rake_share_of_gross": rake / gross if gross else np.nan,
+               "rake_share": rake / gross if gross else np.nan,
                "break_even_edge": even.estimate, "break_even_edge_ci_low": even.ci_low,
                "break_even_edge_ci_high": even.ci_high,
                "jackpot_drop_per_hand": drop, "jackpot_drop_per_hour": drop * pace}

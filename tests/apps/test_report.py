@@ -124,7 +124,7 @@ def test_chart_labels_are_short_and_value_labels_fit():
     frame = pd.DataFrame({
         "variant": ["1-6(royalties=R-FUTUREBET,rake=percent,rake.percent=0.05)",
                     "2-4(rake=time,rake.amount=6)", "house rake"],
-        "rake_per_seat_per_hand": [0.19, 0.2, 0.05], "rake_share_of_gross": [0.071, 0.05, 0.01]})
+        "rake_per_seat_per_hand": [0.19, 0.2, 0.05], "rake_share": [0.071, 0.05, 0.01]})
     for fig in (plots.plot_rake_burden(frame),
                 plots.plot_sd_by_variant(frame.assign(sd=[6.6, 8.4, 4.5]))):
         ax = fig.axes[0]

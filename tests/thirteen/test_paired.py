@@ -63,7 +63,7 @@ def test_figures_agree_with_the_result_tables(runs):
     g = {k: v[0] for k, v in metric_batches(raked, 40).items()}
     assert g["rake_per_hand"] == pytest.approx(house["rake_per_hand"], rel=1e-12)
     assert g["rake_per_seat_per_hour"] == pytest.approx(house["rake_per_seat_per_hour"], rel=1e-12)
-    assert g["rake_share"] == pytest.approx(house["rake_share_of_gross"], rel=1e-12)
+    assert g["rake_share"] == pytest.approx(house["rake_share"], rel=1e-12)
 
 
 def test_the_rake_shows_as_a_cost_per_player_not_as_seat_zeros_mean(runs):
@@ -173,11 +173,11 @@ def test_figures_table_reads_in_words(runs):
     assert list(table.columns) == ["A: 2-4", "B: 2-4, 5% rake", "B - A", "C: futurebet-2-4", "C - A"]
     assert not any("(" in c or "=" in c for c in table.columns)
     assert "bank's result per hand (seat 0; banked game)" not in table.index
-    row = table.loc["cost per player per hand (house take / seats) (units)"]
+    row = table.loc["rake per seat per hand (units)"]
     assert row["A: 2-4"] == "0.0000 (0.0000 to 0.0000)" and row["B - A"].startswith("+0.1")
-    scoops = table.loc["scoop rate (a hand scoops a given opponent)", "B - A"]
+    scoops = table.loc["scoop rate (per pair of hands)", "B - A"]
     assert scoops == "+0.000 pts (+0.000 to +0.000)"  # a rake charges: it moves no setting, exactly 0
-    hourly = "house take per seat-hour (units an hour)"
+    hourly = "rake per seat-hour (units an hour)"
     faster = figures_table(runs[:3], ["x", "y", "z"], hands_per_hour=60)
     take = float(table.loc[hourly, "C: futurebet-2-4"].split()[0])
     assert float(faster.loc[hourly, "z"].split()[0]) == pytest.approx(2 * take)

@@ -64,13 +64,15 @@ def simulate_text(args: argparse.Namespace, kit: Any) -> str:
 
 def _absent(v: Any, catalogue: tuple) -> dict[str, list[str]]:
     """The rules of ``v`` not in play and the catalogue names of their figures."""
-    from cpstats.thirteen.rules.ids import NaturalSchedule
+    from cpstats.thirteen.rules.ids import NaturalSchedule, RoyaltySchedule
 
     out: dict[str, list[str]] = {}
     if not v.surrender.enabled:
-        out["surrender"] = ["surrender_rate_hand{hand}"]
+        out["surrender"] = ["surrender_rate_hand{hand}", "surrender_rate"]
+    if v.royalties.schedule == RoyaltySchedule.NONE:
+        out["royalties paid"] = ["royalty_per_hand"]
     if v.naturals.schedule == NaturalSchedule.NONE:
-        out["declared naturals"] = ["declared_rate_hand{hand}"]
+        out["declared naturals"] = ["declared_rate_hand{hand}", "declared_rate", "natural_per_hand"]
     out["house charges"] = [f.name for f in catalogue if f.basis == "house"] + ["hands_per_hour"]
     return out
 
@@ -91,4 +93,4 @@ def _figures_text(result: Any, sessions: Any) -> str:
                      f"{format_value(r['sd'], 'units'):>12}   {format_value(r['low'], 'units')}.."
                      f"{format_value(r['high'], 'units')}")
     return figures_text(result.figures(), catalogue, absent=_absent(result.variant, catalogue), extra=lines,
-                        headline=(*HEADLINE, "house_edge"))
+                        headline=(*HEADLINE, "home_run_rate", "royalty_per_hand", "house_edge"))
