@@ -25,7 +25,9 @@ import numpy as np
 import pandas as pd
 
 from cpstats.cards.blocks import BLOCK_DEALS, DEALER, BlockPlan, check_executor, root_seed, shuffled_decks
+from cpstats.errors import OptionError
 from cpstats.rules.house import BankSetter
+from cpstats.thirteen.rules.ids import HandOrdering
 from cpstats.thirteen.rules.variant import Variant
 from cpstats.thirteen.settlement import seat_charges
 from cpstats.engine.batches import batch_count, batch_of
@@ -91,6 +93,13 @@ BANK_HOUSE_WAY = "house way"
 def house_way_bank(v: Variant) -> bool:
     """Whether ``v``'s bank (seat 0) sets by the house way: a banked game, ``bank.setter=house-way``."""
     return v.bank.banked and v.bank.setter is BankSetter.HOUSE_WAY
+
+
+def _check_bank(v: Variant) -> None:
+    """Refuse a run whose bank would set a low middle (H5) by the house way, which has no rules for it."""
+    if house_way_bank(v) and v.ranking is HandOrdering.DEUCE_TO_SEVEN:
+        raise OptionError(f"bank.setter='house-way' is invalid for {v}: the house way sets high "
+                          "rows (ranking=H1 or H4), not a low middle (H5); set bank.setter=ev")
 
 
 # -- one block -------------------------------------------------------------------------------
@@ -193,6 +202,7 @@ def simulate(v: Variant, deals: int, *, setter: Any = "ev", rng=None, executor: 
     from cpstats.thirteen.play.setters import as_setter
 
     setter = as_setter(setter)
+    _check_bank(v)
     block_deals = BLOCK_DEALS if block_deals is None else block_deals
     plan = BlockPlan(deals, block_deals)
     check_executor(executor)

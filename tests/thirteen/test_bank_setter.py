@@ -62,13 +62,19 @@ def test_s_house_way_round_trips(text, shown):
     ("2-4(bank.setter=ev)",
      r"^bank\.setter='ev' is invalid: only a banked game \(bank=S-BANK\) has a bank to set$"),
     ("banked(bank=none,bank.setter=ev)", r"only a banked game \(bank=S-BANK\) has a bank to set"),
-    ("banked(ranking=H5)",
-     r"^bank\.setter='house-way' is invalid: the house way sets high rows .*set bank\.setter=ev$"),
 ])
 def test_s_house_way_refusals_are_one_line(text, message):
     with pytest.raises(OptionError, match=message) as err:
         parse_variant(text)
     assert "\n" not in str(err.value)
+
+
+def test_a_house_way_bank_under_h5_is_refused_when_run():
+    """The house way has no rules for a low middle: the variant builds, a run of it is refused."""
+    v = parse_variant("banked(ranking=H5)")
+    with pytest.raises(OptionError, match=r"^bank\.setter='house-way' is invalid for banked\(ranking=H5\): "
+                       r"the house way sets high rows .*set bank\.setter=ev$"):
+        simulate(v, 10, setter="greedy", rng=1)
 
 
 def test_house_banked_presets_default_to_the_house_way():

@@ -18,8 +18,9 @@ Decisions (where the rulebook leaves a choice open):
   turns a home run off (SC-1-6-HR excepted: it *is* the 1-6 game with a home run).
 - Decision: the bank is seat 0 (the dealer) and plays every other seat; seat 0 also starts the
   clockwise settlement order (S-CHIPS).
-- Decision: a banked game's bank sets by the house way unless ``bank.setter=ev`` (S-HOUSE-WAY);
-  the house way has no rules for a low middle, so a banked H5 game needs ``bank.setter=ev``.
+- Decision: a banked game's bank sets by the house way unless ``bank.setter=ev`` (S-HOUSE-WAY).
+  The house way has no rules for a low middle: a banked H5 variant still builds (its rules can
+  be described, its hands set by ``ev``), and a run of it is refused unless ``bank.setter=ev``.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from cpstats.engine.variant_files import write_file
 from cpstats.engine.registry import as_variant
 from cpstats.thirteen.rules.components import (STANDARD_SURRENDER, Naturals, Royalties, ScoringParams,
                                       ScoringRules)
-from cpstats.rules.house import AcesBet, Bank, BankSetter, Misset, Rake, Stakes, Surrender
+from cpstats.rules.house import AcesBet, Bank, Misset, Rake, Stakes, Surrender
 from cpstats.thirteen.rules.ids import Deal, HandOrdering, NaturalSettlement, RoyaltyMode, Scoring
 from cpstats.thirteen.rules.presets import PRESETS, preset_names
 from cpstats.rules.codec import plain, split_variant
@@ -150,10 +151,6 @@ class Variant:
                           f"the stakes matrix must be {players}x{players} for players={players}")
         if self.deal is Deal.CRISS_CROSS and players != 2:
             raise invalid("players", players, "criss-cross (deal=D3) is heads-up: players=2")
-        if (self.bank.banked and self.bank.setter is BankSetter.HOUSE_WAY
-                and self.ranking is HandOrdering.DEUCE_TO_SEVEN):
-            raise invalid("bank.setter", self.bank.setter.value, "the house way sets high rows "
-                          "(ranking=H1 or H4), not a low middle (H5); set bank.setter=ev")
 
     # -- numbers for kernels ------------------------------------------------------------------
 
