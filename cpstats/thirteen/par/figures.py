@@ -26,7 +26,7 @@ from cpstats.thirteen import house
 from cpstats.engine.stats import VOLATILITY_Z, wilson_interval, z_value
 
 __all__ = ["headline", "chance_an_interval_excludes",
-           "seat_outcomes", "pooled_outcomes", "royalty_table", "natural_table",
+           "seat_outcomes", "pooled_outcomes", "royalty_table", "natural_table", "exact_natural_table",
            "economics", "charge_models", "session_bands", "methodology",
            "natural_label", "royalty_label", "banker_by_seats", "rules_in_action", "SESSION_HANDS"]
 
@@ -351,6 +351,35 @@ def natural_table(result: SimulationResult) -> pd.DataFrame:
         "held_ci_high": naturals["ci_high"], "exact_probability": naturals["exact_probability"],
         "declared_frequency": p, "ci_low": low, "ci_high": high, "payout_per_opponent": pay,
         "paid_per_hand": p * pay * k, "share_of_variance": (p * (k * pay) ** 2 + k * p * pay**2) / variance})
+
+
+def exact_natural_table(result: SimulationResult) -> pd.DataFrame:
+    """Each natural as an exact event: its combinations among all C(52, 13) hands (the shipped
+    enumeration, :func:`~cpstats.thirteen.naturals.exact.exact_naturals`, under the variant's
+    Q-K-A rule), its probability, its pay per opponent, its return (probability x pay x opponents,
+    units a hand), and beside them the run's held rate with its Wilson interval as a check. The
+    naturals the variant pays, or every one where it pays none (pay 0). Each natural is counted
+    on its own: a hand that is two naturals is in both rows, though it declares one."""
+    from cpstats.thirteen.naturals.exact import exact_naturals
+
+    v = result.variant
+    exact = exact_naturals(qka_front_straight=v.naturals.qka_front_straight).set_index("natural")
+    held = result.naturals().set_index("natural")
+    tables = v.kernel_tables()
+    in_play = tables["natural_rank"] >= 0
+    pay = np.where(in_play, tables["natural_payout"], 0.0)
+    names = list(NATURALS)
+    shown = [i for i, name in enumerate(names) if in_play[i]] or list(range(len(names)))
+    k = _opponents(result)
+    rows = []
+    for i in shown:
+        name = names[i]
+        p = float(exact.at[name, "probability"])
+        rows.append({"natural": natural_label(name), "combinations": int(exact.at[name, "count"]),
+                     "probability": p, "pay_per_opponent": float(pay[i]), "return_per_hand": p * pay[i] * k,
+                     "simulated_frequency": float(held.at[name, "frequency"]),
+                     "ci_low": float(held.at[name, "ci_low"]), "ci_high": float(held.at[name, "ci_high"])})
+    return pd.DataFrame(rows)
 
 
 def economics(result: SimulationResult, hands_per_hour: float, confidence: float = 0.95) -> pd.DataFrame:
