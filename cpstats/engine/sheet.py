@@ -8,6 +8,8 @@ apps render it without naming the game.
   the rows, headline figures, operator economics, session bands), the methodology's items, what its
   sensitivity sweeps say, and the charts its sections name. The apps number the sections and add
   the ones every game's sheet shares (sensitivity, methodology, "How this rule was chosen").
+- :class:`PrecisionLevel` and :func:`check_precision`: the named precisions a sheet is played to
+  (``designer``, ``submission``), each game stating its own targets (:attr:`SheetContent.levels`).
 - :func:`check_pace`, :func:`session_band_rows`, :func:`charge_parameter` and :func:`words`:
   helpers both games' sheets use.
 
@@ -34,7 +36,12 @@ from cpstats.engine.stats import z_value
 from cpstats.rules.house import RakeModel
 
 __all__ = ["ParTable", "ParSection", "Chart", "ChartKind", "SheetContent", "SheetProgress", "check_pace",
-           "session_band_rows", "charge_parameter", "words", "figure_rows", "FIGURE_COLUMNS"]
+           "session_band_rows", "charge_parameter", "words", "figure_rows", "FIGURE_COLUMNS", "PrecisionLevel",
+           "PRECISION_LEVELS", "check_precision", "half_widths_of"]
+
+#: The precision levels of a PAR sheet, loosest first: a designer's draft, and what a regulator's
+#: submission is played to (CASINO-MATH, "A sheet for submission").
+PRECISION_LEVELS = ("designer", "submission")
 
 #: A sheet's table of figures: the catalogue name, its label, the estimate and interval, how the
 #: sheet writes it (``unit``) and how its interval was made.
@@ -45,6 +52,40 @@ _SHEET_UNIT = {"percent": "share", "one in n": "probability", "count": "hands", 
 
 #: Proper nouns a label keeps capitalised in running text (:func:`words`).
 _PROPER = frozenset({"Fantasyland"})
+
+
+@dataclass(frozen=True)
+class PrecisionLevel:
+    """A named precision a sheet's run is played to: ``targets``, each headline figure's 95%
+    half-width (figure name -> half-width, in the figure's own unit: a rate as a share); the run
+    grows in stages from ``pilot`` deals (open face: hands) until every target is met, or ``most``;
+    ``strength`` is the strength table's own target (every field's half-width, units a hand; None:
+    ``strength_pilot`` hands a seat, fixed), grown to at most ``strength_most`` hands a seat;
+    ``expected`` says how long the level takes on 2 cores."""
+
+    name: str
+    targets: Mapping[str, float]
+    most: int
+    pilot: int
+    strength: float | None = None
+    strength_pilot: int = 0
+    strength_most: int = 0
+    expected: str = ""
+
+    def met(self, half_widths: Mapping[str, float | None]) -> bool:
+        """Whether every target is met by ``half_widths`` (a figure missing or without an
+        interval is not)."""
+        return all(half_widths.get(m) is not None and np.isfinite(half_widths[m]) and half_widths[m] <= w + 1e-15
+                   for m, w in self.targets.items())
+
+
+def check_precision(precision: Any) -> str | None:
+    """``precision`` as a level's name (None: the run's length is ``deals``, or the designer's)."""
+    if precision is None:
+        return None
+    if not isinstance(precision, str) or precision.strip().lower() not in PRECISION_LEVELS:
+        raise OptionError(f"precision={precision!r} is invalid: one of {', '.join(PRECISION_LEVELS)}")
+    return precision.strip().lower()
 
 
 @dataclass
@@ -132,6 +173,8 @@ class SheetContent(ABC):
     seed: Any = None
     sweeps: dict[str, pd.DataFrame] = field(default_factory=dict)
     precision: dict | None = None
+    level: str | None = None
+    levels: Mapping[str, PrecisionLevel] = field(default_factory=dict)
 
     @property
     def unit(self) -> str:
@@ -169,6 +212,10 @@ class SheetContent(ABC):
     def strategy_section(self) -> ParSection:
         """The strategy assumed: who set the hands and how strong it is."""
 
+    def bank_sections(self) -> list[ParSection]:
+        """How the bank plays, after the strategy (a banked game's house way); none by default."""
+        return []
+
     @abstractmethod
     def outcome_section(self) -> ParSection:
         """Each outcome's probability and its contributions to the mean and the variance."""
@@ -199,6 +246,23 @@ class SheetContent(ABC):
         """The chart ``name`` a section of this sheet names (not a sweep's), from the sheet's
         ``tables`` (by key)."""
 
+    # -- the cover ---------------------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def summary_names(self) -> list[str]:
+        """The headline figures of the cover's summary line, by catalogue name, in order (a banked
+        game: house edge per initial and per total wager, hit frequency, SD)."""
+
+    def half_widths(self) -> dict[str, float | None]:
+        """The 95% half-width of every figure a precision level targets, as the sheet's run gives
+        it (None: no interval)."""
+        return half_widths_of(self.result, [m for level in self.levels.values() for m in level.targets])
+
+    def strength_half_width(self) -> float | None:
+        """The widest half-width of the strength table's fields (None: the sheet has none)."""
+        return None
+
     # -- what the sensitivity section says ---------------------------------------------------
 
     @property
@@ -212,6 +276,19 @@ class SheetContent(ABC):
         """What the sensitivity section says of the points that play otherwise than the sheet's
         run (none by default: a game whose setter learns per rule says which)."""
         return ""
+
+
+def half_widths_of(result: Result, names: Sequence[str]) -> dict[str, float | None]:
+    """The 95% half-width of each figure of ``names`` in ``result``'s tidy figures
+    (:func:`~cpstats.engine.lookup.figure_table`; None where it has no interval)."""
+    from cpstats.engine.lookup import figure_table
+
+    table = figure_table(result, 0.95).set_index("metric")
+    out: dict[str, float | None] = {}
+    for m in dict.fromkeys(names):
+        half = float(table.at[m, "ci_high"] - table.at[m, "ci_low"]) / 2 if m in table.index else math.nan
+        out[m] = half if np.isfinite(half) else None
+    return out
 
 
 def check_pace(hands_per_hour: Any, v: Any) -> float:

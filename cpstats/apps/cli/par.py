@@ -28,6 +28,13 @@ def add_par_command(sub) -> argparse.ArgumentParser:
                         "preset, else 200,000; open face: until Fantasyland entry and foul "
                         "rates are within +-0.5 points and royalties a board within +-0.1, at most "
                         "30,000 hands, played by fast)")
+    p.add_argument("--precision", choices=["designer", "submission"], default=None,
+                   help="grow the run until a precision level's targets (default designer; submission: a "
+                        "regulator's, 13-card: house edge +-0.05 points or each seat's mean +-0.015, hit "
+                        "frequency +-0.1 points, SD +-0.01, at most 2,000,000 deals; open face: foul and "
+                        "Fantasyland entry +-0.2 points, royalties +-0.04, Fantasyland value +-0.2, SD "
+                        "+-0.08, at most 150,000 hands, about 15-25 min on 2 cores); the cover states what "
+                        "was reached and says DRAFT below submission; not with --deals")
     p.add_argument("--hands-per-hour", type=_pace, default=None,
                    help="pace of the hourly figures (default: the variant's, 30)")
     p.add_argument("--seed", type=_seed, default=2026, help="random seed (default 2026)")
@@ -55,14 +62,17 @@ def run_par_command(args: argparse.Namespace) -> str:
                           hands_per_hour=args.hands_per_hour, out=out, executor=executor,
                           sensitivity=getattr(args, "sensitivity", True),
                           sensitivity_deals=getattr(args, "sensitivity_deals", None),
-                          progress=None if getattr(args, "quiet", False) else _say)
+                          progress=None if getattr(args, "quiet", False) else _say,
+                          precision=getattr(args, "precision", None))
     finally:
         close()
     stop = sheet.precision
     if stop is not None and not stop["reached"]:
         print(f"cpstats par: warning: {stop['note']}", file=sys.stderr, flush=True)
+    cover = sheet.cover
+    status = f"\n{cover.status_words} Results digest {cover.digest}." if cover is not None else ""
     return (f"PAR sheet of {sheet.label} ({sheet.result.deals:,} {sheet.unit}, {sheet.setter_words}) "
-            f"written: {out / 'par.html'} and {out / 'par.pdf'}" + (f"\n{stop['note']}" if stop else ""))
+            f"written: {out / 'par.html'} and {out / 'par.pdf'}" + (f"\n{stop['note']}" if stop else "") + status)
 
 
 def _say(line: str) -> None:

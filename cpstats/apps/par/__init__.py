@@ -26,7 +26,7 @@ from cpstats.apps.par.sensitivity import sweeps_asked
 from cpstats.apps.par.sheet import ParSheet, fill
 from cpstats.engine.games import runs_of
 from cpstats.engine.registry import game_of, load_variant
-from cpstats.engine.sheet import ParSection, ParTable, check_pace
+from cpstats.engine.sheet import ParSection, ParTable, check_pace, check_precision
 from cpstats.errors import OptionError, check_whole
 from cpstats.workbench.simulate import bulk_setter
 
@@ -37,7 +37,7 @@ def par_sheet(variant: Any, *, deals: int | None = None, rng: Any = 2026, setter
               hands_per_hour: float | None = None, out: str | Path | None = None, result: Any = None,
               seat_deals: int | None = None, executor: Executor | None = None, sensitivity: Any = True,
               sensitivity_deals: int | None = None, solution: Any = None,
-              progress: Callable[[str], Any] | None = None) -> ParSheet:
+              progress: Callable[[str], Any] | None = None, precision: str | None = None) -> ParSheet:
     """Build the PAR sheet of ``variant``; with ``out`` also write ``par.html`` and ``par.pdf`` there.
 
     Parameters
@@ -51,7 +51,8 @@ def par_sheet(variant: Any, *, deals: int | None = None, rng: Any = 2026, setter
         own tables and the reference holds outcome counts, else a live run of 200,000 deals; open
         face: a live run with its rows grown until Fantasyland entry and foul rates are within
         +-0.5 points and royalties a board within +-0.1 (95%), at most 30,000 hands; the sheet
-        states the precision reached, or that the cap came first.
+        states the precision reached, or that the cap came first. ``precision`` names the level
+        instead; deals and precision together are refused.
     rng
         Seed of a live run, of the sensitivity sweeps and of the sheet's other runs (an int seed
         also deals the worked example, else seed 2026 does); None draws fresh entropy.
@@ -86,6 +87,16 @@ def par_sheet(variant: Any, *, deals: int | None = None, rng: Any = 2026, setter
     solution
         A :func:`cpstats.solve` answer whose variant is this one: the sheet gains a "How this rule
         was chosen" section (the question, the interval, the deals, the response curve).
+    precision
+        The precision level the run is grown to (``deals`` None): ``"designer"`` (None: the
+        default) or ``"submission"``, each game's stated targets on its headline figures (95%
+        half-widths; 13-card: a banked game's house edge within +-0.05 percentage points or each
+        seat's mean within +-0.015 units, hit frequency +-0.1 points, SD +-0.01 units, at most
+        2,000,000 deals, a preset's shipped reference serving when it meets them; open face:
+        Fantasyland entry and foul rates +-0.2 points, royalties a board +-0.04, a Fantasyland
+        hand's value +-0.2, SD +-0.08, hit frequency +-0.2 points, at most 150,000 hands, and the
+        strength table each field within +-0.5 units a hand, about 15 to 25 minutes on 2 cores).
+        The cover states the level asked and the one reached; below a submission's it says DRAFT.
     progress
         Called with one line as each stage starts (the run, each sensitivity point, the strength
         table or the bank's edge by seats, the tables, each file): what it plays, the hands played
@@ -99,6 +110,10 @@ def par_sheet(variant: Any, *, deals: int | None = None, rng: Any = 2026, setter
     if build is None:
         raise OptionError(f"the {game.name} game has no PAR sheet")
     pace = check_pace(hands_per_hour, v)
+    level = check_precision(precision)
+    if level is not None and (deals is not None or result is not None):
+        raise OptionError(f"precision={precision!r} is invalid with {'deals' if deals is not None else 'result'}=: "
+                          "a precision chooses the run's length; give one")
     if sensitivity_deals is not None:
         check_whole("sensitivity_deals", sensitivity_deals, 2, "an interval needs two")
     sweeps = sweeps_asked(sensitivity, v, runs.views.par_sweeps)  # checked before anything runs
@@ -106,7 +121,8 @@ def par_sheet(variant: Any, *, deals: int | None = None, rng: Any = 2026, setter
     tracker = SheetProgress(progress, game.unit)
     content = build(v, deals=deals, rng=rng, setter=runs.setter(bulk_setter(v, setter), v),
                     hands_per_hour=pace, result=result, executor=executor, sweeps=sweeps,
-                    sensitivity_deals=sensitivity_deals, seat_deals=seat_deals, progress=tracker)
+                    sensitivity_deals=sensitivity_deals, seat_deals=seat_deals, progress=tracker,
+                    precision=level)
     sheet = fill(content, tracker)
     if solution is not None:  # the solve that chose the rule (cpstats.solve)
         sheet.add_solution(solution)

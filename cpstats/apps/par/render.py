@@ -1,6 +1,10 @@
 """Writing a PAR sheet: one self-contained HTML file, and an A4 PDF through matplotlib's PDF
 backend (``PdfPages``): text, tables split across pages with their header repeated, charts.
 
+The cover comes first (the PDF's first page, the top of the HTML): its status (DRAFT below a
+submission's precision), the identity table, the summary line, the precision table, the
+certification statement and blank sign-off lines.
+
 Numbers are written for reading (:func:`format_cell`): thousands separators, probabilities as
 percentages or "1 in N", shares as percentages, never exponent notation; column names in words.
 Pages and charts are :class:`matplotlib.figure.Figure` objects made here, never through pyplot:
@@ -33,10 +37,11 @@ from cpstats._atomic import atomic_path
 
 __all__ = ["write_html", "write_pdf", "format_cell", "display_frame"]
 
-_PROB = {"probability", "frequency", "held_frequency", "exact_probability", "declared_frequency"}
+_PROB = {"probability", "frequency", "held_frequency", "exact_probability", "declared_frequency",
+         "simulated_frequency"}
 _SHARE = {"share_of_variance", "share_of_gross_wins", "house_edge", "share_of_royalties",
           "share_ci_low", "share_ci_high"}
-_INTS = {"count", "made", "deals", "hands", "player_seats", "seat", "pairs_pooled"}
+_INTS = {"count", "made", "deals", "hands", "player_seats", "seat", "pairs_pooled", "combinations"}
 _HEADERS = {"ci_low": "95% low", "ci_high": "95% high", "mean_pay": "average pay",
             "contribution_to_mean": "contribution to mean",
             "contribution_to_variance": "contribution to variance",
@@ -50,7 +55,8 @@ _HEADERS = {"ci_low": "95% low", "ci_high": "95% high", "mean_pay": "average pay
             "diff": "difference to this variant", "diff_ci_low": "difference 95% low",
             "diff_ci_high": "difference 95% high", "diff_note": "note",
             "share_ci_low": "share 95% low", "share_ci_high": "share 95% high",
-            "share_of_royalties": "share of royalties"}
+            "share_of_royalties": "share of royalties", "pay_per_opponent": "pay per opponent",
+            "return_per_hand": "return per hand", "simulated_frequency": "simulated (check)"}
 _HIDDEN = {"outcome", "pairs_pooled"}
 #: Columns of one quantity, written with the same decimals (a session's expected result and its
 #: bands: "-104" beside "80.0" reads as two kinds of number).
@@ -206,11 +212,33 @@ def _png(fig, dpi: int = 150) -> bytes:
     return buffer.getvalue()
 
 
+#: A blank line to sign or write on.
+_BLANK = "_" * 34
+
+
+def _signoff_frame(cover: Any) -> pd.DataFrame:
+    return pd.DataFrame([(name, _BLANK) for name in cover.signoff], columns=["sign-off", "entry"])
+
+
+def _html_cover(sheet: Any) -> list[str]:
+    c = sheet.cover
+    colour = "#c53030" if c.status == "DRAFT" else "#2f855a"
+    return [f"<h1>{html.escape(c.title)}</h1>",
+            f"<p class='note'>{html.escape(sheet.subtitle)}</p>",
+            f"<p style='font-size:1.3rem;font-weight:700;color:{colour}' class='status'>{html.escape(c.status)}</p>",
+            f"<p>{html.escape(c.status_words)}</p>",
+            _html_table("The game and the run", c.identity, ""),
+            f"<p><b>Summary:</b> {html.escape(c.summary)}</p>",
+            _html_table("Precision: the targets and what this run reached", c.precision, ""),
+            f"<p><b>Certification.</b> {html.escape(c.statement)}</p>",
+            _html_table("Sign-off", _signoff_frame(c), "")]
+
+
 def write_html(sheet: Any, path: Path) -> Path:
     """Write ``sheet`` (a :class:`~cpstats.apps.par.ParSheet` of any game) as one HTML file with its
-    charts inlined as PNG; returns ``path``."""
-    parts = [f"<h1>PAR sheet: {html.escape(sheet.label)}</h1>",
-             f"<p class='note'>{html.escape(sheet.subtitle)}</p>"]
+    charts inlined as PNG, the cover at the top; returns ``path``."""
+    parts = (_html_cover(sheet) if sheet.cover is not None else
+             [f"<h1>PAR sheet: {html.escape(sheet.label)}</h1>", f"<p class='note'>{html.escape(sheet.subtitle)}</p>"])
     for section in sheet.sections:
         parts.append(f"<h2>{html.escape(section.title)}</h2>")
         parts += [f"<p>{html.escape(p)}</p>" for p in section.paragraphs]
@@ -413,6 +441,21 @@ def _row(doc: _Pdf, row, widths, right, size, line, bold=False, shade=None) -> N
     doc.y = top + height
 
 
+def _pdf_cover(doc: _Pdf, cover: Any) -> None:
+    """The cover on the first page (below the title), then a new page for the sections."""
+    colour = "#c53030" if cover.status == "DRAFT" else "#2f855a"
+    doc.y += 0.05
+    doc.text(_MARGIN, cover.status, 16, weight="bold", color=colour)
+    doc.y += 16 / 72 * 1.5
+    doc.paragraph(cover.status_words)
+    _table(doc, "The game and the run", cover.identity, "")
+    doc.paragraph("Summary: " + cover.summary)
+    _table(doc, "Precision: the targets and what this run reached", cover.precision, "")
+    doc.paragraph("Certification. " + cover.statement, size=8.5)
+    _table(doc, "Sign-off", _signoff_frame(cover), "")
+    doc.new_page()
+
+
 def write_pdf(sheet: Any, path: Path) -> Path:
     """Write ``sheet`` as an A4 PDF: a title block, then every section; returns ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -423,6 +466,8 @@ def write_pdf(sheet: Any, path: Path) -> Path:
         doc.y += 20 / 72 * 1.6
         for line in textwrap.wrap(sheet.subtitle, 110):
             doc.paragraph(line, size=8.5, color="#4a5568")
+        if sheet.cover is not None:
+            _pdf_cover(doc, sheet.cover)
         for section in sheet.sections:
             doc.heading(section.title)
             for text in section.paragraphs:

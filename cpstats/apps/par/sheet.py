@@ -2,11 +2,12 @@
 game's sheet follows from what the game built (its :class:`~cpstats.engine.sheet.SheetContent`),
 and :class:`ParSheet` holds the numbered sections, draws the charts and writes the HTML and PDF.
 
-The template, in reading order: the game's seven sections (the rules with a worked hand, the
+The template, in reading order: the cover (:mod:`cpstats.apps.par.cover`: the game, the rules' and
+the run's identity, the precision reached, a summary line, the certification and sign-off), the game's seven sections (the rules with a worked hand, the
 strategy assumed, the outcomes, what the game pays beyond the rows, the headline figures, the
 operator's economics, the session bands), then the sections every game's sheet shares, written
 once here: the sensitivity sweeps (:mod:`cpstats.apps.par.sensitivity`) and the methodology (the
-game's items, then the package versions and the command); "How this rule was chosen" joins a
+game's items, the assumptions a regulator reads, then the package versions and the command); "How this rule was chosen" joins a
 solved rule's sheet (:meth:`ParSheet.add_solution`).
 """
 
@@ -23,6 +24,7 @@ from typing import Any
 import pandas as pd
 
 from cpstats._atomic import writable_file
+from cpstats.apps.par.cover import Cover, cover_of
 from cpstats.apps.par.progress import SheetProgress, as_progress
 from cpstats.apps.par.sensitivity import sensitivity_section
 from cpstats.engine.base import Result
@@ -55,7 +57,9 @@ class ParSheet:
     ``precision`` what a run grown to a precision reached
     (:func:`~cpstats.engine.sequential.until_record`; None for a run of given length);
     ``played_by``, ``setter_words`` and ``baseline_note`` say who played the hands; ``charts`` are
-    the game's charts as data, by the name a section gives (:meth:`chart` draws them).
+    the game's charts as data, by the name a section gives (:meth:`chart` draws them); ``cover``
+    the cover (:class:`~cpstats.apps.par.cover.Cover`: its ``status`` is ``DRAFT`` below a
+    submission's precision).
     """
 
     variant: Any
@@ -70,6 +74,7 @@ class ParSheet:
     sweeps: dict[str, pd.DataFrame] = field(default_factory=dict)
     precision: dict | None = None
     charts: dict[str, Chart] = field(default_factory=dict)
+    cover: Cover | None = None
 
     @property
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -134,7 +139,7 @@ def fill(content: SheetContent, progress: SheetProgress) -> ParSheet:
     tables."""
     content.prepare(progress)
     progress.step("the tables and charts")
-    game = [content.rules_section(), content.strategy_section(), content.outcome_section(),
+    game = [content.rules_section(), content.strategy_section(), *content.bank_sections(), content.outcome_section(),
             *content.pay_sections(), content.headline_section(), content.economics_section(),
             content.session_section()]
     sections = [dataclasses.replace(s, title=f"{i}. {s.title}") for i, s in enumerate(game, 1)]
@@ -147,15 +152,34 @@ def fill(content: SheetContent, progress: SheetProgress) -> ParSheet:
     return ParSheet(content.variant, content.result, content.hands_per_hour, sections, content.label,
                     played_by=content.played_by, setter_words=content.setter_words,
                     baseline_note=content.baseline_note, seed=content.seed, sweeps=content.sweeps,
-                    precision=content.precision, charts=charts)
+                    precision=content.precision, charts=charts, cover=cover_of(content, tables["headline"]))
+
+
+def _assumptions(content: SheetContent) -> list[tuple[str, Any]]:
+    """The assumptions a regulator reads the figures under: who plays, the pace, the confidence,
+    the precision and how numbers are rounded."""
+    level = content.levels.get(content.level) if content.level else None
+    precision = ("a run of given length (the cover states the half-widths it gives)" if level is None else
+                 f"{level.name}: the run grown in stages from {level.pilot:,} {content.unit} until every target "
+                 f"on the cover is met, at most {level.most:,} {content.unit}"
+                 + (f"; expected time {level.expected}" if level.expected else ""))
+    return [("Assumption: strategy", f"every hand {content.played_by}; the figures describe a table of such "
+                                     "players, and a player who plays otherwise has other figures"),
+            ("Assumption: pace", f"{content.hands_per_hour:g} hands an hour (the hourly figures scale with it)"),
+            ("Assumption: intervals", "95% confidence throughout; a stated interval is the simulation's "
+                                      "uncertainty, not a player's session range (the session bands give that)"),
+            ("Assumption: precision", precision),
+            ("Rounding", "figures are shown rounded for reading (three decimals of a unit, two of a percent, "
+                         "rare events as 1 in N to three digits); every figure is computed, and the results "
+                         "digest taken, at full precision")]
 
 
 def _methodology_section(content: SheetContent, title: str, items: Sequence[tuple[str, Any]]) -> ParSection:
-    """The methodology: how the figures were made (``items``, the game's words), then the
-    package versions of the run and of this sheet and the command that made the run."""
+    """The methodology: how the figures were made (``items``, the game's words), the assumptions,
+    then the package versions of the run and of this sheet and the command that made the run."""
     meta = content.result.metadata
     run = {k: meta[k] for k in ("cpstats", "numpy", "numba", "pandas", "scipy") if k in meta}
-    rows = [*items]
+    rows = [*items, *_assumptions(content)]
     for who, names in {"the run": run, "this sheet": versions()}.items():
         rows.append((f"Versions ({who})", ", ".join(f"{k} {x}" for k, x in names.items())))
     if meta.get("command"):

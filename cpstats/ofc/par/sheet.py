@@ -21,6 +21,13 @@ write the files (:mod:`cpstats.apps.par`).
   headline section and the methodology). With ``fast``, the verb's default, the whole sheet takes a
   few minutes on 2 cores (docs/measurements.md#bench_ofc_precision); ``deals=`` plays exactly that
   many hands and the sheet states the half-widths they give.
+- Decision: two precision levels (:func:`precision_levels`): the designer's above, the default, and
+  a submission's (:data:`SUBMISSION`: Fantasyland entry and foul rates within +-0.2 points,
+  royalties a board within +-0.04, a Fantasyland hand's value within +-0.2, the SD within +-0.08
+  units and the hit frequency within +-0.2 points, at most 150,000 hands; about 70,000 hands and
+  15 to 25 minutes on 2 cores with the sensitivity sweeps, which replay the sheet's hands). At a
+  submission's precision the strength table grows too, each field until its interval is within
+  +-0.5 units a hand (at most 3,000 hands a seat), so the fields are told apart.
 - Decision: the sensitivity section is on by default (:mod:`.sweeps`): the charge and two rule
   numbers that move play, a step either side, every point on the sheet's own deals and hands.
 - Decision: the strategy's strength is a short duplicate match (:func:`cpstats.ofc.skill.skill_table`)
@@ -32,6 +39,7 @@ write the files (:mod:`cpstats.apps.par`).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import tempfile
 from collections.abc import Callable, Mapping
@@ -47,7 +55,7 @@ from cpstats.cards.blocks import root_seed
 from cpstats.engine.describe import describe_rules, short_label
 from cpstats.engine.games import runs_of
 from cpstats.engine.sequential import run_until, until_record
-from cpstats.engine.sheet import Chart, ChartKind, ParSection, ParTable, SheetContent, SheetProgress
+from cpstats.engine.sheet import Chart, ChartKind, ParSection, ParTable, PrecisionLevel, SheetContent, SheetProgress
 from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.par import sweeps as sweeps_
 from cpstats.ofc.par.example import worked_hand
@@ -60,10 +68,27 @@ from cpstats.ofc.setters import as_ofc_setter
 from cpstats.ofc.skill import OFC_SKILL_FIELDS
 from cpstats.ofc.street_values import models_line
 
-__all__ = ["Sheet", "build_sheet", "precision_words", "STRENGTH_DEALS"]
+__all__ = ["Sheet", "build_sheet", "precision_words", "precision_levels", "STRENGTH_DEALS", "SUBMISSION"]
 
-#: Hands a seat of each duplicate match that measures the strategy's strength.
+#: Hands a seat of each duplicate match that measures the strategy's strength (a submission's
+#: precision grows them: :data:`SUBMISSION`).
 STRENGTH_DEALS = 100
+#: What a regulator's submission is played to (module docstring): 95% half-widths of the headline
+#: figures, the run's cap, and the strength table's own target.
+SUBMISSION = PrecisionLevel("submission", {"fl_entry_rate": 0.002, "foul_rate": 0.002, "royalty": 0.04,
+                                           "fl_value": 0.2, "sd": 0.08, "hit_frequency": 0.002},
+                            most=150_000, pilot=2_000, strength=0.5, strength_most=3_000,
+                            expected="about 70,000 hands; 15 to 25 minutes on 2 cores with the sensitivity "
+                                     "sweeps (at most 150,000 hands)")
+
+
+def precision_levels(v: Variant) -> dict[str, PrecisionLevel]:
+    """The designer's precision (the game's, :attr:`~cpstats.engine.games.GameRuns.precision`, its
+    strength table :data:`STRENGTH_DEALS` hands a seat) and a submission's (:data:`SUBMISSION`)."""
+    p = runs_of(v).precision
+    designer = PrecisionLevel("designer", dict(p.targets), p.most, p.pilot, strength_pilot=STRENGTH_DEALS,
+                              expected="a few minutes on 2 cores")
+    return {"designer": designer, "submission": dataclasses.replace(SUBMISSION, strength_pilot=STRENGTH_DEALS)}
 
 
 @dataclass
@@ -109,17 +134,25 @@ class Sheet(SheetContent):
 
     def prepare(self, progress: SheetProgress) -> None:
         """The strength match: the sheet's strategy against every field but rollout
-        (:data:`STRENGTH_DEALS` hands a seat, duplicate)."""
-        progress.playing("strength", f"the strength table: {self.strategy} against {len(OFC_SKILL_FIELDS) - 1} "
-                         f"fields, {STRENGTH_DEALS:,} hands a seat (duplicate)",
-                         _strength_hands(self.variant, STRENGTH_DEALS))
-        self.strength = _strength(self, STRENGTH_DEALS, self.executor)
+        (:data:`STRENGTH_DEALS` hands a seat, duplicate), each field grown until its interval
+        meets the level's strength target where the level sets one."""
+        level = self.levels.get(self.level) if self.level else None
+        self.strength = _grown_strength(self, level, progress)
+
+    @property
+    def summary_names(self) -> list[str]:
+        return ["mean_seat0", "hit_frequency", "push_rate", "sd"]
+
+    def strength_half_width(self) -> float | None:
+        if self.strength is None:
+            return None
+        return float(((self.strength["ci_high"] - self.strength["ci_low"]) / 2).max())
 
     def rules_section(self) -> ParSection:
         return _rules_section(self)
 
     def strategy_section(self) -> ParSection:
-        return _strategy_section(self, STRENGTH_DEALS, self.strength)
+        return _strategy_section(self, self.strength)
 
     def outcome_section(self) -> ParSection:
         return _outcome_section(self.variant, self.boards)
@@ -144,9 +177,10 @@ class Sheet(SheetContent):
 
 
 def _live_run(v: Variant, deals: int | None, setter: Any, root: np.random.SeedSequence,
-              executor, progress: SheetProgress, later: int) -> tuple[SimulationResult, Boards]:
-    """The sheet's run with its rows: ``deals`` hands, or (None) grown in stages until the designer
-    precision or its cap (each stage writes its rows to a folder of its own; the last one's are read).
+              executor, progress: SheetProgress, later: int,
+              level: PrecisionLevel) -> tuple[SimulationResult, Boards]:
+    """The sheet's run with its rows: ``deals`` hands, or (None) grown in stages until ``level``'s
+    targets or its cap (each stage writes its rows to a folder of its own; the last one's are read).
     ``progress`` hears each stage; ``later`` is the hands the sensitivity sweeps play a hand of the run."""
     from cpstats.ofc.simulation import simulate
 
@@ -157,13 +191,13 @@ def _live_run(v: Variant, deals: int | None, setter: Any, root: np.random.SeedSe
             result = simulate(v, deals, setter=setter, rng=root, executor=executor, out=tmp, keep_hands=True)
         else:
             stages = itertools.count(1)
-            p = runs_of(v).precision
+            p = level
 
             def with_rows(w: Variant, n: int, **options: Any) -> SimulationResult:
                 stage = next(stages)
                 progress.plan("sweeps", later * n)  # as if this stage were the last
                 progress.playing("run", f"the run, placed by {setter.name}, stage {stage} (grown until the "
-                                f"designer precision, at most {p.most:,} hands)", n)
+                                f"{p.name} precision, at most {p.most:,} hands)", n)
                 return simulate(w, n, out=Path(tmp) / f"stage-{stage}", keep_hands=True, **options)
 
             result = run_until(with_rows, v, p.most, p.targets, rng=root, setter=setter, executor=executor,
@@ -173,9 +207,12 @@ def _live_run(v: Variant, deals: int | None, setter: Any, root: np.random.SeedSe
     return result, boards
 
 
-#: The designer's figures in words and the scale their half-widths are shown on.
+#: The precision levels' figures in words and the scale their half-widths are shown on.
 _PRECISION_WORDS = {"fl_entry_rate": ("Fantasyland entry", 100, " points"), "foul_rate": ("foul", 100, " points"),
-                    "royalty": ("royalties a board", 1, "")}
+                    "royalty": ("royalties a board", 1, ""), "fl_value": ("Fantasyland value", 1, ""),
+                    "sd": ("SD", 1, ""), "hit_frequency": ("hit frequency", 100, " points")}
+#: How a sentence names each level's precision.
+_LEVEL_WORDS = {"designer": "a designer's precision", "submission": "a submission's precision"}
 
 
 def _widths(half: dict) -> str:
@@ -188,7 +225,7 @@ def _widths(half: dict) -> str:
 def precision_words(sheet: Sheet) -> str:
     """The sheet's precision in one sentence: the target and what was reached (or that the cap
     came first), or for a run of given length the half-widths it gives."""
-    p = runs_of(sheet.variant).precision
+    p = sheet.levels.get(sheet.level) or precision_levels(sheet.variant)["designer"]
     target = _widths(dict(p.targets))
     hands = sheet.result.deals
     if sheet.precision is None:
@@ -197,7 +234,7 @@ def precision_words(sheet: Sheet) -> str:
         return (f"Hands: {hands:,}, as asked; at this length (95% half-widths) {_widths(half)}. By default the "
                 f"sheet plays until {target}.")
     stop = sheet.precision
-    chosen = (f"Hands: {hands:,}, chosen for a designer's precision, {target} (95% half-widths), the run "
+    chosen = (f"Hands: {hands:,}, chosen for {_LEVEL_WORDS[p.name]}, {target} (95% half-widths), the run "
               f"grown in stages from {p.pilot:,} hands to at most {stop['max_deals']:,}")
     if stop["reached"]:
         return f"{chosen}: reached, {_widths(stop['half_widths'])}."
@@ -209,10 +246,12 @@ def precision_words(sheet: Sheet) -> str:
 def build_sheet(v: Variant, *, setter: Any, hands_per_hour: float, progress: SheetProgress,
                 sweeps: Callable[[Any], list[tuple[str, list]]], deals: int | None = None, rng: Any = 2026,
                 result: SimulationResult | None = None, executor: Executor | None = None,
-                sensitivity_deals: int | None = None, seat_deals: Any = None) -> Sheet:
+                sensitivity_deals: int | None = None, seat_deals: Any = None,
+                precision: str | None = None) -> Sheet:
     """The open-face sheet of ``v`` (the verb :func:`cpstats.par_sheet` checked its options and
     resolved its setter): ``result`` must be a run of ``v`` with rows (``keep_hands=True`` and
-    ``out=``); ``deals`` None grows the run to the designer precision (module docstring);
+    ``out=``); ``deals`` None grows the run to ``precision``'s level (None: the designer's,
+    :func:`precision_levels`; module docstring);
     ``sweeps(setter)`` are the sensitivity sweeps (:func:`~.sweeps.run_sensitivity`), each point
     on the sheet's own deals unless ``sensitivity_deals`` names another length (every point then
     played afresh on the sheet's seed); ``seat_deals`` (a bank's table) does not apply. With
@@ -221,6 +260,8 @@ def build_sheet(v: Variant, *, setter: Any, hands_per_hour: float, progress: She
     player = as_ofc_setter(setter)
     name = player.name
     specs = sweeps(player)
+    levels = precision_levels(v)
+    level = None if result is not None or deals is not None else (precision or "designer")
     progress.plan("strength", _strength_hands(v, STRENGTH_DEALS))
     seed = rng
     if result is None:
@@ -231,7 +272,7 @@ def build_sheet(v: Variant, *, setter: Any, hands_per_hour: float, progress: She
         if not reuse:
             progress.plan("sweeps", sensitivity_deals * sweeps_.played_points(v, specs, reuse=False))
         later = sweeps_.played_points(v, specs) if reuse else 0
-        result, boards = _live_run(v, deals, player, root, executor, progress, later)
+        result, boards = _live_run(v, deals, player, root, executor, progress, later, levels[level or "designer"])
     elif result.variant != v:
         raise OptionError(f"result is of {result.variant}, not of {v}: pass a run of the sheet's variant")
     else:
@@ -242,17 +283,17 @@ def build_sheet(v: Variant, *, setter: Any, hands_per_hour: float, progress: She
         root = np.random.SeedSequence(int(result.metadata["entropy"]),
                                       spawn_key=tuple(result.metadata["spawn_key"]))
     sheet = Sheet(v, result, hands_per_hour, short_label(v), seed=seed,
-                     precision=until_record(result.metadata, "hands"), strategy=name, boards=boards,
-                     executor=executor)
+                  precision=until_record(result.metadata, "hands"), level=level, levels=levels, strategy=name,
+                  boards=boards, executor=executor)
     sheet.sweeps = sweeps_.run_sensitivity(v, result, boards.net, specs, setter=player, root=root, executor=executor,
                                            hands_per_hour=hands_per_hour, deals=sensitivity_deals,
                                            progress=progress) if specs else {}
     return sheet
 
 
-def _strength_hands(v: Variant, deals: int) -> int:
-    """The hands of the strength match: a run a seat of every field but rollout's."""
-    return (len(OFC_SKILL_FIELDS) - 1) * v.players * deals
+def _strength_hands(v: Variant, deals: int, fields: int = len(OFC_SKILL_FIELDS) - 1) -> int:
+    """The hands of the strength match: a run a seat of ``fields`` fields (every field but rollout's)."""
+    return fields * v.players * deals
 
 
 def _rules_section(sheet: Sheet) -> ParSection:
@@ -278,16 +319,52 @@ def _rules_section(sheet: Sheet) -> ParSection:
 
 # -- the strategy and its strength --------------------------------------------------------------
 
-def _strength(sheet: Sheet, deals: int, executor) -> pd.DataFrame:
-    """The sheet's strategy against every field but rollout, ``deals`` hands a seat (duplicate)."""
+def _strength(sheet: Sheet, deals: int, executor, fields: list[str] | None = None) -> pd.DataFrame:
+    """The sheet's strategy against ``fields`` (None: every field but rollout), ``deals`` hands a
+    seat (duplicate)."""
     from cpstats.ofc.skill import skill_table
 
-    fields = [f for f, _ in OFC_SKILL_FIELDS if f != "rollout"]
+    fields = [f for f, _ in OFC_SKILL_FIELDS if f != "rollout"] if fields is None else fields
     return skill_table(sheet.variant, deals=deals, rng=sheet.seed if isinstance(sheet.seed, int) else 2026,
                        executor=executor, fields=fields, setter="fast" if sheet.strategy == "fast" else "ev")
 
 
-def _strategy_section(sheet: Sheet, deals: int, strength: pd.DataFrame) -> ParSection:
+def _grown_strength(sheet: Sheet, level: PrecisionLevel | None, progress: SheetProgress) -> pd.DataFrame:
+    """The strength table: :data:`STRENGTH_DEALS` hands a seat, then, where ``level`` sets a strength
+    target, each field whose interval is wider played again on more hands (the ``1/sqrt(hands)``
+    law, 10% over, at least 1.5x), until every field meets it or ``level.strength_most``; each row
+    is the field's run at the length it stopped at."""
+    n = STRENGTH_DEALS
+    fields = [f for f, _ in OFC_SKILL_FIELDS if f != "rollout"]
+    table, stage = None, 0
+    while fields:
+        stage += 1
+        progress.playing("strength", f"the strength table: {sheet.strategy} against {len(fields)} field"
+                         f"{'s' * (len(fields) > 1)}, {n:,} hands a seat (duplicate)"
+                         + (f", stage {stage} (grown until each field is within ±{level.strength:g})"
+                            if level is not None and level.strength else ""),
+                         _strength_hands(sheet.variant, n, len(fields)))
+        part = _strength(sheet, n, sheet.executor) if table is None else _strength(sheet, n, sheet.executor, fields)
+        if table is None:
+            table = part
+        else:
+            attrs = dict(table.attrs)
+            table = pd.concat([table.drop(index=part.index), part]).loc[[f for f in table.index]]
+            table.attrs.update(attrs)
+        if level is None or not level.strength or n >= level.strength_most:
+            break
+        half = (part["ci_high"] - part["ci_low"]) / 2
+        wide = half[~(half <= level.strength)]
+        if wide.empty:
+            break
+        ratio = float(np.nanmax((wide / level.strength) ** 2)) if np.isfinite(wide).any() else 4.0
+        n = int(min(level.strength_most, max(np.ceil(1.1 * n * ratio), np.ceil(1.5 * n))))
+        fields = list(wide.index)
+    table.attrs["strength_target"] = None if level is None else level.strength
+    return table
+
+
+def _strategy_section(sheet: Sheet, strength: pd.DataFrame) -> ParSection:
     meta = sheet.result.metadata
     text = [f"Every board is placed by {sheet.setter_words}."]
     play = meta.get("play", "")
@@ -319,11 +396,16 @@ def _strategy_section(sheet: Sheet, deals: int, strength: pd.DataFrame) -> ParSe
         text.append(f"Baseline: {sheet.strategy} is a weak strategy; these figures describe a field "
                     "of such players, not the game as played well.")
     interval, player = strength.attrs["interval"], strength.attrs["player"]
+    target = strength.attrs.get("strength_target")
     strength = strength.reset_index()[["field", "label", "mean", "ci_low", "ci_high", "deals"]]
     strength = strength.rename(columns={"deals": "hands"})
+    low, high = int(strength["hands"].min()), int(strength["hands"].max())
+    hands = f"{low:,} hands" if low == high else f"{low:,} to {high:,} hands (the table says each field's)"
+    grown = (f"; each field played until its interval is within ±{target:g} units a hand, at most "
+             f"{sheet.levels[sheet.level].strength_most:,} hands" if target else "")
     text.append(f"Its strength: {player} against a greedy, a random, a rollout-v1 (the first rollout) and a "
-                f"rollout-exact field (the previous default, without street models), {deals:,} hands with "
-                f"{player} in each seat in turn on the same decks (duplicate); its mean net per hand "
+                f"rollout-exact field (the previous default, without street models), {hands} with "
+                f"{player} in each seat in turn on the same decks (duplicate){grown}; its mean net per hand "
                 f"with a 95% interval ({interval}).")
     rows = [("Strategy", meta.get("strategy", sheet.strategy)), ("Rollout options a street", DEFAULT_TOP),
             ("Rollout samples an option", DEFAULT_SAMPLES), ("Street models (SHA-256, first 12 digits)", models),

@@ -7,6 +7,14 @@ returns a :class:`Sheet`, the sheet template (:class:`~cpstats.engine.sheet.Shee
 filled with this game's sections: every table a pandas DataFrame (:mod:`.figures`,
 :mod:`.example`), every chart its numbers and words (:meth:`Sheet.chart`). The apps number
 the sections, add the ones every game's sheet shares and write the files (:mod:`cpstats.apps.par`).
+
+- Decision: the run's length is a precision level's (:func:`precision_levels`): the designer's by
+  default, whose targets 200,000 deals meet for the presets (so the default run is as before: the
+  shipped reference of a preset, else 200,000 deals), and a submission's, tighter (a banked game's
+  house edge within +-0.05 percentage points, a seat's mean within +-0.015 units, hit frequency
+  within +-0.1 points, SD within +-0.01 units). A preset's shipped 1,000,000-deal reference serves
+  when it meets the level; else a live run grows in stages
+  (:func:`~cpstats.engine.sequential.run_until`) from 200,000 deals to the level's cap.
 """
 
 from __future__ import annotations
@@ -19,9 +27,11 @@ from typing import Any
 import pandas as pd
 
 from cpstats.engine.describe import short_label
-from cpstats.engine.sheet import Chart, ChartKind, ParSection, ParTable, SheetContent, SheetProgress, words
+from cpstats.engine.sequential import until_record
+from cpstats.engine.sheet import (Chart, ChartKind, ParSection, ParTable, PrecisionLevel, SheetContent,
+                                  SheetProgress, half_widths_of, words)
 from cpstats.errors import OptionError, check_whole
-from cpstats.rules.house import RakeModel
+from cpstats.rules.house import BankSetter, RakeModel
 from cpstats.thirteen.par import figures
 from cpstats.thirteen.par import sweeps as sweeps_
 from cpstats.thirteen.par.example import rules_in_words, worked_example
@@ -30,10 +40,12 @@ from cpstats.thirteen.result import SimulationResult
 from cpstats.thirteen.rules.variant import Variant
 from cpstats.thirteen.settlement import charges_seats as charges
 
-__all__ = ["Sheet", "build_sheet", "DEFAULT_DEALS", "SEAT_DEALS", "BASELINE_WORDS"]
+__all__ = ["Sheet", "build_sheet", "precision_levels", "DEFAULT_DEALS", "SEAT_DEALS", "BASELINE_WORDS"]
 
 #: Deals of a live run when no reference result fits (the variant is no preset, or not ev).
 DEFAULT_DEALS = 200_000
+#: The most deals a run grown to the designer's and to a submission's precision plays.
+DESIGNER_MOST, SUBMISSION_MOST = 1_000_000, 2_000_000
 #: Deals of each run of the banker-edge-by-seats table (banked variants).
 SEAT_DEALS = 50_000
 #: Net results rarer than this at either end of the net-result table share one row.
@@ -86,6 +98,9 @@ class Sheet(SheetContent):
     def strategy_section(self) -> ParSection:
         return _strategy_section(self.result)
 
+    def bank_sections(self) -> list[ParSection]:
+        return [_house_way_section(self.variant)] if self.variant.bank.banked else []
+
     def outcome_section(self) -> ParSection:
         return _outcome_section(self.result)
 
@@ -104,6 +119,11 @@ class Sheet(SheetContent):
     def methodology_items(self) -> list[tuple[str, Any]]:
         return figures.methodology(self.result)
 
+    @property
+    def summary_names(self) -> list[str]:
+        first = ["house_edge", "element_of_risk"] if self.variant.bank.banked else ["mean"]
+        return [*first, "hit_frequency", "sd"]
+
     def chart(self, name: str, tables: Mapping[str, pd.DataFrame]) -> Chart:
         return _CHARTS[name](self, tables)
 
@@ -119,14 +139,57 @@ def _reference(v: Variant, setter: Any) -> SimulationResult | None:
     return result if result.variant == v and result.has_outcomes else None
 
 
+def precision_levels(v: Variant) -> dict[str, PrecisionLevel]:
+    """The designer's and a submission's targets for ``v`` (95% half-widths): a banked game's house
+    edge, else every seat's mean; the hit frequency and the SD of a seat (module docstring)."""
+    if v.bank.banked:
+        designer, submission = {"house_edge": 0.002}, {"house_edge": 0.0005}
+    else:
+        designer = {f"mean_seat{k}": 0.1 for k in range(v.players)}
+        submission = {f"mean_seat{k}": 0.015 for k in range(v.players)}
+    return {"designer": PrecisionLevel("designer", {**designer, "hit_frequency": 0.005, "sd": 0.05},
+                                       DESIGNER_MOST, DEFAULT_DEALS,
+                                       expected="about 30 s a 200,000 deals on 2 cores"),
+            "submission": PrecisionLevel("submission", {**submission, "hit_frequency": 0.001, "sd": 0.01},
+                                         SUBMISSION_MOST, DEFAULT_DEALS,
+                                         expected="a preset's shipped reference meets it at once; a live run "
+                                                  "about 1 to 5 minutes on 2 cores (at most 2,000,000 deals, "
+                                                  "stages included)")}
+
+
+def _live_run(v: Variant, setter: Any, seed: Any, executor: Executor | None, progress: SheetProgress,
+              deals: int | None, level: PrecisionLevel) -> SimulationResult:
+    """``deals`` deals, or (None) a run grown in stages until ``level``'s targets or its cap."""
+    from cpstats.engine.sequential import run_until
+    from cpstats.thirteen.run import simulate
+
+    if deals is not None:
+        progress.playing("run", f"the run, set by {setter.name}", deals)
+        return simulate(v, deals, setter=setter, rng=seed, executor=executor)
+    stage = 0
+
+    def staged(w: Variant, n: int, **options: Any) -> SimulationResult:
+        nonlocal stage
+        stage += 1
+        progress.playing("run", f"the run, set by {setter.name}, stage {stage} (grown until the {level.name} "
+                         f"precision, at most {level.most:,} deals)", n)
+        return simulate(w, n, **options)
+
+    return run_until(staged, v, level.most, level.targets, rng=seed, setter=setter, executor=executor,
+                     pilot=level.pilot)
+
+
 def build_sheet(v: Variant, *, setter: Any, hands_per_hour: float, progress: SheetProgress,
                 sweeps: Callable[[Any], list[tuple[str, list]]], deals: int | None = None, rng: Any = 2026,
                 result: SimulationResult | None = None, executor: Executor | None = None,
-                sensitivity_deals: int | None = None, seat_deals: int | None = None) -> Sheet:
+                sensitivity_deals: int | None = None, seat_deals: int | None = None,
+                precision: str | None = None) -> Sheet:
     """The 13-card sheet of ``v`` (the verb :func:`cpstats.par_sheet` checked its options and
     resolved its setter). ``deals`` None plays the shipped ev reference run (1,000,000 deals) when
     ``v`` is a preset, ``setter`` is ``ev`` with its own tables and the reference holds outcome
-    counts, else a live run of :data:`DEFAULT_DEALS` deals; ``seat_deals`` (None:
+    counts, else a live run of :data:`DEFAULT_DEALS` deals, grown until the designer's targets
+    (``precision``: the level, :func:`precision_levels`; the reference serves only when it meets
+    them); ``seat_deals`` (None:
     :data:`SEAT_DEALS`) are the deals of each run of the banker-edge-by-seats table (banked
     variants only); ``sweeps(setter)`` are the sensitivity sweeps, each point played by the run's
     setter, :data:`~.sweeps.SENSITIVITY_DEALS` deals (or ``sensitivity_deals``); ``progress``
@@ -135,23 +198,25 @@ def build_sheet(v: Variant, *, setter: Any, hands_per_hour: float, progress: She
     seed = rng
     setter = as_setter(setter)
     given = result is not None
+    levels = precision_levels(v)
+    level = None if given or deals is not None else (precision or "designer")
     if result is None and deals is None:
         result = _reference(v, setter)
+        if result is not None and not levels[level].met(half_widths_of(result, levels[level].targets)):
+            result = None  # the reference is not precise enough for this level: a live run grows
     live = result is None
     if v.bank.banked:
         progress.plan("bank", 2 * seat_deals)  # two seat counts besides the run's own
     if result is None:
-        from cpstats.thirteen.run import simulate
-
-        n = DEFAULT_DEALS if deals is None else deals
-        progress.playing("run", f"the run, set by {setter.name}", n)
-        result = simulate(v, n, setter=setter, rng=seed, executor=executor)
+        result = _live_run(v, setter, seed, executor, progress, deals, levels[level or "designer"])
     elif result.variant != v:
         raise OptionError(f"result is of {result.variant}, not of {v}: pass a run of the sheet's variant")
     else:
         progress.step(f"the run: {result.deals:,} deals, " + ("the result given" if given
                                                              else "the shipped ev reference"))
-    sheet = Sheet(v, result, hands_per_hour, short_label(v), seed, seat_deals=seat_deals)
+    sheet = Sheet(v, result, hands_per_hour, short_label(v), seed, level=level, levels=levels,
+                  seat_deals=seat_deals)
+    sheet.precision = until_record(result.metadata)
     # the sweeps play each point with its own ev tables unless the setter given names some
     swept = setter if live else as_setter(result.metadata.get("strategy", "ev"))
     deals_a_point = sweeps_.SENSITIVITY_DEALS if sensitivity_deals is None else sensitivity_deals
@@ -218,6 +283,23 @@ def _strategy_section(r: SimulationResult) -> ParSection:
     return ParSection("The setting strategy assumed", text, [ParTable("strategy", "Setter", frame)])
 
 
+def _house_way_section(v: Variant) -> ParSection:
+    """The house way in words (:func:`~cpstats.thirteen.play.house_way.house_way_words`): the rules a
+    dealer sets the bank's hand by, in order."""
+    from cpstats.thirteen.play.house_way import house_way_words
+
+    plays = v.bank.setter is BankSetter.HOUSE_WAY
+    text = ["The bank (seat 0) sets its thirteen cards by these rules, applied in order, without judgement, "
+            "as a dealer follows a printed house way. The house edge a regulator approves is the players' "
+            "expectation against the house way, measured when the bank plays it"
+            + (": this variant's bank does (bank.setter=house-way), so this sheet's house edge is that edge."
+               if plays else f"; this variant's bank sets by {v.bank.setter} instead, so this sheet's house edge "
+                             "is not the edge against the house way (play the variant with "
+                             "bank.setter=house-way for it).")]
+    frame = pd.DataFrame({"rule": list(house_way_words())})
+    return ParSection("House way (how the bank sets)", text, [ParTable("house_way", "The house way", frame)])
+
+
 def _outcome_section(r: SimulationResult) -> ParSection:
     seat = 1 if r.variant.bank.banked else 0
     pairs = figures.pooled_outcomes(r, "pair")
@@ -276,7 +358,17 @@ def _cost_section(r: SimulationResult) -> ParSection:
                                royalties[["royalty", "made", "frequency", "ci_low", "ci_high"]],
                                intro="This variant pays no royalties; how often the royalty hands "
                                      "are made:"))
-    if naturals["in_play"].any():
+    exact = figures.exact_natural_table(r)
+    paid = bool(naturals["in_play"].any())
+    tables.append(ParTable(
+        "naturals_exact", "Naturals: exact combinations, probability, pay and return"
+        + ("" if paid else " (none paid here)"), exact,
+        "Combinations among all 635,013,559,600 thirteen-card hands, by enumeration; probability = combinations "
+        "/ C(52, 13); return = probability × pay × opponents, units a hand. Each natural counted on its own (a "
+        "hand that is two naturals is in both rows, though it is paid once). The simulated rate, with its 95% "
+        "interval, is this run's, a check of the play and the dealing.",
+        intro="The naturals are exact events of the deal: their counts need no simulation."))
+    if paid:
         shown = naturals[naturals["in_play"]].drop(columns=["in_play", "held_ci_low", "held_ci_high"])
         tables.append(ParTable("naturals", "Naturals in play: declared frequency per hand, payout, cost",
                                shown, note))
