@@ -7,7 +7,6 @@ The definitions follow ``CASINO-MATH.md``: SD per hand sqrt(E[X^2] - mu^2), vola
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats as _st
 
 __all__ = ["wilson_interval", "moments_from_sums", "batch_means_se", "batch_mean_interval", "z_value",
            "t_value", "half_width", "check_confidence", "batch_variances", "batch_variance_interval",
@@ -32,7 +31,9 @@ def check_confidence(confidence: float) -> float:
 
 def z_value(confidence: float = 0.95) -> float:
     """Two-sided normal quantile for ``confidence`` (1.96 for 95%)."""
-    return float(_st.norm.ppf(0.5 + check_confidence(confidence) / 2))
+    from scipy import stats  # imported on first use: scipy.stats is a second of import cpstats
+
+    return float(stats.norm.ppf(0.5 + check_confidence(confidence) / 2))
 
 
 def t_value(confidence: float, batches: int) -> float:
@@ -44,7 +45,9 @@ def t_value(confidence: float, batches: int) -> float:
     level = check_confidence(confidence)
     if batches < 2:
         return float("nan")
-    return float(_st.t.ppf(0.5 + level / 2, batches - 1))
+    from scipy import stats
+
+    return float(stats.t.ppf(0.5 + level / 2, batches - 1))
 
 
 def wilson_interval(hits, trials, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:

@@ -28,14 +28,19 @@ heads-up Pineapple).
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 import math
 from functools import lru_cache
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
+from cpstats._atomic import atomic_path
+from cpstats._resources import cache_root
 from cpstats.cards.codes import DECK_SIZE, format_cards, parse_cards
 from cpstats.errors import CardError, OptionError
 from cpstats.hands import tables as _tables
@@ -260,8 +265,39 @@ def _estimate(v: Variant, deals: int, rng: np.random.Generator) -> float:
 
 @lru_cache(maxsize=32)
 def _default_stay_value(royalties, fantasyland) -> float:
-    v = Variant(royalties=royalties, fantasyland=fantasyland)
-    return _estimate(v, _STAY_DEALS, _generator(_STAY_SEED))
+    """The default stay value, once a process, kept in cpstats' cache folder
+    (``ofc/stay_value/KEY.json``, KEY a digest of the royalty table, the Fantasyland rules and the
+    code that solves them): xdist workers, notebook kernels, CLI runs and a designer's next session
+    read the number (4-6 s a rule set to solve) bit for bit (JSON keeps a float's every bit); a file
+    that does not read is solved again and replaced; a folder that cannot be written only costs a solve."""
+    key = repr((royalties, fantasyland, _STAY_DEALS, _STAY_SEED, _solver_code()))
+    path = cache_root() / "ofc" / "stay_value" / f"{hashlib.sha256(key.encode()).hexdigest()[:20]}.json"
+    try:
+        entry = json.loads(path.read_text())
+        if isinstance(entry, dict) and entry.get("key") == key and isinstance(entry.get("value"), float) \
+                and math.isfinite(entry["value"]):
+            return entry["value"]
+    except (OSError, ValueError):
+        pass
+    value = _estimate(Variant(royalties=royalties, fantasyland=fantasyland), _STAY_DEALS, _generator(_STAY_SEED))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_path(path) as part:
+            part.write_text(json.dumps({"key": key, "value": value}))
+    except OSError:
+        pass
+    return value
+
+
+@lru_cache(maxsize=1)
+def _solver_code() -> str:
+    """A digest of the code the stay value is solved by (this module, its kernel, the rules'
+    tables) and numpy's version (the deals are its random streams)."""
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256(np.__version__.encode())
+    for name in ("fantasyland.py", "_fantasy_kernel.py", "rules.py"):
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()
 
 
 def _sizes(variant: Variant, sizes) -> list[int]:

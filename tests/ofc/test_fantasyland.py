@@ -216,3 +216,27 @@ def test_option_errors():
         fl.estimate_stay_value("ofc-pineapple", deals=0)
     with pytest.raises(OptionError, match=r"rng='seed' is invalid: a numpy Generator"):
         fl.fantasyland_table("ofc-pineapple", rng="seed", stay_value=0)
+
+
+def test_the_default_stay_value_is_kept_for_the_next_process_exactly(monkeypatch, tmp_path):
+    """The default stay value (4-6 s a rule set to solve) is solved once and kept in the cache folder:
+    read back it equals the freshly solved number to the last bit; a file that does not read is
+    solved again and replaced; other rules have another file."""
+    from cpstats.ofc import fantasyland as fl
+    from cpstats.engine.registry import get_preset
+
+    monkeypatch.setenv("CPSTATS_CACHE_DIR", str(tmp_path))
+    v = get_preset("ofc-pineapple")
+    fresh = fl._default_stay_value.__wrapped__(v.royalties, v.fantasyland)
+    files = list((tmp_path / "ofc" / "stay_value").glob("*.json"))
+    assert len(files) == 1 and type(fresh) is float
+    solved = []
+    real = fl._estimate
+    monkeypatch.setattr(fl, "_estimate", lambda *a: solved.append(a) or real(*a))
+    assert fl._default_stay_value.__wrapped__(v.royalties, v.fantasyland) == fresh and solved == []
+    files[0].write_text("{not json")
+    assert fl._default_stay_value.__wrapped__(v.royalties, v.fantasyland) == fresh and len(solved) == 1
+    assert fl._default_stay_value.__wrapped__(v.royalties, v.fantasyland) == fresh and len(solved) == 1
+    other = get_preset("ofc-pineapple-progressive")
+    fl._default_stay_value.__wrapped__(other.royalties, other.fantasyland)
+    assert len(list((tmp_path / "ofc" / "stay_value").glob("*.json"))) == 2
