@@ -16,6 +16,7 @@ With ``out=DIR`` every finished block is written at once (``block-000012.npz``, 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -57,37 +58,36 @@ def _decide(setter: Any, hands: np.ndarray, variant: Variant, rng: np.random.Gen
 
 
 def _set_deals(setter: Any, hands: np.ndarray, variant: Variant, rng: np.random.Generator):
-    """:func:`_decide` for a block's hands (D, H, 13), flat (D * H): in a banked game whose bank
-    sets by the house way (``bank.setter=house-way``), the bank's hands (seat 0) are set by the
-    house way's kernel and every other hand by ``setter``; otherwise all by ``setter``, as one
-    call (so ``bank.setter=ev`` plays exactly as a run did before the rule existed)."""
+    """((settings, declare, surrender), own) for a block's hands (D, H, 13), each (D, H, ...):
+    ``own`` is every hand set by ``setter`` alone when the bank sets otherwise, else None.
+
+    Every hand is set by ``setter`` in one call, as before the rule existed (so ``bank.setter=ev``
+    plays exactly as then); with ``bank.setter=house-way`` the bank's hands (seat 0) are then set
+    again by the house way's kernel. The setter's own play of the bank's hands is kept: the game
+    it makes, ties pushed, is symmetric, which the house edge's control variate needs."""
+    d, h = hands.shape[:2]
+    own = tuple(np.asarray(x).reshape(d, h, *np.shape(x)[1:])
+                for x in _decide(setter, hands.reshape(-1, 13), variant, rng))
     if not house_way_bank(variant):
-        return _decide(setter, hands.reshape(-1, 13), variant, rng)
+        return own, None
     from cpstats.thirteen.play.house_way import house_way
 
-    d, h = hands.shape[:2]
     k = variant.hands_per_player
     bank = house_way(np.ascontiguousarray(hands[:, :k]).reshape(-1, 13), variant)
-    players = _decide(setter, np.ascontiguousarray(hands[:, k:]).reshape(-1, 13), variant, rng)
-    settings = np.empty((d, h, 13), dtype=np.uint8)
-    declare = np.empty((d, h), dtype=bool)
-    surrender = np.empty((d, h), dtype=bool)
-    for out, mine, theirs in ((settings, bank.settings, players[0]), (declare, bank.declare, players[1]),
-                              (surrender, bank.surrender, players[2])):
+    played = tuple(x.copy() for x in own)
+    for out, mine in zip(played, (bank.settings, bank.declare, bank.surrender)):
         out[:, :k] = np.asarray(mine).reshape(d, k, *out.shape[2:])
-        out[:, k:] = np.asarray(theirs).reshape(d, h - k, *out.shape[2:])
-    return settings.reshape(-1, 13), declare.reshape(-1), surrender.reshape(-1)
+    return played, own
 
 
-def _layout(v: Variant) -> frozenset[str]:
-    """The summary keys every block of a run of ``v`` holds: no tie gain when the bank sets by
-    the house way (:func:`_play_block`)."""
-    keys = SimulationSummary.layout(v)
-    return keys - {"batch_tie_gain"} if house_way_bank(v) else keys
-
-
-#: ``metadata["bank"]`` of a run whose bank set by the house way (a result labels it "bank: house way").
-BANK_HOUSE_WAY = "house way"
+def _house_way_gain(v: Variant, hands: np.ndarray, own: tuple, net: np.ndarray) -> np.ndarray:
+    """The bank's result per deal less what it would have netted, ties pushed and no charge, had
+    it set as the players (``own``: every hand by the run's setter). That game is symmetric, so
+    its mean is 0 and this difference has the bank's mean with most of the players' luck taken out."""
+    pushed = dataclasses.replace(v, bank=dataclasses.replace(v.bank, wins_ties=False,
+                                                             commission=0.0, fee=0.0))
+    push_net, _, _, _ = settle_block(pushed, hands, *own)
+    return net[:, 0] - push_net[:, 0]
 
 
 def house_way_bank(v: Variant) -> bool:
@@ -100,6 +100,10 @@ def _check_bank(v: Variant) -> None:
     if house_way_bank(v) and v.ranking is HandOrdering.DEUCE_TO_SEVEN:
         raise OptionError(f"bank.setter='house-way' is invalid for {v}: the house way sets high "
                           "rows (ranking=H1 or H4), not a low middle (H5); set bank.setter=ev")
+
+
+#: ``metadata["bank"]`` of a run whose bank set by the house way (a result labels it "bank: house way").
+BANK_HOUSE_WAY = "house way"
 
 
 # -- one block -------------------------------------------------------------------------------
@@ -132,14 +136,12 @@ def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
     # the strategy's own randomness: a grandchild of the block's seed, apart from the deal's stream
     strategy_rng = np.random.default_rng(
         np.random.SeedSequence(root.entropy, spawn_key=tuple(root.spawn_key) + (block, 0)))
-    settings, declare, surrender = _set_deals(spec.setter, hands, v, strategy_rng)
+    (settings, declare, surrender), own = _set_deals(spec.setter, hands, v, strategy_rng)
     net, rake, declared, held = settle_block(v, hands, settings, declare, surrender)
-    settings = settings.reshape(size, h, 13)
     first = block * spec.block_deals
     batch = batch_of(first, size, spec.deals, spec.batches)
-    # the tie-gain control variate needs a symmetric pushed game: not so when the bank plays the
-    # house way and the players another setter, so the house edge is then the bank's raw mean
-    gain = None if house_way_bank(v) else tie_gain(v, settings, declared, surrender.reshape(size, h), net)
+    gain = (tie_gain(v, settings, declared, surrender, net) if own is None
+            else _house_way_gain(v, hands, own, net))
     set_hands = SetHands.of(v, settings, surrender, declared)  # ranked once for both summaries
     static = setting_summary(v, size, settings, surrender, declared, held, set_hands)
     summary = SimulationSummary(
@@ -214,7 +216,7 @@ def simulate(v: Variant, deals: int, *, setter: Any = "ev", rng=None, executor: 
                  meta["run_digest"])
     job = BlockJob(_play_block, spec, spec.out, spec.digest, SimulationSummary)
     run = run_blocks(job, plan, executor=executor, out_path=out_path, resume=resume,
-                     keys=lambda: _layout(v), keep=keep_hands, progress=progress,
+                     keys=lambda: SimulationSummary.layout(v), keep=keep_hands, progress=progress,
                      desc=f"simulating {v}")
     meta["blocks_redone"] = run.redone
     return SimulationResult(v, run.summary, meta, kept=run.kept, out=out_path)
