@@ -24,7 +24,7 @@ FIGURES = (
     Figure("kurtosis_seat{seat}", "the excess kurtosis of a seat's result per hand", "number", "seat",
            "before charges", "moment", "none", "decimal", "excess kurtosis, seat {seat}"),
     Figure("volatility_index_seat{seat}", "the volatility index: z (90%) times the SD per hand", "units", "seat",
-           "before charges", "index", "none", "units", "volatility index, seat {seat}"),
+           "before charges", "index", "batch t (variances)", "units", "volatility index, seat {seat}"),
     Figure("foul_rate_hand{hand}", "the share of a hand's settings that foul", "share", "hand", "before charges",
            "rate", "wilson", "percent", "foul rate, hand {hand}"),
     Figure("surrender_rate_hand{hand}", "the share of a hand's deals it surrenders", "share", "hand",

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats.engine.base import FIGURE_COLUMNS
+from cpstats.engine.stats import VOLATILITY_Z
 
 __all__ = ["tidy_figures", "lookup_table", "lookup_names", "NO_INTERVAL"]
 
@@ -44,8 +45,29 @@ def _moments(result, confidence: float) -> list[pd.DataFrame]:
                  "batch t (variances)"),
            _rows("moments", [f"variance{s}" for s in seat], m["variance"], m["variance_ci_low"],
                  m["variance_ci_high"], "batch t (variances)")]
-    for name in ("skewness", "kurtosis", "hit_frequency", "push_rate", "volatility_index"):
+    for name in ("skewness", "kurtosis"):
         out.append(_rows("moments", [f"{name}{s}" for s in seat], m[name]))
+    out += _seat_rates(result, confidence, seat, m)
+    z = VOLATILITY_Z
+    out.append(_rows("moments", [f"volatility_index{s}" for s in seat], m["volatility_index"], z * m["sd_ci_low"],
+                     z * m["sd_ci_high"], "batch t (variances)"))
+    return out
+
+
+def _seat_rates(result, confidence: float, seat: list[str], m: pd.DataFrame) -> list[pd.DataFrame]:
+    """Each seat's hit frequency and push rate: Student's t on its batch means (Wilson where rare,
+    :func:`~cpstats.engine.stats.rate_interval`); no interval for a result saved without per-batch counts."""
+    from cpstats.engine.stats import rate_interval
+
+    s = result.summary
+    out = []
+    for name, by_batch in (("hit_frequency", s.wins_by_batch), ("push_rate", s.pushes_by_batch)):
+        if by_batch is None:
+            out.append(_rows("moments", [f"{name}{k}" for k in seat], m[name]))
+            continue
+        rates = [rate_interval(by_batch[:, k], s.batch_sizes, confidence, what="deals") for k in m["seat"]]
+        out.append(_rows("moments", [f"{name}{k}" for k in seat], [r[0] for r in rates], [r[1] for r in rates],
+                         [r[2] for r in rates], [r[3] for r in rates]))
     return out
 
 

@@ -49,5 +49,6 @@ def test_a_renamed_figure_keeps_its_value(source):
     assert set(names) <= set(now.index), sorted(set(names) - set(now.index))
     got = now.loc[names, columns].to_numpy(float)
     want = before[columns].to_numpy(float)
-    assert np.allclose(got, want, rtol=1e-12, atol=1e-15, equal_nan=True), source
+    recorded = ~np.isnan(want)  # a figure recorded without an interval may have gained one (a seat's hit rate)
+    assert np.allclose(got[recorded], want[recorded], rtol=1e-12, atol=1e-15), source
     assert set(RENAMED[source]).isdisjoint(now.index)  # the old names are gone
