@@ -27,6 +27,7 @@ __all__ = ["METRIC_LABELS", "RATE_METRICS", "UNIT_METRICS", "DIFFERENCE_UNITS", 
 _FORMATS = {"foul_rate": "{:.1%}", "royalty": "{:.2f}", "royalty_front": "{:.2f}", "royalty_middle": "{:.2f}",
             "royalty_back": "{:.2f}", "scoop_rate": "{:.1%}", "fl_entry_rate": "{:.1%}", "fl_stay_rate": "{:.1%}",
             "fl_share": "{:.1%}", "fl_value": "{:.2f}", "mean_seat0": "{:+.2f}", "sd_seat0": "{:.2f}",
+            "sd_after_charges": "{:.2f}",
             "hands_seat0": "{:,.0f}", "hit_frequency": "{:.1%}", "push_rate": "{:.1%}",
             "rake_per_seat_per_hand": "{:.3f}", "rake_per_seat_per_hour": "{:.2f}", "rake_share": "{:.1%}"}
 #: The figures shown, in order: metric of ``SimulationResult.figures()`` -> (catalogue label, format).
