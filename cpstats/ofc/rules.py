@@ -3,8 +3,9 @@
 An :class:`Variant` holds the deal (OFC-DEAL-CLASSIC or OFC-DEAL-PINEAPPLE), the players,
 the royalty table (:class:`Royalties`, OFC-R-STANDARD by default), the Fantasyland rules
 (:class:`FantasylandRules`: OFC-FL-ENTRY, OFC-FL-PROGRESSIVE, OFC-FL-STAY-A/B), the scoring
-(:class:`Scoring`, OFC-SCORE-1-6) and the house's rake (the 13-card
-:class:`~cpstats.rules.house.Rake`). A variant is also a string, a preset and the options that differ
+(:class:`Scoring`, OFC-SCORE-1-6), the house's rake (the 13-card
+:class:`~cpstats.rules.house.Rake`), the dealer button (:class:`Button`, OFC-BUTTON), the table stakes
+(:class:`TableStakes`, OFC-STAKES) and the match (:class:`Match`, OFC-MATCH). A variant is also a string, a preset and the options that differ
 from it, e.g. ``ofc-pineapple(players=3,fantasyland.stay=A)``, read by
 :func:`parse_ofc_variant` with the codec helpers both games share (:mod:`cpstats.rules.codec`).
 :meth:`Variant.kernel_tables` turns every royalty, entry and stay rule into lookup arrays,
@@ -22,6 +23,18 @@ Decisions (where the rulebook leaves a choice open):
   units a point won, up to ``rake.cap`` a hand; a time rake is ``rake=time``, ``rake.amount``
   per seat-hour at ``rake.hands_per_hour``. OFC has no jackpot drop.
 - OFC-JOKER (a 54-card deck with jokers) is not supported: ``jokers=`` is refused.
+- Decision: every preset keeps ``button=fixed`` (seat 0 first on every street, the order every shipped
+  run and street model was made with) until the shipped runs are made again; ``button=rotate`` is
+  the rooms' game (OFC-BUTTON). Its ``button.fantasyland=hold`` default is the common room practice:
+  the button stays for the hand a Fantasyland entry adds (pokerninja.net's, blitzpoker.net's and
+  pokermatch.com's published OFC Pineapple rules, and Tonybet's as pokerbonus.com describes it);
+  ``move`` is the other practice, the button moving on every hand.
+- Decision: ``stakes.buy_in`` points (OFC-STAKES) are a player's stack for a match
+  (``match=round``), or for every hand when there is no match (each hand then starts at the buy-in).
+- Decision: a rake is charged per hand (``match.rake=hand``) unless ``match.rake=match``, which
+  charges the rake model once on each player's net over the whole match (the percent rake's pot
+  the points won in the match, its cap once a match; a fixed charge once a match); a time rake has
+  no match basis.
 """
 
 from __future__ import annotations
@@ -41,10 +54,11 @@ from cpstats.hands import tables as _tables
 from cpstats.engine.variant_files import write_file
 from cpstats.rules.check import (Written, as_component, as_enum, as_number, as_written, invalid, suggest,
                                   unknown_key)
-from cpstats.rules.house import Rake
+from cpstats.rules.house import Rake, RakeModel
 from cpstats.rules.codec import Key, parse_number, plain, split_variant, to_text
 
 __all__ = ["GAME", "COMPARED", "Deal", "StayRule", "Royalties", "FantasylandRules", "Scoring", "Variant",
+           "ButtonMove", "FantasylandButton", "Button", "TableStakes", "MatchFormat", "RakeBasis", "Match",
            "RuleArrays", "PRESETS", "get_preset", "parse_ofc_variant", "resolve_ofc_variant",
            "FIVE_ROW_CATEGORIES", "RANK_LETTERS", "is_ofc_variant", "ofc_key_name"]
 
@@ -165,6 +179,98 @@ class Scoring:
         object.__setattr__(self, "scoop", _whole("scoring.scoop", self.scoop))
 
 
+class ButtonMove(StrEnum):
+    """OFC-BUTTON: whether the dealer button moves one seat after every hand (``rotate``: the
+    player left of the button acts first on every street, so the first to act moves round), or
+    stays (``fixed``: seat 0 acts first on every hand)."""
+
+    ROTATE = "rotate"
+    FIXED = "fixed"
+
+
+class FantasylandButton(StrEnum):
+    """OFC-BUTTON on a hand dealt while a player is in Fantasyland: the button ``move``s as on any
+    hand, or ``hold``s for that extra hand (the common room practice; module docstring)."""
+
+    MOVE = "move"
+    HOLD = "hold"
+
+
+@dataclass(frozen=True)
+class Button:
+    """OFC-BUTTON: ``moves`` (``button=rotate|fixed``) and, when it rotates, what a Fantasyland
+    hand does to it (``button.fantasyland=move|hold``)."""
+
+    moves: ButtonMove = ButtonMove.FIXED
+    fantasyland: FantasylandButton = FantasylandButton.HOLD
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "moves", as_enum("button", ButtonMove, self.moves))
+        object.__setattr__(self, "fantasyland", as_enum("button.fantasyland", FantasylandButton, self.fantasyland))
+        if self.moves is ButtonMove.FIXED and self.fantasyland is FantasylandButton.MOVE:
+            raise invalid("button.fantasyland", self.fantasyland.value,
+                          "a fixed button never moves (set button=rotate)")
+
+    @property
+    def rotates(self) -> bool:
+        """Whether the first to act moves round the table."""
+        return self.moves is ButtonMove.ROTATE
+
+
+@dataclass(frozen=True)
+class TableStakes:
+    """OFC-STAKES: ``buy_in`` points each player brings (None: no limit, the points simply owed).
+    No player wins from another more than that player has left, nor loses more than they have
+    (:func:`cpstats.ofc.settlement.settle_within_stacks`); a player with none left is out."""
+
+    buy_in: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.buy_in is not None:
+            object.__setattr__(self, "buy_in", _whole("stakes.buy_in", self.buy_in, minimum=1))
+
+    @property
+    def limited(self) -> bool:
+        """Whether the stacks limit what is paid."""
+        return self.buy_in is not None
+
+
+class MatchFormat(StrEnum):
+    """OFC-MATCH: ``none`` (hands one after another, today's game) or ``round`` (a match of one
+    hand per player, the button going round once, plus one for each Fantasyland hand; it ends
+    early when every player but one is out)."""
+
+    NONE = "none"
+    ROUND = "round"
+
+
+class RakeBasis(StrEnum):
+    """What a rake is charged on: each ``hand``, or each ``match`` (the module's decision)."""
+
+    HAND = "hand"
+    MATCH = "match"
+
+
+@dataclass(frozen=True)
+class Match:
+    """OFC-MATCH: the match ``format`` (``match=none|round``) and the rake's basis
+    (``match.rake=hand|match``)."""
+
+    format: MatchFormat = MatchFormat.NONE
+    rake: RakeBasis = RakeBasis.HAND
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "format", as_enum("match", MatchFormat, self.format))
+        object.__setattr__(self, "rake", as_enum("match.rake", RakeBasis, self.rake))
+        if self.rake is RakeBasis.MATCH and self.format is MatchFormat.NONE:
+            raise invalid("match.rake", self.rake.value, "a rake per match needs matches (set match=round)")
+
+    @property
+    def rounds(self) -> bool:
+        """Whether hands are played in matches."""
+        return self.format is MatchFormat.ROUND
+
+
 class RuleArrays(NamedTuple):
     """Every royalty, entry and stay rule of a variant as contiguous arrays (kernel arguments,
     in this order; :func:`cpstats.ofc.board.table_args`). Shared and cached: never write them."""
@@ -229,6 +335,9 @@ class Variant:
     fantasyland: FantasylandRules = field(default_factory=FantasylandRules)
     scoring: Scoring = field(default_factory=Scoring)
     rake: Rake = field(default_factory=Rake)
+    button: Button = field(default_factory=Button)
+    stakes: TableStakes = field(default_factory=TableStakes)
+    match: Match = field(default_factory=Match)
 
     def __post_init__(self) -> None:
         put = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
@@ -237,7 +346,8 @@ class Variant:
         put("name", self.name.strip())
         put("deal", as_enum("deal", Deal, self.deal))
         for key, cls in (("royalties", Royalties), ("fantasyland", FantasylandRules),
-                         ("scoring", Scoring), ("rake", Rake)):
+                         ("scoring", Scoring), ("rake", Rake), ("button", Button),
+                         ("stakes", TableStakes), ("match", Match)):
             put(key, as_component(key, cls, getattr(self, key)))
         players = _whole("players", self.players, minimum=-np.inf)
         allowed = _PLAYERS[self.deal]
@@ -250,6 +360,8 @@ class Variant:
                           "than 52 cards; seat fewer players or deal fewer Fantasyland cards")
         if self.rake.jackpot_drop or self.rake.jackpot_trigger:
             raise invalid("rake.jackpot_drop", self.rake.jackpot_drop, "OFC has no jackpot")
+        if self.match.rake is RakeBasis.MATCH and self.rake.model is RakeModel.TIME:
+            raise invalid("match.rake", "match", "a time rake is charged by the hour, not by the match")
 
     @property
     def cards_dealt(self) -> tuple[int, ...]:
@@ -430,7 +542,11 @@ def _keys() -> tuple[Key, ...]:
             _field("fantasyland.cards", ("fantasyland", "cards"), _cards_list),
             _field("fantasyland.stay", ("fantasyland", "stay")),
             _field("fantasyland.stay_cards", ("fantasyland", "stay_cards"), amount),
-            _field("rake", ("rake", "model")), *rake, cap)
+            _field("rake", ("rake", "model")), *rake, cap,
+            _field("button", ("button", "moves")), _field("button.fantasyland", ("button", "fantasyland")),
+            _field("stakes.buy_in", ("stakes", "buy_in"),
+                   lambda k, t: None if t.strip().lower() == "none" else parse_number(k, t, "none")),
+            _field("match", ("match", "format")), _field("match.rake", ("match", "rake")))
 
 
 KEYS: tuple[Key, ...] = _keys()
@@ -442,7 +558,8 @@ def _key(name: str, text: str) -> Key:
     word = name.strip().lower()
     *head, last = word.split(".")
     word = ".".join([*head, _CATEGORY_ALIASES.get(last, last)])
-    word = {"rake.model": "rake", "fantasyland.stay_rule": "fantasyland.stay"}.get(word, word)
+    word = {"rake.model": "rake", "fantasyland.stay_rule": "fantasyland.stay", "button.moves": "button",
+            "match.format": "match", "stakes": "stakes.buy_in"}.get(word, word)
     if word == "jokers":
         raise invalid("jokers", text, _NO_JOKERS)
     if word == "royalties":
@@ -506,7 +623,9 @@ def parse_ofc_variant(text: str) -> Variant:
     also accepted), ``fantasyland.cards`` (``14/15/16/17`` for QQ/KK/AA/trips),
     ``fantasyland.stay`` (A, B, none), ``fantasyland.stay_cards``, ``rake`` (none, percent,
     time, fixed-table, fixed-player), ``rake.amount``, ``rake.percent``, ``rake.cap``,
-    ``rake.threshold``, ``rake.hands_per_hour``; ``name`` for a label.
+    ``rake.threshold``, ``rake.hands_per_hour``; ``button`` (rotate, fixed) and
+    ``button.fantasyland`` (move, hold), OFC-BUTTON; ``stakes.buy_in`` (points, none), OFC-STAKES;
+    ``match`` (none, round) and ``match.rake`` (hand, match), OFC-MATCH; ``name`` for a label.
 
     Examples
     --------

@@ -168,6 +168,12 @@ _GLOSSARY: tuple[tuple[str, str, str, str], ...] = (
      "A Fantasyland board stays with trips in front, a full house+ in the middle or quads+ in the back."),
     ("OFC-FL-STAY-B", "Fantasyland stay, rule B", "stay B",
      "A Fantasyland board stays with trips in front or quads or better in the back only."),
+    ("OFC-BUTTON", "Moving button", "button moves",
+     "The button moves a seat a hand, the player left of it acting first; a Fantasyland hand may hold it."),
+    ("OFC-STAKES", "Table stakes", "table stakes",
+     "Each player brings points; nobody wins from a player more than that player has; none left: out."),
+    ("OFC-MATCH", "Match of a round", "match",
+     "One hand per player (the button goes round once) plus one per Fantasyland hand; ends if one is left."),
 )
 _SECTION_OF = {"D": 1, "H": 2, "SC": 3, "R": 4, "RM": 4, "N": 5, "NS": 5, "NAT": 5, "S": 6, "OFC": 7}
 

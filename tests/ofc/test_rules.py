@@ -219,6 +219,9 @@ _OPTIONS = st.fixed_dictionaries({}, optional={
     "fantasyland__stay": st.sampled_from(["A", "B", "none", "OFC-FL-STAY-B"]),
     "fantasyland__stay_cards": st.integers(13, 17),
     "rake": st.sampled_from(["none", "percent", "time"]),
+    "button": st.sampled_from(["rotate", "fixed"]),
+    "stakes__buy_in": st.one_of(st.none(), st.integers(1, 500)),
+    "match": st.sampled_from(["none", "round"]),
 })
 
 
@@ -228,6 +231,10 @@ def test_random_variants_round_trip(base, options):
     """Random option combinations print to a string that parses back equal (hypothesis)."""
     rake = options.pop("rake", "none")
     extra = {"percent": {"rake__percent": 0.05, "rake__cap": 3}, "time": {"rake__amount": 6}}
+    if options.get("button") == "rotate":
+        options["button__fantasyland"] = "move" if len(options) % 2 else "hold"
+    if options.get("match") == "round" and rake != "time":
+        options["match__rake"] = "match"
     v = get_preset(base).replace(**options, rake=rake, **extra.get(rake, {}))
     assert parse_ofc_variant(str(v)) == v
     assert Variant.from_dict(v.to_dict()) == v
@@ -259,6 +266,19 @@ def test_random_variants_round_trip(base, options):
     ("ofc-pineapple(scoring.scoop=-3)", r"^scoring\.scoop=-3 is invalid: units must be >= 0$"),
     ("ofc-pineapple(rake.percent=0.05)",
      r"^rake\.percent=0\.05 is invalid: the none rake model does not use it \(set rake=percent\)$"),
+    ("ofc-pineapple(button=spin)", r"^button='spin' is invalid: expected one of rotate, fixed$"),
+    ("ofc-pineapple(button.fantasyland=stay)",
+     r"^button\.fantasyland='stay' is invalid: expected one of move, hold$"),
+    ("ofc-pineapple(button.fantasyland=move)",
+     r"^button\.fantasyland='move' is invalid: a fixed button never moves \(set button=rotate\)$"),
+    ("ofc-pineapple(stakes.buy_in=0)", r"^stakes\.buy_in=0 is invalid: units must be >= 1$"),
+    ("ofc-pineapple(stakes.buy_in=2.5)", r"^stakes\.buy_in=2\.5 is invalid: expected a whole number$"),
+    ("ofc-pineapple(stakes.buy_in=lots)", r"^stakes\.buy_in='lots' is invalid"),
+    ("ofc-pineapple(match=game)", r"^match='game' is invalid: expected one of none, round$"),
+    ("ofc-pineapple(match.rake=match)",
+     r"^match\.rake='match' is invalid: a rake per match needs matches \(set match=round\)$"),
+    ("ofc-pineapple(match=round,match.rake=match,rake=time,rake.amount=6)",
+     r"^match\.rake='match' is invalid: a time rake is charged by the hour, not by the match$"),
 ])
 def test_validation_messages(text, message):
     """Bad options are one OptionError line naming the option and what is allowed."""
@@ -307,3 +327,55 @@ def test_replace_takes_a_component_as_the_13_card_variant_does():
     v = load_variant("ofc-pineapple").replace(rake=Rake(model=RakeModel.PERCENT, percent=0.05), players=3)
     assert str(v) == "ofc-pineapple(players=3,rake=percent,rake.percent=0.05)"
     assert load_variant(str(v)) == v
+
+
+# -- OFC-BUTTON, OFC-STAKES, OFC-MATCH ---------------------------------------------------------
+
+def test_ofc_button_stakes_match_defaults_leave_every_preset_as_it_was():
+    """Every preset keeps a fixed button, no stakes and no match (today's game, its runs and numbers
+    unchanged); its string is still its name and the new rules are written only when they differ."""
+    from cpstats.ofc.rules import ButtonMove, FantasylandButton, MatchFormat, RakeBasis
+
+    for name in OPEN_FACE_PRESETS:
+        v = get_preset(name)
+        assert v.button.moves is ButtonMove.FIXED and not v.button.rotates
+        assert v.button.fantasyland is FantasylandButton.HOLD
+        assert v.stakes.buy_in is None and not v.stakes.limited
+        assert v.match.format is MatchFormat.NONE and v.match.rake is RakeBasis.HAND and not v.match.rounds
+        assert str(v) == name
+
+
+def test_ofc_button_stakes_match_round_trip_and_read_their_aliases():
+    """The keys print in the variant string and read back equal; ``stakes=`` and ``match.format=`` are
+    aliases of ``stakes.buy_in`` and ``match``; ``stakes.buy_in=none`` is unlimited."""
+    text = ("ofc-pineapple(players=3,rake=percent,rake.percent=0.05,button=rotate,button.fantasyland=move,"
+            "stakes.buy_in=100,match=round,match.rake=match)")
+    v = parse_ofc_variant(text)
+    assert str(v) == text and parse_ofc_variant(str(v)) == v and Variant.from_dict(v.to_dict()) == v
+    assert (v.button.rotates, v.stakes.buy_in, v.match.rounds, v.match.rake.value) == (True, 100, True, "match")
+    assert parse_ofc_variant("ofc-pineapple(stakes=50,match.format=round)") == \
+        parse_ofc_variant("ofc-pineapple(stakes.buy_in=50,match=round)")
+    assert parse_ofc_variant("ofc-pineapple(stakes.buy_in=none)") == get_preset("ofc-pineapple")
+    assert get_preset("ofc-pineapple").replace(button="rotate", stakes__buy_in=50).stakes.buy_in == 50
+
+
+def test_ofc_button_stakes_match_in_words_and_glossary():
+    """describe() names OFC-BUTTON, OFC-STAKES and OFC-MATCH when the rules play them (a fixed button
+    cites no ID) and the glossary has each, in section 7."""
+    from cpstats.ofc.words import describe_rules, short_label
+    from cpstats.rules.rulebook import RULES
+
+    fixed = dict(describe_rules(get_preset("ofc-pineapple")))
+    assert "OFC-BUTTON" not in fixed["button"] and "seat 0 acts first" in fixed["button"]
+    assert "table stakes" not in fixed and "match" not in fixed
+    v = parse_ofc_variant("ofc-pineapple(button=rotate,stakes.buy_in=100,match=round,match.rake=match,"
+                          "rake=percent,rake.percent=0.05)")
+    words = dict(describe_rules(v))
+    assert "OFC-BUTTON" in words["button"] and "held for a Fantasyland hand" in words["button"]
+    assert words["table stakes"].startswith("100 points each for a match") and "OFC-STAKES" in words["table stakes"]
+    assert "OFC-MATCH" in words["match"] and "once a match" in words["match"]
+    assert dict(describe_rules(v.replace(match="none", match__rake="hand")))["table stakes"].startswith(
+        "100 points each for every hand")
+    assert short_label(v, None) == ("ofc-pineapple, 5% rake, button rotates, buy-in 100, "
+                                    "matches of a round, rake a match")
+    assert all(RULES[r].section == 7 for r in ("OFC-BUTTON", "OFC-STAKES", "OFC-MATCH"))
