@@ -6,6 +6,15 @@ difference is paid on top. A fouled board loses all three rows to every clean bo
 and earns no royalty; two fouled boards score 0 between them. Boards are valued by the board
 kernel (:func:`cpstats.ofc.board.board_values`); the pairs are numpy operations over all hands.
 
+Table stakes (OFC-STAKES, ``stakes.buy_in``): :func:`settle_within_stacks` pays each pair's points
+in the order of the hand's positions, the first to act against each later one, then the second
+against each later one (at three players: first v second, first v last, second v last; with a
+fixed button seat 0 v 1, 0 v 2, 1 v 2, S-CHIPS's order), each payment cut to what the paying
+player has left of the points they started the hand with; a winner is never cut (nobody wins from
+a player more than that player has, nobody loses more than they have). A player with none left
+sits out (``active``), and their pairs pay nothing. The pairs are settled by a numba kernel over
+all hands.
+
 Rake (CASINO-MATH, "How cardrooms charge"), reported apart and never taken out of ``net``:
 
 - ``percent`` (the per-point rake): the hand's pot is the points won, the sum of the winning
@@ -24,11 +33,13 @@ from typing import NamedTuple
 import numpy as np
 
 from cpstats.errors import CardError
+from cpstats.ofc._stakes_kernel import stakes_kernel
 from cpstats.ofc.board import as_boards, board_values
 from cpstats.ofc.rules import Variant, resolve_ofc_variant
 from cpstats.rules.house import Rake, RakeModel
 
-__all__ = ["Settlement", "settle_boards", "settle_hands", "seat_rake"]
+__all__ = ["Settlement", "settle_boards", "settle_hands", "seat_rake", "seat_pairs", "pair_points",
+           "settle_within_stacks", "StakesSettlement"]
 
 
 class Settlement(NamedTuple):
@@ -54,6 +65,12 @@ def _pair_points(ranks_i, ranks_j, foul_i, foul_j, row: int, scoop: int):
     return points, win, lose
 
 
+def seat_pairs(players: int) -> np.ndarray:
+    """``int64[K, 2]``: every pair of seats ``(i, j)``, ``i < j``, in seat order (the order of
+    :func:`pair_points`' last axis)."""
+    return np.array([(i, j) for i in range(players) for j in range(i + 1, players)], dtype=np.int64).reshape(-1, 2)
+
+
 def settle_hands(variant: Variant | str, boards, *, check: bool = True) -> Settlement:
     """Settle complete boards of shape ``(..., players, 13)``, one row of boards per hand.
 
@@ -70,25 +87,82 @@ def settle_hands(variant: Variant | str, boards, *, check: bool = True) -> Settl
     v = resolve_ofc_variant(variant)
     arr = _as_table(boards, v, check)
     vals = board_values(v, arr, check=False)
-    royalty_total = np.where(vals.fouled, 0, vals.royalty.sum(axis=-1))
     shape = arr.shape[:-1]
     net = np.zeros(shape, dtype=np.int64)
     rows_won = np.zeros(shape, dtype=np.int64)
     scoops = np.zeros(shape, dtype=np.int64)
-    row, scoop = v.scoring.row, v.scoring.scoop
-    for i in range(v.players):
-        for j in range(i + 1, v.players):
-            points, win, lose = _pair_points(vals.ranks[..., i, :], vals.ranks[..., j, :],
-                                             vals.fouled[..., i], vals.fouled[..., j], row, scoop)
-            points = points + royalty_total[..., i] - royalty_total[..., j]
-            net[..., i] += points
-            net[..., j] -= points
-            rows_won[..., i] += win
-            rows_won[..., j] += lose
-            scoops[..., i] += win == 3
-            scoops[..., j] += lose == 3
+    for k, (i, j, points, win, lose) in enumerate(_pairs(v, vals)):
+        net[..., i] += points
+        net[..., j] -= points
+        rows_won[..., i] += win
+        rows_won[..., j] += lose
+        scoops[..., i] += win == 3
+        scoops[..., j] += lose == 3
     return Settlement(net, vals.fouled, vals.royalty, rows_won, scoops, vals.fl_cards,
                          vals.stays, seat_rake(v.rake, net))
+
+
+def _pairs(v: Variant, vals):
+    """Each pair of seats ``(i, j, points of i against j, rows won by i, by j)``, in seat order."""
+    royalty_total = np.where(vals.fouled, 0, vals.royalty.sum(axis=-1))
+    row, scoop = v.scoring.row, v.scoring.scoop
+    for i, j in seat_pairs(v.players).tolist():
+        points, win, lose = _pair_points(vals.ranks[..., i, :], vals.ranks[..., j, :],
+                                         vals.fouled[..., i], vals.fouled[..., j], row, scoop)
+        yield i, j, points + royalty_total[..., i] - royalty_total[..., j], win, lose
+
+
+def pair_points(variant: Variant | str, boards, *, check: bool = True) -> np.ndarray:
+    """``int64[..., K]``: the points seat ``i`` wins from seat ``j`` for each pair of
+    :func:`seat_pairs` (negative when ``j`` wins), before any stakes limit; a hand's nets are
+    their sums (:func:`settle_hands`)."""
+    v = resolve_ofc_variant(variant)
+    vals = board_values(v, _as_table(boards, v, check), check=False)
+    return np.stack([points for _, _, points, _, _ in _pairs(v, vals)], axis=-1)
+
+
+class StakesSettlement(NamedTuple):
+    """What :func:`settle_within_stacks` pays; H hands, K pairs (:func:`seat_pairs`), P seats."""
+
+    paid: np.ndarray  # int64[H, K]: points seat i of the pair receives from seat j (negative: pays)
+    net: np.ndarray  # int64[H, P]: each seat's net after the limit
+    unpaid: np.ndarray  # int64[H]: points owed that the limit left unpaid (the hand's sum over pairs)
+
+
+def settle_within_stacks(owed, stacks, first, active=None) -> StakesSettlement:
+    """OFC-STAKES (the module's order and limit): each pair's ``owed`` points ``int64[H, K]``
+    (:func:`pair_points`) paid within ``stacks``, the points each seat holds at the start of the
+    hand ``int64[H, P]``, in the order of the positions from ``first``, the seat acting first in
+    each hand ``int64[H]``; ``active`` ``bool[H, P]`` (default: every seat) seats in the hand,
+    whose pairs with a seat sitting out pay nothing and owe nothing (their boards are not played).
+
+    Examples
+    --------
+    Seat 1 owes seat 0 30 points but has 25; seat 0 then pays seat 2 its 8 from what it won; seat 1,
+    with nothing left, pays seat 2 none of its 20:
+
+    >>> s = settle_within_stacks([[30, -8, -20]], [[10, 25, 50]], [0])
+    >>> s.paid.tolist(), s.net.tolist(), s.unpaid.tolist()
+    ([[25, -8, 0]], [[17, -25, 8]], [25])
+    """
+    owed = np.ascontiguousarray(owed, dtype=np.int64)
+    stacks = np.ascontiguousarray(stacks, dtype=np.int64)
+    first = np.ascontiguousarray(first, dtype=np.int64)
+    hands, players = stacks.shape
+    if active is None:
+        active = np.ones((hands, players), dtype=np.bool_)
+    active = np.ascontiguousarray(active, dtype=np.bool_)
+    paid = np.zeros(owed.shape, dtype=np.int64)
+    net = np.zeros((hands, players), dtype=np.int64)
+    unpaid = np.zeros(hands, dtype=np.int64)
+    stakes_kernel(owed, stacks, first, active, _position_pairs(players), paid, net, unpaid)
+    return StakesSettlement(paid, net, unpaid)
+
+
+def _position_pairs(players: int) -> np.ndarray:
+    """``int64[K, 2]``: the pairs in settlement order as positions (0 = first to act), the earlier
+    first: (0, 1), (0, 2), (1, 2) at three players."""
+    return np.array([(a, b) for a in range(players) for b in range(a + 1, players)], dtype=np.int64).reshape(-1, 2)
 
 
 def settle_boards(variant: Variant | str, boards, *, check: bool = True) -> np.ndarray:
