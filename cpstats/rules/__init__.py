@@ -7,8 +7,8 @@ the registry that loads any game's variant string is the engine's (:mod:`cpstats
 Imports :mod:`cpstats.errors` only.
 """
 
-from cpstats.rules.house import AcesBet, Bank, BankMode, Misset, Rake, RakeModel, Stakes, Surrender
+from cpstats.rules.house import AcesBet, Bank, BankMode, BankSetter, Misset, Rake, RakeModel, Stakes, Surrender
 from cpstats.rules.rulebook import RULES, SECTIONS, RuleInfo, rule_info
 
-__all__ = ["AcesBet", "Bank", "BankMode", "Misset", "Rake", "RakeModel", "Stakes", "Surrender",
+__all__ = ["AcesBet", "Bank", "BankMode", "BankSetter", "Misset", "Rake", "RakeModel", "Stakes", "Surrender",
            "RULES", "SECTIONS", "RuleInfo", "rule_info"]

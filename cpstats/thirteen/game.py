@@ -83,5 +83,7 @@ THIRTEEN = Game(
         aliases={"edge": "house_edge"}, figures=FIGURES,
         signed=_signed, shares=frozenset({"rake_share"}),
         sizes=RunSizes(solve=20_000, pilot=4_000, least=60), probe_setter="greedy",
-        identity={"tables": True}),  # ev's row tables; every run's identity has held them, None or not
+        # ev's row tables (every run's identity has held them, None or not); who set a bank's hand
+        # (a run that gives it: a run before bank.setter existed keeps its digest and is not taken for one)
+        identity={"tables": True, "bank": False}),
 )

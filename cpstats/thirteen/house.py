@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from cpstats.errors import OptionError
-from cpstats.rules.house import RakeModel
+from cpstats.rules.house import BankSetter, RakeModel
 from cpstats.thirteen.rules.variant import Variant
 from cpstats.engine.stats import batch_mean_interval
 from cpstats.thirteen.summary import SimulationSummary
@@ -71,11 +71,17 @@ def charge_per_hand(variant: Variant, summary: SimulationSummary, hands_per_hour
 def bank_edge_sums(variant: Variant, summary: SimulationSummary, *, charges: bool = True) -> tuple[np.ndarray, str]:
     """(Per-batch sums of the house edge per deal, method) of a banked game: the bank's gain per
     player seat from winning ties (a control variate: the game with ties pushed has mean 0 when
-    every seat plays alike) plus, with ``charges``, the house's charges, over the 3-unit wager."""
+    every seat plays alike; where the bank sets by the house way, its result less what it would have
+    netted setting as the players, ties pushed) plus, with ``charges``, the house's charges, over the
+    3-unit wager."""
     opponents = max(variant.players - 1, 1)
     if summary.tie_gain_by_batch is not None:
         per_deal = summary.tie_gain_by_batch.astype(float)
-        method = "control variate: the bank's gain from winning ties (the pushed game's mean is 0)"
+        if variant.bank.setter is BankSetter.HOUSE_WAY:
+            method = ("control variate: the bank's result less what it would have netted, ties pushed, had it "
+                      "set as the players (that game's mean is 0)")
+        else:
+            method = "control variate: the bank's gain from winning ties (the pushed game's mean is 0)"
     else:  # results saved before the control variate was recorded
         per_deal = summary.net_by_batch[:, 0].astype(float)
         method = "raw mean of the bank's result"

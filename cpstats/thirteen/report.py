@@ -37,7 +37,8 @@ from cpstats.thirteen.settlement.charges import charges_seats
 __all__ = ["report_content", "outcome_table", "scoring_table", "SETTER_WORDS"]
 
 #: Each setter in words where the report says who set the hands.
-SETTER_WORDS = {"ev": "ev, the setter trained for these rules (good play)", **BASELINE_WORDS}
+SETTER_WORDS = {"ev": "ev, the setter trained for these rules (good play)", **BASELINE_WORDS,
+                "house-way": "house-way, the dealer's fixed rules of a banked game (not the figures of good play)"}
 
 _CATALOGUE = resolve_figures(FIGURES)
 #: A player's headline figures (the player seats pooled), in the order printed.
@@ -316,6 +317,8 @@ def _sections(result: SimulationResult, label: str, figures: pd.DataFrame, hands
     meta = result.metadata
     play = _in_play(result)
     setter = SETTER_WORDS.get(meta["strategy"], meta["strategy"])
+    if meta.get("bank"):
+        setter += f"; the bank (seat 0) sets by the {meta['bank']}"
     summary_text, summary_tables = _summary(result, figures)
     house_tables, house_left = _house_tables(result, figures, hands_per_hour)
     house_text = " ".join(t for t in (_house_text(result, hands_per_hour), house_left) if t)

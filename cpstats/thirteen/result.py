@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from cpstats.errors import OptionError
+from cpstats.rules.house import BankSetter
 from cpstats.thirteen.naturals.detect import NATURALS, natural_mask
 from cpstats.thirteen.rules.variant import Variant, resolve_variant
 from cpstats.thirteen.settlement import charges_seats, seat_charges, settle_many
@@ -72,15 +73,17 @@ class SimulationResult(Result):
     def setter(self) -> str:
         """Who set the hands, for a table or chart caption: the strategy, and for ``ev`` the
         variant its row tables were trained for and where they came from (``metadata["tables"]``
-        and ``["tables_source"]``), e.g. ``ev (tables trained for 2-4, borrowed)``."""
+        and ``["tables_source"]``), e.g. ``ev (tables trained for 2-4, borrowed)``, and who set a
+        bank's hand where its own way did (``; bank: house way``)."""
         meta = self.metadata
         strategy = str(meta.get("strategy", "?"))
+        bank = f"; bank: {meta['bank']}" if meta.get("bank") else ""
         tables = meta.get("tables")
         if not tables:
-            return strategy
+            return strategy + bank
         source = meta.get("tables_source")
         return (f"{strategy} (tables trained for {tables.get('trained_for')}"
-                + (f", {source})" if source else ")"))
+                + (f", {source})" if source else ")") + bank)
 
     def rows(self) -> pd.DataFrame:
         """One row per deal and seat (needs ``keep_hands=True``): built from the rows kept in
@@ -477,6 +480,11 @@ class SimulationResult(Result):
         if (v.players, v.hands_per_player) != (self.variant.players, self.variant.hands_per_player):
             raise OptionError(f"rescore with {v} is invalid: it seats {v.players} players, "
                               f"the simulation {self.variant.players}")
+        if any(w.bank.banked and w.bank.setter is BankSetter.HOUSE_WAY for w in (v, self.variant)):
+            raise OptionError(f"rescore with {v} is invalid: a bank that sets by the house way "
+                              "(bank.setter=house-way) is measured against the players' own setting of its "
+                              "hands, which a kept run does not hold; simulate the variant, or rescore with "
+                              "bank.setter=ev")
         rules_key = static_key(v)
         in_play = np.uint32(sum(1 << i for i, r in enumerate(v.kernel_tables()["natural_rank"]) if r >= 0))
         deals, batches = self.deals, int(self.metadata.get("batches", batch_count(self.deals)))

@@ -122,8 +122,6 @@ def test_ev_bank_plays_as_before_bit_for_bit(setter, pinned, seat_sums):
     assert "bank" not in r.metadata
 
 
-@pytest.mark.xfail(strict=True, reason="needs cpstats.thirteen.play.row_tables.strategy_rules to "
-                   "leave out bank.setter (training values a banked game as a ring game)")
 def test_bank_setter_does_not_move_the_players_tables():
     """Training values every seat against an ev field, so both bank setters share ev's tables."""
     from cpstats.thirteen.play.row_tables import strategy_digest

@@ -233,8 +233,9 @@ def cache_dir() -> Path:
 def strategy_rules(variant: Variant | str) -> dict:
     """The rules that move the ``ev`` setter's choices, as a plain dict (what tables are keyed by).
 
-    Every option but the preset ``name``, the ``rake`` (its jackpot included), the ``stakes`` and
-    a bank's commission or fee, which tax or scale results once the hands are set; plus the scoring numbers
+    Every option but the preset ``name``, the ``rake`` (its jackpot included), the ``stakes``,
+    a bank's commission or fee, which tax or scale results once the hands are set, and who sets the
+    bank's hand (``bank.setter``: training values a banked game as a ring game, docs/house_way.md); plus the scoring numbers
     resolved for the table (:meth:`~cpstats.thirteen.rules.variant.Variant.scoring_params`: a race's four-handed
     scoop point, the home run as ``home_run`` leaves it, so that flag itself goes).
 
@@ -249,7 +250,7 @@ def strategy_rules(variant: Variant | str) -> dict:
     rules = v.to_dict()
     for key in ("name", "rake", "stakes", "home_run"):
         rules.pop(key, None)
-    for key in ("commission", "fee"):  # charged on wins after the hands are set
+    for key in ("commission", "fee", "setter"):  # charged on wins after the hands are set; the bank's own way
         rules["bank"].pop(key, None)
     params = asdict(v.scoring_params())
     rules["resolved_scoring"] = params
