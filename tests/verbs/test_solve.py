@@ -19,7 +19,10 @@ from cpstats.thirteen.paired import paired_metrics
 from cpstats.engine.lookup import figure_table
 from cpstats.workbench.solve import invert_band, solve
 
-BANKED = dict(variant="banked", parameter="bank.commission", metric="house_edge", target=0.015,
+#: The ev bank: solve's mechanics on the game every seat plays alike (greedy players against the house
+#: way's bank give the house +23% before any commission, no target a commission can reach).
+EV_BANK = "banked(bank.setter=ev)"
+BANKED = dict(variant=EV_BANK, parameter="bank.commission", metric="house_edge", target=0.015,
               bounds=(0.0, 0.1))
 CAPPED = "2-4(rake=percent,rake.cap=1)"
 
@@ -33,7 +36,7 @@ def test_commission_is_solved_by_two_points_and_the_answer_meets_the_target():
     s = solve(**BANKED, deals=3_000, setter="greedy", rng=1)
     assert s.method.startswith("linear on common deals")
     # the edge is linear in the commission on common deals: the two bounds give the root exactly
-    lo, hi = _edge("banked", 3_000), _edge("banked(bank.commission=0.1)", 3_000)
+    lo, hi = _edge(EV_BANK, 3_000), _edge("banked(bank.commission=0.1,bank.setter=ev)", 3_000)
     assert s.value == pytest.approx(0.1 * (0.015 - lo) / (hi - lo), rel=1e-9)
     assert _edge(s.variant, 3_000) == pytest.approx(0.015, abs=1e-9)
     assert s.ci_low < s.value < s.ci_high
@@ -321,18 +324,18 @@ def test_ofc_metric_unknown_is_one_line():
 # -- sequential precision -------------------------------------------------------------------------
 
 def test_until_equals_the_fixed_deals_run_of_its_length():
-    r = cpstats.simulate("banked", 100_000, setter="greedy", rng=3, until={"house_edge": 0.0006})
+    r = cpstats.simulate(EV_BANK, 100_000, setter="greedy", rng=3, until={"house_edge": 0.0006})
     meta = r.metadata["until"]
     assert meta["reached"] and len(meta["stages"]) >= 2
     half = figure_table(r).set_index("metric").loc["house_edge"]
     assert (half["ci_high"] - half["ci_low"]) / 2 <= 0.0006
-    fixed = cpstats.simulate("banked", r.deals, setter="greedy", rng=3)
+    fixed = cpstats.simulate(EV_BANK, r.deals, setter="greedy", rng=3)
     a, b = r.summary.to_arrays(), fixed.summary.to_arrays()
     assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in b)
 
 
 def test_until_stops_at_the_maximum_and_says_so():
-    r = cpstats.simulate("banked", 5_000, setter="greedy", rng=3, until="house_edge=0.00001")
+    r = cpstats.simulate(EV_BANK, 5_000, setter="greedy", rng=3, until="house_edge=0.00001")
     assert r.deals == 5_000 and not r.metadata["until"]["reached"]
 
 
@@ -356,7 +359,7 @@ def test_precision_budget_sets_the_deals_from_a_sequential_run():
 ])
 def test_bad_until_is_one_line(until, match):
     with pytest.raises(OptionError, match=match):
-        cpstats.simulate("banked", 1_000, setter="greedy", rng=1, until=until)
+        cpstats.simulate(EV_BANK, 1_000, setter="greedy", rng=1, until=until)
 
 
 @pytest.mark.parametrize("until", [{"sd": 1e-300}, "sd=1e-300", {"sd": 1e-9}])
@@ -383,7 +386,7 @@ def test_a_half_width_not_reached_at_a_few_deals_says_so_in_words():
 
 def test_until_with_out_is_refused(tmp_path):
     with pytest.raises(OptionError, match=r"until= and out= are invalid together"):
-        cpstats.simulate("banked", 1_000, setter="greedy", rng=1, until={"sd": 0.1}, out=tmp_path)
+        cpstats.simulate(EV_BANK, 1_000, setter="greedy", rng=1, until={"sd": 0.1}, out=tmp_path)
 
 
 # -- coverage (opt-in) ----------------------------------------------------------------------------
@@ -426,11 +429,11 @@ def test_capped_rake_percent_interval_covers_the_long_run_answer():
 def test_until_interval_covers_the_long_run_edge():
     """Sequential stopping on the interval's own width: its 95% interval still holds the long-run
     house edge in at least 90% of 50 runs."""
-    truth = figure_table(cpstats.simulate("banked", 1_000_000, setter="greedy", rng=7)).set_index(
+    truth = figure_table(cpstats.simulate(EV_BANK, 1_000_000, setter="greedy", rng=7)).set_index(
         "metric").at["house_edge", "estimate"]
     held = 0
     for seed in range(50):
-        r = cpstats.simulate("banked", 200_000, setter="greedy", rng=2000 + seed, until={"house_edge": 0.0006})
+        r = cpstats.simulate(EV_BANK, 200_000, setter="greedy", rng=2000 + seed, until={"house_edge": 0.0006})
         f = figure_table(r).set_index("metric").loc["house_edge"]
         held += f["ci_low"] <= truth <= f["ci_high"]
     print(f"until coverage {held / 50:.0%}")

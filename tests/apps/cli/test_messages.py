@@ -274,11 +274,11 @@ def test_until_stopped_by_deals_says_so_on_stderr_and_in_the_output(capsys):
 
 
 def test_until_reached_is_said_in_the_output_only(capsys):
-    assert main(["simulate", "--preset", "banked", "--deals", "50000", "--setter", "greedy",
+    assert main(["simulate", "--preset", "banked(bank.setter=ev)", "--deals", "50000", "--setter", "greedy",
                  "--until", "house_edge=0.005", "--quiet"]) == 0
     captured = capsys.readouterr()
     assert captured.err == ""
-    assert captured.out.splitlines()[0].startswith("banked: 4,000 deals")
+    assert captured.out.splitlines()[0].startswith("banked(bank.setter=ev): 4,000 deals")
     assert captured.out.splitlines()[1].startswith("until house_edge=0.005 reached at 4,000 deals (95% half-width")
 
 

@@ -19,13 +19,13 @@ def _run(*argv: str) -> str:
 
 
 def test_solve_command_prints_a_header_and_the_evaluations():
-    text = _run("solve", "banked", "bank.commission", "--metric", "house_edge", "--target", "0.015",
+    text = _run("solve", "banked(bank.setter=ev)", "bank.commission", "--metric", "house_edge", "--target", "0.015",
                 "--bounds", "0,0.1", "--deals", "1000", "--setter", "greedy", "--quiet", "--scheduler", "none")
     head, *rows = text.splitlines()
     assert head.startswith("bank.commission = ") and "95% CI" in head and "seed 2026" in head
     assert head.endswith("set by greedy, a baseline setter (a weak field: not the figures of good play)")
     assert rows[0].split()[:3] == ["order", "value", "estimate"]
-    out = json.loads(_run("solve", "banked", "bank.commission", "--metric", "house_edge", "--target", "0.015",
+    out = json.loads(_run("solve", "banked(bank.setter=ev)", "bank.commission", "--metric", "house_edge", "--target", "0.015",
                           "--bounds", "0,0.1", "--deals", "1000", "--setter", "greedy", "--quiet",
                           "--format", "json"))
     assert out["solution"]["ci_low"] < out["solution"]["value"] < out["solution"]["ci_high"]
