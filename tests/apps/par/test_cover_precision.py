@@ -189,3 +189,24 @@ def test_the_13_card_naturals_are_exact_counts_with_the_simulated_rate_beside():
     shown = sheet.tables["naturals_exact"]
     np.testing.assert_array_equal(shown["combinations"], table["combinations"])
     assert sheet.sections[2].title == "3. House way (how the bank sets)"
+
+
+def test_the_commands_help_states_the_submission_levels_as_the_games_hold_them():
+    """``cpstats par --help`` imports no game: its words for a submission's precision are held here
+    to the games' own levels."""
+    import argparse
+
+    from cpstats.apps.cli.par import add_par_command
+
+    parser = add_par_command(argparse.ArgumentParser().add_subparsers())
+    text = " ".join(parser.format_help().split())
+    banked = thirteen_par.precision_levels(cpstats.load_variant("banked"))["submission"]
+    seats = thirteen_par.precision_levels(cpstats.load_variant("2-4"))["submission"]
+    ofc = ofc_par.SUBMISSION
+    assert f"house edge +-{100 * banked.targets['house_edge']:g} points" in text
+    assert f"each seat's mean +-{seats.targets['mean_seat0']:g}" in text
+    assert f"at most {banked.most:,} deals" in text and f"at most {ofc.most:,} hands" in text
+    assert f"foul and Fantasyland entry +-{100 * ofc.targets['foul_rate']:g} points" in text
+    assert ofc.targets["foul_rate"] == ofc.targets["fl_entry_rate"]
+    assert f"royalties +-{ofc.targets['royalty']:g}, Fantasyland value +-{ofc.targets['fl_value']:g}" in text
+    assert f"SD +-{ofc.targets['sd']:g}" in text
