@@ -301,9 +301,9 @@ def _summary(result: SimulationResult, figures: pd.DataFrame) -> tuple[str, list
     if charged:
         tables.append(ReportTable("Each seat, after house charges", _seat_table(figures, _SEAT_AFTER, seats)))
     text = ("Estimates with 95% intervals (low..high): means by Student's t on batch means, SD and variance "
-            "by batch means on the per-batch variances, pooled rates as the method column of `figures()` "
-            "says; each seat's skewness, excess kurtosis, hit frequency, push rate and volatility index "
-            "(1.645 SD) are shown without one.")
+            "by batch means on the per-batch variances (the volatility index, 1.645 SD, with its SD's), rates "
+            "as the method column of `figures()` says (Student's t on batch means, Wilson where events are "
+            "few); each seat's skewness and excess kurtosis are shown without one.")
     if not charged:
         text += ("\n\nThis game takes no rake, fee or commission: every figure after house charges equals "
                  "its figure before them, so only those before are shown.")
