@@ -41,163 +41,30 @@ __all__ = ["HouseRule", "HOUSE_WAY", "HOUSE_WAY_WORDS", "house_way_words", "hous
            "HouseWaySetter"]
 
 _CACHE = True
-_STRAIGHT, _FLUSH, _QUADS = 4, 5, 7
-_TWO_PAIR, _PAIR = 2, 1
-_EIGHT = 6  # rank code of an eight
+_TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL_HOUSE, _STRAIGHT_FLUSH = 2, 3, 4, 5, 6, 8
+_SEVEN, _TEN = 5, 8  # rank codes
 
 
 # -- the steps (each rule's code) ----------------------------------------------------------------
 # A hand is sorted by code (rank * 4 + suit) first, so the 1,287 five-card subsets come in the
 # order of their lowest cards and "the first best" is "the best, lowest cards on a tie".
-# ``row`` is int8[13]: 0 front, 1 middle, 2 back, -1 not placed; ``made`` is bool[3].
+# ``row`` is int8[13]: 0 front, 1 middle, 2 back, -1 not placed; ``state`` is int64[2]:
+# state[0] 1 when the middle holds a made hand (a straight or better).
 
 @njit(cache=_CACHE, nogil=True)
-def _best_made_left(row, r5, category, rest_mid, b):
-    """The best straight-or-better among the cards left beside back subset ``b`` (index into the
-    1,287, -1 when none)."""
-    best = -1
-    for j in range(56):
-        m = rest_mid[b, j]
-        if category[r5[m]] >= _STRAIGHT and (best < 0 or r5[m] > r5[best]):
-            best = m
-    return best
+def _counts(hand, row):
+    """Cards of each rank not yet placed."""
+    counts = np.zeros(13, dtype=np.int64)
+    for p in range(13):
+        if row[p] < 0:
+            counts[hand[p] >> 2] += 1
+    return counts
 
 
 @njit(cache=_CACHE, nogil=True)
 def _put(row, five_pos, subset, where):
     for k in range(5):
         row[five_pos[subset, k]] = where
-
-
-@njit(cache=_CACHE, nogil=True)
-def _royal_back(row, made, r5, category, five_pos, rest_mid):
-    """Rule 2: the best straight flush or four of a kind in the back, the best straight or better
-    left in the middle. True when it applied."""
-    back = -1
-    for b in range(1287):
-        if category[r5[b]] >= _QUADS and (back < 0 or r5[b] > r5[back]):
-            back = b
-    if back < 0:
-        return False
-    _put(row, five_pos, back, 2)
-    made[2] = True
-    mid = _best_made_left(row, r5, category, rest_mid, back)
-    if mid >= 0:
-        _put(row, five_pos, mid, 1)
-        made[1] = True
-    return True
-
-
-@njit(cache=_CACHE, nogil=True)
-def _two_made(row, made, r5, category, five_pos, rest_mid):
-    """Rule 3: two straights-or-better from different cards: the strongest back that leaves one
-    no stronger than itself, then the strongest middle. True when it applied."""
-    back = -1
-    mid = -1
-    for b in range(1287):
-        if category[r5[b]] < _STRAIGHT:
-            continue
-        m = _best_made_left(row, r5, category, rest_mid, b)
-        if m < 0 or r5[m] > r5[b]:
-            continue
-        if back < 0 or r5[b] > r5[back] or (r5[b] == r5[back] and r5[m] > r5[mid]):
-            back, mid = b, m
-    if back < 0:
-        return False
-    _put(row, five_pos, back, 2)
-    _put(row, five_pos, mid, 1)
-    made[2] = True
-    made[1] = True
-    return True
-
-
-@njit(cache=_CACHE, nogil=True)
-def _paired_left(hand, five_pos, b):
-    """Cards in pairs or better among the eight cards beside five-card subset ``b``."""
-    counts = np.zeros(13, dtype=np.int64)
-    taken = np.zeros(13, dtype=np.bool_)
-    for k in range(5):
-        taken[five_pos[b, k]] = True
-    for p in range(13):
-        if not taken[p]:
-            counts[hand[p] >> 2] += 1
-    total = 0
-    for r in range(13):
-        if counts[r] >= 2:
-            total += counts[r]
-    return total
-
-
-@njit(cache=_CACHE, nogil=True)
-def _one_made(hand, row, made, r5, category, five_pos):
-    """Rule 4: the straight or better that leaves the most cards in pairs or better, then the
-    strongest. True when it applied."""
-    back = -1
-    kept = -1
-    for b in range(1287):
-        if category[r5[b]] < _STRAIGHT:
-            continue
-        left = _paired_left(hand, five_pos, b)
-        if left > kept or (left == kept and r5[b] > r5[back]):
-            back, kept = b, left
-    if back < 0:
-        return False
-    _put(row, five_pos, back, 2)
-    made[2] = True
-    return True
-
-
-@njit(cache=_CACHE, nogil=True)
-def _place_groups(hand, row, made):
-    """Rule 6: the empty rows take the three of a kinds, then the pairs, highest first, back to
-    front; four pairs and nothing else placed go as the rule says. Returns the ranks of the
-    pairs left over (a 13-bit mask)."""
-    counts = np.zeros(13, dtype=np.int64)
-    for p in range(13):
-        if row[p] < 0:
-            counts[hand[p] >> 2] += 1
-    groups = np.empty(6, dtype=np.int64)
-    n = 0
-    for size in (3, 2):
-        for r in range(12, -1, -1):
-            if counts[r] == size or (size == 3 and counts[r] == 4):
-                groups[n] = r
-                n += 1
-    npairs = 0
-    ntrips = 0
-    for r in range(13):
-        npairs += counts[r] == 2
-        ntrips += counts[r] >= 3
-    empty = np.empty(3, dtype=np.int64)
-    e = 0
-    for where in (2, 1, 0):
-        filled = False
-        for p in range(13):
-            filled |= row[p] == where
-        if not filled:
-            empty[e] = where
-            e += 1
-    if e == 3 and ntrips == 0 and npairs == 4:
-        a, b, c, d = groups[0], groups[1], groups[2], groups[3]
-        if b >= _EIGHT:
-            _put_rank(hand, row, a, 2, 1)
-            _put_rank(hand, row, b, 2, 0)
-            _put_rank(hand, row, c, 2, 2)
-            _put_rank(hand, row, d, 2, 2)
-        else:
-            _put_rank(hand, row, a, 2, 2)
-            _put_rank(hand, row, d, 2, 2)
-            _put_rank(hand, row, b, 2, 1)
-            _put_rank(hand, row, c, 2, 1)
-        return np.int64(0)
-    left = np.int64(0)
-    for g in range(n):
-        size = 3 if counts[groups[g]] >= 3 else 2
-        if g < e:
-            _put_rank(hand, row, groups[g], size, empty[g])
-        elif size == 2:
-            left |= np.int64(1) << groups[g]
-    return left
 
 
 @njit(cache=_CACHE, nogil=True)
@@ -210,37 +77,154 @@ def _put_rank(hand, row, r, count, where):
 
 
 @njit(cache=_CACHE, nogil=True)
-def _row_size(row, where):
+def _free(row, five_pos, b):
+    for k in range(5):
+        if row[five_pos[b, k]] >= 0:
+            return False
+    return True
+
+
+@njit(cache=_CACHE, nogil=True)
+def _grouped(hand, counts, five_pos, b):
+    """Cards of subset ``b`` whose rank is paired (or better) among the counted cards."""
     n = 0
-    for p in range(13):
-        n += row[p] == where
+    for k in range(5):
+        n += counts[hand[five_pos[b, k]] >> 2] >= 2
     return n
 
 
 @njit(cache=_CACHE, nogil=True)
-def _place_extra_pairs(hand, row, made, left):
-    """Rule 7: a pair left over joins the back if it fits (not a made hand, five cards at
-    most), else the middle; otherwise its cards are singles. Highest pair first."""
-    for r in range(12, -1, -1):
-        if not (left >> r) & 1:
-            continue
-        for where in (2, 1):
-            if not made[where] and _row_size(row, where) + 2 <= 5:
-                _put_rank(hand, row, r, 2, where)
-                break
+def _lowest_of_rank(hand, row, five_pos, b):
+    """True when the cards of each rank in ``b`` are the lowest unplaced cards of that rank."""
+    for k in range(5):
+        p = five_pos[b, k]
+        for q in range(p):
+            if row[q] < 0 and (hand[q] >> 2) == (hand[p] >> 2):
+                inside = False
+                for j in range(5):
+                    inside |= five_pos[b, j] == q
+                if not inside:
+                    return False
+    return True
 
 
 @njit(cache=_CACHE, nogil=True)
-def _place_singles(hand, row, made):
-    """Rule 8: a middle without a pair takes the highest single first; then the singles fill
-    the front, the middle and the back, highest first (equal ranks: lowest suit first)."""
-    seen = 0
-    paired = False
+def _is_full_house(hand, row, five_pos, b, r5, category):
+    """A full house of the lowest three cards of a rank and the lowest two of another (so a
+    three of a kind with a pair, or with two cards of another three of a kind)."""
+    return category[r5[b]] == _FULL_HOUSE and _lowest_of_rank(hand, row, five_pos, b)
+
+
+@njit(cache=_CACHE, nogil=True)
+def _row_rank(hand, row, where, card_key, card_bit, nonflush, flush):
+    """Rank of the five cards in row ``where``."""
+    key = 0
+    bits = 0
+    suits = 0
     for p in range(13):
-        if row[p] == 1:
-            for q in range(p):
-                paired |= row[q] == 1 and (hand[q] >> 2) == (hand[p] >> 2)
-            seen += 1
+        if row[p] == where:
+            c = hand[p]
+            key += card_key[c]
+            bits |= card_bit[c]
+            suits |= 1 << (c & 3)
+    if suits & (suits - 1) == 0:
+        return flush[bits]
+    return nonflush[key]
+
+
+@njit(cache=_CACHE, nogil=True)
+def _row_category(hand, row, where, card_key, card_bit, nonflush, flush, category):
+    """Category of row ``where`` (five cards), or for the front (three cards) 1 when it holds a
+    pair or better, else 0."""
+    n = 0
+    ranks = np.zeros(13, dtype=np.int64)
+    for p in range(13):
+        if row[p] == where:
+            ranks[hand[p] >> 2] += 1
+            n += 1
+    if n == 3:
+        return 1 if ranks.max() >= 2 else 0
+    return category[_row_rank(hand, row, where, card_key, card_bit, nonflush, flush)]
+
+
+@njit(cache=_CACHE, nogil=True)
+def _ranks_down(counts, low, high):
+    """Ranks whose count is in ``low..high``, highest first, and how many."""
+    out = np.empty(13, dtype=np.int64)
+    n = 0
+    for r in range(12, -1, -1):
+        if low <= counts[r] <= high:
+            out[n] = r
+            n += 1
+    return out, n
+
+
+@njit(cache=_CACHE, nogil=True)
+def _front_group(hand, row):
+    """Rule 7's front: the highest three of a kind left, else the highest pair."""
+    counts = _counts(hand, row)
+    trips, nt = _ranks_down(counts, 3, 4)
+    pairs, npairs = _ranks_down(counts, 2, 2)
+    if nt > 0:
+        _put_rank(hand, row, trips[0], 3, 0)
+    elif npairs > 0:
+        _put_rank(hand, row, pairs[0], 2, 0)
+
+
+@njit(cache=_CACHE, nogil=True)
+def _two_rows(hand, row, state, r5, category, five_pos, card_key, card_bit, nonflush, flush):
+    """Rule 7: the middle and front from the eight cards beside a back."""
+    counts = _counts(hand, row)
+    trips, nt = _ranks_down(counts, 3, 4)
+    pairs, npairs = _ranks_down(counts, 2, 2)
+    back = _row_rank(hand, row, 2, card_key, card_bit, nonflush, flush)
+    if nt > 0 and (npairs > 0 or nt > 1):
+        trial = row.copy()
+        _put_rank(hand, trial, trips[0], 3, 1)
+        if npairs > 0:
+            _put_rank(hand, trial, pairs[npairs - 1], 2, 1)
+        else:
+            _put_rank(hand, trial, trips[nt - 1], 2, 1)
+        if _row_rank(hand, trial, 1, card_key, card_bit, nonflush, flush) <= back:
+            row[:] = trial
+            state[0] = 1
+            _front_group(hand, row)
+            return
+    mid = -1
+    fewest = 99
+    for b in range(1287):
+        c = category[r5[b]]
+        if (c == _STRAIGHT or c == _FLUSH or c == _STRAIGHT_FLUSH) and r5[b] <= back \
+                and _free(row, five_pos, b):
+            g = _grouped(hand, counts, five_pos, b)
+            if g < fewest or (g == fewest and r5[b] > r5[mid]):
+                mid, fewest = b, g
+    if mid >= 0:
+        _put(row, five_pos, mid, 1)
+        state[0] = 1
+        _front_group(hand, row)
+        return
+    if nt > 0:
+        _put_rank(hand, row, trips[0], 3, 1)
+        if npairs > 0:
+            _put_rank(hand, row, pairs[0], 2, 0)
+    elif npairs == 1:
+        _put_rank(hand, row, pairs[0], 2, 1)
+    elif npairs == 2:
+        _put_rank(hand, row, pairs[0], 2, 1)
+        _put_rank(hand, row, pairs[1], 2, 0 if pairs[1] >= _SEVEN else 1)
+    elif npairs >= 3:
+        _put_rank(hand, row, pairs[1], 2, 1)
+        _put_rank(hand, row, pairs[2], 2, 1)
+        _put_rank(hand, row, pairs[0], 2, 0)
+
+
+@njit(cache=_CACHE, nogil=True)
+def _singles(hand, row, state):
+    """Rule 8: a middle with no pair and no made hand takes the highest card left first; then
+    the cards left fill the front, the middle and the back, highest first (equal ranks: lowest
+    suit first); a middle holding three of a kind takes no card of a rank it holds while another
+    card is left."""
     order = np.empty(13, dtype=np.int64)
     n = 0
     for r in range(12, -1, -1):
@@ -248,65 +232,208 @@ def _place_singles(hand, row, made):
             if row[p] < 0 and (hand[p] >> 2) == r:
                 order[n] = p
                 n += 1
-    k = 0
-    if not made[1] and not paired and seen < 5 and k < n:
-        row[order[k]] = 1
-        k += 1
+    mid = np.zeros(13, dtype=np.int64)
+    for p in range(13):
+        if row[p] == 1:
+            mid[hand[p] >> 2] += 1
+    used = np.zeros(13, dtype=np.bool_)
+    if state[0] == 0 and mid.max() <= 1 and n > 0:
+        row[order[0]] = 1
+        mid[hand[order[0]] >> 2] += 1
+        used[0] = True
     for where, size in ((0, 3), (1, 5), (2, 5)):
-        have = _row_size(row, where)
-        while have < size and k < n:
-            row[order[k]] = where
-            k += 1
+        have = 0
+        for p in range(13):
+            have += row[p] == where
+        while have < size:
+            pick = -1
+            for k in range(n):
+                if not used[k]:
+                    if pick < 0:
+                        pick = k
+                    if where == 1 and mid.max() == 3 and mid[hand[order[k]] >> 2] > 0:
+                        continue
+                    pick = k
+                    break
+            used[pick] = True
+            row[order[pick]] = where
+            if where == 1:
+                mid[hand[order[pick]] >> 2] += 1
             have += 1
 
 
 @njit(cache=_CACHE, nogil=True)
-def _row_category(hand, row, where, card_key, card_bit, nonflush, flush, category):
-    """Category of row ``where`` (five cards), or for the front (three cards) 1 when it holds a
-    pair or better, else 0."""
-    key = 0
-    bits = 0
-    suits = 0
-    ranks = np.zeros(13, dtype=np.int64)
-    n = 0
+def _royal_back(hand, row, r5, category, five_pos):
+    """Rule 2: the best straight flush, else the highest four of a kind with the lowest card
+    of a rank held once (else the lowest other card), in the back. True when it applied."""
+    back = -1
+    for b in range(1287):
+        if category[r5[b]] == _STRAIGHT_FLUSH and (back < 0 or r5[b] > r5[back]):
+            back = b
+    if back >= 0:
+        _put(row, five_pos, back, 2)
+        return True
+    counts = _counts(hand, row)
+    quads, nq = _ranks_down(counts, 4, 4)
+    if nq == 0:
+        return False
+    _put_rank(hand, row, quads[0], 4, 2)
+    kicker = -1
     for p in range(13):
-        if row[p] == where:
-            c = hand[p]
-            key += card_key[c]
-            bits |= card_bit[c]
-            suits |= 1 << (c & 3)
-            ranks[c >> 2] += 1
-            n += 1
-    if n == 3:
-        return 1 if ranks.max() >= 2 else 0
-    if suits & (suits - 1) == 0:
-        return category[flush[bits]]
-    return category[nonflush[key]]
+        if row[p] < 0 and kicker < 0 and counts[hand[p] >> 2] == 1:
+            kicker = p
+    for p in range(13):
+        if row[p] < 0 and kicker < 0:
+            kicker = p
+    row[kicker] = 2
+    return True
 
 
 @njit(cache=_CACHE, nogil=True)
-def _pairs_instead(hand, row, made, card_key, card_bit, nonflush, flush, category, alt):
-    """Rule 5: a straight or flush alone gives way to the pairs (``alt``, set by rules 6 to 8
-    alone) when they put two pair in the back and a pair in the middle and the front while the
-    straight or flush leaves the front without a pair. True when it applied."""
-    back = _row_category(hand, row, 2, card_key, card_bit, nonflush, flush, category)
-    if made[1] or back > _FLUSH:
-        return False
-    if _row_category(hand, row, 0, card_key, card_bit, nonflush, flush, category) > 0:
-        return False
-    if (_row_category(hand, alt, 2, card_key, card_bit, nonflush, flush, category) >= _TWO_PAIR
-            and _row_category(hand, alt, 1, card_key, card_bit, nonflush, flush, category) >= _PAIR
-            and _row_category(hand, alt, 0, card_key, card_bit, nonflush, flush, category) > 0):
-        row[:] = alt
-        return True
+def _before(hand_pos_a, hand_pos_b):
+    """True when sorted positions ``a`` come before ``b`` (the lower cards)."""
+    for k in range(hand_pos_a.size):
+        if hand_pos_a[k] != hand_pos_b[k]:
+            return hand_pos_a[k] < hand_pos_b[k]
     return False
 
 
 @njit(cache=_CACHE, nogil=True)
-def _groups_and_singles(hand, row, made):
-    left = _place_groups(hand, row, made)
-    _place_extra_pairs(hand, row, made, left)
-    _place_singles(hand, row, made)
+def _two_made(hand, row, state, r5, category, five_pos, rest_mid):
+    """Rule 3: two made hands (straight, flush or full house) from different cards, the
+    stronger in the back: the pair leaving the highest pair or three of a kind for the front,
+    then the strongest middle, then the strongest back. True when it applied."""
+    best_b = -1
+    best_m = -1
+    best_front = -2
+    cards = np.empty(10, dtype=np.int64)
+    best_cards = np.empty(10, dtype=np.int64)
+    counts = np.zeros(13, dtype=np.int64)
+    for b in range(1287):
+        c = category[r5[b]]
+        if not (c == _STRAIGHT or c == _FLUSH
+                or (c == _FULL_HOUSE and _is_full_house(hand, row, five_pos, b, r5, category))):
+            continue
+        for k in range(5):
+            row[five_pos[b, k]] = 2
+        for j in range(56):
+            m = rest_mid[b, j]
+            cm = category[r5[m]]
+            if r5[m] > r5[b]:
+                continue
+            if not (cm == _STRAIGHT or cm == _FLUSH or cm == _STRAIGHT_FLUSH
+                    or (cm == _FULL_HOUSE and _is_full_house(hand, row, five_pos, m, r5,
+                                                             category))):
+                continue
+            counts[:] = 0
+            taken = np.zeros(13, dtype=np.bool_)
+            for k in range(5):
+                taken[five_pos[b, k]] = True
+                taken[five_pos[m, k]] = True
+            for p in range(13):
+                if not taken[p]:
+                    counts[hand[p] >> 2] += 1
+            front = -1
+            for r in range(13):
+                if counts[r] >= 2:
+                    front = r
+            n = 0
+            for p in range(13):
+                if taken[p]:
+                    cards[n] = p
+                    n += 1
+            better = best_b < 0 or front > best_front or (front == best_front and (
+                r5[m] > r5[best_m] or (r5[m] == r5[best_m] and (
+                    r5[b] > r5[best_b] or (r5[b] == r5[best_b]
+                                           and _before(cards, best_cards))))))
+            if better:
+                best_b, best_m, best_front = b, m, front
+                best_cards[:] = cards
+        for k in range(5):
+            row[five_pos[b, k]] = -1
+    if best_b < 0:
+        return False
+    _put(row, five_pos, best_b, 2)
+    _put(row, five_pos, best_m, 1)
+    state[0] = 1
+    _front_group(hand, row)
+    return True
+
+
+@njit(cache=_CACHE, nogil=True)
+def _one_made(hand, row, r5, category, five_pos):
+    """Rule 4: the straight or flush using the fewest cards of pairs and three of a kinds,
+    then the strongest, in the back. True when it applied."""
+    counts = _counts(hand, row)
+    back = -1
+    fewest = 99
+    for b in range(1287):
+        c = category[r5[b]]
+        if c == _STRAIGHT or c == _FLUSH:
+            g = _grouped(hand, counts, five_pos, b)
+            if g < fewest or (g == fewest and r5[b] > r5[back]):
+                back, fewest = b, g
+    if back < 0:
+        return False
+    _put(row, five_pos, back, 2)
+    return True
+
+
+@njit(cache=_CACHE, nogil=True)
+def _groups(hand, row, state, r5, category, five_pos, card_key, card_bit, nonflush, flush):
+    """Rule 6: the back from the groups (no straight or flush), then rule 7 or the pairs."""
+    counts = _counts(hand, row)
+    trips, nt = _ranks_down(counts, 3, 4)
+    pairs, n = _ranks_down(counts, 2, 2)
+    if nt > 0:
+        _put_rank(hand, row, trips[0], 3, 2)
+        if n > 0:
+            _put_rank(hand, row, pairs[n - 1], 2, 2)
+        elif nt > 1:
+            _put_rank(hand, row, trips[nt - 1], 2, 2)
+        _two_rows(hand, row, state, r5, category, five_pos, card_key, card_bit, nonflush, flush)
+    elif n == 1:
+        _put_rank(hand, row, pairs[0], 2, 2)
+    elif n == 2:
+        _put_rank(hand, row, pairs[0], 2, 2)
+        _put_rank(hand, row, pairs[1], 2, 1)
+    elif n == 3:
+        _put_rank(hand, row, pairs[0], 2, 2)
+        _put_rank(hand, row, pairs[1], 2, 1)
+        _put_rank(hand, row, pairs[2], 2, 0)
+    elif n == 4 and pairs[1] >= _TEN:
+        _put_rank(hand, row, pairs[2], 2, 2)
+        _put_rank(hand, row, pairs[3], 2, 2)
+        _put_rank(hand, row, pairs[0], 2, 1)
+        _put_rank(hand, row, pairs[1], 2, 0)
+    elif n == 4:
+        _put_rank(hand, row, pairs[0], 2, 2)
+        _put_rank(hand, row, pairs[3], 2, 2)
+        _put_rank(hand, row, pairs[1], 2, 1)
+        _put_rank(hand, row, pairs[2], 2, 1)
+    elif n >= 5:
+        _put_rank(hand, row, pairs[1], 2, 2)
+        _put_rank(hand, row, pairs[4], 2, 2)
+        _put_rank(hand, row, pairs[2], 2, 1)
+        _put_rank(hand, row, pairs[3], 2, 1)
+        _put_rank(hand, row, pairs[0], 2, 0)
+    _singles(hand, row, state)
+
+
+@njit(cache=_CACHE, nogil=True)
+def _groups_instead(hand, row, state, alt, card_key, card_bit, nonflush, flush, category):
+    """Rule 5: whether the groups' set ``alt`` (rule 6) replaces rule 4's ``row``."""
+    if state[0] == 1:
+        return False
+    if _row_category(hand, alt, 2, card_key, card_bit, nonflush, flush, category) == _FULL_HOUSE:
+        return _row_category(hand, row, 1, card_key, card_bit, nonflush, flush, category) \
+            < _TRIPS
+    if _row_category(hand, row, 0, card_key, card_bit, nonflush, flush, category) > 0:
+        return False
+    return (_row_category(hand, alt, 2, card_key, card_bit, nonflush, flush, category)
+            >= _TWO_PAIR
+            and _row_category(hand, alt, 1, card_key, card_bit, nonflush, flush, category) >= 1
+            and _row_category(hand, alt, 0, card_key, card_bit, nonflush, flush, category) > 0)
 
 
 @njit(cache=_CACHE, nogil=True, _nrt=True)
@@ -318,22 +445,39 @@ def house_way_kernel(hands, card_key, card_bit, nonflush, flush, category, five_
     hand = np.empty(13, dtype=np.uint8)
     row = np.empty(13, dtype=np.int8)
     alt = np.empty(13, dtype=np.int8)
-    made = np.zeros(3, dtype=np.bool_)
-    none = np.zeros(3, dtype=np.bool_)
+    state = np.zeros(1, dtype=np.int64)
+    alt_state = np.zeros(1, dtype=np.int64)
     for i in range(hands.shape[0]):
         hand[:] = np.sort(hands[i])
         _rank_fives(hand, card_key, card_bit, nonflush, flush, r5)
         row[:] = -1
-        made[:] = False
-        if not _royal_back(row, made, r5, category, five_pos, rest_mid):
-            if not _two_made(row, made, r5, category, five_pos, rest_mid):
-                if _one_made(hand, row, made, r5, category, five_pos):
-                    alt[:] = -1
-                    _groups_and_singles(hand, alt, none)
-                    _groups_and_singles(hand, row, made)
-                    _pairs_instead(hand, row, made, card_key, card_bit, nonflush, flush,
-                                   category, alt)
-        _groups_and_singles(hand, row, made)
+        state[0] = 0
+        if _royal_back(hand, row, r5, category, five_pos):
+            _two_rows(hand, row, state, r5, category, five_pos, card_key, card_bit, nonflush,
+                      flush)
+            _singles(hand, row, state)
+        elif _two_made(hand, row, state, r5, category, five_pos, rest_mid):
+            _singles(hand, row, state)
+        elif _one_made(hand, row, r5, category, five_pos):
+            alt[:] = -1
+            alt_state[0] = 0
+            _groups(hand, alt, alt_state, r5, category, five_pos, card_key, card_bit, nonflush,
+                    flush)
+            counts = _counts(hand, row)
+            _, nt = _ranks_down(counts, 3, 4)
+            _, npairs = _ranks_down(counts, 2, 2)
+            if nt > 0 and npairs >= 2:
+                row[:] = alt
+            else:
+                _two_rows(hand, row, state, r5, category, five_pos, card_key, card_bit,
+                          nonflush, flush)
+                _singles(hand, row, state)
+                if _groups_instead(hand, row, state, alt, card_key, card_bit, nonflush, flush,
+                                   category):
+                    row[:] = alt
+        else:
+            _groups(hand, row, state, r5, category, five_pos, card_key, card_bit, nonflush,
+                    flush)
         slot = np.zeros(3, dtype=np.int64)
         start = (0, 3, 8)
         for p in range(13):
@@ -369,36 +513,53 @@ HOUSE_WAY: tuple[HouseRule, ...] = (
               "If the thirteen cards hold a natural the rules pay, declare it (the cards are "
               "still set by the rules below).", _declare),
     HouseRule("royalty back",
-              "If the cards hold a straight flush or four of a kind, put the best of them in "
-              "the back, and the best straight or better left, if any, in the middle.",
-              _royal_back),
+              "If the cards hold a straight flush, put the best in the back; else with four of "
+              "a kind put the highest in the back with the lowest card of a rank held once "
+              "(else the lowest other card). Set the other eight cards by rule 7.", _royal_back),
     HouseRule("two made hands",
-              "Otherwise, if the cards make two straights-or-better from different cards, put "
-              "them in the back and the middle: the strongest back that leaves one no stronger "
-              "than itself, then the strongest middle.", _two_made),
-    HouseRule("one made hand",
-              "Otherwise, if the cards make a straight or better, put in the back the one that "
-              "leaves the most cards in pairs and three of a kinds, and of those the strongest.",
-              _one_made),
-    HouseRule("pairs over a straight or flush",
-              "But if that back is a straight or a flush that leaves the front without a pair, "
-              "and setting the hand by rules 6 to 8 alone gives two pair or better in the back "
-              "and a pair or better in the middle and in the front, set it that way instead.",
-              _pairs_instead),
+              "Otherwise, if the cards make two hands of a straight or better from different "
+              "cards (a full house being the lowest three cards of a rank and the lowest two "
+              "of another), the stronger goes in the back, the other in the middle: choose the "
+              "two that leave the highest pair or three of a kind for the front, then the "
+              "strongest middle, then the strongest back; the front takes that group.",
+              _two_made),
+    HouseRule("one straight or flush",
+              "Otherwise, if the cards make a straight or a flush, put in the back the one that "
+              "uses the fewest cards of pairs and three of a kinds, and of those the "
+              "strongest; set the other eight cards by rule 7.", _one_made),
+    HouseRule("groups instead",
+              "But set the hand by rule 6 instead if the eight cards left hold a three of a "
+              "kind and two pairs; or, when rule 7 put no straight or better in the middle, if "
+              "rule 6 makes a full house in the back and rule 4's middle is weaker than three "
+              "of a kind, or if rule 6 makes two pair or better in the back and a pair or "
+              "better in the middle and the front where rule 4 leaves the front without a "
+              "pair.", _groups_instead),
     HouseRule("groups",
-              "The rows still empty take the three of a kinds, then the pairs, highest first, "
-              "back, then middle, then front; but with exactly four pairs and nothing else, "
-              "put the highest pair in the middle, the second in front and the two lowest in "
-              "the back if the second pair is eights or better, else the highest and lowest "
-              "pairs in the back and the other two in the middle.", _place_groups),
-    HouseRule("pairs left over",
-              "A pair left over joins the back if it fits (the back is not a straight or "
-              "better and has room), else the middle on the same terms, highest pair first; "
-              "otherwise its cards are singles.", _place_extra_pairs),
+              "Otherwise (or when rule 5 says so) the groups set the back: the highest three "
+              "of a kind with the lowest pair, else with the two lowest cards of the lowest "
+              "other three of a kind, else alone, and the other eight cards by rule 7. With "
+              "pairs only: one or two pairs go to the back, then the middle, highest first; "
+              "three pairs one to a row, highest in the back; four pairs: the two lowest in "
+              "the back, the highest in the middle and the second in front if it is tens or "
+              "better, else the highest and lowest in the back and the other two in the "
+              "middle; five or more: the second and fifth in the back, the third and fourth in "
+              "the middle, the highest in front.", _groups),
+    HouseRule("middle and front",
+              "The eight cards beside a back: the middle takes the full house of the highest "
+              "three of a kind and the lowest pair (else two cards of the lowest other three "
+              "of a kind) if it is no stronger than the back, else the straight or flush no "
+              "stronger than the back using the fewest cards of pairs, then the strongest; "
+              "the front then takes the highest three of a kind, else the highest pair left. "
+              "Without such a middle: the highest three of a kind to the middle and the "
+              "highest pair to the front; one pair to the middle; two pairs: the higher to "
+              "the middle, the lower to the front if sevens or better, else to the middle; "
+              "three or more: the second and third to the middle, the highest to the front.",
+              _two_rows),
     HouseRule("singles",
-              "A middle with no pair or better takes the highest single card first; then the "
-              "single cards fill the front, then the middle, then the back, highest first.",
-              _place_singles),
+              "A middle with no pair and no straight or better takes the highest card left "
+              "first; then the cards left fill the front, the middle, then the back, highest "
+              "first; a middle holding three of a kind skips a card of a rank it holds while "
+              "another card is left.", _singles),
 )
 
 
