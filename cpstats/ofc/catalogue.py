@@ -31,6 +31,31 @@ FIGURES = (
              "before charges", "mean", "batch t", "units", f"{row} royalties per board") for row in _ROWS),
     *(Figure(f"royalty_rate_{row}", f"the share of boards paid a royalty in their {row} row", "share", "row",
              "before charges", "ratio", "batch t", "percent", f"boards paid a {row} royalty") for row in _ROWS),
+    Figure("mean_acting_{position}", "the mean result per hand of the player in this position (first to act, middle at "
+           "three players, last: the button) before house charges, over every seat that sat there", "units", "seat",
+           "before charges", "mean", "batch t", "units", "mean per hand acting {position}"),
+    Figure("sd_acting_{position}", "the SD of the result per hand of the player in this position before house charges",
+           "units", "seat", "before charges", "sd", "batch t (variances)", "units", "SD per hand acting {position}"),
+    Figure("value_of_acting_last", "the mean result per hand of acting last less that of acting first, before house "
+           "charges (what the position is worth; paired on the same decks with the seats swapped by "
+           "cpstats.ofc.simulation.acting_last, on a run's own hands otherwise)", "units", "hand", "before charges",
+           "mean", "batch t", "units", "value of acting last"),
+    Figure("stakes_bind_rate", "the share of hands in which the table stakes cut a payment (a player owed more "
+           "than they had left)", "share", "hand", "before charges", "rate", "batch t", "percent",
+           "hands the stakes limit"),
+    Figure("unpaid_share", "the share of the points owed between players that the table stakes left unpaid",
+           "share", "hand", "before charges", "ratio", "batch t", "percent", "points the stakes leave unpaid"),
+    Figure("sd_per_match", "the SD of a player's result over a whole match before house charges", "units", "seat",
+           "before charges", "sd", "batch t", "units", "SD per match"),
+    Figure("mean_per_match_after_charges", "a player's mean result over a whole match after house charges (its "
+           "share of the house's take, with a minus sign: matches are zero-sum before it)", "units", "seat",
+           "after charges", "mean", "batch t", "units", "mean per match after charges"),
+    Figure("match_out_rate", "the share of matches that end with a player out of points", "share", "table", "none",
+           "rate", "batch t", "percent", "matches ending with a player out"),
+    Figure("hands_per_match", "the hands a match lasts (one a player, one more a Fantasyland hand, fewer when "
+           "players go out)", "hands", "table", "none", "mean", "batch t", "units", "hands per match"),
+    Figure("rake_per_match", "the house's take per match, the whole table's", "units", "table", "house", "mean",
+           "batch t", "units", "rake per match"),
     Figure("hands_seat{seat}", "the hands a seat plays for its mean result to be known within +-1 unit "
            "((z SD / 1)^2)", "hands", "seat", "before charges", "count", "batch t", "count",
            "hands for seat {seat}'s mean within ±1 unit"),

@@ -3,6 +3,13 @@
 :func:`play_hands` deals consecutive hands (OFC-DEAL-CLASSIC or OFC-DEAL-PINEAPPLE), seats the
 players in Fantasyland (OFC-FL-ENTRY, OFC-FL-PROGRESSIVE, OFC-FL-STAY-A/B) and carries their
 state from hand to hand. Placement strategies are in :mod:`cpstats.ofc.placement`.
+
+The table (:class:`_Table`) moves the button (OFC-BUTTON), keeps the players' points within a match
+(OFC-STAKES, OFC-MATCH) and sits out a player with none left. The normal players act in the order of
+the positions, the seat after the button first; each seat is dealt the cards it would be dealt with
+seat 0 first (its slices of the deck in seat order), so one deck played with the button at two seats
+differs only in who acts when: the paired measure of position (:func:`cpstats.ofc.simulation.acting_last`).
+A fixed button with every seat in plays exactly as before these rules.
 """
 
 from __future__ import annotations
@@ -19,7 +26,8 @@ from cpstats.ofc.board import table_args
 from cpstats.ofc.entry_value import play_args
 from cpstats.ofc.placement import DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, set_fantasy, strategy_code
 from cpstats.ofc.street_values import street_model
-from cpstats.ofc.rules import Variant, resolve_ofc_variant
+from cpstats.ofc.rules import FantasylandButton, Variant, resolve_ofc_variant
+from cpstats.ofc.settlement import pair_points, settle_within_stacks
 
 __all__ = ["PlayedHands", "play_hands"]
 
@@ -27,9 +35,60 @@ __all__ = ["PlayedHands", "play_hands"]
 class PlayedHands(NamedTuple):
     """Hands played by :func:`play_hands`."""
 
-    boards: np.ndarray  # int8[hands, players, 13]: front (3), middle (5), back (5)
+    boards: np.ndarray  # int8[hands, players, 13]: front (3), middle (5), back (5); a seat sitting out: 0..12
     fantasy_cards: np.ndarray  # int64[hands, players]: cards dealt in Fantasyland, 0 = normal
     next_fantasy: np.ndarray  # int64[players]: Fantasyland cards of the hand after the last
+    first: np.ndarray | None = None  # int64[hands]: the seat acting first (the seat after the button)
+    active: np.ndarray | None = None  # bool[hands, players]: seats in the hand (False: out of the match)
+    stacks: np.ndarray | None = None  # int64[hands, players]: points at the start of the hand (stakes)
+    match: np.ndarray | None = None  # int64[hands]: the match each hand belongs to, from 0 (-1: no matches)
+    match_end: np.ndarray | None = None  # bool[hands]: the last hand of a match
+
+
+#: The board a seat sitting out holds (never valued: its pairs pay nothing and its board counts nowhere).
+SITTING_OUT = np.arange(13, dtype=np.int8)
+
+
+class _Table:
+    """The button, the stacks and the match between hands (OFC-BUTTON, OFC-STAKES, OFC-MATCH)."""
+
+    def __init__(self, v: Variant, first: int = 0):
+        self.v, self.first, self.match = v, int(first), 0
+        self.new_match()
+
+    def new_match(self) -> None:
+        players = self.v.players
+        self.active = np.ones(players, dtype=np.bool_)
+        self.stacks = np.full(players, self.v.stakes.buy_in or 0, dtype=np.int64)
+        self.regular = 0
+
+    def acting(self) -> np.ndarray:
+        """The seats in the hand in acting order, the first to act (or the next seat in) first."""
+        players = self.v.players
+        seats = (self.first + np.arange(players)) % players
+        return seats[self.active[seats]]
+
+    def after(self, boards: np.ndarray, fantasy: np.ndarray, next_fantasy: np.ndarray) -> tuple[bool, np.ndarray]:
+        """Settle the hand's stacks, move the button and close the match: whether the match ended,
+        and the next hand's Fantasyland cards (none for a player out, nor after a match)."""
+        v = self.v
+        if v.stakes.limited and v.match.rounds:
+            owed = pair_points(v, boards[None], check=False)
+            paid = settle_within_stacks(owed, self.stacks[None], np.array([self.first]), self.active[None])
+            self.stacks = self.stacks + paid.net[0]
+            self.active &= self.stacks > 0
+        next_fantasy = next_fantasy * self.active
+        self.regular += not fantasy.any()
+        held = bool(next_fantasy.any()) and v.button.fantasyland is FantasylandButton.HOLD
+        if v.button.rotates and not held:
+            self.first = (self.first + 1) % v.players
+        if not v.match.rounds:
+            return False, next_fantasy
+        if self.active.sum() <= 1 or (self.regular >= v.players and not next_fantasy.any()):
+            self.match += 1
+            self.new_match()
+            return True, np.zeros_like(next_fantasy)
+        return False, next_fantasy
 
 
 
@@ -118,43 +177,68 @@ def play_hands(variant: Variant | str, hands: int, rng: np.random.Generator | in
 
 
 def _play(v: Variant, n: int, gen: np.random.Generator, codes: np.ndarray, samples: np.ndarray, top: int,
-          state: np.ndarray) -> PlayedHands:
+          state: np.ndarray, table: _Table | None = None) -> PlayedHands:
     """:func:`play_hands` without its checks, for a caller whose options are resolved (a run's
     blocks: the verb checked the setter once): ``codes`` and ``samples`` int64 (P,) a seat,
-    ``state`` the first hand's Fantasyland cards int64 (P,)."""
+    ``state`` the first hand's Fantasyland cards int64 (P,), ``table`` the button, stacks and match
+    carried in (default: seat 0 first, a fresh match)."""
+    table = _Table(v) if table is None else table
     boards = np.empty((n, v.players, 13), dtype=np.int8)
     fantasy_cards = np.zeros((n, v.players), dtype=np.int64)
+    first = np.zeros(n, dtype=np.int64)
+    active = np.ones((n, v.players), dtype=np.bool_)
+    stacks = np.zeros((n, v.players), dtype=np.int64)
+    match = np.full(n, -1, dtype=np.int64)
+    match_end = np.zeros(n, dtype=np.bool_)
     for h in range(n):
         fantasy_cards[h] = state
+        first[h], active[h], stacks[h] = table.first, table.active, table.stacks
+        match[h] = table.match if v.match.rounds else -1
         deck = gen.permutation(52).astype(np.int8)
         seed = gen.integers(0, 2**63, dtype=np.int64)
-        boards[h], _ = _play_hand(v, deck, codes, state, samples, top, np.uint64(seed))
-        state = _next_state(v, boards[h], state)
-    return PlayedHands(boards, fantasy_cards, state)
+        order = table.acting()
+        boards[h], _ = _play_hand(v, deck, codes, state, samples, top, np.uint64(seed), order=order)
+        match_end[h], state = table.after(boards[h], state, _next_state(v, boards[h], state))
+    return PlayedHands(boards, fantasy_cards, state, first, active, stacks, match, match_end)
 
 
 def _play_hand(v: Variant, deck: np.ndarray, codes: np.ndarray, fantasy: np.ndarray,
                samples: np.ndarray | int, top: int, seed: np.uint64,
                hind: int = DEFAULT_HINDSIGHT,
-               endgame: int = _pk.ENDGAME, args=None, model=None) -> tuple[np.ndarray, list[np.ndarray]]:
+               endgame: int = _pk.ENDGAME, args=None, model=None,
+               order: np.ndarray | None = None) -> tuple[np.ndarray, list[np.ndarray]]:
     """One hand on ``deck``: Fantasyland players take their cards first (seat order), the
     others then play the streets. ``codes`` may also hold 3, the former ``rollout`` (for
     comparisons) or 4, ``rollout-v1``; 6, ``rollout`` (the default), and 7, ``fast``, play by the street
     models (:func:`~cpstats.ofc.street_values.street_model`); ``hind`` is the streets a rollout completes by hindsight,
     ``endgame`` the streets before the last that ``rollout`` plays exactly; ``args`` the
     kernel's stacked tables (default :func:`~cpstats.ofc.entry_value.play_args`) and ``model`` the
-    street models (default the variant's). Returns the boards and each player's discards."""
+    street models (default the variant's); ``order`` the seats in the hand in acting order (default
+    every seat, seat 0 first): a seat left out sits out (:data:`SITTING_OUT`), and each seat is dealt
+    its slices of the deck as in seat order (the module's note). Returns the boards and each
+    player's discards."""
     boards = np.empty((v.players, 13), dtype=np.int8)
     discards: list[np.ndarray] = [np.empty(0, dtype=np.int8)] * v.players
+    seated = np.ones(v.players, dtype=np.bool_)
+    if order is not None:
+        seated[:] = False
+        seated[order] = True
+        boards[~seated] = SITTING_OUT
     pos = 0
-    for p in np.flatnonzero(fantasy):
+    for p in np.flatnonzero(fantasy * seated):
         board, rest, _ = set_fantasy(deck[pos:pos + fantasy[p]], v)
         boards[p], discards[p] = board, rest
         pos += int(fantasy[p])
-    normal = np.flatnonzero(fantasy == 0)
+    normal = np.flatnonzero((fantasy == 0) & seated)
     if normal.size:
         deal = np.array(v.cards_dealt, dtype=np.int64)
         keep = np.array(v.cards_kept, dtype=np.int64)
+        rest = deck[pos:]
+        if order is not None:
+            acting = np.array([p for p in order if fantasy[p] == 0], dtype=np.int64)
+            if not np.array_equal(acting, normal):
+                rest = _in_acting_order(rest, deal, np.searchsorted(normal, acting))
+                normal = acting
         out = np.empty((normal.size, 13), dtype=np.int8)
         disc = np.empty((normal.size, deal.size), dtype=np.int8)
         if args is None:
@@ -162,12 +246,23 @@ def _play_hand(v: Variant, deck: np.ndarray, codes: np.ndarray, fantasy: np.ndar
         budget = np.broadcast_to(np.asarray(samples, dtype=np.int64), (v.players,))[normal]
         learned = any(c == _pk.ROLLOUT_LEARNED or c == _pk.FAST for c in codes[normal].tolist())
         model = (street_model(v) if model is None else model) if learned else None
-        _vk.play_streets(deck[pos:], codes[normal], deal, keep, budget, top, hind, seed, args, out, disc,
+        _vk.play_streets(rest, codes[normal], deal, keep, budget, top, hind, seed, args, out, disc,
                          endgame, model)
         for i, p in enumerate(normal):
             boards[p] = out[i]
             discards[p] = disc[i][disc[i] >= 0]
     return boards, discards
+
+
+def _in_acting_order(deck: np.ndarray, deal: np.ndarray, perm: np.ndarray) -> np.ndarray:
+    """``deck`` laid out so that the players dealt in the order ``perm`` (indices into the seat
+    order) receive on each street the slices they would receive dealt in seat order."""
+    n, out, pos = perm.size, deck.copy(), 0
+    for k in deal.tolist():
+        chunks = deck[pos:pos + n * k].reshape(n, k)
+        out[pos:pos + n * k] = chunks[perm].reshape(-1)
+        pos += n * k
+    return out
 
 
 def _next_state(v: Variant, boards: np.ndarray, fantasy: np.ndarray) -> np.ndarray:

@@ -35,10 +35,10 @@ import numpy as np
 from cpstats.errors import CardError
 from cpstats.ofc._stakes_kernel import stakes_kernel
 from cpstats.ofc.board import as_boards, board_values
-from cpstats.ofc.rules import Variant, resolve_ofc_variant
+from cpstats.ofc.rules import RakeBasis, Variant, resolve_ofc_variant
 from cpstats.rules.house import Rake, RakeModel
 
-__all__ = ["Settlement", "settle_boards", "settle_hands", "seat_rake", "seat_pairs", "pair_points",
+__all__ = ["Settlement", "settle_boards", "settle_hands", "settle_table", "seat_rake", "seat_pairs", "pair_points",
            "settle_within_stacks", "StakesSettlement"]
 
 
@@ -53,6 +53,8 @@ class Settlement(NamedTuple):
     fl_cards: np.ndarray  # int64[..., P]: Fantasyland deal this board earns from a normal hand
     stays: np.ndarray  # bool[..., P]: whether this board keeps a Fantasyland player there
     rake: np.ndarray  # float64[..., P]: the house's charge to each seat (see the module)
+    owed: np.ndarray | None = None  # int64[H]: points the pairs owed before any limit (settle_table)
+    unpaid: np.ndarray | None = None  # int64[H]: points owed that the stakes left unpaid (settle_table)
 
 
 def _pair_points(ranks_i, ranks_j, foul_i, foul_j, row: int, scoop: int):
@@ -100,6 +102,49 @@ def settle_hands(variant: Variant | str, boards, *, check: bool = True) -> Settl
         scoops[..., j] += lose == 3
     return Settlement(net, vals.fouled, vals.royalty, rows_won, scoops, vals.fl_cards,
                          vals.stays, seat_rake(v.rake, net))
+
+
+def settle_table(v: Variant, played) -> Settlement:
+    """Hands played at a table (:class:`~cpstats.ofc.play.PlayedHands` with its button, seats in and
+    stacks): each pair of seats in the hand settled (a seat sitting out is in no pair and holds no
+    board: its counts are 0), within the stacks under OFC-STAKES (a match's stacks as the hands
+    left them; without matches the buy-in every hand), the rake per hand or, under
+    ``match.rake=match``, on each match's nets at its last hand (a match a block cuts short at its
+    last hand played). Without stakes and with every seat in, exactly :func:`settle_hands`."""
+    active = played.active
+    if not v.stakes.limited and (active is None or active.all()) and not v.match.rounds:
+        return settle_hands(v, played.boards, check=False)
+    vals = board_values(v, played.boards, check=False)
+    shape = played.boards.shape[:-1]
+    rows_won, scoops = np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64)
+    owed = []
+    for i, j, points, win, lose in _pairs(v, vals):
+        both = active[:, i] & active[:, j]
+        owed.append(np.where(both, points, 0))
+        rows_won[:, i] += np.where(both, win, 0)
+        rows_won[:, j] += np.where(both, lose, 0)
+        scoops[:, i] += both & (win == 3)
+        scoops[:, j] += both & (lose == 3)
+    owed = np.stack(owed, axis=-1)
+    if v.stakes.limited:
+        stacks = played.stacks if v.match.rounds else np.full(shape, v.stakes.buy_in, dtype=np.int64)
+        paid = settle_within_stacks(owed, stacks, played.first, active)
+        net, unpaid = paid.net, paid.unpaid
+    else:
+        net = np.zeros(shape, dtype=np.int64)
+        for k, (i, j) in enumerate(seat_pairs(v.players).tolist()):
+            net[:, i] += owed[:, k]
+            net[:, j] -= owed[:, k]
+        unpaid = np.zeros(len(net), dtype=np.int64)
+    rake = seat_rake(v.rake, net)
+    if v.match.rake is RakeBasis.MATCH:
+        rake = np.zeros_like(rake)
+        ends = np.flatnonzero(np.r_[played.match[1:] != played.match[:-1], True])
+        starts = np.r_[0, ends[:-1] + 1]
+        rake[ends] = seat_rake(v.rake, np.add.reduceat(net, starts, axis=0))
+    return Settlement(net, vals.fouled & active, np.where(active[..., None], vals.royalty, 0), rows_won, scoops,
+                      np.where(active, vals.fl_cards, 0), vals.stays & active, rake,
+                      np.abs(owed).sum(axis=-1), unpaid)
 
 
 def _pairs(v: Variant, vals):

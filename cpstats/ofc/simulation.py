@@ -41,10 +41,10 @@ from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.entry_value import play_identity
 from cpstats.ofc._place_kernel import FAST, ROLLOUT_LEARNED
 from cpstats.ofc.placement import strategy_code
-from cpstats.ofc.play import _play
+from cpstats.ofc.play import _play, _Table
 from cpstats.ofc.result import SUMMARY_FORMAT, SimulationResult, SimulationSummary, paired_figures, summarise_hands
 from cpstats.ofc.rules import GAME, Variant, parse_ofc_variant, resolve_ofc_variant
-from cpstats.ofc.settlement import settle_hands
+from cpstats.ofc.settlement import settle_table
 from cpstats.ofc.street_values import model_identity
 from cpstats.ofc.setters import as_ofc_setter, seat_budget, seat_setters, seats_label, seats_params
 from cpstats.engine.files import prepare_out, run_digest
@@ -52,7 +52,7 @@ from cpstats.engine.runner import BlockJob, BlockOutput, run_blocks, versions
 from cpstats.engine.stats import check_confidence
 from cpstats.engine.batches import batch_count, batch_of
 
-__all__ = ["simulate", "compare", "play_of", "check_one_play", "BLOCK_HANDS", "BURN_IN"]
+__all__ = ["simulate", "compare", "acting_last", "play_of", "check_one_play", "BLOCK_HANDS", "BURN_IN"]
 
 BLOCK_HANDS = 512
 LEARNED_CODES = (ROLLOUT_LEARNED, FAST)  # the plays that read the street models
@@ -77,6 +77,7 @@ class _Spec:
     rows: bool
     samples: tuple[int, ...]
     top: int
+    first_seat: int = 0
 
 
 def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
@@ -88,13 +89,16 @@ def _play_block(spec: _Spec, block: int, size: int) -> BlockOutput:
     codes = np.array([strategy_code(name) for name in spec.strategies], dtype=np.int64)
     options = {"codes": codes, "samples": np.array(spec.samples, dtype=np.int64), "top": spec.top}
     start = np.zeros(v.players, dtype=np.int64)
+    table = _Table(v, spec.first_seat)
     if spec.burn_in:
-        start = _play(v, spec.burn_in, gen, state=start, **options).next_fantasy
-    played = _play(v, size, gen, state=start, **options)
-    settled = settle_hands(v, played.boards, check=False)
+        start = _play(v, spec.burn_in, gen, state=start, table=table, **options).next_fantasy
+    if v.match.rounds:  # the counted hands open a match: nobody in Fantasyland, the buy-in each
+        start, table = np.zeros(v.players, dtype=np.int64), _Table(v, table.first)
+    played = _play(v, size, gen, state=start, table=table, **options)
+    settled = settle_table(v, played)
     first = block * spec.block_hands
     batch = batch_of(first, size, spec.hands, spec.batches)
-    summary = summarise_hands(v, played.fantasy_cards, settled, batch, spec.batches)
+    summary = summarise_hands(v, played.fantasy_cards, settled, batch, spec.batches, played)
     rows = None
     if spec.out is not None and spec.rows:
         rows = hands_rows(played.boards, played.fantasy_cards, settled, first)
@@ -125,12 +129,14 @@ def hands_rows(boards: np.ndarray, fantasy_cards: np.ndarray, s, first: int = 0)
     })
 
 
-def _metadata(v: Variant, seats, root, hands, block_hands, burn_in) -> dict:
+def _metadata(v: Variant, seats, root, hands, block_hands, burn_in, first_seat: int = 0) -> dict:
     meta = {"game": GAME, "variant": str(v), "strategy": seats_label(seats),
             "deals": int(hands), "entropy": str(root.entropy), "spawn_key": list(root.spawn_key),
             "block_deals": int(block_hands), "batches": batch_count(hands), "burn_in": burn_in,
             "dealer": f"numpy default_rng(block child).permutation(52) a hand, burn-in {burn_in}",
             "summary_format": SUMMARY_FORMAT, **versions()}
+    if first_seat:  # the seat after the button at the first hand, when it is not seat 0
+        meta["first_seat"] = int(first_seat)
     play = play_identity(v, tuple(s.name for s in seats))
     models = None
     if any(strategy_code(s.name) in LEARNED_CODES for s in seats):  # its street models are part of what it plays by
@@ -171,7 +177,7 @@ def check_one_play(metas: Sequence[dict | str], labels: Sequence[str], what: str
 def simulate(variant: Variant | str, deals: int, *, setter: Any = "rollout",
              rng=None, executor: Executor | None = None, keep_hands: bool = False,
              out: str | os.PathLike | None = None, resume: bool = False, progress: bool = False,
-             block_deals: int | None = None, burn_in: int = BURN_IN) -> SimulationResult:
+             block_deals: int | None = None, burn_in: int = BURN_IN, first_seat: int = 0) -> SimulationResult:
     """Play ``deals`` open-face hands under ``variant`` and summarise them (the game's registered
     run, behind :func:`cpstats.simulate`).
 
@@ -199,6 +205,9 @@ def simulate(variant: Variant | str, deals: int, *, setter: Any = "rollout",
     block_deals, burn_in
         Hands per block (None: :data:`BLOCK_HANDS`), and uncounted hands each block plays first
         (see the module).
+    first_seat
+        The seat acting first at each block's first hand (0: seat 0; with ``button=fixed`` on every
+        hand): :func:`acting_last` plays one deck with each seat first.
 
     Examples
     --------
@@ -213,12 +222,15 @@ def simulate(variant: Variant | str, deals: int, *, setter: Any = "rollout",
     plan = BlockPlan(hands, check_whole("block_deals", block_hands, 1))
     check_executor(executor)
     burn_in = check_whole("burn_in", burn_in, 0)
+    first_seat = check_whole("first_seat", first_seat, 0)
+    if first_seat >= v.players:
+        raise OptionError(f"first_seat={first_seat} is invalid: a seat of 0..{v.players - 1}")
     root = root_seed(rng)
-    meta = _metadata(v, seats, root, hands, block_hands, burn_in)
+    meta = _metadata(v, seats, root, hands, block_hands, burn_in, first_seat)
     out_path = prepare_out(out, meta, resume)
     spec = _Spec(str(v), tuple(s.name for s in seats), root.entropy, tuple(root.spawn_key), int(block_hands), burn_in,
                  int(hands), meta["batches"], meta["run_digest"],
-                 None if out_path is None else str(out_path), bool(keep_hands), budget, top)
+                 None if out_path is None else str(out_path), bool(keep_hands), budget, top, first_seat)
     job = BlockJob(_play_block, spec, spec.out, spec.digest, SimulationSummary)
 
     def reusable(block: int) -> bool:  # a finished block whose rows were not written is played again
@@ -260,6 +272,42 @@ def compare(variants: Sequence[Variant | str], deals: int, *, setter: Any = "rol
     table = paired_figures(results, labels, level, hands_per_hour)
     table.attrs.update(play=play, street_models={lab: r.metadata.get("street_models") for lab, r in zip(labels, results)})
     return table
+
+
+def acting_last(variant: Variant | str, deals: int, *, setter: Any = "fast", rng=None,
+                executor: Executor | None = None, confidence: float = 0.95, block_deals: int | None = None,
+                burn_in: int = BURN_IN) -> tuple[pd.DataFrame, list[SimulationResult]]:
+    """The value of acting last, paired: the same decks played once with each seat first (a fixed
+    button; each seat dealt the same cards whatever its position, :mod:`cpstats.ofc.play`), so a seat's
+    result acting last less its result acting first on the same cards is the position's worth with
+    the cards' luck taken out. Returns the figures (``value_of_acting_last`` and each position's
+    ``mean_acting_<position>``, batch t on the runs' common batches) and the runs.
+
+    Examples
+    --------
+    >>> table, runs = acting_last("ofc-pineapple", 40, setter="greedy", rng=1, block_deals=40)
+    >>> table.set_index("metric").at["value_of_acting_last", "estimate"]   # greedy ignores the others' cards
+    0.0
+    """
+    level = check_confidence(confidence)
+    v = resolve_ofc_variant(variant).replace(button="fixed", button__fantasyland="hold")
+    root = root_seed(rng)
+    runs = [simulate(v, deals, setter=setter, rng=root, executor=executor, block_deals=block_deals,
+                     burn_in=burn_in, first_seat=f) for f in range(v.players)]
+    check_one_play([r.metadata for r in runs], [f"seat {f} first" for f in range(v.players)], "acting_last")
+    players, sizes = v.players, runs[0].summary.batch_sizes
+    by_position = np.zeros((players, len(sizes)))
+    for f, r in enumerate(runs):
+        for seat in range(players):
+            by_position[(seat - f) % players] += r.summary.net_by_batch[:, seat]
+    rows = []
+    from cpstats.ofc.result import POSITIONS, _figure
+    for k, name in zip((0, *range(1, players - 1), players - 1), POSITIONS[players]):
+        est, low, high, _, method = _figure("m", (by_position[k], sizes * players), level)
+        rows.append((f"mean_acting_{name}", est, low, high, method))
+    est, low, high, _, method = _figure("m", (by_position[-1] - by_position[0], sizes * players), level)
+    rows.append(("value_of_acting_last", est, low, high, f"{method}, paired: the same decks with each seat first"))
+    return pd.DataFrame(rows, columns=["metric", "estimate", "ci_low", "ci_high", "method"]), runs
 
 
 # -- the shared verbs (cpstats.simulate, cpstats.compare; registered in cpstats.ofc) ---------
