@@ -24,7 +24,8 @@ from cpstats.thirteen.play.house_way import HOUSE_WAY, HouseRule, HouseWaySetter
 from cpstats.thirteen.rules.variant import resolve_variant
 
 CATEGORY = T.five_card_tables("H1").category
-STRAIGHT, FLUSH, QUADS, TWO_PAIR = 4, 5, 7, 2
+TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, STRAIGHT_FLUSH = 2, 3, 4, 5, 6, 8
+SEVEN, TEN = 5, 8
 SIZE = {"back": 5, "middle": 5, "front": 3}
 BANKED = resolve_variant("banked")
 
@@ -44,104 +45,178 @@ def _by_rank(cards):
     return groups
 
 
-def _front_paired(cards):
+def _groups(cards):
+    """(cards by rank, three of a kinds (four count as three), pairs), ranks highest first."""
+    g = _by_rank(cards)
+    return (g, sorted((r for r in g if len(g[r]) >= 3), reverse=True),
+            sorted((r for r in g if len(g[r]) == 2), reverse=True))
+
+
+def _paired(cards):
     return len({c >> 2 for c in cards}) < len(cards)
-
-
-def _made(cards):
-    """(strength, cards) of every straight or better in ``cards``."""
-    return [(_strength(c), list(c)) for c in itertools.combinations(sorted(cards), 5)
-            if _category(c) >= STRAIGHT]
-
-
-def _best(options):
-    """The strongest; equal strength: the lowest cards."""
-    return max(options, key=lambda sc: (sc[0], [-c for c in sorted(sc[1])]))
 
 
 def _without(cards, taken):
     return [c for c in cards if c not in taken]
 
 
-def _groups_and_singles(hand, rows, made):
-    """Rules 6, 7 and 8."""
-    rest = [c for c in hand if not any(c in r for r in rows.values())]
-    empty = [r for r in ("back", "middle", "front") if not rows[r]]
-    g = _by_rank(rest)
-    trips = sorted((r for r in g if len(g[r]) >= 3), reverse=True)
-    pairs = sorted((r for r in g if len(g[r]) == 2), reverse=True)
-    left = []
-    # 6: groups, highest first, back to front; the four-pair exception.
-    if len(empty) == 3 and not trips and len(pairs) == 4:
+def _low(cards):
+    """A key part that sends ties to the lowest cards."""
+    return [-c for c in sorted(cards)]
+
+
+def _fives(cards, categories):
+    return [list(c) for c in itertools.combinations(sorted(cards), 5)
+            if _category(c) in categories]
+
+
+def _full_houses(cards):
+    """The lowest three cards of a rank held three times or more with the lowest two of
+    another rank held twice or more."""
+    g, trips, _ = _groups(cards)
+    return [g[t][:3] + g[p][:2] for t in trips for p in g if p != t and len(g[p]) >= 2]
+
+
+def _grouped(cards, among):
+    g = _by_rank(among)
+    return sum(len(g[c >> 2]) >= 2 for c in cards)
+
+
+def _empty():
+    return {"back": [], "middle": [], "front": [], "made middle": False}
+
+
+def _front_group(rows, left):
+    g, trips, pairs = _groups(left)
+    if trips or pairs:
+        rows["front"] = g[(trips or pairs)[0]][:3] if trips else g[pairs[0]]
+
+
+def rule7(rows, hand):
+    """The middle and the front from the eight cards beside the back."""
+    rest = _without(hand, rows["back"])
+    g, trips, pairs = _groups(rest)
+    back = _strength(rows["back"]) if len(rows["back"]) == 5 else -1
+    if trips and (pairs or len(trips) > 1):
+        full = g[trips[0]][:3] + (g[pairs[-1]] if pairs else g[trips[-1]][:2])
+        if _strength(full) <= back:
+            rows.update(middle=full, **{"made middle": True})
+            return _front_group(rows, _without(rest, full))
+    made = [c for c in _fives(rest, {STRAIGHT, FLUSH, STRAIGHT_FLUSH}) if _strength(c) <= back]
+    if made:
+        middle = max(made, key=lambda c: (-_grouped(c, rest), _strength(c), _low(c)))
+        rows.update(middle=middle, **{"made middle": True})
+        return _front_group(rows, _without(rest, middle))
+    if trips:
+        rows["middle"] = g[trips[0]][:3]
+        if pairs:
+            rows["front"] = g[pairs[0]]
+    elif len(pairs) == 1:
+        rows["middle"] = g[pairs[0]]
+    elif len(pairs) == 2:
+        if pairs[1] >= SEVEN:
+            rows.update(middle=g[pairs[0]], front=g[pairs[1]])
+        else:
+            rows["middle"] = g[pairs[0]] + g[pairs[1]]
+    elif len(pairs) >= 3:
+        rows.update(middle=g[pairs[1]] + g[pairs[2]], front=g[pairs[0]])
+
+
+def rule8(rows, hand):
+    left = sorted(_without(hand, rows["back"] + rows["middle"] + rows["front"]),
+                  key=lambda c: (-(c >> 2), c & 3))
+    if not rows["made middle"] and not _paired(rows["middle"]) and left:
+        rows["middle"] = rows["middle"] + [left.pop(0)]
+    for name in ("front", "middle", "back"):
+        while len(rows[name]) < SIZE[name]:
+            ranks = [c >> 2 for c in rows[name]]
+            pick = left[0]
+            if name == "middle" and any(ranks.count(r) == 3 for r in ranks):
+                pick = next((c for c in left if c >> 2 not in ranks), left[0])
+            left.remove(pick)
+            rows[name] = rows[name] + [pick]
+    return rows
+
+
+def rule6(hand):
+    rows = _empty()
+    g, trips, pairs = _groups(hand)
+    if trips:
+        extra = g[pairs[-1]] if pairs else g[trips[-1]][:2] if len(trips) > 1 else []
+        rows["back"] = g[trips[0]][:3] + extra
+        rule7(rows, hand)
+    elif len(pairs) in (1, 2, 3):
+        for name, r in zip(("back", "middle", "front"), pairs):
+            rows[name] = g[r]
+    elif len(pairs) == 4:
         a, b, c, d = pairs
-        if b >= 6:  # eights or better
-            rows.update(middle=g[a], front=g[b], back=g[c] + g[d])
+        if b >= TEN:
+            rows.update(back=g[c] + g[d], middle=g[a], front=g[b])
         else:
             rows.update(back=g[a] + g[d], middle=g[b] + g[c])
-    else:
-        for grp in [g[r][:3] for r in trips] + [g[r] for r in pairs]:
-            if empty:
-                rows[empty.pop(0)] = list(grp)
-            else:
-                left.append(grp)
-    # 7: a pair left over joins the back, else the middle, if it fits.
-    for grp in left:
-        for r in ("back", "middle"):
-            if not made[r] and len(rows[r]) + len(grp) <= SIZE[r]:
-                rows[r] = rows[r] + grp
-                break
-    # 8: a middle without a pair takes the highest single; then front, middle, back.
-    singles = sorted(_without(hand, sum(rows.values(), [])), key=lambda c: (-(c >> 2), c & 3))
-    if not made["middle"] and not _front_paired(rows["middle"]) and singles:
-        rows["middle"] = rows["middle"] + [singles.pop(0)]
-    for r in ("front", "middle", "back"):
-        while len(rows[r]) < SIZE[r]:
-            rows[r] = rows[r] + [singles.pop(0)]
-    return rows
+    elif len(pairs) >= 5:
+        rows.update(back=g[pairs[1]] + g[pairs[4]], middle=g[pairs[2]] + g[pairs[3]],
+                    front=g[pairs[0]])
+    return rule8(rows, hand)
 
 
 def reading(hand, rules=None):
     """The house way's set of ``hand`` read from its words: {row: cards}; the numbers of the
-    rules 2 to 5 that applied are added to ``rules``."""
+    rules 2 to 6 that chose the back are added to ``rules``."""
     rules = set() if rules is None else rules
-    empty = lambda: {"back": [], "middle": [], "front": []}  # noqa: E731
-    rows, made = empty(), {"back": False, "middle": False}
-    made_hands = _made(hand)
-    royal = [sc for sc in made_hands if CATEGORY[sc[0]] >= QUADS]
-    two = []
-    for strength, cards in made_hands:
-        left = _made(_without(hand, cards))
-        if left and _best(left)[0] <= strength:
-            two.append(((strength, _best(left)[0], [-c for c in sorted(cards)]), cards,
-                        _best(left)[1]))
-    if royal:  # 2
+    hand = sorted(hand)
+    g, _, _ = _groups(hand)
+    rows = _empty()
+    flushes = _fives(hand, {STRAIGHT_FLUSH})
+    quads = sorted((r for r in g if len(g[r]) == 4), reverse=True)
+    if flushes or quads:  # 2
         rules.add(2)
-        rows["back"] = _best(royal)[1]
-        left = _made(_without(hand, rows["back"]))
-        if left:
-            rows["middle"] = _best(left)[1]
-        made = {"back": True, "middle": bool(left)}
-    elif two:  # 3
+        if flushes:
+            rows["back"] = max(flushes, key=lambda c: (_strength(c), _low(c)))
+        else:
+            once = [c for c in hand if len(g[c >> 2]) == 1]
+            rows["back"] = g[quads[0]] + [(once or _without(hand, g[quads[0]]))[0]]
+        rule7(rows, hand)
+        return rule8(rows, hand)
+    made = _fives(hand, {STRAIGHT, FLUSH})
+    pairs_of_hands = []
+    for back in made + _full_houses(hand):
+        rest = _without(hand, back)
+        for middle in _fives(rest, {STRAIGHT, FLUSH, STRAIGHT_FLUSH}) + _full_houses(rest):
+            if _strength(middle) <= _strength(back):
+                _, t, p = _groups(_without(rest, middle))
+                pairs_of_hands.append(((max(t + p, default=-1), _strength(middle),
+                                        _strength(back), _low(back + middle)),
+                                       back, middle))
+    if pairs_of_hands:  # 3
         rules.add(3)
-        _, rows["back"], rows["middle"] = max(two, key=lambda t: t[0])
-        made = {"back": True, "middle": True}
-    elif made_hands:  # 4
+        _, back, middle = max(pairs_of_hands, key=lambda t: t[0])
+        rows.update(back=back, middle=middle, **{"made middle": True})
+        _front_group(rows, _without(hand, back + middle))
+        return rule8(rows, hand)
+    if made:  # 4
         rules.add(4)
-        def kept(sc):
-            g = _by_rank(_without(hand, sc[1]))
-            return (sum(len(v) for v in g.values() if len(v) >= 2), sc[0],
-                    [-c for c in sorted(sc[1])])
-        rows["back"] = max(made_hands, key=kept)[1]
-        made = {"back": True, "middle": False}
-    rows = _groups_and_singles(hand, rows, made)
-    if made["back"] and not made["middle"] and _category(rows["back"]) <= FLUSH \
-            and not _front_paired(rows["front"]):  # 5
-        alone = _groups_and_singles(hand, empty(), {"back": False, "middle": False})
-        if _category(alone["back"]) >= TWO_PAIR and _category(alone["middle"]) >= 1 \
-                and _front_paired(alone["front"]):
-            rows = alone
+        rows["back"] = max(made, key=lambda c: (-_grouped(c, hand), _strength(c),
+                                                _low(c)))
+        _, t, p = _groups(_without(hand, rows["back"]))
+        if t and len(p) >= 2:  # 5
             rules.add(5)
-    return rows
+            return rule6(hand)
+        rule7(rows, hand)
+        rule8(rows, hand)
+        groups = rule6(hand)
+        if not rows["made middle"]:
+            if _category(groups["back"]) == FULL_HOUSE:
+                instead = _category(rows["middle"]) < TRIPS
+            else:
+                instead = (not _paired(rows["front"]) and _category(groups["back"]) >= TWO_PAIR
+                           and _paired(groups["middle"]) and _paired(groups["front"]))
+            if instead:
+                rules.add(5)
+                return groups
+        return rows
+    rules.add(6)
+    return rule6(hand)
 
 
 def _rows(setting):
@@ -158,7 +233,8 @@ def dealt():
 def read(dealt):
     """Each hand's reading and the rules 2 to 5 that applied over all of them."""
     rules: set[int] = set()
-    sets = [{k: sorted(v) for k, v in reading(h.tolist(), rules).items()} for h in dealt]
+    sets = [{k: sorted(v) for k, v in reading(h.tolist(), rules).items() if k in SIZE}
+            for h in dealt]
     return sets, rules
 
 
@@ -170,8 +246,9 @@ def test_each_printed_rule_is_what_the_code_does(dealt, read):
 
 def test_the_deals_reach_every_rule(read):
     """The comparison above exercises every rule that chooses the back: the royalty back, two
-    made hands, one made hand and the pairs over it (the groups and singles fill every hand)."""
-    assert read[1] == {2, 3, 4, 5}
+    made hands, one straight or flush, the groups instead of it and the groups alone (rules 7
+    and 8 fill every hand)."""
+    assert read[1] == {2, 3, 4, 5, 6}
 
 
 def test_no_set_fouls_and_naturals_are_declared():

@@ -116,6 +116,14 @@ def _is_full_house(hand, row, five_pos, b, r5, category):
 
 
 @njit(cache=_CACHE, nogil=True)
+def _row_size(row, where):
+    n = 0
+    for p in range(13):
+        n += row[p] == where
+    return n
+
+
+@njit(cache=_CACHE, nogil=True)
 def _row_rank(hand, row, where, card_key, card_bit, nonflush, flush):
     """Rank of the five cards in row ``where``."""
     key = 0
@@ -177,7 +185,9 @@ def _two_rows(hand, row, state, r5, category, five_pos, card_key, card_bit, nonf
     counts = _counts(hand, row)
     trips, nt = _ranks_down(counts, 3, 4)
     pairs, npairs = _ranks_down(counts, 2, 2)
-    back = _row_rank(hand, row, 2, card_key, card_bit, nonflush, flush)
+    back = -1  # a back of a three of a kind alone (not yet five cards) takes no made middle
+    if _row_size(row, 2) == 5:
+        back = _row_rank(hand, row, 2, card_key, card_bit, nonflush, flush)
     if nt > 0 and (npairs > 0 or nt > 1):
         trial = row.copy()
         _put_rank(hand, trial, trips[0], 3, 1)
@@ -548,7 +558,8 @@ HOUSE_WAY: tuple[HouseRule, ...] = (
               "The eight cards beside a back: the middle takes the full house of the highest "
               "three of a kind and the lowest pair (else two cards of the lowest other three "
               "of a kind) if it is no stronger than the back, else the straight or flush no "
-              "stronger than the back using the fewest cards of pairs, then the strongest; "
+              "stronger than the back using the fewest cards of pairs, then the strongest (a "
+              "back of three cards takes neither); "
               "the front then takes the highest three of a kind, else the highest pair left. "
               "Without such a middle: the highest three of a kind to the middle and the "
               "highest pair to the front; one pair to the middle; two pairs: the higher to "
