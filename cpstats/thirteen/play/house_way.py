@@ -7,13 +7,15 @@ sentence a dealer reads and the code that applies it; :func:`house_way_words` nu
 a PAR sheet. :class:`HouseWaySetter` (name ``"house-way"``) sets hands by them wherever a
 13-card setter is taken.
 
-The rules work on groups (three of a kind, pairs) and on *made hands* (a straight or better),
-in the spirit of a house way: royalty hands first, two made hands for back and middle, one made
-hand unless the pairs play better, then the groups highest first, then the single cards. They
-were chosen against the ``ev`` setter on duplicate deals of the ``banked`` preset
-(``benchmarks/house_way_cost.py``; the cost is in ``docs/house_way.md``). Equal choices (suits)
-go to the lowest cards, so a hand has one setting. No set fouls: the groups go highest first,
-down the rows, and a middle without a pair takes the highest single.
+The rules work on groups (three of a kinds, pairs) and on *made hands* (a straight or better):
+a straight flush or four of a kind first, then two made hands (full houses among them), then a
+straight or flush unless the groups play better, then the groups, the middle and front from what
+is left, then the single cards. They were chosen against the ``ev`` setter: each hand's regret
+(``ev``'s net less the house way's against ``ev`` players) grouped by what the cards hold, the
+rules changed where it was largest (``benchmarks/house_way_cost.py``; the cost is in
+``docs/house_way.md``). Equal choices (suits) go to the lowest cards, so a hand has one setting.
+No set fouls: every middle is checked against its back, a front pair is never above the
+middle's groups, and a middle without a pair takes the highest single.
 
 - Decision: a natural the variant pays is always declared (as the baselines do); a dealer does
   not weigh it against the hand.
