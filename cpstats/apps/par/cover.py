@@ -7,7 +7,9 @@ their intervals, a certification statement and blank analyst and sign-off fields
 - Decision: the digest (:func:`results_digest`) is SHA-256 of the run's tidy figures (every metric's
   estimate and interval, :func:`~cpstats.engine.lookup.figure_table`) written to 10 significant
   digits: a re-run of the same variant, setter, seed and deals gives the same blocks and so the same
-  digest, while the last bits of a float sum, which may differ between machines, do not count.
+  digest, while the last bits of a float sum, which may differ between machines, do not count. The
+  digest covers every figure the software reports, so it is compared under the same cpstats version
+  (the cover names it): a version that adds a figure or rewords a method's numbers gives another.
 """
 
 from __future__ import annotations
@@ -191,7 +193,8 @@ def cover_of(content: SheetContent, headline: pd.DataFrame, command: str = "") -
     summary, figures = _summary(content, headline)
     statement = (f"I certify that the theoretical figures in this sheet were computed by cpstats {__version__} "
                  f"from the run identified above (variant {v}, seed {content.seed}, {r.deals:,} {content.unit}, "
-                 f"results digest {digest}); that a re-run from that seed and length reproduces the digest; "
+                 f"results digest {digest}); that a re-run from that seed and length with this version reproduces "
+                 "the digest; "
                  "and that each figure is accurate to within its stated 95% interval, under the assumptions "
                  "listed in the methodology.")
     return Cover(f"PAR sheet: {content.label}", status, status_words,
