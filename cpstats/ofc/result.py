@@ -448,8 +448,6 @@ class SimulationResult(Result):
                 sd = np.sqrt([var, low, high])
                 rows.append((f"sd_acting_{name}", *map(float, sd),
                              "batch t (variances)" if np.isfinite(sd).all() else "too few hands"))
-            if s.matches_by_batch.sum() > 0:
-                rows.append(("sd_per_match", *_match_sd(s, level)))
         return rows
 
     def figure_batches(self, confidence: float = 0.95) -> dict[str, PairedFigure]:
@@ -564,19 +562,23 @@ def _ratio_figures(r: SimulationResult, level: float, hands_per_hour: float) -> 
                                              s.batch_sizes, level)
     elif free:
         out["sd_after_charges"] = out["sd"]
+    if s.matches_by_batch is not None and s.matches_by_batch.sum() > 0:
+        out["sd_per_match"] = _match_sd(s, level)
     return out
 
 
-def _match_sd(s: SimulationSummary, level: float) -> tuple[float, float, float, str]:
+def _match_sd(s: SimulationSummary, level: float) -> tuple:
     """A seat's SD per match before charges (its mean is 0: the match is zero-sum before the house),
-    the root mean square of the seats' match nets, batch t on the per-batch values."""
+    the root mean square of the seats' match nets; batch t on the per-batch values (a batch without
+    a whole match counts as the run's value), which a paired difference reads as any figure's."""
     seats = s.matches_by_batch * s.net_by_batch.shape[1]
     whole = float(np.sqrt(s.match_net_sq_by_batch.sum() / seats.sum()))
-    used = seats > 0
-    if used.sum() < 2:
-        return whole, np.nan, np.nan, "too few matches"
-    half = half_width(np.sqrt(s.match_net_sq_by_batch[used] / seats[used]), level)
-    return whole, max(whole - half, 0.0), whole + half, "batch t (root mean square per batch)"
+    z = np.where(seats > 0, np.sqrt(s.match_net_sq_by_batch / np.maximum(seats, 1)), whole)
+    stacked = np.vstack([s.match_net_sq_by_batch, seats])
+    if (seats > 0).sum() < 2:
+        return "s", stacked, (whole, np.nan, np.nan, z, "too few matches")
+    half = half_width(z, level)
+    return "s", stacked, (whole, max(whole - half, 0.0), whole + half, z, "batch t (root mean square per batch)")
 
 
 def _whole_run_hits(s: SimulationSummary, level: float) -> dict[str, tuple]:
