@@ -26,7 +26,8 @@ from cpstats.ofc.board import table_args
 from cpstats.ofc.entry_value import play_args
 from cpstats.ofc.placement import DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_TOP, set_fantasy, strategy_code
 from cpstats.ofc.street_values import street_model
-from cpstats.ofc.rules import FantasylandButton, Variant, resolve_ofc_variant
+from cpstats.ofc.rules import Variant, resolve_ofc_variant
+from cpstats.ofc.table_rules import FantasylandButton
 from cpstats.ofc.settlement import pair_points, settle_within_stacks
 
 __all__ = ["PlayedHands", "play_hands"]

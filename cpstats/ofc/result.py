@@ -49,6 +49,8 @@ from cpstats.ofc.catalogue import FIGURES
 from cpstats.rules.house import Rake, RakeModel
 from cpstats.ofc.rules import Variant
 from cpstats.ofc.settlement import Settlement, seat_rake
+from cpstats.ofc.table_figures import (POSITIONS, by_batch_sums as _by_batch, match_sd, plays_table_rules,
+                                       table_ratios, table_sums)
 from cpstats.engine.stats import (batch_variance_interval, batch_variances, check_confidence, half_width,
                                   wilson_interval, z_value)
 from cpstats.engine.additive import Additive, by_value, summed
@@ -72,8 +74,6 @@ SUMMARY_FORMAT = "ofc-1"
 _FEW = 10
 _SAVED_WITHOUT = "runs saved before per-batch hit, push and after-rake counts (the shipped runs)"
 _BEFORE_POSITIONS = "runs of rules without OFC-BUTTON rotation, stakes or matches (every preset today)"
-#: Positions by name: the first to act, the middle one at three players, the last (the button).
-POSITIONS = {2: ("first", "last"), 3: ("first", "middle", "last"), 4: ("first", "second", "third", "last")}
 _WHOLE_RUN = "wilson on hands (a run saved without batch counts: no paired difference)"
 
 
@@ -81,13 +81,6 @@ def before_charges(name: str) -> bool:
     """Whether figure ``name`` is of the play alone, before any house charge: two variants that
     differ only in their rake give it exactly equal on common decks."""
     return of_the_play(name, resolve_figures(FIGURES))
-
-
-def _by_batch(values: np.ndarray, batch: np.ndarray, batches: int) -> np.ndarray:
-    """Sums of ``values`` (N, ...) per batch: (B, ...)."""
-    out = np.zeros((batches, *values.shape[1:]), dtype=np.float64)
-    np.add.at(out, batch, values)
-    return out
 
 
 @dataclass(frozen=True)
@@ -146,7 +139,7 @@ def summarise_hands(v: Variant, fantasy_cards: np.ndarray, s: Settlement,
     entry_cards = np.stack([(entered & (s.fl_cards == n)).sum(axis=1) for n in range(13, 18)], 1)
     values, counts = net_distribution(net)
     add = lambda x: _by_batch(np.asarray(x, dtype=np.float64), batch, batches)  # noqa: E731
-    extra = table_sums(v, s, played, batch, batches) if played is not None and _table_rules(v) else {}
+    extra = table_sums(v, s, played, batch, batches) if played is not None and plays_table_rules(v) else {}
     return SimulationSummary(
         deals=np.array(len(batch), dtype=np.int64),
         batch_sizes=np.bincount(batch, minlength=batches).astype(np.float64),
@@ -159,73 +152,6 @@ def summarise_hands(v: Variant, fantasy_cards: np.ndarray, s: Settlement,
         rake_by_batch=add(s.rake), gross_by_batch=add(np.maximum(net, 0).sum(axis=1)),
         wins_by_batch=add(net > 0), pushes_by_batch=add(net == 0), after_rake_sq_by_batch=add((net - s.rake) ** 2),
         net_values=values, net_counts=counts, **extra)
-
-
-def _table_rules(v: Variant) -> bool:
-    """Whether ``v`` plays any of OFC-BUTTON's rotation, OFC-STAKES or OFC-MATCH (their figures)."""
-    return v.button.rotates or v.stakes.limited or v.match.rounds
-
-
-def positions_of(first: np.ndarray, active: np.ndarray) -> np.ndarray:
-    """``int64[N, P]``: each seat's position in its hand (0 the first to act, P - 1 the last, the
-    last of the seats in always P - 1), -1 for a seat sitting out."""
-    hands, players = active.shape
-    out = np.full((hands, players), -1, dtype=np.int64)
-    for h in range(hands):
-        seats = (first[h] + np.arange(players)) % players
-        seats = seats[active[h, seats]]
-        out[h, seats] = np.arange(len(seats))
-        out[h, seats[-1]] = players - 1
-    return out
-
-
-def table_sums(v: Variant, s: Settlement, played, batch: np.ndarray, batches: int) -> dict[str, np.ndarray]:
-    """The sums by position (net, its square, boards; the last less the first each hand), of the
-    stakes (points owed, left unpaid, hands cut) and of the whole matches (a match is in the batch
-    of its first hand; one a block cuts short is left out of the match sums)."""
-    add = lambda x: _by_batch(np.asarray(x, dtype=np.float64), batch, batches)  # noqa: E731
-    players = v.players
-    net = s.net.astype(np.float64)
-    pos = positions_of(played.first, played.active)
-    at = [pos == k for k in range(players)]
-    by_position = np.stack([np.where(m, net, 0.0).sum(axis=1) for m in at], axis=1)
-    out = {"position_net_by_batch": add(by_position),
-           "position_net_sq_by_batch": add(np.stack([np.where(m, net**2, 0.0).sum(axis=1) for m in at], axis=1)),
-           "position_boards_by_batch": add(np.stack([m.sum(axis=1) for m in at], axis=1)),
-           "acting_last_by_batch": add(by_position[:, -1] - by_position[:, 0])}
-    owed = np.zeros(len(net)) if s.owed is None else s.owed
-    unpaid = np.zeros(len(net)) if s.unpaid is None else s.unpaid
-    out.update(owed_by_batch=add(owed), unpaid_by_batch=add(unpaid), bound_by_batch=add(unpaid > 0))
-    match_sums = np.zeros((5, batches))
-    if v.match.rounds:
-        ends = np.flatnonzero(played.match_end)
-        starts = np.r_[0, ends[:-1] + 1]
-        if ends.size:
-            nets = np.add.reduceat(net, starts, axis=0)[: ends.size]
-            rake = np.add.reduceat(s.rake, starts, axis=0)[: ends.size]
-            out_at_end = ~played.active[ends].all(axis=1) | (_stacks_after(v, played, s, ends) <= 0).any(axis=1)
-            where = batch[starts]
-            for row, values in enumerate(((ends - starts + 1), (nets**2).sum(axis=1), (nets - rake).sum(axis=1),
-                                          out_at_end if v.stakes.limited else np.zeros(ends.size), rake.sum(axis=1))):
-                np.add.at(match_sums[row], where, values)
-    for row, key in enumerate(("match_hands_by_batch", "match_net_sq_by_batch", "match_after_by_batch",
-                               "match_out_by_batch", "match_rake_by_batch")):
-        out[key] = match_sums[row]
-    out["matches_by_batch"] = add(np.zeros(len(net))) if not v.match.rounds else _count_at(played, batch, batches)
-    return out
-
-
-def _count_at(played, batch: np.ndarray, batches: int) -> np.ndarray:
-    ends = np.flatnonzero(played.match_end)
-    starts = np.r_[0, ends[:-1] + 1]
-    return np.bincount(batch[starts], minlength=batches).astype(np.float64) if ends.size else np.zeros(batches)
-
-
-def _stacks_after(v: Variant, played, s: Settlement, ends: np.ndarray) -> np.ndarray:
-    """Each seat's points after the last hand of each match (a seat already out: 0)."""
-    if not v.stakes.limited:
-        return np.ones((ends.size, v.players))
-    return np.where(played.active[ends], played.stacks[ends] + s.net[ends], 0)
 
 
 # -- figures as ratios of batch sums ----------------------------------------------------------
@@ -275,25 +201,7 @@ def _ratios(s: SimulationSummary, hands_per_hour: float) -> dict[str, tuple[str,
             for p in range(players):
                 out[f"{name}_seat{p}"] = ("p", (counts[:, p], s.batch_sizes))
     if s.position_net_by_batch is not None:
-        out.update(_table_ratios(s, players))
-    return out
-
-
-def _table_ratios(s: SimulationSummary, players: int) -> dict:
-    """The figures of position, stakes and matches (rules that move the button, limit the stakes or
-    play matches)."""
-    out: dict = {f"mean_acting_{name}": ("m", (s.position_net_by_batch[:, k], s.position_boards_by_batch[:, k]))
-                 for k, name in zip((0, *range(1, players - 1), players - 1), POSITIONS[players])}
-    out["value_of_acting_last"] = ("m", (s.acting_last_by_batch, s.batch_sizes))
-    if s.owed_by_batch.sum() > 0 or s.matches_by_batch.sum() > 0:
-        out["stakes_bind_rate"] = ("p", (s.bound_by_batch, s.batch_sizes))
-        out["unpaid_share"] = ("p", (s.unpaid_by_batch, s.owed_by_batch))
-    if s.matches_by_batch.sum() > 0:
-        seats = s.matches_by_batch * players
-        out["mean_per_match_after_charges"] = ("m", (s.match_after_by_batch, seats))
-        out["match_out_rate"] = ("p", (s.match_out_by_batch, s.matches_by_batch))
-        out["hands_per_match"] = ("n", (s.match_hands_by_batch, s.matches_by_batch))
-        out["rake_per_match"] = ("n", (s.match_rake_by_batch, s.matches_by_batch))
+        out.update(table_ratios(s, players))
     return out
 
 
@@ -358,7 +266,7 @@ class SimulationResult(Result):
                   for seat in ("", *(f"_seat{p}" for p in range(v.players)))]
         names += ["sd", "sd_after_charges"]
         names += [f"{kind}_seat{p}" for p in range(v.players) for kind in ("sd", "hands")]
-        if _table_rules(v):
+        if plays_table_rules(v):
             names += [f"mean_acting_{name}" for name in POSITIONS[v.players]] + ["value_of_acting_last"]
             if v.stakes.limited or v.match.rounds:
                 names += ["stakes_bind_rate", "unpaid_share"]
@@ -563,22 +471,8 @@ def _ratio_figures(r: SimulationResult, level: float, hands_per_hour: float) -> 
     elif free:
         out["sd_after_charges"] = out["sd"]
     if s.matches_by_batch is not None and s.matches_by_batch.sum() > 0:
-        out["sd_per_match"] = _match_sd(s, level)
+        out["sd_per_match"] = match_sd(s, level)
     return out
-
-
-def _match_sd(s: SimulationSummary, level: float) -> tuple:
-    """A seat's SD per match before charges (its mean is 0: the match is zero-sum before the house),
-    the root mean square of the seats' match nets; batch t on the per-batch values (a batch without
-    a whole match counts as the run's value), which a paired difference reads as any figure's."""
-    seats = s.matches_by_batch * s.net_by_batch.shape[1]
-    whole = float(np.sqrt(s.match_net_sq_by_batch.sum() / seats.sum()))
-    z = np.where(seats > 0, np.sqrt(s.match_net_sq_by_batch / np.maximum(seats, 1)), whole)
-    stacked = np.vstack([s.match_net_sq_by_batch, seats])
-    if (seats > 0).sum() < 2:
-        return "s", stacked, (whole, np.nan, np.nan, z, "too few matches")
-    half = half_width(z, level)
-    return "s", stacked, (whole, max(whole - half, 0.0), whole + half, z, "batch t (root mean square per batch)")
 
 
 def _whole_run_hits(s: SimulationSummary, level: float) -> dict[str, tuple]:

@@ -35,7 +35,8 @@ import numpy as np
 from cpstats.errors import CardError
 from cpstats.ofc._stakes_kernel import stakes_kernel
 from cpstats.ofc.board import as_boards, board_values
-from cpstats.ofc.rules import RakeBasis, Variant, resolve_ofc_variant
+from cpstats.ofc.rules import Variant, resolve_ofc_variant
+from cpstats.ofc.table_rules import RakeBasis
 from cpstats.rules.house import Rake, RakeModel
 
 __all__ = ["Settlement", "settle_boards", "settle_hands", "settle_table", "seat_rake", "seat_pairs", "pair_points",

@@ -301,7 +301,8 @@ def acting_last(variant: Variant | str, deals: int, *, setter: Any = "fast", rng
         for seat in range(players):
             by_position[(seat - f) % players] += r.summary.net_by_batch[:, seat]
     rows = []
-    from cpstats.ofc.result import POSITIONS, _figure
+    from cpstats.ofc.result import _figure
+    from cpstats.ofc.table_figures import POSITIONS
     for k, name in zip((0, *range(1, players - 1), players - 1), POSITIONS[players]):
         est, low, high, _, method = _figure("m", (by_position[k], sizes * players), level)
         rows.append((f"mean_acting_{name}", est, low, high, method))

@@ -7,7 +7,8 @@ from __future__ import annotations
 from cpstats.ofc import rules as open_face
 from cpstats.engine.describe import format_number, rake_label, rake_text
 from cpstats.ofc.rules import KEYS as OFC_KEYS
-from cpstats.ofc.rules import Deal, FantasylandButton, RakeBasis, Variant, StayRule
+from cpstats.ofc.rules import Deal, Variant, StayRule
+from cpstats.ofc.table_rules import FantasylandButton, RakeBasis
 
 __all__ = ["describe_rules", "short_label"]
 

@@ -12,7 +12,8 @@ from cpstats.engine.catalogue import find_figure, resolve_figures
 from cpstats.ofc.catalogue import FIGURES
 from cpstats.ofc.placement import strategy_code
 from cpstats.ofc.play import SITTING_OUT, _play, _play_hand, _Table
-from cpstats.ofc.result import SimulationResult, positions_of
+from cpstats.ofc.result import SimulationResult
+from cpstats.ofc.table_figures import positions_of
 from cpstats.ofc.rules import parse_ofc_variant
 from cpstats.ofc.settlement import settle_table
 from cpstats.ofc.simulation import acting_last

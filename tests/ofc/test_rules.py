@@ -334,7 +334,7 @@ def test_replace_takes_a_component_as_the_13_card_variant_does():
 def test_ofc_button_stakes_match_defaults_leave_every_preset_as_it_was():
     """Every preset keeps a fixed button, no stakes and no match (today's game, its runs and numbers
     unchanged); its string is still its name and the new rules are written only when they differ."""
-    from cpstats.ofc.rules import ButtonMove, FantasylandButton, MatchFormat, RakeBasis
+    from cpstats.ofc.table_rules import ButtonMove, FantasylandButton, MatchFormat, RakeBasis
 
     for name in OPEN_FACE_PRESETS:
         v = get_preset(name)
