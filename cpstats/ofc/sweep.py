@@ -49,6 +49,7 @@ from cpstats.engine.sweep import SWEEP_COLUMNS, Sweep
 from cpstats.engine.catalogue import resolve_figures
 from cpstats.engine.figures_text import catalogue_labels
 from cpstats.ofc.catalogue import FIGURES
+from cpstats.ofc.table_figures import POSITIONS
 
 __all__ = ["run_sweep", "ofc_sweep_variants", "OFC_SWEEP_METRICS", "OFC_METRIC_LABELS"]
 
@@ -92,16 +93,31 @@ def ofc_sweep_variants(v: Variant, parameter: str, values: Sequence[Any]) -> tup
     return key, [v.replace(**{key: value}) for value in values]
 
 
+def _table_metrics(vs: Sequence[Variant]) -> tuple[str, ...]:
+    """The figures of the table rules the points play (OFC-BUTTON's rotation, OFC-STAKES, OFC-MATCH)."""
+    out: list[str] = []
+    if any(x.button.rotates for x in vs):
+        players = max(x.players for x in vs)
+        out += [f"mean_acting_{name}" for name in POSITIONS[players]] + ["value_of_acting_last"]
+    if any(x.stakes.limited for x in vs):
+        out += ["stakes_bind_rate", "unpaid_share"]
+    if any(x.match.rounds for x in vs):
+        out += ["sd_per_match", "mean_per_match_after_charges", "match_out_rate", "hands_per_match",
+                "rake_per_match"]
+    return tuple(out)
+
+
 def _metrics(metrics: Sequence[str] | None, vs: Sequence[Variant],
              hands_per_hour: float | None) -> list[str]:
+    table = _table_metrics(vs)
     if metrics is None:
         chosen = list(_DEFAULT)
         if not all(charges_nothing(x.rake) for x in vs):
             chosen += ["sd_after_charges", "rake_per_seat_per_hand"]
         if hands_per_hour is not None:
             chosen.append("rake_per_seat_per_hour")
-        return chosen
-    return metric_names(metrics, OFC_SWEEP_METRICS, where=" for an open-face sweep")
+        return chosen + [m for m in ("sd_per_match", "value_of_acting_last") if m in table]
+    return metric_names(metrics, (*OFC_SWEEP_METRICS, *table), where=" for an open-face sweep")
 
 
 def run_sweep(v: Variant, parameter: str, values: Sequence[Any], *, deals: int,
@@ -200,6 +216,9 @@ class _OfcSweep(Sweep):
 
     def label(self, metric: str, point: Variant) -> str:
         note = " (symmetric game: noise around 0)" if metric == "mean_seat0" else ""
+        if metric not in OFC_METRIC_LABELS:  # a figure of the table rules
+            label = catalogue_labels([metric], resolve_figures(FIGURES))[metric]
+            return label[:1].upper() + label[1:]
         return OFC_METRIC_LABELS[metric] + note
 
     def attrs(self, root: np.random.SeedSequence, results: Sequence[SimulationResult]) -> dict[str, Any]:

@@ -135,3 +135,18 @@ def test_every_payment_equals_the_reference_on_random_three_player_hands(seed):
         binding += unpaid > 0
     assert binding > n // 3  # the limit binds in many hands
     assert (s.net.sum(axis=1) == 0).all() and (-s.net <= stacks).all()
+
+
+def test_a_sweep_of_the_buy_in_offers_the_match_figures():
+    """OFC-STAKES, OFC-MATCH: a sweep of stakes.buy_in (none among its values) reports the SD per
+    match by default, paired on common decks; the table rules' figures are metrics it accepts."""
+    import cpstats
+
+    table = cpstats.sweep("ofc-pineapple(match=round,stakes.buy_in=100)", "stakes.buy_in", [50, "none"], deals=120,
+                          setter="greedy", rng=1, metrics=["sd_per_match", "stakes_bind_rate", "match_out_rate"])
+    assert set(table["metric"]) == {"sd_per_match", "stakes_bind_rate", "match_out_rate"}
+    assert list(dict.fromkeys(table["value"])) == [50, "none"]
+    assert (table["label"].str.len() > 0).all()
+    default = cpstats.sweep("ofc-pineapple(match=round)", "stakes.buy_in", [50, "none"], deals=60, setter="greedy",
+                            rng=1)
+    assert "sd_per_match" in set(default["metric"])
