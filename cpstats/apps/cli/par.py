@@ -33,7 +33,7 @@ def add_par_command(sub) -> argparse.ArgumentParser:
                         "regulator's, 13-card: house edge +-0.05 points or each seat's mean +-0.015, hit "
                         "frequency +-0.1 points, SD +-0.01, at most 2,000,000 deals; open face: foul and "
                         "Fantasyland entry +-0.2 points, royalties +-0.04, Fantasyland value +-0.2, SD "
-                        "+-0.08, at most 150,000 hands, about 15-25 min on 2 cores); the cover states what "
+                        "+-0.08, at most 150,000 hands, about 40 min on 2 cores); the cover states what "
                         "was reached and says DRAFT below submission; not with --deals")
     p.add_argument("--hands-per-hour", type=_pace, default=None,
                    help="pace of the hourly figures (default: the variant's, 30)")

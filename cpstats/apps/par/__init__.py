@@ -95,7 +95,7 @@ def par_sheet(variant: Any, *, deals: int | None = None, rng: Any = 2026, setter
         2,000,000 deals, a preset's shipped reference serving when it meets them; open face:
         Fantasyland entry and foul rates +-0.2 points, royalties a board +-0.04, a Fantasyland
         hand's value +-0.2, SD +-0.08, hit frequency +-0.2 points, at most 150,000 hands, and the
-        strength table each field within +-0.5 units a hand, about 15 to 25 minutes on 2 cores).
+        strength table each field within +-0.5 units a hand, about 40 minutes on 2 cores).
         The cover states the level asked and the one reached; below a submission's it says DRAFT.
     progress
         Called with one line as each stage starts (the run, each sensitivity point, the strength

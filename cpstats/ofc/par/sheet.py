@@ -24,8 +24,9 @@ write the files (:mod:`cpstats.apps.par`).
 - Decision: two precision levels (:func:`precision_levels`): the designer's above, the default, and
   a submission's (:data:`SUBMISSION`: Fantasyland entry and foul rates within +-0.2 points,
   royalties a board within +-0.04, a Fantasyland hand's value within +-0.2, the SD within +-0.08
-  units and the hit frequency within +-0.2 points, at most 150,000 hands; about 70,000 hands and
-  15 to 25 minutes on 2 cores with the sensitivity sweeps, which replay the sheet's hands). At a
+  units and the hit frequency within +-0.2 points, at most 150,000 hands; about 85,000 hands, and
+  about 40 minutes on 2 shared cores, most of them in the sensitivity sweeps, which replay the
+  sheet's hands at each point). At a
   submission's precision the strength table grows too, each field until its interval is within
   +-0.5 units a hand (at most 3,000 hands a seat), so the fields are told apart.
 - Decision: the sensitivity section is on by default (:mod:`.sweeps`): the charge and two rule
@@ -78,7 +79,7 @@ STRENGTH_DEALS = 100
 SUBMISSION = PrecisionLevel("submission", {"fl_entry_rate": 0.002, "foul_rate": 0.002, "royalty": 0.04,
                                            "fl_value": 0.2, "sd": 0.08, "hit_frequency": 0.002},
                             most=150_000, pilot=2_000, strength=0.5, strength_most=3_000,
-                            expected="about 70,000 hands; 15 to 25 minutes on 2 cores with the sensitivity "
+                            expected="about 85,000 hands; about 40 minutes on 2 cores with the sensitivity "
                                      "sweeps (at most 150,000 hands)")
 
 

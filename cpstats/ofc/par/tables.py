@@ -215,8 +215,8 @@ def _entry_sizes(v: Variant) -> set[int]:
 
 
 #: Headline figures, in the order printed (catalogue names), each with its note on the sheet.
-_HEADLINE = {"mean_seat0": "(0 by symmetry)", "sd": "(a seat)", "sd_after_charges": "(a seat)",
-             "volatility_index": "(a seat)", "hit_frequency": "(a seat)", "push_rate": "(a seat)", "foul_rate": "",
+_HEADLINE = {"mean_seat0": "(the seats' means add to 0; not 0 where acting first costs)", "sd": "(a seat)",
+             "sd_after_charges": "(a seat)", "volatility_index": "(a seat)", "hit_frequency": "(a seat)", "push_rate": "(a seat)", "foul_rate": "",
              "scoop_rate": "", "royalty": "", "royalty_front": "", "royalty_middle": "",
              "royalty_back": "", "fl_entry_rate": "(per normal board)", "fl_share": "",
              "hands_seat0": "(95%)"}
