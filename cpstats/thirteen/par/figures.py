@@ -28,7 +28,7 @@ from cpstats.engine.stats import VOLATILITY_Z, wilson_interval, z_value
 __all__ = ["headline", "chance_an_interval_excludes",
            "seat_outcomes", "pooled_outcomes", "royalty_table", "natural_table", "exact_natural_table",
            "economics", "charge_models", "session_bands", "methodology",
-           "natural_label", "royalty_label", "banker_by_seats", "rules_in_action", "SESSION_HANDS"]
+           "natural_label", "royalty_label", "banker_by_seats", "edge_by_players", "rules_in_action", "SESSION_HANDS"]
 
 #: The game's catalogue, which names and labels the sheet's figures.
 FIGURES = resolve_figures(_DECLARED)
@@ -530,6 +530,26 @@ def methodology(result: SimulationResult) -> list[tuple[str, str]]:
     if result.variant.bank.banked:
         items.append(("House edge estimate", result.house().iloc[0]["house_edge_method"]))
     return items
+
+
+def edge_by_players(result: SimulationResult, *, deals: int, rng=None, progress=None) -> pd.DataFrame:
+    """The house edge against the bank's own way (per 3-unit wager, 95% CI) for players of each
+    strength: the result's own players (its setter) and a weak field (``greedy``, a run of ``deals``
+    deals), the bank set as the variant says (the house way by default). What a regulator reads
+    beside the house edge: how much of it rests on how well the players set."""
+    from cpstats.thirteen.run import simulate
+
+    rows = []
+    for label, run in (("result", result), ("greedy", None)):
+        if run is None:
+            if progress is not None:
+                progress.playing("bank", "the house edge against greedy players (a weak field)", deals)
+            run = simulate(result.variant, deals, setter="greedy", rng=rng)
+        h = run.house().iloc[0]
+        rows.append({"players": run.setter if label == "result" else "greedy (a baseline: a weak field)",
+                     "deals": run.deals, "house_edge": h["house_edge"], "ci_low": h["house_edge_ci_low"],
+                     "ci_high": h["house_edge_ci_high"]})
+    return pd.DataFrame(rows)
 
 
 def banker_by_seats(result: SimulationResult, *, deals: int, rng=None, progress=None) -> pd.DataFrame:

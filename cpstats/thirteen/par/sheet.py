@@ -65,6 +65,7 @@ class Sheet(SheetContent):
     result: SimulationResult
     seat_deals: int = SEAT_DEALS
     banker: pd.DataFrame | None = None
+    by_players: pd.DataFrame | None = None
 
     @property
     def _strategy(self) -> str:
@@ -91,6 +92,8 @@ class Sheet(SheetContent):
         if self.variant.bank.banked:
             self.banker = figures.banker_by_seats(self.result, deals=self.seat_deals, rng=self.seed,
                                                   progress=progress)
+            self.by_players = figures.edge_by_players(self.result, deals=self.seat_deals, rng=self.seed,
+                                                      progress=progress)
 
     def rules_section(self) -> ParSection:
         return _rules_section(self)
@@ -99,7 +102,7 @@ class Sheet(SheetContent):
         return _strategy_section(self.result)
 
     def bank_sections(self) -> list[ParSection]:
-        return [_house_way_section(self.variant)] if self.variant.bank.banked else []
+        return [_house_way_section(self.variant, self.by_players)] if self.variant.bank.banked else []
 
     def outcome_section(self) -> ParSection:
         return _outcome_section(self.result)
@@ -283,7 +286,7 @@ def _strategy_section(r: SimulationResult) -> ParSection:
     return ParSection("The setting strategy assumed", text, [ParTable("strategy", "Setter", frame)])
 
 
-def _house_way_section(v: Variant) -> ParSection:
+def _house_way_section(v: Variant, by_players: pd.DataFrame | None = None) -> ParSection:
     """The house way in words (:func:`~cpstats.thirteen.play.house_way.house_way_words`): the rules a
     dealer sets the bank's hand by, in order."""
     from cpstats.thirteen.play.house_way import house_way_words
@@ -297,7 +300,11 @@ def _house_way_section(v: Variant) -> ParSection:
                              "is not the edge against the house way (play the variant with "
                              "bank.setter=house-way for it).")]
     frame = pd.DataFrame({"rule": list(house_way_words())})
-    return ParSection("House way (how the bank sets)", text, [ParTable("house_way", "The house way", frame)])
+    tables = [ParTable("house_way", "The house way", frame)]
+    if by_players is not None:
+        tables.append(ParTable("edge_by_players", "The house edge by the players' strength (per 3-unit wager, "
+                               "95% CI)", by_players))
+    return ParSection("House way (how the bank sets)", text, tables)
 
 
 def _outcome_section(r: SimulationResult) -> ParSection:

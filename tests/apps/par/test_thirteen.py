@@ -362,3 +362,16 @@ def test_the_commands_help_states_each_games_defaults():
     text = " ".join(parser.format_help().split())
     assert f"else {DEFAULT_DEALS:,};" in text and f"at most {DESIGNER_PRECISION.most:,} hands" in text
     assert f"(default {SENSITIVITY_DEALS:,}; open face: the sheet's own hands)" in text
+
+
+def test_the_banked_sheet_prints_the_house_way_and_the_edge_by_the_players_strength(banked_sheet):
+    """S-HOUSE-WAY on the sheet: the house way's rules in words, and the house edge against it for
+    the sheet's players and for a weak field (greedy), each with its interval."""
+    from cpstats.thirteen.play.house_way import house_way_words
+
+    assert banked_sheet.tables["house_way"]["rule"].tolist() == list(house_way_words())
+    table = banked_sheet.tables["edge_by_players"]
+    assert len(table) == 2 and table["players"].iloc[1].startswith("greedy (a baseline")
+    assert (table["ci_low"] <= table["house_edge"]).all() and (table["house_edge"] <= table["ci_high"]).all()
+    assert table["house_edge"].iloc[1] > 0.1  # the house way wins big against a weak field
+    assert "bank: house way" in table["players"].iloc[0]
