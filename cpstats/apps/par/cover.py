@@ -46,7 +46,7 @@ class Cover:
     status: str
     status_words: str
     identity: pd.DataFrame
-    summary: str
+    summary_line: str
     summary_figures: pd.DataFrame
     precision: pd.DataFrame
     statement: str

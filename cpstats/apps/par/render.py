@@ -228,7 +228,7 @@ def _html_cover(sheet: Any) -> list[str]:
             f"<p style='font-size:1.3rem;font-weight:700;color:{colour}' class='status'>{html.escape(c.status)}</p>",
             f"<p>{html.escape(c.status_words)}</p>",
             _html_table("The game and the run", c.identity, ""),
-            f"<p><b>Summary:</b> {html.escape(c.summary)}</p>",
+            f"<p><b>Summary:</b> {html.escape(c.summary_line)}</p>",
             _html_table("Precision: the targets and what this run reached", c.precision, ""),
             f"<p><b>Certification.</b> {html.escape(c.statement)}</p>",
             _html_table("Sign-off", _signoff_frame(c), "")]
@@ -449,7 +449,7 @@ def _pdf_cover(doc: _Pdf, cover: Any) -> None:
     doc.y += 16 / 72 * 1.5
     doc.paragraph(cover.status_words)
     _table(doc, "The game and the run", cover.identity, "")
-    doc.paragraph("Summary: " + cover.summary)
+    doc.paragraph("Summary: " + cover.summary_line)
     _table(doc, "Precision: the targets and what this run reached", cover.precision, "")
     doc.paragraph("Certification. " + cover.statement, size=8.5)
     _table(doc, "Sign-off", _signoff_frame(cover), "")

@@ -155,7 +155,7 @@ def test_a_13_card_run_grown_to_a_level_is_reproduced_from_its_cover(monkeypatch
     assert results_digest(cpstats.simulate(v, sheet.result.deals, setter="greedy", rng=6)) != sheet.cover.digest
     summary = list(sheet.cover.summary_figures["name"])
     assert summary == ["house_edge", "element_of_risk", "hit_frequency", "sd"]
-    line = sheet.cover.summary
+    line = sheet.cover.summary_line
     assert line.startswith("House edge (per initial wager)") and "Element of risk" in line
     head = sheet.tables["headline"].set_index("name")
     shown = [format_cell(head.at["house_edge", c], "row", head.at["house_edge", "unit"])
