@@ -123,6 +123,13 @@ class SimulationSummary(Additive):
     net_values: np.ndarray = by_value("dist_values", "net_values")  # (V,) sorted
     net_counts: np.ndarray = by_value("dist_counts", "net_values")  # (V, P)
 
+    @classmethod
+    def layout(cls, v: Variant) -> frozenset[str]:
+        """The keys every block of a run of ``v`` holds: the sums by position, stakes and match only
+        where the rules move the button, limit the stakes or play matches."""
+        table = {f.metadata["key"] for f in dataclasses.fields(cls) if f.metadata.get("optional") == _BEFORE_POSITIONS}
+        return frozenset(k for k in cls.keys() if plays_table_rules(v) or k not in table)
+
 
 def summarise_hands(v: Variant, fantasy_cards: np.ndarray, s: Settlement,
                     batch: np.ndarray, batches: int, played=None) -> SimulationSummary:

@@ -236,7 +236,8 @@ def simulate(variant: Variant | str, deals: int, *, setter: Any = "rollout",
     def reusable(block: int) -> bool:  # a finished block whose rows were not written is played again
         return not spec.rows or (out_path / f"hands-{block:06d}.parquet").exists()
 
-    run = run_blocks(job, plan, executor=executor, out_path=out_path, resume=resume, keys=lambda: frozenset(SimulationSummary.keys()),
+    run = run_blocks(job, plan, executor=executor, out_path=out_path, resume=resume,
+                     keys=lambda: SimulationSummary.layout(v),
                      reusable=reusable, progress=progress, desc=f"playing {v}", unit="hand")
     meta["blocks_redone"] = run.redone
     return SimulationResult(v, run.summary, meta, out=out_path)
@@ -286,7 +287,7 @@ def acting_last(variant: Variant | str, deals: int, *, setter: Any = "fast", rng
     Examples
     --------
     >>> table, runs = acting_last("ofc-pineapple", 40, setter="greedy", rng=1, block_deals=40)
-    >>> table.set_index("metric").at["value_of_acting_last", "estimate"]   # greedy ignores the others' cards
+    >>> float(table.set_index("metric").at["value_of_acting_last", "estimate"])  # greedy ignores others' cards
     0.0
     """
     level = check_confidence(confidence)

@@ -248,7 +248,8 @@ def design(variant: AnyVariant | str, space: Mapping[str, Any], objective: str,
 
     Examples
     --------
-    >>> d = design("banked", {"bank.commission": (0.0, 0.08)}, "sd", {"house_edge": (0.01, 0.02)},
+    >>> d = design("banked(bank.setter=ev)", {"bank.commission": (0.0, 0.08)}, "sd",
+    ...            {"house_edge": (0.01, 0.02)},
     ...            trials=6, deals=1_000, setter="greedy", rng=1)
     >>> bool(0.01 <= d.finalists.set_index("variant").at[d.variant, "house_edge"] <= 0.02)
     True

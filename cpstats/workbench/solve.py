@@ -288,7 +288,7 @@ def solve(variant: AnyVariant | str, parameter: str, metric: str, target: float,
 
     Examples
     --------
-    >>> s = solve("banked", "bank.commission", "house_edge", 0.015, bounds=(0.0, 0.1), deals=3_000,
+    >>> s = solve("banked(bank.setter=ev)", "bank.commission", "house_edge", 0.015, bounds=(0.0, 0.1), deals=3_000,
     ...           setter="greedy", rng=1)
     >>> bool(s.ci_low < s.value < s.ci_high), s.method.split(":")[0]
     (True, 'linear on common deals')

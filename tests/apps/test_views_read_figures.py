@@ -188,7 +188,7 @@ def test_the_sweep_view_shows_catalogue_figures(preset, parameter, values, deals
 def test_the_solve_view_names_its_figure_by_its_label():
     from cpstats.apps.widgets import SolveView
 
-    app = SolveView("banked", deals=DEALS, setter="greedy")
+    app = SolveView("banked(bank.setter=ev)", deals=DEALS, setter="greedy")
     app.run_button.click()
     assert app.solution is not None, app.status.value
     assert_catalogue_labels({app.solution.metric: app.label}, "13-card")

@@ -69,7 +69,10 @@ def test_the_key_set_comes_from_the_fields():
         **{f.name: np.zeros(1) for f in fields}).net_sum.shape == (1,)
     plain, banked = cpstats.get_preset("2-4"), cpstats.get_preset("banked")
     assert SimulationSummary.layout(banked) - SimulationSummary.layout(plain) == {"batch_tie_gain"}
-    assert len(OpenFaceSummary.keys()) == 21 and "hands" in OpenFaceSummary.keys()
+    assert len(OpenFaceSummary.keys()) == 34 and "hands" in OpenFaceSummary.keys()
+    ofc = cpstats.get_preset("ofc-pineapple")
+    assert len(OpenFaceSummary.layout(ofc)) == 21  # the table rules' sums only where the rules play them
+    assert len(OpenFaceSummary.layout(ofc.replace(match="round"))) == 34
 
 
 def test_a_summary_is_frozen_and_refuses_what_it_cannot_hold():

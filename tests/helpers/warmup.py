@@ -22,9 +22,9 @@ from pathlib import Path
 #: has no up-to-date cache (:func:`cpstats.apps._warmup.needs_compiling`).
 KERNELS = {
     "13-card": ("_bits", "_deal_kernel", "_rank_kernel", "_natural_kernel", "_settle_kernel", "_greedy_kernel",
-                "_ev_kernel", "review"),
+                "_ev_kernel", "review", "_house_way_kernel"),
     "open-face": ("_board_kernel", "_place_kernel", "_place_exact", "_place_hindsight", "_value_kernel",
-                  "_fantasy_kernel", "_train_kernel"),
+                  "_fantasy_kernel", "_train_kernel", "_stakes_kernel"),
 }
 
 
@@ -34,6 +34,7 @@ def _thirteen() -> None:
     hand = "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 4d 2h"
     for setter in ("greedy", "random", "ev"):
         cpstats.simulate("2-4", 60, setter=setter, rng=0, block_deals=30)
+    cpstats.simulate("banked", 60, setter="greedy", rng=0, block_deals=30)  # the house way's bank
     cpstats.rank5(["As Ks Qs Js Ts"])
     cpstats.rank3(["As Ks Qs"])
     cpstats.natural_mask(hand)
@@ -48,6 +49,7 @@ def _open_face() -> None:
 
     for setter in ("random", "greedy", "fast", "rollout"):
         cpstats.simulate("ofc-pineapple", 4, setter=setter, rng=0)
+    cpstats.simulate("ofc-pineapple(button=rotate,match=round,stakes.buy_in=50)", 4, setter="random", rng=0)
     cpstats.play_hands("ofc-classic", 2, rng=0, strategies="rollout", samples=4)
     cpstats.fantasyland_table("ofc-pineapple", hands_per_size=2, batches=2, rng=0)
     play = self_play("ofc-pineapple", 1, 0)

@@ -151,7 +151,7 @@ QQ = parse_setting("Qs Qd 2c / 5h 5d 5c 9s Td / Ah Kh Qh Jh 9h").astype(np.int8)
 FOUL = parse_setting("Ks Kc 2d / 6h 6d 8s 9c Tc / As Ad 7c Jc 3s").astype(np.int8)
 
 
-def _stand_in(v, hands, rng, *, codes, samples, top, state):
+def _stand_in(v, hands, rng, *, codes, samples, top, state, table=None):
     tables = table_args(v)
     state = np.array(state)
     boards = np.empty((hands, 2, 13), dtype=np.int8)

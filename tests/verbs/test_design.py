@@ -12,7 +12,7 @@ SPACE = {"bank.commission": (0.0, 0.08), "scoring.scoop_bonus": (0, 6)}
 
 
 def test_design_keeps_the_winner_feasible_on_fresh_deals_and_gives_a_pareto_table():
-    d = design("banked", SPACE, "sd", {"house_edge": (0.01, 0.02)}, trials=10, deals=1_000,
+    d = design("banked(bank.setter=ev)", SPACE, "sd", {"house_edge": (0.01, 0.02)}, trials=10, deals=1_000,
                setter="greedy", rng=1)
     assert len(d.trials) == 10 and d.trials["variant"].nunique() > 1
     winner = d.finalists.set_index("variant").loc[d.variant]
@@ -29,7 +29,7 @@ def test_design_keeps_the_winner_feasible_on_fresh_deals_and_gives_a_pareto_tabl
 
 
 def test_design_repeats_from_its_seed():
-    one, two = (design("banked", SPACE, "sd", {"house_edge": (0.01, 0.02)}, trials=4, deals=600,
+    one, two = (design("banked(bank.setter=ev)", SPACE, "sd", {"house_edge": (0.01, 0.02)}, trials=4, deals=600,
                        setter="greedy", rng=3) for _ in range(2))
     assert one.trials.drop(columns="trial").equals(two.trials.drop(columns="trial")) and one.best == two.best
 
@@ -53,5 +53,5 @@ def test_design_repeats_from_its_seed():
 def test_bad_design_input_is_one_line(kwargs, match):
     options = {"space": SPACE, "objective": "sd", "constraints": {"house_edge": (0.01, 0.02)}, **kwargs}
     with pytest.raises(OptionError, match=match):
-        design("banked", options.pop("space"), options.pop("objective"), options.pop("constraints"), trials=2,
+        design("banked(bank.setter=ev)", options.pop("space"), options.pop("objective"), options.pop("constraints"), trials=2,
                deals=600, setter="greedy", rng=1)

@@ -51,8 +51,8 @@ def test_solve_is_the_same_on_dask(dask_executor):
     """Every candidate's blocks go through the executor; the answer and its evaluations are the
     serial ones."""
     kw = dict(bounds=(0, 0.1), deals=900, setter="greedy", rng=4)
-    serial = cpstats.solve("banked", "bank.commission", "house_edge", 0.015, **kw)
-    dask = cpstats.solve("banked", "bank.commission", "house_edge", 0.015, executor=dask_executor, **kw)
+    serial = cpstats.solve("banked(bank.setter=ev)", "bank.commission", "house_edge", 0.015, **kw)
+    dask = cpstats.solve("banked(bank.setter=ev)", "bank.commission", "house_edge", 0.015, executor=dask_executor, **kw)
     assert (serial.value, serial.ci_low, serial.ci_high) == (dask.value, dask.ci_low, dask.ci_high)
     columns = ["value", "estimate", "ci_low", "ci_high"]
     pd.testing.assert_frame_equal(serial.evaluations[columns], dask.evaluations[columns])

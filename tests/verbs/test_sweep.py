@@ -163,7 +163,7 @@ def test_cli_open_face_sweep_prints_a_table_naming_the_baseline(capsys):
     head = lines[0]
     assert "swept on ofc-pineapple: 100 hands a point on common deals" in head
     assert "the baseline royalties.front.QQ=6" in head and "random, a baseline setter" in head
-    assert lines[1] == "royalty, before house charges (units)"  # a figure a block, a line a point
+    assert lines[1] == "royalties per board (units)"  # a figure a block, a line a point
     assert lines[3].split()[0] == "royalties.front.QQ=9" and "diff" in lines[3]
 
 

@@ -38,7 +38,7 @@ class SolveView(_App):
 
     Examples
     --------
-    >>> app = SolveView("banked", deals=1_000, setter="greedy")
+    >>> app = SolveView("banked(bank.setter=ev)", deals=1_000, setter="greedy")
     >>> app.run_button.click()
     >>> bool(app.solution.ci_low < app.solution.value < app.solution.ci_high)
     True

@@ -4,7 +4,7 @@
 def test_solve_view_shows_the_solution_its_progress_and_the_curve():
     from cpstats.apps.widgets import SolveView
 
-    app = SolveView("banked", deals=1_000, setter="greedy")
+    app = SolveView("banked(bank.setter=ev)", deals=1_000, setter="greedy")
     app.run_button.click()
     s = app.solution
     assert s is not None and s.ci_low < s.value < s.ci_high
