@@ -184,6 +184,7 @@ def _play(v: Variant, n: int, gen: np.random.Generator, codes: np.ndarray, sampl
     ``state`` the first hand's Fantasyland cards int64 (P,), ``table`` the button, stacks and match
     carried in (default: seat 0 first, a fresh match)."""
     table = _Table(v) if table is None else table
+    plain = not (v.button.rotates or v.stakes.limited or v.match.rounds)  # seat 0 first, every seat in
     boards = np.empty((n, v.players, 13), dtype=np.int8)
     fantasy_cards = np.zeros((n, v.players), dtype=np.int64)
     first = np.zeros(n, dtype=np.int64)
@@ -197,8 +198,11 @@ def _play(v: Variant, n: int, gen: np.random.Generator, codes: np.ndarray, sampl
         match[h] = table.match if v.match.rounds else -1
         deck = gen.permutation(52).astype(np.int8)
         seed = gen.integers(0, 2**63, dtype=np.int64)
-        order = table.acting()
-        boards[h], _ = _play_hand(v, deck, codes, state, samples, top, np.uint64(seed), order=order)
+        if plain:  # no button, stakes or match to carry: the hand as the table rules' first order
+            boards[h], _ = _play_hand(v, deck, codes, state, samples, top, np.uint64(seed))
+            state = _next_state(v, boards[h], state)
+            continue
+        boards[h], _ = _play_hand(v, deck, codes, state, samples, top, np.uint64(seed), order=table.acting())
         match_end[h], state = table.after(boards[h], state, _next_state(v, boards[h], state))
     return PlayedHands(boards, fantasy_cards, state, first, active, stacks, match, match_end)
 
