@@ -99,20 +99,20 @@ def _players(result, confidence: float) -> list[pd.DataFrame]:
 
 
 def _pooled_events(result, confidence: float) -> pd.DataFrame:
-    """Fouls, surrenders and declared naturals pooled over the player hands: Wilson on the pooled
-    count (the hands of one deal are set apart, each from its own cards)."""
+    """Fouls, surrenders and declared naturals, the player hands' average: Wilson on that average
+    count with n = deals (the hands of one deal share a deck, so their counts are not n x hands
+    independent trials: the conservative count, as the PAR sheet states it)."""
     from cpstats.engine.stats import wilson_interval
 
     v = result.variant
     counts = result.rates().set_index(["rate", "hand"])["count"]
     hands = list(range(v.hands_per_player if v.bank.banked else 0, v.players * v.hands_per_player))
-    trials = result.deals * len(hands)
     names, values, lows, highs = [], [], [], []
     for key in ("foul", "surrender", "declared"):
-        hits = float(counts[key].loc[hands].sum())
-        low, high = wilson_interval(hits, trials, confidence)
-        names.append(f"{key}_rate"), values.append(hits / trials), lows.append(low), highs.append(high)
-    return _rows("players", names, values, lows, highs, "wilson")
+        hits = float(np.mean(counts[key].loc[hands]))
+        low, high = wilson_interval(hits, result.deals, confidence)
+        names.append(f"{key}_rate"), values.append(hits / result.deals), lows.append(low), highs.append(high)
+    return _rows("players", names, values, lows, highs, "Wilson, n = deals")
 
 
 def _rates(result, confidence: float) -> list[pd.DataFrame]:

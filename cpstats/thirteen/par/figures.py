@@ -53,11 +53,6 @@ def _player_seats(result: SimulationResult) -> list[int]:
     return seats[1:] if result.variant.bank.banked else seats
 
 
-def _wilson(name: str, hits: float, trials: float, confidence: float, method: str) -> tuple:
-    low, high = wilson_interval(hits, trials, confidence)
-    return name, hits / trials if trials else np.nan, low, high, method
-
-
 def headline(result: SimulationResult, confidence: float = 0.95) -> pd.DataFrame:
     """Headline figures, one row each, named and labelled from the catalogue
     (:func:`cpstats.engine.sheet.figure_rows`): name, figure, estimate, ci_low, ci_high, unit, method.
@@ -138,22 +133,18 @@ def chance_an_interval_excludes(seats: int, confidence: float = 0.95, *, linked:
 def _event_rows(result: SimulationResult, confidence: float) -> list[tuple]:
     """Scoop and home-run rates (batch means of the pooled rate); foul, surrender and natural
     rates (Wilson)."""
-    v, n = result.variant, result.deals
+    v = result.variant
     rates = result.pooled_rates(confidence).set_index("rate")
     scoop = rates.loc["scoop"]
     rows = [("scoop_rate", scoop["estimate"], scoop["ci_low"], scoop["ci_high"],
              scoop["method"] + ", per pair that played its rows")]
-    per_hand, counts = v.hands_per_player, result.rates().set_index(["rate", "hand"])["count"]
-    hands = list(range(per_hand if v.bank.banked else 0, v.players * per_hand))
-    average = lambda key: float(np.mean(counts[key].loc[hands]))  # noqa: E731
     if not v.bank.banked:
         home = rates.loc["home_run"]
         rows.append(("home_run_rate", home["estimate"], home["ci_low"], home["ci_high"], home["method"]))
-    rows.append(_wilson("foul_rate", average("foul"), n, confidence, "Wilson, n = deals"))
-    if v.surrender_amount() is not None:
-        rows.append(_wilson("surrender_rate", average("surrender"), n, confidence, "Wilson, n = deals"))
-    if (v.kernel_tables()["natural_rank"] >= 0).any():
-        rows.append(_wilson("declared_rate", average("declared"), n, confidence, "Wilson, n = deals"))
+    events = result.figures(confidence).set_index("metric")  # one definition: the result's figures
+    shown = ["foul_rate"] + (["surrender_rate"] if v.surrender_amount() is not None else []) \
+        + (["declared_rate"] if (v.kernel_tables()["natural_rank"] >= 0).any() else [])
+    rows += [(name, *events.loc[name, ["estimate", "ci_low", "ci_high", "method"]]) for name in shown]
     return rows
 
 
