@@ -20,7 +20,9 @@ another variant's is read from cpstats' cache folder (:func:`cache_path`, writte
 train-ofc VARIANT``) or solved on its first use (:data:`_FIRST_USE`, a few seconds on one core) and kept
 in the cache folder (:func:`first_use_path`), so every process after the first reads it; so are ``F``
 and ``p`` (:func:`terms_path`).
-The package's value wins for a variant it ships, so shipped runs play by what shipped. ``F`` and ``p``
+The package's value wins for a variant it ships, so shipped runs play by what shipped. A value belongs
+to a variant's hand rules (:func:`hand_rules`): the rake and the table rules (button, stakes, match)
+aside, since the value is of a hand's objective, which none of them enters. ``F`` and ``p``
 are exact solver settings of fixed-seed random deals; the interval holds the standard errors of
 ``F`` and ``B`` (not of ``p``).
 
@@ -68,6 +70,7 @@ from cpstats.ofc.placement import (DEFAULT_HINDSIGHT, DEFAULT_SAMPLES, DEFAULT_T
                                    _value_tables, place_args, row_win_tables, stacked, strategy_code)
 from cpstats.rules.house import Rake
 from cpstats.ofc.rules import Variant, resolve_ofc_variant
+from cpstats.ofc.table_rules import Button, Match, TableStakes
 
 __all__ = ["EntryValue", "solve_entry_value", "entry_values", "long_run_values", "long_run_mean",
            "default_entry_values", "SHIPPED", "play_args", "cache_path", "values_path", "EntryValueWarning",
@@ -226,9 +229,13 @@ def solve_entry_value(variant: Variant | str = "ofc-pineapple", *, hands: int = 
 
     Examples
     --------
+    The self-play is of the variant's hand rules (:func:`hand_rules`) with seat 0 first on every
+    hand (``button=fixed``), as every shipped value was solved: ``B`` is a mean over the seats, so
+    the order of acting moves it only by chance, and a value solved again is the shipped one.
+
     >>> ev = solve_entry_value("ofc-pineapple", hands=4, rounds=1)  # doctest: +SKIP
     """
-    v = resolve_ofc_variant(variant)
+    v = dataclasses.replace(hand_rules(resolve_ofc_variant(variant)), button=Button(moves="fixed"))
     hands, rounds = _check_counts(hands, rounds)
     if not _has_fantasyland(v):
         raise OptionError(f"{v} has no Fantasyland (fantasyland.cards are all 0): there is no entry value to solve")
@@ -310,13 +317,22 @@ def _objective_range(variant: Variant) -> tuple[float, float]:
     return low, float(sum(vt[r].max() for r in range(3))) + scoop
 
 
+def hand_rules(variant: Variant) -> Variant:
+    """``variant`` with the default rake and table rules (button, stakes, match): the rules an entry
+    value belongs to. The placement's objective is a hand's points, which neither the house's
+    charge nor the order of acting, the stacks or the match enter, so one value serves them all (and
+    ``button=fixed`` plays by the value its runs played by before the button moved by default)."""
+    return dataclasses.replace(variant, rake=Rake(), button=Button(), stakes=TableStakes(), match=Match())
+
+
 def _stored_baseline(variant: Variant, path: Path) -> float | None:
-    """The baseline ``path`` holds for the variant's play (its rake and name aside), None if none;
-    a baseline outside what its boards' objective can be is set aside (:func:`_set_aside`)."""
-    target = dataclasses.replace(variant, rake=Rake())
+    """The baseline ``path`` holds for the variant's hand rules (:func:`hand_rules`, its name aside),
+    None if none; a baseline outside what its boards' objective can be is set aside
+    (:func:`_set_aside`)."""
+    target = hand_rules(variant)
     for text, entry in _read_values(path).items():
         try:
-            solved = resolve_ofc_variant(text)
+            solved = hand_rules(resolve_ofc_variant(text))
         except OptionError:  # a stored variant string the rules no longer read
             continue
         if solved == dataclasses.replace(target, name=solved.name):
@@ -400,8 +416,9 @@ def default_entry_values(variant: Variant) -> np.ndarray:
     """float64[18] (read-only): the entry values ``rollout-exact`` is told: :func:`entry_values`
     at the variant's shipped baseline (:data:`SHIPPED`; its rake and name aside), else at one
     solved now (:data:`_FIRST_USE`), once a process for each variant (its play's tables and its
-    rule features both read it); zeros for a variant without Fantasyland."""
-    return _default_entry_values(variant)
+    rule features both read it); zeros for a variant without Fantasyland. One value serves every
+    variant of the same hand rules (:func:`hand_rules`)."""
+    return _default_entry_values(hand_rules(variant))
 
 
 @lru_cache(maxsize=64)
@@ -480,7 +497,7 @@ def write_shipped(presets: tuple[str, ...] = ("ofc-pineapple",), *, hands: int =
     for v in variants:
         t = time.time()
         ev = solve_entry_value(v, hands=hands, rounds=rounds, rng=rng)
-        key = str(dataclasses.replace(v, rake=Rake()))
+        key = str(hand_rules(v))
         entry = {**{k: (list(x) if isinstance(x, tuple) else x) for k, x in ev._asdict().items()},
                  "rounds_played": rounds, "seed": rng, "seconds": round(time.time() - t, 1)}
         out[key] = {**entry, "path": str(target)}

@@ -271,17 +271,19 @@ class SimulationResult(Result):
         names.append("mean_after_charges")
         names += [f"{kind}{seat}" for kind in ("hit_frequency", "push_rate")
                   for seat in ("", *(f"_seat{p}" for p in range(v.players)))]
-        names += ["sd", "sd_after_charges"]
-        names += [f"{kind}_seat{p}" for p in range(v.players) for kind in ("sd", "hands")]
-        if plays_table_rules(v):
+        table = plays_table_rules(v)
+        if table:
             names += [f"mean_acting_{name}" for name in POSITIONS[v.players]] + ["value_of_acting_last"]
             if v.stakes.limited or v.match.rounds:
                 names += ["stakes_bind_rate", "unpaid_share"]
             if v.match.rounds:
                 names += ["mean_per_match_after_charges", "match_out_rate", "hands_per_match", "rake_per_match"]
+        names += ["sd", "sd_after_charges"]
+        if table and v.match.rounds:
+            names.append("sd_per_match")
+        names += [f"{kind}_seat{p}" for p in range(v.players) for kind in ("sd", "hands")]
+        if table:
             names += [f"sd_acting_{name}" for name in POSITIONS[v.players]]
-            if v.match.rounds:
-                names.append("sd_per_match")
         return names
 
     def recharged(self, variant: Variant, rake_by_batch: np.ndarray, after_rake_sq_by_batch: np.ndarray | None = None,

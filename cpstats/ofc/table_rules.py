@@ -2,9 +2,9 @@
 the dealer button (:class:`Button`, OFC-BUTTON), the table stakes (:class:`TableStakes`, OFC-STAKES)
 and the match (:class:`Match`, OFC-MATCH); frozen, validated on construction with one-line refusals.
 
-- Decision: every preset keeps ``button=fixed`` (seat 0 first on every street, the order every shipped
-  run and street model was made with) until the shipped runs are made again; ``button=rotate`` is
-  the rooms' game (OFC-BUTTON). Its ``button.fantasyland=hold`` default is the common room practice:
+- Decision: ``button=rotate`` is the default of every preset and variant, as rooms deal (OFC-BUTTON);
+  ``button=fixed`` (seat 0 first on every street, the order of every run before 2026-12-05) is one
+  option away and gives those runs' numbers again. Its ``button.fantasyland=hold`` default is the common room practice:
   the button stays for the hand a Fantasyland entry adds (pokerninja.net's, blitzpoker.net's and
   pokermatch.com's published OFC Pineapple rules, and Tonybet's as pokerbonus.com describes it);
   ``move`` is the other practice, the button moving on every hand.
@@ -52,7 +52,7 @@ class Button:
     """OFC-BUTTON: ``moves`` (``button=rotate|fixed``) and, when it rotates, what a Fantasyland
     hand does to it (``button.fantasyland=move|hold``)."""
 
-    moves: ButtonMove = ButtonMove.FIXED
+    moves: ButtonMove = ButtonMove.ROTATE
     fantasyland: FantasylandButton = FantasylandButton.HOLD
 
     def __post_init__(self) -> None:

@@ -102,8 +102,9 @@ def short_label(v: Variant, max_parts: int | None = 4) -> str:
     if v.rake != base.rake:
         parts.append(rake_label(v.rake))
     if v.button != base.button:
-        parts.append("button rotates" + (", moved on Fantasyland hands"
-                                         if v.button.fantasyland is FantasylandButton.MOVE else ""))
+        parts.append(("button rotates" + (", moved on Fantasyland hands" if v.button.fantasyland
+                                          is FantasylandButton.MOVE else ", held for Fantasyland hands"))
+                     if v.button.rotates else "button fixed (seat 0 first)")
     if v.stakes != base.stakes:
         parts.append(f"buy-in {_n(v.stakes.buy_in)}")
     if v.match != base.match:

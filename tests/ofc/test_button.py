@@ -20,10 +20,10 @@ from cpstats.ofc.simulation import acting_last
 
 # (variant, setter) -> (figures digest, hands digest), recorded at 89eb34f, before these rules existed
 PINNED = {
-    ("ofc-pineapple", "fast"): ("10caaaf9954e57c0", "1e24a54e81ccfe3e"),
-    ("ofc-pineapple-progressive", "greedy"): ("df5c51765129282a", "367c24c678c01e6f"),
-    ("ofc-classic(players=3)", "greedy"): ("2dc9825704ad9f63", "33c661209b0dd0d4"),
-    ("ofc-pineapple(rake=percent,rake.percent=0.05)", "random"): ("412b5989d5c37f9f", "3021b48cd88f918e"),
+    ("ofc-pineapple(button=fixed)", "fast"): ("10caaaf9954e57c0", "1e24a54e81ccfe3e"),
+    ("ofc-pineapple-progressive(button=fixed)", "greedy"): ("df5c51765129282a", "367c24c678c01e6f"),
+    ("ofc-classic(players=3,button=fixed)", "greedy"): ("2dc9825704ad9f63", "33c661209b0dd0d4"),
+    ("ofc-pineapple(rake=percent,rake.percent=0.05,button=fixed)", "random"): ("412b5989d5c37f9f", "3021b48cd88f918e"),
 }
 
 
@@ -36,8 +36,9 @@ def _play_greedy(variant, hands, seed=5, first=0, setter="greedy"):
 
 @pytest.mark.parametrize("variant,setter", list(PINNED))
 def test_presets_play_and_figure_exactly_as_before(variant, setter):
-    """A fixed button without stakes or matches (every preset) gives the figures and hands recorded
-    before OFC-BUTTON, OFC-STAKES and OFC-MATCH were rules: same seed, same bits."""
+    """A fixed button without stakes or matches (every preset with ``button=fixed``, the presets' play
+    before the button moved by default) gives the figures and hands recorded before OFC-BUTTON,
+    OFC-STAKES and OFC-MATCH were rules: same seed, same bits."""
     from cpstats.ofc.play import play_hands
     from cpstats.ofc.settlement import settle_hands
 
@@ -64,14 +65,17 @@ def test_a_rotating_button_moves_a_seat_a_hand_and_holds_for_fantasyland():
             assert (step[fantasy_next] == 0).all() and (step[~fantasy_next] == 1).all()
         else:
             assert (step == 1).all()
-    _, fixed = _play_greedy("ofc-pineapple(players=3)", 50)
+    _, fixed = _play_greedy("ofc-pineapple(players=3,button=fixed)", 50)
     assert (fixed.first == 0).all() and fixed.active.all()
+    _, default = _play_greedy("ofc-pineapple(players=3)", 120)
+    _, hold = _play_greedy("ofc-pineapple(players=3,button=rotate,button.fantasyland=hold)", 120)
+    assert (default.first == hold.first).all()  # the presets' default: rotate, hold
 
 
 def test_each_seat_is_dealt_the_same_cards_in_any_position():
     """One deck played with each seat first deals each seat the same cards; greedy reads only its own
-    cards, so every board is the same, and the fixed button at seat 0 is the default play."""
-    boards = [_play_greedy("ofc-pineapple(players=3)", 40, first=f)[1].boards for f in range(3)]
+    cards, so every board is the same whichever seat acts first, and whether the button moves."""
+    boards = [_play_greedy("ofc-pineapple(players=3,button=fixed)", 40, first=f)[1].boards for f in range(3)]
     assert all((b == boards[0]).all() for b in boards)
     _, rotating = _play_greedy("ofc-pineapple(players=3,button=rotate)", 40)
     assert (rotating.boards == boards[0]).all() and len(set(rotating.first.tolist())) == 3

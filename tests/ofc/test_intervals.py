@@ -12,7 +12,7 @@ from cpstats.ofc.result import figure_batches
 from cpstats.engine.batches import batch_count, batch_of
 from cpstats.engine.stats import t_value
 
-THREE = "ofc-pineapple(players=3)"
+THREE = "ofc-pineapple(players=3,button=fixed)"  # the recorded seats; the button moves no interval
 
 
 def _per_hand_interval(events: np.ndarray, trials: np.ndarray) -> tuple[float, float, float]:

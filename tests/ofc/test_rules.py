@@ -269,7 +269,7 @@ def test_random_variants_round_trip(base, options):
     ("ofc-pineapple(button=spin)", r"^button='spin' is invalid: expected one of rotate, fixed$"),
     ("ofc-pineapple(button.fantasyland=stay)",
      r"^button\.fantasyland='stay' is invalid: expected one of move, hold$"),
-    ("ofc-pineapple(button.fantasyland=move)",
+    ("ofc-pineapple(button=fixed,button.fantasyland=move)",
      r"^button\.fantasyland='move' is invalid: a fixed button never moves \(set button=rotate\)$"),
     ("ofc-pineapple(stakes.buy_in=0)", r"^stakes\.buy_in=0 is invalid: units must be >= 1$"),
     ("ofc-pineapple(stakes.buy_in=2.5)", r"^stakes\.buy_in=2\.5 is invalid: expected a whole number$"),
@@ -331,24 +331,27 @@ def test_replace_takes_a_component_as_the_13_card_variant_does():
 
 # -- OFC-BUTTON, OFC-STAKES, OFC-MATCH ---------------------------------------------------------
 
-def test_ofc_button_stakes_match_defaults_leave_every_preset_as_it_was():
-    """Every preset keeps a fixed button, no stakes and no match (today's game, its runs and numbers
-    unchanged); its string is still its name and the new rules are written only when they differ."""
+def test_ofc_button_stakes_match_defaults_are_the_rooms_game():
+    """Every preset deals as rooms do: the button moves (held for a Fantasyland hand), no stakes and no
+    match; its string is still its name, ``button=fixed`` (the order of the runs before) prints, and the
+    new rules are written only when they differ."""
     from cpstats.ofc.table_rules import ButtonMove, FantasylandButton, MatchFormat, RakeBasis
 
     for name in OPEN_FACE_PRESETS:
         v = get_preset(name)
-        assert v.button.moves is ButtonMove.FIXED and not v.button.rotates
+        assert v.button.moves is ButtonMove.ROTATE and v.button.rotates
         assert v.button.fantasyland is FantasylandButton.HOLD
         assert v.stakes.buy_in is None and not v.stakes.limited
         assert v.match.format is MatchFormat.NONE and v.match.rake is RakeBasis.HAND and not v.match.rounds
         assert str(v) == name
+        fixed = v.replace(button="fixed")
+        assert str(fixed) == f"{name}(button=fixed)" and parse_ofc_variant(str(fixed)) == fixed
 
 
 def test_ofc_button_stakes_match_round_trip_and_read_their_aliases():
     """The keys print in the variant string and read back equal; ``stakes=`` and ``match.format=`` are
     aliases of ``stakes.buy_in`` and ``match``; ``stakes.buy_in=none`` is unlimited."""
-    text = ("ofc-pineapple(players=3,rake=percent,rake.percent=0.05,button=rotate,button.fantasyland=move,"
+    text = ("ofc-pineapple(players=3,rake=percent,rake.percent=0.05,button.fantasyland=move,"
             "stakes.buy_in=100,match=round,match.rake=match)")
     v = parse_ofc_variant(text)
     assert str(v) == text and parse_ofc_variant(str(v)) == v and Variant.from_dict(v.to_dict()) == v
@@ -357,6 +360,7 @@ def test_ofc_button_stakes_match_round_trip_and_read_their_aliases():
         parse_ofc_variant("ofc-pineapple(stakes.buy_in=50,match=round)")
     assert parse_ofc_variant("ofc-pineapple(stakes.buy_in=none)") == get_preset("ofc-pineapple")
     assert get_preset("ofc-pineapple").replace(button="rotate", stakes__buy_in=50).stakes.buy_in == 50
+    assert parse_ofc_variant("ofc-pineapple(button=rotate)") == get_preset("ofc-pineapple")
 
 
 def test_ofc_button_stakes_match_in_words_and_glossary():
@@ -365,10 +369,10 @@ def test_ofc_button_stakes_match_in_words_and_glossary():
     from cpstats.ofc.words import describe_rules, short_label
     from cpstats.rules.rulebook import RULES
 
-    fixed = dict(describe_rules(get_preset("ofc-pineapple")))
+    fixed = dict(describe_rules(get_preset("ofc-pineapple").replace(button="fixed")))
     assert "OFC-BUTTON" not in fixed["button"] and "seat 0 acts first" in fixed["button"]
     assert "table stakes" not in fixed and "match" not in fixed
-    v = parse_ofc_variant("ofc-pineapple(button=rotate,stakes.buy_in=100,match=round,match.rake=match,"
+    v = parse_ofc_variant("ofc-pineapple(stakes.buy_in=100,match=round,match.rake=match,"
                           "rake=percent,rake.percent=0.05)")
     words = dict(describe_rules(v))
     assert "OFC-BUTTON" in words["button"] and "held for a Fantasyland hand" in words["button"]
@@ -376,6 +380,7 @@ def test_ofc_button_stakes_match_in_words_and_glossary():
     assert "OFC-MATCH" in words["match"] and "once a match" in words["match"]
     assert dict(describe_rules(v.replace(match="none", match__rake="hand")))["table stakes"].startswith(
         "100 points each for every hand")
-    assert short_label(v, None) == ("ofc-pineapple, 5% rake, button rotates, buy-in 100, "
-                                    "matches of a round, rake a match")
+    assert short_label(v, None) == "ofc-pineapple, 5% rake, buy-in 100, matches of a round, rake a match"
+    assert short_label(v.replace(button="fixed"), None).startswith("ofc-pineapple, 5% rake, button fixed (seat 0 first),")
+    assert "button rotates, moved on Fantasyland hands" in short_label(v.replace(button__fantasyland="move"), None)
     assert all(RULES[r].section == 7 for r in ("OFC-BUTTON", "OFC-STAKES", "OFC-MATCH"))

@@ -32,15 +32,16 @@ def fig(result, metric, column="estimate"):
 
 def test_blocks_replay_from_their_seed_child():
     """Block i plays from SeedSequence child i after the burn-in: the run's foul count and nets
-    equal play_hands driven by the same children."""
-    r = sim.simulate("ofc-pineapple", 400, rng=11, burn_in=3, **KW)
+    equal play_hands driven by the same children (seat 0 first on every hand, as play_hands plays)."""
+    FIXED = "ofc-pineapple(button=fixed)"
+    r = sim.simulate(FIXED, 400, rng=11, burn_in=3, **KW)
     root = root_seed(11)
     fouls = net = 0
     for block, size in enumerate((150, 150, 100)):
         gen = np.random.default_rng(block_seed(root, block))
-        start = play_hands("ofc-pineapple", 3, gen, strategies="random").next_fantasy
-        played = play_hands("ofc-pineapple", size, gen, strategies="random", fantasy=start)
-        s = settle_hands("ofc-pineapple", played.boards)
+        start = play_hands(FIXED, 3, gen, strategies="random").next_fantasy
+        played = play_hands(FIXED, size, gen, strategies="random", fantasy=start)
+        s = settle_hands(FIXED, played.boards)
         fouls += s.fouled.sum()
         net += s.net[:, 0].sum()
     assert r.summary.fouls_by_batch.sum() == fouls and r.summary.net_by_batch[:, 0].sum() == net
@@ -122,7 +123,7 @@ def test_figures_refuse_a_pace_or_precision_that_is_not_positive():
 def test_small_runs_say_what_their_intervals_are():
     """A mean that cannot be negative keeps its interval at or above 0 (and says it is clipped);
     a spread without the hands for an interval says so instead of naming a method."""
-    table = sim.simulate("ofc-classic(players=4)", 40, setter="random", rng=1).figures().set_index("metric")
+    table = sim.simulate("ofc-classic(players=4,button=fixed)", 40, setter="random", rng=1).figures().set_index("metric")
     royalty = table.loc[[m for m in table.index if m.startswith(("royalty", "rake_per"))]]
     assert (royalty["ci_low"] >= 0).all()
     assert "batch t (low end clipped at 0)" in set(royalty["method"])
@@ -144,7 +145,7 @@ def test_symmetric_seats_mean_within_five_standard_errors():
     assert f.at["sd_seat0", "ci_low"] < f.at["sd_seat0", "estimate"] < f.at["sd_seat0", "ci_high"]
 
 
-# A stand-in for the play layer's entry a block calls (this file only): seat 0 always sets a
+# A stand-in for the play layer's entry a block calls (this file only; seat 0 first, button=fixed): seat 0 always sets a
 # clean QQ board (no stay), seat 1 always fouls, so seat 0 alternates normal / Fantasyland and
 # every figure is exact.
 QQ = parse_setting("Qs Qd 2c / 5h 5d 5c 9s Td / Ah Kh Qh Jh 9h").astype(np.int8)
@@ -173,7 +174,7 @@ def test_fantasyland_figures_with_a_stand_in_player(monkeypatch):
     normal): entry 1/3 of normal hands, a quarter of boards in Fantasyland, no stays, and the
     value of Fantasyland 4/3 of seat 0's result (pooled normal hands include seat 1's losses)."""
     monkeypatch.setattr(sim, "_play", _stand_in)
-    r = sim.simulate("ofc-pineapple", 600, rng=1, setter="random", block_deals=200, burn_in=8)
+    r = sim.simulate("ofc-pineapple(button=fixed)", 600, rng=1, setter="random", block_deals=200, burn_in=8)
     settled = settle_hands("ofc-pineapple", np.array([QQ, FOUL]))
     x = int(settled.net[0])
     assert x == 6 + 13  # three rows, a scoop, royalties 7 + 2 + 4
@@ -189,10 +190,10 @@ def test_rake_burden(monkeypatch):
     """Time rake 6 a seat-hour at 30 hands an hour: 0.2 a seat a hand, 6 an hour; per-point
     rake 5% capped at 0.5: seat 0 wins 19 points a hand, so 0.5 a hand on 2 seats."""
     monkeypatch.setattr(sim, "_play", _stand_in)
-    v = get_preset("ofc-pineapple").replace(rake="time", rake__amount=6)
+    v = get_preset("ofc-pineapple").replace(rake="time", rake__amount=6, button="fixed")
     r = sim.simulate(v, 60, rng=1, setter="random", block_deals=60)
     assert fig(r, "rake_per_seat_per_hand") == pytest.approx(0.2) and fig(r, "rake_per_seat_per_hour") == pytest.approx(6)
-    v = get_preset("ofc-pineapple").replace(rake="percent", rake__percent=0.05, rake__cap=0.5)
+    v = get_preset("ofc-pineapple").replace(rake="percent", rake__percent=0.05, rake__cap=0.5, button="fixed")
     r = sim.simulate(v, 60, rng=1, setter="random", block_deals=60)
     assert fig(r, "rake_per_seat_per_hand") == pytest.approx(0.25)
     assert fig(r, "rake_share") == pytest.approx(0.5 / 19)
