@@ -8,21 +8,38 @@ changes, the variant they describe (:func:`ofc_variant`) and the shipped run tha
   stay the preset's.
 - Decision: ``rollout`` is the strategy of every figure that describes a game (good play);
   ``greedy`` and ``random`` are offered as baselines and named so wherever their figures appear.
+- Decision: the table rules (rulebook section 7) are three controls: the button (rotate, the
+  presets' default, or fixed, with ``button.fantasyland=hold``, the one a fixed button takes), the
+  buy-in (none, 50, 100, 200 or any whole number typed) and the match (none or round; the rake
+  stays per hand).
+  When the rules play them, their figures are two small tables under the main one
+  (:data:`TABLE_SECTIONS`: "Position" and "Stakes and matches", each figure under its catalogue
+  label, rows only for figures the run has), with one line from the interval of the value of
+  acting last (:func:`acting_last_line`): more than acting first, less, or no difference shown.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+import pandas as pd
+
+from cpstats.engine.catalogue import resolve_figures
+from cpstats.engine.figures_text import catalogue_labels
 from cpstats.engine.views import DashboardTab
 from cpstats.errors import OptionError
+from cpstats.ofc.catalogue import FIGURES
 from cpstats.ofc.charts import FIGURE_CHARTS, FigureCharts
 from cpstats.ofc.rules import COMPARED, KEYS, Deal, Variant, get_preset
+from cpstats.ofc.table_figures import POSITIONS
+from cpstats.rules.check import invalid
 
 __all__ = ["DASHBOARD_TAB", "RuleChoices", "ofc_variant", "STRATEGY_LABELS", "FANTASY_CHOICES", "STAY_CHOICES",
-           "ROYALTY_KEYS", "royalty_words", "royalty_value", "player_choices", "TypedVariants"]
+           "ROYALTY_KEYS", "royalty_words", "royalty_value", "player_choices", "TypedVariants", "BUTTON_CHOICES",
+           "BUY_IN_CHOICES", "MATCH_CHOICES", "table_rule_values", "TABLE_SECTIONS", "acting_last_line"]
 
 #: What each placement strategy is, as the apps name it.
 STRATEGY_LABELS = {"rollout": "rollout (good play)", "greedy": "greedy (baseline: a weak field)",
@@ -35,6 +52,25 @@ ROYALTY_KEYS = tuple(k.name for k in KEYS if k.name.startswith("royalties."))
 #: The stay rules in words (OFC-FL-STAY-A, OFC-FL-STAY-B), valued as the variant string writes them.
 STAY_CHOICES = (("A: trips front, middle FH+ or back quads+", "A"),
                 ("B: trips front or quads+ back", "B"), ("none: never stays", "none"))
+#: The button (OFC-BUTTON) in words, valued as the variant string writes it.
+BUTTON_CHOICES = (("rotate: the first to act moves round", "rotate"), ("fixed: seat 0 acts first", "fixed"))
+#: The buy-ins offered (OFC-STAKES, points a player brings); any whole number may be typed.
+BUY_IN_CHOICES = ("none", "50", "100", "200")
+#: The match (OFC-MATCH) in words, valued as the variant string writes it.
+MATCH_CHOICES = (("none: hands one after another", "none"), ("round: the button goes round once", "round"))
+
+_POSITIONS = (*dict.fromkeys(p for names in POSITIONS.values() for p in names[:-1]), "last")
+_SECTION_FORMATS = {
+    "Position": {**{f"mean_acting_{p}": "{:+.2f}" for p in _POSITIONS}, "value_of_acting_last": "{:+.2f}",
+                 **{f"sd_acting_{p}": "{:.2f}" for p in _POSITIONS}},
+    "Stakes and matches": {"stakes_bind_rate": "{:.1%}", "unpaid_share": "{:.1%}", "sd_per_match": "{:.2f}",
+                           "mean_per_match_after_charges": "{:+.2f}", "match_out_rate": "{:.1%}",
+                           "hands_per_match": "{:.2f}", "rake_per_match": "{:.2f}"}}
+#: The figures of the table rules, shown under the main table: section title -> metric -> (catalogue
+#: label, format), in the order shown; a run shows the rows its rules play.
+TABLE_SECTIONS = {title: {m: (label, formats[m]) for m, label in
+                          catalogue_labels(formats, resolve_figures(FIGURES)).items()}
+                  for title, formats in _SECTION_FORMATS.items()}
 
 
 def royalty_words(key: str) -> str:
@@ -52,16 +88,44 @@ def player_choices(v: Variant) -> tuple[int, ...]:
     return (2, 3, 4) if v.deal is Deal.CLASSIC else (2, 3)
 
 
+def table_rule_values(v: Variant) -> dict[str, str]:
+    """The table rules' controls set to ``v``'s: ``button``, ``buy_in`` and ``match`` as offered."""
+    buy_in = "none" if v.stakes.buy_in is None else str(v.stakes.buy_in)
+    return {"button": v.button.moves.value, "buy_in": buy_in, "match": v.match.format.value}
+
+
+def _buy_in(text: str | int | None) -> int | float | None:
+    """A buy-in as offered or typed (``"none"``, ``""`` or None: no limit); the rules check the number."""
+    if text is None or str(text).strip().lower() in ("", "none"):
+        return None
+    try:
+        number = float(str(text).strip())
+    except ValueError:
+        raise invalid("stakes.buy_in", str(text), "expected a whole number of points or none") from None
+    return int(number) if number.is_integer() else number
+
+
 def ofc_variant(preset: str, *, players: int | None = None, fantasy: str = "", stay: str | None = None,
-                royalty: tuple[str, int] | None = None, rake: Any = None) -> Variant:
+                royalty: tuple[str, int] | None = None, rake: Any = None, button: str | None = None,
+                buy_in: str | int | None = None, match: str | None = None) -> Variant:
     """The variant the explorer's controls describe: ``preset`` with ``players``, Fantasyland
     cards (``fantasy``, ``"14/15/16/17"``; ``""`` the preset's), the ``stay`` rule (A, B, none),
-    one royalty entry (``(key, amount)``) and the ``rake`` (a :class:`~cpstats.rules.house.Rake`);
-    invalid choices raise ``OptionError``."""
+    one royalty entry (``(key, amount)``), the ``rake`` (a :class:`~cpstats.rules.house.Rake`),
+    the ``button`` (rotate, fixed; None the preset's), the ``buy_in`` (points, typed or not;
+    ``"none"``) and the ``match`` (none, round; None the preset's); invalid choices raise
+    ``OptionError``."""
     import dataclasses
 
     v = get_preset(preset)
     over: dict[str, Any] = {}
+    if button is not None and button != v.button.moves.value:
+        over["button"] = button
+        if button == "fixed":
+            over["button.fantasyland"] = "hold"
+    if buy_in is not None and _buy_in(buy_in) != v.stakes.buy_in:
+        over["stakes.buy_in"] = _buy_in(buy_in)
+    if match is not None and match != v.match.format.value:
+        over["match"] = match
     if players is not None and players != v.players:
         over["players"] = players
     if fantasy:
@@ -81,6 +145,28 @@ def ofc_variant(preset: str, *, players: int | None = None, fantasy: str = "", s
     return v if rake is None else dataclasses.replace(v, rake=rake)
 
 
+def acting_last_line(v: Variant, figures: pd.DataFrame, confidence: float = 0.95) -> str:
+    """One line on what acting last is worth, read from the run's ``figures`` (``figures(confidence)``)
+    and said only as far as its interval goes; empty when ``v``'s rules play no position."""
+    rows = figures.set_index("metric")
+    if "value_of_acting_last" not in rows.index:
+        return ""
+    est, low, high, method = rows.loc["value_of_acting_last", ["estimate", "ci_low", "ci_high", "method"]]
+    said = f"Acting last is worth {est:+.2f} units a hand before house charges"
+    if not (math.isfinite(low) and math.isfinite(high)):
+        said += f" (no interval: {method}): no difference shown"
+    elif low > 0:
+        said += f" ({confidence:.0%} CI {low:+.2f} to {high:+.2f}): more than acting first"
+    elif high < 0:
+        said += f" ({confidence:.0%} CI {low:+.2f} to {high:+.2f}): less than acting first"
+    else:
+        said += f" ({confidence:.0%} CI {low:+.2f} to {high:+.2f}): the interval covers 0: no difference shown " \
+                "at this size"
+    if not v.button.rotates:
+        said += f" (the button is fixed: the last to act is always seat {v.players - 1})"
+    return said
+
+
 def _find_shipped(v: Variant, strategy: str) -> Any:
     from cpstats.ofc.shipped import find_ofc_reference
 
@@ -90,8 +176,10 @@ def _find_shipped(v: Variant, strategy: str) -> Any:
 @dataclass(frozen=True)
 class RuleChoices:
     """What the rule explorer reads of open face: the strategies in words, the choices of each
-    control, the variant they describe, the shipped run that plays it (None: play it live) and
-    what its charts show (``charts``)."""
+    control (the table rules' too: ``button``, ``buy_in``, ``match``, set to a variant's by
+    ``table_rules``), the variant they describe, the shipped run that plays it (None: play it
+    live), what its charts show (``charts``), the figures shown under the main table
+    (``sections``) and the line said of them (``note``)."""
 
     strategies: Mapping[str, str]
     fantasy: Mapping[str, str]
@@ -104,6 +192,12 @@ class RuleChoices:
     find: Callable[[Any, str], Any]
     shipped: str = "shipped run (cpstats/data/reference/ofc)"
     charts: FigureCharts = FIGURE_CHARTS
+    button: tuple[tuple[str, str], ...] = BUTTON_CHOICES
+    buy_in: tuple[str, ...] = BUY_IN_CHOICES
+    match: tuple[tuple[str, str], ...] = MATCH_CHOICES
+    table_rules: Callable[[Any], dict[str, str]] = table_rule_values
+    sections: Mapping[str, Mapping[str, tuple[str, str]]] = field(default_factory=lambda: TABLE_SECTIONS)
+    note: Callable[[Any, pd.DataFrame], str] = acting_last_line
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import math
+
 import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
@@ -12,7 +15,11 @@ from cpstats.engine import load_reference
 from cpstats.workbench import simulate
 from cpstats.apps.widgets.cache import SEED
 from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS, OpenFaceApp
-from cpstats.ofc.dashboard import ofc_variant
+from cpstats.ofc.dashboard import acting_last_line, ofc_variant
+from cpstats.ofc.rules import parse_ofc_variant
+from cpstats.engine.catalogue import figures_of, find_figure
+from cpstats.engine.figures_text import figure_label
+from cpstats.engine.registry import game_named
 from cpstats.engine.describe import short_label
 from cpstats.rules.house import HANDS_PER_HOUR, Rake
 
@@ -120,7 +127,7 @@ def test_export_writes_chart_and_table(tmp_path):
     names = sorted(p.name for p in app.export_files(tmp_path))
     assert names == ["open-face.csv", "open-face.pdf", "open-face.png", "open-face.svg"]
     table = pd.read_csv(tmp_path / "open-face.csv", index_col=0)
-    assert len(table) == len(app.table)
+    assert app.sections and len(table) == len(app.table) + sum(len(t) for t in app.sections.values())
     assert set(table["strategy"]) == {"random (baseline: no skill)"} and set(table["hands"]) == {100}
     assert set(table["variant"]) == {"ofc-pineapple(players=3)"} and set(table["source"]) == {"live run"}
 
@@ -188,3 +195,113 @@ def test_the_open_face_app_opens_at_the_one_default_pace():
     from cpstats.apps.widgets.open_face import OpenFaceApp
 
     assert OpenFaceApp().hands_per_hour.value == HANDS_PER_HOUR
+
+
+#: The figures of the table rules (rulebook section 7) a two-player run with a buy-in and matches plays.
+POSITION_FIGURES = ("mean_acting_first", "mean_acting_last", "value_of_acting_last", "sd_acting_first",
+                    "sd_acting_last")
+STAKES_FIGURES = ("stakes_bind_rate", "unpaid_share", "sd_per_match", "mean_per_match_after_charges",
+                  "match_out_rate", "hands_per_match", "rake_per_match")
+
+
+def _catalogue_label(name: str) -> str:
+    figure = find_figure(name, figures_of(game_named("open-face").runs))
+    assert figure is not None, name
+    return figure_label(figure, name)
+
+
+def _verdict(low: float, high: float) -> str:
+    """What an interval of the value of acting last supports."""
+    if low > 0:
+        return ": more than acting first"
+    if high < 0:
+        return ": less than acting first"
+    return ": the interval covers 0: no difference shown at this size"
+
+
+def test_table_rules_are_offered_and_their_figures_shown():
+    """Issue 47.4: a rotating button, a buy-in of 50 and matches of a round make the variant; the
+    run shows its position and stakes/match figures under their catalogue labels, each the run's
+    own figure, and one line that says of acting last what the interval supports."""
+    app = OpenFaceApp(hands=300, setter="greedy")
+    app.button.value, app.buy_in.value, app.match.value = "rotate", "50", "round"
+    v = app.variant()
+    assert v.button.rotates and v.stakes.buy_in == 50 and v.match.rounds
+    assert "stakes.buy_in=50" in str(v) and "match=round" in str(v) and parse_ofc_variant(str(v)) == v
+    assert "click Run" in app.status.value and app.sections == {} and not app.sections_html.value
+    app.run_button.click()
+    assert app.source == "live run" and str(app.result.variant) == str(v)
+    assert list(app.sections) == ["Position", "Stakes and matches"]
+    figures = app.result.figures().set_index("metric")
+    for title, names in (("Position", POSITION_FIGURES), ("Stakes and matches", STAKES_FIGURES)):
+        table = app.sections[title]
+        assert list(table.index) == [_catalogue_label(n) for n in names]
+        for name in names:
+            shown = table.loc[_catalogue_label(name)]
+            assert shown["estimate"] == figures.at[name, "estimate"]
+            assert shown["ci_low"] == figures.at[name, "ci_low"] or math.isnan(figures.at[name, "ci_low"])
+            assert f">{html.escape(_catalogue_label(name))}</th>" in app.sections_html.value
+    assert not set(app.table.index) & {_catalogue_label(n) for n in POSITION_FIGURES + STAKES_FIGURES}
+    est, low, high = figures.loc["value_of_acting_last", ["estimate", "ci_low", "ci_high"]]
+    assert app.note.startswith(f"Acting last is worth {est:+.2f} units a hand")
+    assert f"95% CI {low:+.2f} to {high:+.2f}){_verdict(low, high)}" in app.note
+    assert html.escape(app.note) in app.sections_html.value
+    assert app.sections_html.value.index("Position") < app.sections_html.value.index(html.escape(app.note)) \
+        < app.sections_html.value.index("Stakes and matches")
+
+
+def test_a_fixed_button_plays_no_position_unless_the_stakes_do():
+    """A fixed button with no buy-in and no match plays no table rule: no section, no line. With a
+    buy-in the position figures are back, and as the rules imply: seat 0 always acts first, so
+    acting first is seat 0's figure and the line says the last to act is always seat 1."""
+    app = OpenFaceApp(hands=200, setter="greedy")
+    app.button.value = "fixed"
+    assert str(app.variant()) == "ofc-pineapple(button=fixed)"
+    app.run()
+    assert app.result is not None and app.sections == {} and app.note == "" and not app.sections_html.value
+    assert not [label for label in app.table.index if "acting" in label]
+    app.buy_in.value = "50"
+    assert app.result is None and not app.sections_html.value  # the figures of another choice taken down
+    app.run()
+    assert list(app.sections) == ["Position", "Stakes and matches"]
+    figures = app.result.figures().set_index("metric")
+    position = app.sections["Position"]
+    assert position.at[_catalogue_label("mean_acting_first"), "estimate"] == figures.at["mean_seat0", "estimate"]
+    assert position.at[_catalogue_label("mean_acting_last"), "estimate"] == figures.at["mean_seat1", "estimate"]
+    assert list(app.sections["Stakes and matches"].index) == [_catalogue_label(n) for n in STAKES_FIGURES[:2]]
+    assert app.note.endswith("(the button is fixed: the last to act is always seat 1)")
+
+
+def test_the_buy_in_is_offered_or_typed_and_checked_by_the_rules():
+    """The buy-in offers none, 50, 100 and 200 and takes any whole number typed; anything else is
+    the rules' one-line refusal in the status, Run disabled; a new preset sets the table rules to its own."""
+    app = OpenFaceApp(hands=100, setter="random")
+    assert tuple(app.buy_in.options) == ("none", "50", "100", "200") and app.buy_in.value == "none"
+    assert [value for _, value in app.button.options] == ["rotate", "fixed"]
+    assert [value for _, value in app.match.options] == ["none", "round"]
+    app.buy_in.value = "75"
+    assert app.variant().stakes.buy_in == 75 and not app.run_button.disabled
+    for typed, why in (("ten", "stakes.buy_in='ten' is invalid: expected a whole number"),
+                       ("0", "stakes.buy_in=0 is invalid"), ("2.5", "expected a whole number")):
+        app.buy_in.value = typed
+        assert "not a valid game" in app.status.value and html.escape(why) in app.status.value, typed
+        assert app.run_button.disabled
+    app.match.value, app.button.value = "round", "fixed"
+    app.preset.value = "ofc-classic"
+    preset = ofc_variant("ofc-classic")
+    assert app.buy_in.value == "none" and app.match.value == preset.match.format.value
+    assert app.button.value == preset.button.moves.value and app.variant() == preset
+
+
+@pytest.mark.parametrize("low, high, said", [
+    (0.04, 0.76, "(95% CI +0.04 to +0.76): more than acting first"),
+    (-0.90, -0.10, "(95% CI -0.90 to -0.10): less than acting first"),
+    (-0.30, 0.36, "(95% CI -0.30 to +0.36): the interval covers 0: no difference shown at this size"),
+    (math.nan, math.nan, "(no interval: too few hands): no difference shown")])
+def test_the_acting_last_line_says_what_the_interval_supports(low, high, said):
+    """The line is made from the numbers: the estimate, its interval and what the interval's sign says."""
+    figures = pd.DataFrame([("value_of_acting_last", 0.40, low, high, "too few hands" if math.isnan(low) else
+                             "batch t")], columns=["metric", "estimate", "ci_low", "ci_high", "method"])
+    line = acting_last_line(ofc_variant("ofc-pineapple", button="rotate"), figures)
+    assert line == f"Acting last is worth +0.40 units a hand before house charges {said}"
+    assert acting_last_line(ofc_variant("ofc-pineapple"), figures.assign(metric="mean_seat0")) == ""
