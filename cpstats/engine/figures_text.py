@@ -39,7 +39,7 @@ _WORDS = {"sd": "SD", "per": "per", "vs": "vs"}
 _BASIS = {"before charges": "before house charges", "after charges": "after house charges",
           "house": "the house's take"}
 _SCOPE_TITLE = {"seat": "per seat", "hand": "per hand", "pair": "per pair of hands", "row": "per row",
-                "board": "per board", "table": "the table", "run": "the run"}
+                "board": "per board", "table": "the table", "match": "per match", "run": "the run"}
 
 
 def _decimals_percent(value: float) -> int:
@@ -118,12 +118,12 @@ def _words(stem: str) -> str:
 
 def _says_basis(figure: Figure) -> bool:
     """Whether a label names the figure's basis: a player's money (a mean, SD or variance of a seat's
-    result, the share of hands that win or push) reads differently before and after house charges;
+    result per hand or per match, the share of hands that win or push) reads differently before and after house charges;
     a count of events (fouls, scoops, royalties) and the house's own take do not."""
     if figure.basis == "after charges":
         return True
     return figure.basis == "before charges" and (
-        (figure.scope == "seat" and figure.kind in ("mean", "sd", "variance", "index"))
+        (figure.scope in ("seat", "match") and figure.kind in ("mean", "sd", "variance", "index"))
         or figure.name.startswith(("hit_frequency", "push_rate")))
 
 

@@ -330,6 +330,16 @@ def charge_parameter(v: Any) -> str | None:
     return None
 
 
+def _sheet_unit(figure: Any) -> str:
+    """The unit column of a sheet's row: the display's (a share, a probability, a count of hands),
+    else the catalogue's unit, a hand's or a match's by the figure's scope."""
+    if figure.display != "units":
+        return _SHEET_UNIT[figure.display]
+    if figure.unit in ("hands", "units an hour", "units squared", "number"):
+        return figure.unit
+    return "units per match" if figure.scope == "match" else "units per hand"
+
+
 def figure_rows(rows: Sequence[tuple], catalogue: Sequence[Any]) -> pd.DataFrame:
     """A sheet's table of figures (:data:`FIGURE_COLUMNS`) from ``(name, estimate, low, high,
     method[, note])`` tuples: each labelled from the game's catalogue (its words and basis, its unit
@@ -346,7 +356,7 @@ def figure_rows(rows: Sequence[tuple], catalogue: Sequence[Any]) -> pd.DataFrame
         label, unit = figure_words(figure, name), unit_words(figure)
         label = label[:1].upper() + label[1:] + (f" ({unit})" if unit and unit != "units" and unit not in label else "")
         out.append({"name": name, "figure": " ".join([label, *note]), "estimate": float(estimate),
-                    "ci_low": float(low), "ci_high": float(high), "unit": _SHEET_UNIT[figure.display],
+                    "ci_low": float(low), "ci_high": float(high), "unit": _sheet_unit(figure),
                     "method": method})
     return pd.DataFrame(out, columns=FIGURE_COLUMNS)
 

@@ -38,23 +38,23 @@ FIGURES = (
            "units", "seat", "before charges", "sd", "batch t (variances)", "units", "SD per hand acting {position}"),
     Figure("value_of_acting_last", "the mean result per hand of acting last less that of acting first, before house "
            "charges (what the position is worth; paired on the same decks with the seats swapped by "
-           "cpstats.ofc.simulation.acting_last, on a run's own hands otherwise)", "units", "hand", "before charges",
+           "cpstats.ofc.simulation.acting_last, on a run's own hands otherwise)", "units", "seat", "before charges",
            "mean", "batch t", "units", "value of acting last"),
     Figure("stakes_bind_rate", "the share of hands in which the table stakes cut a payment (a player owed more "
            "than they had left)", "share", "hand", "before charges", "rate", "batch t", "percent",
-           "hands the stakes limit"),
+           "hands cut by the stakes limit"),
     Figure("unpaid_share", "the share of the points owed between players that the table stakes left unpaid",
            "share", "hand", "before charges", "ratio", "batch t", "percent", "points the stakes leave unpaid"),
-    Figure("sd_per_match", "the SD of a player's result over a whole match before house charges", "units", "seat",
+    Figure("sd_per_match", "the SD of a player's result over a whole match before house charges", "units", "match",
            "before charges", "sd", "batch t", "units", "SD per match"),
     Figure("mean_per_match_after_charges", "a player's mean result over a whole match after house charges (its "
-           "share of the house's take, with a minus sign: matches are zero-sum before it)", "units", "seat",
-           "after charges", "mean", "batch t", "units", "mean per match after charges"),
-    Figure("match_out_rate", "the share of matches that end with a player out of points", "share", "table", "none",
+           "share of the house's take, with a minus sign: matches are zero-sum before it)", "units", "match",
+           "after charges", "mean", "batch t", "units", "mean per match"),
+    Figure("match_out_rate", "the share of matches that end with a player out of points", "share", "match", "none",
            "rate", "batch t", "percent", "matches ending with a player out"),
     Figure("hands_per_match", "the hands a match lasts (one a player, one more a Fantasyland hand, fewer when "
-           "players go out)", "hands", "table", "none", "mean", "batch t", "units", "hands per match"),
-    Figure("rake_per_match", "the house's take per match, the whole table's", "units", "table", "house", "mean",
+           "players go out)", "hands", "match", "none", "mean", "batch t", "units", "hands per match"),
+    Figure("rake_per_match", "the house's take per match, the whole table's", "units", "match", "house", "mean",
            "batch t", "units", "rake per match"),
     Figure("hands_seat{seat}", "the hands a seat plays for its mean result to be known within +-1 unit "
            "((z SD / 1)^2)", "hands", "seat", "before charges", "count", "batch t", "count",

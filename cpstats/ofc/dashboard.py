@@ -15,12 +15,11 @@ changes, the variant they describe (:func:`ofc_variant`) and the shipped run tha
   When the rules play them, their figures are two small tables under the main one
   (:data:`TABLE_SECTIONS`: "Position" and "Stakes and matches", each figure under its catalogue
   label, rows only for figures the run has), with one line from the interval of the value of
-  acting last (:func:`acting_last_line`): more than acting first, less, or no difference shown.
+  acting last (:func:`cpstats.ofc.table_figures.acting_last_line`): more than acting first, less, or no difference shown.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,12 +33,12 @@ from cpstats.errors import OptionError
 from cpstats.ofc.catalogue import FIGURES
 from cpstats.ofc.charts import FIGURE_CHARTS, FigureCharts
 from cpstats.ofc.rules import COMPARED, KEYS, Deal, Variant, get_preset
-from cpstats.ofc.table_figures import POSITIONS
+from cpstats.ofc.table_figures import POSITIONS, acting_last_line
 from cpstats.rules.check import invalid
 
 __all__ = ["DASHBOARD_TAB", "RuleChoices", "ofc_variant", "STRATEGY_LABELS", "FANTASY_CHOICES", "STAY_CHOICES",
            "ROYALTY_KEYS", "royalty_words", "royalty_value", "player_choices", "TypedVariants", "BUTTON_CHOICES",
-           "BUY_IN_CHOICES", "MATCH_CHOICES", "table_rule_values", "TABLE_SECTIONS", "acting_last_line"]
+           "BUY_IN_CHOICES", "MATCH_CHOICES", "table_rule_values", "TABLE_SECTIONS"]
 
 #: What each placement strategy is, as the apps name it.
 STRATEGY_LABELS = {"rollout": "rollout (good play)", "greedy": "greedy (baseline: a weak field)",
@@ -143,28 +142,6 @@ def ofc_variant(preset: str, *, players: int | None = None, fantasy: str = "", s
         over[key] = amount
     v = v.replace(**{k.replace(".", "__"): x for k, x in over.items()}) if over else v
     return v if rake is None else dataclasses.replace(v, rake=rake)
-
-
-def acting_last_line(v: Variant, figures: pd.DataFrame, confidence: float = 0.95) -> str:
-    """One line on what acting last is worth, read from the run's ``figures`` (``figures(confidence)``)
-    and said only as far as its interval goes; empty when ``v``'s rules play no position."""
-    rows = figures.set_index("metric")
-    if "value_of_acting_last" not in rows.index:
-        return ""
-    est, low, high, method = rows.loc["value_of_acting_last", ["estimate", "ci_low", "ci_high", "method"]]
-    said = f"Acting last is worth {est:+.2f} units a hand before house charges"
-    if not (math.isfinite(low) and math.isfinite(high)):
-        said += f" (no interval: {method}): no difference shown"
-    elif low > 0:
-        said += f" ({confidence:.0%} CI {low:+.2f} to {high:+.2f}): more than acting first"
-    elif high < 0:
-        said += f" ({confidence:.0%} CI {low:+.2f} to {high:+.2f}): less than acting first"
-    else:
-        said += f" ({confidence:.0%} CI {low:+.2f} to {high:+.2f}): the interval covers 0: no difference shown " \
-                "at this size"
-    if not v.button.rotates:
-        said += f" (the button is fixed: the last to act is always seat {v.players - 1})"
-    return said
 
 
 def _find_shipped(v: Variant, strategy: str) -> Any:

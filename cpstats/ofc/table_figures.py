@@ -6,9 +6,11 @@ which :class:`~cpstats.ofc.result.SimulationResult` reports only for rules that 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from cpstats.engine.stats import half_width
 from cpstats.ofc.rules import Variant
@@ -18,7 +20,7 @@ from cpstats.ofc.settlement import Settlement
 Summary = Any
 
 __all__ = ["POSITIONS", "by_batch_sums", "plays_table_rules", "positions_of", "table_sums", "table_ratios",
-           "match_sd"]
+           "match_sd", "acting_last_line"]
 
 #: Positions by name: the first to act, the middle one at three players, the last (the button).
 POSITIONS = {2: ("first", "last"), 3: ("first", "middle", "last"), 4: ("first", "second", "third", "last")}
@@ -128,3 +130,25 @@ def match_sd(s: Summary, level: float) -> tuple:
         return "s", stacked, (whole, np.nan, np.nan, z, "too few matches")
     half = half_width(z, level)
     return "s", stacked, (whole, max(whole - half, 0.0), whole + half, z, "batch t (root mean square per batch)")
+
+
+def acting_last_line(v: Variant, figures: pd.DataFrame, confidence: float = 0.95) -> str:
+    """One line on what acting last is worth, read from the run's ``figures`` (``figures(confidence)``)
+    and said only as far as its interval goes; empty when ``v``'s rules play no position."""
+    rows = figures.set_index("metric")
+    if "value_of_acting_last" not in rows.index:
+        return ""
+    est, low, high, method = rows.loc["value_of_acting_last", ["estimate", "ci_low", "ci_high", "method"]]
+    said = f"Acting last is worth {est:+.2f} units a hand before house charges"
+    if not (math.isfinite(low) and math.isfinite(high)):
+        said += f" (no interval: {method}): no difference shown"
+    elif low > 0:
+        said += f" ({confidence:.0%} CI {low:+.2f} to {high:+.2f}): more than acting first"
+    elif high < 0:
+        said += f" ({confidence:.0%} CI {low:+.2f} to {high:+.2f}): less than acting first"
+    else:
+        said += f" ({confidence:.0%} CI {low:+.2f} to {high:+.2f}): the interval covers 0: no difference shown " \
+                "at this size"
+    if not v.button.rotates:
+        said += f" (the button is fixed: the last to act is always seat {v.players - 1})"
+    return said

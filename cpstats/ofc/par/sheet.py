@@ -1,5 +1,6 @@
 """The open-face PAR sheet's content: rules with a worked hand, the strategy assumed and its
-measured strength, outcomes, royalties, Fantasyland, headline figures, operator economics,
+measured strength, outcomes, royalties, Fantasyland, position and the button (and table stakes and
+matches where the rules have them: :mod:`.table_sections`), headline figures, operator economics,
 session bands and method, every figure with its 95% interval (CASINO-MATH, "A PAR sheet").
 
 :func:`build_sheet` (this game's ``par_sheet`` view, which :func:`cpstats.par_sheet` calls with its
@@ -57,6 +58,7 @@ from cpstats.engine.describe import describe_rules, short_label
 from cpstats.engine.games import runs_of
 from cpstats.engine.sequential import run_until, until_record
 from cpstats.engine.sheet import Chart, ChartKind, ParSection, ParTable, PrecisionLevel, SheetContent, SheetProgress
+from cpstats.ofc.par.table_sections import table_sections
 from cpstats.errors import OptionError, check_whole
 from cpstats.ofc.par import sweeps as sweeps_
 from cpstats.ofc.par.example import worked_hand
@@ -159,7 +161,8 @@ class Sheet(SheetContent):
         return _outcome_section(self.variant, self.boards)
 
     def pay_sections(self) -> list[ParSection]:
-        return [_royalty_section(self.variant, self.boards), _fantasyland_section(self.result, self.boards)]
+        return [_royalty_section(self.variant, self.boards), _fantasyland_section(self.result, self.boards),
+                *table_sections(self.result)]
 
     def headline_section(self) -> ParSection:
         return _headline_section(self)

@@ -25,6 +25,7 @@ from cpstats.ofc.board import board_values
 from cpstats.ofc.catalogue import FIGURES
 from cpstats.ofc.result import ROWS, SimulationResult
 from cpstats.ofc.rules import FIVE_ROW_CATEGORIES, PAIR_NAMES, TRIPS_NAMES, Variant
+from cpstats.ofc.par.table_sections import seat_mean_note
 from cpstats.ofc.settlement import seat_rake
 from cpstats.rules.house import Rake, RakeModel
 
@@ -215,7 +216,7 @@ def _entry_sizes(v: Variant) -> set[int]:
 
 
 #: Headline figures, in the order printed (catalogue names), each with its note on the sheet.
-_HEADLINE = {"mean_seat0": "(the seats' means add to 0; not 0 where acting first costs)", "sd": "(a seat)",
+_HEADLINE = {"mean_seat0": "", "sd": "(a seat)",
              "sd_after_charges": "(a seat)", "volatility_index": "(a seat)", "hit_frequency": "(a seat)", "push_rate": "(a seat)", "foul_rate": "",
              "scoop_rate": "", "royalty": "", "royalty_front": "", "royalty_middle": "",
              "royalty_back": "", "fl_entry_rate": "(per normal board)", "fl_share": "",
@@ -225,15 +226,18 @@ _HEADLINE = {"mean_seat0": "(the seats' means add to 0; not 0 where acting first
 def headline(result: SimulationResult) -> pd.DataFrame:
     """The headline figures with 95% intervals, named and labelled from the catalogue
     (:func:`cpstats.engine.sheet.figure_rows`): the SD before and after house charges, the volatility
-    index (1.645 SD), hit frequency and push rate as the 13-card sheet gives them."""
+    index (1.645 SD), hit frequency and push rate as the 13-card sheet gives them; seat 0's mean with
+    what the button makes of it (:func:`~cpstats.ofc.par.table_sections.seat_mean_note`)."""
     f = result.figures().set_index("metric")
     sd = f.loc["sd"]
     f.loc["volatility_index", ["estimate", "ci_low", "ci_high", "method"]] = (
         VOLATILITY_Z * sd["estimate"], VOLATILITY_Z * sd["ci_low"], VOLATILITY_Z * sd["ci_high"],
         f"{VOLATILITY_Z} x the SD and its interval")
+    notes = {**_HEADLINE, "mean_seat0": seat_mean_note(result.variant, *f.loc["mean_seat0", ["estimate", "ci_low",
+                                                                                           "ci_high"]])}
     rows = [(m, f.at[m, "estimate"], f.at[m, "ci_low"], f.at[m, "ci_high"], f.at[m, "method"],
              *([note] if note else []))
-            for m, note in _HEADLINE.items() if m in f.index]  # a shipped raked run: no SD after charges
+            for m, note in notes.items() if m in f.index]  # a shipped raked run: no SD after charges
     return figure_rows(rows, resolve_figures(FIGURES))
 
 

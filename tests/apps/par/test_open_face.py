@@ -22,7 +22,8 @@ from cpstats.ofc.street_values import SHIPPED_PATH
 from cpstats.rules.house import HANDS_PER_HOUR, Rake
 
 SECTIONS = ["1. The rules", "2. The strategy assumed", "3. Outcomes", "4. Royalties", "5. Fantasyland",
-            "6. Headline figures", "7. Operator economics", "8. Session bands", "9. Sensitivity", "10. Methodology"]
+            "6. Position and the button", "7. Headline figures", "8. Operator economics", "9. Session bands",
+            "10. Sensitivity", "11. Methodology"]
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +128,7 @@ def test_every_interval_holds_its_estimate(sheet):
                 ok = (frame["ci_low"] <= frame[est] + 1e-12) & (frame[est] <= frame["ci_high"] + 1e-12)
                 assert (ok | few).all() and frame.loc[few, "ci_low"].isna().all(), key
                 checked += 1
-    assert checked == 8
+    assert checked == 9  # the position table too (the button moves by default)
     shares = s.tables["charge_models"]
     assert ((shares["share_ci_low"] <= shares["share_of_gross_wins"] + 1e-12)
             & (shares["share_of_gross_wins"] <= shares["share_ci_high"] + 1e-12)).all()
@@ -213,7 +214,7 @@ def test_par_cli_for_open_face(tmp_path, capsys, no_strength_match):
     assert out.startswith("PAR sheet of ofc-pineapple (4 hands, rollout (strong play: rollouts with an exact "
                           "endgame and learned street values)) written")
     html = (tmp_path / "par.html").read_text()
-    assert (tmp_path / "par.pdf").stat().st_size > 0 and "10. Methodology" in html
+    assert (tmp_path / "par.pdf").stat().st_size > 0 and "11. Methodology" in html
     digest = hashlib.sha256(SHIPPED_PATH.read_bytes()).hexdigest()[:12]
     assert "street models learned from exact-endgame self-play over rule draws around the presets" in html
     assert f"Street models {digest} (street_models.npz)" in html and "inside its trained ranges" in html

@@ -97,7 +97,7 @@ def test_the_charges_points_are_the_sheets_hands_charged_again_exactly(sheet):
     rake = table[table["parameter"] == "Rake, share of the points won"]
     assert {OFC_METRIC_LABELS["rake_per_seat_per_hand"], OFC_METRIC_LABELS["rake_share"]} <= set(rake["figure"])
     assert not {OFC_METRIC_LABELS["foul_rate"], OFC_METRIC_LABELS["royalty"]} & set(rake["figure"])
-    assert "rake, share of the points won (foul rate, Fantasyland entry" in s.sections[8].tables[0].note
+    assert "rake, share of the points won (foul rate, Fantasyland entry" in s.sections[9].tables[0].note
 
 
 def test_the_rule_points_are_played_paired_with_intervals(sheet):
@@ -120,11 +120,11 @@ def test_the_rule_points_are_played_paired_with_intervals(sheet):
 def test_the_section_is_the_shared_one_in_html_and_pdf(sheet):
     s, out = sheet
     pd.testing.assert_frame_equal(s.tables["sensitivity"], sensitivity_table(s.sweeps))  # the shared table
-    assert [x.title for x in s.sections][8:] == ["9. Sensitivity", "10. Methodology"]
+    assert [x.title for x in s.sections][9:] == ["10. Sensitivity", "11. Methodology"]
     html = (out / "par.html").read_text()
-    assert "<h2>9. Sensitivity</h2>" in html and "a small step either side" in html
+    assert "<h2>10. Sensitivity</h2>" in html and "a small step either side" in html
     assert html.count("data:image/png;base64") >= 3 + len(s.sweeps)
-    text = " ".join(s.sections[8].paragraphs)
+    text = " ".join(s.sections[9].paragraphs)
     assert f"Every point: {HANDS} hands on the same seed (entropy {SEED}), set by greedy" in text
     assert "charged again (a charge never moves play)" in text
     assert (out / "par.pdf").stat().st_size > 0
@@ -134,7 +134,7 @@ def test_every_tabled_sweep_is_charted_with_every_figure_it_tables(sheet):
     """One chart a swept rule of the table, in the table's order, in the HTML too, its panels the
     figures the table gives that rule."""
     s, out = sheet
-    section = s.sections[8]
+    section = s.sections[9]
     table = s.tables["sensitivity"]
     tabled = list(dict.fromkeys(table["parameter"]))
     assert len(tabled) == len(s.sweeps) == len(SWEEPS)
@@ -150,7 +150,7 @@ def test_every_tabled_sweep_is_charted_with_every_figure_it_tables(sheet):
 
 def test_the_unmoved_note_says_in_plain_words_why_figures_are_left_out(sheet):
     s, _ = sheet
-    note = s.sections[8].tables[0].note
+    note = s.sections[9].tables[0].note
     assert note.startswith("Figures left out of the table and the charts because they do not change with "
                            "the rule in these runs (identical on every deal at every value): ")
     assert "Not shown" not in note

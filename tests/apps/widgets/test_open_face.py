@@ -15,7 +15,8 @@ from cpstats.engine import load_reference
 from cpstats.workbench import simulate
 from cpstats.apps.widgets.cache import SEED
 from cpstats.apps.widgets.open_face import OFC_BLOCK_HANDS, OpenFaceApp
-from cpstats.ofc.dashboard import acting_last_line, ofc_variant
+from cpstats.ofc.dashboard import ofc_variant
+from cpstats.ofc.table_figures import acting_last_line
 from cpstats.ofc.rules import parse_ofc_variant
 from cpstats.engine.catalogue import figures_of, find_figure
 from cpstats.engine.figures_text import figure_label
