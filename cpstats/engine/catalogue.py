@@ -31,7 +31,7 @@ __all__ = ["Figure", "SHARED", "UNITS", "SCOPES", "BASES", "KINDS", "INTERVALS",
 #: Units a figure is given in.
 UNITS = ("units", "units squared", "units an hour", "share", "hands", "count", "number")
 #: Whose figure it is.
-SCOPES = ("seat", "hand", "pair", "row", "board", "table", "match", "run")
+SCOPES = ("seat", "position", "hand", "pair", "row", "board", "table", "match", "run")
 #: Before the house's charges (the play's alone), after them (a player's result less its share), the
 #: house's take itself, or none (a count, a parameter, a probability of a deal).
 BASES = ("before charges", "after charges", "house", "none")

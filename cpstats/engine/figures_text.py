@@ -39,7 +39,7 @@ _WORDS = {"sd": "SD", "per": "per", "vs": "vs"}
 _BASIS = {"before charges": "before house charges", "after charges": "after house charges",
           "house": "the house's take"}
 _SCOPE_TITLE = {"seat": "per seat", "hand": "per hand", "pair": "per pair of hands", "row": "per row",
-                "board": "per board", "table": "the table", "match": "per match", "run": "the run"}
+                "board": "per board", "table": "the table", "match": "per match", "position": "positions", "run": "the run"}
 
 
 def _decimals_percent(value: float) -> int:
@@ -118,12 +118,12 @@ def _words(stem: str) -> str:
 
 def _says_basis(figure: Figure) -> bool:
     """Whether a label names the figure's basis: a player's money (a mean, SD or variance of a seat's
-    result per hand or per match, the share of hands that win or push) reads differently before and after house charges;
+    result per hand, position or match, the share of hands that win or push) reads differently before and after house charges;
     a count of events (fouls, scoops, royalties) and the house's own take do not."""
     if figure.basis == "after charges":
         return True
     return figure.basis == "before charges" and (
-        (figure.scope in ("seat", "match") and figure.kind in ("mean", "sd", "variance", "index"))
+        (figure.scope in ("seat", "position", "match") and figure.kind in ("mean", "sd", "variance", "index"))
         or figure.name.startswith(("hit_frequency", "push_rate")))
 
 
@@ -302,11 +302,8 @@ def figures_text(figures: pd.DataFrame, catalogue: Sequence[Figure], *,
         for r, f in pairs:
             if f.family:
                 families.setdefault(f.name, (f, {}))[1][_member(f, r["metric"])] = r
-        if families:
-            lines += _table(title, list(families.values()))
-        else:
-            lines.append(title)
-        lines += [_line(r, f, width, title) for r, f in singles]
+        table = _table(title, list(families.values())) if families else [title]
+        lines += [table[0], *(_line(r, f, width, title) for r, f in singles), *table[1:]]  # figures, then tables
     unknown = [r["metric"] for r, f in rows if f is None]
     if unknown:
         lines += ["", "not in the catalogue: " + ", ".join(unknown)]

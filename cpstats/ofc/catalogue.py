@@ -32,13 +32,13 @@ FIGURES = (
     *(Figure(f"royalty_rate_{row}", f"the share of boards paid a royalty in their {row} row", "share", "row",
              "before charges", "ratio", "batch t", "percent", f"boards paid a {row} royalty") for row in _ROWS),
     Figure("mean_acting_{position}", "the mean result per hand of the player in this position (first to act, middle at "
-           "three players, last: the button) before house charges, over every seat that sat there", "units", "seat",
+           "three players, last: the button) before house charges, over every seat that sat there", "units", "position",
            "before charges", "mean", "batch t", "units", "mean per hand acting {position}"),
     Figure("sd_acting_{position}", "the SD of the result per hand of the player in this position before house charges",
-           "units", "seat", "before charges", "sd", "batch t (variances)", "units", "SD per hand acting {position}"),
+           "units", "position", "before charges", "sd", "batch t (variances)", "units", "SD per hand acting {position}"),
     Figure("value_of_acting_last", "the mean result per hand of acting last less that of acting first, before house "
            "charges (what the position is worth; paired on the same decks with the seats swapped by "
-           "cpstats.ofc.simulation.acting_last, on a run's own hands otherwise)", "units", "seat", "before charges",
+           "cpstats.ofc.simulation.acting_last, on a run's own hands otherwise)", "units", "position", "before charges",
            "mean", "batch t", "units", "value of acting last"),
     Figure("stakes_bind_rate", "the share of hands in which the table stakes cut a payment (a player owed more "
            "than they had left)", "share", "hand", "before charges", "rate", "batch t", "percent",

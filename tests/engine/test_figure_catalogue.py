@@ -60,7 +60,7 @@ def test_two_declarations_of_one_name_are_refused(monkeypatch):
 
 @pytest.mark.parametrize("field, value, allowed", [("unit", "dollars", "units, units squared, units an hour"),
                                                    ("basis", "after rake", "before charges, after charges"),
-                                                   ("scope", "player", "seat, hand, pair")])
+                                                   ("scope", "player", "seat, position, hand, pair")])
 def test_a_figure_is_validated_on_construction(field, value, allowed):
     good = dict(name="x", meaning="a figure", unit="units", scope="seat", basis="none", kind="mean",
                 interval="none", display="units")

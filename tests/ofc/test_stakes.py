@@ -150,3 +150,19 @@ def test_a_sweep_of_the_buy_in_offers_the_match_figures():
     default = cpstats.sweep("ofc-pineapple(match=round)", "stakes.buy_in", [50, "none"], deals=60, setter="greedy",
                             rng=1)
     assert "sd_per_match" in set(default["metric"])
+
+
+def test_solve_finds_the_buy_in_for_a_target_sd_per_match():
+    """OFC-STAKES: solve gives the smallest buy-in whose SD per match meets a target (the SD rises
+    with the buy-in: the limit cuts the swings); the value's evaluation meets the target and the one
+    below it does not, and the interval holds the value."""
+    import cpstats
+
+    s = cpstats.solve("ofc-pineapple(match=round)", "stakes.buy_in", "sd_per_match", 13.0, bounds=(20, 200),
+                      deals=400, rng=1, setter="greedy")
+    assert s.kind == "integer" and s.direction == "at_least" and 20 < s.value < 200
+    assert s.ci_low <= s.value <= s.ci_high and s.variant == f"ofc-pineapple(stakes.buy_in={s.value},match=round)"
+    got = s.evaluations.set_index("value")["estimate"]
+    assert got[s.value] >= 13.0 and got[20] < 13.0 < got[200]
+    if s.value - 1 in got.index:
+        assert got[s.value - 1] < 13.0
