@@ -184,7 +184,7 @@ def _play(v: Variant, n: int, gen: np.random.Generator, codes: np.ndarray, sampl
     ``state`` the first hand's Fantasyland cards int64 (P,), ``table`` the button, stacks and match
     carried in (default: seat 0 first, a fresh match)."""
     table = _Table(v) if table is None else table
-    plain = not (v.button.rotates or v.stakes.limited or v.match.rounds)  # seat 0 first, every seat in
+    plain = not (v.button.rotates or v.stakes.limited or v.match.rounds) and table.first == 0  # seat 0 first always
     boards = np.empty((n, v.players, 13), dtype=np.int8)
     fantasy_cards = np.zeros((n, v.players), dtype=np.int64)
     first = np.zeros(n, dtype=np.int64)

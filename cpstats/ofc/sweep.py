@@ -63,7 +63,9 @@ OFC_METRIC_LABELS = {m: label[:1].upper() + label[1:] for m, label in catalogue_
 OFC_SWEEP_METRICS = tuple(OFC_METRIC_LABELS)
 _DEFAULT = ("royalty", "foul_rate", "scoop_rate", "fl_entry_rate", "fl_stay_rate", "fl_value", "sd",
             "hit_frequency")
-_SIGNED = ("fl_value", "mean_seat0", "mean_after_charges")
+#: Figures that can be negative (a player's result, a position's value): their intervals are not clipped at 0.
+_SIGNED = ("fl_value", "mean_seat", "mean_after_charges", "mean_acting_", "value_of_acting_last",
+           "mean_per_match_after_charges")
 
 
 def parameter_words(key: str) -> str:
@@ -191,7 +193,7 @@ class _OfcSweep(Sweep):
         for m in chosen:
             if m not in figures:
                 raise OptionError(f"metrics={m!r} is invalid for {result.variant}: it has no such figure")
-        return {m: f if m in _SIGNED else f._replace(ci_low=max(f.ci_low, 0.0)) for m, f in figures.items()}
+        return {m: f if m.startswith(_SIGNED) else f._replace(ci_low=max(f.ci_low, 0.0)) for m, f in figures.items()}
 
     def difference(self, mine: FigureBatches, first: FigureBatches, same: bool) -> tuple[float, float, str, float]:
         """Student's t on the per-batch differences of the linearised ratios; the batches that

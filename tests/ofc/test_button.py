@@ -102,6 +102,20 @@ def test_value_of_acting_last_is_paired_and_zero_for_a_setter_blind_to_position(
     assert abs(got["estimate"].iloc[:3].sum()) < 1e-9  # zero-sum over the positions
 
 
+def test_a_setter_that_reads_the_table_plays_each_seating_as_its_own_order():
+    """fast reads the others' face-up cards, so the runs with seat 0 and seat 1 first play differently
+    (each run's first_seat acts first on every hand: a fixed button at another seat is not seat 0's
+    order), and the paired value has an interval of its own width."""
+    table, runs = acting_last("ofc-pineapple", 60, setter="fast", rng=2, block_deals=30)
+    first, second = (r.summary for r in runs)
+    assert not np.array_equal(first.net_by_batch, second.net_by_batch[:, ::-1])
+    low, high = table.set_index("metric").loc["value_of_acting_last", ["ci_low", "ci_high"]]
+    assert high - low > 0
+    v = parse_ofc_variant("ofc-pineapple(players=3,button=fixed)")
+    _, played = _play_greedy(str(v), 5, first=2)
+    assert (played.first == 2).all()
+
+
 def test_matches_hold_stacks_and_seat_out_a_player_with_none_left():
     """match=round with stakes: a match is a hand a player plus one a Fantasyland hand (or ends when one
     player is left); within it each hand starts from the last one's stacks after settle_table's nets;
