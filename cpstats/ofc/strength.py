@@ -12,6 +12,11 @@ figures are those of the rake-free game).
 The presets' table is shipped (``cpstats/data/ofc/strength.csv``, written by
 :func:`write_strength`; ``strength.json`` beside it records the command, hands, seed and
 seconds); :func:`shipped_strength` reads it.
+
+- Decision: the shipped table was played with ``button=fixed`` (seat 0 first on every hand, the presets'
+  order until the button moved by default) and is kept so: in self-play its rates, royalties and
+  Fantasyland value pool every seat, each position once a hand under either button, and seat 0's SD
+  moves only by the positions' means (under 0.01); ``strength.json`` says so and how to replay it.
 """
 
 from __future__ import annotations
