@@ -181,7 +181,9 @@ def display_frame(frame: pd.DataFrame) -> tuple[list[str], list[list[str]], list
     headers = [_HEADERS.get(c, str(c).replace("_", " ")) for c in cols]
     headers = [h[:1].upper() + h[1:] for h in headers]
     if "unit" in frame.columns and "estimate" in cols:
-        headers[cols.index("figure")] = "Figure (units per hand unless a % or 1 in N)"
+        other = set(units) - {"units per hand", "share", "probability"}
+        headers[cols.index("figure")] = ("Figure (units per hand unless a % or 1 in N)" if not other else
+                                         f"Figure (units per hand unless a % or 1 in N, or it says {' or '.join(sorted(other))})")
     return headers, rows, [kinds[c] != "text" for c in cols]
 
 

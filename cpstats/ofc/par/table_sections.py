@@ -93,7 +93,7 @@ def _stakes_words(v: Variant) -> list[str]:
                    "(pairs settled in order from the first to act), and a player with no points left is out.")
     if v.match.rounds:
         basis = ("charged once a match on each player's net over it" if v.match.rake.value == "match"
-                 else "charged hand by hand")
+                 else "charged on every hand")
         out.append("Matches (OFC-MATCH): a match is a round, one hand dealt by each seat plus one for each "
                    f"Fantasyland hand, or fewer when players go out; the house's charge is {basis}.")
     out.append("How often the limit cuts a payment, the share of points owed that it leaves unpaid, and the "
