@@ -136,7 +136,9 @@ def play_hands(variant: Variant | str, hands: int, rng: np.random.Generator | in
                samples: int | Sequence[int] | None = None, top: int | None = None) -> PlayedHands:
     """Play ``hands`` consecutive hands, each on a freshly shuffled 52-card deck.
 
-    Normal players are dealt street by street in seat order and place face up; each sees every
+    Normal players are dealt street by street and place face up in the table's order (seat 0 first on
+    the first hand, the button moving a seat a hand as OFC-BUTTON says; ``button=fixed``: seat 0 first
+    on every hand); each sees every
     card placed so far, its own deal and its own discards (a Fantasyland player's cards are
     face down until the showdown, so they count as unseen). A player in Fantasyland is dealt
     ``fl_cards`` at once, before the streets, and set by the exact solver

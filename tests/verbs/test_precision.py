@@ -241,7 +241,8 @@ def test_the_sheets_explicit_deals_are_exactly_that_many(monkeypatch):
     _precision(monkeypatch, TIGHT)
     sheet = _sheet(monkeypatch, deals=45)
     assert sheet.result.deals == 45 and sheet.precision is None and "until" not in sheet.result.metadata
-    text = " ".join(sheet.sections[5].paragraphs)
+    headline = next(section for section in sheet.sections if section.title.endswith("Headline figures"))
+    text = " ".join(headline.paragraphs)
     assert text.count("Hands: 45, as asked; at this length (95% half-widths) Fantasyland entry ±") == 1
     assert "By default the sheet plays until Fantasyland entry ±6.00 points, foul ±6.00 points" in text
 
