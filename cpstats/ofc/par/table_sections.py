@@ -26,6 +26,7 @@ from cpstats.ofc.catalogue import FIGURES
 from cpstats.ofc.result import SimulationResult
 from cpstats.ofc.rules import Variant
 from cpstats.ofc.table_figures import POSITIONS, acting_last_line
+from cpstats.ofc.table_rules import FantasylandButton, RakeBasis
 
 __all__ = ["position_names", "STAKES_NAMES", "seat_mean_note", "table_sections"]
 
@@ -64,7 +65,7 @@ def _button_words(v: Variant) -> str:
         return (f"The button is fixed (button=fixed, OFC-BUTTON): seat 0 acts first on every street of every "
                 f"hand and {last} last, so each seat's figures are those of its position.")
     held = ("stays put for a hand dealt while a player is in Fantasyland (button.fantasyland=hold, the common "
-            "room practice)" if v.button.fantasyland.value == "hold" else
+            "room practice)" if v.button.fantasyland is FantasylandButton.HOLD else
             "moves on every hand, Fantasyland ones too (button.fantasyland=move)")
     return ("The button moves one seat after every hand (OFC-BUTTON) and " + held + "; the player left of "
             "the button acts first on every street and the button last, so every seat sits in every "
@@ -92,7 +93,7 @@ def _stakes_words(v: Variant) -> list[str]:
                    "player wins from another more than that player has left, nor loses more than they have "
                    "(pairs settled in order from the first to act), and a player with no points left is out.")
     if v.match.rounds:
-        basis = ("charged once a match on each player's net over it" if v.match.rake.value == "match"
+        basis = ("charged once a match on each player's net over it" if v.match.rake is RakeBasis.MATCH
                  else "charged on every hand")
         out.append("Matches (OFC-MATCH): a match is a round, one hand dealt by each seat plus one for each "
                    f"Fantasyland hand, or fewer when players go out; the house's charge is {basis}.")
