@@ -141,14 +141,15 @@ def acting_last_line(v: Variant, figures: pd.DataFrame, confidence: float = 0.95
     est, low, high, method = rows.loc["value_of_acting_last", ["estimate", "ci_low", "ci_high", "method"]]
     said = f"Acting last is worth {est:+.2f} units a hand before house charges"
     if not (math.isfinite(low) and math.isfinite(high)):
-        said += f" (no interval: {method}): no difference shown"
+        said += f" (no interval: {method}), so no difference is shown"
     elif low > 0:
         said += f" ({confidence:.0%} CI {low:+.2f} to {high:+.2f}): more than acting first"
     elif high < 0:
         said += f" ({confidence:.0%} CI {low:+.2f} to {high:+.2f}): less than acting first"
     else:
-        said += f" ({confidence:.0%} CI {low:+.2f} to {high:+.2f}): the interval covers 0: no difference shown " \
-                "at this size"
+        said += f" ({confidence:.0%} CI {low:+.2f} to {high:+.2f}); the interval covers 0, so no difference is " \
+                "shown at this size"
     if not v.button.rotates:
         said += f" (the button is fixed: the last to act is always seat {v.players - 1})"
+    said += "."
     return said

@@ -217,7 +217,7 @@ def _verdict(low: float, high: float) -> str:
         return ": more than acting first"
     if high < 0:
         return ": less than acting first"
-    return ": the interval covers 0: no difference shown at this size"
+    return "; the interval covers 0, so no difference is shown at this size"
 
 
 def test_table_rules_are_offered_and_their_figures_shown():
@@ -270,7 +270,7 @@ def test_a_fixed_button_plays_no_position_unless_the_stakes_do():
     assert position.at[_catalogue_label("mean_acting_first"), "estimate"] == figures.at["mean_seat0", "estimate"]
     assert position.at[_catalogue_label("mean_acting_last"), "estimate"] == figures.at["mean_seat1", "estimate"]
     assert list(app.sections["Stakes and matches"].index) == [_catalogue_label(n) for n in STAKES_FIGURES[:2]]
-    assert app.note.endswith("(the button is fixed: the last to act is always seat 1)")
+    assert app.note.endswith("(the button is fixed: the last to act is always seat 1).")
 
 
 def test_the_buy_in_is_offered_or_typed_and_checked_by_the_rules():
@@ -297,12 +297,12 @@ def test_the_buy_in_is_offered_or_typed_and_checked_by_the_rules():
 @pytest.mark.parametrize("low, high, said", [
     (0.04, 0.76, "(95% CI +0.04 to +0.76): more than acting first"),
     (-0.90, -0.10, "(95% CI -0.90 to -0.10): less than acting first"),
-    (-0.30, 0.36, "(95% CI -0.30 to +0.36): the interval covers 0: no difference shown at this size"),
-    (math.nan, math.nan, "(no interval: too few hands): no difference shown")])
+    (-0.30, 0.36, "(95% CI -0.30 to +0.36); the interval covers 0, so no difference is shown at this size"),
+    (math.nan, math.nan, "(no interval: too few hands), so no difference is shown")])
 def test_the_acting_last_line_says_what_the_interval_supports(low, high, said):
     """The line is made from the numbers: the estimate, its interval and what the interval's sign says."""
     figures = pd.DataFrame([("value_of_acting_last", 0.40, low, high, "too few hands" if math.isnan(low) else
                              "batch t")], columns=["metric", "estimate", "ci_low", "ci_high", "method"])
     line = acting_last_line(ofc_variant("ofc-pineapple", button="rotate"), figures)
-    assert line == f"Acting last is worth +0.40 units a hand before house charges {said}"
+    assert line == f"Acting last is worth +0.40 units a hand before house charges {said}."
     assert acting_last_line(ofc_variant("ofc-pineapple"), figures.assign(metric="mean_seat0")) == ""
