@@ -14,6 +14,8 @@ A fixed button with every seat in plays exactly as before these rules.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -73,6 +75,11 @@ class _Table:
         """Settle the hand's stacks, move the button and close the match: whether the match ended,
         and the next hand's Fantasyland cards (none for a player out, nor after a match)."""
         v = self.v
+        if not (v.stakes.limited or v.match.rounds):  # the button alone: everyone in, no stacks
+            held = v.button.fantasyland is FantasylandButton.HOLD and bool(next_fantasy.any())
+            if v.button.rotates and not held:
+                self.first = (self.first + 1) % v.players
+            return False, next_fantasy
         if v.stakes.limited and v.match.rounds:
             owed = pair_points(v, boards[None], check=False)
             paid = settle_within_stacks(owed, self.stacks[None], np.array([self.first]), self.active[None])
@@ -227,7 +234,7 @@ def _play_hand(v: Variant, deck: np.ndarray, codes: np.ndarray, fantasy: np.ndar
     boards = np.empty((v.players, 13), dtype=np.int8)
     discards: list[np.ndarray] = [np.empty(0, dtype=np.int8)] * v.players
     seated = np.ones(v.players, dtype=np.bool_)
-    if order is not None:
+    if order is not None and order.size < v.players:
         seated[:] = False
         seated[order] = True
         boards[~seated] = SITTING_OUT
@@ -242,9 +249,10 @@ def _play_hand(v: Variant, deck: np.ndarray, codes: np.ndarray, fantasy: np.ndar
         keep = np.array(v.cards_kept, dtype=np.int64)
         rest = deck[pos:]
         if order is not None:
-            acting = np.array([p for p in order if fantasy[p] == 0], dtype=np.int64)
-            if not np.array_equal(acting, normal):
-                rest = _in_acting_order(rest, deal, np.searchsorted(normal, acting))
+            acting = np.asarray(order, dtype=np.int64)[fantasy[order] == 0]
+            if acting[0] != normal[0]:  # the same seats, in another order only if another begins
+                rest = rest[_acting_order_index(tuple(np.searchsorted(normal, acting).tolist()),
+                                                tuple(deal.tolist()), rest.size)]
                 normal = acting
         out = np.empty((normal.size, 13), dtype=np.int8)
         disc = np.empty((normal.size, deal.size), dtype=np.int8)
@@ -261,15 +269,17 @@ def _play_hand(v: Variant, deck: np.ndarray, codes: np.ndarray, fantasy: np.ndar
     return boards, discards
 
 
-def _in_acting_order(deck: np.ndarray, deal: np.ndarray, perm: np.ndarray) -> np.ndarray:
-    """``deck`` laid out so that the players dealt in the order ``perm`` (indices into the seat
-    order) receive on each street the slices they would receive dealt in seat order."""
-    n, out, pos = perm.size, deck.copy(), 0
-    for k in deal.tolist():
-        chunks = deck[pos:pos + n * k].reshape(n, k)
-        out[pos:pos + n * k] = chunks[perm].reshape(-1)
+@lru_cache(maxsize=256)
+def _acting_order_index(perm: tuple[int, ...], deal: tuple[int, ...], size: int) -> np.ndarray:
+    """The index that lays out a deck of ``size`` cards so that the players dealt in the order
+    ``perm`` (indices into the seat order) receive on each street the slices they would receive
+    dealt in seat order (one array a seating and deal, kept: the button moves round a few)."""
+    n, index, pos = len(perm), np.arange(size), 0
+    for k in deal:
+        index[pos:pos + n * k] = np.arange(pos, pos + n * k).reshape(n, k)[list(perm)].reshape(-1)
         pos += n * k
-    return out
+    index.setflags(write=False)
+    return index
 
 
 def _next_state(v: Variant, boards: np.ndarray, fantasy: np.ndarray) -> np.ndarray:

@@ -42,8 +42,9 @@ def positions_of(first: np.ndarray, active: np.ndarray) -> np.ndarray:
     """``int64[N, P]``: each seat's position in its hand (0 the first to act, P - 1 the last, the
     last of the seats in always P - 1), -1 for a seat sitting out."""
     hands, players = active.shape
-    out = np.full((hands, players), -1, dtype=np.int64)
-    for h in range(hands):
+    out = (np.arange(players)[None, :] - np.asarray(first, dtype=np.int64)[:, None]) % players  # everyone in
+    for h in np.flatnonzero(~active.all(axis=1)):  # a hand with seats out: the seats in, in order
+        out[h] = -1
         seats = (first[h] + np.arange(players)) % players
         seats = seats[active[h, seats]]
         out[h, seats] = np.arange(len(seats))
