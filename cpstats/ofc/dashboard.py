@@ -26,14 +26,14 @@ from typing import Any
 
 import pandas as pd
 
-from cpstats.engine.catalogue import resolve_figures
+from cpstats.engine.catalogue import find_figure, resolve_figures
 from cpstats.engine.figures_text import catalogue_labels
 from cpstats.engine.views import DashboardTab
 from cpstats.errors import OptionError
 from cpstats.ofc.catalogue import FIGURES
 from cpstats.ofc.charts import FIGURE_CHARTS, FigureCharts
 from cpstats.ofc.rules import COMPARED, KEYS, Deal, Variant, get_preset
-from cpstats.ofc.table_figures import POSITIONS, acting_last_line
+from cpstats.ofc.table_figures import POSITIONS, STAKES_NAMES, acting_last_line, position_names
 from cpstats.rules.check import invalid
 
 __all__ = ["DASHBOARD_TAB", "RuleChoices", "ofc_variant", "STRATEGY_LABELS", "FANTASY_CHOICES", "STAY_CHOICES",
@@ -59,17 +59,21 @@ BUY_IN_CHOICES = ("none", "50", "100", "200")
 MATCH_CHOICES = (("none: hands one after another", "none"), ("round: the button goes round once", "round"))
 
 _POSITIONS = (*dict.fromkeys(p for names in POSITIONS.values() for p in names[:-1]), "last")
-_SECTION_FORMATS = {
-    "Position": {**{f"mean_acting_{p}": "{:+.2f}" for p in _POSITIONS}, "value_of_acting_last": "{:+.2f}",
-                 **{f"sd_acting_{p}": "{:.2f}" for p in _POSITIONS}},
-    "Stakes and matches": {"stakes_bind_rate": "{:.1%}", "unpaid_share": "{:.1%}", "sd_per_match": "{:.2f}",
-                           "mean_per_match_after_charges": "{:+.2f}", "match_out_rate": "{:.1%}",
-                           "hands_per_match": "{:.2f}", "rake_per_match": "{:.2f}"}}
+_SECTION_NAMES = {"Position": position_names(_POSITIONS), "Stakes and matches": STAKES_NAMES}
+
+
+def _format(figure) -> str:
+    """How the tab prints a figure of its sections: a percent, a signed mean, or a number."""
+    if figure.display == "percent":
+        return "{:.1%}"
+    return "{:+.2f}" if figure.kind == "mean" and figure.basis != "none" and figure.basis != "house" else "{:.2f}"
+
+
 #: The figures of the table rules, shown under the main table: section title -> metric -> (catalogue
 #: label, format), in the order shown; a run shows the rows its rules play.
-TABLE_SECTIONS = {title: {m: (label, formats[m]) for m, label in
-                          catalogue_labels(formats, resolve_figures(FIGURES)).items()}
-                  for title, formats in _SECTION_FORMATS.items()}
+TABLE_SECTIONS = {title: {m: (label, _format(find_figure(m, resolve_figures(FIGURES)))) for m, label in
+                          catalogue_labels(names, resolve_figures(FIGURES)).items()}
+                  for title, names in _SECTION_NAMES.items()}
 
 
 def royalty_words(key: str) -> str:

@@ -20,10 +20,19 @@ from cpstats.ofc.settlement import Settlement
 Summary = Any
 
 __all__ = ["POSITIONS", "by_batch_sums", "plays_table_rules", "positions_of", "table_sums", "table_ratios",
-           "match_sd", "acting_last_line"]
+           "match_sd", "acting_last_line", "STAKES_NAMES", "position_names"]
 
 #: Positions by name: the first to act, the middle one at three players, the last (the button).
 POSITIONS = {2: ("first", "last"), 3: ("first", "middle", "last"), 4: ("first", "second", "third", "last")}
+#: The stakes and match figures, in the order the views print them.
+STAKES_NAMES = ("stakes_bind_rate", "unpaid_share", "sd_per_match", "mean_per_match_after_charges",
+                "match_out_rate", "hands_per_match", "rake_per_match")
+
+
+def position_names(places) -> list[str]:
+    """The position figures of ``places`` (a table's :data:`POSITIONS`, or several tables' together),
+    in the order the views print them: each position's mean, the value of acting last, each SD."""
+    return [*(f"mean_acting_{p}" for p in places), "value_of_acting_last", *(f"sd_acting_{p}" for p in places)]
 
 
 def by_batch_sums(values: np.ndarray, batch: np.ndarray, batches: int) -> np.ndarray:

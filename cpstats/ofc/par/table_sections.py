@@ -25,22 +25,10 @@ from cpstats.engine.sheet import ParSection, ParTable, figure_rows
 from cpstats.ofc.catalogue import FIGURES
 from cpstats.ofc.result import SimulationResult
 from cpstats.ofc.rules import Variant
-from cpstats.ofc.table_figures import POSITIONS, acting_last_line
+from cpstats.ofc.table_figures import POSITIONS, STAKES_NAMES, acting_last_line, position_names
 from cpstats.ofc.table_rules import FantasylandButton, RakeBasis
 
-__all__ = ["position_names", "STAKES_NAMES", "seat_mean_note", "table_sections"]
-
-#: The stakes and match figures, in the order the sheet prints them.
-STAKES_NAMES = ("stakes_bind_rate", "unpaid_share", "sd_per_match", "mean_per_match_after_charges",
-                "match_out_rate", "hands_per_match", "rake_per_match")
-
-
-def position_names(players: int) -> list[str]:
-    """The position figures of a table of ``players``: each position's mean, the value of acting
-    last, each position's SD."""
-    places = POSITIONS[players]
-    return [*(f"mean_acting_{p}" for p in places), "value_of_acting_last", *(f"sd_acting_{p}" for p in places)]
-
+__all__ = ["seat_mean_note", "table_sections"]
 
 def seat_mean_note(v: Variant, estimate: float, low: float, high: float) -> str:
     """The headline's note beside seat 0's mean: what the rules make of it, never a symmetry they do
@@ -82,7 +70,7 @@ def _position_section(v: Variant, f: pd.DataFrame) -> ParSection:
             "which pairs it and narrows the interval.",
             acting_last_line(v, f.reset_index())]
     return ParSection("Position and the button", [t for t in text if t],
-                      [ParTable("positions", "Results by position", _rows(f, position_names(v.players)))])
+                      [ParTable("positions", "Results by position", _rows(f, position_names(POSITIONS[v.players])))])
 
 
 def _stakes_words(v: Variant) -> list[str]:

@@ -10,7 +10,8 @@ import math
 import pytest
 
 import cpstats
-from cpstats.ofc.par.table_sections import STAKES_NAMES, position_names, seat_mean_note
+from cpstats.ofc.par.table_sections import seat_mean_note
+from cpstats.ofc.table_figures import POSITIONS, STAKES_NAMES, position_names
 from cpstats.ofc.rules import parse_ofc_variant
 
 
@@ -33,7 +34,7 @@ def test_position_and_stakes_sections_carry_the_runs_figures(staked):
     assert titles.index(next(t for t in titles if t.endswith("Position and the button"))) < \
         titles.index(next(t for t in titles if t.endswith("Headline figures")))
     f = staked.result.figures().set_index("metric")
-    for key, names in (("positions", position_names(3)), ("stakes", STAKES_NAMES)):
+    for key, names in (("positions", position_names(POSITIONS[3])), ("stakes", STAKES_NAMES)):
         table = staked.tables[key].set_index("name")
         assert list(table.index) == list(names)
         for name in names:
